@@ -1,0 +1,872 @@
+"""Throughput of tikki's rules engine on one core, beside two peer engines.
+
+What is measured
+----------------
+*Random playouts.* For every tikki game and variant, the loop a user would write with the
+public text API, timed as written::
+
+    game = tikki.load("myllymatti", players=3)      # options as keywords
+    rng = random.Random(seed)
+    state = game.new_state(seed=k)                  # k = seed, seed + 1, ... one per game
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+
+Only player moves count (one per ``play`` call); dealing and any other random event is
+inside the timing but not counted. Reported: moves/s, games/s and moves per game.
+
+*Search primitives.* On mid-game states (a random game replayed to half its length):
+``clone()`` in µs, ``legal_moves()`` in µs, and one ``play(move)`` in µs (each legal move
+played on its own fresh clone; making the clones is not timed).
+
+*Peers*, measured the same way in the same run:
+
+- OpenSpiel's C++ ``hearts`` (``pyspiel``): ``apply_action(rng.choice(legal_actions()))``
+  at player nodes; chance nodes (pass direction, the deal) are sampled by their
+  probabilities with the same ``rng`` and not counted as moves. Clone: ``state.clone()``.
+- RLCard's ``uno`` (two players, RLCard's only setting), driven at the level of its game
+  object, ``UnoGame``: ``init_game()``, then ``step(rng.choice(get_legal_actions()))`` until
+  ``is_over()``. This is the fastest honest loop RLCard offers: its ``Env`` (the "uno env"
+  row, shown for information) does the same plus NumPy observation encoding at every step,
+  while going below ``UnoGame`` would mean calling its round internals. RLCard has no clone;
+  its own step-back uses ``copy.deepcopy``, and so does this benchmark.
+
+Ratios ``× hearts`` and ``× UNO`` compare each tikki row's moves/s with the peers'. Targets:
+Myllymatti ≥160,000 moves/s, ≥0.3× hearts, ≥2× UNO; Mattis and Mückenstich ≥100,000
+moves/s, ≥0.2× hearts, ≥1.3× UNO. Cells are green when met, red when not.
+
+The process pins itself to one CPU where the OS allows it (the engines are
+single-threaded). Games that are not registered yet in ``tikki.games()`` are skipped with a
+note; a missing peer is skipped with a note and tikki's part still runs.
+
+How to run
+----------
+``make bench`` installs the ``bench`` extras (open-spiel, rlcard) into ``.venv`` and runs
+this script; or, once installed, ``.venv/bin/python benchmarks/throughput.py [options]``::
+
+    --seconds S        time per configuration (default 3)
+    --games N          a fixed number of games per configuration instead of --seconds
+    --only NAME        only tikki configurations whose game or label matches (repeatable,
+                       or comma-separated), e.g. --only myllymatti --only "mattis 3p"
+    --no-peers         skip OpenSpiel and RLCard (no ratios then)
+    --no-search        skip the clone/legal/play measurements
+    --json FILE        save every figure, with versions and machine, as JSON
+    --check            exit 1 if a measured target is missed
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_MOVES_PER_GAME = 100_000
+MIDGAME_STATES = 32
+console = Console(highlight=False)
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True)
+class Config:
+    """One tikki game setting to measure."""
+
+    game: str
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """Short text such as ``myllymatti 3p take=all``."""
+        opts = " ".join(f"{k}={_text(v)}" for k, v in self.options.items())
+        return f"{self.game} {self.players}p" + (f" {opts}" if opts else "")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a game's rows should reach."""
+
+    moves_per_s: float
+    vs_hearts: float
+    vs_uno: float
+
+    def __str__(self) -> str:
+        return f"≥{self.moves_per_s / 1000:.0f}k, ≥{self.vs_hearts}×H, ≥{self.vs_uno}×U"
+
+
+CONFIGS: list[Config] = [
+    Config("myllymatti", 2),
+    Config("myllymatti", 3),
+    Config("myllymatti", 4),
+    Config("myllymatti", 3, {"variant": "koira"}),
+    Config("myllymatti", 3, {"runs": True}),
+    Config("myllymatti", 3, {"take": "all"}),
+    Config("myllymatti", 3, {"take": "bottom"}),
+    Config("myllymatti", 4, {"duel": False}),
+    Config("mattis", 3, {"max_sequence": 2}),
+    Config("mattis", 3, {"max_sequence": 3}),
+    *(Config("mueckenstich", n) for n in range(3, 7)),
+]
+
+TARGETS: dict[str, Target] = {
+    "myllymatti": Target(160_000, 0.3, 2.0),
+    "mattis": Target(100_000, 0.2, 1.3),
+    "mueckenstich": Target(100_000, 0.2, 1.3),
+}
+
+# The figure each game is judged by in the closing summary.
+HEADLINES: list[Config] = [
+    Config("myllymatti", 3),
+    Config("mattis", 3, {"max_sequence": 2}),
+    Config("mueckenstich", 4),
+]
+
+
+def _text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# --------------------------------------------------------------------------- measurement
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Stop after ``seconds`` of playing, or after ``games`` games when that is given."""
+
+    seconds: float
+    games: int | None = None
+
+    def more(self, games: int, start: float) -> bool:
+        """Whether to start another game."""
+        if self.games is not None:
+            return games < self.games
+        return time.perf_counter() - start < self.seconds
+
+
+@dataclass
+class Throughput:
+    """Random-playout figures of one system and setting."""
+
+    system: str
+    label: str
+    games: int
+    moves: int
+    seconds: float
+
+    @property
+    def moves_per_s(self) -> float:
+        return self.moves / self.seconds if self.seconds else 0.0
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def moves_per_game(self) -> float:
+        return self.moves / self.games if self.games else 0.0
+
+
+@dataclass
+class SearchCost:
+    """Costs of the search primitives on mid-game states, in microseconds."""
+
+    system: str
+    label: str
+    states: int
+    clone_us: float
+    legal_us: float
+    play_us: float
+
+
+class TooLong(RuntimeError):
+    """A playout ran past MAX_MOVES_PER_GAME."""
+
+
+def _too_long(label: str) -> TooLong:
+    return TooLong(f"{label}: a game ran past {MAX_MOVES_PER_GAME} moves")
+
+
+def _timed_ops(
+    states: Sequence[Any],
+    clone: Callable[[Any], Any],
+    legal: Callable[[Any], Sequence[Any]],
+    play: Callable[[Any, Any], object],
+    seconds: float,
+) -> tuple[float, float, float]:
+    """µs per clone, per legal-move listing and per play, over ``states`` round-robin."""
+    share = seconds / 3
+
+    def per_call(op: Callable[[Any], object]) -> float:
+        calls, spent, reps = 0, 0.0, 20
+        while spent < share or calls == 0:
+            for s in states:
+                t0 = time.perf_counter()
+                for _ in range(reps):
+                    op(s)
+                spent += time.perf_counter() - t0
+                calls += reps
+        return spent / calls * 1e6
+
+    clone_us = per_call(clone)
+    legal_us = per_call(legal)
+    moves = [list(legal(s)) for s in states]
+    calls, spent = 0, 0.0
+    while spent < share or calls == 0:
+        batch = [(clone(s), m) for s, ms in zip(states, moves, strict=True) for m in ms]
+        t0 = time.perf_counter()
+        for c, m in batch:
+            play(c, m)
+        spent += time.perf_counter() - t0
+        calls += len(batch)
+    return clone_us, legal_us, spent / calls * 1e6
+
+
+# --------------------------------------------------------------------------- tikki
+
+
+def import_tikki() -> tuple[ModuleType | None, str]:
+    """The tikki package, or None and why not."""
+    if importlib.util.find_spec("tikki") is None:
+        sys.path.insert(0, str(ROOT))
+    try:
+        tikki = importlib.import_module("tikki")
+    except Exception as exc:  # an engine mid-rewrite may fail in any way
+        return None, f"import tikki failed: {type(exc).__name__}: {exc}"
+    missing = [n for n in ("load", "games") if not hasattr(tikki, n)]
+    if missing:
+        where = getattr(tikki, "__file__", None) or list(getattr(tikki, "__path__", []))
+        return None, f"tikki ({where}) has no {', '.join(missing)} yet"
+    return tikki, f"tikki from {Path(tikki.__file__ or '.').parent}"
+
+
+def tikki_playouts(game: Any, label: str, budget: Budget, seed: int) -> Throughput:
+    """The user's loop over ``game``: new_state(seed=k), then random legal moves."""
+    rng = random.Random(seed)
+    games = moves = 0
+    k = seed
+    start = time.perf_counter()
+    while budget.more(games, start):
+        state = game.new_state(seed=k)
+        n = 0
+        while not state.is_over:
+            state.play(rng.choice(state.legal_moves()))
+            n += 1
+            if n > MAX_MOVES_PER_GAME:
+                raise _too_long(label)
+        moves += n
+        games += 1
+        k += 1
+    return Throughput("tikki", label, games, moves, time.perf_counter() - start)
+
+
+def tikki_midgame(game: Any, count: int, seed: int) -> list[Any]:
+    """States half-way through random games (each game replayed to half its length)."""
+    states = []
+    for k in range(seed, seed + count):
+        length = 0
+        state = game.new_state(seed=k)
+        rng = random.Random(k)
+        while not state.is_over:
+            state.play(rng.choice(state.legal_moves()))
+            length += 1
+            if length > MAX_MOVES_PER_GAME:
+                raise _too_long(game.name)
+        state = game.new_state(seed=k)
+        rng = random.Random(k)
+        for _ in range(length // 2):
+            state.play(rng.choice(state.legal_moves()))
+        states.append(state)
+    return states
+
+
+# --------------------------------------------------------------------------- peers
+
+
+def _sample_chance(outcomes: Sequence[tuple[int, float]], rng: random.Random) -> int:
+    r = rng.random()
+    for action, p in outcomes:
+        r -= p
+        if r < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def hearts_playouts(pyspiel: Any, budget: Budget, seed: int) -> Throughput:
+    """OpenSpiel hearts, uniform random at player nodes, chance sampled, not counted."""
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed)
+    games = moves = 0
+    start = time.perf_counter()
+    while budget.more(games, start):
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(_sample_chance(state.chance_outcomes(), rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                n += 1
+                if n > MAX_MOVES_PER_GAME:
+                    raise _too_long("hearts")
+        moves += n
+        games += 1
+    return Throughput("OpenSpiel", "hearts 4p", games, moves, time.perf_counter() - start)
+
+
+def _hearts_advance(state: Any, rng: random.Random) -> None:
+    while state.is_chance_node():
+        state.apply_action(_sample_chance(state.chance_outcomes(), rng))
+
+
+def hearts_midgame(pyspiel: Any, count: int, seed: int) -> list[Any]:
+    """Hearts states half-way through (in player moves) random games."""
+    game = pyspiel.load_game("hearts")
+    states = []
+    for k in range(seed, seed + count):
+        rng = random.Random(k)
+        state = game.new_initial_state()
+        _hearts_advance(state, rng)
+        length = 0
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            _hearts_advance(state, rng)
+            length += 1
+        rng = random.Random(k)
+        state = game.new_initial_state()
+        _hearts_advance(state, rng)
+        for _ in range(length // 2):
+            state.apply_action(rng.choice(state.legal_actions()))
+            _hearts_advance(state, rng)
+        states.append(state)
+    return states
+
+
+def uno_playouts(uno_game_cls: Any, budget: Budget, seed: int) -> Throughput:
+    """RLCard UNO through its game object (see the module docstring)."""
+    game = uno_game_cls()
+    rng = random.Random(seed)
+    games = moves = 0
+    k = seed
+    start = time.perf_counter()
+    while budget.more(games, start):
+        game.np_random.seed(k)
+        game.init_game()
+        n = 0
+        while not game.is_over():
+            game.step(rng.choice(game.get_legal_actions()))
+            n += 1
+            if n > MAX_MOVES_PER_GAME:
+                raise _too_long("uno")
+        moves += n
+        games += 1
+        k += 1
+    return Throughput("RLCard", "uno 2p", games, moves, time.perf_counter() - start)
+
+
+def uno_env_playouts(rlcard: Any, budget: Budget, seed: int) -> Throughput:
+    """RLCard UNO through ``rlcard.make('uno')``: reset/step, legal actions from its state."""
+    env = rlcard.make("uno", config={"seed": seed})
+    rng = random.Random(seed)
+    games = moves = 0
+    start = time.perf_counter()
+    while budget.more(games, start):
+        state, _ = env.reset()
+        n = 0
+        while not env.is_over():
+            state, _ = env.step(rng.choice(state["raw_legal_actions"]), raw_action=True)
+            n += 1
+            if n > MAX_MOVES_PER_GAME:
+                raise _too_long("uno env")
+        moves += n
+        games += 1
+    return Throughput("RLCard", "uno 2p (env)", games, moves, time.perf_counter() - start)
+
+
+def uno_midgame(uno_game_cls: Any, count: int, seed: int) -> list[Any]:
+    """UNO games half-way through (deep copies taken along one random game each)."""
+    states = []
+    for k in range(seed, seed + count):
+        game = uno_game_cls()
+        game.np_random.seed(k)
+        game.init_game()
+        rng = random.Random(k)
+        trail = [copy.deepcopy(game)]
+        while not game.is_over():
+            game.step(rng.choice(game.get_legal_actions()))
+            trail.append(copy.deepcopy(game))
+        states.append(trail[(len(trail) - 1) // 2])
+    return states
+
+
+def peer_version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _num(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def _colored(text: str, ok: bool | None) -> str:
+    if ok is None:
+        return text
+    return f"[green]{text}[/]" if ok else f"[red]{text}[/]"
+
+
+@dataclass
+class Row:
+    """One tikki configuration's results and verdicts."""
+
+    config: Config
+    options: dict[str, Any]
+    playouts: Throughput
+    search: SearchCost | None
+    vs_hearts: float | None
+    vs_uno: float | None
+
+    @property
+    def target(self) -> Target | None:
+        return TARGETS.get(self.config.game)
+
+    def checks(self) -> dict[str, bool]:
+        """Each target that could be judged: met or not."""
+        t = self.target
+        if t is None:
+            return {}
+        out = {"moves_per_s": self.playouts.moves_per_s >= t.moves_per_s}
+        if self.vs_hearts is not None:
+            out["vs_hearts"] = self.vs_hearts >= t.vs_hearts
+        if self.vs_uno is not None:
+            out["vs_uno"] = self.vs_uno >= t.vs_uno
+        return out
+
+
+def playout_table(rows: list[Row], peers: list[Throughput]) -> Table:
+    table = Table(title="Random playouts, one core (player moves only)", title_justify="left")
+    for name in ("system", "configuration", "games", "moves/game", "games/s", "moves/s"):
+        table.add_column(name, justify="left" if name in ("system", "configuration") else "right")
+    table.add_column("× hearts", justify="right")
+    table.add_column("× UNO", justify="right")
+    table.add_column("target", justify="left")
+    for p in peers:
+        table.add_row(
+            p.system,
+            p.label,
+            _num(p.games),
+            f"{p.moves_per_game:.1f}",
+            _num(p.games_per_s),
+            _num(p.moves_per_s),
+            "",
+            "",
+            "",
+        )
+    if peers and rows:
+        table.add_section()
+    for r in rows:
+        ok = r.checks()
+        p = r.playouts
+        table.add_row(
+            "tikki",
+            p.label,
+            _num(p.games),
+            f"{p.moves_per_game:.1f}",
+            _num(p.games_per_s),
+            _colored(_num(p.moves_per_s), ok.get("moves_per_s")),
+            _colored(f"{r.vs_hearts:.2f}×", ok.get("vs_hearts")) if r.vs_hearts else "–",
+            _colored(f"{r.vs_uno:.2f}×", ok.get("vs_uno")) if r.vs_uno else "–",
+            str(r.target) if r.target else "",
+        )
+    return table
+
+
+def search_table(costs: list[SearchCost]) -> Table:
+    table = Table(
+        title=f"Search primitives on mid-game states (µs per call, {MIDGAME_STATES} states)",
+        title_justify="left",
+    )
+    table.add_column("system")
+    table.add_column("configuration")
+    for name in ("clone", "legal moves", "play", "clone + play"):
+        table.add_column(name, justify="right")
+    for c in costs:
+        table.add_row(
+            c.system,
+            c.label,
+            f"{c.clone_us:.2f}",
+            f"{c.legal_us:.2f}",
+            f"{c.play_us:.2f}",
+            f"{c.clone_us + c.play_us:.2f}",
+        )
+    return table
+
+
+# --------------------------------------------------------------------------- main
+
+
+def pin_one_core(cpu: int | None) -> str:
+    """Pin this process to one CPU (the last one allowed unless told); say what was done."""
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity on this OS)"
+    allowed = sorted(os.sched_getaffinity(0))
+    chosen = allowed[-1] if cpu is None else cpu
+    try:
+        os.sched_setaffinity(0, {chosen})
+    except OSError as exc:
+        return f"not pinned ({exc})"
+    return f"pinned to CPU {chosen} (of {len(allowed)} allowed)"
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Random-playout throughput of tikki and its peers on one core."
+    )
+    amount = parser.add_mutually_exclusive_group()
+    amount.add_argument(
+        "--seconds", type=float, default=3.0, help="time per configuration (default 3)"
+    )
+    amount.add_argument("--games", type=int, help="a fixed number of games per configuration")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only tikki configurations whose game or label matches (repeatable, or a,b)",
+    )
+    parser.add_argument("--no-peers", action="store_true", help="skip OpenSpiel and RLCard")
+    parser.add_argument("--no-search", action="store_true", help="skip clone/legal/play costs")
+    parser.add_argument(
+        "--search-seconds",
+        type=float,
+        default=1.5,
+        help="time for the search primitives of each configuration (default 1.5)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="save the results as JSON")
+    parser.add_argument("--cpu", type=int, help="the CPU to pin to (default: last allowed)")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    args = parser.parse_args(argv)
+    args.only = [n.strip().lower() for item in args.only for n in item.split(",") if n.strip()]
+    return args
+
+
+def selected(config: Config, only: list[str]) -> bool:
+    if not only:
+        return True
+    label = config.label.lower()
+    return any(n == config.game or n in label for n in only)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    budget = Budget(args.seconds, args.games)
+    warmup = Budget(0.0, 2)
+    notes: list[str] = []
+
+    def note(text: str) -> None:
+        notes.append(text)
+        console.print(f"[yellow]note:[/] {text}")
+
+    pinned = "not pinned (--no-pin)" if args.no_pin else pin_one_core(args.cpu)
+    amount = f"{args.games} games" if args.games is not None else f"{args.seconds:g} s"
+    console.print(f"[bold]tikki throughput[/] — {amount} per configuration, {pinned}")
+    console.print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{platform.machine()}, {_cpu_model()}"
+    )
+
+    peers: list[Throughput] = []
+    peer_search: list[SearchCost] = []
+    versions: dict[str, str] = {}
+    hearts: Throughput | None = None
+    uno: Throughput | None = None
+    if args.no_peers:
+        note("peers skipped (--no-peers): no ratios")
+    else:
+        hearts, uno = _run_peers(args, budget, warmup, peers, peer_search, versions, note)
+
+    tikki, where = import_tikki()
+    rows: list[Row] = []
+    tikki_search: list[SearchCost] = []
+    if tikki is None:
+        note(f"tikki's part skipped: {where}")
+    else:
+        console.print(where)
+        versions["tikki"] = str(getattr(tikki, "__version__", peer_version("tikki")))
+        try:
+            registered = tikki.games()
+        except Exception as exc:
+            registered = {}
+            note(f"tikki.games() failed: {type(exc).__name__}: {exc}")
+        wanted = [c for c in CONFIGS if selected(c, args.only)]
+        if args.only and not wanted:
+            note(f"--only {','.join(args.only)} matches no configuration")
+        announced: set[str] = set()
+        for config in wanted:
+            if config.game not in registered:
+                if config.game not in announced:
+                    announced.add(config.game)
+                    note(f"{config.game} is not registered in tikki.games() yet: skipped")
+                continue
+            row = _run_tikki(tikki, config, args, budget, warmup, hearts, uno, note)
+            if row is not None:
+                rows.append(row)
+                if row.search is not None:
+                    tikki_search.append(row.search)
+
+    console.print()
+    if peers or rows:
+        console.print(playout_table(rows, peers))
+    if peer_search or tikki_search:
+        console.print(search_table(peer_search + tikki_search))
+    missed = _summary(rows, hearts, uno)
+
+    if args.json:
+        _save_json(args, pinned, versions, peers, peer_search, rows, notes)
+        console.print(f"results saved to {args.json}")
+    return 1 if args.check and missed else 0
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def _run_peers(
+    args: argparse.Namespace,
+    budget: Budget,
+    warmup: Budget,
+    peers: list[Throughput],
+    peer_search: list[SearchCost],
+    versions: dict[str, str],
+    note: Callable[[str], None],
+) -> tuple[Throughput | None, Throughput | None]:
+    hearts: Throughput | None = None
+    uno: Throughput | None = None
+    try:
+        pyspiel = importlib.import_module("pyspiel")
+    except ImportError as exc:
+        note(f"OpenSpiel missing ({exc}): no hearts; `pip install -e '.[bench]'` brings it")
+    else:
+        versions["open-spiel"] = peer_version("open-spiel")
+        try:
+            hearts_playouts(pyspiel, warmup, args.seed + 10_000)
+            hearts = hearts_playouts(pyspiel, budget, args.seed)
+            peers.append(hearts)
+            _progress(hearts)
+            if not args.no_search:
+                s = hearts_midgame(pyspiel, MIDGAME_STATES, args.seed)
+                cost = _timed_ops(
+                    s,
+                    pyspiel.State.clone,
+                    pyspiel.State.legal_actions,
+                    pyspiel.State.apply_action,
+                    args.search_seconds,
+                )
+                peer_search.append(SearchCost("OpenSpiel", "hearts 4p", len(s), *cost))
+        except Exception as exc:
+            note(f"hearts failed: {type(exc).__name__}: {exc}")
+    try:
+        rlcard = importlib.import_module("rlcard")
+        uno_game_cls = importlib.import_module("rlcard.games.uno.game").UnoGame
+    except ImportError as exc:
+        note(f"RLCard missing ({exc}): no UNO; `pip install -e '.[bench]'` brings it")
+    else:
+        versions["rlcard"] = peer_version("rlcard")
+        versions["numpy"] = peer_version("numpy")
+        try:
+            uno_playouts(uno_game_cls, warmup, args.seed + 10_000)
+            uno = uno_playouts(uno_game_cls, budget, args.seed)
+            peers.append(uno)
+            _progress(uno)
+            env = uno_env_playouts(rlcard, budget, args.seed)
+            peers.append(env)
+            _progress(env)
+            if not args.no_search:
+                s = uno_midgame(uno_game_cls, MIDGAME_STATES, args.seed)
+                cost = _timed_ops(
+                    s,
+                    copy.deepcopy,
+                    uno_game_cls.get_legal_actions,
+                    uno_game_cls.step,
+                    args.search_seconds,
+                )
+                peer_search.append(SearchCost("RLCard", "uno 2p (deepcopy)", len(s), *cost))
+        except Exception as exc:
+            note(f"UNO failed: {type(exc).__name__}: {exc}")
+    return hearts, uno
+
+
+def _run_tikki(
+    tikki: ModuleType,
+    config: Config,
+    args: argparse.Namespace,
+    budget: Budget,
+    warmup: Budget,
+    hearts: Throughput | None,
+    uno: Throughput | None,
+    note: Callable[[str], None],
+) -> Row | None:
+    try:
+        game = tikki.load(config.game, players=config.players, **config.options)
+    except Exception as exc:
+        note(f"{config.label}: tikki.load failed: {type(exc).__name__}: {exc}")
+        return None
+    try:
+        tikki_playouts(game, config.label, warmup, args.seed + 10_000)
+        result = tikki_playouts(game, config.label, budget, args.seed)
+    except Exception as exc:
+        note(f"{config.label}: playout failed: {type(exc).__name__}: {exc}")
+        return None
+    _progress(result)
+    search: SearchCost | None = None
+    if not args.no_search:
+        try:
+            states = tikki_midgame(game, MIDGAME_STATES, args.seed)
+            cls = type(states[0])
+            cost = _timed_ops(
+                states,
+                cls.clone,
+                cls.legal_moves,
+                cls.play,
+                args.search_seconds,
+            )
+            search = SearchCost("tikki", config.label, len(states), *cost)
+        except Exception as exc:
+            note(f"{config.label}: search primitives failed: {type(exc).__name__}: {exc}")
+    options = dict(getattr(game, "options", config.options))
+    return Row(
+        config,
+        options,
+        result,
+        search,
+        result.moves_per_s / hearts.moves_per_s if hearts and hearts.moves_per_s else None,
+        result.moves_per_s / uno.moves_per_s if uno and uno.moves_per_s else None,
+    )
+
+
+def _progress(t: Throughput) -> None:
+    console.print(
+        f"  {t.system:9} {t.label:32} {_num(t.moves_per_s):>10} moves/s "
+        f"{_num(t.games_per_s):>8} games/s  ({t.games} games)"
+    )
+
+
+def _summary(rows: list[Row], hearts: Throughput | None, uno: Throughput | None) -> bool:
+    """Print each game's headline verdict; whether any measured row missed a target."""
+    by_config = {r.config: r for r in rows}
+    for headline in HEADLINES:
+        row = by_config.get(headline)
+        if row is None or row.target is None:
+            continue
+        t = row.target
+        parts = [f"{_num(row.playouts.moves_per_s)} moves/s (≥{_num(t.moves_per_s)})"]
+        if row.vs_hearts is not None and hearts is not None:
+            parts.append(f"{row.vs_hearts:.2f}× hearts (≥{t.vs_hearts}×)")
+        if row.vs_uno is not None and uno is not None:
+            parts.append(f"{row.vs_uno:.2f}× UNO (≥{t.vs_uno}×)")
+        verdict = "[green]meets[/]" if all(row.checks().values()) else "[red]misses[/]"
+        console.print(f"[bold]{headline.label}[/]: {', '.join(parts)} — {verdict} its targets")
+    return any(not ok for r in rows for ok in r.checks().values())
+
+
+def _save_json(
+    args: argparse.Namespace,
+    pinned: str,
+    versions: dict[str, str],
+    peers: list[Throughput],
+    peer_search: list[SearchCost],
+    rows: list[Row],
+    notes: list[str],
+) -> None:
+    def playouts(t: Throughput) -> dict[str, Any]:
+        return {
+            "system": t.system,
+            "label": t.label,
+            "games": t.games,
+            "moves": t.moves,
+            "seconds": t.seconds,
+            "moves_per_s": t.moves_per_s,
+            "games_per_s": t.games_per_s,
+            "moves_per_game": t.moves_per_game,
+        }
+
+    def search(c: SearchCost | None) -> dict[str, Any] | None:
+        if c is None:
+            return None
+        return {
+            "states": c.states,
+            "clone_us": c.clone_us,
+            "legal_us": c.legal_us,
+            "play_us": c.play_us,
+        }
+
+    searched = {c.label.split(" (")[0]: c for c in peer_search}
+    data = {
+        "meta": {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "python": sys.version,
+            "implementation": platform.python_implementation(),
+            "machine": platform.machine(),
+            "cpu": _cpu_model(),
+            "pinning": pinned,
+            "seconds": None if args.games is not None else args.seconds,
+            "games": args.games,
+            "seed": args.seed,
+            "versions": versions,
+        },
+        "peers": [{**playouts(p), "search": search(searched.get(p.label))} for p in peers],
+        "tikki": [
+            {
+                **playouts(r.playouts),
+                "game": r.config.game,
+                "players": r.config.players,
+                "options": r.options,
+                "search": search(r.search),
+                "vs_hearts": r.vs_hearts,
+                "vs_uno": r.vs_uno,
+                "target": None
+                if r.target is None
+                else {
+                    "moves_per_s": r.target.moves_per_s,
+                    "vs_hearts": r.target.vs_hearts,
+                    "vs_uno": r.target.vs_uno,
+                },
+                "met": r.checks(),
+            }
+            for r in rows
+        ],
+        "notes": notes,
+    }
+    args.json.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

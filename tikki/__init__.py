@@ -1,0 +1,36 @@
+"""tikki: Myllymatti, Mattis and Mückenstich played exactly by their rules.
+
+The public contract (``DESIGN.md``)::
+
+    import tikki
+    game = tikki.load("myllymatti", players=3, variant="koira")
+    state = game.new_state(seed=7)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    print(state.outcome)
+"""
+
+from tikki.core import (
+    RULES_REVISION,
+    Game,
+    IllegalMove,
+    OptionSpec,
+    RulesError,
+    State,
+    games,
+    load,
+    replay,
+)
+
+__all__ = [
+    "RULES_REVISION",
+    "Game",
+    "IllegalMove",
+    "OptionSpec",
+    "RulesError",
+    "State",
+    "games",
+    "load",
+    "replay",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,130 @@
+"""Cards, decks and their text notation (RULINGS C-3).
+
+French-suited cards (Myllymatti, Mattis) are written rank then suit: ranks
+``2 3 4 5 6 7 8 9 T J Q K A`` and suits ``S H D C`` (``TH`` is the ten of hearts).
+Input also accepts ``10H`` and lower case; output is always canonical.
+
+Internally a French card is an ``int`` from 0 to 51, ``suit * 13 + rank`` with rank 0 the
+two and rank 12 the ace, so ``card % 13`` is its rank and ``card // 13`` its suit.  The
+lookup tables below (:data:`CARD_TEXT`, :data:`RANK_OF`, :data:`SUIT_OF`) let the game
+modules stay fast without giving up the text API.
+
+Mückenstich cards are number then colour: ``1R`` … ``12R`` and the mosquito ``MR``;
+colours ``R`` red, ``B`` blue, ``G`` green, ``K`` black.  Identical cards (the two 12s,
+the three mosquitoes of a colour) share one text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+RANKS = "23456789TJQKA"
+"""French ranks from low to high."""
+SUITS = "SHDC"
+"""French suits in canonical order: spades, hearts, diamonds, clubs."""
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+"""Full English names of the French suits."""
+RANK_NAMES = {
+    "T": "ten",
+    "J": "jack",
+    "Q": "queen",
+    "K": "king",
+    "A": "ace",
+}
+"""English names of the ranks that are not written as digits."""
+
+N_FRENCH = 52
+CARD_TEXT: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+"""Canonical text of each French card int."""
+RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(N_FRENCH))
+"""Rank index (0 = two, 12 = ace) of each French card int."""
+SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(N_FRENCH))
+"""Suit index (0 = spades … 3 = clubs) of each French card int."""
+TEXT_CARD: dict[str, int] = {t: i for i, t in enumerate(CARD_TEXT)}
+"""Canonical text to French card int."""
+
+_FRENCH_RE = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
+
+
+def french_deck() -> list[str]:
+    """Return the 52 French cards in canonical order (by suit, then rank)."""
+    return list(CARD_TEXT)
+
+
+def normalize_french(text: str) -> str | None:
+    """Return the canonical text of a forgiving French card text, or ``None``.
+
+    >>> normalize_french("10h"), normalize_french(" qs "), normalize_french("1X")
+    ('TH', 'QS', None)
+    """
+    t = text.strip().upper()
+    m = _FRENCH_RE.match(t)
+    if m is None:
+        return None
+    rank = "T" if m.group(1) == "10" else m.group(1)
+    return rank + m.group(2)
+
+
+def parse_french(text: str) -> int:
+    """Parse a forgiving French card text into its int; raise ``ValueError`` if malformed."""
+    canon = normalize_french(text)
+    if canon is None:
+        raise ValueError(
+            f"{text!r} is not a card: write rank then suit, ranks {' '.join(RANKS)} "
+            f"(or 10), suits {' '.join(SUITS)}, e.g. 7H or TS"
+        )
+    return TEXT_CARD[canon]
+
+
+def french_name(card: int) -> str:
+    """Return a card's English name, e.g. ``'ten of hearts'``."""
+    text = CARD_TEXT[card]
+    rank = RANK_NAMES.get(text[0], text[0])
+    return f"{rank} of {SUIT_NAMES[text[1]]}"
+
+
+def card_sort_key(card: int) -> tuple[int, int]:
+    """Sort key ordering French cards by rank, then suit (the phase-1 display order)."""
+    return (RANK_OF[card], SUIT_OF[card])
+
+
+def texts(cards: Iterable[int]) -> list[str]:
+    """Canonical texts of French card ints, in the given order."""
+    return [CARD_TEXT[c] for c in cards]
+
+
+# --- Mückenstich -------------------------------------------------------------------------
+
+COLOURS = "RBGK"
+"""Mückenstich colours: red, blue, green, black."""
+COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green", "K": "black"}
+"""English names of the Mückenstich colours."""
+MOSQUITO = 13
+"""Value of the mosquito within a colour (above the two 12s)."""
+_MS_RE = re.compile(r"^(1[0-2]|[1-9]|M)([RBGK])$")
+
+
+def mueckenstich_deck() -> list[str]:
+    """Return the 64 Mückenstich cards (MS-1): per colour 1–11, 12 twice, M three times."""
+    deck: list[str] = []
+    for colour in COLOURS:
+        deck.extend(f"{n}{colour}" for n in range(1, 12))
+        deck.extend([f"12{colour}"] * 2)
+        deck.extend([f"M{colour}"] * 3)
+    return deck
+
+
+def normalize_mueckenstich(text: str) -> str | None:
+    """Return the canonical text of a forgiving Mückenstich card text, or ``None``.
+
+    >>> normalize_mueckenstich("m r"), normalize_mueckenstich("07g"), normalize_mueckenstich("13R")
+    ('MR', '7G', None)
+    """
+    t = "".join(text.split()).upper()
+    if len(t) >= 2 and t[0] == "0":
+        t = t.lstrip("0")
+    m = _MS_RE.match(t)
+    if m is None:
+        return None
+    return m.group(1) + m.group(2)

@@ -1,0 +1,534 @@
+"""The engine core: errors, option specs, the Game/State contract, the registry, records.
+
+Every part of tikki (bots, terminal, server, adapters) reaches the games only through the
+names defined here (see ``DESIGN.md``):
+
+* :func:`load` makes an immutable :class:`Game` (name, players, options);
+* :meth:`Game.new_state` makes a :class:`State`, the whole truth of one game;
+* :meth:`State.view` projects what one seat may know; :meth:`Game.sample_state` goes back
+  from such a view to a full state consistent with it (for search bots);
+* :meth:`State.record` and :func:`replay` store and verify whole games.
+
+Game modules register their Game subclass with :func:`register`.  A game module does no
+I/O and uses no global randomness: a state owns a seeded ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+RULES_REVISION = "r1"
+"""The RULINGS.md revision this engine plays; stored in every record."""
+RECORD_FORMAT = 1
+"""Version of the record layout; bumped whenever the layout changes."""
+
+JSON = dict[str, Any]
+"""A JSON-ready dictionary."""
+
+GAME_MODULES = ("myllymatti", "mattis", "mueckenstich")
+"""Modules under :mod:`tikki.games` that are imported (if present) to fill the registry."""
+
+
+class RulesError(ValueError):
+    """A game, option, value, deck or record that the rules do not allow."""
+
+
+class IllegalMove(ValueError):
+    """A move that is malformed or not legal now; the state is left unchanged."""
+
+
+# --- options ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game: its name, type, default, allowed values and help text."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+
+    @property
+    def kind(self) -> type:
+        """The Python type of the option's values (``bool``, ``int`` or ``str``)."""
+        return type(self.default)
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` converted to this option's type; raise :class:`RulesError`.
+
+        Text from a command line (``"true"``, ``"3"``) is accepted for every type.
+        """
+        kind = self.kind
+        if kind is bool:
+            value = self._to_bool(value)
+        elif kind is int:
+            value = self._to_int(value)
+        elif not isinstance(value, str):
+            raise RulesError(f"option {self.name} takes text, got {value!r}{self._expected()}")
+        if self.choices is not None and value not in self.choices:
+            raise RulesError(f"option {self.name} cannot be {value!r}{self._expected()}")
+        if self.minimum is not None and value < self.minimum:
+            raise RulesError(f"option {self.name} must be at least {self.minimum}, got {value}")
+        return value
+
+    def _expected(self) -> str:
+        if self.choices is not None:
+            return ": valid values are " + ", ".join(_show(c) for c in self.choices)
+        return ""
+
+    def _to_bool(self, value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _BOOL_TEXT:
+            return _BOOL_TEXT[value.strip().lower()]
+        raise RulesError(f"option {self.name} is true or false, got {value!r}")
+
+    def _to_int(self, value: Any) -> int:
+        if isinstance(value, bool):
+            raise RulesError(f"option {self.name} takes a whole number, got {value!r}")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                pass
+        raise RulesError(f"option {self.name} takes a whole number, got {value!r}")
+
+    def describe(self) -> JSON:
+        """A JSON-ready description of this option (for help texts and ``tikki.games()``)."""
+        out: JSON = {"name": self.name, "type": self.kind.__name__, "default": self.default}
+        out["help"] = self.help
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        return out
+
+
+_BOOL_TEXT = {"true": True, "on": True, "yes": True, "1": True}
+_BOOL_TEXT.update({"false": False, "off": False, "no": False, "0": False})
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def max_moves_option(default: int = 2000) -> OptionSpec:
+    """The end guarantee of the shedding games (RULINGS C-5)."""
+    return OptionSpec(
+        "max_moves",
+        default,
+        "moves after which an unfinished game is abandoned, with no loser (C-5)",
+        minimum=1,
+    )
+
+
+# --- games --------------------------------------------------------------------------------
+
+
+class Game(ABC):
+    """An immutable game definition: name, number of players and resolved options.
+
+    Subclasses set the class attributes and implement :meth:`deck`, :meth:`_new_state`
+    and :meth:`sample_state`.  Make games with :func:`load`.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    rules_text: ClassVar[str] = ""
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        self._players = self._check_players(players)
+        self._options = self._resolve(options)
+
+    def _check_players(self, players: Any) -> int:
+        if players is None:
+            return self.default_players
+        if isinstance(players, str) and players.strip().isdigit():
+            players = int(players)
+        span = f"{self.min_players}–{self.max_players}"
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesError(f"players must be a whole number ({span}), got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(f"{self.name} is played by {span} players, not {players}")
+        return players
+
+    def _resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        specs = {s.name: s for s in self.option_specs}
+        unknown = [k for k in given if k not in specs and k != "variant"]
+        if unknown:
+            valid = ", ".join(["variant", *specs])
+            raise RulesError(f"{self.name} has no option {unknown[0]!r}: valid options are {valid}")
+        variant = given.get("variant", "standard")
+        if variant is None:
+            variant = "standard"
+        names = ("standard", *self.variants)
+        if variant not in names:
+            raise RulesError(
+                f"{self.name} has no variant {variant!r}: valid variants are {', '.join(names)}"
+            )
+        resolved: dict[str, Any] = {"variant": variant}
+        preset = self.variants.get(variant, {})
+        for name, spec in specs.items():
+            value = given.get(name, preset.get(name, spec.default))
+            resolved[name] = spec.validate(value)
+        return resolved
+
+    @property
+    def players(self) -> int:
+        """Number of players (seats ``0..players-1``)."""
+        return self._players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option with its value, defaults and the variant included (a copy)."""
+        return dict(self._options)
+
+    def option(self, name: str) -> Any:
+        """The value of one option."""
+        return self._options[name]
+
+    @abstractmethod
+    def deck(self) -> list[str]:
+        """The complete deck of this game, as card texts."""
+
+    def normalize_card(self, text: str) -> str | None:
+        """Canonical text of a forgiving card text, or ``None`` if it is not a card."""
+        return None
+
+    def new_state(self, seed: int | None = None, deck: Sequence[str] | None = None) -> State:
+        """Start a game.
+
+        ``seed`` drives every random event (the same seed gives the same game); ``deck``
+        fixes the first deal (a complete deck in dealing order, RULINGS C-2) and the seed,
+        0 if not given, drives the rest.  With neither, a fresh random seed is drawn and
+        kept in the record.
+        """
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RulesError(f"seed must be a whole number, got {seed!r}")
+        if deck is not None:
+            deck = self.check_deck(deck)
+            if seed is None:
+                seed = 0
+        elif seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        return self._new_state(seed, deck)
+
+    def check_deck(self, deck: Any) -> list[str]:
+        """Return ``deck`` in canonical texts; raise :class:`RulesError` unless complete."""
+        if isinstance(deck, str) or not isinstance(deck, Sequence):
+            raise RulesError("a deck is a list of card texts")
+        canon: list[str] = []
+        for i, text in enumerate(deck):
+            card = self.normalize_card(text) if isinstance(text, str) else None
+            if card is None:
+                raise RulesError(f"deck card {i + 1} ({text!r}) is not a card of {self.name}")
+            canon.append(card)
+        want, got = Counter(self.deck()), Counter(canon)
+        if got != want:
+            missing = sorted((want - got).elements())
+            extra = sorted((got - want).elements())
+            raise RulesError(
+                f"a deck must be the complete {len(want)}-card deck of {self.name}"
+                f" (got {len(canon)} cards; missing {missing or 'none'}; extra {extra or 'none'})"
+            )
+        return canon
+
+    @abstractmethod
+    def _new_state(self, seed: int, deck: list[str] | None) -> State:
+        """Make the initial state (``deck`` already checked and canonical)."""
+
+    @abstractmethod
+    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        """A full state consistent with everything the seat of ``view`` knows.
+
+        It uses only ``view`` and ``rng``; the hidden cards are dealt at random among the
+        places the seat cannot see, respecting every public fact (RULINGS C-4).
+        """
+
+    def check_view(self, view: Mapping[str, Any]) -> int:
+        """Check that ``view`` is a seat's view of this game; return the seat."""
+        if not isinstance(view, Mapping) or view.get("game") != self.name:
+            raise RulesError(f"not a view of {self.name}")
+        if view.get("players") != self.players or view.get("options") != self._options:
+            raise RulesError("the view belongs to a game with other players or options")
+        seat = view.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise RulesError("sample_state needs a seat's view, not the public view")
+        return seat
+
+    def describe(self) -> JSON:
+        """JSON-ready description: name, title, players and option specs."""
+        return describe_game(type(self))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self._options.items())
+        return f"tikki.load({self.name!r}, players={self.players}, {opts})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game)
+            and other.name == self.name
+            and other.players == self.players
+            and other._options == self._options
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.players, tuple(self._options.items())))
+
+
+# --- states -------------------------------------------------------------------------------
+
+
+class State(ABC):
+    """The whole truth of one game in progress: cards, turn, history, randomness.
+
+    Game modules implement the abstract members; ``play`` raises :class:`IllegalMove` and
+    leaves the state unchanged when the move is not legal.
+    """
+
+    game: Game
+    seed: int | None
+    deck: list[str] | None
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """Short name of the phase (``"collect"``, ``"shed"``, …, ``"over"``)."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended (naturally or abandoned)."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> JSON | None:
+        """``None`` until the game is over; then the result dict of DESIGN.md."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[str]:
+        """The legal moves of the seat to act, canonical texts in a deterministic order."""
+
+    @abstractmethod
+    def play(self, move: str) -> None:
+        """Apply one move (forgiving text); raise :class:`IllegalMove` if not legal."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may know (``None``: what every seat knows), JSON-ready."""
+
+    @abstractmethod
+    def reveal(self) -> JSON:
+        """Everything, JSON-ready: ``zones`` (every card in exactly one place) and
+        ``hidden`` (per seat, the cards hidden from it).  Never sent to a client."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    @abstractmethod
+    def history(self, seat: int | None) -> list[JSON]:
+        """The move history as ``seat`` sees it (DESIGN: view ``history``)."""
+
+    @property
+    @abstractmethod
+    def moves(self) -> list[str]:
+        """Every move played so far, canonical texts (the full record's move list)."""
+
+    def record(self, seat: int | None = None) -> JSON:
+        """The game as a JSON-ready record.
+
+        Without a seat: the full record (seed, deck if given, moves), replayable by
+        :func:`replay`.  With a seat: that seat's record, its view of the history only.
+        """
+        out: JSON = {
+            "format": RECORD_FORMAT,
+            "rules": RULES_REVISION,
+            "game": self.game.name,
+            "players": self.game.players,
+            "options": self.game.options,
+        }
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise RulesError(f"a seat is a whole number, got {seat!r}")
+            if not 0 <= seat < self.game.players:
+                raise RulesError(f"no seat {seat}: seats are 0–{self.game.players - 1}")
+            out["seat"] = seat
+            out["history"] = self.history(seat)
+        else:
+            if self.seed is None:
+                raise RulesError("a sampled state has no record: it was not dealt from a seed")
+            out["seed"] = self.seed
+            if self.deck is not None:
+                out["deck"] = list(self.deck)
+            out["moves"] = list(self.moves)
+        if self.is_over:
+            out["outcome"] = self.outcome
+        return out
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.game.name} phase={self.phase} "
+            f"to_act={self.current_player} moves={len(self.moves)}>"
+        )
+
+
+def shedding_outcome(
+    players: int, loser: int | None, out_order: Sequence[int], abandoned: bool
+) -> JSON:
+    """The outcome dict of a shedding game (DESIGN: ``outcome``)."""
+    if abandoned:
+        returns = [-1.0] * players
+    else:
+        share = 1.0 / (players - 1)
+        returns = [-1.0 if s == loser else share for s in range(players)]
+    return {
+        "loser": None if abandoned else loser,
+        "out_order": list(out_order),
+        "abandoned": abandoned,
+        "returns": returns,
+    }
+
+
+def illegal(move: Any, reason: str, legal: Sequence[str]) -> IllegalMove:
+    """An :class:`IllegalMove` saying what was wrong and listing what would be legal."""
+    return IllegalMove(f"{reason}. Legal moves: {', '.join(legal) or 'none'}")
+
+
+# --- registry -----------------------------------------------------------------------------
+
+_REGISTRY: dict[str, type[Game]] = {}
+G = TypeVar("G", bound=type[Game])
+
+
+def register(cls: G) -> G:
+    """Class decorator: make a Game subclass loadable by its ``name``."""
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def _load_modules() -> None:
+    for module in GAME_MODULES:
+        try:
+            importlib.import_module(f"tikki.games.{module}")
+        except ModuleNotFoundError as err:
+            if err.name != f"tikki.games.{module}":
+                raise
+
+
+def _registry() -> dict[str, type[Game]]:
+    if not _REGISTRY:
+        _load_modules()
+    return _REGISTRY
+
+
+def load(name: str, players: int | None = None, **options: Any) -> Game:
+    """Make a game by name: ``load("myllymatti", players=3, variant="koira")``.
+
+    Unknown games, options and values raise :class:`RulesError` naming the valid ones.
+    """
+    registry = _registry()
+    key = name.strip().lower() if isinstance(name, str) else name
+    cls = registry.get(key)
+    if cls is None:
+        raise RulesError(f"no game {name!r}: the games are {', '.join(sorted(registry))}")
+    return cls(players, **options)
+
+
+def describe_game(cls: type[Game]) -> JSON:
+    """JSON-ready description of a game class: players, variants and option specs."""
+    return {
+        "title": cls.title,
+        "players": {
+            "min": cls.min_players,
+            "max": cls.max_players,
+            "default": cls.default_players,
+        },
+        "variants": {"standard": {}, **{k: dict(v) for k, v in cls.variants.items()}},
+        "options": [spec.describe() for spec in cls.option_specs],
+    }
+
+
+def games() -> dict[str, JSON]:
+    """The registered games, by name, with their players, variants and option specs."""
+    return {name: describe_game(cls) for name, cls in sorted(_registry().items())}
+
+
+def game_class(name: str) -> type[Game]:
+    """The Game subclass registered under ``name``; raise :class:`RulesError` if none."""
+    registry = _registry()
+    if name not in registry:
+        raise RulesError(f"no game {name!r}: the games are {', '.join(sorted(registry))}")
+    return registry[name]
+
+
+# --- records ------------------------------------------------------------------------------
+
+
+def replay(record: Mapping[str, Any], on_move: Callable[[int, str, State], None] | None = None) -> State:
+    """Rebuild a game from its record, verifying every move; return the final state.
+
+    A malformed or tampered record raises :class:`RulesError` naming the first bad field
+    or move.  ``on_move(index, move, state)`` is called after each verified move.
+    """
+    if not isinstance(record, Mapping):
+        raise RulesError("a record is a JSON object")
+    if "history" in record and "moves" not in record:
+        raise RulesError("this is one seat's record (no seed, no deck): it cannot be replayed")
+    fmt = record.get("format")
+    if fmt != RECORD_FORMAT:
+        raise RulesError(f"record format {fmt!r} is not supported (this tikki reads {RECORD_FORMAT})")
+    if record.get("rules") != RULES_REVISION:
+        raise RulesError(
+            f"record was played under rules {record.get('rules')!r}; "
+            f"this tikki plays {RULES_REVISION!r}"
+        )
+    for key in ("game", "players", "options", "seed", "moves"):
+        if key not in record:
+            raise RulesError(f"record has no {key!r}")
+    options = record["options"]
+    if not isinstance(options, Mapping):
+        raise RulesError("record 'options' must be an object")
+    game = load(record["game"], record["players"], **options)
+    state = game.new_state(seed=record["seed"], deck=record.get("deck"))
+    moves = record["moves"]
+    if not isinstance(moves, list):
+        raise RulesError("record 'moves' must be a list of move texts")
+    for i, move in enumerate(moves):
+        seat = state.current_player
+        if not isinstance(move, str):
+            raise RulesError(f"record move {i + 1} is {move!r}, not a move text")
+        try:
+            state.play(move)
+        except IllegalMove as err:
+            raise RulesError(f"record move {i + 1} ({move!r}, seat {seat}) is illegal: {err}") from None
+        if on_move is not None:
+            on_move(i, move, state)
+    expected = record.get("outcome")
+    if expected is not None and expected != state.outcome:
+        raise RulesError(
+            f"record outcome {expected} does not match the replayed outcome {state.outcome}"
+        )
+    return state

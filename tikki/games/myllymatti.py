@@ -1,0 +1,754 @@
+"""Myllymatti, with its Koira and runs variants (RULINGS C-1..C-6, MM-1..MM-18).
+
+Design notes
+------------
+* Cards are ints (:mod:`tikki.cards`); move texts are built from the lookup tables and
+  parsed back through them, so the text API costs little over the int core.
+* Phase 1 (``collect``) is a sequence of *tricks*: a duel of two players (MM-2) or, with
+  ``duel=False``, every player with cards (MM-18).  A trick is a list of ``(seat, card,
+  from_stock)`` entries; the current *round* (the first play-through or a kina round) is
+  ``_round`` (its players, in play order) and ``_rpos`` (how many have played in it).
+* Phase 2 (``shed``) keeps the trick as a list of plays ``[seat, cards]`` (a run is one
+  play, MM-17) and the number of plays at which it falls (MM-15).
+* ``legal_moves`` is the one source of legality: it is computed once per position and
+  cached; ``play`` accepts exactly its texts (after normalising forgiving input) and
+  explains a refusal from the same position.
+* Hidden information: in phase 1 the other hands, the stock and the set-aside card are
+  hidden; everything played is public (C-4), so piles are public.  From phase 2 on every
+  card is public (MM-10).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tikki.cards import (
+    CARD_TEXT,
+    RANK_OF,
+    RANKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    SUITS,
+    TEXT_CARD,
+    french_deck,
+    normalize_french,
+)
+from tikki.core import (
+    JSON,
+    Game,
+    IllegalMove,
+    OptionSpec,
+    RulesError,
+    State,
+    illegal,
+    max_moves_option,
+    register,
+    shedding_outcome,
+)
+
+COLLECT, SHED, OVER = 0, 1, 2
+PHASE_NAMES = ("collect", "shed", "over")
+TAKE_MODES = ("top", "bottom", "all")
+HAND_SIZE = 3
+
+RULES_TEXT = """\
+# Myllymatti
+
+2–4 players, a 52-card deck, ace high.  Do not be the last player holding cards.
+
+## Phase 1 — collecting
+- Each player gets 3 cards; the rest is the stock.  Seat 0 (left of the dealer) leads.
+- A trick is a **duel** of two players: the leader against the next player clockwise
+  with cards.  Play a card from your hand or `stock` (turn the top stock card into the
+  duel; allowed while the stock has at least two cards).
+- Higher rank wins, suits do not matter.  Equal ranks are a **kina**: the same two play
+  again until one wins; the winner puts every card of the duel on his pile.
+- After playing a hand card you draw one at once.  Whoever would draw the **last** stock
+  card sets it aside unseen: its suit is the phase-2 trump and it joins his hand then.
+- The winner leads the next duel against the next player clockwise from him with cards.
+- A kina that cannot go on (a player has no card) is void: each takes back what he put
+  in onto his own pile.  Phase 1 ends when fewer than two players hold cards; their
+  remaining cards go to their piles.
+
+## Phase 2 — shedding
+- Your pile is your hand (plus the set-aside card); every hand is public.
+- The winner of the last duel leads.  Each next player **beats** the top card (a higher
+  card of its suit; on a non-trump any trump; on a trump only a higher trump) or
+  **takes** (picks up the last card played; with option take=bottom the bottom card, with
+  take=all the whole trick).
+- A trick **falls** when it holds as many cards as there were players with cards when it
+  began; its cards leave the game and the player of its last card leads.
+- A player with no cards is out.  The last player holding cards is the **myllymatti**.
+
+## Options
+- `take` = top | bottom | all — what a player who cannot or will not beat picks up.
+- `runs` — runs of 2+ consecutive cards of one suit may be played in phase 2 (a run is
+  one play; it beats if its lowest card beats; takes remove one card of it).
+- `duel` — off: every player with cards plays to each phase-1 trick (koira).
+- `trump_requires_void` — a trump beats a non-trump only if you hold none of its suit.
+- `max_moves` — the game is abandoned, with no loser, after this many moves.
+- `variant=koira` — duel=false, take=bottom, runs=true.
+
+## Moves
+A card `7H` (also `7h`, `10H`), a run `5H+6H+7H`, `stock`, `take`.
+"""
+
+_PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
+_PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
+
+
+@register
+class Myllymatti(Game):
+    """Myllymatti for 2–4 players; ``variant="koira"`` is the Koira preset (MM-18)."""
+
+    name = "myllymatti"
+    title = "Myllymatti"
+    min_players = 2
+    max_players = 4
+    default_players = 3
+    option_specs = (
+        OptionSpec(
+            "take",
+            "top",
+            "what a player who does not beat picks up: the last card played (top), the "
+            "bottom card (bottom, koira) or the whole trick (all) (MM-14)",
+            choices=TAKE_MODES,
+        ),
+        OptionSpec("runs", False, "phase-2 runs of consecutive cards of one suit (MM-17)"),
+        OptionSpec(
+            "duel",
+            True,
+            "phase-1 tricks are duels of two players; off: everyone plays (koira, MM-18)",
+        ),
+        OptionSpec(
+            "trump_requires_void",
+            False,
+            "a trump beats a non-trump only when holding none of its suit (MM-13)",
+        ),
+        max_moves_option(),
+    )
+    variants = {"koira": {"duel": False, "take": "bottom", "runs": True}}
+    rules_text = RULES_TEXT
+
+    def deck(self) -> list[str]:
+        """The 52 French cards."""
+        return french_deck()
+
+    def normalize_card(self, text: str) -> str | None:
+        """Canonical French card text, or ``None``."""
+        return normalize_french(text)
+
+    def _new_state(self, seed: int, deck: list[str] | None) -> MyllymattiState:
+        if deck is None:
+            order = list(range(52))
+            random.Random(seed).shuffle(order)
+        else:
+            order = [TEXT_CARD[t] for t in deck]
+        state = MyllymattiState(self, seed, deck)
+        state._deal(order)
+        return state
+
+    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> MyllymattiState:
+        """A full state consistent with ``view``: unseen cards dealt at random (phase 1)."""
+        seat = self.check_view(view)
+        return _from_view(self, view, seat, rng)
+
+
+class MyllymattiState(State):
+    """One game of Myllymatti; see the module notes for the representation."""
+
+    __slots__ = (
+        "_aside",
+        "_aside_owner",
+        "_fallen",
+        "_hands",
+        "_hist",
+        "_last_winner",
+        "_legal",
+        "_loser",
+        "_max_moves",
+        "_n",
+        "_out",
+        "_phase",
+        "_piles",
+        "_plays",
+        "_round",
+        "_rpos",
+        "_runs",
+        "_stock",
+        "_take",
+        "_to_act",
+        "_trick",
+        "_trick_leader",
+        "_trick_size",
+        "_trump",
+        "_trv",
+        "_duel",
+        "abandoned",
+        "deck",
+        "game",
+        "seed",
+    )
+
+    def __init__(self, game: Myllymatti, seed: int | None, deck: list[str] | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.deck = deck
+        n = game.players
+        self._n = n
+        opts = game.options
+        self._take = TAKE_MODES.index(opts["take"])
+        self._runs: bool = opts["runs"]
+        self._duel: bool = opts["duel"]
+        self._trv: bool = opts["trump_requires_void"]
+        self._max_moves: int = opts["max_moves"]
+        self._hands: list[list[int]] = [[] for _ in range(n)]
+        self._piles: list[list[int]] = [[] for _ in range(n)]
+        self._stock: list[int] = []  # reversed: the next card is the last item
+        self._aside = -1
+        self._aside_owner = -1
+        self._phase = COLLECT
+        self._to_act = -1
+        self._trick: list[tuple[int, int, bool]] = []
+        self._trick_leader = -1
+        self._round: list[int] = []
+        self._rpos = 0
+        self._last_winner = -1
+        self._plays: list[list[Any]] = []
+        self._trick_size = 0
+        self._trump = -1
+        self._fallen: list[int] = []
+        self._out: list[int] = []
+        self._loser = -1
+        self.abandoned = False
+        self._hist: list[tuple[int, str, int]] = []
+        self._legal: list[str] | None = None
+
+    # --- set-up -------------------------------------------------------------------------
+
+    def _deal(self, order: list[int]) -> None:
+        n = self._n
+        for i in range(HAND_SIZE * n):
+            self._hands[i % n].append(order[i])
+        self._stock = order[HAND_SIZE * n :][::-1]
+        self._start_trick(0)
+
+    # --- the contract -------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over."""
+        return None if self._phase == OVER else self._to_act
+
+    @property
+    def phase(self) -> str:
+        """``"collect"``, ``"shed"`` or ``"over"``."""
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._phase == OVER
+
+    @property
+    def outcome(self) -> JSON | None:
+        """The loser, the out order, whether abandoned, and the returns (DESIGN)."""
+        if self._phase != OVER:
+            return None
+        loser = None if self._loser < 0 else self._loser
+        return shedding_outcome(self._n, loser, self._out, self.abandoned)
+
+    @property
+    def moves(self) -> list[str]:
+        """Every move played so far."""
+        return [h[1] for h in self._hist]
+
+    def legal_moves(self) -> list[str]:
+        """Legal moves of the seat to act (phase 1 by rank; phase 2 by suit, then runs)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return list(legal)
+
+    def play(self, move: str) -> None:
+        """Apply one move; raise :class:`IllegalMove` (state unchanged) if not legal."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if move not in legal:
+            move = self._canonical(move, legal)
+        if self._phase == COLLECT:
+            self._play_collect(move)
+        else:
+            self._play_shed(move)
+        self._legal = None
+        if self._phase != OVER and len(self._hist) >= self._max_moves:
+            self._abandon()
+
+    def clone(self) -> MyllymattiState:
+        """An independent copy (cheap: flat lists of ints)."""
+        new = MyllymattiState.__new__(MyllymattiState)
+        for name in _SHARED_SLOTS:
+            object.__setattr__(new, name, getattr(self, name))
+        new._hands = [h[:] for h in self._hands]
+        new._piles = [p[:] for p in self._piles]
+        new._stock = self._stock[:]
+        new._trick = self._trick[:]
+        new._round = self._round[:]
+        new._plays = [[s, cs[:]] for s, cs in self._plays]
+        new._fallen = self._fallen[:]
+        new._out = self._out[:]
+        new._hist = self._hist[:]
+        return new
+
+    # --- legality -----------------------------------------------------------------------
+
+    def _generate(self) -> list[str]:
+        if self._phase == OVER:
+            return []
+        hand = self._hands[self._to_act]
+        if self._phase == COLLECT:
+            moves = [CARD_TEXT[c] for c in sorted(hand, key=_PHASE1_POS.__getitem__)]
+            if len(self._stock) >= 2:
+                moves.append("stock")
+            return moves
+        return self._generate_shed(hand)
+
+    def _generate_shed(self, hand: list[int]) -> list[str]:
+        if not self._plays:
+            moves = [CARD_TEXT[c] for c in hand]
+            if self._runs:
+                moves.extend(_run_texts(hand, hand))
+            return moves
+        beaters = self._beaters(hand)
+        moves = [CARD_TEXT[c] for c in beaters]
+        if self._runs and beaters:
+            moves.extend(_run_texts(hand, beaters))
+        moves.append("take")
+        return moves
+
+    def _beaters(self, hand: list[int]) -> list[int]:
+        """Hand cards that beat the highest card of the top play (MM-13, MM-17)."""
+        top = max(self._plays[-1][1])
+        suit, rank, trump = SUIT_OF[top], RANK_OF[top], self._trump
+        trumps_beat = suit != trump
+        if trumps_beat and self._trv:
+            trumps_beat = not any(SUIT_OF[c] == suit for c in hand)
+        return [
+            c
+            for c in hand
+            if (SUIT_OF[c] == suit and RANK_OF[c] > rank) or (trumps_beat and SUIT_OF[c] == trump)
+        ]
+
+    def _canonical(self, move: Any, legal: list[str]) -> str:
+        """The legal move meant by forgiving input ``move``, or raise an explanation."""
+        if not isinstance(move, str):
+            raise illegal(move, f"a move is a text, not {type(move).__name__}", legal)
+        if self._phase == OVER:
+            raise IllegalMove("the game is over: no more moves")
+        text = "".join(move.split()).lower()
+        if text in ("stock", "take"):
+            canon = text
+        else:
+            parts = [normalize_french(p) for p in text.split("+")]
+            if any(p is None for p in parts):
+                raise illegal(move, f"{move!r} is not a move: {_move_forms(self._phase)}", legal)
+            canon = "+".join(p for p in parts if p is not None)
+        if canon in legal:
+            return canon
+        raise illegal(move, self._why_not(canon), legal)
+
+    def _why_not(self, move: str) -> str:
+        """Why the well-formed ``move`` is not legal now."""
+        seat, hand = self._to_act, self._hands[self._to_act]
+        if move == "stock":
+            return f"the stock has {len(self._stock)} card(s): stock needs at least two (MM-3)"
+        if move == "take":
+            if self._phase == COLLECT:
+                return "take is a phase-2 move"
+            return "there is nothing to take: you lead this trick"
+        cards = [TEXT_CARD[t] for t in move.split("+")]
+        missing = [CARD_TEXT[c] for c in cards if c not in hand]
+        if missing:
+            return f"{', '.join(missing)} is not in seat {seat}'s hand"
+        if len(cards) > 1:
+            if self._phase == COLLECT or not self._runs:
+                return "runs are not played here (only with option runs, in phase 2)"
+            if not _is_run(cards):
+                return f"{move} is not a run: cards of one suit in consecutive ranks, low to high"
+        top = max(self._plays[-1][1])
+        trump = SUITS[self._trump]
+        if self._trv and SUIT_OF[top] != self._trump and SUIT_OF[cards[0]] == self._trump:
+            return (
+                f"must beat {CARD_TEXT[top]} with a higher {SUIT_NAMES[SUITS[SUIT_OF[top]]][:-1]}: "
+                "a trump beats it only when you hold none of its suit, or take"
+            )
+        if SUIT_OF[top] == self._trump:
+            return f"must beat {CARD_TEXT[top]}: play a higher trump ({trump}), or take"
+        suit = SUIT_NAMES[SUITS[SUIT_OF[top]]][:-1]
+        return f"must beat {CARD_TEXT[top]}: play a higher {suit} or a trump ({trump}), or take"
+
+    # --- phase 1 ------------------------------------------------------------------------
+
+    def _can_play(self, seat: int) -> bool:
+        return bool(self._hands[seat]) or len(self._stock) >= 2
+
+    def _next_with_cards(self, seat: int) -> int:
+        """The first seat clockwise from ``seat`` (itself included) that holds cards."""
+        n, hands = self._n, self._hands
+        for k in range(n):
+            s = (seat + k) % n
+            if hands[s]:
+                return s
+        return -1
+
+    def _holders(self) -> int:
+        return sum(1 for h in self._hands if h)
+
+    def _start_trick(self, candidate: int) -> None:
+        leader = self._next_with_cards(candidate)
+        self._trick_leader = leader
+        self._trick = []
+        if self._duel:
+            self._round = [leader, self._next_with_cards((leader + 1) % self._n)]
+        else:
+            n = self._n
+            self._round = [
+                s for s in ((leader + k) % n for k in range(n)) if self._hands[s]
+            ]
+        self._rpos = 0
+        self._to_act = leader
+
+    def _play_collect(self, move: str) -> None:
+        seat = self._to_act
+        stock = self._stock
+        if move == "stock":
+            card = stock.pop()
+            self._trick.append((seat, card, True))
+            self._hist.append((seat, move, card))
+        else:
+            card = TEXT_CARD[move]
+            hand = self._hands[seat]
+            hand.remove(card)
+            if len(stock) == 1:
+                self._aside = stock.pop()
+                self._aside_owner = seat
+            elif stock:
+                hand.append(stock.pop())
+            self._trick.append((seat, card, False))
+            self._hist.append((seat, move, -1))
+        self._rpos += 1
+        if self._rpos < len(self._round):
+            self._to_act = self._round[self._rpos]
+        else:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        plays = self._trick[-len(self._round) :]
+        best = max(RANK_OF[c] for _, c, _ in plays)
+        tied = [s for s, c, _ in plays if RANK_OF[c] == best]
+        if len(tied) == 1:
+            winner = tied[0]
+            self._piles[winner].extend(c for _, c, _ in self._trick)
+            self._last_winner = winner
+            self._end_trick(winner)
+        elif all(self._can_play(s) for s in tied):
+            self._round = tied
+            self._rpos = 0
+            self._to_act = tied[0]
+        else:
+            for s, c, _ in self._trick:
+                self._piles[s].append(c)
+            self._end_trick(self._trick_leader)
+
+    def _end_trick(self, candidate: int) -> None:
+        self._trick = []
+        if self._holders() < 2:
+            self._start_shedding()
+        else:
+            self._start_trick(candidate)
+
+    # --- phase 2 ------------------------------------------------------------------------
+
+    def _start_shedding(self) -> None:
+        for seat in range(self._n):
+            self._piles[seat].extend(self._hands[seat])
+            self._hands[seat] = sorted(self._piles[seat])
+            self._piles[seat] = []
+        if self._aside >= 0:
+            insort(self._hands[self._aside_owner], self._aside)
+            self._trump = SUIT_OF[self._aside]
+        self._phase = SHED
+        self._round = []
+        self._out = [s for s in range(self._n) if not self._hands[s]]
+        if self._holders() <= 1:
+            self._finish()
+            return
+        start = self._last_winner if self._last_winner >= 0 else 0
+        self._to_act = self._next_with_cards(start)
+
+    def _play_shed(self, move: str) -> None:
+        seat = self._to_act
+        if move == "take":
+            self._take_cards(seat)
+            self._hist.append((seat, move, -1))
+            self._to_act = self._next_with_cards((seat + 1) % self._n)
+            return
+        hand = self._hands[seat]
+        if len(move) == 2:
+            cards = [TEXT_CARD[move]]
+            hand.remove(cards[0])
+        else:
+            cards = [TEXT_CARD[t] for t in move.split("+")]
+            for c in cards:
+                hand.remove(c)
+        plays = self._plays
+        if not plays:
+            self._trick_size = self._holders() + (0 if hand else 1)
+        plays.append([seat, cards])
+        self._hist.append((seat, move, -1))
+        if not hand:
+            self._out.append(seat)
+            if self._holders() <= 1:
+                self._finish()
+                return
+        if len(plays) >= self._trick_size:
+            for _, cs in plays:
+                self._fallen.extend(cs)
+            self._plays = []
+            self._to_act = self._next_with_cards(seat)
+        else:
+            self._to_act = self._next_with_cards((seat + 1) % self._n)
+
+    def _take_cards(self, seat: int) -> None:
+        plays, hand = self._plays, self._hands[seat]
+        if self._take == 2:
+            for _, cs in plays:
+                for c in cs:
+                    insort(hand, c)
+            plays.clear()
+            return
+        index = -1 if self._take == 0 else 0
+        cards = plays[index][1]
+        card = cards.pop() if self._take == 0 else cards.pop(0)
+        insort(hand, card)
+        if not cards:
+            plays.pop(index)
+
+    def _finish(self) -> None:
+        self._phase = OVER
+        self._to_act = -1
+        holders = [s for s in range(self._n) if self._hands[s]]
+        self._loser = holders[0] if holders else -1
+
+    def _abandon(self) -> None:
+        self.abandoned = True
+        self._phase = OVER
+        self._to_act = -1
+
+    # --- views --------------------------------------------------------------------------
+
+    def history(self, seat: int | None) -> list[JSON]:
+        """Every move with its seat; a `stock` move shows the card it turned."""
+        out: list[JSON] = []
+        for s, move, card in self._hist:
+            entry: JSON = {"seat": s, "move": move}
+            if card >= 0:
+                entry["card"] = CARD_TEXT[card]
+            out.append(entry)
+        return out
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may know (``None``: the public view)."""
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
+        ):
+            raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
+        to_act = self.current_player
+        public = self._trump >= 0
+        view: JSON = {
+            "game": self.game.name,
+            "players": self._n,
+            "options": self.game.options,
+            "seat": seat,
+            "phase": self.phase,
+            "to_act": to_act,
+            "hand": _sorted_texts(self._hands[seat], public) if seat is not None else [],
+            "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
+            "hand_sizes": [len(h) for h in self._hands],
+            "stock_size": len(self._stock),
+            "aside_owner": None if self._aside_owner < 0 else self._aside_owner,
+            "aside_card": CARD_TEXT[self._aside] if public and self._aside >= 0 else None,
+            "trump": SUITS[self._trump] if self._trump >= 0 else None,
+            "piles": [[CARD_TEXT[c] for c in p] for p in self._piles],
+            "hands": [_sorted_texts(h, public) for h in self._hands] if public else None,
+            "trick": self._trick_view(),
+            "last_winner": None if self._last_winner < 0 else self._last_winner,
+            "fallen": [CARD_TEXT[c] for c in self._fallen],
+            "out_order": list(self._out),
+            "loser": None if self._loser < 0 else self._loser,
+            "abandoned": self.abandoned,
+            "move_count": len(self._hist),
+            "max_moves": self._max_moves,
+            "history": self.history(seat),
+        }
+        return view
+
+    def _trick_view(self) -> JSON:
+        if self._trump < 0:
+            return {
+                "kind": "duel" if self._duel else "all",
+                "leader": self._trick_leader,
+                "cards": [
+                    {"seat": s, "card": CARD_TEXT[c], "stock": st} for s, c, st in self._trick
+                ],
+                "round": list(self._round),
+                "round_played": self._rpos,
+            }
+        return {
+            "kind": "shed",
+            "plays": [{"seat": s, "cards": [CARD_TEXT[c] for c in cs]} for s, cs in self._plays],
+            "size": self._trick_size if self._plays else None,
+        }
+
+    def reveal(self) -> JSON:
+        """Everything: every card's place (``zones``) and what each seat cannot see."""
+        zones: dict[str, list[str]] = {}
+        for s in range(self._n):
+            zones[f"hand {s}"] = [CARD_TEXT[c] for c in self._hands[s]]
+            zones[f"pile {s}"] = [CARD_TEXT[c] for c in self._piles[s]]
+        zones["stock"] = [CARD_TEXT[c] for c in reversed(self._stock)]
+        zones["aside"] = [CARD_TEXT[self._aside]] if self._aside >= 0 and self._trump < 0 else []
+        zones["trick"] = [CARD_TEXT[c] for _, c, _ in self._trick] + [
+            CARD_TEXT[c] for _, cs in self._plays for c in cs
+        ]
+        zones["fallen"] = [CARD_TEXT[c] for c in self._fallen]
+        hidden: dict[str, list[str]] = {}
+        for s in range(self._n):
+            if self._trump < 0:
+                cards = zones["stock"] + zones["aside"]
+                for o in range(self._n):
+                    if o != s:
+                        cards = cards + zones[f"hand {o}"]
+            else:
+                cards = []
+            hidden[str(s)] = sorted(cards)
+        return {
+            "phase": self.phase,
+            "to_act": self.current_player,
+            "zones": zones,
+            "hidden": hidden,
+            "seed": self.seed,
+            "view": self.view(None),
+        }
+
+
+_SHARED_SLOTS = tuple(
+    name
+    for name in MyllymattiState.__slots__
+    if name
+    not in ("_hands", "_piles", "_stock", "_trick", "_round", "_plays", "_fallen", "_out", "_hist")
+)
+
+
+def _sorted_texts(hand: list[int], public: bool) -> list[str]:
+    cards = sorted(hand) if public else sorted(hand, key=_PHASE1_POS.__getitem__)
+    return [CARD_TEXT[c] for c in cards]
+
+
+def _is_run(cards: Sequence[int]) -> bool:
+    return all(
+        SUIT_OF[b] == SUIT_OF[a] and b == a + 1 for a, b in zip(cards, cards[1:], strict=False)
+    )
+
+
+def _run_texts(hand: list[int], starts: list[int]) -> list[str]:
+    """Texts of every run of 2+ cards in ``hand`` whose lowest card is in ``starts``."""
+    held = set(hand)
+    out: list[str] = []
+    for c in starts:
+        text = CARD_TEXT[c]
+        nxt = c + 1
+        while nxt in held and SUIT_OF[nxt] == SUIT_OF[c]:
+            text += "+" + CARD_TEXT[nxt]
+            out.append(text)
+            nxt += 1
+    return out
+
+
+def _move_forms(phase: int) -> str:
+    if phase == COLLECT:
+        return f"play a card (rank {RANKS} then suit {SUITS}, e.g. 7H) or stock"
+    return "play a card (e.g. 7H), a run (e.g. 5H+6H+7H, with option runs) or take"
+
+
+# --- determinizer -------------------------------------------------------------------------
+
+
+def _from_view(game: Myllymatti, view: Mapping[str, Any], seat: int, rng: random.Random) -> MyllymattiState:
+    """Build a full state from a seat's view, dealing the unseen cards at random."""
+    state = MyllymattiState(game, None, None)
+    ints = _ints_of
+    n = game.players
+    phase = PHASE_NAMES.index(view["phase"])
+    state._phase = phase
+    state._to_act = -1 if view["to_act"] is None else view["to_act"]
+    state._piles = [ints(p) for p in view["piles"]]
+    state._last_winner = -1 if view["last_winner"] is None else view["last_winner"]
+    state._aside_owner = -1 if view["aside_owner"] is None else view["aside_owner"]
+    state._trump = -1 if view["trump"] is None else SUITS.index(view["trump"])
+    state._fallen = ints(view["fallen"])
+    state._out = list(view["out_order"])
+    state._loser = -1 if view["loser"] is None else view["loser"]
+    state.abandoned = bool(view["abandoned"])
+    state._hist = [
+        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1)
+        for h in view["history"]
+    ]
+    trick = view["trick"]
+    if view["hands"] is None:
+        state._trick = [(t["seat"], TEXT_CARD[t["card"]], t["stock"]) for t in trick["cards"]]
+        state._trick_leader = trick["leader"]
+        state._round = list(trick["round"])
+        state._rpos = trick["round_played"]
+        _deal_unseen(state, view, seat, rng)
+    else:
+        state._plays = [[p["seat"], ints(p["cards"])] for p in trick["plays"]]
+        state._trick_size = trick["size"] or 0
+        state._hands = [sorted(ints(h)) for h in view["hands"]]
+        state._aside = -1 if view["aside_card"] is None else TEXT_CARD[view["aside_card"]]
+    if len(state._hands) != n:
+        raise RulesError("the view does not match the game's number of players")
+    return state
+
+
+def _ints_of(texts: Sequence[str]) -> list[int]:
+    return [TEXT_CARD[t] for t in texts]
+
+
+def _deal_unseen(state: MyllymattiState, view: Mapping[str, Any], seat: int, rng: random.Random) -> None:
+    """Phase 1: deal every card the seat has not seen to the places it cannot see."""
+    own = _ints_of(view["hand"])
+    seen = set(own)
+    for pile in state._piles:
+        seen.update(pile)
+    seen.update(c for _, c, _ in state._trick)
+    unseen = [c for c in range(52) if c not in seen]
+    rng.shuffle(unseen)
+    sizes = view["hand_sizes"]
+    hands: list[list[int]] = []
+    for s, size in enumerate(sizes):
+        if s == seat:
+            hands.append(own)
+        else:
+            hands.append(unseen[:size])
+            del unseen[:size]
+    if state._aside_owner >= 0:
+        state._aside = unseen.pop()
+    if len(unseen) != view["stock_size"]:
+        raise RulesError("the view's card counts do not add up to the deck")
+    state._hands = hands
+    state._stock = unseen
