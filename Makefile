@@ -30,10 +30,11 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -n 2 -q
 
-## Throughput benchmark with the peer systems (installs bench extras into the venv).
+## Throughput benchmark with the peer systems (installs bench extras into the venv);
+## options through ARGS, e.g. make bench ARGS='--seconds 1 --only mattis'.
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
-	$(BIN)/python benchmarks/throughput.py
+	$(BIN)/python benchmarks/throughput.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
