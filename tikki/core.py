@@ -341,8 +341,12 @@ class State(ABC):
 
     @abstractmethod
     def reveal(self) -> JSON:
-        """Everything, JSON-ready: ``zones`` (every card in exactly one place) and
-        ``hidden`` (per seat, the cards hidden from it).  Never sent to a client."""
+        """Everything, JSON-ready; never sent to a client.
+
+        Holds at least ``zones`` (every card in exactly one named place), ``hidden`` (per
+        seat as text, the cards hidden from it now) and ``deal_order`` (the first deal's
+        deck in dealing order, empty for a sampled state).
+        """
 
     @abstractmethod
     def clone(self) -> State:

@@ -171,6 +171,7 @@ class MyllymattiState(State):
         "_loser",
         "_max_moves",
         "_n",
+        "_order",
         "_out",
         "_phase",
         "_piles",
@@ -226,11 +227,13 @@ class MyllymattiState(State):
         self.abandoned = False
         self._hist: list[tuple[int, str, int]] = []
         self._legal: list[str] | None = None
+        self._order: tuple[int, ...] = ()
 
     # --- set-up -------------------------------------------------------------------------
 
     def _deal(self, order: list[int]) -> None:
         n = self._n
+        self._order = tuple(order)
         for i in range(HAND_SIZE * n):
             self._hands[i % n].append(order[i])
         self._stock = order[HAND_SIZE * n :][::-1]
@@ -642,7 +645,12 @@ class MyllymattiState(State):
             "zones": zones,
             "hidden": hidden,
             "seed": self.seed,
-            "view": self.view(None),
+            "deal_order": [CARD_TEXT[c] for c in self._order],
+            "trump": SUITS[self._trump] if self._trump >= 0 else None,
+            "out_order": list(self._out),
+            "loser": None if self._loser < 0 else self._loser,
+            "abandoned": self.abandoned,
+            "moves": self.moves,
         }
 
 

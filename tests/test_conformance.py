@@ -1,0 +1,237 @@
+"""The conformance harness: seeded random playouts over every game, variant and player count.
+
+Each configuration in :data:`CONFIGS` is played :data:`GAMES` times with random legal moves.
+Every game checks, after every move: every card is in exactly one place (``reveal``), the
+seat to act has legal moves, a garbage text and an illegal well-formed move are refused
+with the state unchanged, and the game ends.  Every game is replayed from its record and
+from the same seed.  A subset (:data:`DEEP`) also checks that every legal move is accepted,
+that no view holds a card hidden from its seat, and that ``sample_state(view)`` agrees
+with the view and plays on legally.
+
+A new game plugs in with one line in :data:`CONFIGS`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import tikki
+from tikki.core import IllegalMove, State
+
+CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
+    ("myllymatti", 2, {}),
+    ("myllymatti", 3, {}),
+    ("myllymatti", 4, {}),
+    ("myllymatti", 2, {"variant": "koira"}),
+    ("myllymatti", 3, {"variant": "koira"}),
+    ("myllymatti", 4, {"variant": "koira"}),
+    ("myllymatti", 3, {"runs": True}),
+    ("myllymatti", 3, {"take": "bottom"}),
+    ("myllymatti", 3, {"take": "all"}),
+    ("myllymatti", 4, {"take": "all", "runs": True}),
+    ("myllymatti", 3, {"trump_requires_void": True, "runs": True}),
+    ("myllymatti", 4, {"duel": False}),
+    ("myllymatti", 3, {"max_moves": 60}),
+]
+GAMES = 300
+DEEP = 12
+GARBAGE = ["", "   ", "xyz", "7", "H7", "11H", "stock stock", "+", "7H+", "None", "🂡", "take 7H"]
+
+
+def _ids(config: tuple[str, int, dict[str, Any]]) -> str:
+    name, players, options = config
+    extra = ",".join(f"{k}={v}" for k, v in options.items())
+    return f"{name}-{players}p" + (f"-{extra}" if extra else "")
+
+
+def _check_zones(state: State, deck: Counter[str]) -> None:
+    zones = state.reveal()["zones"]
+    seen = Counter(card for cards in zones.values() for card in cards)
+    assert seen == deck, f"cards not conserved: {seen - deck} extra, {deck - seen} missing"
+
+
+def _fingerprint(state: State) -> str:
+    return json.dumps(state.reveal(), sort_keys=True)
+
+
+def _illegal_card(state: State, deck: list[str], rng: random.Random) -> str | None:
+    legal = set(state.legal_moves())
+    candidates = [c for c in deck if c not in legal]
+    for word in ("stock", "take", "pass"):
+        if word not in legal:
+            candidates.append(word)
+    return rng.choice(candidates) if candidates else None
+
+
+def _check_refusals(state: State, deck: list[str], rng: random.Random, deep: bool) -> None:
+    before = _fingerprint(state) if deep else None
+    count = len(state.moves)
+    for bad in (rng.choice(GARBAGE), _illegal_card(state, deck, rng)):
+        if bad is None:
+            continue
+        try:
+            state.play(bad)
+        except IllegalMove as err:
+            assert str(err), "an IllegalMove must explain itself"
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
+        assert len(state.moves) == count
+    if deep:
+        assert _fingerprint(state) == before, "a refused move changed the state"
+
+
+def _tokens(value: Any) -> set[str]:
+    """Every card-like token in a JSON value (strings split on '+' and spaces)."""
+    return set(re.findall(r"[0-9A-Za-z]+", json.dumps(value)))
+
+
+def _check_views(state: State, game: tikki.Game, seats: range | list[int]) -> None:
+    hidden = state.reveal()["hidden"]
+    for seat in seats:
+        view = state.view(seat)
+        json.dumps(view)
+        leaked = _tokens(view) & set(hidden[str(seat)])
+        assert not leaked, f"view of seat {seat} shows hidden cards {sorted(leaked)}"
+        assert view["seat"] == seat and view["phase"] == state.phase
+        if seat == state.current_player:
+            assert view["legal_moves"] == state.legal_moves()
+        else:
+            assert view["legal_moves"] == []
+    public = state.view(None)
+    every_hidden = set.intersection(*(set(h) for h in hidden.values())) if hidden else set()
+    assert not _tokens(public) & every_hidden, "the public view shows a card nobody may see"
+
+
+def _check_sample(state: State, game: tikki.Game, rng: random.Random) -> None:
+    seat = rng.randrange(game.players)
+    view = state.view(seat)
+    sampled = game.sample_state(view, random.Random(rng.random()))
+    assert sampled.view(seat) == view, "sample_state disagrees with the view it came from"
+    deck = Counter(game.deck())
+    _check_zones(sampled, deck)
+    for _ in range(40):
+        if sampled.is_over:
+            break
+        sampled.play(rng.choice(sampled.legal_moves()))
+
+
+def _playout(game: tikki.Game, seed: int, deep: bool) -> State:
+    rng = random.Random(seed * 7919 + 1)
+    deck_list = game.deck()
+    deck = Counter(deck_list)
+    state = game.new_state(seed=seed)
+    limit = game.options.get("max_moves", 5000) + 1
+    steps = 0
+    while not state.is_over:
+        assert state.current_player is not None and state.outcome is None
+        legal = state.legal_moves()
+        assert legal, "no legal move while the game is not over"
+        assert len(set(legal)) == len(legal), f"duplicate legal moves {legal}"
+        _check_zones(state, deck)
+        _check_refusals(state, deck_list, rng, deep)
+        if deep:
+            for move in legal:
+                trial = state.clone()
+                trial.play(move)
+            seats = range(game.players) if steps % 5 == 0 else [steps % game.players]
+            _check_views(state, game, seats)
+            if steps % 9 == 0:
+                _check_sample(state, game, rng)
+        state.play(rng.choice(legal))
+        steps += 1
+        assert steps <= limit, "the game did not end"
+    _check_zones(state, deck)
+    assert state.current_player is None and state.legal_moves() == []
+    assert state.phase == "over" and state.outcome is not None
+    assert len(state.outcome["returns"]) == game.players
+    if deep:
+        _check_views(state, game, range(game.players))
+    with pytest.raises(IllegalMove):
+        state.play(deck_list[0])
+    return state
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
+def test_random_playouts(config: tuple[str, int, dict[str, Any]]) -> None:
+    name, players, options = config
+    game = tikki.load(name, players=players, **options)
+    abandoned = 0
+    for seed in range(GAMES):
+        state = _playout(game, seed, deep=seed < DEEP)
+        record = json.loads(json.dumps(state.record()))
+        again = tikki.replay(record)
+        assert again.reveal() == state.reveal(), "record -> replay gave another game"
+        rng = random.Random(seed * 7919 + 1)
+        same = game.new_state(seed=seed)
+        for move in state.moves:
+            assert move in same.legal_moves()
+            rng.random()
+            same.play(move)
+        assert same.reveal() == state.reveal(), "the same seed and moves gave another game"
+        abandoned += bool(state.outcome and state.outcome["abandoned"])
+    if "max_moves" not in options:
+        assert abandoned < GAMES // 10, f"{abandoned} of {GAMES} games abandoned (C-5)"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
+def test_same_seed_same_game(config: tuple[str, int, dict[str, Any]]) -> None:
+    name, players, options = config
+    game = tikki.load(name, players=players, **options)
+    for seed in (1, 2, 3):
+        a, b = game.new_state(seed=seed), game.new_state(seed=seed)
+        rng_a, rng_b = random.Random(seed), random.Random(seed)
+        while not a.is_over:
+            assert a.legal_moves() == b.legal_moves()
+            a.play(rng_a.choice(a.legal_moves()))
+            b.play(rng_b.choice(b.legal_moves()))
+        assert a.reveal() == b.reveal() and a.outcome == b.outcome
+    assert game.new_state(seed=1).reveal() != game.new_state(seed=2).reveal()
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
+def test_hidden_swap_is_invisible(config: tuple[str, int, dict[str, Any]]) -> None:
+    """Leaks by equivalence: swapping two cards a seat cannot see changes nothing it sees."""
+    name, players, options = config
+    game = tikki.load(name, players=players, **options)
+    rng = random.Random(99)
+    checked = 0
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        stop = rng.randrange(1, 80)
+        while not state.is_over and len(state.moves) < stop:
+            state.play(rng.choice(state.legal_moves()))
+        seat = rng.randrange(players)
+        hidden = state.reveal()["hidden"][str(seat)]
+        record = state.record()
+        deck = record.get("deck") or _deck_of(state)
+        if len(set(hidden)) < 2 or deck is None:
+            continue
+        a, b = rng.sample(sorted(set(hidden)), 2)
+        swapped = [b if c == a else a if c == b else c for c in deck]
+        other = game.new_state(seed=record["seed"], deck=swapped)
+        try:
+            for move in state.moves:
+                other.play(move)
+        except IllegalMove:
+            continue  # the swap changed what was legal for someone: not comparable
+        assert other.view(seat) == state.view(seat), f"seat {seat} can tell {a} from {b}"
+        sample_rng = random.Random(seed)
+        same_a = game.sample_state(state.view(seat), sample_rng).reveal()
+        sample_rng = random.Random(seed)
+        same_b = game.sample_state(other.view(seat), sample_rng).reveal()
+        assert same_a == same_b, "the determinizer used a card the seat cannot see"
+        checked += 1
+    assert checked >= 10, "too few comparable swaps to test anything"
+
+
+def _deck_of(state: State) -> list[str] | None:
+    """The dealing order of a seeded game, read from the state's own first deal."""
+    initial = state.game.new_state(seed=state.seed)
+    order = initial.reveal().get("deal_order")
+    return list(order) if order else None
