@@ -491,7 +491,9 @@ def game_class(name: str) -> type[Game]:
 # --- records ------------------------------------------------------------------------------
 
 
-def replay(record: Mapping[str, Any], on_move: Callable[[int, str, State], None] | None = None) -> State:
+def replay(
+    record: Mapping[str, Any], on_move: Callable[[int, str, State], None] | None = None
+) -> State:
     """Rebuild a game from its record, verifying every move; return the final state.
 
     A malformed or tampered record raises :class:`RulesError` naming the first bad field
@@ -503,7 +505,9 @@ def replay(record: Mapping[str, Any], on_move: Callable[[int, str, State], None]
         raise RulesError("this is one seat's record (no seed, no deck): it cannot be replayed")
     fmt = record.get("format")
     if fmt != RECORD_FORMAT:
-        raise RulesError(f"record format {fmt!r} is not supported (this tikki reads {RECORD_FORMAT})")
+        raise RulesError(
+            f"record format {fmt!r} is not supported (this tikki reads {RECORD_FORMAT})"
+        )
     if record.get("rules") != RULES_REVISION:
         raise RulesError(
             f"record was played under rules {record.get('rules')!r}; "
@@ -527,7 +531,9 @@ def replay(record: Mapping[str, Any], on_move: Callable[[int, str, State], None]
         try:
             state.play(move)
         except IllegalMove as err:
-            raise RulesError(f"record move {i + 1} ({move!r}, seat {seat}) is illegal: {err}") from None
+            raise RulesError(
+                f"record move {i + 1} ({move!r}, seat {seat}) is illegal: {err}"
+            ) from None
         if on_move is not None:
             on_move(i, move, state)
     expected = record.get("outcome")

@@ -20,10 +20,11 @@ Design notes
 
 from __future__ import annotations
 
+import itertools
 import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from tikki.cards import (
     CARD_TEXT,
@@ -130,7 +131,9 @@ class Myllymatti(Game):
         ),
         max_moves_option(),
     )
-    variants = {"koira": {"duel": False, "take": "bottom", "runs": True}}
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "koira": {"duel": False, "take": "bottom", "runs": True}
+    }
     rules_text = RULES_TEXT
 
     def deck(self) -> list[str]:
@@ -163,6 +166,7 @@ class MyllymattiState(State):
     __slots__ = (
         "_aside",
         "_aside_owner",
+        "_duel",
         "_fallen",
         "_hands",
         "_hist",
@@ -187,7 +191,6 @@ class MyllymattiState(State):
         "_trick_size",
         "_trump",
         "_trv",
-        "_duel",
         "abandoned",
         "deck",
         "game",
@@ -419,9 +422,7 @@ class MyllymattiState(State):
             self._round = [leader, self._next_with_cards((leader + 1) % self._n)]
         else:
             n = self._n
-            self._round = [
-                s for s in ((leader + k) % n for k in range(n)) if self._hands[s]
-            ]
+            self._round = [s for s in ((leader + k) % n for k in range(n)) if self._hands[s]]
         self._rpos = 0
         self._to_act = leader
 
@@ -668,9 +669,7 @@ def _sorted_texts(hand: list[int], public: bool) -> list[str]:
 
 
 def _is_run(cards: Sequence[int]) -> bool:
-    return all(
-        SUIT_OF[b] == SUIT_OF[a] and b == a + 1 for a, b in zip(cards, cards[1:], strict=False)
-    )
+    return all(SUIT_OF[b] == SUIT_OF[a] and b == a + 1 for a, b in itertools.pairwise(cards))
 
 
 def _run_texts(hand: list[int], starts: list[int]) -> list[str]:
@@ -696,7 +695,9 @@ def _move_forms(phase: int) -> str:
 # --- determinizer -------------------------------------------------------------------------
 
 
-def _from_view(game: Myllymatti, view: Mapping[str, Any], seat: int, rng: random.Random) -> MyllymattiState:
+def _from_view(
+    game: Myllymatti, view: Mapping[str, Any], seat: int, rng: random.Random
+) -> MyllymattiState:
     """Build a full state from a seat's view, dealing the unseen cards at random."""
     state = MyllymattiState(game, None, None)
     ints = _ints_of
@@ -713,8 +714,7 @@ def _from_view(game: Myllymatti, view: Mapping[str, Any], seat: int, rng: random
     state._loser = -1 if view["loser"] is None else view["loser"]
     state.abandoned = bool(view["abandoned"])
     state._hist = [
-        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1)
-        for h in view["history"]
+        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1) for h in view["history"]
     ]
     trick = view["trick"]
     if view["hands"] is None:
@@ -737,7 +737,9 @@ def _ints_of(texts: Sequence[str]) -> list[int]:
     return [TEXT_CARD[t] for t in texts]
 
 
-def _deal_unseen(state: MyllymattiState, view: Mapping[str, Any], seat: int, rng: random.Random) -> None:
+def _deal_unseen(
+    state: MyllymattiState, view: Mapping[str, Any], seat: int, rng: random.Random
+) -> None:
     """Phase 1: deal every card the seat has not seen to the places it cannot see."""
     own = _ints_of(view["hand"])
     seen = set(own)

@@ -1,0 +1,86 @@
+"""Bots: players that see only a seat's view and answer a legal move text.
+
+A bot is made from a *spec*, ``NAME`` or ``NAME:key=value:key=value`` (DESIGN: bot specs)::
+
+    bot = tikki.bots.make("random", seed=1)
+    move = bot.choose(game, state.view(seat))
+
+Bots never receive the State.  Every bot owns a seeded ``random.Random``, so the same seed
+and the same views give the same moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from tikki.core import Game, RulesError
+
+
+class Bot(Protocol):
+    """What every bot does: pick a legal move from a seat's view."""
+
+    name: str
+
+    def choose(self, game: Game, view: Mapping[str, Any]) -> str:
+        """Return one of ``view["legal_moves"]``."""
+        ...
+
+
+BotFactory = Callable[..., Bot]
+_FACTORIES: dict[str, BotFactory] = {}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make ``factory(seed=..., **params)`` available under ``name`` for :func:`make`."""
+    _FACTORIES[name] = factory
+
+
+def bot_names() -> list[str]:
+    """Names of the available bots."""
+    _load_builtin()
+    return sorted(_FACTORIES)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``NAME:key=value:...`` into the name and its parameters (as texts).
+
+    ``cmd:`` specs keep everything after the first colon as the command line.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise RulesError(f"a bot spec is a name such as {', '.join(bot_names())}; got {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name == "cmd":
+        return name, {"command": rest}
+    params: dict[str, str] = {}
+    for part in filter(None, rest.split(":")):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise RulesError(f"bot parameter {part!r} in {spec!r} is not key=value")
+        params[key.strip()] = value.strip()
+    return name, params
+
+
+def make(spec: str, seed: int | None = None, **params: Any) -> Bot:
+    """Make a bot from a spec; keyword parameters add to (and override) the spec's."""
+    _load_builtin()
+    name, spec_params = parse_spec(spec)
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise RulesError(f"no bot {name!r}: the bots are {', '.join(sorted(_FACTORIES))}")
+    merged: dict[str, Any] = {**spec_params, **params}
+    try:
+        return factory(seed=seed, **merged)
+    except TypeError as err:
+        raise RulesError(f"bot {name!r} does not take these parameters: {err}") from None
+
+
+def _load_builtin() -> None:
+    if not _FACTORIES:
+        from tikki.bots import random_bot
+
+        register_bot("random", random_bot.RandomBot)
+
+
+__all__ = ["Bot", "bot_names", "make", "parse_spec", "register_bot"]

@@ -1,0 +1,25 @@
+"""The ``random`` bot: uniform over the legal moves of its view."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from tikki.core import Game, RulesError
+
+
+class RandomBot:
+    """Chooses uniformly among ``view["legal_moves"]`` with its own seeded RNG."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, view: Mapping[str, Any]) -> str:
+        """A uniformly random legal move of the view."""
+        legal = view.get("legal_moves") or []
+        if not legal:
+            raise RulesError("the view has no legal moves: it is not this seat's turn")
+        return str(self.rng.choice(legal))

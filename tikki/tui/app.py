@@ -1,0 +1,204 @@
+"""The terminal game loop: one human seat (or none) against bots.
+
+The loop only ever shows the human seat's ``view``; bots get their own seat's view.
+Input is forgiving: a move text in any case, the number of a listed legal move, or one of
+the commands ``help``, ``rules``, ``log``, ``quit``.  End of input, ``quit`` and Ctrl-C end
+the game cleanly and save its record.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+from rich.text import Text
+
+from tikki import bots as botlib
+from tikki.core import Game, IllegalMove, State
+from tikki.tui import common, generic
+
+COMMANDS = {
+    "help": "what each legal move means",
+    "rules": "the rules of this game",
+    "log": "every move so far",
+    "quit": "stop now (the record is saved)",
+}
+
+
+def presenter(game: Game) -> ModuleType:
+    """The presenter module of a game, or the generic one."""
+    try:
+        return importlib.import_module(f"tikki.tui.{game.name}")
+    except ModuleNotFoundError:
+        return generic
+
+
+@dataclass
+class Session:
+    """One terminal game: the state, who sits where, and how to talk to the person."""
+
+    game: Game
+    state: State
+    human: int | None
+    bot_specs: list[str]
+    console: Console
+    read: Callable[[str], str]
+    record_path: Path | None
+    delay: float = 0.0
+    seen: int = 0
+    bots: dict[int, botlib.Bot] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        seed = self.state.seed or 0
+        for seat in range(self.game.players):
+            if seat != self.human:
+                self.bots[seat] = botlib.make(self.bot_specs[seat], seed=seed * 101 + seat)
+        self.names = common.seat_names(self.game.players, self.human, self.bot_specs)
+        self.view_module = presenter(self.game)
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the game ends or the person quits; return the exit status (0)."""
+        self._intro()
+        try:
+            while not self.state.is_over:
+                seat = self.state.current_player
+                assert seat is not None
+                if seat == self.human:
+                    if not self._human_turn(seat):
+                        self.console.print("Game stopped.")
+                        break
+                else:
+                    self._bot_turn(seat)
+        except KeyboardInterrupt:
+            self.console.print("\nInterrupted.")
+        self._show_events()
+        if self.state.is_over:
+            self._show_result()
+        self._save_record()
+        return 0
+
+    def _intro(self) -> None:
+        opts = ", ".join(f"{k}={v}" for k, v in self.game.options.items())
+        self.console.rule(f"[bold]{self.game.title}[/] — {self.game.players} players")
+        self.console.print(f"Options: {opts}")
+        who = "You are watching." if self.human is None else f"You are seat {self.human}."
+        self.console.print(f"{who} Type a move, its number, or help / rules / log / quit.")
+
+    def _bot_turn(self, seat: int) -> None:
+        view = self.state.view(seat)
+        move = self.bots[seat].choose(self.game, view)
+        self._apply(move)
+        if self.delay:
+            time.sleep(self.delay)
+
+    def _apply(self, move: str) -> None:
+        """Play ``move`` and narrate what the human seat saw happen."""
+        before = self.state.view(self.human)
+        self.state.play(move)
+        after = self.state.view(self.human)
+        self._show_events()
+        changes = getattr(self.view_module, "changes", None)
+        if changes is not None:
+            for line in changes(before, after, self.names):
+                self.console.print(line)
+
+    def _human_turn(self, seat: int) -> bool:
+        """Ask until a legal move is played; ``False`` if the person quits."""
+        self._show_events()
+        view = self.state.view(seat)
+        self.console.print(self.view_module.render(view, self.names))
+        while True:
+            try:
+                line = self.read("Your move: ")
+            except EOFError:
+                self.console.print()
+                return False
+            answer = line.strip()
+            command = answer.lower()
+            if command in ("quit", "exit", "q"):
+                return False
+            if command in COMMANDS or command in ("?", "h"):
+                self._command(command, view)
+                continue
+            if not answer:
+                continue
+            move = self._pick(answer, view["legal_moves"])
+            try:
+                self._apply(move)
+            except IllegalMove as err:
+                self.console.print(Text(f"Not legal: {err}", style="yellow"))
+                self.console.print("Type help to see what each move means.")
+                continue
+            return True
+
+    @staticmethod
+    def _pick(answer: str, legal: Sequence[str]) -> str:
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        return answer
+
+    def _command(self, command: str, view: dict[str, Any]) -> None:
+        if command in ("help", "?", "h"):
+            table = Table(title="Your legal moves", title_justify="left")
+            table.add_column("#", justify="right")
+            table.add_column("Move")
+            table.add_column("What it does")
+            for i, move in enumerate(view["legal_moves"], 1):
+                table.add_row(str(i), common.move_text(move), self.view_module.explain(view, move))
+            self.console.print(table)
+            self.console.print("Commands: " + "; ".join(f"{k} — {v}" for k, v in COMMANDS.items()))
+        elif command == "rules":
+            self.console.print(Markdown(self.game.rules_text or "No rules text."))
+        elif command == "log":
+            for entry in view["history"]:
+                self.console.print(self._sentence(entry))
+
+    # --- output -------------------------------------------------------------------------
+
+    def _sentence(self, entry: dict[str, Any]) -> Text:
+        describe = getattr(self.view_module, "event", None)
+        if describe is not None:
+            result: Text = describe(entry, self.names)
+            return result
+        return common.event_sentence(entry, self.names)
+
+    def _show_events(self) -> None:
+        seat = self.human
+        history = self.state.history(seat)
+        for entry in history[self.seen :]:
+            self.console.print(self._sentence(entry))
+        self.seen = len(history)
+
+    def _show_result(self) -> None:
+        view = self.state.view(self.human)
+        show = getattr(self.view_module, "result", None)
+        if show is not None:
+            self.console.print(show(view, self.names))
+        else:
+            self.console.print(f"Game over: {self.state.outcome}")
+
+    def _save_record(self) -> None:
+        if self.record_path is None:
+            return
+        path = self.record_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.state.record(), indent=1) + "\n")
+        self.console.print(f"Record saved to {path} — replay it with: tikki replay {path}")
+
+
+def default_record_path(game: Game) -> Path:
+    """``records/<game>-<date>-<time>.json`` in the working directory."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path("records") / f"{game.name}-{stamp}.json"

@@ -1,0 +1,88 @@
+"""Pieces shared by the presenters: card styling, seat names, generic sentences."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rich.text import Text
+
+SUIT_STYLE = {
+    "H": "bold red",
+    "D": "bold red",
+    "S": "bold",
+    "C": "bold",
+    "R": "bold red",
+    "B": "bold blue",
+    "G": "bold green",
+    "K": "bold white on grey23",
+}
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card(text: str) -> Text:
+    """A card text styled by its suit or colour (``7H`` in red, ``MK`` in black)."""
+    if not text or text in ("?", "stock", "take", "pass"):
+        return Text(text or "")
+    suit = text[-1]
+    label = text
+    if suit in SUIT_SYMBOL:
+        label = f"{text[:-1]}{SUIT_SYMBOL[suit]}"
+    return Text(label, style=SUIT_STYLE.get(suit, ""))
+
+
+def move_text(move: str) -> Text:
+    """A move text with its cards styled (``5H+6H``, ``slough 7H``, ``trump G``)."""
+    out = Text()
+    for i, word in enumerate(move.split(" ")):
+        if i:
+            out.append(" ")
+        parts = word.split("+")
+        for j, part in enumerate(parts):
+            if j:
+                out.append("+")
+            out.append(card(part) if _looks_like_card(part) else Text(part))
+    return out
+
+
+def cards(texts: Iterable[str], sep: str = " ") -> Text:
+    """Several cards, styled, separated by ``sep``."""
+    out = Text()
+    for i, t in enumerate(texts):
+        if i:
+            out.append(sep)
+        out.append(card(t))
+    return out
+
+
+def _looks_like_card(word: str) -> bool:
+    return 2 <= len(word) <= 3 and word[-1] in SUIT_STYLE and word[:-1] not in ("", "trump")
+
+
+def seat_names(players: int, human: int | None, bot_names: Sequence[str]) -> list[str]:
+    """Display names: ``You`` for the human seat, ``Seat 2 (random)`` for bots."""
+    names = []
+    for seat in range(players):
+        if seat == human:
+            names.append("You")
+        else:
+            names.append(f"Seat {seat} ({bot_names[seat]})")
+    return names
+
+
+def event_sentence(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """A history entry as a short sentence: ``Seat 1 (random) plays 7H``."""
+    who = names[entry["seat"]]
+    move = entry["move"]
+    you = who == "You"
+    out = Text(f"{who} ", style="bold" if you else "")
+    if move == "stock":
+        out.append("turn " if you else "turns ")
+        out.append(card(entry.get("card", "?")))
+        out.append(" from the stock")
+    elif move in ("take", "pass"):
+        out.append(move if you else move + "s")
+    else:
+        out.append("play " if you else "plays ")
+        out.append(move_text(move))
+    return out

@@ -1,0 +1,28 @@
+"""The fallback presenter: shows the common keys of any view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from tikki.tui.common import cards
+
+
+def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    """Hand sizes, the phase, and the seat's own hand."""
+    table = Table(title=f"{view['game']} — phase {view['phase']}")
+    table.add_column("Seat")
+    table.add_column("Cards", justify="right")
+    for seat, size in enumerate(view.get("hand_sizes", [])):
+        table.add_row(names[seat], str(size))
+    hand = Text("Your hand: ").append(cards(view.get("hand", [])))
+    return Group(table, hand)
+
+
+def explain(view: Mapping[str, Any], move: str) -> str:
+    """A plain restatement of the move."""
+    return f"play {move}"

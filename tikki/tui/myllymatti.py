@@ -1,0 +1,191 @@
+"""Terminal presenter for Myllymatti: the table as one seat sees it, and move help."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from tikki.cards import RANK_NAMES, SUIT_NAMES
+from tikki.tui.common import card, cards, move_text
+
+
+def _name(text: str) -> str:
+    rank = RANK_NAMES.get(text[0], text[0])
+    return f"{rank} of {SUIT_NAMES[text[1]]}"
+
+
+def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    """Seats, stock, trump, the trick and the seat's hand."""
+    collecting = view["phase"] == "collect" or view["hands"] is None
+    return Group(
+        _seats(view, names, collecting),
+        _table_line(view, names),
+        _trick(view, names),
+        _hand(view, collecting),
+    )
+
+
+def _seats(view: Mapping[str, Any], names: Sequence[str], collecting: bool) -> Table:
+    phase = "phase 1 — collecting" if collecting else "phase 2 — shedding"
+    table = Table(title=f"Myllymatti · {phase}", title_justify="left", expand=False)
+    table.add_column("Seat")
+    table.add_column("Hand", justify="right")
+    table.add_column("Pile" if collecting else "Cards (public)")
+    out = view["out_order"]
+    for seat, size in enumerate(view["hand_sizes"]):
+        marker = "▶ " if seat == view["to_act"] else "  "
+        status = ""
+        if seat in out:
+            status = f" out #{out.index(seat) + 1}"
+        if seat == view["loser"]:
+            status = " MYLLYMATTI"
+        who = Text(marker + names[seat] + status, style="bold" if seat == view["to_act"] else "")
+        if collecting:
+            pile = view["piles"][seat]
+            table.add_row(who, str(size), f"{len(pile)} cards")
+        else:
+            table.add_row(who, str(size), cards(view["hands"][seat]))
+    return table
+
+
+def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+    line = Text()
+    if view["hands"] is None:
+        line.append(f"Stock: {view['stock_size']} cards")
+        owner = view["aside_owner"]
+        if owner is not None:
+            line.append(f" · set-aside trump card: {names[owner]} (unseen)")
+    else:
+        line.append("Trump: ")
+        line.append(card(view["aside_card"] or "?"))
+        line.append(f" · cards out of the game: {len(view['fallen'])}")
+    return line
+
+
+def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    trick = view["trick"]
+    body = Text()
+    if trick["kind"] == "shed":
+        if not trick["plays"]:
+            body.append("(empty — the next player leads)")
+        for play in trick["plays"]:
+            body.append(f"{names[play['seat']]}: ")
+            body.append(cards(play["cards"], "+"))
+            body.append("\n")
+        if trick["size"]:
+            body.append(f"falls at {trick['size']} plays")
+        title = "Trick"
+    else:
+        for entry in trick["cards"]:
+            body.append(f"{names[entry['seat']]}: ")
+            body.append(card(entry["card"]))
+            if entry["stock"]:
+                body.append(" (from the stock)")
+            body.append("\n")
+        kina = len(trick["cards"]) > trick["round_played"]
+        players = ", ".join(names[s] for s in trick["round"])
+        body.append(("Kina between " if kina else "Playing: ") + players)
+        title = "Duel" if trick["kind"] == "duel" else "Trick"
+    return Panel(body, title=title, expand=False)
+
+
+def _hand(view: Mapping[str, Any], collecting: bool) -> RenderableType:
+    line = Text("Your hand: ")
+    line.append(cards(view["hand"]) if view["hand"] else Text("(empty)"))
+    if view["legal_moves"]:
+        line.append("\nLegal moves: ")
+        for i, move in enumerate(view["legal_moves"]):
+            if i:
+                line.append("  ")
+            line.append(f"{i + 1}:", style="dim")
+            line.append(move_text(move))
+    return line
+
+
+def explain(view: Mapping[str, Any], move: str) -> str:
+    """What the legal ``move`` would do, in words."""
+    collecting = view["hands"] is None
+    if move == "stock":
+        return "turn the top card of the stock into the duel (you draw nothing)"
+    if move == "take":
+        return f"pick up {_take_target(view)} and pass the turn"
+    parts = move.split("+")
+    if len(parts) > 1:
+        return f"play the run {' '.join(parts)} (one play; it beats with its lowest card)"
+    what = f"play the {_name(move)}"
+    if collecting:
+        draw = " and draw a card" if view["stock_size"] > 1 else ""
+        if view["stock_size"] == 1:
+            draw = " and set the last stock card aside (the trump card)"
+        return what + draw
+    plays = view["trick"]["plays"]
+    if not plays:
+        return what + " to lead a new trick"
+    return what + " to beat " + str(max(plays[-1]["cards"], key=_order))
+
+
+def _take_target(view: Mapping[str, Any]) -> str:
+    plays = view["trick"]["plays"]
+    take = view["options"]["take"]
+    if take == "all":
+        return "the whole trick"
+    if take == "bottom":
+        return str(min(plays[0]["cards"], key=_order)) + " (the bottom card)"
+    return str(max(plays[-1]["cards"], key=_order)) + " (the last card played)"
+
+
+def _order(text: str) -> int:
+    return "23456789TJQKA".index(text[0])
+
+
+def changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]
+) -> list[Text]:
+    """What a move did beyond itself: duels won or voided, tricks fallen, players out."""
+    out: list[Text] = []
+    if before["hands"] is None:
+        grown = [s for s in range(len(names)) if len(after["piles"][s]) > len(before["piles"][s])]
+        if len(grown) == 1 and after["last_winner"] == grown[0]:
+            won = len(after["piles"][grown[0]]) - len(before["piles"][grown[0]])
+            out.append(Text(f"{names[grown[0]]} won the trick ({won} cards to the pile).", "cyan"))
+        elif grown and after["hands"] is None:
+            out.append(
+                Text("Kina cannot go on: the trick is void, each takes back his cards.", "cyan")
+            )
+        if after["hands"] is not None:
+            out.append(Text("Phase 1 is over: every hand is now public.", "bold cyan"))
+            trump = after["aside_card"]
+            line = Text("Phase 2 begins. The set-aside card is ", "bold cyan")
+            line.append(card(trump or "?"))
+            out.append(line.append(f": trump is {SUIT_NAMES[trump[1]] if trump else '?'}."))
+    elif len(after["fallen"]) > len(before["fallen"]):
+        out.append(Text("The trick falls: its cards leave the game.", "cyan"))
+    for seat in after["out_order"]:
+        if seat not in before["out_order"]:
+            out.append(Text(f"{names[seat]} {_be(names[seat])} out!", "bold green"))
+    return out
+
+
+def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    """Who went out in which order, and who is the myllymatti."""
+    text = Text()
+    if view["abandoned"]:
+        text.append(f"The game was abandoned after {view['move_count']} moves (no loser).")
+        return Panel(text, title="Game over")
+    for place, seat in enumerate(view["out_order"], 1):
+        text.append(f"{place}. {names[seat]}\n")
+    if view["loser"] is not None:
+        text.append(f"Myllymatti: {names[view['loser']]}", style="bold red")
+    return Panel(text, title="Game over")
+
+
+__all__ = ["explain", "move_text", "render", "result"]
+
+
+def _be(name: str) -> str:
+    return "are" if name == "You" else "is"
