@@ -1,0 +1,128 @@
+"""The ``tikki`` command: terminal play, replay, rules and games, driven like a person would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import tikki
+from tikki.cli import app
+from tikki.tui.common import SUIT_SYMBOL
+
+runner = CliRunner()
+
+
+def _play(args: list[str], keys: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["play", *args], input=keys)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.output
+
+
+def test_whole_game_by_numbers_then_replay(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    code, out = _play(["myllymatti", "--seed", "5", "--record", str(record)], "1\n" * 600)
+    assert code == 0
+    assert "Game over" in out and "Myllymatti:" in out
+    data = json.loads(record.read_text())
+    state = tikki.replay(data)
+    assert state.is_over and state.outcome == data["outcome"]
+    result = runner.invoke(app, ["replay", str(record)])
+    assert result.exit_code == 0, result.output
+    assert f"Verified {len(data['moves'])} moves" in result.output
+
+
+def test_quit_saves_a_replayable_partial_record(tmp_path: Path) -> None:
+    record = tmp_path / "partial.json"
+    code, out = _play(["myllymatti", "--seed", "1", "--record", str(record)], "2\nquit\n")
+    assert code == 0 and "Game stopped" in out and "Record saved" in out
+    state = tikki.replay(json.loads(record.read_text()))
+    assert not state.is_over and len(state.moves) >= 1
+
+
+def test_end_of_input_exits_cleanly(tmp_path: Path) -> None:
+    code, out = _play(["myllymatti", "--seed", "1", "--no-record"], "")
+    assert code == 0 and "Game stopped" in out and "Traceback" not in out
+
+
+def test_wrong_input_explains_and_asks_again() -> None:
+    code, out = _play(["myllymatti", "--seed", "2", "--no-record"], "9Z\ntake\n1\nquit\n")
+    assert code == 0
+    assert "Not legal: '9Z' is not a move" in out
+    assert "take is a phase-2 move" in out
+    assert out.count("Your move:") >= 4
+
+
+def test_help_and_rules_commands() -> None:
+    code, out = _play(["myllymatti", "--seed", "2", "--no-record"], "help\nrules\nquit\n")
+    assert code == 0
+    assert "What it does" in out and "turn the top card of the stock" in out
+    assert "Phase 2" in out and "myllymatti" in out.lower()
+
+
+def test_first_screen_shows_no_hidden_card() -> None:
+    state = tikki.load("myllymatti", players=3).new_state(seed=11)
+    hidden = state.reveal()["hidden"]["0"]
+    code, out = _play(["myllymatti", "--seed", "11", "--no-record"], "quit\n")
+    assert code == 0
+    for text in hidden:
+        shown = text[0] + SUIT_SYMBOL[text[1]]
+        assert shown not in out, f"hidden card {text} appears on seat 0's screen"
+    own = state.view(0)["hand"]
+    assert all(c[0] + SUIT_SYMBOL[c[1]] in out for c in own)
+
+
+def test_watch_mode_and_variant_options() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "myllymatti", "--watch", "--seed", "3", "--variant", "koira", "--no-record"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "variant=koira" in result.output and "Game over" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "chess"], "the games are"),
+        (["play", "myllymatti", "--option", "take=sideways"], "valid values are top, bottom"),
+        (["play", "myllymatti", "--option", "colour=red"], "valid options are"),
+        (["play", "myllymatti", "--option", "runs"], "is not KEY=VALUE"),
+        (["play", "myllymatti", "--players", "7"], "2–4 players"),
+        (["play", "myllymatti", "--bots", "wizard"], "the bots are"),
+        (["play", "myllymatti", "--seat", "5"], "no seat 5"),
+        (["rules", "poker"], "the games are"),
+    ],
+)
+def test_bad_command_lines_get_clear_errors(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_replay_names_the_first_bad_move(tmp_path: Path) -> None:
+    state = tikki.load("myllymatti").new_state(seed=4)
+    for _ in range(6):
+        state.play(state.legal_moves()[0])
+    record = state.record()
+    record["moves"][3] = "take"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "record move 4 ('take'" in result.output
+    path.write_text("{not json")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "is not a JSON record" in result.output
+    result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
+    assert result.exit_code == 1 and "no such file" in result.output
+
+
+def test_games_lists_every_option() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    for spec in tikki.games()["myllymatti"]["options"]:
+        assert spec["name"] in result.output
