@@ -1,0 +1,1040 @@
+"""Mückenstich, a whole match of 3–6 players (RULINGS C-1..C-6, MS-1..MS-11).
+
+Design notes
+------------
+* A :class:`MueckenstichState` is a whole **match**: as many rounds as players (MS-2), the
+  dealer moving left each round.  Each round is dealt from a deck: the given one(s), else
+  a shuffle by the state's own ``random.Random(seed)``.  The generator shuffles once per
+  round even when a deck is given for that round, so a seed and a first deck give the
+  same later rounds as the seed alone (DESIGN: "a deck fixes the first deal, the seed
+  drives the rest").
+* Cards are ints ``colour * 16 + value`` (value ``1``–``12``, ``13`` the mosquito);
+  identical cards (the two 12s, the three mosquitoes of a colour) are the same int, as
+  the rules make them interchangeable (C-4).  In a trick the later of two identical
+  cards is higher (MS-7), so a card beats the best so far when its value is ``>=``.
+* Phases: ``discard`` (each player sets two cards aside, MS-4), ``play`` (tricks; right
+  after a mosquito its player names the trump, ``trump X``, MS-8), ``score`` (``double X``
+  then ``drop X``, MS-10) and ``over``.  A new round is dealt as soon as the previous one
+  is scored, so the next phase after ``score`` is the next round's ``discard``.
+* ``legal_moves`` is the one source of legality: computed once per position and cached;
+  ``play`` accepts exactly its texts (after normalising forgiving input) and explains a
+  refusal from the same position.
+* Hidden information: the other hands, the other seats' discards (their history entries
+  read ``discard ?``) and the undealt cards.  Everything played is public (C-4), and so
+  is every **void**: a seat that did not follow a colour holds none of it for the rest
+  of that deal.  :meth:`Mueckenstich.sample_state` deals the hidden cards uniformly among
+  all deals consistent with the sizes and the voids (exact constraint-aware dealing, not
+  shuffling and hoping).
+* :func:`score_round` is the scoring of MS-10 on its own: piles, doubled and dropped
+  colour in, scores out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from math import comb
+from typing import Any
+
+from tikki.cards import COLOUR_NAMES, COLOURS, mueckenstich_deck, normalize_mueckenstich
+from tikki.core import (
+    JSON,
+    Game,
+    IllegalMove,
+    RulesError,
+    State,
+    illegal,
+    register,
+)
+
+DISCARD, PLAY, SCORE, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("discard", "play", "score", "over")
+HAND_SIZES = {3: 10, 4: 15, 5: 12, 6: 10}
+"""Cards dealt to each player per deal (MS-3)."""
+MOSQUITO = 13
+"""The value of a mosquito within its colour (above the two 12s, MS-7)."""
+MOSQUITO_PENALTY = 5
+"""Points lost for the first mosquito of each colour in a player's tricks (MS-10)."""
+ALL_COLOURS = 0b1111
+
+CARD_TEXT: tuple[str, ...] = tuple(
+    (("M" if v == MOSQUITO else str(v)) + COLOURS[c >> 4])
+    if 1 <= (v := c & 15) <= 13 and c < 64
+    else ""
+    for c in range(64)
+)
+"""Canonical text of each card int (``""`` for ints that are no card)."""
+TEXT_CARD: dict[str, int] = {t: c for c, t in enumerate(CARD_TEXT) if t}
+"""Canonical text to card int."""
+DECK: tuple[int, ...] = tuple(TEXT_CARD[t] for t in mueckenstich_deck())
+"""The 64 cards in canonical order (MS-1)."""
+
+_TRUMP_MOVES = tuple(f"trump {c}" for c in COLOURS)
+_DOUBLE_MOVES = tuple(f"double {c}" for c in COLOURS)
+_COLOUR_WORDS = {**{c.lower(): c for c in COLOURS}, **{v: k for k, v in COLOUR_NAMES.items()}}
+_COLOUR_WORDS.update({"black": "K", "schwarz": "K", "rot": "R", "blau": "B", "grün": "G"})
+
+RULES_TEXT = """\
+# Mückenstich
+
+3–6 players, 64 cards in four colours (red `R`, blue `B`, green `G`, black `K`): in each
+colour the numbers 1–11 once, 12 twice and the mosquito `M` three times.  Collect number
+cards, avoid mosquito bites.
+
+## A match
+- A match has as many rounds as players; the dealer moves one seat left each round and
+  the player left of the dealer (the forehand) leads the first trick.
+- Cards dealt: 6 players 10 each, 5 players 12, 4 players 15.  With 3 players a round has
+  two deals of 10 each; the second is dealt when the first is played out, and its first
+  trick is led by whoever won the last trick of the first.  The last 4 cards are never
+  used.
+- After each deal (not with 6 players) every player sets two cards face down aside
+  (`discard 7R`, one card per move), the forehand first.  They are out of the round and
+  nobody else sees them.
+
+## Tricks
+- Follow the colour led if you can (a mosquito belongs to its colour); otherwise play any
+  card.
+- Within a colour 1 < 2 < … < 11 < 12 < mosquito.  Of two identical cards (the 12s, the
+  mosquitoes) the one played **later** in the trick is higher: it bites the earlier one.
+- Whoever plays a mosquito at once names the trump colour (`trump G`, any colour, the
+  current one included).  It holds across tricks until the next mosquito; every deal
+  starts without trump.
+- The highest card of the trump colour in the trick wins it (the trump as it stands after
+  the trick's last card); with no such card, the highest card of the colour led.  The
+  winner leads the next trick.
+
+## Scoring a round
+- The player with strictly the fewest tricks names a colour that scores double
+  (`double R`); then the player with strictly the most mosquitoes in his tricks (at least
+  one) names a colour that scores nothing (`drop G`), another than the doubled one.  On a
+  tie nobody chooses.
+- Each number card scores +1 (×2 in the doubled colour, ×0 in the dropped one).  The first
+  mosquito of each colour in a player's tricks costs 5 points, further ones nothing.
+- Scores add up over the match; the highest total wins (ties share the win).
+
+## Moves
+A card `7R`, `12B`, `MK` (also lower case); `discard 7R`; `trump G`; `double R`; `drop G`.
+"""
+
+
+def _texts(cards: Sequence[int]) -> list[str]:
+    return [CARD_TEXT[c] for c in cards]
+
+
+def _colour_word(word: str) -> str | None:
+    return _COLOUR_WORDS.get(word.lower())
+
+
+def score_round(
+    piles: Sequence[Sequence[str]], doubled: str | None = None, dropped: str | None = None
+) -> list[int]:
+    """Score one round (MS-10): each seat's won cards, the doubled and the dropped colour.
+
+    Every number card scores +1, twice in the ``doubled`` colour and nothing in the
+    ``dropped`` one; the first mosquito of each colour in a pile scores −5, further ones
+    0.  Colours are ``R B G K`` (or ``None``); cards are texts like ``7R`` or ``MK``.
+
+    >>> score_round([["2R", "MR", "MR"], ["5G", "12G"]], doubled="G", dropped="R")
+    [-5, 4]
+    """
+    double = _scoring_colour(doubled, "doubled")
+    drop = _scoring_colour(dropped, "dropped")
+    if double >= 0 and double == drop:
+        raise RulesError("the dropped colour must differ from the doubled one (MS-10)")
+    out = []
+    for pile in piles:
+        cards = []
+        for text in pile:
+            canon = normalize_mueckenstich(text) if isinstance(text, str) else None
+            if canon is None:
+                raise RulesError(f"{text!r} is not a Mückenstich card")
+            cards.append(TEXT_CARD[canon])
+        out.append(_score_pile(cards, double, drop))
+    return out
+
+
+def _scoring_colour(colour: str | None, what: str) -> int:
+    if colour is None:
+        return -1
+    letter = _colour_word(colour.strip()) if isinstance(colour, str) else None
+    if letter is None:
+        raise RulesError(
+            f"the {what} colour is one of {', '.join(COLOURS)} or None, not {colour!r}"
+        )
+    return COLOURS.index(letter)
+
+
+def _score_pile(cards: Sequence[int], double: int, drop: int) -> int:
+    score = 0
+    bitten = 0
+    for c in cards:
+        colour = c >> 4
+        if c & 15 == MOSQUITO:
+            bitten |= 1 << colour
+        elif colour == double:
+            score += 2
+        elif colour != drop:
+            score += 1
+    return score - MOSQUITO_PENALTY * bitten.bit_count()
+
+
+@register
+class Mueckenstich(Game):
+    """Mückenstich for 3–6 players; one state is a whole match (MS-2)."""
+
+    name = "mueckenstich"
+    title = "Mückenstich"
+    min_players = 3
+    max_players = 6
+    default_players = 4
+    option_specs = ()
+    rules_text = RULES_TEXT
+
+    def deck(self) -> list[str]:
+        """The 64 Mückenstich cards (MS-1)."""
+        return mueckenstich_deck()
+
+    def normalize_card(self, text: str) -> str | None:
+        """Canonical Mückenstich card text, or ``None``."""
+        return normalize_mueckenstich(text)
+
+    def new_state(
+        self,
+        seed: int | None = None,
+        deck: Sequence[str] | Sequence[Sequence[str]] | None = None,
+    ) -> MueckenstichState:
+        """Start a match.
+
+        ``deck`` is one complete 64-card deck in dealing order (the first round; the seed
+        deals the later ones) or a list of such decks, one per round (at most one per
+        round; rounds beyond the list are dealt from the seed).  ``seed`` is 0 when a
+        deck is given without one.
+        """
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RulesError(f"seed must be a whole number, got {seed!r}")
+        decks: list[list[str]] | None = None
+        given: list[str] | list[list[str]] | None = None
+        if deck is not None:
+            if isinstance(deck, str) or not isinstance(deck, Sequence) or not deck:
+                raise RulesError("a deck is a list of card texts, or a list of such decks")
+            if all(isinstance(d, str) for d in deck):
+                one = self.check_deck(deck)
+                decks, given = [one], one
+            else:
+                if len(deck) > self.players:
+                    raise RulesError(
+                        f"{len(deck)} decks given: a match of {self.players} players has "
+                        f"{self.players} rounds"
+                    )
+                decks = []
+                for i, d in enumerate(deck):
+                    try:
+                        decks.append(self.check_deck(d))
+                    except RulesError as err:
+                        raise RulesError(f"deck of round {i + 1}: {err}") from None
+                given = [list(d) for d in decks]
+            if seed is None:
+                seed = 0
+        elif seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        state = MueckenstichState(self, seed, given)
+        state._rng = random.Random(seed)
+        state._decks = [[TEXT_CARD[t] for t in d] for d in decks] if decks else []
+        state._start_round()
+        return state
+
+    def _new_state(self, seed: int, deck: list[str] | None) -> MueckenstichState:
+        return self.new_state(seed=seed, deck=deck)
+
+    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> MueckenstichState:
+        """A full state consistent with ``view``: hidden cards dealt uniformly among the
+        deals that respect every size and every void colour (RULINGS C-4)."""
+        seat = self.check_view(view)
+        return _from_view(self, view, seat, rng)
+
+
+class MueckenstichState(State):
+    """One match of Mückenstich; see the module notes for the representation."""
+
+    __slots__ = (
+        "_decks",
+        "_deal",
+        "_discards",
+        "_doubled",
+        "_dropped",
+        "_hands",
+        "_hist",
+        "_last_trick",
+        "_leader",
+        "_led",
+        "_legal",
+        "_mosq",
+        "_n",
+        "_order",
+        "_pending",
+        "_phase",
+        "_piles",
+        "_rng",
+        "_round",
+        "_sheet",
+        "_stock",
+        "_to_act",
+        "_totals",
+        "_trick",
+        "_tricks",
+        "_trump",
+        "_voids",
+        "deck",
+        "game",
+        "seed",
+    )
+
+    def __init__(
+        self, game: Mueckenstich, seed: int | None, deck: list[str] | list[list[str]] | None
+    ) -> None:
+        self.game = game
+        self.seed = seed
+        self.deck = deck  # type: ignore[assignment]
+        n = game.players
+        self._n = n
+        self._rng = random.Random(0)
+        self._decks: list[list[int]] = []
+        self._order: list[int] = []
+        self._round = 0
+        self._deal = 0
+        self._phase = DISCARD
+        self._to_act = 0
+        self._hands: list[list[int]] = [[] for _ in range(n)]
+        self._discards: list[list[int]] = [[] for _ in range(n)]
+        self._piles: list[list[int]] = [[] for _ in range(n)]
+        self._tricks = [0] * n
+        self._mosq = [0] * n
+        self._voids = [0] * n
+        self._stock: list[int] = []
+        self._trick: list[tuple[int, int]] = []
+        self._leader = 0
+        self._led = -1
+        self._trump = -1
+        self._pending = False
+        self._last_trick: tuple[int, list[tuple[int, int]]] | None = None
+        self._doubled = -1
+        self._dropped = -1
+        self._sheet: list[JSON] = []
+        self._totals = [0] * n
+        self._hist: list[tuple[int, str, bool]] = []
+        self._legal: list[str] | None = None
+
+    # --- dealing ------------------------------------------------------------------------
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current round (seat ``n-1`` first, then moving left, C-1)."""
+        return (self._n - 1 + self._round) % self._n
+
+    @property
+    def forehand(self) -> int:
+        """The seat left of the dealer, who leads the round's first trick (MS-5)."""
+        return self._round % self._n
+
+    def _start_round(self) -> None:
+        order = list(DECK)
+        self._rng.shuffle(order)
+        if self._round < len(self._decks):
+            order = list(self._decks[self._round])
+        if self._round == 0:
+            self._order = order
+        n = self._n
+        self._piles = [[] for _ in range(n)]
+        self._discards = [[] for _ in range(n)]
+        self._tricks = [0] * n
+        self._mosq = [0] * n
+        self._doubled = self._dropped = -1
+        self._last_trick = None
+        self._deal = 0
+        self._stock = order
+        self._deal_cards(self.forehand)
+
+    def _deal_cards(self, leader: int) -> None:
+        n, size = self._n, HAND_SIZES[self._n]
+        first = self.forehand
+        hands: list[list[int]] = [[] for _ in range(n)]
+        stock = self._stock
+        for i in range(size * n):
+            hands[(first + i) % n].append(stock[i])
+        for h in hands:
+            h.sort()
+        self._hands = hands
+        self._stock = stock[size * n :]
+        self._trick = []
+        self._led = -1
+        self._trump = -1
+        self._pending = False
+        self._voids = [0] * n
+        self._leader = leader
+        if n == 6:
+            self._phase = PLAY
+            self._to_act = leader
+        else:
+            self._phase = DISCARD
+            self._to_act = first
+
+    # --- the contract -------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the match is over."""
+        return None if self._phase == OVER else self._to_act
+
+    @property
+    def phase(self) -> str:
+        """``"discard"``, ``"play"``, ``"score"`` or ``"over"``."""
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        return self._phase == OVER
+
+    @property
+    def round(self) -> int:
+        """The current round, from 0 (the last round once the match is over)."""
+        return self._round
+
+    @property
+    def outcome(self) -> JSON | None:
+        """Totals, per-round scores, winners, ``abandoned`` and returns (DESIGN)."""
+        if self._phase != OVER:
+            return None
+        totals = list(self._totals)
+        best = max(totals)
+        return {
+            "scores": totals,
+            "rounds": [list(e["scores"]) for e in self._sheet],
+            "winners": [s for s in range(self._n) if totals[s] == best],
+            "abandoned": False,
+            "returns": [float(t) for t in totals],
+        }
+
+    @property
+    def moves(self) -> list[str]:
+        """Every move played so far."""
+        return [h[1] for h in self._hist]
+
+    def legal_moves(self) -> list[str]:
+        """Legal moves of the seat to act, in a fixed order (cards by colour, then value)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return list(legal)
+
+    def play(self, move: str) -> None:
+        """Apply one move; raise :class:`IllegalMove` (state unchanged) if not legal."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if move not in legal:
+            move = self._canonical(move, legal)
+        phase = self._phase
+        if phase == PLAY:
+            if self._pending:
+                self._name_trump(move)
+            else:
+                self._play_card(move)
+        elif phase == DISCARD:
+            self._discard(move)
+        else:
+            self._choose(move)
+        self._legal = None
+
+    def record(self, seat: int | None = None) -> JSON:
+        """The match as a JSON-ready record (the ``deck`` as given: one deck or a list)."""
+        out = super().record(seat)
+        if seat is None and self.deck is not None:
+            out["deck"] = [list(d) if isinstance(d, list) else d for d in self.deck]
+        return out
+
+    def clone(self) -> MueckenstichState:
+        """An independent copy (flat lists of ints; the generator state is copied too)."""
+        new = MueckenstichState.__new__(MueckenstichState)
+        for name in _SHARED_SLOTS:
+            object.__setattr__(new, name, getattr(self, name))
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        new._rng = rng
+        new._hands = [h[:] for h in self._hands]
+        new._discards = [d[:] for d in self._discards]
+        new._piles = [p[:] for p in self._piles]
+        new._tricks = self._tricks[:]
+        new._mosq = self._mosq[:]
+        new._voids = self._voids[:]
+        new._stock = self._stock[:]
+        new._trick = self._trick[:]
+        new._sheet = self._sheet[:]
+        new._totals = self._totals[:]
+        new._hist = self._hist[:]
+        return new
+
+    # --- legality -----------------------------------------------------------------------
+
+    def _generate(self) -> list[str]:
+        phase = self._phase
+        if phase == PLAY:
+            if self._pending:
+                return list(_TRUMP_MOVES)
+            hand = self._hands[self._to_act]
+            led = self._led
+            if led >= 0:
+                follow = [c for c in hand if c >> 4 == led]
+                if follow:
+                    hand = follow
+            out = []
+            last = -1
+            for c in hand:
+                if c != last:
+                    out.append(CARD_TEXT[c])
+                    last = c
+            return out
+        if phase == DISCARD:
+            out = []
+            last = -1
+            for c in self._hands[self._to_act]:
+                if c != last:
+                    out.append(_DISCARD_TEXT[c])
+                    last = c
+            return out
+        if phase == SCORE:
+            if self._doubled < 0 and self._to_act == self._doubler():
+                return list(_DOUBLE_MOVES)
+            return [f"drop {c}" for i, c in enumerate(COLOURS) if i != self._doubled]
+        return []
+
+    def _canonical(self, move: Any, legal: list[str]) -> str:
+        """The legal move meant by forgiving input ``move``, or raise an explanation."""
+        if not isinstance(move, str):
+            raise illegal(move, f"a move is a text, not {type(move).__name__}", legal)
+        if self._phase == OVER:
+            raise IllegalMove("the match is over: no more moves")
+        words = move.split()
+        canon: str | None = None
+        if len(words) == 2 and words[0].lower() in ("discard", "trump", "double", "drop"):
+            verb = words[0].lower()
+            if verb == "discard":
+                card = normalize_mueckenstich(words[1])
+                canon = None if card is None else f"discard {card}"
+            else:
+                colour = _colour_word(words[1])
+                canon = None if colour is None else f"{verb} {colour}"
+        elif words:
+            card = normalize_mueckenstich("".join(words))
+            canon = card
+        if canon is None:
+            raise illegal(move, f"{move!r} is not a move: {self._forms()}", legal)
+        if canon in legal:
+            return canon
+        raise illegal(move, self._why_not(canon), legal)
+
+    def _forms(self) -> str:
+        if self._phase == DISCARD:
+            return "set a card aside with discard and the card, e.g. discard 7R"
+        if self._phase == PLAY and self._pending:
+            return "name the trump colour, e.g. trump G (colours R B G K)"
+        if self._phase == PLAY:
+            return "play a card: number 1–12 or M, then colour R B G K, e.g. 7R, 12B, MK"
+        return "choose a colour: double R, or drop G (colours R B G K)"
+
+    def _why_not(self, move: str) -> str:
+        """Why the well-formed ``move`` is not legal now."""
+        seat, phase = self._to_act, self._phase
+        verb, _, arg = move.rpartition(" ")
+        if phase == DISCARD:
+            if verb == "discard":
+                return f"{arg} is not in seat {seat}'s hand"
+            return f"seat {seat} must first set two cards aside (MS-4): write discard and a card"
+        if phase == SCORE:
+            if verb in ("double", "drop"):
+                doubler = self._doubled < 0 and seat == self._doubler()
+                if verb == "drop" and doubler:
+                    return (
+                        f"seat {seat} has the fewest tricks and names the doubled colour "
+                        "first (MS-10)"
+                    )
+                if verb == "double":
+                    return f"seat {seat} names the dropped colour, not a doubled one (MS-10)"
+                return f"{arg} is doubled: the dropped colour must be another (MS-10)"
+            return "the round is being scored: name a colour (MS-10)"
+        if self._pending:
+            return f"seat {seat} played a mosquito and must name the trump first (MS-8)"
+        if verb:
+            if verb == "discard":
+                return "discards are made before the first trick (MS-4)"
+            if verb == "trump":
+                return "the trump is named only right after playing a mosquito (MS-8)"
+            return "colours are doubled and dropped only when the round is scored (MS-10)"
+        card = TEXT_CARD[move]
+        if card not in self._hands[seat]:
+            return f"{move} is not in seat {seat}'s hand"
+        name = COLOUR_NAMES[COLOURS[self._led]]
+        return f"must follow {name}: play a {name} card (MS-6)"
+
+    # --- discards -----------------------------------------------------------------------
+
+    def _discard(self, move: str) -> None:
+        seat = self._to_act
+        card = _DISCARD_CARD[move]
+        self._hands[seat].remove(card)
+        pile = self._discards[seat]
+        pile.append(card)
+        self._hist.append((seat, move, True))
+        if len(pile) % 2 == 0:
+            nxt = (seat + 1) % self._n
+            if nxt == self.forehand:
+                self._phase = PLAY
+                self._to_act = self._leader
+            else:
+                self._to_act = nxt
+
+    # --- tricks -------------------------------------------------------------------------
+
+    def _play_card(self, move: str) -> None:
+        seat = self._to_act
+        card = TEXT_CARD[move]
+        self._hands[seat].remove(card)
+        trick = self._trick
+        colour = card >> 4
+        if trick:
+            if colour != self._led:
+                self._voids[seat] |= 1 << self._led
+        else:
+            self._led = colour
+            self._leader = seat
+        trick.append((seat, card))
+        self._hist.append((seat, move, False))
+        if card & 15 == MOSQUITO:
+            self._pending = True
+            return
+        self._advance(seat)
+
+    def _name_trump(self, move: str) -> None:
+        seat = self._to_act
+        self._trump = COLOURS.index(move[-1])
+        self._pending = False
+        self._hist.append((seat, move, False))
+        self._advance(seat)
+
+    def _advance(self, seat: int) -> None:
+        n = self._n
+        if len(self._trick) < n:
+            self._to_act = (seat + 1) % n
+            return
+        trick = self._trick
+        winner = _trick_winner(trick, self._led, self._trump)
+        self._tricks[winner] += 1
+        pile = self._piles[winner]
+        for _, c in trick:
+            pile.append(c)
+            if c & 15 == MOSQUITO:
+                self._mosq[winner] += 1
+        self._last_trick = (winner, trick)
+        self._trick = []
+        self._led = -1
+        self._leader = winner
+        self._to_act = winner
+        if self._hands[winner]:
+            return
+        if n == 3 and self._deal == 0:
+            self._deal = 1
+            self._deal_cards(winner)
+            return
+        self._start_scoring()
+
+    # --- scoring ------------------------------------------------------------------------
+
+    def _doubler(self) -> int:
+        """The seat with strictly the fewest tricks, or -1 (MS-10)."""
+        return _strict(self._tricks, min(self._tricks))
+
+    def _dropper(self) -> int:
+        """The seat with strictly the most mosquitoes (at least one), or -1 (MS-10)."""
+        most = max(self._mosq)
+        return _strict(self._mosq, most) if most > 0 else -1
+
+    def _start_scoring(self) -> None:
+        self._phase = SCORE
+        doubler = self._doubler()
+        if doubler >= 0:
+            self._to_act = doubler
+            return
+        dropper = self._dropper()
+        if dropper >= 0:
+            self._to_act = dropper
+            return
+        self._finish_round()
+
+    def _choose(self, move: str) -> None:
+        seat = self._to_act
+        self._hist.append((seat, move, False))
+        colour = COLOURS.index(move[-1])
+        if move[1] == "o":
+            self._doubled = colour
+            dropper = self._dropper()
+            if dropper >= 0:
+                self._to_act = dropper
+                return
+        else:
+            self._dropped = colour
+        self._finish_round()
+
+    def _finish_round(self) -> None:
+        scores = [_score_pile(p, self._doubled, self._dropped) for p in self._piles]
+        for s in range(self._n):
+            self._totals[s] += scores[s]
+        self._sheet.append(
+            {
+                "round": self._round,
+                "dealer": self.dealer,
+                "tricks": list(self._tricks),
+                "mosquitoes": list(self._mosq),
+                "doubled": _colour_or_none(self._doubled),
+                "dropped": _colour_or_none(self._dropped),
+                "scores": scores,
+            }
+        )
+        if self._round + 1 >= self._n:
+            self._phase = OVER
+            self._to_act = -1
+            return
+        self._round += 1
+        self._start_round()
+
+    # --- views --------------------------------------------------------------------------
+
+    def history(self, seat: int | None) -> list[JSON]:
+        """Every move with its seat; another seat's discard reads ``discard ?``."""
+        return [
+            {"seat": s, "move": "discard ?" if hidden and s != seat else move}
+            for s, move, hidden in self._hist
+        ]
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may know (``None``: the public view)."""
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
+        ):
+            raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
+        to_act = self.current_player
+        last = self._last_trick
+        return {
+            "game": self.game.name,
+            "players": self._n,
+            "options": self.game.options,
+            "seat": seat,
+            "phase": self.phase,
+            "to_act": to_act,
+            "hand": _texts(self._hands[seat]) if seat is not None else [],
+            "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
+            "round": self._round,
+            "rounds": self._n,
+            "deal": self._deal,
+            "deals": 2 if self._n == 3 else 1,
+            "dealer": self.dealer,
+            "forehand": self.forehand,
+            "leader": self._leader,
+            "hand_sizes": [len(h) for h in self._hands],
+            "discards": _texts(sorted(self._discards[seat])) if seat is not None else [],
+            "discard_counts": [len(d) for d in self._discards],
+            "stock_size": len(self._stock),
+            "trick": [{"seat": s, "card": CARD_TEXT[c]} for s, c in self._trick],
+            "led": _colour_or_none(self._led),
+            "trump": _colour_or_none(self._trump),
+            "naming_trump": self._pending,
+            "voids": [[COLOURS[k] for k in range(4) if v >> k & 1] for v in self._voids],
+            "tricks": list(self._tricks),
+            "mosquitoes": list(self._mosq),
+            "piles": [_texts(sorted(p)) for p in self._piles],
+            "last_trick": None
+            if last is None
+            else {
+                "winner": last[0],
+                "cards": [{"seat": s, "card": CARD_TEXT[c]} for s, c in last[1]],
+            },
+            "doubled": _colour_or_none(self._doubled),
+            "dropped": _colour_or_none(self._dropped),
+            "sheet": [
+                dict(
+                    e,
+                    tricks=list(e["tricks"]),
+                    mosquitoes=list(e["mosquitoes"]),
+                    scores=list(e["scores"]),
+                )
+                for e in self._sheet
+            ],
+            "round_scores": [list(e["scores"]) for e in self._sheet],
+            "scores": list(self._totals),
+            "history": self.history(seat),
+        }
+
+    def reveal(self) -> JSON:
+        """Everything: every card's place this round (``zones``) and what each seat cannot see.
+
+        ``hidden[s]`` lists the texts of the cards hidden from seat ``s`` that it has no
+        other way of naming: identical cards are interchangeable (C-4), so a text with a
+        copy in the seat's hand or anywhere in its history is not a secret.
+        """
+        n = self._n
+        zones: dict[str, list[str]] = {}
+        for s in range(n):
+            zones[f"hand {s}"] = _texts(self._hands[s])
+            zones[f"discards {s}"] = _texts(self._discards[s])
+            zones[f"pile {s}"] = _texts(self._piles[s])
+        zones["trick"] = [CARD_TEXT[c] for _, c in self._trick]
+        zones["stock"] = _texts(self._stock)
+        hidden: dict[str, list[str]] = {}
+        for s in range(n):
+            secret = set(zones["stock"])
+            for o in range(n):
+                if o != s:
+                    secret.update(zones[f"hand {o}"])
+                    secret.update(zones[f"discards {o}"])
+            secret.difference_update(zones[f"hand {s}"])
+            for o, move, private in self._hist:
+                if o == s or not private:
+                    secret.discard(move.rpartition(" ")[2])
+            hidden[str(s)] = sorted(secret)
+        return {
+            "phase": self.phase,
+            "to_act": self.current_player,
+            "round": self._round,
+            "deal": self._deal,
+            "zones": zones,
+            "hidden": hidden,
+            "seed": self.seed,
+            "deal_order": _texts(self._order),
+            "trump": _colour_or_none(self._trump),
+            "scores": list(self._totals),
+            "sheet": self._sheet,
+            "moves": self.moves,
+        }
+
+
+_SHARED_SLOTS = tuple(
+    name
+    for name in MueckenstichState.__slots__
+    if name
+    not in (
+        "_rng",
+        "_hands",
+        "_discards",
+        "_piles",
+        "_tricks",
+        "_mosq",
+        "_voids",
+        "_stock",
+        "_trick",
+        "_sheet",
+        "_totals",
+        "_hist",
+    )
+)
+_DISCARD_TEXT: tuple[str, ...] = tuple(f"discard {t}" if t else "" for t in CARD_TEXT)
+_DISCARD_CARD: dict[str, int] = {f"discard {t}": c for t, c in TEXT_CARD.items()}
+
+
+def _trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> int:
+    """The seat winning ``trick`` (MS-7, MS-9): the highest trump present, else the
+    highest card of the colour led; of identical cards the later one."""
+    colour = led
+    if trump >= 0 and trump != led:
+        for _, c in trick:
+            if c >> 4 == trump:
+                colour = trump
+                break
+    best_seat, best = -1, -1
+    for s, c in trick:
+        if c >> 4 == colour and c >= best:
+            best_seat, best = s, c
+    return best_seat
+
+
+def _strict(values: Sequence[int], target: int) -> int:
+    found = -1
+    for s, v in enumerate(values):
+        if v == target:
+            if found >= 0:
+                return -1
+            found = s
+    return found
+
+
+def _colour_or_none(colour: int) -> str | None:
+    return COLOURS[colour] if colour >= 0 else None
+
+
+# --- determinizer -------------------------------------------------------------------------
+
+
+def _from_view(
+    game: Mueckenstich, view: Mapping[str, Any], seat: int, rng: random.Random
+) -> MueckenstichState:
+    """Build a full state from a seat's view, dealing the hidden cards consistently."""
+    n = game.players
+    state = MueckenstichState(game, None, None)
+    state._rng = random.Random(rng.getrandbits(64))
+    ints = _ints_of
+    state._round = view["round"]
+    state._deal = view["deal"]
+    state._phase = PHASE_NAMES.index(view["phase"])
+    state._to_act = -1 if view["to_act"] is None else view["to_act"]
+    state._leader = view["leader"]
+    state._trick = [(t["seat"], TEXT_CARD[t["card"]]) for t in view["trick"]]
+    state._led = -1 if view["led"] is None else COLOURS.index(view["led"])
+    state._trump = -1 if view["trump"] is None else COLOURS.index(view["trump"])
+    state._pending = bool(view["naming_trump"])
+    state._voids = [sum(1 << COLOURS.index(k) for k in v) for v in view["voids"]]
+    state._tricks = list(view["tricks"])
+    state._mosq = list(view["mosquitoes"])
+    state._piles = [ints(p) for p in view["piles"]]
+    last = view["last_trick"]
+    if last is not None:
+        state._last_trick = (
+            last["winner"],
+            [(t["seat"], TEXT_CARD[t["card"]]) for t in last["cards"]],
+        )
+    state._doubled = -1 if view["doubled"] is None else COLOURS.index(view["doubled"])
+    state._dropped = -1 if view["dropped"] is None else COLOURS.index(view["dropped"])
+    state._sheet = [
+        dict(
+            e, tricks=list(e["tricks"]), mosquitoes=list(e["mosquitoes"]), scores=list(e["scores"])
+        )
+        for e in view["sheet"]
+    ]
+    state._totals = list(view["scores"])
+    state._hist = [
+        (h["seat"], h["move"], h["move"].startswith("discard ")) for h in view["history"]
+    ]
+    if len(view["hand_sizes"]) != n:
+        raise RulesError("the view does not match the game's number of players")
+    own_hand = ints(view["hand"])
+    own_discards = ints(view["discards"])
+    pool = list(DECK)
+    for known in (own_hand, own_discards, *state._piles, [c for _, c in state._trick]):
+        for c in known:
+            try:
+                pool.remove(c)
+            except ValueError:
+                raise RulesError(f"the view holds {CARD_TEXT[c]} too often") from None
+    places: list[tuple[int, int]] = []
+    for o in range(n):
+        if o != seat:
+            places.append((view["hand_sizes"][o], ALL_COLOURS & ~state._voids[o]))
+            places.append((view["discard_counts"][o], ALL_COLOURS))
+    places.append((view["stock_size"], ALL_COLOURS))
+    if sum(size for size, _ in places) != len(pool):
+        raise RulesError("the view's card counts do not add up to the deck")
+    dealt = deal_constrained(pool, places, rng)
+    hands: list[list[int]] = []
+    discards: list[list[int]] = []
+    k = 0
+    for o in range(n):
+        if o == seat:
+            hands.append(sorted(own_hand))
+            discards.append(own_discards)
+        else:
+            hands.append(sorted(dealt[k]))
+            discards.append(dealt[k + 1])
+            k += 2
+    state._hands = hands
+    state._discards = discards
+    state._stock = dealt[k]
+    return state
+
+
+def _ints_of(texts: Sequence[str]) -> list[int]:
+    return [TEXT_CARD[t] for t in texts]
+
+
+def deal_constrained(
+    pool: Sequence[int], places: Sequence[tuple[int, int]], rng: random.Random
+) -> list[list[int]]:
+    """Deal ``pool`` into ``places`` (``(size, allowed colour mask)`` each), uniformly.
+
+    Every assignment of the (physically distinct) cards to the places that gives each
+    place its size and only allowed colours is equally likely.  The colour counts per
+    group of places with the same mask are drawn first, weighted by how many card
+    assignments each gives (exact integer counting), then the cards themselves.
+    Raises :class:`RulesError` when no assignment exists.
+    """
+    groups: dict[int, list[int]] = {}
+    for i, (_, mask) in enumerate(places):
+        groups.setdefault(mask, []).append(i)
+    masks = sorted(groups, key=lambda m: (m == ALL_COLOURS, m))
+    sizes = [sum(places[i][0] for i in groups[m]) for m in masks]
+    by_colour: list[list[int]] = [[], [], [], []]
+    for c in pool:
+        by_colour[c >> 4].append(c)
+    remaining = tuple(len(b) for b in by_colour)
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def count(j: int, rem: tuple[int, ...]) -> int:
+        if j == len(masks):
+            return 1 if not any(rem) else 0
+        key = (j, rem)
+        if key not in memo:
+            memo[key] = sum(
+                _ways(rem, x) * count(j + 1, _minus(rem, x))
+                for x in _compositions(sizes[j], rem, masks[j])
+            )
+        return memo[key]
+
+    total = count(0, remaining)
+    if total == 0:
+        raise RulesError("no deal of the hidden cards agrees with the view")
+    split: list[tuple[int, ...]] = []
+    rem = remaining
+    for j in range(len(masks)):
+        pick = rng.randrange(count(j, rem))
+        for x in _compositions(sizes[j], rem, masks[j]):
+            weight = _ways(rem, x) * count(j + 1, _minus(rem, x))
+            if pick < weight:
+                break
+            pick -= weight
+        split.append(x)
+        rem = _minus(rem, x)
+    for cards in by_colour:
+        rng.shuffle(cards)
+    group_cards: list[list[int]] = [[] for _ in masks]
+    for j, x in enumerate(split):
+        for colour in range(4):
+            take = x[colour]
+            group_cards[j].extend(by_colour[colour][:take])
+            del by_colour[colour][:take]
+    out: list[list[int]] = [[] for _ in places]
+    for j, m in enumerate(masks):
+        cards = group_cards[j]
+        rng.shuffle(cards)
+        for i in groups[m]:
+            size = places[i][0]
+            out[i] = cards[:size]
+            del cards[:size]
+    return out
+
+
+def _ways(rem: tuple[int, ...], x: tuple[int, ...]) -> int:
+    return comb(rem[0], x[0]) * comb(rem[1], x[1]) * comb(rem[2], x[2]) * comb(rem[3], x[3])
+
+
+def _minus(rem: tuple[int, ...], x: tuple[int, ...]) -> tuple[int, ...]:
+    return (rem[0] - x[0], rem[1] - x[1], rem[2] - x[2], rem[3] - x[3])
+
+
+def _compositions(size: int, rem: tuple[int, ...], mask: int) -> list[tuple[int, ...]]:
+    """Colour-count vectors of ``size`` cards within ``rem`` using only ``mask`` colours."""
+    caps = [rem[k] if mask >> k & 1 else 0 for k in range(4)]
+    out: list[tuple[int, ...]] = []
+    for a in range(min(caps[0], size) + 1):
+        for b in range(min(caps[1], size - a) + 1):
+            for c in range(min(caps[2], size - a - b) + 1):
+                d = size - a - b - c
+                if d <= caps[3]:
+                    out.append((a, b, c, d))
+    return out
