@@ -262,6 +262,15 @@ class Game(ABC):
         places the seat cannot see, respecting every public fact (RULINGS C-4).
         """
 
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+        """A function ``rng -> State`` drawing states as :meth:`sample_state` does.
+
+        Search bots draw thousands of states from one view: games may override this to
+        do the view's work once.  The default calls :meth:`sample_state` each time.
+        """
+        self.check_view(view)
+        return lambda rng: self.sample_state(view, rng)
+
     def check_view(self, view: Mapping[str, Any]) -> int:
         """Check that ``view`` is a seat's view of this game; return the seat."""
         if not isinstance(view, Mapping) or view.get("game") != self.name:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import random
 from bisect import insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from tikki.cards import (
@@ -158,6 +158,36 @@ class Myllymatti(Game):
         """A full state consistent with ``view``: unseen cards dealt at random (phase 1)."""
         seat = self.check_view(view)
         return _from_view(self, view, seat, rng)
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], MyllymattiState]:
+        """Draw states like :meth:`sample_state`, reading the view only once."""
+        seat = self.check_view(view)
+        template = _from_view(self, view, seat, random.Random(0))
+        if view["hands"] is not None:
+            return lambda rng: template.clone()
+        others = [s for s in range(self.players) if s != seat]
+        unseen = sorted(
+            [c for s in others for c in template._hands[s]]
+            + template._stock
+            + ([template._aside] if template._aside >= 0 else [])
+        )
+        sizes = [(s, len(template._hands[s])) for s in others]
+        has_aside = template._aside >= 0
+
+        def sample(rng: random.Random) -> MyllymattiState:
+            state = template.clone()
+            cards = unseen[:]
+            rng.shuffle(cards)
+            hands = state._hands
+            for s, size in sizes:
+                hands[s] = cards[-size:] if size else []
+                del cards[len(cards) - size :]
+            if has_aside:
+                state._aside = cards.pop()
+            state._stock = cards
+            return state
+
+        return sample
 
 
 class MyllymattiState(State):
