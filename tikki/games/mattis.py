@@ -1,0 +1,1246 @@
+"""Mattis, the game of the "Atlanta Mattis" text (RULINGS C-1..C-6, AM-1..AM-14).
+
+Design notes
+------------
+* Cards are ints (:mod:`tikki.cards`); move texts are built from lookup tables and parsed
+  back through them.  ``legal_moves`` is the one source of legality: computed once per
+  position and cached; ``play`` accepts exactly its texts (after normalising forgiving
+  input) and explains a refusal from the same position.
+* Phase 1 (``collect``): a trick is a list of ``(seat, card, how)`` entries (``how``: from
+  hand, turned from the stock, sloughed).  The current *round* (the first play-through
+  or a war) is ``_round`` (its seats in play order), ``_rpos`` (how many have played) and
+  ``_rbest`` (its highest rank, for must-match, AM-3).  ``_top`` is the highest rank of
+  the whole trick and ``_present`` a bitmask of the ranks in it: the losing ranks
+  (AM-5) are ``_present`` below ``_top``.  A slough lap is ``_lap_seat`` (the seat
+  considered now) and ``_lap_left`` (seats still to consider; 0: no lap).
+* Public facts (C-4) are kept as they arise, in ``_facts``: ``(t, seat, rank mask,
+  holds)`` says that after ``t`` moves the seat held a card of one of those ranks
+  (``holds``: it was asked to slough) or none (it did not match under AM-3, or was not
+  asked to slough).  ``_draws`` says who drew how many hidden cards after ``t`` moves
+  (the deal is ``t = 0``; the shown last stock card is not counted: it is public).  Both
+  are in the view, so the determinizer deals unseen cards consistent with them.
+* Phase 2 (``shed``): a trick is a list of plays ``[seat, cards]`` (a sequence is one
+  play, AM-10) and the number of plays at which it is finished (AM-13).  Every card is
+  public except the dreck split (AM-9): ``_secret[s]`` holds the dreck cards seat ``s``
+  received and has not played.  A seat sees its own; the others' only as counts, unless
+  at most one other seat still holds secret cards (then the split follows).
+* The dreck is shuffled with ``random.Random(_dreck_seed)``, an int drawn from the game's
+  seeded randomness at the start, so clones stay cheap and the seed drives everything.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tikki.cards import (
+    CARD_TEXT,
+    RANK_OF,
+    RANKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    SUITS,
+    TEXT_CARD,
+    french_deck,
+    normalize_french,
+)
+from tikki.core import (
+    JSON,
+    Game,
+    IllegalMove,
+    OptionSpec,
+    RulesError,
+    State,
+    illegal,
+    max_moves_option,
+    register,
+    shedding_outcome,
+)
+from tikki.games.shedding import holders, is_run, next_with_cards, run_text, runs_in
+
+COLLECT, SHED, OVER = 0, 1, 2
+PHASE_NAMES = ("collect", "shed", "over")
+HAND_SIZE = 3
+DRECK_LIMIT = 6
+FROM_HAND, FROM_STOCK, SLOUGHED = 0, 1, 2
+HOW = ("hand", "stock", "slough")
+NO_RANK = -1
+
+RULES_TEXT = """\
+# Mattis
+
+3 players (2–5 also work), a 52-card deck, ace high.  There is no winner, only a loser:
+do not be the last player holding cards.
+
+## Phase 1 — collecting
+- Each player gets 3 cards; the rest is the stock.  Seat 0 (left of the dealer) leads;
+  everyone plays one card to each trick, clockwise.
+- Play a card from your hand, or `stock`: turn the top stock card and play it (only while
+  the stock has more than one card).
+- **Must match:** if you hold a card of the same rank as the highest card of the trick so
+  far, you must play one.
+- Highest rank wins, suits do not matter.  Players tied for the highest rank play again
+  (a **war**) until one is highest; the first card of a war round is free, and must-match
+  applies to the highest card of that round.  The winner takes the whole trick.
+- **Slough:** after every play, each player in turn (starting with the one who just
+  played) may throw in any number of cards whose rank equals a rank that is losing the
+  trick (`slough 7H`, one card a move), then `pass`.  You are asked only when you hold
+  such a card.  Sloughs never change who wins.
+- After a trick everyone draws back to 3, the winner first.  Whoever draws the **last**
+  stock card shows it: it stays face up in his hand, and its suit is trump for phase 2.
+  The winner leads the next trick.
+- A player due to play with no cards draws one if the stock has any.  If not, phase 1
+  ends: the cards of the unfinished trick go back to whoever put them there.
+
+## Phase 2 — shedding
+- Your hand is your pile plus what you still held; every hand is shown.
+- **Dreck:** if some players have fewer than 6 cards and some 6 or more, those with 6 or
+  more give up every 2, 3, 4, 5 and the 6 of trumps; these are shuffled and dealt round
+  to the players who had fewer than 6.  Who got which of them stays secret.
+- The winner of the last phase-1 trick leads.  A play is a card or a **sequence** of 2–3
+  cards of one suit in a row (`5H+6H+7H`).  To beat the top play: any trump (or trump
+  sequence) beats a non-trump; otherwise play the same suit with your lowest card above
+  its highest, or a longer sequence on a sequence.
+- Instead of beating you may `take` the whole trick into your hand; the next player leads.
+- A trick is finished when it holds as many plays as there were players with cards when it
+  began; its cards leave the game and the last player leads.
+- A player with no cards is out.  The last player holding cards loses.
+
+## Options
+- `max_sequence` = 2 | 3 — the longest sequence allowed in phase 2.
+- `max_moves` — the game is abandoned, with no loser, after this many moves.
+
+## Moves
+A card `7H` (also `7h`, `10H`), a sequence `5H+6H+7H`, `stock`, `slough 7H`, `pass`,
+`take`.
+"""
+
+_PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
+_PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
+_SLOUGH_TEXT = tuple("slough " + t for t in CARD_TEXT)
+_RUN_TEXT: dict[tuple[int, int], str] = {}
+
+
+def _seq_text(low: int, length: int) -> str:
+    text = _RUN_TEXT.get((low, length))
+    if text is None:
+        text = _RUN_TEXT[(low, length)] = run_text(low, length)
+    return text
+
+
+def _ranks_text(mask: int) -> str:
+    return "".join(RANKS[r] for r in range(13) if mask >> r & 1)
+
+
+def _ranks_mask(text: str) -> int:
+    mask = 0
+    for ch in text:
+        mask |= 1 << RANKS.index(ch)
+    return mask
+
+
+@register
+class Mattis(Game):
+    """Mattis for 2–5 players (3 by default): collect in phase 1, shed in phase 2."""
+
+    name = "mattis"
+    title = "Mattis"
+    min_players = 2
+    max_players = 5
+    default_players = 3
+    option_specs = (
+        OptionSpec(
+            "max_sequence",
+            3,
+            "the longest sequence of one suit in consecutive ranks played in phase 2 (AM-10)",
+            choices=(2, 3),
+        ),
+        max_moves_option(),
+    )
+    rules_text = RULES_TEXT
+
+    def deck(self) -> list[str]:
+        """The 52 French cards."""
+        return french_deck()
+
+    def normalize_card(self, text: str) -> str | None:
+        """Canonical French card text, or ``None``."""
+        return normalize_french(text)
+
+    def _new_state(self, seed: int, deck: list[str] | None) -> MattisState:
+        rng = random.Random(seed)
+        if deck is None:
+            order = list(range(52))
+            rng.shuffle(order)
+        else:
+            order = [TEXT_CARD[t] for t in deck]
+        state = MattisState(self, seed, deck)
+        state._dreck_seed = rng.getrandbits(63)
+        state._deal(order)
+        return state
+
+    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> MattisState:
+        """A full state consistent with ``view`` and every public fact in it (C-4).
+
+        Phase 1: the unseen cards are dealt to the other hands and the stock so that every
+        must-match and slough fact of the history holds.  Phase 2: the dreck cards whose
+        place the seat does not know are dealt at random among the seats holding them.
+        """
+        seat = self.check_view(view)
+        return _from_view(self, view, seat, rng)
+
+
+class MattisState(State):
+    """One game of Mattis; see the module notes for the representation."""
+
+    __slots__ = (
+        "_draws",
+        "_dreck",
+        "_dreck_seed",
+        "_facts",
+        "_fallen",
+        "_given",
+        "_hands",
+        "_hist",
+        "_lap_left",
+        "_lap_seat",
+        "_last_winner",
+        "_leader",
+        "_legal",
+        "_loser",
+        "_losing",
+        "_max_moves",
+        "_max_seq",
+        "_n",
+        "_order",
+        "_out",
+        "_phase",
+        "_piles",
+        "_plays",
+        "_present",
+        "_rbest",
+        "_rcards",
+        "_received",
+        "_round",
+        "_rpos",
+        "_secret",
+        "_shown",
+        "_shown_owner",
+        "_stock",
+        "_to_act",
+        "_top",
+        "_trick",
+        "_trick_size",
+        "_trump",
+        "abandoned",
+        "deck",
+        "game",
+        "seed",
+    )
+
+    def __init__(self, game: Mattis, seed: int | None, deck: list[str] | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.deck = deck
+        n = game.players
+        self._n = n
+        opts = game.options
+        self._max_seq: int = opts["max_sequence"]
+        self._max_moves: int = opts["max_moves"]
+        self._hands: list[list[int]] = [[] for _ in range(n)]
+        self._piles: list[list[int]] = [[] for _ in range(n)]
+        self._stock: list[int] = []  # reversed: the next card is the last item
+        self._shown = -1
+        self._shown_owner = -1
+        self._trump = -1
+        self._phase = COLLECT
+        self._to_act = -1
+        self._trick: list[tuple[int, int, int]] = []
+        self._leader = -1
+        self._round: list[int] = []
+        self._rpos = 0
+        self._rbest = NO_RANK
+        self._rcards: list[tuple[int, int]] = []
+        self._top = NO_RANK
+        self._present = 0
+        self._losing = 0
+        self._lap_seat = -1
+        self._lap_left = 0
+        self._last_winner = -1
+        self._plays: list[list[Any]] = []
+        self._trick_size = 0
+        self._fallen: list[int] = []
+        self._out: list[int] = []
+        self._loser = -1
+        self.abandoned = False
+        self._hist: list[tuple[int, str, int]] = []
+        self._facts: list[tuple[int, int, int, bool]] = []
+        self._draws: list[tuple[int, int, int]] = []
+        self._dreck: list[int] = []
+        self._given: list[int] = [0] * n
+        self._received: list[int] = [0] * n
+        self._secret: list[list[int]] = [[] for _ in range(n)]
+        self._dreck_seed = 0
+        self._legal: list[str] | None = None
+        self._order: tuple[int, ...] = ()
+
+    # --- set-up -------------------------------------------------------------------------
+
+    def _deal(self, order: list[int]) -> None:
+        n = self._n
+        self._order = tuple(order)
+        for i in range(HAND_SIZE * n):
+            self._hands[i % n].append(order[i])
+        self._stock = order[HAND_SIZE * n :][::-1]
+        self._draws = [(0, s, HAND_SIZE) for s in range(n)]
+        self._start_trick(0)
+
+    # --- the contract -------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over."""
+        return None if self._phase == OVER else self._to_act
+
+    @property
+    def phase(self) -> str:
+        """``"collect"``, ``"shed"`` or ``"over"``."""
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._phase == OVER
+
+    @property
+    def outcome(self) -> JSON | None:
+        """The loser, the out order, whether abandoned, and the returns (DESIGN)."""
+        if self._phase != OVER:
+            return None
+        loser = None if self._loser < 0 else self._loser
+        return shedding_outcome(self._n, loser, self._out, self.abandoned)
+
+    @property
+    def moves(self) -> list[str]:
+        """Every move played so far."""
+        return [h[1] for h in self._hist]
+
+    @property
+    def in_slough_lap(self) -> bool:
+        """Whether the seat to act is answering a slough lap (AM-5)."""
+        return self._phase == COLLECT and self._lap_left > 0
+
+    def legal_moves(self) -> list[str]:
+        """Legal moves of the seat to act, canonical texts in a fixed order.
+
+        Phase 1 cards by rank then suit, then ``stock``; in a slough lap ``pass`` then the
+        sloughs; phase 2 cards by suit then rank, then sequences, then ``take``.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return list(legal)
+
+    def play(self, move: str) -> None:
+        """Apply one move; raise :class:`IllegalMove` (state unchanged) if not legal."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if move not in legal:
+            move = self._canonical(move, legal)
+        if self._phase == COLLECT:
+            if self._lap_left:
+                self._play_lap(move)
+            else:
+                self._play_collect(move)
+        else:
+            self._play_shed(move)
+        self._legal = None
+        if self._phase != OVER and len(self._hist) >= self._max_moves:
+            self._abandon()
+
+    def clone(self) -> MattisState:
+        """An independent copy (cheap: flat lists of ints)."""
+        new = MattisState.__new__(MattisState)
+        for name in _SHARED_SLOTS:
+            object.__setattr__(new, name, getattr(self, name))
+        new._hands = [h[:] for h in self._hands]
+        new._piles = [p[:] for p in self._piles]
+        new._stock = self._stock[:]
+        new._trick = self._trick[:]
+        new._round = self._round[:]
+        new._rcards = self._rcards[:]
+        new._plays = [[s, cs[:]] for s, cs in self._plays]
+        new._fallen = self._fallen[:]
+        new._out = self._out[:]
+        new._hist = self._hist[:]
+        new._facts = self._facts[:]
+        new._draws = self._draws[:]
+        new._given = self._given[:]
+        new._received = self._received[:]
+        new._secret = [s[:] for s in self._secret]
+        return new
+
+    # --- legality -----------------------------------------------------------------------
+
+    def _generate(self) -> list[str]:
+        if self._phase == OVER:
+            return []
+        hand = self._hands[self._to_act]
+        if self._phase == SHED:
+            return self._generate_shed(hand)
+        if self._lap_left:
+            losing = self._losing
+            moves = ["pass"]
+            for c in sorted(hand, key=_PHASE1_POS.__getitem__):
+                if losing >> RANK_OF[c] & 1:
+                    moves.append(_SLOUGH_TEXT[c])
+            return moves
+        best = self._rbest
+        if best >= 0:
+            match = [CARD_TEXT[c] for c in hand if RANK_OF[c] == best]
+            if match:
+                match.sort(key=lambda t: _PHASE1_POS[TEXT_CARD[t]])
+                return match
+        moves = [CARD_TEXT[c] for c in sorted(hand, key=_PHASE1_POS.__getitem__)]
+        if len(self._stock) > 1:
+            moves.append("stock")
+        return moves
+
+    def _generate_shed(self, hand: list[int]) -> list[str]:
+        runs = runs_in(hand, self._max_seq)
+        if not self._plays:
+            moves = [CARD_TEXT[c] for c in hand]
+            moves.extend(_seq_text(low, length) for low, length in runs)
+            return moves
+        top = self._plays[-1][1]
+        suit, hi, tlen, trump = SUIT_OF[top[0]], top[-1], len(top), self._trump
+        trumps_beat = suit != trump
+        moves = [
+            CARD_TEXT[c]
+            for c in hand
+            if (SUIT_OF[c] == suit and c > hi) or (trumps_beat and SUIT_OF[c] == trump)
+        ]
+        for low, length in runs:
+            s = SUIT_OF[low]
+            if (trumps_beat and s == trump) or (
+                s == suit and (low > hi or (tlen > 1 and length > tlen))
+            ):
+                moves.append(_seq_text(low, length))
+        moves.append("take")
+        return moves
+
+    def _canonical(self, move: Any, legal: list[str]) -> str:
+        """The legal move meant by forgiving input ``move``, or raise an explanation."""
+        if not isinstance(move, str):
+            raise illegal(move, f"a move is a text, not {type(move).__name__}", legal)
+        if self._phase == OVER:
+            raise IllegalMove("the game is over: no more moves")
+        words = move.split()
+        text = "".join(words).lower()
+        if text in ("stock", "take", "pass"):
+            canon = text
+        elif text.startswith("slough"):
+            card = normalize_french(text[6:]) if text[6:] else None
+            if card is None:
+                raise illegal(move, f"{move!r} is not a move: slough one card, e.g. slough 7H", legal)
+            canon = "slough " + card
+        else:
+            parts = [normalize_french(p) for p in text.split("+")]
+            if any(p is None for p in parts):
+                raise illegal(move, f"{move!r} is not a move: {self._move_forms()}", legal)
+            canon = "+".join(p for p in parts if p is not None)
+        if canon in legal:
+            return canon
+        raise illegal(move, self._why_not(canon), legal)
+
+    def _move_forms(self) -> str:
+        if self._phase == COLLECT and self._lap_left:
+            return "slough a card of a losing rank (e.g. slough 7H) or pass"
+        if self._phase == COLLECT:
+            return f"play a card (rank {RANKS} then suit {SUITS}, e.g. 7H) or stock"
+        return "play a card (e.g. 7H), a sequence (e.g. 5H+6H+7H) or take"
+
+    def _why_not(self, move: str) -> str:
+        """Why the well-formed ``move`` is not legal now."""
+        seat, hand = self._to_act, self._hands[self._to_act]
+        if self._phase == COLLECT and self._lap_left:
+            return self._why_not_lap(move, seat, hand)
+        if move in ("pass",) or move.startswith("slough"):
+            if self._phase == SHED:
+                return f"{move} is a phase-1 move: beat the top play or take (AM-11, AM-12)"
+            return f"{move}: there is no slough lap now; slough and pass answer one (AM-5)"
+        if move == "take":
+            if self._phase == COLLECT:
+                return "take is a phase-2 move (AM-12)"
+            return "there is nothing to take: you lead this trick"
+        if move == "stock":
+            if self._phase == SHED:
+                return "stock is a phase-1 move"
+            must = self._must_match(hand)
+            if must:
+                return must
+            return f"the stock has {len(self._stock)} card(s): stock needs more than one (AM-2)"
+        cards = [TEXT_CARD[t] for t in move.split("+")]
+        missing = [CARD_TEXT[c] for c in cards if c not in hand]
+        if missing:
+            return f"{', '.join(missing)} is not in seat {seat}'s hand"
+        if self._phase == COLLECT:
+            if len(cards) > 1:
+                return "sequences are played in phase 2 only; play one card (AM-2)"
+            return self._must_match(hand) or f"{move} cannot be played now"
+        if len(cards) > 1:
+            if len(cards) > self._max_seq or not is_run(cards):
+                return (
+                    f"{move} is not a sequence: 2–{self._max_seq} cards of one suit in "
+                    "consecutive ranks, written low to high (AM-10)"
+                )
+        top = self._plays[-1][1]
+        top_text = "+".join(CARD_TEXT[c] for c in top)
+        trump = SUITS[self._trump]
+        suit = SUIT_NAMES[SUITS[SUIT_OF[top[0]]]][:-1]
+        longer = ", a longer sequence of its suit" if len(top) > 1 else ""
+        if SUIT_OF[top[0]] == self._trump:
+            return f"must beat {top_text}: play higher trumps ({trump}){longer}, or take (AM-11)"
+        return (
+            f"must beat {top_text}: play a higher {suit}{longer} or a trump ({trump}), "
+            "or take (AM-11)"
+        )
+
+    def _must_match(self, hand: list[int]) -> str:
+        best = self._rbest
+        if best < 0:
+            return ""
+        match = [CARD_TEXT[c] for c in hand if RANK_OF[c] == best]
+        if not match:
+            return ""
+        return (
+            f"must match the highest card's rank {RANKS[best]}: play "
+            f"{' or '.join(sorted(match, key=lambda t: _PHASE1_POS[TEXT_CARD[t]]))} (AM-3)"
+        )
+
+    def _why_not_lap(self, move: str, seat: int, hand: list[int]) -> str:
+        ranks = ", ".join(RANKS[r] for r in range(13) if self._losing >> r & 1)
+        if move.startswith("slough "):
+            card = TEXT_CARD[move[7:]]
+            if card not in hand:
+                return f"{move[7:]} is not in seat {seat}'s hand"
+            return (
+                f"{move[7:]} cannot be sloughed: only cards of a rank losing the trick "
+                f"({ranks}) can (AM-5)"
+            )
+        if move in ("stock", "take") or "+" in move:
+            return f"seat {seat} may slough cards of a losing rank ({ranks}) or pass (AM-5)"
+        return (
+            f"it is seat {seat}'s slough turn: write 'slough {move}' to slough a card of a "
+            f"losing rank ({ranks}), or 'pass' (AM-5)"
+        )
+
+    # --- phase 1 ------------------------------------------------------------------------
+
+    def _start_trick(self, leader: int) -> None:
+        n = self._n
+        self._leader = leader
+        self._trick = []
+        self._round = [(leader + k) % n for k in range(n)]
+        self._rpos = 0
+        self._rbest = NO_RANK
+        self._rcards = []
+        self._top = NO_RANK
+        self._present = 0
+        self._lap_left = 0
+        self._make_due(leader)
+
+    def _make_due(self, seat: int) -> None:
+        """``seat`` is due to play: draw one if empty-handed (AM-8), or end phase 1."""
+        if not self._hands[seat]:
+            if not self._stock:
+                self._end_collect()
+                return
+            self._draw(seat, 1)
+        self._to_act = seat
+
+    def _draw(self, seat: int, count: int) -> None:
+        hand, stock = self._hands[seat], self._stock
+        hidden = 0
+        for _ in range(count):
+            if not stock:
+                break
+            card = stock.pop()
+            hand.append(card)
+            if stock:
+                hidden += 1
+            else:
+                self._shown = card
+                self._shown_owner = seat
+                self._trump = SUIT_OF[card]
+        if hidden:
+            self._draws.append((len(self._hist), seat, hidden))
+
+    def _play_collect(self, move: str) -> None:
+        seat = self._to_act
+        t = len(self._hist)
+        if move == "stock":
+            card = self._stock.pop()
+            self._trick.append((seat, card, FROM_STOCK))
+            self._hist.append((seat, move, card))
+        else:
+            card = TEXT_CARD[move]
+            self._hands[seat].remove(card)
+            self._trick.append((seat, card, FROM_HAND))
+            self._hist.append((seat, move, -1))
+        rank = RANK_OF[card]
+        best = self._rbest
+        if best >= 0 and rank != best:
+            self._facts.append((t, seat, 1 << best, False))
+        if rank > best:
+            self._rbest = rank
+        self._rcards.append((seat, rank))
+        if rank > self._top:
+            self._top = rank
+        self._present |= 1 << rank
+        self._rpos += 1
+        losing = self._present & ((1 << self._top) - 1)
+        if losing:
+            self._losing = losing
+            self._lap_seat = seat
+            self._lap_left = self._n
+            self._continue_lap()
+        else:
+            self._after_lap()
+
+    def _continue_lap(self) -> None:
+        """Ask the next seat of the lap that can slough, or end the lap (AM-5)."""
+        losing, hands, n = self._losing, self._hands, self._n
+        t = len(self._hist)
+        while self._lap_left:
+            s = self._lap_seat
+            hand = hands[s]
+            if hand:
+                for c in hand:
+                    if losing >> RANK_OF[c] & 1:
+                        self._to_act = s
+                        self._facts.append((t, s, losing, True))
+                        return
+                self._facts.append((t, s, losing, False))
+            self._lap_seat = (s + 1) % n
+            self._lap_left -= 1
+        self._after_lap()
+
+    def _play_lap(self, move: str) -> None:
+        seat = self._to_act
+        self._hist.append((seat, move, -1))
+        if move != "pass":
+            card = TEXT_CARD[move[7:]]
+            hand = self._hands[seat]
+            hand.remove(card)
+            self._trick.append((seat, card, SLOUGHED))
+            losing = self._losing
+            for c in hand:
+                if losing >> RANK_OF[c] & 1:
+                    self._facts.append((len(self._hist), seat, losing, True))
+                    return
+            if hand:
+                self._facts.append((len(self._hist), seat, losing, False))
+        self._lap_seat = (seat + 1) % self._n
+        self._lap_left -= 1
+        self._continue_lap()
+
+    def _after_lap(self) -> None:
+        self._lap_left = 0
+        if self._rpos < len(self._round):
+            self._make_due(self._round[self._rpos])
+            return
+        best = self._rbest
+        tied = [s for s, r in self._rcards if r == best]
+        if len(tied) == 1:
+            self._win(tied[0])
+            return
+        self._round = tied
+        self._rpos = 0
+        self._rbest = NO_RANK
+        self._rcards = []
+        self._make_due(tied[0])
+
+    def _win(self, winner: int) -> None:
+        """The winner takes the trick; everyone draws back to three (AM-6); he leads."""
+        self._piles[winner].extend(c for _, c, _ in self._trick)
+        self._last_winner = winner
+        self._trick = []
+        n, hands = self._n, self._hands
+        for k in range(n):
+            if not self._stock:
+                break
+            s = (winner + k) % n
+            need = HAND_SIZE - len(hands[s])
+            if need > 0:
+                self._draw(s, need)
+        self._start_trick(winner)
+
+    def _end_collect(self) -> None:
+        """Phase 1 ends (AM-8): the unfinished trick goes back; hands join piles; dreck."""
+        n = self._n
+        for s, c, _ in self._trick:
+            self._hands[s].append(c)
+        self._trick = []
+        self._round = []
+        self._rcards = []
+        self._rpos = 0
+        self._rbest = self._top = NO_RANK
+        self._present = self._losing = 0
+        self._lap_left = 0
+        hands = self._hands
+        for s in range(n):
+            hands[s] = sorted(self._piles[s] + hands[s])
+            self._piles[s] = []
+        self._deal_dreck()
+        self._phase = SHED
+        self._out = [s for s in range(n) if not hands[s]]
+        if holders(hands) <= 1:
+            self._finish()
+            return
+        start = self._last_winner if self._last_winner >= 0 else 0
+        self._to_act = next_with_cards(hands, start)
+
+    def _deal_dreck(self) -> None:
+        """AM-9: players with 6+ cards give their 2–5s and the 6 of trumps to the others."""
+        hands = self._hands
+        counts = [len(h) for h in hands]
+        if not (any(c < DRECK_LIMIT for c in counts) and any(c >= DRECK_LIMIT for c in counts)):
+            return
+        six = self._trump * 13 + 4 if self._trump >= 0 else -1
+        dreck: list[int] = []
+        receivers: list[int] = []
+        for s, hand in enumerate(hands):
+            if counts[s] < DRECK_LIMIT:
+                receivers.append(s)
+                continue
+            gone = [c for c in hand if RANK_OF[c] <= 3 or c == six]
+            if gone:
+                hands[s] = [c for c in hand if not (RANK_OF[c] <= 3 or c == six)]
+                self._given[s] = len(gone)
+                dreck.extend(gone)
+        dreck.sort()
+        self._dreck = dreck
+        shuffled = dreck[:]
+        random.Random(self._dreck_seed).shuffle(shuffled)
+        for i, card in enumerate(shuffled):
+            s = receivers[i % len(receivers)]
+            insort(hands[s], card)
+            self._secret[s].append(card)
+            self._received[s] += 1
+        for s in receivers:
+            self._secret[s].sort()
+
+    # --- phase 2 ------------------------------------------------------------------------
+
+    def _play_shed(self, move: str) -> None:
+        seat = self._to_act
+        hands = self._hands
+        hand = hands[seat]
+        self._hist.append((seat, move, -1))
+        if move == "take":
+            for _, cs in self._plays:
+                for c in cs:
+                    insort(hand, c)
+            self._plays = []
+            self._to_act = next_with_cards(hands, (seat + 1) % self._n)
+            return
+        if len(move) == 2:
+            cards = [TEXT_CARD[move]]
+        else:
+            cards = [TEXT_CARD[t] for t in move.split("+")]
+        secret = self._secret[seat]
+        for c in cards:
+            hand.remove(c)
+            if secret and c in secret:
+                secret.remove(c)
+        plays = self._plays
+        if not plays:
+            self._trick_size = holders(hands) + (0 if hand else 1)
+        plays.append([seat, cards])
+        if not hand:
+            self._out.append(seat)
+            if holders(hands) <= 1:
+                self._finish()
+                return
+        if len(plays) >= self._trick_size:
+            for _, cs in plays:
+                self._fallen.extend(cs)
+            self._plays = []
+            self._to_act = next_with_cards(hands, seat)
+        else:
+            self._to_act = next_with_cards(hands, (seat + 1) % self._n)
+
+    def _finish(self) -> None:
+        self._phase = OVER
+        self._to_act = -1
+        left = [s for s in range(self._n) if self._hands[s]]
+        self._loser = left[0] if left else -1
+
+    def _abandon(self) -> None:
+        self.abandoned = True
+        self._phase = OVER
+        self._to_act = -1
+
+    # --- views --------------------------------------------------------------------------
+
+    def history(self, seat: int | None) -> list[JSON]:
+        """Every move with its seat; a `stock` move shows the card it turned."""
+        out: list[JSON] = []
+        for s, move, card in self._hist:
+            entry: JSON = {"seat": s, "move": move}
+            if card >= 0:
+                entry["card"] = CARD_TEXT[card]
+            out.append(entry)
+        return out
+
+    def _known_hands(self, seat: int | None) -> list[list[str]] | None:
+        """Phase 2: the cards of each hand that ``seat`` knows (its own: all)."""
+        if self._phase == COLLECT:
+            return None
+        secret_holders = [s for s in range(self._n) if s != seat and self._secret[s]]
+        hidden = len(secret_holders) > 1
+        out: list[list[str]] = []
+        for s, hand in enumerate(self._hands):
+            if hidden and s in secret_holders:
+                secret = self._secret[s]
+                out.append([CARD_TEXT[c] for c in hand if c not in secret])
+            else:
+                out.append([CARD_TEXT[c] for c in hand])
+        return out
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may know (``None``: the public view)."""
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
+        ):
+            raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
+        to_act = self.current_player
+        collect = self._phase == COLLECT
+        hand: list[str] = []
+        if seat is not None:
+            h = self._hands[seat]
+            cards = sorted(h, key=_PHASE1_POS.__getitem__) if collect else sorted(h)
+            hand = [CARD_TEXT[c] for c in cards]
+        dreck: JSON | None = None
+        if self._dreck:
+            dreck = {
+                "cards": [CARD_TEXT[c] for c in self._dreck],
+                "given": list(self._given),
+                "received": list(self._received),
+                "mine": [CARD_TEXT[c] for c in self._secret[seat]] if seat is not None else [],
+            }
+        shown_in_hand = (
+            collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
+        )
+        view: JSON = {
+            "game": self.game.name,
+            "players": self._n,
+            "options": self.game.options,
+            "seat": seat,
+            "phase": self.phase,
+            "to_act": to_act,
+            "hand": hand,
+            "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
+            "hand_sizes": [len(h) for h in self._hands],
+            "stock_size": len(self._stock),
+            "shown_card": CARD_TEXT[self._shown] if self._shown >= 0 else None,
+            "shown_owner": None if self._shown_owner < 0 else self._shown_owner,
+            "shown_in_hand": shown_in_hand,
+            "trump": SUITS[self._trump] if self._trump >= 0 else None,
+            "piles": [[CARD_TEXT[c] for c in p] for p in self._piles],
+            "hands": self._known_hands(seat),
+            "trick": self._trick_view(),
+            "last_winner": None if self._last_winner < 0 else self._last_winner,
+            "dreck": dreck,
+            "fallen": [CARD_TEXT[c] for c in self._fallen],
+            "out_order": list(self._out),
+            "loser": None if self._loser < 0 else self._loser,
+            "abandoned": self.abandoned,
+            "move_count": len(self._hist),
+            "max_moves": self._max_moves,
+            "history": self.history(seat),
+            "facts": [
+                [t, s, _ranks_text(mask), "holds" if holds else "none"]
+                for t, s, mask, holds in self._facts
+            ],
+            "draws": [list(d) for d in self._draws],
+        }
+        return view
+
+    def _trick_view(self) -> JSON:
+        if self._phase == COLLECT:
+            lap = self._lap_left > 0
+            return {
+                "kind": "collect",
+                "leader": self._leader,
+                "cards": [
+                    {"seat": s, "card": CARD_TEXT[c], "how": HOW[how]} for s, c, how in self._trick
+                ],
+                "round": list(self._round),
+                "round_played": self._rpos,
+                "match_rank": RANKS[self._rbest] if self._rbest >= 0 else None,
+                "losing_ranks": _ranks_text(self._losing) if lap else None,
+                "slough_lap": [self._lap_seat, self._lap_left] if lap else None,
+            }
+        return {
+            "kind": "shed",
+            "plays": [{"seat": s, "cards": [CARD_TEXT[c] for c in cs]} for s, cs in self._plays],
+            "size": self._trick_size if self._plays else None,
+        }
+
+    def reveal(self) -> JSON:
+        """Everything: every card's place (``zones``) and what each seat cannot see."""
+        zones: dict[str, list[str]] = {}
+        for s in range(self._n):
+            zones[f"hand {s}"] = [CARD_TEXT[c] for c in self._hands[s]]
+            zones[f"pile {s}"] = [CARD_TEXT[c] for c in self._piles[s]]
+        zones["stock"] = [CARD_TEXT[c] for c in reversed(self._stock)]
+        zones["trick"] = [CARD_TEXT[c] for _, c, _ in self._trick] + [
+            CARD_TEXT[c] for _, cs in self._plays for c in cs
+        ]
+        zones["fallen"] = [CARD_TEXT[c] for c in self._fallen]
+        hidden: dict[str, list[str]] = {}
+        for s in range(self._n):
+            cards: list[str] = []
+            if self._phase == COLLECT:
+                cards = list(zones["stock"])
+                for o in range(self._n):
+                    if o != s:
+                        cards.extend(
+                            CARD_TEXT[c] for c in self._hands[o] if c != self._shown
+                        )
+            hidden[str(s)] = sorted(cards)
+        return {
+            "phase": self.phase,
+            "to_act": self.current_player,
+            "zones": zones,
+            "hidden": hidden,
+            "secret": [[CARD_TEXT[c] for c in sec] for sec in self._secret],
+            "seed": self.seed,
+            "deal_order": [CARD_TEXT[c] for c in self._order],
+            "trump": SUITS[self._trump] if self._trump >= 0 else None,
+            "out_order": list(self._out),
+            "loser": None if self._loser < 0 else self._loser,
+            "abandoned": self.abandoned,
+            "moves": self.moves,
+        }
+
+
+_SHARED_SLOTS = tuple(
+    name
+    for name in MattisState.__slots__
+    if name
+    not in (
+        "_hands",
+        "_piles",
+        "_stock",
+        "_trick",
+        "_round",
+        "_rcards",
+        "_plays",
+        "_fallen",
+        "_out",
+        "_hist",
+        "_facts",
+        "_draws",
+        "_given",
+        "_received",
+        "_secret",
+    )
+)
+
+
+# --- determinizer -------------------------------------------------------------------------
+
+
+def _ints_of(texts: Sequence[str]) -> list[int]:
+    return [TEXT_CARD[t] for t in texts]
+
+
+def _from_view(game: Mattis, view: Mapping[str, Any], seat: int, rng: random.Random) -> MattisState:
+    """Build a full state from a seat's view, dealing what it cannot see at random."""
+    state = MattisState(game, None, None)
+    n = game.players
+    state._phase = PHASE_NAMES.index(view["phase"])
+    state._to_act = -1 if view["to_act"] is None else view["to_act"]
+    state._piles = [_ints_of(p) for p in view["piles"]]
+    state._shown = -1 if view["shown_card"] is None else TEXT_CARD[view["shown_card"]]
+    state._shown_owner = -1 if view["shown_owner"] is None else view["shown_owner"]
+    state._trump = -1 if view["trump"] is None else SUITS.index(view["trump"])
+    state._last_winner = -1 if view["last_winner"] is None else view["last_winner"]
+    state._fallen = _ints_of(view["fallen"])
+    state._out = list(view["out_order"])
+    state._loser = -1 if view["loser"] is None else view["loser"]
+    state.abandoned = bool(view["abandoned"])
+    state._hist = [
+        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1)
+        for h in view["history"]
+    ]
+    state._facts = [(t, s, _ranks_mask(r), k == "holds") for t, s, r, k in view["facts"]]
+    state._draws = [(t, s, k) for t, s, k in view["draws"]]
+    state._dreck_seed = rng.getrandbits(63)
+    dreck = view["dreck"]
+    if dreck is not None:
+        state._dreck = _ints_of(dreck["cards"])
+        state._given = list(dreck["given"])
+        state._received = list(dreck["received"])
+    trick = view["trick"]
+    if trick["kind"] == "collect":
+        state._trick = [(t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]]
+        state._leader = trick["leader"]
+        state._round = list(trick["round"])
+        state._rpos = trick["round_played"]
+        state._rbest = NO_RANK if trick["match_rank"] is None else RANKS.index(trick["match_rank"])
+        rplays = [(s, RANK_OF[c]) for s, c, how in state._trick if how != SLOUGHED]
+        state._rcards = rplays[len(rplays) - state._rpos :] if state._rpos else []
+        ranks = [RANK_OF[c] for _, c, _ in state._trick]
+        state._top = max(ranks, default=NO_RANK)
+        for r in ranks:
+            state._present |= 1 << r
+        if trick["slough_lap"] is not None:
+            state._lap_seat, state._lap_left = trick["slough_lap"]
+            state._losing = _ranks_mask(trick["losing_ranks"])
+        _deal_collect(state, view, seat, rng)
+    else:
+        state._plays = [[p["seat"], _ints_of(p["cards"])] for p in trick["plays"]]
+        state._trick_size = trick["size"] or 0
+        _deal_shed(state, view, seat, rng)
+    if len(state._hands) != n:
+        raise RulesError("the view does not match the game's number of players")
+    return state
+
+
+def _deal_shed(state: MattisState, view: Mapping[str, Any], seat: int, rng: random.Random) -> None:
+    """Phase 2: deal the dreck cards whose place is unknown among the seats holding them."""
+    known = [_ints_of(h) for h in view["hands"]]
+    own = _ints_of(view["hand"])
+    known[seat] = own
+    sizes = view["hand_sizes"]
+    placed = {c for h in known for c in h}
+    dreck = view["dreck"]
+    pool = [c for c in _ints_of(dreck["cards"]) if c not in placed] if dreck else []
+    pool = [c for c in pool if c not in state._fallen and not _in_plays(state, c)]
+    rng.shuffle(pool)
+    hands: list[list[int]] = []
+    for s in range(state._n):
+        missing = sizes[s] - len(known[s])
+        got = pool[:missing]
+        del pool[:missing]
+        hands.append(sorted(known[s] + got))
+        if s != seat and got:
+            state._secret[s] = sorted(got)
+    if pool or any(len(h) != sizes[s] for s, h in enumerate(hands)):
+        raise RulesError("the view's dreck does not add up")
+    if dreck is not None:
+        state._secret[seat] = _ints_of(dreck["mine"])
+    state._hands = hands
+
+
+def _in_plays(state: MattisState, card: int) -> bool:
+    return any(card in cs for _, cs in state._plays)
+
+
+INF = 1 << 40
+
+
+def _deal_collect(state: MattisState, view: Mapping[str, Any], seat: int, rng: random.Random) -> None:
+    """Phase 1: deal the unseen cards so that every public fact of the history holds.
+
+    Each other seat's hidden acquisitions (the deal and its draws, with their times) are
+    matched to the cards it played from hand (known, with the time they left) and to its
+    current hidden hand (sampled), so that no card of a rank it was known not to hold was
+    held then, and it held a card of each rank set it was known to hold.  Seats are
+    sampled one by one by rejection; the rest of the unseen cards is the stock.
+    """
+    n = state._n
+    own = _ints_of(view["hand"])
+    sizes = view["hand_sizes"]
+    shown = state._shown
+    shown_in_hand = bool(view["shown_in_hand"])
+    seen = set(own)
+    for pile in state._piles:
+        seen.update(pile)
+    seen.update(c for _, c, _ in state._trick)
+    if shown >= 0:
+        seen.add(shown)
+    unseen = [c for c in range(52) if c not in seen]
+    played: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for t, (s, move, card) in enumerate(state._hist):
+        if card >= 0 or move in ("stock", "pass"):
+            continue
+        c = TEXT_CARD[move[7:]] if move.startswith("slough") else TEXT_CARD[move]
+        if c != shown:
+            played[s].append((c, t))
+    slots: list[list[int]] = [[] for _ in range(n)]
+    for t, s, k in state._draws:
+        slots[s].extend([t] * k)
+    negatives: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    positives: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for t, s, mask, holds in state._facts:
+        (positives if holds else negatives)[s].append((t, mask))
+    need = [0] * n
+    for s in range(n):
+        if s != seat:
+            need[s] = sizes[s] - (1 if shown_in_hand and state._shown_owner == s else 0)
+    others = [s for s in range(n) if s != seat]
+    for _ in range(500):
+        rng.shuffle(others)
+        pool = unseen[:]
+        hands: dict[int, list[int]] = {}
+        for s in others:
+            hand = _sample_hand(
+                pool, need[s], slots[s], played[s], negatives[s], positives[s], rng
+            )
+            if hand is None:
+                break
+            hands[s] = hand
+            taken = set(hand)
+            pool = [c for c in pool if c not in taken]
+        else:
+            rng.shuffle(pool)
+            if len(pool) != view["stock_size"]:
+                raise RulesError("the view's card counts do not add up to the deck")
+            full: list[list[int]] = []
+            for s in range(n):
+                h = own[:] if s == seat else hands[s]
+                if s != seat and shown_in_hand and state._shown_owner == s:
+                    h.append(shown)
+                full.append(h)
+            state._hands = full
+            state._stock = pool
+            return
+    raise RulesError("no deal is consistent with the view's public facts")
+
+
+def _sample_hand(
+    pool: list[int],
+    size: int,
+    slots: list[int],
+    played: list[tuple[int, int]],
+    negatives: list[tuple[int, int]],
+    positives: list[tuple[int, int]],
+    rng: random.Random,
+) -> list[int] | None:
+    """A random hidden hand of ``size`` cards from ``pool`` fitting one seat's facts."""
+    if size == 0:
+        return [] if _feasible(slots, played, [], negatives, positives) else None
+    latest = max(slots, default=-1)
+    last_none = [-1] * 13
+    for t, mask in negatives:
+        for r in range(13):
+            if mask >> r & 1 and t > last_none[r]:
+                last_none[r] = t
+    candidates = [c for c in pool if last_none[RANK_OF[c]] < latest]
+    if len(candidates) < size:
+        return None
+    for attempt in range(60):
+        if attempt < 30:
+            hand = rng.sample(candidates, size)
+        else:
+            hand = _seeded_hand(candidates, size, played, positives, rng)
+            if hand is None:
+                return None
+        if _feasible(slots, played, hand, negatives, positives):
+            return hand
+    return None
+
+
+def _seeded_hand(
+    candidates: list[int],
+    size: int,
+    played: list[tuple[int, int]],
+    positives: list[tuple[int, int]],
+    rng: random.Random,
+) -> list[int] | None:
+    """A hand holding a witness for each known holding no played card can explain."""
+    hand: list[int] = []
+    for t, mask in positives:
+        if any(mask >> RANK_OF[c] & 1 and r >= t for c, r in played):
+            continue
+        if any(mask >> RANK_OF[c] & 1 for c in hand):
+            continue
+        witnesses = [c for c in candidates if mask >> RANK_OF[c] & 1 and c not in hand]
+        if not witnesses or len(hand) >= size:
+            return None
+        hand.append(rng.choice(witnesses))
+    rest = [c for c in candidates if c not in hand]
+    if len(rest) < size - len(hand):
+        return None
+    hand.extend(rng.sample(rest, size - len(hand)))
+    return hand
+
+
+def _feasible(
+    slots: list[int],
+    played: list[tuple[int, int]],
+    hand: list[int],
+    negatives: list[tuple[int, int]],
+    positives: list[tuple[int, int]],
+) -> bool:
+    """Whether the seat's cards can be matched to its acquisition times under its facts.
+
+    A card is held from its acquisition to the move that played it (``INF`` for a card
+    still in hand).  A "none" fact at ``t`` for its rank forces an acquisition after ``t``
+    when the card was still held at ``t``; each "holds" fact needs one card of its ranks
+    held at its time.  A small depth-first search, earliest deadline first.
+    """
+    cards = [(c, r) for c, r in played] + [(c, INF) for c in hand]
+    if len(cards) != len(slots):
+        return False
+    lows: list[int] = []
+    for c, release in cards:
+        bit = 1 << RANK_OF[c]
+        low = -1
+        for t, mask in negatives:
+            if mask & bit and t <= release and t > low:
+                low = t
+        lows.append(low)
+    order = sorted(range(len(cards)), key=lambda i: cards[i][1])
+    times = sorted(slots)
+    checks = sorted(positives)
+    used = [False] * len(cards)
+    acq = [0] * len(cards)
+    budget = [4000]
+
+    def positive_ok(t: int, mask: int) -> bool:
+        for i in range(len(cards)):
+            if used[i] and acq[i] <= t <= cards[i][1] and mask >> RANK_OF[cards[i][0]] & 1:
+                return True
+        return False
+
+    def search(k: int, ci: int) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        time = times[k] if k < len(times) else INF
+        while ci < len(checks) and checks[ci][0] < time:
+            if not positive_ok(*checks[ci]):
+                return False
+            ci += 1
+        if k == len(times):
+            return ci == len(checks) or all(positive_ok(t, m) for t, m in checks[ci:])
+        tried: set[tuple[int, int, int]] = set()
+        for i in order:
+            if used[i]:
+                continue
+            c, release = cards[i]
+            if release < time:
+                return False
+            if lows[i] >= time:
+                continue
+            key = (RANK_OF[c], lows[i], release)
+            if key in tried:
+                continue
+            tried.add(key)
+            used[i] = True
+            acq[i] = time
+            if search(k + 1, ci):
+                return True
+            used[i] = False
+        return False
+
+    return search(0, 0)

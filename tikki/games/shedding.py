@@ -1,0 +1,73 @@
+"""Pieces shared by the shedding games (Myllymatti, Mattis): seats with cards, runs.
+
+French cards are ints (:mod:`tikki.cards`), ``suit * 13 + rank``, so the cards of one
+suit in consecutive ranks are consecutive ints: a run (Myllymatti) or sequence (Mattis)
+is ``low, low + 1, …`` within one suit, written low to high, ``5H+6H+7H``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from tikki.cards import CARD_TEXT, SUIT_OF
+
+
+def next_with_cards(hands: Sequence[Sequence[int]], seat: int) -> int:
+    """The first seat clockwise from ``seat`` (itself included) holding cards, or ``-1``."""
+    n = len(hands)
+    for k in range(n):
+        s = (seat + k) % n
+        if hands[s]:
+            return s
+    return -1
+
+
+def holders(hands: Iterable[Sequence[int]]) -> int:
+    """How many hands hold at least one card."""
+    return sum(1 for h in hands if h)
+
+
+def is_run(cards: Sequence[int]) -> bool:
+    """Whether ``cards`` (low to high) are of one suit in consecutive ranks."""
+    return all(
+        SUIT_OF[b] == SUIT_OF[a] and b == a + 1 for a, b in zip(cards, cards[1:], strict=False)
+    )
+
+
+def run_text(low: int, length: int) -> str:
+    """The canonical text of the run of ``length`` cards starting at ``low``."""
+    return "+".join(CARD_TEXT[low + i] for i in range(length))
+
+
+def runs_in(hand: Iterable[int], max_len: int | None = None) -> list[tuple[int, int]]:
+    """Every run of 2 or more (at most ``max_len``) cards in ``hand``: ``(low, length)``.
+
+    Ordered by lowest card, then length.
+    """
+    held = set(hand)
+    out: list[tuple[int, int]] = []
+    for c in sorted(held):
+        suit = SUIT_OF[c]
+        nxt = c + 1
+        length = 1
+        while nxt in held and SUIT_OF[nxt] == suit and (max_len is None or length < max_len):
+            length += 1
+            out.append((c, length))
+            nxt += 1
+    return out
+
+
+def run_texts(hand: Iterable[int], starts: Iterable[int], max_len: int | None = None) -> list[str]:
+    """Texts of every run of 2+ (at most ``max_len``) cards in ``hand`` starting in ``starts``."""
+    held = set(hand)
+    out: list[str] = []
+    for c in starts:
+        text = CARD_TEXT[c]
+        nxt = c + 1
+        length = 1
+        while nxt in held and SUIT_OF[nxt] == SUIT_OF[c] and (max_len is None or length < max_len):
+            text += "+" + CARD_TEXT[nxt]
+            out.append(text)
+            nxt += 1
+            length += 1
+    return out
