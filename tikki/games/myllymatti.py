@@ -97,6 +97,20 @@ RULES_TEXT = """\
 A card `7H` (also `7h`, `10H`), a run `5H+6H+7H`, `stock`, `take`.
 """
 
+
+def _beats(card: int, top: int, trump: int) -> bool:
+    """Whether ``card`` beats ``top`` with ``trump`` the trump suit (-1: trumps do not)."""
+    if SUIT_OF[card] == SUIT_OF[top]:
+        return RANK_OF[card] > RANK_OF[top]
+    return SUIT_OF[card] == trump
+
+
+_BEATS: tuple[tuple[bytes, ...], ...] = tuple(
+    tuple(bytes(_beats(c, top, trump) for c in range(52)) for top in range(52))
+    for trump in (0, 1, 2, 3, -1)
+)
+"""``_BEATS[trump][top][card]``: the beating rule of MM-13 as a table (index -1: no trump)."""
+
 _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 
@@ -340,6 +354,39 @@ class MyllymattiState(State):
         new._hist = self._hist[:]
         return new
 
+    def random_playout(self, rng: random.Random) -> None:
+        """Play uniformly random legal moves to the end (the fast path of search rollouts).
+
+        The moves and their distribution are those of ``rng.choice(legal_moves())``; only
+        the move texts are skipped while choosing.
+        """
+        while self._phase != OVER:
+            hand = self._hands[self._to_act]
+            if self._phase == COLLECT:
+                k = len(hand) + (len(self._stock) >= 2)
+                i = int(rng.random() * k)
+                self._collect(hand[i] if i < len(hand) else -1)
+            else:
+                self._random_shed(hand, rng)
+            if len(self._hist) >= self._max_moves and self._phase != OVER:
+                self._abandon()
+        self._legal = None
+
+    def _random_shed(self, hand: list[int], rng: random.Random) -> None:
+        leading = not self._plays
+        singles = hand if leading else self._beaters(hand)
+        runs = _runs(hand, singles) if self._runs and singles else []
+        k = len(singles) + len(runs) + (not leading)
+        i = int(rng.random() * k)
+        if i < len(singles):
+            card = singles[i]
+            self._shed([card], CARD_TEXT[card])
+        elif i < len(singles) + len(runs):
+            run = runs[i - len(singles)]
+            self._shed(run, "+".join([CARD_TEXT[c] for c in run]))
+        else:
+            self._take_move()
+
     # --- legality -----------------------------------------------------------------------
 
     def _generate(self) -> list[str]:
@@ -369,15 +416,12 @@ class MyllymattiState(State):
     def _beaters(self, hand: list[int]) -> list[int]:
         """Hand cards that beat the highest card of the top play (MM-13, MM-17)."""
         top = max(self._plays[-1][1])
-        suit, rank, trump = SUIT_OF[top], RANK_OF[top], self._trump
-        trumps_beat = suit != trump
-        if trumps_beat and self._trv:
-            trumps_beat = not any(SUIT_OF[c] == suit for c in hand)
-        return [
-            c
-            for c in hand
-            if (SUIT_OF[c] == suit and RANK_OF[c] > rank) or (trumps_beat and SUIT_OF[c] == trump)
-        ]
+        table = _BEATS[self._trump][top]
+        if self._trv and SUIT_OF[top] != self._trump:
+            suit = SUIT_OF[top]
+            if any(SUIT_OF[c] == suit for c in hand):
+                table = _BEATS[-1][top]
+        return [c for c in hand if table[c]]
 
     def _canonical(self, move: Any, legal: list[str]) -> str:
         """The legal move meant by forgiving input ``move``, or raise an explanation."""
@@ -442,7 +486,7 @@ class MyllymattiState(State):
         return -1
 
     def _holders(self) -> int:
-        return sum(1 for h in self._hands if h)
+        return self._n - self._hands.count([])
 
     def _start_trick(self, candidate: int) -> None:
         leader = self._next_with_cards(candidate)
@@ -457,14 +501,17 @@ class MyllymattiState(State):
         self._to_act = leader
 
     def _play_collect(self, move: str) -> None:
+        self._collect(-1 if move == "stock" else TEXT_CARD[move])
+
+    def _collect(self, card: int) -> None:
+        """Phase-1 play of the seat to act: a hand card, or ``-1`` for `stock`."""
         seat = self._to_act
         stock = self._stock
-        if move == "stock":
+        if card < 0:
             card = stock.pop()
             self._trick.append((seat, card, True))
-            self._hist.append((seat, move, card))
+            self._hist.append((seat, "stock", card))
         else:
-            card = TEXT_CARD[move]
             hand = self._hands[seat]
             hand.remove(card)
             if len(stock) == 1:
@@ -473,7 +520,7 @@ class MyllymattiState(State):
             elif stock:
                 hand.append(stock.pop())
             self._trick.append((seat, card, False))
-            self._hist.append((seat, move, -1))
+            self._hist.append((seat, CARD_TEXT[card], -1))
         self._rpos += 1
         if self._rpos < len(self._round):
             self._to_act = self._round[self._rpos]
@@ -525,20 +572,26 @@ class MyllymattiState(State):
         self._to_act = self._next_with_cards(start)
 
     def _play_shed(self, move: str) -> None:
-        seat = self._to_act
         if move == "take":
-            self._take_cards(seat)
-            self._hist.append((seat, move, -1))
-            self._to_act = self._next_with_cards((seat + 1) % self._n)
-            return
-        hand = self._hands[seat]
-        if len(move) == 2:
-            cards = [TEXT_CARD[move]]
-            hand.remove(cards[0])
+            self._take_move()
+        elif len(move) == 2:
+            self._shed([TEXT_CARD[move]], move)
         else:
-            cards = [TEXT_CARD[t] for t in move.split("+")]
-            for c in cards:
-                hand.remove(c)
+            self._shed([TEXT_CARD[t] for t in move.split("+")], move)
+
+    def _take_move(self) -> None:
+        """Phase 2: the seat to act takes (MM-14)."""
+        seat = self._to_act
+        self._take_cards(seat)
+        self._hist.append((seat, "take", -1))
+        self._to_act = self._next_with_cards((seat + 1) % self._n)
+
+    def _shed(self, cards: list[int], move: str) -> None:
+        """Phase 2: the seat to act plays ``cards`` (one card or a run), text ``move``."""
+        seat = self._to_act
+        hand = self._hands[seat]
+        for c in cards:
+            hand.remove(c)
         plays = self._plays
         if not plays:
             self._trick_size = self._holders() + (0 if hand else 1)
@@ -702,18 +755,21 @@ def _is_run(cards: Sequence[int]) -> bool:
     return all(SUIT_OF[b] == SUIT_OF[a] and b == a + 1 for a, b in itertools.pairwise(cards))
 
 
-def _run_texts(hand: list[int], starts: list[int]) -> list[str]:
-    """Texts of every run of 2+ cards in ``hand`` whose lowest card is in ``starts``."""
+def _runs(hand: list[int], starts: list[int]) -> list[list[int]]:
+    """Every run of 2+ cards in ``hand`` whose lowest card is in ``starts`` (MM-17)."""
     held = set(hand)
-    out: list[str] = []
+    out: list[list[int]] = []
     for c in starts:
-        text = CARD_TEXT[c]
         nxt = c + 1
         while nxt in held and SUIT_OF[nxt] == SUIT_OF[c]:
-            text += "+" + CARD_TEXT[nxt]
-            out.append(text)
+            out.append(list(range(c, nxt + 1)))
             nxt += 1
     return out
+
+
+def _run_texts(hand: list[int], starts: list[int]) -> list[str]:
+    """Texts of :func:`_runs`, in the same order."""
+    return ["+".join([CARD_TEXT[c] for c in run]) for run in _runs(hand, starts)]
 
 
 def _move_forms(phase: int) -> str:
