@@ -58,8 +58,10 @@ def normalize_french(text: str) -> str | None:
     >>> normalize_french("10h"), normalize_french(" qs "), normalize_french("1X")
     ('TH', 'QS', None)
     """
-    t = text.strip().upper()
-    m = _FRENCH_RE.match(t)
+    t = text.strip()
+    if not t.isascii():
+        return None
+    m = _FRENCH_RE.match(t.upper())
     if m is None:
         return None
     rank = "T" if m.group(1) == "10" else m.group(1)

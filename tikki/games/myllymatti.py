@@ -429,7 +429,10 @@ class MyllymattiState(State):
             raise illegal(move, f"a move is a text, not {type(move).__name__}", legal)
         if self._phase == OVER:
             raise IllegalMove("the game is over: no more moves")
-        text = "".join(move.split()).lower()
+        text = "".join(move.split())
+        if not text.isascii():
+            raise illegal(move, f"{move!r} is not a move: {_move_forms(self._phase)}", legal)
+        text = text.lower()
         if text in ("stock", "take"):
             canon = text
         else:
