@@ -38,6 +38,10 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("myllymatti", 3, {"trump_requires_void": True, "runs": True}),
     ("myllymatti", 4, {"duel": False}),
     ("myllymatti", 3, {"max_moves": 60}),
+    ("mueckenstich", 3, {}),
+    ("mueckenstich", 4, {}),
+    ("mueckenstich", 5, {}),
+    ("mueckenstich", 6, {}),
 ]
 GAMES = 300
 DEEP = 12
@@ -212,7 +216,14 @@ def test_hidden_swap_is_invisible(config: tuple[str, int, dict[str, Any]]) -> No
         deck = record.get("deck") or _deck_of(state)
         if len(set(hidden)) < 2 or deck is None:
             continue
-        a, b = rng.sample(sorted(set(hidden)), 2)
+        pool = sorted(set(hidden))
+        counts = Counter(deck)
+        if len({counts[c] for c in pool}) > 1:  # identical copies (Mückenstich): like for like
+            size = counts[rng.choice(pool)]
+            pool = [c for c in pool if counts[c] == size]
+            if len(pool) < 2:
+                continue
+        a, b = rng.sample(pool, 2)
         swapped = [b if c == a else a if c == b else c for c in deck]
         other = game.new_state(seed=record["seed"], deck=swapped)
         try:

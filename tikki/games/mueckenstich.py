@@ -258,25 +258,28 @@ class MueckenstichState(State):
     """One match of Mückenstich; see the module notes for the representation."""
 
     __slots__ = (
-        "_decks",
         "_deal",
+        "_decks",
         "_discards",
         "_doubled",
         "_dropped",
         "_hands",
-        "_hist",
         "_last_trick",
         "_leader",
         "_led",
         "_legal",
         "_mosq",
+        "_moves",
         "_n",
         "_order",
+        "_own_seen",
         "_pending",
         "_phase",
         "_piles",
         "_rng",
         "_round",
+        "_seats",
+        "_seen",
         "_sheet",
         "_stock",
         "_to_act",
@@ -322,7 +325,10 @@ class MueckenstichState(State):
         self._dropped = -1
         self._sheet: list[JSON] = []
         self._totals = [0] * n
-        self._hist: list[tuple[int, str, bool]] = []
+        self._moves: list[str] = []
+        self._seats: list[int] = []
+        self._seen = 0
+        self._own_seen = [0] * n
         self._legal: list[str] | None = None
 
     # --- dealing ------------------------------------------------------------------------
@@ -419,7 +425,7 @@ class MueckenstichState(State):
     @property
     def moves(self) -> list[str]:
         """Every move played so far."""
-        return [h[1] for h in self._hist]
+        return self._moves[:]
 
     def legal_moves(self) -> list[str]:
         """Legal moves of the seat to act, in a fixed order (cards by colour, then value)."""
@@ -472,7 +478,9 @@ class MueckenstichState(State):
         new._trick = self._trick[:]
         new._sheet = self._sheet[:]
         new._totals = self._totals[:]
-        new._hist = self._hist[:]
+        new._moves = self._moves[:]
+        new._seats = self._seats[:]
+        new._own_seen = self._own_seen[:]
         return new
 
     # --- legality -----------------------------------------------------------------------
@@ -585,7 +593,9 @@ class MueckenstichState(State):
         self._hands[seat].remove(card)
         pile = self._discards[seat]
         pile.append(card)
-        self._hist.append((seat, move, True))
+        self._moves.append(move)
+        self._seats.append(seat)
+        self._own_seen[seat] |= 1 << card
         if len(pile) % 2 == 0:
             nxt = (seat + 1) % self._n
             if nxt == self.forehand:
@@ -609,7 +619,9 @@ class MueckenstichState(State):
             self._led = colour
             self._leader = seat
         trick.append((seat, card))
-        self._hist.append((seat, move, False))
+        self._moves.append(move)
+        self._seats.append(seat)
+        self._seen |= 1 << card
         if card & 15 == MOSQUITO:
             self._pending = True
             return
@@ -619,7 +631,8 @@ class MueckenstichState(State):
         seat = self._to_act
         self._trump = COLOURS.index(move[-1])
         self._pending = False
-        self._hist.append((seat, move, False))
+        self._moves.append(move)
+        self._seats.append(seat)
         self._advance(seat)
 
     def _advance(self, seat: int) -> None:
@@ -673,7 +686,8 @@ class MueckenstichState(State):
 
     def _choose(self, move: str) -> None:
         seat = self._to_act
-        self._hist.append((seat, move, False))
+        self._moves.append(move)
+        self._seats.append(seat)
         colour = COLOURS.index(move[-1])
         if move[1] == "o":
             self._doubled = colour
@@ -712,8 +726,8 @@ class MueckenstichState(State):
     def history(self, seat: int | None) -> list[JSON]:
         """Every move with its seat; another seat's discard reads ``discard ?``."""
         return [
-            {"seat": s, "move": "discard ?" if hidden and s != seat else move}
-            for s, move, hidden in self._hist
+            {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
+            for s, move in zip(self._seats, self._moves, strict=True)
         ]
 
     def view(self, seat: int | None) -> JSON:
@@ -791,16 +805,16 @@ class MueckenstichState(State):
         zones["stock"] = _texts(self._stock)
         hidden: dict[str, list[str]] = {}
         for s in range(n):
-            secret = set(zones["stock"])
+            secret = set(self._stock)
             for o in range(n):
                 if o != s:
-                    secret.update(zones[f"hand {o}"])
-                    secret.update(zones[f"discards {o}"])
-            secret.difference_update(zones[f"hand {s}"])
-            for o, move, private in self._hist:
-                if o == s or not private:
-                    secret.discard(move.rpartition(" ")[2])
-            hidden[str(s)] = sorted(secret)
+                    secret.update(self._hands[o])
+                    secret.update(self._discards[o])
+            mine = set(self._hands[s])
+            seen = self._seen | self._own_seen[s]
+            hidden[str(s)] = sorted(
+                [CARD_TEXT[c] for c in secret if c not in mine and not seen >> c & 1]
+            )
         return {
             "phase": self.phase,
             "to_act": self.current_player,
@@ -833,7 +847,9 @@ _SHARED_SLOTS = tuple(
         "_trick",
         "_sheet",
         "_totals",
-        "_hist",
+        "_moves",
+        "_seats",
+        "_own_seen",
     )
 )
 _DISCARD_TEXT: tuple[str, ...] = tuple(f"discard {t}" if t else "" for t in CARD_TEXT)
@@ -909,9 +925,15 @@ def _from_view(
         for e in view["sheet"]
     ]
     state._totals = list(view["scores"])
-    state._hist = [
-        (h["seat"], h["move"], h["move"].startswith("discard ")) for h in view["history"]
-    ]
+    state._seats = [h["seat"] for h in view["history"]]
+    state._moves = [h["move"] for h in view["history"]]
+    for s, move in zip(state._seats, state._moves, strict=True):
+        card = TEXT_CARD.get(move.rpartition(" ")[2], -1)
+        if card >= 0:
+            if move[:2] == "di":
+                state._own_seen[s] |= 1 << card
+            else:
+                state._seen |= 1 << card
     if len(view["hand_sizes"]) != n:
         raise RulesError("the view does not match the game's number of players")
     own_hand = ints(view["hand"])
