@@ -13,8 +13,17 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
+from tikki import arena
 from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
 from tikki.tui import common
@@ -120,25 +129,26 @@ def play(
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="a record file (JSON) written by tikki")],
+    target: Annotated[
+        str, typer.Argument(help="a record file (JSON), or a game id with --db", metavar="FILE")
+    ],
+    db: Annotated[
+        Path | None, typer.Option("--db", help="an arena database: FILE is a game id")
+    ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="only verify; print the result")
     ] = False,
 ) -> None:
     """Replay a record move by move, verifying each move, and print the game.
 
-    Example: [bold]tikki replay records/myllymatti-20261130-101500.json[/]
+    Examples: [bold]tikki replay records/myllymatti-20261130-101500.json[/],
+    [bold]tikki replay --db results.sqlite 17[/]
     """
-    try:
-        data = json.loads(file.read_text())
-    except FileNotFoundError:
-        raise _fail(f"no such file: {file}", 1) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise _fail(f"{file} is not a JSON record: {err}", 1) from None
+    data = _read_record(target, db)
     try:
         state = replay(data)
     except RulesError as err:
-        raise _fail(f"{file}: {err}", 1) from None
+        raise _fail(f"{target}: {err}", 1) from None
     if not quiet:
         _print_replay(state)
     outcome = state.outcome
@@ -150,6 +160,23 @@ def replay_command(
     console.print(f"Verified {len(state.moves)} moves of {state.game.name}: game {status}.")
     if outcome is not None:
         console.print(f"Outcome: {json.dumps(outcome)}")
+
+
+def _read_record(target: str, db: Path | None) -> Any:
+    if db is not None:
+        if not target.isdigit():
+            raise _fail(f"with --db, give a game id (a number), not {target!r}")
+        try:
+            return arena.load_record(db, int(target))
+        except RulesError as err:
+            raise _fail(str(err), 1) from None
+    file = Path(target)
+    try:
+        return json.loads(file.read_text())
+    except FileNotFoundError:
+        raise _fail(f"no such file: {file}", 1) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise _fail(f"{file} is not a JSON record: {err}", 1) from None
 
 
 def _print_replay(state: State) -> None:
@@ -195,6 +222,139 @@ def games_command() -> None:
         variants = ", ".join(f"{k} ({v})" for k, v in info["variants"].items() if v)
         table.caption = f"variants: {variants}" if variants else None
         console.print(table)
+
+
+@app.command("arena")
+def arena_command(
+    game: Annotated[str, typer.Argument(help="myllymatti, mattis or mueckenstich")],
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="number of players")
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option("--bots", help="lineup, one spec per seat, the last repeated: X,Y = X vs Y"),
+    ] = None,
+    bot: Annotated[
+        list[str], typer.Option("--bot", help="one spec per seat (repeatable; for cmd: bots)")
+    ] = [],  # noqa: B006
+    games_count: Annotated[
+        int, typer.Option("--games", "-n", help="games (rounded up to whole duplicate deals)")
+    ] = 300,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="arena seed (deals and bot seeds)")] = 0,
+    variant: Annotated[str | None, typer.Option("--variant", help="a preset, e.g. koira")] = None,
+    option: Annotated[
+        list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
+    ] = [],  # noqa: B006
+    db: Annotated[Path | None, typer.Option("--db", help="store every game in SQLite")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="write a PNG of the results")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="write the summary as JSON")
+    ] = None,
+) -> None:
+    """Play many games between bots and measure them.
+
+    Example: [bold]tikki arena myllymatti --players 3 --bots heuristic,random --games 600
+    --jobs 2 --seed 1 --db results.sqlite --plot results.png[/]
+    """
+    try:
+        g = _make_game(game, players, variant, option)
+        given = list(bot) if bot else [s for s in (bots or "").split(",") if s.strip()]
+        lineup = arena.lineup_for(g.players, given)
+        for spec_text in set(lineup):
+            botlib.make(spec_text, seed=0)
+        if games_count < 1 or jobs < 1:
+            raise RulesError("--games and --jobs must be at least 1")
+    except RulesError as err:
+        raise _fail(str(err)) from None
+    deals = -(-games_count // g.players)
+    spec = arena.ArenaSpec(g.name, g.players, g.options, lineup, deals * g.players, seed)
+    results = _run_with_progress(spec, jobs)
+    stats = arena.summarize(results, lineup)
+    _report(spec, results, stats)
+    if db is not None:
+        arena_id = arena.store(db, spec, results)
+        first, last = arena.game_ids(db, arena_id)
+        console.print(
+            f"Stored in {db} as arena {arena_id}: games {first}–{last} "
+            f"(tikki replay --db {db} {first})"
+        )
+    if plot is not None:
+        arena.plot(plot, spec, stats)
+        console.print(f"Plot written to {plot}")
+    if json_out is not None:
+        summary = {
+            "arena": {**spec.__dict__, "options": dict(spec.options), "lineup": list(lineup)},
+            "bots": [s.as_dict() for s in stats],
+        }
+        json_out.write_text(json.dumps(summary, indent=1) + "\n")
+        console.print(f"Summary written to {json_out}")
+
+
+def _run_with_progress(spec: arena.ArenaSpec, jobs: int) -> list[arena.GameResult]:
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task(f"{spec.game} {','.join(spec.lineup)}", total=spec.games)
+        return arena.run(spec, jobs, on_result=lambda _: progress.advance(task))
+
+
+def _report(
+    spec: arena.ArenaSpec, results: list[arena.GameResult], stats: list[arena.BotStats]
+) -> None:
+    figures = [s.as_dict() for s in stats]
+    scored = "mean_advantage" in figures[0]
+    title = f"{spec.game}, {spec.players} players, {spec.games} games, seed {spec.seed}"
+    table = Table(title=title, title_justify="left")
+    table.add_column("Bot")
+    table.add_column("Seat-games", justify="right")
+    if scored:
+        table.add_column("Score/round", justify="right")
+        table.add_column("Advantage (95% CI)", justify="right")
+    else:
+        table.add_column("Loss rate (95% CI)", justify="right")
+    for column in ("Moves/game", "Abandoned", "Forfeits", "s/move"):
+        table.add_column(column, justify="right")
+    for f in figures:
+        if scored:
+            lo, hi = f["advantage_ci"]
+            cells = [
+                f"{f['mean_score_per_round']:.2f}",
+                f"{f['mean_advantage']:+.2f} [{lo:+.2f}, {hi:+.2f}]",
+            ]
+        else:
+            lo, hi = f["loss_ci"]
+            cells = [f"{f['loss_rate']:.1%} [{lo:.1%}, {hi:.1%}]"]
+        table.add_row(
+            f["bot"],
+            str(f["seat_games"]),
+            *cells,
+            f"{f['mean_moves']:.0f}",
+            str(f["abandoned"]),
+            str(f["forfeits"]),
+            f"{f['seconds_per_move']:.4f}",
+        )
+    console.print(table)
+    if not scored:
+        console.print(f"A random bot's expected loss rate is {1 / spec.players:.1%}.")
+    for result in results:
+        if result.error:
+            console.print(f"[yellow]game {result.index}: forfeit by {result.error}[/]")
+    rated = arena.ratings(results)
+    if rated:
+        rt = Table(title="OpenSkill ratings (Plackett–Luce)", title_justify="left")
+        rt.add_column("Bot")
+        for column in ("Ordinal", "mu", "sigma"):
+            rt.add_column(column, justify="right")
+        for name, (ordinal, mu, sigma) in sorted(rated.items(), key=lambda kv: -kv[1][0]):
+            rt.add_row(name, f"{ordinal:.2f}", f"{mu:.2f}", f"{sigma:.2f}")
+        console.print(rt)
 
 
 def main() -> None:

@@ -78,9 +78,12 @@ def make(spec: str, seed: int | None = None, **params: Any) -> Bot:
 
 def _load_builtin() -> None:
     if not _FACTORIES:
-        from tikki.bots import random_bot
+        from tikki.bots import external, heuristic, ismcts, random_bot
 
         register_bot("random", random_bot.RandomBot)
+        register_bot("heuristic", heuristic.HeuristicBot)
+        register_bot("ismcts", ismcts.ISMCTSBot)
+        register_bot("cmd", external.ExternalBot)
 
 
 __all__ = ["Bot", "bot_names", "make", "parse_spec", "register_bot"]

@@ -78,7 +78,7 @@ class ISMCTSBot:
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The most visited root move after the search."""
-        legal = list(view.get("legal_moves") or [])
+        legal: list[str] = [str(m) for m in view.get("legal_moves") or []]
         if not legal:
             raise RulesError("the view has no legal moves: it is not this seat's turn")
         if len(legal) == 1:

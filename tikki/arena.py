@@ -1,0 +1,425 @@
+"""The arena: many games between bots, with statistics, ratings and storage.
+
+Seating: a *lineup* is one bot spec per seat (``heuristic,random`` with 3 players is
+``heuristic, random, random``: "X vs Y" is one X against n−1 Y).  Games come in *duplicate
+deals*: deal ``d`` is played ``n`` times, the lineup rotated one seat each time, so every
+bot sits in every seat equally often and meets the same cards.  Game ``g`` is deal
+``g // n`` in rotation ``g % n``; its deal seed and its bots' seeds follow from the arena
+seed and ``g`` alone, so the results are the same whatever ``--jobs`` is.
+
+Per bot (bots with the same spec are pooled): games, loss rate with a Wilson 95% interval
+(shedding games, where the share of a random bot is ``1/n``) or mean score per round and
+the mean advantage over the other seats with a 95% interval (Mückenstich), mean moves per
+game, abandoned (C-5) and forfeited games, and seconds per move.  Ratings over all games
+come from ``openskill`` (Plackett–Luce).  Every game's record and result can be stored in
+SQLite so that ``tikki replay --db FILE GAME_ID`` replays it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import multiprocessing
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tikki import bots as botlib
+from tikki.bots.external import BotFailure
+from tikki.core import JSON, Game, RulesError, load
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class ArenaSpec:
+    """What to play: the game, its options, the lineup, how many games, the seed."""
+
+    game: str
+    players: int
+    options: Mapping[str, Any]
+    lineup: tuple[str, ...]
+    games: int
+    seed: int
+
+    def load(self) -> Game:
+        """The game to play."""
+        return load(self.game, players=self.players, **self.options)
+
+
+@dataclass
+class GameResult:
+    """One arena game: who sat where, what happened, how long each seat thought."""
+
+    index: int
+    deal: int
+    seats: list[str]
+    outcome: JSON | None
+    moves: int
+    think: list[float]
+    decisions: list[int]
+    record: JSON
+    forfeit: int | None = None
+    error: str | None = None
+
+    @property
+    def abandoned(self) -> bool:
+        """Whether the game hit ``max_moves`` (C-5)."""
+        return bool(self.outcome and self.outcome.get("abandoned"))
+
+
+def lineup_for(players: int, bots: Sequence[str]) -> tuple[str, ...]:
+    """One spec per seat: the given specs in order, the last one repeated."""
+    if not bots:
+        raise RulesError("name at least one bot, e.g. --bots heuristic,random")
+    if len(bots) > players:
+        raise RulesError(f"{len(bots)} bots for {players} seats: name at most {players}")
+    return tuple(bots) + (bots[-1],) * (players - len(bots))
+
+
+def _derive(seed: int, *parts: int) -> int:
+    text = ":".join(str(p) for p in (seed, *parts)).encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:6], "big")
+
+
+def seating(spec: ArenaSpec, index: int) -> list[str]:
+    """The spec of each seat in game ``index`` (rotation ``index % n``)."""
+    n = spec.players
+    rotation = index % n
+    return [spec.lineup[(seat - rotation) % n] for seat in range(n)]
+
+
+def play_game(spec: ArenaSpec, index: int) -> GameResult:
+    """Play game ``index`` of the arena (deterministic for the arena seed and index)."""
+    game = spec.load()
+    n = spec.players
+    deal = index // n
+    seats = seating(spec, index)
+    state = game.new_state(seed=_derive(spec.seed, deal))
+    players = [
+        botlib.make(s, seed=_derive(spec.seed, deal, index, seat)) for seat, s in enumerate(seats)
+    ]
+    think = [0.0] * n
+    decisions = [0] * n
+    forfeit, error = None, None
+    try:
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            view = state.view(seat)
+            start = time.perf_counter()
+            try:
+                move = players[seat].choose(game, view)
+                state.play(move)
+            except (BotFailure, RulesError, ValueError) as err:
+                forfeit, error = seat, f"seat {seat} ({seats[seat]}): {err}"
+                break
+            finally:
+                think[seat] += time.perf_counter() - start
+                decisions[seat] += 1
+    finally:
+        for bot in players:
+            end = getattr(bot, "end", None)
+            if end is not None:
+                end(state.outcome)
+    return GameResult(
+        index=index,
+        deal=deal,
+        seats=seats,
+        outcome=state.outcome,
+        moves=len(state.moves),
+        think=think,
+        decisions=decisions,
+        record=state.record(),
+        forfeit=forfeit,
+        error=error,
+    )
+
+
+def _play_task(task: tuple[ArenaSpec, int]) -> GameResult:
+    return play_game(*task)
+
+
+def run(
+    spec: ArenaSpec, jobs: int = 1, on_result: Callable[[GameResult], None] | None = None
+) -> list[GameResult]:
+    """Play every game of the arena, ``jobs`` worker processes; results in game order."""
+    tasks = [(spec, i) for i in range(spec.games)]
+    results: list[GameResult] = []
+    if jobs <= 1:
+        stream: Iterator[GameResult] = map(_play_task, tasks)
+        for result in stream:
+            results.append(result)
+            if on_result:
+                on_result(result)
+        return results
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(jobs) as pool:
+        for result in pool.imap_unordered(
+            _play_task, tasks, chunksize=max(1, len(tasks) // (jobs * 20))
+        ):
+            results.append(result)
+            if on_result:
+                on_result(result)
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+# --- statistics ---------------------------------------------------------------------------
+
+
+@dataclass
+class BotStats:
+    """The pooled results of one bot spec."""
+
+    bot: str
+    seats: int = 0
+    losses: int = 0
+    abandoned: int = 0
+    forfeits: int = 0
+    moves: int = 0
+    games: set[int] = field(default_factory=set)
+    think: float = 0.0
+    decisions: int = 0
+    per_round: list[float] = field(default_factory=list)
+    advantage: list[float] = field(default_factory=list)
+
+    def as_dict(self) -> JSON:
+        """JSON-ready figures, intervals included."""
+        out: JSON = {
+            "bot": self.bot,
+            "seat_games": self.seats,
+            "games": len(self.games),
+            "abandoned": self.abandoned,
+            "forfeits": self.forfeits,
+            "mean_moves": self.moves / len(self.games) if self.games else 0.0,
+            "seconds_per_move": self.think / self.decisions if self.decisions else 0.0,
+        }
+        if self.per_round:
+            out["mean_score_per_round"], out["score_ci"] = mean_ci(self.per_round)
+            out["mean_advantage"], out["advantage_ci"] = mean_ci(self.advantage)
+        else:
+            out["losses"] = self.losses
+            out["loss_rate"] = self.losses / self.seats if self.seats else 0.0
+            out["loss_ci"] = wilson(self.losses, self.seats)
+        return out
+
+
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """Wilson 95% interval of a proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + Z95**2 / trials
+    centre = (p + Z95**2 / (2 * trials)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """Mean and normal 95% interval of the mean."""
+    if not values:
+        return 0.0, (0.0, 0.0)
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, (mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    half = Z95 * math.sqrt(var / len(values))
+    return mean, (mean - half, mean + half)
+
+
+def summarize(results: Sequence[GameResult], lineup: Sequence[str]) -> list[BotStats]:
+    """Pool the results by bot spec, in lineup order."""
+    stats = {name: BotStats(name) for name in dict.fromkeys(lineup)}
+    for result in results:
+        outcome = result.outcome
+        for seat, name in enumerate(result.seats):
+            s = stats[name]
+            s.seats += 1
+            s.games.add(result.index)
+            s.think += result.think[seat]
+            s.decisions += result.decisions[seat]
+            s.abandoned += result.abandoned
+            lost = result.forfeit == seat or result.abandoned
+            if outcome is not None and "scores" in outcome:
+                _score_stats(s, outcome, seat, result.forfeit)
+            elif outcome is not None and outcome.get("loser") == seat:
+                lost = True
+            s.losses += lost
+            s.forfeits += result.forfeit == seat
+        for name in set(result.seats):
+            stats[name].moves += result.moves
+    return list(stats.values())
+
+
+def _score_stats(s: BotStats, outcome: Mapping[str, Any], seat: int, forfeit: int | None) -> None:
+    rounds = max(1, len(outcome["rounds"]))
+    scores = [sc / rounds for sc in outcome["scores"]]
+    if forfeit is not None or outcome.get("abandoned"):
+        return
+    others = [sc for i, sc in enumerate(scores) if i != seat]
+    s.per_round.append(scores[seat])
+    s.advantage.append(scores[seat] - sum(others) / len(others))
+
+
+def ratings(results: Sequence[GameResult]) -> dict[str, tuple[float, float, float]]:
+    """OpenSkill (Plackett–Luce) ratings of the bots: ``{bot: (ordinal, mu, sigma)}``."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    players: dict[str, Any] = {}
+    for result in results:
+        places = _places(result)
+        if places is None:
+            continue
+        names = sorted(set(result.seats))
+        if len(names) < 2:
+            continue
+        for name in names:
+            players.setdefault(name, model.rating(name=name))
+        mean_place = {
+            name: sum(p for seat, p in enumerate(places) if result.seats[seat] == name)
+            / result.seats.count(name)
+            for name in names
+        }
+        teams = [[players[name]] for name in names]
+        rated = model.rate(teams, ranks=[mean_place[name] for name in names])
+        for name, team in zip(names, rated, strict=True):
+            players[name] = team[0]
+    return {name: (r.ordinal(), r.mu, r.sigma) for name, r in players.items()}
+
+
+def _places(result: GameResult) -> list[float] | None:
+    """Each seat's place (1 best) in a game, or ``None`` for an abandoned game."""
+    outcome = result.outcome
+    n = len(result.seats)
+    if result.forfeit is not None:
+        return [float(n) if s == result.forfeit else 1.0 for s in range(n)]
+    if outcome is None or outcome.get("abandoned"):
+        return None
+    if "scores" in outcome:
+        scores = outcome["scores"]
+        return [1.0 + sum(1 for o in scores if o > sc) for sc in scores]
+    order = outcome["out_order"]
+    return [float(order.index(s) + 1) if s in order else float(n) for s in range(n)]
+
+
+# --- storage ------------------------------------------------------------------------------
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS arenas (
+    id INTEGER PRIMARY KEY, started TEXT, game TEXT, players INTEGER, options TEXT,
+    lineup TEXT, games INTEGER, seed INTEGER
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY, arena INTEGER REFERENCES arenas(id), idx INTEGER, deal INTEGER,
+    seats TEXT, outcome TEXT, moves INTEGER, forfeit INTEGER, error TEXT, record TEXT,
+    think TEXT
+);
+"""
+
+
+def store(path: Path, spec: ArenaSpec, results: Sequence[GameResult]) -> int:
+    """Write the arena and every game (record included) to SQLite; return the arena id."""
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA)
+        cur = db.execute(
+            "INSERT INTO arenas (started, game, players, options, lineup, games, seed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                time.strftime("%Y-%m-%d %H:%M:%S"),
+                spec.game,
+                spec.players,
+                json.dumps(dict(spec.options)),
+                json.dumps(list(spec.lineup)),
+                spec.games,
+                spec.seed,
+            ),
+        )
+        arena_id = cur.lastrowid
+        assert arena_id is not None
+        db.executemany(
+            "INSERT INTO games (arena, idx, deal, seats, outcome, moves, forfeit, error, record,"
+            " think) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    arena_id,
+                    r.index,
+                    r.deal,
+                    json.dumps(r.seats),
+                    json.dumps(r.outcome),
+                    r.moves,
+                    r.forfeit,
+                    r.error,
+                    json.dumps(r.record),
+                    json.dumps(r.think),
+                )
+                for r in results
+            ],
+        )
+    return arena_id
+
+
+def load_record(path: Path, game_id: int) -> JSON:
+    """The record of a stored game, by its id (as printed by the arena)."""
+    if not path.exists():
+        raise RulesError(f"no database {path}")
+    with sqlite3.connect(path) as db:
+        try:
+            row = db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        except sqlite3.DatabaseError as err:
+            raise RulesError(f"{path} is not an arena database: {err}") from None
+    if row is None:
+        raise RulesError(f"no game {game_id} in {path}")
+    record: JSON = json.loads(row[0])
+    return record
+
+
+def game_ids(path: Path, arena_id: int) -> tuple[int, int]:
+    """The first and last game id of an arena."""
+    with sqlite3.connect(path) as db:
+        row = db.execute(
+            "SELECT MIN(id), MAX(id) FROM games WHERE arena = ?", (arena_id,)
+        ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+# --- plot ---------------------------------------------------------------------------------
+
+
+def plot(path: Path, spec: ArenaSpec, stats: Sequence[BotStats]) -> None:
+    """A PNG bar chart of each bot's loss rate (or score advantage) with its interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figures = [s.as_dict() for s in stats]
+    names = [f["bot"] for f in figures]
+    if "loss_rate" in figures[0]:
+        values = [f["loss_rate"] for f in figures]
+        lows = [f["loss_rate"] - f["loss_ci"][0] for f in figures]
+        highs = [f["loss_ci"][1] - f["loss_rate"] for f in figures]
+        label, line = "loss rate (95% interval)", 1 / spec.players
+    else:
+        values = [f["mean_advantage"] for f in figures]
+        lows = [f["mean_advantage"] - f["advantage_ci"][0] for f in figures]
+        highs = [f["advantage_ci"][1] - f["mean_advantage"] for f in figures]
+        label, line = "score per round minus the others' mean (95% interval)", 0.0
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.6 * len(names)), 4.0))
+    ax.bar(names, values, yerr=[lows, highs], capsize=6, color="#4477aa")
+    ax.axhline(line, color="grey", linestyle="--", linewidth=1)
+    ax.set_ylabel(label)
+    ax.set_title(f"{spec.game}, {spec.players} players, {spec.games} games (seed {spec.seed})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def result_json(result: GameResult) -> JSON:
+    """A game result as JSON (for tests and exports)."""
+    return asdict(result)
