@@ -730,6 +730,22 @@ def test_mm15_mm16_count_fixed_when_players_go_out_leader_passes() -> None:
     assert state.current_player == 2  # seats 1 and 3 are skipped
 
 
+def test_mm15_leader_who_leads_his_last_card_is_counted() -> None:
+    """MM-15, MM-16: the count is the number of players with cards when the first card was
+    played: a leader who goes out with that card still counts."""
+    state = p3()  # seat 1: 3D 9C; seat 2: 8C TC AD; clubs trump
+    play_script(state, [(0, "2D"), (1, "3D"), (2, "AD")])  # falls on seat 2
+    play_script(state, [(2, "8C"), (0, "take")])  # empty: seat 1 leads
+    assert hand(state, 1) == ["9C"] and state.current_player == 1
+    state.play("9C")
+    view = state.view(None)
+    assert view["out_order"] == [1] and view["trick"]["size"] == 3
+    assert state.current_player == 2 and state.legal_moves() == ["TC", "take"]
+    state.play("TC")
+    assert state.outcome is not None
+    assert state.outcome["loser"] == 0 and state.outcome["out_order"] == [1, 2]
+
+
 def test_mm11_loser_is_last_holder_out_order_as_they_went_out() -> None:
     """MM-11: the game ends when at most one player holds cards: he is the myllymatti; the
     others rank in the order they went out."""
