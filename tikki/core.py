@@ -245,7 +245,7 @@ class Game(ABC):
             missing = sorted((want - got).elements())
             extra = sorted((got - want).elements())
             raise RulesError(
-                f"a deck must be the complete {len(want)}-card deck of {self.name}"
+                f"a deck must be the complete {sum(want.values())}-card deck of {self.name}"
                 f" (got {len(canon)} cards; missing {missing or 'none'}; extra {extra or 'none'})"
             )
         return canon
