@@ -466,6 +466,50 @@ def test_sample_state_is_uniform_over_unseen_cards() -> None:
         assert abs(share - 0.6) < 0.04, (card, share)
 
 
+@pytest.mark.parametrize("config", CONFIGS)
+def test_sampler_draws_like_sample_state(config: dict[str, Any]) -> None:
+    """Game.sampler(view) (many draws from one view): each draw shows the same view, holds
+    every card once, depends on the view only, and plays on legally."""
+    game = load(config)
+    for seed in range(6):
+        order = CARDS[:]
+        random.Random(seed).shuffle(order)
+        rng = random.Random(seed)
+        state = playout(game.new_state(deck=order), rng, rng.randrange(0, 60))
+        seat = rng.randrange(game.players)
+        view = state.view(seat)
+        draw = game.sampler(view)
+        twin = swapped_twin(state, seat, rng)
+        for k in range(3):
+            sample = draw(random.Random(k))
+            assert sample.view(seat) == view
+            zones = sample.reveal()["zones"]
+            assert Counter(c for cards in zones.values() for c in cards) == Counter(CARDS)
+            if twin is not None:
+                other = game.sampler(twin.view(seat))(random.Random(k))
+                assert other.reveal() == sample.reveal()
+            playout(sample, random.Random(k), 10_000)
+            assert sample.is_over
+
+
+def test_sampler_is_uniform_over_unseen_cards() -> None:
+    """The sampler's splits of 5 unseen cards (as in the sample_state test) are uniform."""
+    game = tikki.load("myllymatti", players=2)
+    state = game.new_state(deck=CARDS)
+    while state.view(None)["stock_size"] > 2:
+        state.play(state.legal_moves()[0])
+    unseen = sorted(state.reveal()["hidden"]["0"])
+    draw = game.sampler(state.view(0))
+    rng = random.Random(7)
+    draws = 4000
+    splits = Counter(tuple(sorted(draw(rng).reveal()["zones"]["hand 1"])) for _ in range(draws))
+    categories = list(combinations(unseen, 3))
+    assert set(splits) <= set(categories)
+    expected = draws / len(categories)
+    chi2 = sum((splits[c] - expected) ** 2 / expected for c in categories)
+    assert chi2 < 27.88, f"chi-square {chi2:.1f} over {dict(splits)}"
+
+
 def test_sample_state_is_not_the_truth() -> None:
     """The sampler really samples: over many draws seat 1's sampled hand varies, and the
     true hand is not favoured (a leak would make it come up every time)."""

@@ -945,6 +945,7 @@ def test_mm17_take_bottom_takes_lowest_card_of_bottom_play() -> None:
     assert "TS" in legal and "AH" in legal and "6D" not in legal
     play_script(state, [(0, "take"), (2, "take")])  # seat 1 is out: seat 2 follows seat 0
     assert trick_plays(state) == [(1, ["5S", "6S"])]  # 3S then 4S taken: the play is gone
+    assert state.view(None)["trick"]["size"] == 3  # still the same trick (MM-15)
     assert "3S" in hand(state, 0) and {"2S", "4S"} <= set(hand(state, 2))
 
 
