@@ -410,6 +410,8 @@ def plot(path: Path, spec: ArenaSpec, stats: Sequence[BotStats]) -> None:
         lows = [f["mean_advantage"] - f["advantage_ci"][0] for f in figures]
         highs = [f["advantage_ci"][1] - f["mean_advantage"] for f in figures]
         label, line = "score per round minus the others' mean (95% interval)", 0.0
+    lows = [max(0.0, v) for v in lows]
+    highs = [max(0.0, v) for v in highs]
     fig, ax = plt.subplots(figsize=(max(4.0, 1.6 * len(names)), 4.0))
     ax.bar(names, values, yerr=[lows, highs], capsize=6, color="#4477aa")
     ax.axhline(line, color="grey", linestyle="--", linewidth=1)

@@ -312,25 +312,25 @@ def _report(
     scored = "mean_advantage" in figures[0]
     title = f"{spec.game}, {spec.players} players, {spec.games} games, seed {spec.seed}"
     table = Table(title=title, title_justify="left")
-    table.add_column("Bot")
-    table.add_column("Seat-games", justify="right")
+    table.add_column("Bot", overflow="fold")
+    table.add_column("Seats", justify="right")
     if scored:
-        table.add_column("Score/round", justify="right")
-        table.add_column("Advantage (95% CI)", justify="right")
+        table.add_column("Pts/round", justify="right")
+        table.add_column("Advantage [95% CI]", justify="right", no_wrap=True)
     else:
-        table.add_column("Loss rate (95% CI)", justify="right")
-    for column in ("Moves/game", "Abandoned", "Forfeits", "s/move"):
+        table.add_column("Loss [95% CI]", justify="right", no_wrap=True)
+    for column in ("Moves", "Aband.", "Forf.", "s/move"):
         table.add_column(column, justify="right")
     for f in figures:
         if scored:
             lo, hi = f["advantage_ci"]
             cells = [
                 f"{f['mean_score_per_round']:.2f}",
-                f"{f['mean_advantage']:+.2f} [{lo:+.2f}, {hi:+.2f}]",
+                f"{f['mean_advantage']:+.2f} [{lo:+.2f}–{hi:+.2f}]",
             ]
         else:
             lo, hi = f["loss_ci"]
-            cells = [f"{f['loss_rate']:.1%} [{lo:.1%}, {hi:.1%}]"]
+            cells = [f"{f['loss_rate']:.1%} [{lo:.1%}–{hi:.1%}]"]
         table.add_row(
             f["bot"],
             str(f["seat_games"]),

@@ -40,7 +40,10 @@ class ExternalBot:
     def __init__(
         self, seed: int | None = None, command: str = "", timeout: float | str = 10.0
     ) -> None:
-        self.argv = shlex.split(command)
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as err:
+            raise RulesError(f"cannot read the bot command line {command!r}: {err}") from None
         if not self.argv:
             raise RulesError("a cmd bot needs a command line: cmd:PROGRAM ARGS")
         self.seed = seed

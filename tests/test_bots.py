@@ -1,0 +1,186 @@
+"""Bots: legality, determinism, strength smoke tests, hidden information, external bots."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+import tikki
+from tikki import bots
+from tikki.bots.external import BotFailure
+from tikki.bots.ismcts import ISMCTSBot
+from tikki.core import RulesError
+
+VARIANTS = [
+    ("myllymatti", 3, {}),
+    ("myllymatti", 4, {"variant": "koira"}),
+    ("myllymatti", 2, {"take": "all", "runs": True}),
+    ("myllymatti", 3, {"trump_requires_void": True}),
+]
+
+
+def _play(game: tikki.Game, lineup: list[bots.Bot], seed: int) -> tikki.State:
+    state = game.new_state(seed=seed)
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        view = state.view(seat)
+        move = lineup[seat].choose(game, view)
+        assert move in view["legal_moves"]
+        state.play(move)
+    return state
+
+
+def test_specs_parse_and_unknown_bots_are_named() -> None:
+    assert bots.parse_spec("ismcts:iterations=50:c=1.2") == (
+        "ismcts",
+        {"iterations": "50", "c": "1.2"},
+    )
+    assert bots.parse_spec("cmd:python3 bot.py --fast") == (
+        "cmd",
+        {"command": "python3 bot.py --fast"},
+    )
+    with pytest.raises(RulesError, match="the bots are"):
+        bots.make("wizard")
+    with pytest.raises(RulesError, match="is not key=value"):
+        bots.make("ismcts:iterations")
+    with pytest.raises(RulesError, match="does not take these parameters"):
+        bots.make("random:depth=3")
+    assert isinstance(bots.make("ismcts", iterations=7, seed=1), ISMCTSBot)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), VARIANTS)
+def test_heuristic_plays_legally_everywhere(
+    name: str, players: int, options: dict[str, object]
+) -> None:
+    game = tikki.load(name, players=players, **options)
+    for seed in range(8):
+        lineup = [bots.make("heuristic", seed=seed * 10 + s) for s in range(players)]
+        assert _play(game, lineup, seed).is_over
+
+
+def test_heuristic_beats_random() -> None:
+    game = tikki.load("myllymatti", players=3)
+    losses = 0
+    for seed in range(30):
+        seat = seed % 3
+        lineup = [bots.make("heuristic" if s == seat else "random", seed=seed) for s in range(3)]
+        outcome = _play(game, lineup, seed).outcome
+        assert outcome is not None
+        losses += outcome["loser"] == seat
+    assert losses <= 6, f"heuristic lost {losses} of 30 against random (random's share: 10)"
+
+
+def test_bots_are_deterministic_for_a_seed() -> None:
+    game = tikki.load("myllymatti", players=3)
+    for spec in ("random", "heuristic", "ismcts:iterations=30"):
+        runs = []
+        for _ in range(2):
+            lineup = [bots.make(spec, seed=5 + s) for s in range(3)]
+            runs.append(_play(game, lineup, 3).moves)
+        assert runs[0] == runs[1], spec
+
+
+def test_ismcts_never_reads_hidden_cards() -> None:
+    """Two states that differ only in cards hidden from the seat give the same move."""
+    game = tikki.load("myllymatti", players=3)
+    rng = random.Random(4)
+    compared = 0
+    for seed in range(12):
+        state = game.new_state(seed=seed)
+        for _ in range(rng.randrange(0, 20)):
+            state.play(rng.choice(state.legal_moves()))
+        seat = state.current_player
+        assert seat is not None
+        hidden = sorted(state.reveal()["hidden"][str(seat)])
+        a, b = rng.sample(hidden, 2)
+        deck = state.reveal()["deal_order"]
+        other = game.new_state(seed=seed, deck=[b if c == a else a if c == b else c for c in deck])
+        for move in state.moves:
+            other.play(move)
+        assert other.view(seat) == state.view(seat)
+        moves = [
+            ISMCTSBot(seed=9, iterations=60).choose(game, s.view(seat)) for s in (state, other)
+        ]
+        assert moves[0] == moves[1]
+        compared += 1
+    assert compared == 12
+
+
+def test_ismcts_search_statistics() -> None:
+    game = tikki.load("myllymatti", players=3)
+    state = game.new_state(seed=2)
+    bot = ISMCTSBot(seed=1, iterations=200)
+    root = bot.search(game, state.view(0))
+    assert bot.last_iterations == 200
+    assert set(root.children) == set(state.legal_moves())
+    assert sum(c.visits for c in root.children.values()) == 200
+    with pytest.raises(RulesError):
+        ISMCTSBot(iterations=0)
+    timed = ISMCTSBot(seed=1, seconds=0.05)
+    assert timed.choose(game, state.view(0)) in state.legal_moves()
+    assert timed.last_iterations >= 1
+
+
+def test_fast_random_playout_plays_only_legal_moves() -> None:
+    for name, players, options in VARIANTS:
+        game = tikki.load(name, players=players, **options)
+        for seed in range(10):
+            state = game.new_state(seed=seed)
+            for _ in range(seed * 7):
+                if not state.is_over:
+                    state.play(state.legal_moves()[0])
+            state.random_playout(random.Random(seed))  # type: ignore[attr-defined]
+            assert state.is_over
+            again = tikki.replay(state.record())
+            assert again.reveal() == state.reveal()
+
+
+BOT = f"cmd:{sys.executable} examples/random_bot.py"
+
+
+def test_external_bot_plays_whole_games() -> None:
+    game = tikki.load("myllymatti", players=3)
+    bot = bots.make(BOT)
+    lineup = [bot, bots.make("random", seed=1), bots.make("random", seed=2)]
+    state = _play(game, lineup, 1)
+    bot.end(state.outcome)  # type: ignore[attr-defined]
+    assert state.is_over
+
+
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        ("import sys; sys.exit(3)", "exited"),
+        (
+            'import sys\nfor line in sys.stdin: print(\'{"move": "ZZ"}\', flush=True)',
+            "not a legal move",
+        ),
+        ("import sys\nfor line in sys.stdin: print('hello', flush=True)", "not JSON"),
+        ("import time; time.sleep(30)", "did not answer"),
+    ],
+)
+def test_external_bot_failures_are_reported(script: str, message: str, tmp_path: Path) -> None:
+    game = tikki.load("myllymatti", players=3)
+    state = game.new_state(seed=1)
+    program = tmp_path / "bot.py"
+    program.write_text(script + "\n")
+    bot = bots.make("cmd", command=f"{sys.executable} {program}", timeout=1.5)
+    with pytest.raises(BotFailure, match=message):
+        bot.choose(game, state.view(0))
+    bot.close()  # type: ignore[attr-defined]
+
+
+def test_missing_program_is_reported() -> None:
+    game = tikki.load("myllymatti", players=3)
+    bot = bots.make("cmd:/nonexistent/bot")
+    with pytest.raises(BotFailure, match="cannot start bot"):
+        bot.choose(game, game.new_state(seed=1).view(0))
+
+
+def test_unreadable_command_line_is_a_rules_error() -> None:
+    with pytest.raises(RulesError, match="cannot read the bot command line"):
+        bots.make("cmd:python3 'unclosed")
