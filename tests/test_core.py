@@ -510,6 +510,15 @@ def test_sampler_is_uniform_over_unseen_cards() -> None:
     assert chi2 < 27.88, f"chi-square {chi2:.1f} over {dict(splits)}"
 
 
+def test_sampled_state_has_no_record() -> None:
+    game = tikki.load("myllymatti")
+    sample = game.sample_state(game.new_state(seed=2).view(1), random.Random(0))
+    assert sample.reveal()["deal_order"] == []
+    with pytest.raises(RulesError, match="sampled state has no record"):
+        sample.record()
+    assert sample.record(1)["history"] == []
+
+
 def test_sample_state_is_not_the_truth() -> None:
     """The sampler really samples: over many draws seat 1's sampled hand varies, and the
     true hand is not favoured (a leak would make it come up every time)."""

@@ -895,6 +895,11 @@ def test_mm17_runs_legal_written_low_to_high() -> None:
     lead = state.legal_moves()
     assert "2S+3S+4S" in lead and "2S+3S" in lead and "3S+4S" in lead
     assert "4S+5S" not in lead  # 5S is seat 1's
+    assert "QS+KS+AS" in lead and "KS+AS" in lead
+    refused(state, "AS+2S", "not a run")  # ace high only, no wrap
+    refused(state, "KS+AS+2S", "not a run")
+    refused(state, "2S+4S", "not a run")
+    refused(state, "AS+2H", "not a run")
     state.play("3S+4S")
     assert state.legal_moves() == ["5S", "6S", "5S+6S", "take"]
     refused(state, "6S+5S", "not a run", "low to high")
