@@ -168,12 +168,6 @@ def trick_plays(state: State) -> list[tuple[int, list[str]]]:
     return [(p["seat"], p["cards"]) for p in state.view(None)["trick"]["plays"]]
 
 
-def everyone_except(*groups: Sequence[str]) -> list[str]:
-    """The cards of :data:`CARDS` not in any of ``groups``, sorted like :data:`CARDS`."""
-    taken = {c for g in groups for c in g}
-    return [c for c in CARDS if c not in taken]
-
-
 def by_deck(cards: Sequence[str]) -> list[str]:
     """``cards`` sorted like :data:`CARDS` (suit, then rank): the phase-2 hand order."""
     return sorted(cards, key=CARDS.index)
@@ -181,8 +175,8 @@ def by_deck(cards: Sequence[str]) -> list[str]:
 
 # --- positions used by several tests -------------------------------------------------------
 
-# P3: three players.  Seat 0 beats seat 1 for 22 duels (seat 0 sets AC aside at move 43);
-# then 0-1 (1 wins 4S-6S? see below), 1-2 (2 wins), 2-0 (0 wins), seat 2 shows its last card.
+# P3: three players.  Seat 0 beats seat 1 for 22 duels (seat 0 sets the aside, by default
+# 5C, at move 43); then 0-1 (1 wins), 1-2 (2 wins), 2-0 (0 wins); seat 2 shows its last card.
 P3_A, P3_B = "3D", "9C"  # duel 23: seat 0 plays 3D, seat 1 wins with 9C
 P3_C, P3_D = "8C", "TC"  # duel 24: seat 1 plays 8C, seat 2 wins with TC
 P3_F, P3_G = "2H", "3H"  # duel 25: seat 2 plays 2H, seat 0 wins with 3H
