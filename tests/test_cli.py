@@ -126,3 +126,30 @@ def test_games_lists_every_option() -> None:
     assert result.exit_code == 0
     for spec in tikki.games()["myllymatti"]["options"]:
         assert spec["name"] in result.output
+
+
+def test_hint_suggests_a_legal_move() -> None:
+    code, out = _play(["myllymatti", "--seed", "6", "--no-record"], "hint\nquit\n")
+    assert code == 0
+    state = tikki.load("myllymatti").new_state(seed=6)
+    hint = out.split("Hint: ", 1)[1].split(" ", 1)[0]
+    shown = {m[0] + SUIT_SYMBOL[m[1]] if m != "stock" else m: m for m in state.legal_moves()}
+    assert hint in shown, f"hint {hint!r} is not one of {sorted(shown)}"
+
+
+def test_play_takes_any_bot() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "myllymatti",
+            "--watch",
+            "--seed",
+            "2",
+            "--no-record",
+            "--bots",
+            "ismcts:iterations=20,heuristic,random",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "ismcts:iterations=20" in result.output and "Game over" in result.output

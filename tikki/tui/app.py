@@ -30,6 +30,7 @@ COMMANDS = {
     "help": "what each legal move means",
     "rules": "the rules of this game",
     "log": "every move so far",
+    "hint": "ask the strongest bot (ISMCTS) what it would play",
     "quit": "stop now (the record is saved)",
 }
 
@@ -54,6 +55,7 @@ class Session:
     read: Callable[[str], str]
     record_path: Path | None
     delay: float = 0.0
+    hint_iterations: int = 1000
     seen: int = 0
     bots: dict[int, botlib.Bot] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)
@@ -161,9 +163,34 @@ class Session:
             self.console.print("Commands: " + "; ".join(f"{k} — {v}" for k, v in COMMANDS.items()))
         elif command == "rules":
             self.console.print(Markdown(self.game.rules_text or "No rules text."))
+        elif command == "hint":
+            self._hint(view)
         elif command == "log":
             for entry in view["history"]:
                 self.console.print(self._sentence(entry))
+
+    def _hint(self, view: dict[str, Any]) -> None:
+        """Ask ISMCTS (the strongest bot) for a move and show how sure it is."""
+        from tikki.bots.ismcts import ISMCTSBot
+
+        bot = ISMCTSBot(seed=len(view["history"]), iterations=self.hint_iterations)
+        with self.console.status("Thinking..."):
+            root = bot.search(self.game, view)
+        ranked = sorted(root.children.values(), key=lambda n: -n.visits)
+        legal = set(view["legal_moves"])
+        ranked = [n for n in ranked if n.move in legal]
+        if not ranked:
+            return
+        best = ranked[0]
+        line = Text("Hint: ")
+        line.append(common.move_text(best.move or ""))
+        total = sum(n.visits for n in ranked) or 1
+        line.append(f" ({best.visits / total:.0%} of {total} searches")
+        if len(ranked) > 1 and ranked[1].move:
+            line.append("; next best ")
+            line.append(common.move_text(ranked[1].move))
+        line.append(")")
+        self.console.print(line)
 
     # --- output -------------------------------------------------------------------------
 
