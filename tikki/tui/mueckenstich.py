@@ -1,0 +1,206 @@
+"""Terminal presenter for Mückenstich: the table as one seat sees it, and the score sheet.
+
+The score sheet (every finished round, the doubled and dropped colours, running totals)
+is shown after each round is scored and at the end of the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from tikki.cards import COLOUR_NAMES
+from tikki.tui.common import card, cards, move_text
+
+__all__ = ["changes", "event", "explain", "render", "result", "score_sheet"]
+
+
+def _colour(letter: str | None) -> Text:
+    if letter is None:
+        return Text("—", style="dim")
+    return card(f"■{letter}").append(f" {COLOUR_NAMES[letter]}")
+
+
+def _name(text: str) -> str:
+    number = "mosquito" if text[0] == "M" else text[:-1]
+    return f"{COLOUR_NAMES[text[-1]]} {number}"
+
+
+def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    """Seats with trick and mosquito counts, trump, the trick and the seat's hand."""
+    return Group(_seats(view, names), _table_line(view), _trick(view, names), _hand(view))
+
+
+def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
+    deal = f" · deal {view['deal'] + 1} of 2" if view["deals"] == 2 else ""
+    title = f"Mückenstich · round {view['round'] + 1} of {view['rounds']}{deal}"
+    table = Table(title=title, title_justify="left", expand=False)
+    table.add_column("Seat")
+    table.add_column("Hand", justify="right")
+    table.add_column("Aside", justify="right")
+    table.add_column("Tricks", justify="right")
+    table.add_column("Mosquitoes", justify="right")
+    table.add_column("Total", justify="right")
+    for seat, size in enumerate(view["hand_sizes"]):
+        marker = "▶ " if seat == view["to_act"] else "  "
+        dealer = " (dealer)" if seat == view["dealer"] else ""
+        style = "bold" if seat == view["to_act"] else ""
+        table.add_row(
+            Text(marker + names[seat] + dealer, style=style),
+            str(size),
+            str(view["discard_counts"][seat]),
+            str(view["tricks"][seat]),
+            str(view["mosquitoes"][seat]),
+            str(view["scores"][seat]),
+        )
+    return table
+
+
+def _table_line(view: Mapping[str, Any]) -> Text:
+    line = Text("Trump: ")
+    line.append(_colour(view["trump"]) if view["trump"] else Text("none yet"))
+    if view["discards"]:
+        line.append(" · your cards aside: ")
+        line.append(cards(view["discards"]))
+    return line
+
+
+def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    body = Text()
+    if view["phase"] == "discard":
+        body.append("Everyone sets two cards aside, face down (discard), the forehand first.")
+    elif view["phase"] == "score":
+        body.append(f"Scoring round {view['round'] + 1}: tricks {view['tricks']}, ")
+        body.append(f"mosquitoes {view['mosquitoes']}.")
+        if view["doubled"]:
+            body.append("\nDoubled: ").append(_colour(view["doubled"]))
+    elif not view["trick"]:
+        leader = view["to_act"]
+        if leader is not None:
+            verb = "lead" if names[leader] == "You" else "leads"
+            body.append(f"(empty — {names[leader]} {verb})")
+    else:
+        for entry in view["trick"]:
+            body.append(f"{names[entry['seat']]}: ")
+            body.append(card(entry["card"]))
+            body.append("\n")
+        body.append("Led: ").append(_colour(view["led"]))
+        if view["naming_trump"]:
+            body.append(f"\n{names[view['to_act']]} names the trump colour.")
+    last = view["last_trick"]
+    if last is not None and view["phase"] == "play" and not view["trick"]:
+        body.append(f"\nLast trick to {names[last['winner']]}: ")
+        body.append(cards(e["card"] for e in last["cards"]))
+    return Panel(body, title="Trick", expand=False)
+
+
+def _hand(view: Mapping[str, Any]) -> RenderableType:
+    line = Text("Your hand: ")
+    line.append(cards(view["hand"]) if view["hand"] else Text("(empty)"))
+    if view["legal_moves"]:
+        line.append("\nLegal moves: ")
+        for i, move in enumerate(view["legal_moves"]):
+            if i:
+                line.append("  ")
+            line.append(f"{i + 1}:", style="dim")
+            line.append(move_text(move))
+    return line
+
+
+def explain(view: Mapping[str, Any], move: str) -> str:
+    """What the legal ``move`` would do, in words."""
+    verb, _, arg = move.partition(" ")
+    if verb == "discard":
+        return f"set the {_name(arg)} aside, face down, for this round"
+    if verb == "trump":
+        return f"make {COLOUR_NAMES[arg]} the trump colour until the next mosquito"
+    if verb == "double":
+        return f"every {COLOUR_NAMES[arg]} number card scores 2 this round"
+    if verb == "drop":
+        return f"{COLOUR_NAMES[arg]} number cards score nothing this round"
+    what = f"play the {_name(move)}"
+    if move[0] == "M":
+        what += " (then name the trump colour)"
+    if not view["trick"]:
+        return what + " to lead a new trick"
+    return what
+
+
+def event(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """One history entry as a sentence."""
+    who = names[entry["seat"]]
+    you = who == "You"
+    out = Text(f"{who} ", style="bold" if you else "")
+    verb, _, arg = entry["move"].partition(" ")
+    if verb == "discard":
+        out.append("set " if you else "sets ")
+        out.append(card(arg) if arg != "?" else Text("a card"))
+        out.append(" aside")
+    elif verb in ("trump", "double", "drop"):
+        words = {"trump": "name{} the trump", "double": "double{}", "drop": "drop{}"}[verb]
+        out.append(words.format("" if you else "s") + ": ")
+        out.append(_colour(arg))
+    else:
+        out.append("play " if you else "plays ")
+        out.append(card(entry["move"]))
+    return out
+
+
+def changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]
+) -> list[RenderableType]:
+    """What a move did beyond itself: tricks won, a new deal, a round scored."""
+    out: list[RenderableType] = []
+    last = after["last_trick"]
+    if last is not None and last != before["last_trick"]:
+        line = Text(f"{names[last['winner']]} won the trick: ", style="cyan")
+        out.append(line.append(cards(e["card"] for e in last["cards"])))
+    if after["deal"] != before["deal"] and after["round"] == before["round"]:
+        out.append(Text("Second deal: 10 new cards each; the trump is reset.", "bold cyan"))
+    if len(after["sheet"]) > len(before["sheet"]):
+        entry = after["sheet"][-1]
+        out.append(Text(f"Round {entry['round'] + 1} is scored.", "bold cyan"))
+        if after["phase"] != "over":
+            out.append(score_sheet(after, names))
+            dealer = names[after["dealer"]]
+            out.append(Text(f"Round {after['round'] + 1}: {dealer} deals.", "bold cyan"))
+    return out
+
+
+def score_sheet(view: Mapping[str, Any], names: Sequence[str]) -> Table:
+    """Every finished round (doubled and dropped colour, scores) and the totals."""
+    table = Table(title="Score sheet", title_justify="left")
+    table.add_column("Round")
+    table.add_column("Doubled")
+    table.add_column("Dropped")
+    for name in names:
+        table.add_column(name, justify="right")
+    for entry in view["sheet"]:
+        table.add_row(
+            str(entry["round"] + 1),
+            _colour(entry["doubled"]),
+            _colour(entry["dropped"]),
+            *(str(s) for s in entry["scores"]),
+        )
+    best = max(view["scores"])
+    table.add_row(
+        Text("Total", style="bold"),
+        "",
+        "",
+        *(Text(str(s), style="bold green" if s == best else "bold") for s in view["scores"]),
+    )
+    return table
+
+
+def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    """The final score sheet and the winner(s)."""
+    best = max(view["scores"])
+    winners = [names[s] for s, total in enumerate(view["scores"]) if total == best]
+    verb = "win" if winners == ["You"] else "wins" if len(winners) == 1 else "share the win"
+    line = Text(f"{' and '.join(winners)} {verb} with {best} points.", style="bold green")
+    return Panel(Group(score_sheet(view, names), line), title="Match over")
