@@ -1,0 +1,315 @@
+"""Fixed integer actions and fixed-size observation tensors for the tikki adapters.
+
+Both adapters (OpenSpiel, PettingZoo) share this module, so an action id or an observation
+means the same thing in both.  It uses only the public contract: ``game.deck()``,
+``game.options``, ``game.players``, ``state.view(seat)`` and move texts.
+
+Actions
+-------
+Learning and search libraries want a fixed, finite action space per game.  Enumerating the
+moves seen in legal moves would depend on which games happened to be played, so the
+space is built instead from the game's deck and its move grammar (DESIGN: move texts):
+
+1. every distinct card text of ``game.deck()``, in deck order: "play this card";
+2. every run (sequence) of 2..``max_run`` consecutive cards of one suit, suit by suit in
+   deck order, then by lowest card, then by length (``5H+6H``, ``5H+6H+7H``, ...);
+3. the plain words of the game (``stock``, ``take``, ``pass``), in that order;
+4. ``<word> <card>`` for each card word (``slough 7H``, ``discard 7R``) and card;
+5. ``<word> <suit>`` for each suit word (``trump G``, ``double G``, ``drop G``) and suit.
+
+Which runs and words a game has comes from :data:`GRAMMARS`, keyed by game name (a
+function of the game's options, e.g. Myllymatti has runs only with ``runs=True``; Mattis
+sequences are at most ``max_sequence`` long).  A game missing from the table gets
+:func:`fallback_grammar`: every word of DESIGN's move grammar and runs up to a whole suit
+(a larger space, correct for any game whose moves follow that grammar).  A legal move
+outside the space raises :class:`ActionSpaceError` naming the table to extend; the tests
+play every registered game to make sure that never happens.
+
+Suits are the last character of the card texts and "consecutive" is the order of the
+distinct cards of a suit in ``game.deck()`` (rank order for the French and Mückenstich
+decks).
+
+Observations
+------------
+:class:`ViewEncoder` turns ``view(seat)`` into one flat ``float32`` vector, built
+generically from the JSON of the view (the only thing a seat may know):
+
+* ``phase``: one-hot of ``crc32(phase) % 32`` (stable across runs and machines);
+* ``to_act``: one-hot of the seat to act *relative to the observer* (index ``n``: nobody);
+* ``hand``: count of each distinct card in the observer's hand;
+* ``legal``: the legal-action mask of the observer (zeros when it is not his turn);
+* ``played``: ``n × D`` counts of the cards each seat (relative) named in its moves,
+  from the view's ``history`` (cards played, turned from the stock, sloughed, ...);
+* ``fields``: ``K × (n + 1) × (D + 1)``, one block per top-level key of the view (the
+  keys of the game's initial view, sorted, less the ones above and the constant ``game``,
+  ``players``, ``options``, ``seat``).  Row ``r < n`` is the seat ``r`` places after the
+  observer, row ``n`` is "no seat".  Columns ``0..D-1`` count the cards found in the
+  key's value (card texts, also inside runs and ``"slough 7H"``-like texts; a bare suit
+  such as a trump counts every card of that suit); column ``D`` holds the key's number
+  (or bool).  A top-level list of length ``n`` is per seat (item ``i`` goes to seat
+  ``i``'s row); inside a value a dict with an int ``"seat"`` puts what it holds on that
+  seat's row.  Numbers are raw (``stock_size`` 31, ``max_moves`` 2000); ``None`` is 0.
+
+Views stay JSON; the encoding is meant as a reasonable generic default, not a tuned
+feature set.  The strings of the OpenSpiel adapter (:func:`canonical_json`) are exact.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tikki.core import Game
+
+PHASE_BUCKETS = 32
+"""Size of the phase one-hot (``crc32(phase) % PHASE_BUCKETS``)."""
+META_KEYS = frozenset(
+    {"game", "players", "options", "seat", "phase", "to_act", "hand", "legal_moves", "history"}
+)
+"""Top-level view keys that are not part of the ``fields`` block."""
+OBS_BOUND = 1e6
+"""Bound of every observation value (PettingZoo ``Box`` limits)."""
+
+
+class ActionSpaceError(ValueError):
+    """A move text that the adapter's fixed action space does not hold."""
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """Which move forms a game has, besides playing a single card."""
+
+    max_run: int = 0
+    words: tuple[str, ...] = ()
+    card_words: tuple[str, ...] = ()
+    suit_words: tuple[str, ...] = ()
+
+
+def fallback_grammar(game: Game) -> Grammar:
+    """Every form of DESIGN's move grammar, runs up to a whole suit (for unknown games)."""
+    longest = max(len(cards) for cards in _suits(_distinct(game.deck())).values())
+    return Grammar(
+        max_run=longest,
+        words=("stock", "take", "pass"),
+        card_words=("slough", "discard"),
+        suit_words=("trump", "double", "drop"),
+    )
+
+
+GRAMMARS: dict[str, Callable[[Game], Grammar]] = {
+    "myllymatti": lambda g: Grammar(
+        max_run=13 if g.options.get("runs") else 0, words=("stock", "take")
+    ),
+    "mattis": lambda g: Grammar(
+        max_run=int(g.options.get("max_sequence", 3)),
+        words=("stock", "take", "pass"),
+        card_words=("slough",),
+    ),
+    "mueckenstich": lambda g: Grammar(
+        card_words=("discard",), suit_words=("trump", "double", "drop")
+    ),
+}
+"""The move grammar of each known game, as a function of the game (its options)."""
+
+
+def _distinct(deck: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(deck))
+
+
+def _suits(cards: Sequence[str]) -> dict[str, list[str]]:
+    suits: dict[str, list[str]] = {}
+    for card in cards:
+        suits.setdefault(card[-1], []).append(card)
+    return suits
+
+
+class ActionSpace:
+    """The fixed, ordered list of every move text of one game (see the module notes)."""
+
+    def __init__(self, game: Game) -> None:
+        self.cards = _distinct(game.deck())
+        self.suits = _suits(self.cards)
+        make = GRAMMARS.get(game.name, fallback_grammar)
+        self.grammar = make(game)
+        texts = list(self.cards)
+        for cards in self.suits.values():
+            for start in range(len(cards)):
+                for length in range(2, self.grammar.max_run + 1):
+                    if start + length <= len(cards):
+                        texts.append("+".join(cards[start : start + length]))
+        texts.extend(self.grammar.words)
+        texts.extend(f"{w} {c}" for w in self.grammar.card_words for c in self.cards)
+        texts.extend(f"{w} {s}" for w in self.grammar.suit_words for s in self.suits)
+        self.game_name = game.name
+        self.texts: tuple[str, ...] = tuple(texts)
+        self.index: dict[str, int] = {t: i for i, t in enumerate(self.texts)}
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def to_id(self, move: str) -> int:
+        """The action id of a canonical move text."""
+        try:
+            return self.index[move]
+        except KeyError:
+            raise ActionSpaceError(
+                f"move {move!r} of {self.game_name} is outside the adapter's action space: "
+                "extend tikki.interop.encoding.GRAMMARS for this game"
+            ) from None
+
+    def to_text(self, action: int) -> str:
+        """The move text of an action id."""
+        if not 0 <= action < len(self.texts):
+            raise ActionSpaceError(f"action {action} is not in 0..{len(self.texts) - 1}")
+        return self.texts[action]
+
+    def legal_ids(self, moves: Sequence[str]) -> list[int]:
+        """Sorted action ids of some legal move texts."""
+        return sorted(self.to_id(m) for m in moves)
+
+
+def canonical_json(value: Any) -> str:
+    """Compact JSON with sorted keys: the same view always gives the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class ViewEncoder:
+    """Fixed-size float vectors from views of one game (see the module notes)."""
+
+    def __init__(self, game: Game, actions: ActionSpace) -> None:
+        self.players = n = game.players
+        self.actions = actions
+        self.cards = actions.cards
+        self.card_index = {c: i for i, c in enumerate(self.cards)}
+        self.suit_cards = {s: [self.card_index[c] for c in cs] for s, cs in actions.suits.items()}
+        sample = game.new_state(seed=0).view(0)
+        self.keys: tuple[str, ...] = tuple(sorted(k for k in sample if k not in META_KEYS))
+        d = len(self.cards)
+        self.pieces: list[tuple[str, tuple[int, ...]]] = [
+            ("phase", (PHASE_BUCKETS,)),
+            ("to_act", (n + 1,)),
+            ("hand", (d,)),
+            ("legal", (len(actions),)),
+            ("played", (n, d)),
+            ("fields", (len(self.keys), n + 1, d + 1)),
+        ]
+        self.size = sum(int(np.prod(shape)) for _, shape in self.pieces)
+        self._offsets: dict[str, int] = {}
+        at = 0
+        for name, shape in self.pieces:
+            self._offsets[name] = at
+            at += int(np.prod(shape))
+        self._memo: dict[str, tuple[int, ...]] = {}
+
+    def empty(self) -> npt.NDArray[np.float32]:
+        """A zero vector of the right size."""
+        return np.zeros(self.size, np.float32)
+
+    def split(self, flat: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
+        """Named, reshaped views into ``flat`` (which they share memory with)."""
+        out: dict[str, npt.NDArray[np.float32]] = {}
+        at = 0
+        for name, shape in self.pieces:
+            size = int(np.prod(shape))
+            out[name] = flat[at : at + size].reshape(shape)
+            at += size
+        return out
+
+    def encode(
+        self,
+        view: Mapping[str, Any],
+        observer: int | None,
+        out: npt.NDArray[np.float32] | None = None,
+    ) -> npt.NDArray[np.float32]:
+        """Encode ``view`` (the view of seat ``observer``, or the public view) into ``out``."""
+        flat = self.empty() if out is None else out
+        flat.fill(0.0)
+        n, d = self.players, len(self.cards)
+        base = 0 if observer is None else observer
+        at = self._offsets
+        phase = zlib.crc32(str(view.get("phase")).encode()) % PHASE_BUCKETS
+        flat[at["phase"] + phase] = 1.0
+        to_act = view.get("to_act")
+        flat[at["to_act"] + (n if to_act is None else (to_act - base) % n)] = 1.0
+        off = at["hand"]
+        for card in view.get("hand") or ():
+            flat[off + self.card_index[card]] += 1.0
+        off = at["legal"]
+        for move in view.get("legal_moves") or ():
+            flat[off + self.actions.to_id(move)] = 1.0
+        off = at["played"]
+        ids = self._ids
+        for entry in view.get("history") or ():
+            row = off + ((entry["seat"] - base) % n) * d
+            for i in ids(entry.get("move", "")):
+                flat[row + i] += 1.0
+            card = entry.get("card")
+            if isinstance(card, str):
+                for i in ids(card):
+                    flat[row + i] += 1.0
+        off = at["fields"]
+        block = (n + 1) * (d + 1)
+        for k, key in enumerate(self.keys):
+            value = view.get(key)
+            start = off + k * block
+            if isinstance(value, list) and len(value) == n:
+                for seat, item in enumerate(value):
+                    self._value(item, flat, start, (seat - base) % n, base, True)
+            else:
+                self._value(value, flat, start, n, base, True)
+        return flat
+
+    def _ids(self, text: str) -> tuple[int, ...]:
+        """Card indices named in a text (cards, runs, ``slough 7H``; a suit: all its cards)."""
+        ids = self._memo.get(text)
+        if ids is None:
+            found: list[int] = []
+            for token in text.replace("+", " ").split():
+                i = self.card_index.get(token)
+                if i is not None:
+                    found.append(i)
+                else:
+                    found.extend(self.suit_cards.get(token, ()))
+            ids = self._memo[text] = tuple(found)
+        return ids
+
+    def _value(
+        self,
+        value: Any,
+        flat: npt.NDArray[np.float32],
+        start: int,
+        row: int,
+        base: int,
+        top: bool,
+    ) -> None:
+        width = len(self.cards) + 1
+        if isinstance(value, str):
+            at = start + row * width
+            for i in self._ids(value):
+                flat[at + i] += 1.0
+        elif isinstance(value, bool | int | float):
+            if top:
+                number = max(-OBS_BOUND, min(OBS_BOUND, float(value)))
+                flat[start + row * width + width - 1] = number
+        elif isinstance(value, list | tuple):
+            at = start + row * width
+            ids = self._ids
+            for item in value:
+                if isinstance(item, str):
+                    for i in ids(item):
+                        flat[at + i] += 1.0
+                elif isinstance(item, list | tuple | Mapping):
+                    self._value(item, flat, start, row, base, False)
+        elif isinstance(value, Mapping):
+            seat = value.get("seat")
+            n = self.players
+            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n:
+                row = (seat - base) % n
+            for item in value.values():
+                self._value(item, flat, start, row, base, False)
