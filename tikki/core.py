@@ -451,8 +451,12 @@ def _load_modules() -> None:
                 raise
 
 
+_LOADED: list[bool] = []
+
+
 def _registry() -> dict[str, type[Game]]:
-    if not _REGISTRY:
+    if not _LOADED:  # once, even if a game module was imported (and registered) directly
+        _LOADED.append(True)
         _load_modules()
     return _REGISTRY
 
