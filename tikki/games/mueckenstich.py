@@ -996,10 +996,12 @@ def deal_constrained(
         by_colour[c >> 4].append(c)
     remaining = tuple(len(b) for b in by_colour)
     memo: dict[tuple[int, tuple[int, ...]], int] = {}
+    last = len(masks) - 1
 
     def count(j: int, rem: tuple[int, ...]) -> int:
-        if j == len(masks):
-            return 1 if not any(rem) else 0
+        if j == last:  # the last group takes what is left, if it may
+            fits = sum(rem) == sizes[j] and all(masks[j] >> k & 1 or not rem[k] for k in range(4))
+            return 1 if fits else 0
         key = (j, rem)
         if key not in memo:
             memo[key] = sum(
@@ -1013,7 +1015,7 @@ def deal_constrained(
         raise RulesError("no deal of the hidden cards agrees with the view")
     split: list[tuple[int, ...]] = []
     rem = remaining
-    for j in range(len(masks)):
+    for j in range(last):
         pick = rng.randrange(count(j, rem))
         for x in _compositions(sizes[j], rem, masks[j]):
             weight = _ways(rem, x) * count(j + 1, _minus(rem, x))
@@ -1022,6 +1024,7 @@ def deal_constrained(
             pick -= weight
         split.append(x)
         rem = _minus(rem, x)
+    split.append(rem)
     for cards in by_colour:
         rng.shuffle(cards)
     group_cards: list[list[int]] = [[] for _ in masks]
@@ -1051,12 +1054,12 @@ def _minus(rem: tuple[int, ...], x: tuple[int, ...]) -> tuple[int, ...]:
 
 def _compositions(size: int, rem: tuple[int, ...], mask: int) -> list[tuple[int, ...]]:
     """Colour-count vectors of ``size`` cards within ``rem`` using only ``mask`` colours."""
-    caps = [rem[k] if mask >> k & 1 else 0 for k in range(4)]
+    c0, c1, c2, c3 = (rem[k] if mask >> k & 1 else 0 for k in range(4))
     out: list[tuple[int, ...]] = []
-    for a in range(min(caps[0], size) + 1):
-        for b in range(min(caps[1], size - a) + 1):
-            for c in range(min(caps[2], size - a - b) + 1):
-                d = size - a - b - c
-                if d <= caps[3]:
-                    out.append((a, b, c, d))
+    for a in range(max(0, size - c1 - c2 - c3), min(c0, size) + 1):
+        r1 = size - a
+        for b in range(max(0, r1 - c2 - c3), min(c1, r1) + 1):
+            r2 = r1 - b
+            for c in range(max(0, r2 - c3), min(c2, r2) + 1):
+                out.append((a, b, c, r2 - c))
     return out
