@@ -36,10 +36,13 @@ What the adapter provides
   wrapped as a state of this game (its ``history()`` is empty: OpenSpiel's Python states
   cannot be given a history), with ``rng`` seeded from the sampler.  That is what
   OpenSpiel's ISMCTS bot uses.
-* Serialization: OpenSpiel pickles a Python state's attributes; the tikki state pickles as
-  its record (seed and moves, replayed and verified on load), or, for a sampled state
-  that has no seed, as the state itself.  ``pyspiel.serialize_game_and_state`` and pickle
-  both work.
+* Serialization: ``state.serialize()`` and ``game.deserialize_state(text)`` work (OpenSpiel
+  pickles a Python state's attributes; the tikki state pickles as its record, seed and
+  moves, replayed and verified on load, or, for a sampled state that has no seed, as the
+  state itself).  ``pyspiel.serialize_game_and_state`` and ``pickle`` of a state do not:
+  for a sampled-stochastic game they ask the game for ``GetRNGState``, a C++ method that
+  OpenSpiel does not let Python games implement; so ``random_sim_test`` runs with
+  ``serialize=False`` and the round trip is tested on its own.
 
 Parameters: an option left at its spec default does not override the variant preset
 (OpenSpiel fills every parameter with its default, so "not given" and "given the default"

@@ -1,0 +1,150 @@
+"""The PettingZoo adapter, judged by PettingZoo's own ``api_test`` and ``seed_test``.
+
+Every registered tikki game (each variant, the fewest and the most players) is an AEC
+environment that passes both checks; the environment also replays tikki's own game for a
+seed, masks exactly the legal moves, and pays ``outcome["returns"]`` at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tikki
+from tikki.core import game_class
+
+try:
+    from pettingzoo.test import api_test, seed_test
+except ImportError as err:  # pragma: no cover - depends on the environment
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip(
+        f"!!! PettingZoo is not installed ({err}): pip install -e '.[pettingzoo]' !!!",
+        allow_module_level=True,
+    )
+
+from tikki.interop import pettingzoo as tikki_pz
+
+
+def _configs() -> list[tuple[str, int, str]]:
+    out: list[tuple[str, int, str]] = []
+    for name, spec in tikki.games().items():
+        cls = game_class(name)
+        for variant in spec["variants"]:
+            out.append((name, cls.default_players, variant))
+        for players in (cls.min_players, cls.max_players):
+            if players != cls.default_players:
+                out.append((name, players, "standard"))
+    return out
+
+
+CONFIGS = _configs()
+DICT_OBSERVATION_WARNINGS = {
+    "Observation space for each agent probably should be gymnasium.spaces.box or "
+    "gymnasium.spaces.discrete",
+    "Observation is not a NumPy array",
+}
+"""What ``api_test`` says of every observation dict with an ``action_mask`` (PettingZoo's
+own card games are exempted by name); any other warning fails the test."""
+GAMES = sorted(tikki.games())
+
+
+def _id(config: tuple[str, int, str]) -> str:
+    return f"{config[0]}-{config[1]}p-{config[2]}"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_api_test(config: tuple[str, int, str]) -> None:
+    name, players, variant = config
+    env = tikki_pz.env(name, players=players, variant=variant, render_mode="ansi")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env, num_cycles=300)
+    others = {str(w.message) for w in caught} - DICT_OBSERVATION_WARNINGS
+    assert not others, f"api_test warned: {sorted(others)}"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_seed_test(config: tuple[str, int, str]) -> None:
+    name, players, variant = config
+    seed_test(lambda: tikki_pz.env(name, players=players, variant=variant), num_cycles=100)
+
+
+def _random_game(env: Any, rng: random.Random) -> list[str]:
+    moves: list[str] = []
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(rng.choice(list(legal)))
+        moves.append(env.unwrapped.actions.to_text(action))
+        assert env.unwrapped.state.current_player == int(agent.split("_")[1])
+        env.step(action)
+    return moves
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_whole_game_matches_tikki(name: str) -> None:
+    env = tikki_pz.env(name, render_mode="ansi")
+    env.reset(seed=21)
+    game = env.unwrapped.game
+    state = env.unwrapped.state
+    # masks are the legal moves; other agents' masks are empty
+    first = env.agent_selection
+    obs = env.observe(first)
+    legal = [env.unwrapped.actions.to_text(int(i)) for i in np.flatnonzero(obs["action_mask"])]
+    assert sorted(legal) == sorted(state.legal_moves())
+    for other in env.possible_agents:
+        if other != first:
+            assert not env.observe(other)["action_mask"].any()
+    assert env.render().startswith("tikki.load(")
+    rewards: dict[str, float] = {}
+    seen: dict[str, Any] = {}
+    rng = random.Random(4)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        rewards[agent] = reward
+        if terminated or truncated:
+            assert not truncated
+            seen[agent] = info["outcome"]
+            env.step(None)
+            continue
+        env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+    outcome = state.outcome
+    assert outcome is not None
+    assert [rewards[a] for a in env.possible_agents] == outcome["returns"]
+    assert all(o == outcome for o in seen.values())
+    replay = game.new_state(seed=21)
+    for move in state.moves:
+        replay.play(move)
+    assert replay.outcome == outcome
+
+
+def test_reset_seeds_the_following_deals() -> None:
+    env = tikki_pz.env("myllymatti", players=3)
+    env.reset(seed=5)
+    a = _random_game(env, random.Random(1))
+    env.reset()
+    b = _random_game(env, random.Random(1))
+    env.reset(seed=5)
+    assert _random_game(env, random.Random(1)) == a
+    env.reset()
+    assert _random_game(env, random.Random(1)) == b
+
+
+def test_illegal_action_is_refused() -> None:
+    env = tikki_pz.env("myllymatti", players=3)
+    env.reset(seed=3)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(tikki.IllegalMove):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="render_mode"):
+        tikki_pz.env("myllymatti", render_mode="human")

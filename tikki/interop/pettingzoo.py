@@ -1,0 +1,207 @@
+"""Every tikki game as a PettingZoo AEC environment (``pip install tikki[pettingzoo]``).
+
+::
+
+    from tikki.interop import pettingzoo as tikki_pz
+
+    env = tikki_pz.env("myllymatti", players=3, render_mode="ansi", variant="koira")
+    env.reset(seed=7)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            action = None                              # the finished agent leaves
+        else:
+            action = env.action_space(agent).sample(obs["action_mask"])   # or your policy
+        env.step(action)
+    print(info["outcome"])
+
+What the environment provides
+-----------------------------
+* Agents ``player_0`` … ``player_{n-1}`` are the seats; ``agent_selection`` is the seat to
+  act (tikki's turn order, not round-robin).
+* ``action_space(agent)`` is ``Discrete(A)``, the fixed action space of
+  :mod:`tikki.interop.encoding` (the same ids as the OpenSpiel adapter); an illegal action
+  raises :class:`tikki.IllegalMove` (this environment never substitutes a move).
+* ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8 vector}``, the
+  :class:`~tikki.interop.encoding.ViewEncoder` encoding of ``view(seat)`` (nothing from
+  other seats' hidden cards) and the legal-action mask (zeros when it is not that agent's
+  turn).  ``observation_space(agent)`` is the matching ``Dict`` of two ``Box`` spaces.
+* Rewards are 0 until the game ends, then ``outcome["returns"]`` for every agent (an
+  abandoned game, RULINGS C-5, is a rules ending: ``terminated``, returns −1 each;
+  ``truncated`` is never set).  ``infos[agent]`` is ``{}`` until the end, then
+  ``{"outcome": outcome}``.
+* Seeding: ``reset(seed=s)`` deals tikki's game ``new_state(seed=s)`` (so
+  ``tikki.load(...).new_state(seed=s)`` replays it) and seeds the environment's own
+  generator; a later ``reset()`` without a seed deals from that generator's next number.
+* ``render_mode="ansi"``: ``render()`` returns the public view and the hand of the seat to
+  act as text.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+import tikki
+from tikki.interop.encoding import OBS_BOUND, ActionSpace, ViewEncoder
+
+_HIDDEN_IN_RENDER = frozenset({"game", "players", "options", "seat", "history", "legal_moves"})
+
+
+class TikkiEnv(AECEnv):  # type: ignore[misc]
+    """One tikki game (name, players, options) as a PettingZoo AEC environment."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention
+        "render_modes": ["ansi"],
+        "name": "tikki_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.game = tikki.load(game, players, **options)
+        self.metadata = {**self.metadata, "name": f"tikki_{self.game.name}_v0"}
+        self.render_mode = render_mode
+        self.actions = ActionSpace(self.game)
+        self.encoder = ViewEncoder(self.game, self.actions)
+        n = self.game.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        size = len(self.actions)
+        self.action_spaces = {a: gymnasium.spaces.Discrete(size) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: gymnasium.spaces.Dict(
+                {
+                    "observation": gymnasium.spaces.Box(
+                        -OBS_BOUND, OBS_BOUND, (self.encoder.size,), np.float32
+                    ),
+                    "action_mask": gymnasium.spaces.Box(0, 1, (size,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.state: tikki.State | None = None
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space of ``agent`` (the same object every time)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The action space of ``agent`` (the same object every time)."""
+        return self.action_spaces[agent]
+
+    def _tikki(self) -> tikki.State:
+        if self.state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game: from ``seed``, or from the environment's generator."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+            deal = seed
+        else:
+            deal = self._rng.randrange(2**32)
+        self.state = self.game.new_state(seed=deal)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._agent_to_act()
+
+    def _agent_to_act(self) -> str:
+        seat = self._tikki().current_player
+        return self.possible_agents[0 if seat is None else seat]
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """``agent``'s observation: its view encoded, and its legal-action mask."""
+        seat = self._seat[agent]
+        view = self._tikki().view(seat)
+        mask = np.zeros(len(self.actions), np.int8)
+        for move in view["legal_moves"]:
+            mask[self.actions.to_id(move)] = 1
+        return {"observation": self.encoder.encode(view, seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` (an action id) for the agent to act; ``None`` for a finished one."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: give an action id, not None")
+        state = self._tikki()
+        state.play(self.actions.to_text(int(action)))
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        outcome = state.outcome
+        if outcome is not None:
+            for seat, agent_id in enumerate(self.possible_agents):
+                self.rewards[agent_id] = float(outcome["returns"][seat])
+                self.terminations[agent_id] = True
+                self.infos[agent_id] = {"outcome": outcome}
+        else:
+            self.agent_selection = self._agent_to_act()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The public view and the hand of the seat to act, as text (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; use 'ansi'")
+            return None
+        state = self._tikki()
+        public = state.view(None)
+        lines = [f"{self.game!r}"]
+        for key, value in public.items():
+            if key not in _HIDDEN_IN_RENDER and value not in (None, [], {}):
+                lines.append(f"{key}: {value}")
+        seat = state.current_player
+        if seat is not None:
+            mine = state.view(seat)
+            lines.append(f"player_{seat} hand: {' '.join(mine['hand'])}")
+            lines.append(f"player_{seat} legal: {', '.join(mine['legal_moves'])}")
+        history = public.get("history") or []
+        if history:
+            last = history[-5:]
+            lines.append("last moves: " + ", ".join(f"{h['seat']}:{h['move']}" for h in last))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def raw_env(
+    game: str, players: int | None = None, render_mode: str | None = None, **options: Any
+) -> TikkiEnv:
+    """The environment without PettingZoo's order-enforcing wrapper."""
+    return TikkiEnv(game, players, render_mode, **options)
+
+
+def env(
+    game: str, players: int | None = None, render_mode: str | None = None, **options: Any
+) -> Any:
+    """The environment of one tikki game, wrapped in PettingZoo's ``OrderEnforcingWrapper``.
+
+    ``env("myllymatti", players=3, variant="koira")``; options are tikki's keywords.
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(game, players, render_mode, **options))
+
+
+__all__ = ["TikkiEnv", "env", "raw_env"]
