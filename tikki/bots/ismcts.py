@@ -29,6 +29,10 @@ from typing import Any
 
 from tikki.core import Game, RulesError, State
 
+ROLLOUTS = ("greedy", "random", "heuristic")
+"""Rollout policies: the game's fast cheapest-move playout where it has one (``greedy``,
+else uniform), uniform random moves, or the game's heuristic bot (faithful but slow)."""
+
 
 class Node:
     """A tree node: the move that led here, who made it, and its statistics."""
@@ -63,7 +67,8 @@ class ISMCTSBot:
         iterations: int | str = 1000,
         seconds: float | str | None = None,
         c: float | str = 0.7,
-        rollout: str = "random",
+        rollout: str = "greedy",
+        greedy: float | str = 0.9,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = int(iterations)
@@ -71,9 +76,10 @@ class ISMCTSBot:
         self.c = float(c)
         if self.iterations < 1 or (self.seconds is not None and self.seconds <= 0):
             raise RulesError("ismcts needs iterations >= 1 and seconds > 0")
-        if rollout not in ("random", "heuristic"):
-            raise RulesError(f"ismcts rollout is random or heuristic, not {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise RulesError(f"ismcts rollout is {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.rollout = rollout
+        self.greedy = float(greedy) if rollout == "greedy" else 0.0
         self.last_iterations = 0
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
@@ -160,10 +166,15 @@ class ISMCTSBot:
 
             return heuristic_playout
 
+        greedy = self.greedy
+
         def random_playout(state: State, rng: random.Random) -> None:
             fast = getattr(state, "random_playout", None)
             if fast is not None:
-                fast(rng)
+                if greedy:
+                    fast(rng, greedy=greedy)
+                else:
+                    fast(rng)
                 return
             choice = rng.choice
             while not state.is_over:

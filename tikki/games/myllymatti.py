@@ -111,6 +111,11 @@ _BEATS: tuple[tuple[bytes, ...], ...] = tuple(
 )
 """``_BEATS[trump][top][card]``: the beating rule of MM-13 as a table (index -1: no trump)."""
 
+_CHEAP: tuple[tuple[int, ...], ...] = tuple(
+    tuple(RANK_OF[c] + 13 * (SUIT_OF[c] == trump) for c in range(52)) for trump in range(5)
+)
+"""``_CHEAP[trump][card]``: the greedy rollout's cost of spending a card (trumps dearest)."""
+
 _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 
@@ -354,23 +359,50 @@ class MyllymattiState(State):
         new._hist = self._hist[:]
         return new
 
-    def random_playout(self, rng: random.Random) -> None:
-        """Play uniformly random legal moves to the end (the fast path of search rollouts).
+    def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
+        """Play the game to its end quickly (the fast path of search rollouts).
 
-        The moves and their distribution are those of ``rng.choice(legal_moves())``; only
-        the move texts are skipped while choosing.
+        With ``greedy=0`` every move is uniform over the legal moves, the distribution of
+        ``rng.choice(legal_moves())``; only the move texts are skipped while choosing.
+        With probability ``greedy`` a move is instead the *cheapest* legal one, a crude
+        but fast policy that makes rollouts far more realistic: in phase 1 the lowest
+        card that loses the round (else uniform); in phase 2 the lowest beater, a suit
+        card before a trump (else take), and the lowest non-trump card to lead.
         """
         while self._phase != OVER:
             hand = self._hands[self._to_act]
+            cheap = greedy > 0.0 and rng.random() < greedy
             if self._phase == COLLECT:
-                k = len(hand) + (len(self._stock) >= 2)
-                i = int(rng.random() * k)
-                self._collect(hand[i] if i < len(hand) else -1)
+                card = self._cheap_loser(hand) if cheap else -2
+                if card == -2:
+                    k = len(hand) + (len(self._stock) >= 2)
+                    i = int(rng.random() * k)
+                    card = hand[i] if i < len(hand) else -1
+                self._collect(card)
+            elif cheap:
+                self._cheap_shed(hand)
             else:
                 self._random_shed(hand, rng)
             if len(self._hist) >= self._max_moves and self._phase != OVER:
                 self._abandon()
         self._legal = None
+
+    def _cheap_loser(self, hand: list[int]) -> int:
+        """The lowest hand card that loses the current round, or -2 if none does."""
+        if not self._rpos:
+            return -2
+        best = max(RANK_OF[c] for _, c, _ in self._trick[len(self._trick) - self._rpos :])
+        losers = [c for c in hand if RANK_OF[c] < best]
+        return min(losers, key=RANK_OF.__getitem__) if losers else -2
+
+    def _cheap_shed(self, hand: list[int]) -> None:
+        trump = self._trump if self._trump >= 0 else 4
+        options = self._beaters(hand) if self._plays else hand
+        if not options:
+            self._take_move()
+            return
+        card = min(options, key=_CHEAP[trump].__getitem__)
+        self._shed([card], CARD_TEXT[card])
 
     def _random_shed(self, hand: list[int], rng: random.Random) -> None:
         leading = not self._plays
