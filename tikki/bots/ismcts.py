@@ -10,7 +10,9 @@ iteration
    determinization by UCB1 with *availability* counts (a child's exploration term uses how
    often it was available, not its parent's visits);
 3. expands one untried legal move, then plays the rest of the game out with the rollout
-   policy (``random``, or the game's ``heuristic``);
+   policy: ``greedy`` (default: the game's fast playout, mostly cheapest moves, where the
+   state offers ``random_playout(rng, greedy=p)``; uniform otherwise), ``random``
+   (uniform), or ``heuristic`` (the game's heuristic bot on views: faithful but slow);
 4. backs the result up: each node scores the reward of the player who made its move.
 
 Rewards are the game's ``returns`` made relative and scale-free: a player's return minus
