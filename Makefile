@@ -10,7 +10,7 @@ ARGS   ?=
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,openspiel,pettingzoo]'
 	touch $(STAMP)
 
 ## Play Myllymatti in the terminal against two bots (3 players).

@@ -205,7 +205,8 @@ class ViewEncoder:
         for name, shape in self.pieces:
             self._offsets[name] = at
             at += int(np.prod(shape))
-        self._memo: dict[str, tuple[int, ...]] = {}
+        self._memo: dict[tuple[int, str], tuple[int, ...]] = {}
+        self._history_cache: dict[int, tuple[list[Any], list[int]]] = {}
 
     def empty(self) -> npt.NDArray[np.float32]:
         """A zero vector of the right size."""
@@ -228,88 +229,110 @@ class ViewEncoder:
         out: npt.NDArray[np.float32] | None = None,
     ) -> npt.NDArray[np.float32]:
         """Encode ``view`` (the view of seat ``observer``, or the public view) into ``out``."""
-        flat = self.empty() if out is None else out
-        flat.fill(0.0)
         n, d = self.players, len(self.cards)
         base = 0 if observer is None else observer
         at = self._offsets
+        hits: list[int] = []  # one entry per +1 (card counts, one-hots)
+        numbers: list[tuple[int, float]] = []  # (index, value) for the number columns
         phase = zlib.crc32(str(view.get("phase")).encode()) % PHASE_BUCKETS
-        flat[at["phase"] + phase] = 1.0
+        hits.append(at["phase"] + phase)
         to_act = view.get("to_act")
-        flat[at["to_act"] + (n if to_act is None else (to_act - base) % n)] = 1.0
-        off = at["hand"]
-        for card in view.get("hand") or ():
-            flat[off + self.card_index[card]] += 1.0
-        off = at["legal"]
-        for move in view.get("legal_moves") or ():
-            flat[off + self.actions.to_id(move)] = 1.0
-        off = at["played"]
-        ids = self._ids
-        for entry in view.get("history") or ():
-            row = off + ((entry["seat"] - base) % n) * d
-            for i in ids(entry.get("move", "")):
-                flat[row + i] += 1.0
-            card = entry.get("card")
-            if isinstance(card, str):
-                for i in ids(card):
-                    flat[row + i] += 1.0
+        hits.append(at["to_act"] + (n if to_act is None else (to_act - base) % n))
+        hits.extend(self._at(at["hand"], card) for card in view.get("hand") or ())
+        legal, to_id = at["legal"], self.actions.to_id
+        hits.extend(legal + to_id(move) for move in view.get("legal_moves") or ())
+        hits.extend(self._played(view.get("history") or [], base))
         off = at["fields"]
-        block = (n + 1) * (d + 1)
+        block, width = (n + 1) * (d + 1), d + 1
         for k, key in enumerate(self.keys):
             value = view.get(key)
             start = off + k * block
             if isinstance(value, list) and len(value) == n:
                 for seat, item in enumerate(value):
-                    self._value(item, flat, start, (seat - base) % n, base, True)
+                    row = start + ((seat - base) % n) * width
+                    self._value(item, start, row, base, True, hits, numbers)
             else:
-                self._value(value, flat, start, n, base, True)
-        return flat
+                self._value(value, start, start + n * width, base, True, hits, numbers)
+        counts = np.bincount(np.asarray(hits, np.intp), minlength=self.size)
+        if out is None:
+            out = counts.astype(np.float32)
+        else:
+            out[:] = counts
+        for index, number in numbers:
+            out[index] = number
+        return out
 
-    def _ids(self, text: str) -> tuple[int, ...]:
-        """Card indices named in a text (cards, runs, ``slough 7H``; a suit: all its cards)."""
-        ids = self._memo.get(text)
-        if ids is None:
-            found: list[int] = []
+    def _played(self, history: list[Any], base: int) -> list[int]:
+        """Positions of the ``played`` counts; reuses the last result for the same observer
+        when the history only grew since (checked by comparing the prefix, in C)."""
+        cached = self._history_cache.get(base)
+        if cached is not None and len(history) >= len(cached[0]):
+            old, hits = cached
+            if history[: len(old)] == old:
+                start = len(old)
+            else:
+                start, hits = 0, []
+        else:
+            start, hits = 0, []
+        if start < len(history) or cached is None:
+            hits = list(hits)
+            n, d, played, ids = self.players, len(self.cards), self._offsets["played"], self._hits
+            for entry in history[start:]:
+                row = played + ((entry["seat"] - base) % n) * d
+                hits.extend(ids(row, entry.get("move", "")))
+                card = entry.get("card")
+                if isinstance(card, str):
+                    hits.extend(ids(row, card))
+            self._history_cache[base] = (list(history), hits)
+        return hits
+
+    def _at(self, row: int, card: str) -> int:
+        return row + self.card_index[card]
+
+    def _hits(self, row: int, text: str) -> tuple[int, ...]:
+        """Positions ``row + i`` of the cards ``i`` named in a text (cards, runs, ``slough
+        7H``; a bare suit names all its cards)."""
+        key = (row, text)
+        found = self._memo.get(key)
+        if found is None:
+            ids: list[int] = []
             for token in text.replace("+", " ").split():
                 i = self.card_index.get(token)
                 if i is not None:
-                    found.append(i)
+                    ids.append(row + i)
                 else:
-                    found.extend(self.suit_cards.get(token, ()))
-            ids = self._memo[text] = tuple(found)
-        return ids
+                    ids.extend(row + j for j in self.suit_cards.get(token, ()))
+            found = self._memo[key] = tuple(ids)
+        return found
 
     def _value(
         self,
         value: Any,
-        flat: npt.NDArray[np.float32],
         start: int,
         row: int,
         base: int,
         top: bool,
+        hits: list[int],
+        numbers: list[tuple[int, float]],
     ) -> None:
-        width = len(self.cards) + 1
+        """Add what ``value`` holds to the block at ``start``, on the row starting at ``row``."""
         if isinstance(value, str):
-            at = start + row * width
-            for i in self._ids(value):
-                flat[at + i] += 1.0
+            hits.extend(self._hits(row, value))
         elif isinstance(value, bool | int | float):
             if top:
                 number = max(-OBS_BOUND, min(OBS_BOUND, float(value)))
-                flat[start + row * width + width - 1] = number
+                numbers.append((row + len(self.cards), number))
         elif isinstance(value, list | tuple):
-            at = start + row * width
-            ids = self._ids
+            ids = self._hits
             for item in value:
                 if isinstance(item, str):
-                    for i in ids(item):
-                        flat[at + i] += 1.0
+                    hits.extend(ids(row, item))
                 elif isinstance(item, list | tuple | Mapping):
-                    self._value(item, flat, start, row, base, False)
+                    self._value(item, start, row, base, False, hits, numbers)
         elif isinstance(value, Mapping):
             seat = value.get("seat")
             n = self.players
             if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n:
-                row = (seat - base) % n
+                row = start + ((seat - base) % n) * (len(self.cards) + 1)
             for item in value.values():
-                self._value(item, flat, start, row, base, False)
+                self._value(item, start, row, base, False, hits, numbers)

@@ -1,0 +1,156 @@
+"""Steps per second through the OpenSpiel and PettingZoo adapters beside tikki's own API.
+
+Random playouts of one game (default Myllymatti, 3 players), each loop as a user writes it:
+
+- *tikki*: ``state.play(rng.choice(state.legal_moves()))`` until ``state.is_over``;
+- *OpenSpiel*: ``state.apply_action(rng.choice(state.legal_actions()))`` on
+  ``pyspiel.load_game("python_tikki_myllymatti(players=3)")``;
+- *OpenSpiel + obs*: the same, also reading ``state.observation_tensor()`` of the player to
+  act before each move (what a learning loop does).  For a Python game OpenSpiel sizes
+  that tensor on every call by making a fresh initial state and observing it, so each call
+  costs two observations and a deal;
+- *OpenSpiel + observer*: reading the observation through an observer instead
+  (``game.make_py_observer()``, ``observer.set_from(state, player)``, ``observer.tensor``),
+  which skips that sizing;
+- *PettingZoo*: ``for agent in env.agent_iter(): obs, ... = env.last()``, a random legal
+  action from ``obs["action_mask"]``, ``env.step(action)`` (``last()`` builds the
+  observation, as it does in every PettingZoo loop).
+
+A step is one move of a player (dealing and the PettingZoo steps that retire finished
+agents are not counted).  ``× tikki`` is each loop's steps/s over the native loop's.
+
+Run: ``.venv/bin/python benchmarks/adapters.py [--seconds S] [--game NAME] [--players N]``
+(needs the ``openspiel`` and ``pettingzoo`` extras; a missing one is skipped with a note).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+import tikki
+
+Loop = Callable[[int], int]
+"""Plays one game from a seed; returns the number of moves played."""
+
+
+def native_loop(name: str, players: int) -> Loop:
+    """tikki's own text API."""
+    game = tikki.load(name, players)
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        state = game.new_state(seed=seed)
+        moves = 0
+        while not state.is_over:
+            state.play(rng.choice(state.legal_moves()))
+            moves += 1
+        return moves
+
+    return play
+
+
+def openspiel_loop(name: str, players: int, observe: str = "") -> Loop:
+    """The OpenSpiel adapter; ``observe``: "", "tensor" (``observation_tensor``) or
+    "observer" (a Python observer) read at each step."""
+    import pyspiel
+
+    from tikki.interop import openspiel
+
+    openspiel.register()
+    game = pyspiel.load_game(f"{openspiel.PREFIX}{name}(players={players},rng_seed=1)")
+    observer = game.make_py_observer()
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal():
+            if observe == "tensor":
+                state.observation_tensor(state.current_player())
+            elif observe == "observer":
+                observer.set_from(state, state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+        return moves
+
+    return play
+
+
+def pettingzoo_loop(name: str, players: int) -> Loop:
+    """The PettingZoo adapter's AEC loop."""
+    from tikki.interop import pettingzoo as tikki_pz
+
+    env = tikki_pz.env(name, players=players)
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        env.reset(seed=seed)
+        moves = 0
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            moves += 1
+        return moves
+
+    return play
+
+
+def measure(loop: Loop, seconds: float) -> tuple[float, int, int]:
+    """Play games for about ``seconds``; return (steps/s, games, steps)."""
+    loop(10_000)  # warm up (imports, caches)
+    games = steps = 0
+    start = time.perf_counter()
+    while True:
+        steps += loop(games)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed, games, steps
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Measure each loop and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per loop (default 3)")
+    parser.add_argument("--game", default="myllymatti")
+    parser.add_argument("--players", type=int, default=3)
+    args = parser.parse_args(argv)
+    console = Console()
+    makers: list[tuple[str, Callable[[], Loop]]] = [
+        ("tikki (native)", lambda: native_loop(args.game, args.players)),
+        ("OpenSpiel", lambda: openspiel_loop(args.game, args.players)),
+        ("OpenSpiel + obs", lambda: openspiel_loop(args.game, args.players, "tensor")),
+        ("OpenSpiel + observer", lambda: openspiel_loop(args.game, args.players, "observer")),
+        ("PettingZoo", lambda: pettingzoo_loop(args.game, args.players)),
+    ]
+    table = Table(title=f"{args.game} {args.players}p random playouts, one core")
+    for column in ("loop", "steps/s", "games", "steps/game", "× tikki"):
+        table.add_column(column, justify="left" if column == "loop" else "right")
+    native: float | None = None
+    for label, make in makers:
+        try:
+            loop = make()
+        except ImportError as err:
+            console.print(f"[yellow]{label}: skipped ({err})[/]")
+            continue
+        rate, games, steps = measure(loop, args.seconds)
+        if native is None:
+            native = rate
+        ratio: Any = f"{rate / native:.3f}"
+        table.add_row(label, f"{rate:,.0f}", str(games), f"{steps / games:.0f}", ratio)
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
