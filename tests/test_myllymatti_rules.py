@@ -553,6 +553,22 @@ def test_mm7_winner_leads_against_next_player_from_him() -> None:
     assert state.view(None)["piles"] == [[], ["2S", "9H"], ["2H", "KD"]]
 
 
+def test_mm2_mm7_opponent_is_next_player_clockwise_with_cards() -> None:
+    """MM-2, MM-7: each winner duels the next player clockwise from him who has cards; a
+    seat without cards is passed over."""
+    deck, script = sink_script(4, P4_TAIL, P4_KEEP, P4_ASIDE)
+    state = new(4, deck)
+    start = len(script) - len(P4_TAIL)
+    play_script(state, script[:start])
+    assert state.view(None)["trick"]["round"] == [0, 1]
+    rounds = []
+    for i in range(start, len(script), 2):
+        play_script(state, script[i : i + 2])
+        rounds.append(state.view(None)["trick"]["round"] if state.phase == "collect" else None)
+    assert rounds == [[1, 2], [2, 3], [3, 0], [0, 2], None]
+    assert state.view(None)["last_winner"] == 2
+
+
 def test_mm7_winner_without_cards_lead_passes_clockwise() -> None:
     """MM-7: a winner with no cards left cannot lead: the lead passes to the next player
     clockwise with cards, who duels the next one clockwise from him."""
