@@ -43,7 +43,7 @@ CONFIGS: list[dict[str, Any]] = [
     {"players": 4, "runs": True, "take": "all"},
     {"players": 3, "runs": True, "trump_requires_void": True},
 ]
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 cards = st.sampled_from(CANONICAL)
 spaces = st.text(alphabet=" \t", max_size=3)
@@ -126,15 +126,18 @@ def test_c3_mueckenstich_round_trip(card: str, lower: bool, pad: str) -> None:
 # --- move texts in random states -----------------------------------------------------------
 
 
-def random_state(config: dict[str, Any], seed: int, picks: list[int]) -> State:
-    """A state after playing ``picks`` (indices into the legal moves) from ``seed``."""
+def random_state(config: dict[str, Any], seed: int, length: int, picks: list[int]) -> State:
+    """The state after ``length`` moves from the deal of ``seed``: the first moves are
+    ``picks`` (indices into the legal moves), the rest chosen by ``Random(seed)``."""
     options = dict(config)
     players = options.pop("players")
     state = tikki.load("myllymatti", players=players, **options).new_state(seed=seed)
-    for pick in picks:
+    rng = random.Random(seed)
+    for i in range(length):
         if state.is_over:
             break
         legal = state.legal_moves()
+        pick = picks[i] if i < len(picks) else rng.randrange(len(legal))
         state.play(legal[pick % len(legal)])
     return state
 
@@ -156,7 +159,8 @@ states = st.builds(
     random_state,
     st.sampled_from(CONFIGS),
     st.integers(0, 10**6),
-    st.lists(st.integers(0, 10**6), max_size=140),
+    st.integers(0, 200),
+    st.lists(st.integers(0, 10**6), max_size=60),
 )
 
 
