@@ -32,6 +32,7 @@ CONFIGS: list[dict[str, Any]] = [
     {"players": 4},
     {"players": 3, "variant": "koira"},
     {"players": 4, "runs": True, "take": "all", "trump_requires_void": True},
+    {"players": 2, "variant": "koira", "take": "top", "duel": True},
 ]
 
 
