@@ -4,10 +4,9 @@ Design notes
 ------------
 * A :class:`MueckenstichState` is a whole **match**: as many rounds as players (MS-2), the
   dealer moving left each round.  Each round is dealt from a deck: the given one(s), else
-  a shuffle by the state's own ``random.Random(seed)``.  The generator shuffles once per
-  round even when a deck is given for that round, so a seed and a first deck give the
-  same later rounds as the seed alone (DESIGN: "a deck fixes the first deal, the seed
-  drives the rest").
+  a shuffle by a ``random.Random`` seeded with the state's seed and the round number, so
+  a seed and a first deck give the same later rounds as the seed alone (DESIGN: "a deck
+  fixes the first deal, the seed drives the rest"), and ``clone`` copies no generator.
 * Cards are ints ``colour * 16 + value`` (value ``1``–``12``, ``13`` the mosquito);
   identical cards (the two 12s, the three mosquitoes of a colour) are the same int, as
   the rules make them interchangeable (C-4).  In a trick the later of two identical
@@ -239,7 +238,7 @@ class Mueckenstich(Game):
         elif seed is None:
             seed = random.SystemRandom().randrange(2**32)
         state = MueckenstichState(self, seed, given)
-        state._rng = random.Random(seed)
+        state._base = seed
         state._decks = [[TEXT_CARD[t] for t in d] for d in decks] if decks else []
         state._start_round()
         return state
@@ -258,6 +257,7 @@ class MueckenstichState(State):
     """One match of Mückenstich; see the module notes for the representation."""
 
     __slots__ = (
+        "_base",
         "_deal",
         "_decks",
         "_discards",
@@ -276,7 +276,6 @@ class MueckenstichState(State):
         "_pending",
         "_phase",
         "_piles",
-        "_rng",
         "_round",
         "_seats",
         "_seen",
@@ -301,7 +300,7 @@ class MueckenstichState(State):
         self.deck = deck  # type: ignore[assignment]
         n = game.players
         self._n = n
-        self._rng = random.Random(0)
+        self._base = 0
         self._decks: list[list[int]] = []
         self._order: list[int] = []
         self._round = 0
@@ -345,7 +344,7 @@ class MueckenstichState(State):
 
     def _start_round(self) -> None:
         order = list(DECK)
-        self._rng.shuffle(order)
+        random.Random(f"mueckenstich:{self._base}:{self._round}").shuffle(order)
         if self._round < len(self._decks):
             order = list(self._decks[self._round])
         if self._round == 0:
@@ -461,13 +460,10 @@ class MueckenstichState(State):
         return out
 
     def clone(self) -> MueckenstichState:
-        """An independent copy (flat lists of ints; the generator state is copied too)."""
+        """An independent copy (flat lists of ints)."""
         new = MueckenstichState.__new__(MueckenstichState)
         for name in _SHARED_SLOTS:
             object.__setattr__(new, name, getattr(self, name))
-        rng = random.Random()
-        rng.setstate(self._rng.getstate())
-        new._rng = rng
         new._hands = [h[:] for h in self._hands]
         new._discards = [d[:] for d in self._discards]
         new._piles = [p[:] for p in self._piles]
@@ -836,7 +832,6 @@ _SHARED_SLOTS = tuple(
     for name in MueckenstichState.__slots__
     if name
     not in (
-        "_rng",
         "_hands",
         "_discards",
         "_piles",
@@ -895,7 +890,7 @@ def _from_view(
     """Build a full state from a seat's view, dealing the hidden cards consistently."""
     n = game.players
     state = MueckenstichState(game, None, None)
-    state._rng = random.Random(rng.getrandbits(64))
+    state._base = rng.getrandbits(64)
     ints = _ints_of
     state._round = view["round"]
     state._deal = view["deal"]
