@@ -108,6 +108,10 @@ def low_card(state: tikki.State, avoid_colours: str = "") -> str:
     raise AssertionError(f"no suitable card in {state.legal_moves()}")
 
 
+def random_policy(rng: random.Random) -> Callable[[tikki.State], str]:
+    return lambda state: rng.choice(state.legal_moves())
+
+
 def first_legal(state: tikki.State) -> str:
     return state.legal_moves()[0]
 
@@ -913,3 +917,52 @@ def critical(df: int, z: float = 3.09) -> float:
     """The chi-square value exceeded with probability ~0.001 (Wilson–Hilferty)."""
     k = 2 / (9 * df)
     return float(df * (1 - k + z * k**0.5) ** 3)
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_later_rounds_leak_nothing_by_equivalence(players: int) -> None:
+    """C-4 / MS-4: in a later round, swapping two cards of one colour between other
+    seats' hands (or the unused cards) in that round's deck changes nothing seat 0 sees,
+    nor what the determinizer makes of it."""
+    g = game(players)
+    checked = 0
+    for k in range(12):
+        decks = [shuffled(500 + 10 * k + r) for r in range(players)]
+        state = g.new_state(deck=decks)
+        rng = random.Random(k)
+        policy = random_policy(rng)
+        run_until(state, lambda s: s.view(None)["round"] == 1, policy)
+        stop = len(state.moves) + rng.randrange(4, 40)
+        run_until(state, lambda s, stop=stop: len(s.moves) >= stop, first_legal)
+        if state.view(None)["round"] != 1:
+            continue
+        zones = state.reveal()["zones"]
+        places = [f"hand {s}" for s in range(1, players)] + ["stock"]
+        where: dict[str, set[str]] = {}
+        for name, cards in zones.items():
+            for c in cards:
+                where.setdefault(c, set()).add(name)
+        counts = Counter(decks[1])
+        candidates = sorted(
+            c for c, at in where.items() if len(at) == 1 and next(iter(at)) in places
+        )
+        pairs = [
+            (a, b)
+            for a, b in itertools.combinations(candidates, 2)
+            if a[-1] == b[-1] and counts[a] == counts[b] and where[a] != where[b]
+        ]
+        if not pairs:
+            continue
+        a, b = pairs[rng.randrange(len(pairs))]
+        other_decks = [list(d) for d in decks]
+        other_decks[1] = [b if c == a else a if c == b else c for c in decks[1]]
+        other = g.new_state(deck=other_decks)
+        for move in state.moves:
+            other.play(move)
+        assert other.view(0) == state.view(0), f"seat 0 can tell {a} from {b}"
+        assert other.reveal()["zones"] != zones
+        sample_a = g.sample_state(state.view(0), random.Random(k)).reveal()
+        sample_b = g.sample_state(other.view(0), random.Random(k)).reveal()
+        assert sample_a == sample_b
+        checked += 1
+    assert checked >= 6
