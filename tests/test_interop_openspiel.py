@@ -38,14 +38,15 @@ openspiel.register()
 
 
 def _configs() -> list[tuple[str, int, str]]:
-    """Each game at its default player count in every variant, and at its fewest players."""
+    """Each game at its default player count in every variant, at its fewest and most."""
     out: list[tuple[str, int, str]] = []
     for name, spec in tikki.games().items():
         cls = game_class(name)
         for variant in spec["variants"]:
             out.append((name, cls.default_players, variant))
-        if cls.min_players != cls.default_players:
-            out.append((name, cls.min_players, "standard"))
+        for players in (cls.min_players, cls.max_players):
+            if players != cls.default_players:
+                out.append((name, players, "standard"))
     return out
 
 

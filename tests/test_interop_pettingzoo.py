@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import warnings
 from typing import Any
 
@@ -148,3 +150,12 @@ def test_illegal_action_is_refused() -> None:
         env.step(illegal)
     with pytest.raises(ValueError, match="render_mode"):
         tikki_pz.env("myllymatti", render_mode="human")
+
+
+def test_core_does_not_import_the_adapters() -> None:
+    code = (
+        "import sys, tikki; tikki.load('myllymatti').new_state(seed=1).legal_moves(); "
+        "bad = [m for m in ('tikki.interop', 'pyspiel', 'pettingzoo', 'gymnasium') "
+        "if m in sys.modules]; assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

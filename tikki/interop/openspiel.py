@@ -63,7 +63,9 @@ DESIGN names: sampled stochastic.
 The seed of each game is chosen when its initial state is first used (a state OpenSpiel
 makes only to copy into it, as ``clone()`` does, draws none): from ``SystemRandom`` when
 ``rng_seed`` is −1 (the default), else the next number of ``random.Random(rng_seed)``
-owned by the game object, so a fixed ``rng_seed`` replays the same sequence of deals.
+owned by the game object, so a fixed ``rng_seed`` replays the same sequence of deals in
+the same program (OpenSpiel itself makes and observes an initial state whenever it sizes an
+observation tensor, and that state takes the next seed too).
 That makes OpenSpiel's handling of sampled chance correct: every random event is drawn
 from the true distribution (the seeded shuffle), independently of anything a player has
 seen; it is hidden from every observation (views never hold the seed or the stock order);
@@ -97,9 +99,10 @@ PREFIX = "python_tikki_"
 UTILITY: dict[str, Callable[[int], tuple[float, float]]] = {
     "myllymatti": lambda n: (-1.0, 1.0 / (n - 1)),
     "mattis": lambda n: (-1.0, 1.0 / (n - 1)),
-    "mueckenstich": lambda n: (-20.0 * n, 52.0 * n),
+    "mueckenstich": lambda n: (-20.0 * n, 65.0 * n),
 }
-"""Bounds of the returns per game, by number of players (MS-10: a round scores −20..52)."""
+"""Bounds of the returns per game, by number of players (MS-10: a round scores from −20,
+four first mosquitoes, to 65, every number card with one colour doubled and none dropped)."""
 DEFAULT_UTILITY = (-1e9, 1e9)
 """Bounds for a game missing from :data:`UTILITY`."""
 GAME_LENGTH: dict[str, Callable[[int], int]] = {"mueckenstich": lambda n: 100 * n}
