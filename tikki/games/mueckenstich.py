@@ -56,12 +56,15 @@ MOSQUITO_PENALTY = 5
 """Points lost for the first mosquito of each colour in a player's tricks (MS-10)."""
 ALL_COLOURS = 0b1111
 
-CARD_TEXT: tuple[str, ...] = tuple(
-    (("M" if v == MOSQUITO else str(v)) + COLOURS[c >> 4])
-    if 1 <= (v := c & 15) <= 13 and c < 64
-    else ""
-    for c in range(64)
-)
+
+def _card_text(card: int) -> str:
+    value = card & 15
+    if not 1 <= value <= MOSQUITO:
+        return ""
+    return ("M" if value == MOSQUITO else str(value)) + COLOURS[card >> 4]
+
+
+CARD_TEXT: tuple[str, ...] = tuple(_card_text(c) for c in range(64))
 """Canonical text of each card int (``""`` for ints that are no card)."""
 TEXT_CARD: dict[str, int] = {t: c for c, t in enumerate(CARD_TEXT) if t}
 """Canonical text to card int."""
@@ -521,13 +524,13 @@ class MueckenstichState(State):
             raise IllegalMove("the match is over: no more moves")
         words = move.split()
         canon: str | None = None
-        if len(words) == 2 and words[0].lower() in ("discard", "trump", "double", "drop"):
-            verb = words[0].lower()
+        if len(words) >= 2 and words[0].lower() in ("discard", "trump", "double", "drop"):
+            verb, arg = words[0].lower(), "".join(words[1:])
             if verb == "discard":
-                card = normalize_mueckenstich(words[1])
+                card = normalize_mueckenstich(arg)
                 canon = None if card is None else f"discard {card}"
             else:
-                colour = _colour_word(words[1])
+                colour = _colour_word(arg)
                 canon = None if colour is None else f"{verb} {colour}"
         elif words:
             card = normalize_mueckenstich("".join(words))
