@@ -966,3 +966,44 @@ def test_later_rounds_leak_nothing_by_equivalence(players: int) -> None:
         assert sample_a == sample_b
         checked += 1
     assert checked >= 6
+
+
+# --- fast rollouts ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("greedy", [0.0, 0.7])
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_random_playout_plays_legal_moves_to_the_end(players: int, greedy: float) -> None:
+    """The rollout fast path only makes legal moves and ends the match like ``play``."""
+    g = game(players)
+    for k in range(5):
+        state = g.new_state(seed=k)
+        stop = random.Random(k).randrange(150)
+        run_until(state, lambda s, stop=stop: len(s.moves) >= stop, first_legal)
+        fast = state.clone()
+        fast.random_playout(random.Random(k), greedy=greedy)  # type: ignore[attr-defined]
+        assert fast.is_over and fast.outcome is not None
+        slow = state.clone()
+        for move in fast.moves[len(state.moves) :]:
+            assert move in slow.legal_moves()
+            slow.play(move)
+        assert slow.outcome == fast.outcome
+        assert slow.reveal() == fast.reveal()
+
+
+def test_random_playout_is_uniform_over_the_legal_moves() -> None:
+    """With greedy=0 the first move is distributed like rng.choice(legal_moves())."""
+    state = game(4).new_state(deck=make_deck(4, {0: ["12R", "12R", "MR", "MR"]}))
+    discard_all(state)
+    legal = state.legal_moves()
+    assert len(legal) < len(hand(state, 0))  # identical cards are one move
+    draws = 4000
+    got: Counter[str] = Counter()
+    for i in range(draws):
+        trial = state.clone()
+        trial.random_playout(random.Random(i))  # type: ignore[attr-defined]
+        got[trial.moves[len(state.moves)]] += 1
+    assert set(got) == set(legal)
+    expected = draws / len(legal)
+    chi2 = sum((got[m] - expected) ** 2 / expected for m in legal)
+    assert chi2 < critical(len(legal) - 1)

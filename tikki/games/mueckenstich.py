@@ -31,7 +31,8 @@ Design notes
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Mapping, Sequence
 from math import comb
 from typing import Any
 
@@ -73,6 +74,7 @@ DECK: tuple[int, ...] = tuple(TEXT_CARD[t] for t in mueckenstich_deck())
 
 _TRUMP_MOVES = tuple(f"trump {c}" for c in COLOURS)
 _DOUBLE_MOVES = tuple(f"double {c}" for c in COLOURS)
+_DROP_MOVES = tuple(f"drop {c}" for c in COLOURS)
 _COLOUR_WORDS = {**{c.lower(): c for c in COLOURS}, **{v: k for k, v in COLOUR_NAMES.items()}}
 _COLOUR_WORDS.update({"black": "K", "schwarz": "K", "rot": "R", "blau": "B", "grün": "G"})
 
@@ -252,8 +254,13 @@ class Mueckenstich(Game):
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> MueckenstichState:
         """A full state consistent with ``view``: hidden cards dealt uniformly among the
         deals that respect every size and every void colour (RULINGS C-4)."""
+        return self.sampler(view)(rng)
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], MueckenstichState]:
+        """Draw states like :meth:`sample_state`, reading the view and counting the
+        consistent deals only once (for search bots)."""
         seat = self.check_view(view)
-        return _from_view(self, view, seat, rng)
+        return _sampler(self, view, seat)
 
 
 class MueckenstichState(State):
@@ -446,13 +453,13 @@ class MueckenstichState(State):
         phase = self._phase
         if phase == PLAY:
             if self._pending:
-                self._name_trump(move)
+                self._name_trump(COLOURS.index(move[-1]))
             else:
-                self._play_card(move)
+                self._play_card(TEXT_CARD[move])
         elif phase == DISCARD:
-            self._discard(move)
+            self._discard(_DISCARD_CARD[move])
         else:
-            self._choose(move)
+            self._choose(move[1] == "o", COLOURS.index(move[-1]))
         self._legal = None
 
     def record(self, seat: int | None = None) -> JSON:
@@ -481,6 +488,51 @@ class MueckenstichState(State):
         new._seats = self._seats[:]
         new._own_seen = self._own_seen[:]
         return new
+
+    def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
+        """Play the match to its end quickly (the fast path of search rollouts).
+
+        With ``greedy=0`` every move is uniform over the legal moves, the distribution of
+        ``rng.choice(legal_moves())``, without building move texts to choose from.  With
+        probability ``greedy`` a card move is instead the *cheapest* one: the lowest
+        legal number card (a mosquito only when nothing else is legal), and a discard
+        sets a mosquito aside when there is one.
+        """
+        while self._phase != OVER:
+            phase = self._phase
+            if phase == PLAY:
+                if self._pending:
+                    self._name_trump(int(rng.random() * 4))
+                    continue
+                hand = self._hands[self._to_act]
+                led = self._led
+                options = hand
+                if led >= 0:
+                    follow = [c for c in hand if c >> 4 == led]
+                    if follow:
+                        options = follow
+                if greedy > 0.0 and rng.random() < greedy:
+                    card = min(options, key=_CHEAP_ORDER.__getitem__)
+                else:
+                    distinct = sorted(set(options))
+                    card = distinct[int(rng.random() * len(distinct))]
+                self._play_card(card)
+            elif phase == DISCARD:
+                hand = self._hands[self._to_act]
+                card = -1
+                if greedy > 0.0 and rng.random() < greedy:
+                    card = max(hand, key=_CHEAP_ORDER.__getitem__)
+                if card < 0 or card & 15 != MOSQUITO:
+                    distinct = sorted(set(hand))
+                    card = distinct[int(rng.random() * len(distinct))]
+                self._discard(card)
+            else:
+                if self._doubled < 0 and self._to_act == self._doubler():
+                    self._choose(True, int(rng.random() * 4))
+                else:
+                    colours = [c for c in range(4) if c != self._doubled]
+                    self._choose(False, colours[int(rng.random() * len(colours))])
+        self._legal = None
 
     # --- legality -----------------------------------------------------------------------
 
@@ -513,7 +565,7 @@ class MueckenstichState(State):
         if phase == SCORE:
             if self._doubled < 0 and self._to_act == self._doubler():
                 return list(_DOUBLE_MOVES)
-            return [f"drop {c}" for i, c in enumerate(COLOURS) if i != self._doubled]
+            return [m for i, m in enumerate(_DROP_MOVES) if i != self._doubled]
         return []
 
     def _canonical(self, move: Any, legal: list[str]) -> str:
@@ -586,13 +638,12 @@ class MueckenstichState(State):
 
     # --- discards -----------------------------------------------------------------------
 
-    def _discard(self, move: str) -> None:
+    def _discard(self, card: int) -> None:
         seat = self._to_act
-        card = _DISCARD_CARD[move]
         self._hands[seat].remove(card)
         pile = self._discards[seat]
         pile.append(card)
-        self._moves.append(move)
+        self._moves.append(_DISCARD_TEXT[card])
         self._seats.append(seat)
         self._own_seen[seat] |= 1 << card
         if len(pile) % 2 == 0:
@@ -605,9 +656,8 @@ class MueckenstichState(State):
 
     # --- tricks -------------------------------------------------------------------------
 
-    def _play_card(self, move: str) -> None:
+    def _play_card(self, card: int) -> None:
         seat = self._to_act
-        card = TEXT_CARD[move]
         self._hands[seat].remove(card)
         trick = self._trick
         colour = card >> 4
@@ -618,7 +668,7 @@ class MueckenstichState(State):
             self._led = colour
             self._leader = seat
         trick.append((seat, card))
-        self._moves.append(move)
+        self._moves.append(CARD_TEXT[card])
         self._seats.append(seat)
         self._seen |= 1 << card
         if card & 15 == MOSQUITO:
@@ -626,11 +676,11 @@ class MueckenstichState(State):
             return
         self._advance(seat)
 
-    def _name_trump(self, move: str) -> None:
+    def _name_trump(self, colour: int) -> None:
         seat = self._to_act
-        self._trump = COLOURS.index(move[-1])
+        self._trump = colour
         self._pending = False
-        self._moves.append(move)
+        self._moves.append(_TRUMP_MOVES[colour])
         self._seats.append(seat)
         self._advance(seat)
 
@@ -683,12 +733,11 @@ class MueckenstichState(State):
             return
         self._finish_round()
 
-    def _choose(self, move: str) -> None:
+    def _choose(self, double: bool, colour: int) -> None:
         seat = self._to_act
-        self._moves.append(move)
+        self._moves.append((_DOUBLE_MOVES if double else _DROP_MOVES)[colour])
         self._seats.append(seat)
-        colour = COLOURS.index(move[-1])
-        if move[1] == "o":
+        if double:
             self._doubled = colour
             dropper = self._dropper()
             if dropper >= 0:
@@ -850,6 +899,7 @@ _SHARED_SLOTS = tuple(
         "_own_seen",
     )
 )
+_CHEAP_ORDER: tuple[int, ...] = tuple((c & 15) * 4 + (c >> 4) for c in range(64))
 _DISCARD_TEXT: tuple[str, ...] = tuple(f"discard {t}" if t else "" for t in CARD_TEXT)
 _DISCARD_CARD: dict[str, int] = {f"discard {t}": c for t, c in TEXT_CARD.items()}
 
@@ -887,13 +937,15 @@ def _colour_or_none(colour: int) -> str | None:
 # --- determinizer -------------------------------------------------------------------------
 
 
-def _from_view(
-    game: Mueckenstich, view: Mapping[str, Any], seat: int, rng: random.Random
-) -> MueckenstichState:
-    """Build a full state from a seat's view, dealing the hidden cards consistently."""
+def _template(
+    game: Mueckenstich, view: Mapping[str, Any], seat: int
+) -> tuple[MueckenstichState, _Dealer]:
+    """A state with everything public from ``view`` and the seat's own cards, and the
+    dealer of the hidden cards (other hands, other discards, the undealt cards)."""
     n = game.players
+    if len(view["hand_sizes"]) != n:
+        raise RulesError("the view does not match the game's number of players")
     state = MueckenstichState(game, None, None)
-    state._base = rng.getrandbits(64)
     ints = _ints_of
     state._round = view["round"]
     state._deal = view["deal"]
@@ -932,10 +984,10 @@ def _from_view(
                 state._own_seen[s] |= 1 << card
             else:
                 state._seen |= 1 << card
-    if len(view["hand_sizes"]) != n:
-        raise RulesError("the view does not match the game's number of players")
     own_hand = ints(view["hand"])
     own_discards = ints(view["discards"])
+    state._hands[seat] = sorted(own_hand)
+    state._discards[seat] = own_discards
     pool = list(DECK)
     for known in (own_hand, own_discards, *state._piles, [c for _, c in state._trick]):
         for c in known:
@@ -951,22 +1003,31 @@ def _from_view(
     places.append((view["stock_size"], ALL_COLOURS))
     if sum(size for size, _ in places) != len(pool):
         raise RulesError("the view's card counts do not add up to the deck")
-    dealt = deal_constrained(pool, places, rng)
-    hands: list[list[int]] = []
-    discards: list[list[int]] = []
-    k = 0
-    for o in range(n):
-        if o == seat:
-            hands.append(sorted(own_hand))
-            discards.append(own_discards)
-        else:
-            hands.append(sorted(dealt[k]))
-            discards.append(dealt[k + 1])
+    return state, _Dealer(pool, places)
+
+
+def _sampler(
+    game: Mueckenstich, view: Mapping[str, Any], seat: int
+) -> Callable[[random.Random], MueckenstichState]:
+    template, dealer = _template(game, view, seat)
+    others = [o for o in range(game.players) if o != seat]
+
+    def sample(rng: random.Random) -> MueckenstichState:
+        state = template.clone()
+        state._base = rng.getrandbits(64)
+        dealt = dealer.deal(rng)
+        hands, discards = state._hands, state._discards
+        k = 0
+        for o in others:
+            cards = dealt[k]
+            cards.sort()
+            hands[o] = cards
+            discards[o] = dealt[k + 1]
             k += 2
-    state._hands = hands
-    state._discards = discards
-    state._stock = dealt[k]
-    return state
+        state._stock = dealt[k]
+        return state
+
+    return sample
 
 
 def _ints_of(texts: Sequence[str]) -> list[int]:
@@ -984,62 +1045,87 @@ def deal_constrained(
     assignments each gives (exact integer counting), then the cards themselves.
     Raises :class:`RulesError` when no assignment exists.
     """
-    groups: dict[int, list[int]] = {}
-    for i, (_, mask) in enumerate(places):
-        groups.setdefault(mask, []).append(i)
-    masks = sorted(groups, key=lambda m: (m == ALL_COLOURS, m))
-    sizes = [sum(places[i][0] for i in groups[m]) for m in masks]
-    by_colour: list[list[int]] = [[], [], [], []]
-    for c in pool:
-        by_colour[c >> 4].append(c)
-    remaining = tuple(len(b) for b in by_colour)
-    memo: dict[tuple[int, tuple[int, ...]], int] = {}
-    last = len(masks) - 1
+    return _Dealer(pool, places).deal(rng)
 
-    def count(j: int, rem: tuple[int, ...]) -> int:
-        if j == last:  # the last group takes what is left, if it may
-            fits = sum(rem) == sizes[j] and all(masks[j] >> k & 1 or not rem[k] for k in range(4))
+
+class _Dealer:
+    """:func:`deal_constrained` for one pool and one set of places, drawn many times."""
+
+    def __init__(self, pool: Sequence[int], places: Sequence[tuple[int, int]]) -> None:
+        groups: dict[int, list[int]] = {}
+        for i, (_, mask) in enumerate(places):
+            groups.setdefault(mask, []).append(i)
+        self.masks = sorted(groups, key=lambda m: (m == ALL_COLOURS, m))
+        self.members = [groups[m] for m in self.masks]
+        self.sizes = [sum(places[i][0] for i in groups[m]) for m in self.masks]
+        self.place_sizes = [size for size, _ in places]
+        self.by_colour: list[list[int]] = [[], [], [], []]
+        for c in sorted(pool):
+            self.by_colour[c >> 4].append(c)
+        self.remaining = tuple(len(b) for b in self.by_colour)
+        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.choices: dict[
+            tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]
+        ] = {}
+        if self.count(0, self.remaining) == 0:
+            raise RulesError("no deal of the hidden cards agrees with the view")
+
+    def count(self, j: int, rem: tuple[int, ...]) -> int:
+        """How many card assignments deal ``rem`` (colour counts) to groups ``j`` on."""
+        if j == len(self.masks) - 1:  # the last group takes what is left, if it may
+            mask = self.masks[j]
+            fits = sum(rem) == self.sizes[j] and all(mask >> k & 1 or not rem[k] for k in range(4))
             return 1 if fits else 0
         key = (j, rem)
-        if key not in memo:
-            memo[key] = sum(
-                _ways(rem, x) * count(j + 1, _minus(rem, x))
-                for x in _compositions(sizes[j], rem, masks[j])
-            )
-        return memo[key]
+        found = self.memo.get(key)
+        if found is None:
+            cumulative = self._options(j, rem)[1]
+            found = self.memo[key] = cumulative[-1] if cumulative else 0
+        return found
 
-    total = count(0, remaining)
-    if total == 0:
-        raise RulesError("no deal of the hidden cards agrees with the view")
-    split: list[tuple[int, ...]] = []
-    rem = remaining
-    for j in range(last):
-        pick = rng.randrange(count(j, rem))
-        for x in _compositions(sizes[j], rem, masks[j]):
-            weight = _ways(rem, x) * count(j + 1, _minus(rem, x))
-            if pick < weight:
-                break
-            pick -= weight
-        split.append(x)
-        rem = _minus(rem, x)
-    split.append(rem)
-    for cards in by_colour:
-        rng.shuffle(cards)
-    group_cards: list[list[int]] = [[] for _ in masks]
-    for j, x in enumerate(split):
-        for colour in range(4):
-            take = x[colour]
-            group_cards[j].extend(by_colour[colour][:take])
-            del by_colour[colour][:take]
-    out: list[list[int]] = [[] for _ in places]
-    for j, m in enumerate(masks):
-        cards = group_cards[j]
-        rng.shuffle(cards)
-        for i in groups[m]:
-            size = places[i][0]
-            out[i] = cards[:size]
-            del cards[:size]
-    return out
+    def _options(self, j: int, rem: tuple[int, ...]) -> tuple[list[tuple[int, ...]], list[int]]:
+        key = (j, rem)
+        found = self.choices.get(key)
+        if found is None:
+            xs: list[tuple[int, ...]] = []
+            cumulative: list[int] = []
+            total = 0
+            for x in _compositions(self.sizes[j], rem, self.masks[j]):
+                weight = _ways(rem, x) * self.count(j + 1, _minus(rem, x))
+                if weight:
+                    total += weight
+                    xs.append(x)
+                    cumulative.append(total)
+            found = self.choices[key] = (xs, cumulative)
+        return found
+
+    def deal(self, rng: random.Random) -> list[list[int]]:
+        """One uniform deal: a list of cards per place, in the order of the places."""
+        split: list[tuple[int, ...]] = []
+        rem = self.remaining
+        for j in range(len(self.masks) - 1):
+            xs, cumulative = self._options(j, rem)
+            x = xs[bisect_right(cumulative, rng.randrange(cumulative[-1]))]
+            split.append(x)
+            rem = _minus(rem, x)
+        split.append(rem)
+        by_colour = [cards[:] for cards in self.by_colour]
+        for cards in by_colour:
+            rng.shuffle(cards)
+        out: list[list[int]] = [[] for _ in self.place_sizes]
+        for j, x in enumerate(split):
+            cards = []
+            for colour in range(4):
+                take = x[colour]
+                if take:
+                    cards.extend(by_colour[colour][:take])
+                    del by_colour[colour][:take]
+            rng.shuffle(cards)
+            for i in self.members[j]:
+                size = self.place_sizes[i]
+                out[i] = cards[:size]
+                del cards[:size]
+        return out
 
 
 def _ways(rem: tuple[int, ...], x: tuple[int, ...]) -> int:
