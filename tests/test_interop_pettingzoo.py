@@ -21,7 +21,7 @@ import tikki
 from tikki.core import game_class
 
 try:
-    from pettingzoo.test import api_test, seed_test
+    from pettingzoo.test import api_test, render_test, seed_test
 except ImportError as err:  # pragma: no cover - depends on the environment
     if os.environ.get("CI") == "true":
         raise
@@ -75,6 +75,12 @@ def test_api_test(config: tuple[str, int, str]) -> None:
 def test_seed_test(config: tuple[str, int, str]) -> None:
     name, players, variant = config
     seed_test(lambda: tikki_pz.env(name, players=players, variant=variant), num_cycles=100)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_render_test(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: tikki_pz.env(name, render_mode=render_mode))
+    assert "hand:" in capsys.readouterr().out
 
 
 def _random_game(env: Any, rng: random.Random) -> list[str]:
@@ -149,7 +155,7 @@ def test_illegal_action_is_refused() -> None:
     with pytest.raises(tikki.IllegalMove):
         env.step(illegal)
     with pytest.raises(ValueError, match="render_mode"):
-        tikki_pz.env("myllymatti", render_mode="human")
+        tikki_pz.env("myllymatti", render_mode="rgb_array")
 
 
 def test_core_does_not_import_the_adapters() -> None:

@@ -34,7 +34,7 @@ What the environment provides
   ``tikki.load(...).new_state(seed=s)`` replays it) and seeds the environment's own
   generator; a later ``reset()`` without a seed deals from that generator's next number.
 * ``render_mode="ansi"``: ``render()`` returns the public view and the hand of the seat to
-  act as text.
+  act as text (``"human"`` prints it).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
     """One tikki game (name, players, options) as a PettingZoo AEC environment."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "name": "tikki_v0",
         "is_parallelizable": False,
     }
@@ -72,7 +72,7 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         self.game = tikki.load(game, players, **options)
         self.metadata = {**self.metadata, "name": f"tikki_{self.game.name}_v0"}
         self.render_mode = render_mode
@@ -162,10 +162,18 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The public view and the hand of the seat to act, as text (``render_mode="ansi"``)."""
+        """The public view and the hand of the seat to act, as text: returned with
+        ``render_mode="ansi"``, printed with ``"human"``."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; use 'ansi'")
             return None
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _render_text(self) -> str:
         state = self._tikki()
         public = state.view(None)
         lines = [f"{self.game!r}"]
