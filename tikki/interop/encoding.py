@@ -205,7 +205,7 @@ class ViewEncoder:
         for name, shape in self.pieces:
             self._offsets[name] = at
             at += int(np.prod(shape))
-        self._memo: dict[tuple[int, str], tuple[int, ...]] = {}
+        self._memo: dict[str, tuple[int, ...]] = {}
         self._history_cache: dict[int, tuple[list[Any], list[int]]] = {}
 
     def empty(self) -> npt.NDArray[np.float32]:
@@ -289,20 +289,26 @@ class ViewEncoder:
     def _at(self, row: int, card: str) -> int:
         return row + self.card_index[card]
 
-    def _hits(self, row: int, text: str) -> tuple[int, ...]:
-        """Positions ``row + i`` of the cards ``i`` named in a text (cards, runs, ``slough
-        7H``; a bare suit names all its cards)."""
-        key = (row, text)
-        found = self._memo.get(key)
+    def _hits(self, row: int, text: str) -> list[int]:
+        """Positions ``row + i`` of the cards ``i`` named in a text."""
+        found = self._memo.get(text)
+        if found is None:
+            found = self._card_ids(text)
+        return [row + i for i in found]
+
+    def _card_ids(self, text: str) -> tuple[int, ...]:
+        """The cards named in a text (cards, runs, ``slough 7H``; a bare suit: all its
+        cards), memoised."""
+        found = self._memo.get(text)
         if found is None:
             ids: list[int] = []
             for token in text.replace("+", " ").split():
                 i = self.card_index.get(token)
                 if i is not None:
-                    ids.append(row + i)
+                    ids.append(i)
                 else:
-                    ids.extend(row + j for j in self.suit_cards.get(token, ()))
-            found = self._memo[key] = tuple(ids)
+                    ids.extend(self.suit_cards.get(token, ()))
+            found = self._memo[text] = tuple(ids)
         return found
 
     def _value(
@@ -323,11 +329,27 @@ class ViewEncoder:
                 number = max(-OBS_BOUND, min(OBS_BOUND, float(value)))
                 numbers.append((row + len(self.cards), number))
         elif isinstance(value, list | tuple):
-            ids = self._hits
+            memo, card_ids = self._memo, self._card_ids
             for item in value:
-                if isinstance(item, str):
-                    hits.extend(ids(row, item))
-                elif isinstance(item, list | tuple | Mapping):
+                kind = type(item)
+                if kind is str:
+                    found = memo.get(item)
+                    if found is None:
+                        found = card_ids(item)
+                    if found:
+                        hits.extend([row + i for i in found])
+                elif kind is list or kind is tuple:
+                    for sub in item:
+                        sub_kind = type(sub)
+                        if sub_kind is str:
+                            found = memo.get(sub)
+                            if found is None:
+                                found = card_ids(sub)
+                            if found:
+                                hits.extend([row + i for i in found])
+                        elif sub_kind is list or sub_kind is tuple or sub_kind is dict:
+                            self._value(sub, start, row, base, False, hits, numbers)
+                elif kind is dict:
                     self._value(item, start, row, base, False, hits, numbers)
         elif isinstance(value, Mapping):
             seat = value.get("seat")
