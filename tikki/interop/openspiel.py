@@ -72,8 +72,9 @@ seen; it is hidden from every observation (views never hold the seed or the stoc
 ``clone()`` copies the state and its seed, so a clone replays the same future, as
 OpenSpiel documents for sampled stochastic games; and algorithms that must not know the
 future (ISMCTS) draw their worlds with ``resample_from_infostate``, whose states carry no
-seed and draw future random events from the sampler's rng.  Algorithms that need explicit
-chance (CFR, exact best response) refuse the game, as they should.
+seed and draw future random events from the sampler's rng.  Algorithms that enumerate
+chance outcomes (CFR, exact best response) do not apply, as for any sampled-stochastic
+game: there are none to enumerate.
 """
 
 from __future__ import annotations
