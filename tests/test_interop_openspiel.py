@@ -22,6 +22,7 @@ from tikki.core import game_class
 
 try:
     import pyspiel
+    from open_spiel.python import rl_environment
     from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 except ImportError as err:  # pragma: no cover - depends on the environment
     if os.environ.get("CI") == "true":
@@ -239,3 +240,17 @@ def test_openspiel_bots_play_whole_games(name: str, kind: str) -> None:
     assert state.is_terminal()
     assert len(returns) == n
     assert list(returns) == state.tikki_state.outcome["returns"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rl_environment_episode(name: str) -> None:
+    """OpenSpiel's RL loop: observations of every player at every step, rewards at the end."""
+    env = rl_environment.Environment(_load(name))
+    size = env.observation_spec()["info_state"][0]
+    assert size == _load(name).observation_tensor_size()
+    step, rng = env.reset(), np.random.default_rng(1)
+    while not step.last():
+        player = step.observations["current_player"]
+        assert len(step.observations["info_state"][player]) == size
+        step = env.step([rng.choice(step.observations["legal_actions"][player])])
+    assert step.rewards == env.get_state.tikki_state.outcome["returns"]
