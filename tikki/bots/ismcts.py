@@ -23,6 +23,7 @@ most visits.  Budgets: ``iterations`` (deterministic for a seed) or ``seconds``.
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 import time
@@ -169,11 +170,15 @@ class ISMCTSBot:
             return heuristic_playout
 
         greedy = self.greedy
+        takes_greedy: dict[type, bool] = {}
 
         def random_playout(state: State, rng: random.Random) -> None:
             fast = getattr(state, "random_playout", None)
             if fast is not None:
-                if greedy:
+                kind = type(state)
+                if kind not in takes_greedy:
+                    takes_greedy[kind] = "greedy" in inspect.signature(fast).parameters
+                if greedy and takes_greedy[kind]:
                     fast(rng, greedy=greedy)
                 else:
                     fast(rng)
