@@ -70,7 +70,7 @@ def make_deck(
         return out
 
     def dealt(hs: list[list[str]]) -> list[str]:
-        return [hs[(i - forehand) % n][i // n] for i in range(size * n)]
+        return [hs[(forehand + i) % n][i // n] for i in range(size * n)]
 
     deck = dealt(fill(hands or {}, avoid or {}))
     if n == 3:
@@ -993,10 +993,13 @@ def test_random_playout_plays_legal_moves_to_the_end(players: int, greedy: float
 
 def test_random_playout_is_uniform_over_the_legal_moves() -> None:
     """With greedy=0 the first move is distributed like rng.choice(legal_moves())."""
-    state = game(4).new_state(deck=make_deck(4, {0: ["12R", "12R", "MR", "MR"]}))
-    discard_all(state)
+    last = make_deck(3, {2: ["12R", "12R", "MR", "MR"]}, forehand=2)
+    state = game(3).new_state(deck=[shuffled(1), shuffled(2), last])
+    run_until(state, lambda s: s.view(None)["round"] == 2, first_legal)
+    discard_all(state, keep=("12R",))
+    assert state.current_player == 2  # the last round, so that the playouts are short
     legal = state.legal_moves()
-    assert len(legal) < len(hand(state, 0))  # identical cards are one move
+    assert len(legal) < len(hand(state, 2))  # identical cards are one move
     draws = 4000
     got: Counter[str] = Counter()
     for i in range(draws):
