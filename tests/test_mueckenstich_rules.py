@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tikki
 from tests.conftest import shared_path
@@ -1010,3 +1012,30 @@ def test_random_playout_is_uniform_over_the_legal_moves() -> None:
     expected = draws / len(legal)
     chi2 = sum((got[m] - expected) ** 2 / expected for m in legal)
     assert chi2 < critical(len(legal) - 1)
+
+
+@given(
+    st.permutations(canonical()),
+    st.lists(st.integers(0, 64), min_size=3, max_size=5),
+    st.sampled_from([*COLOURS, None]),
+    st.sampled_from([*COLOURS, None]),
+)
+def test_ms10_scoring_properties(
+    deck: list[str], cuts: list[int], doubled: str | None, dropped: str | None
+) -> None:
+    """MS-10 as properties: a doubled colour adds its number cards once more, a dropped one
+    takes them away; each mosquito colour present costs 5 once."""
+    if doubled is not None and doubled == dropped:
+        dropped = None
+    bounds = [0, *sorted(cuts), 64]
+    piles = [deck[a:b] for a, b in itertools.pairwise(bounds)]
+    plain = score_round(piles)
+    scored = score_round(piles, doubled, dropped)
+    for pile, base, score in zip(piles, plain, scored, strict=True):
+        numbers = Counter(c[-1] for c in pile if not c.startswith("M"))
+        bites = {c[-1] for c in pile if c.startswith("M")}
+        assert base == sum(numbers.values()) - 5 * len(bites)
+        extra = numbers[doubled] if doubled else 0
+        lost = numbers[dropped] if dropped else 0
+        assert score == base + extra - lost
+        assert score >= -20
