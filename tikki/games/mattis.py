@@ -17,8 +17,10 @@ Design notes
   holds)`` says that after ``t`` moves the seat held a card of one of those ranks
   (``holds``: it was asked to slough) or none (it did not match under AM-3, or was not
   asked to slough).  ``_draws`` says who drew how many hidden cards after ``t`` moves
-  (the deal is ``t = 0``; the shown last stock card is not counted: it is public).  Both
-  are in the view, so the determinizer deals unseen cards consistent with them.
+  (the deal is ``t = 0``; the shown last stock card is counted like any other).  Both
+  are in the view, so the determinizer deals unseen cards consistent with them.  A "none"
+  fact implied by an earlier one (same seat, no draw since) is not repeated: ``_none[s]``
+  holds the ranks seat ``s`` is known to lack since its last draw.
 * Phase 2 (``shed``): a trick is a list of plays ``[seat, cards]`` (a sequence is one
   play, AM-10) and the number of plays at which it is finished (AM-13).  Every card is
   public except the dreck split (AM-9): ``_secret[s]`` holds the dreck cards seat ``s``
@@ -67,6 +69,8 @@ DRECK_LIMIT = 6
 FROM_HAND, FROM_STOCK, SLOUGHED = 0, 1, 2
 HOW = ("hand", "stock", "slough")
 NO_RANK = -1
+HOLDS_NONE, HOLDS, NO_MATCH = 0, 1, 2
+FACT_KINDS = ("none", "holds", "no-match")
 
 RULES_TEXT = """\
 # Mattis
@@ -130,8 +134,14 @@ def _seq_text(low: int, length: int) -> str:
     return text
 
 
+_MASK_TEXT: dict[int, str] = {}
+
+
 def _ranks_text(mask: int) -> str:
-    return "".join(RANKS[r] for r in range(13) if mask >> r & 1)
+    text = _MASK_TEXT.get(mask)
+    if text is None:
+        text = _MASK_TEXT[mask] = "".join(RANKS[r] for r in range(13) if mask >> r & 1)
+    return text
 
 
 def _ranks_mask(text: str) -> int:
@@ -214,6 +224,7 @@ class MattisState(State):
         "_max_moves",
         "_max_seq",
         "_n",
+        "_none",
         "_order",
         "_out",
         "_phase",
@@ -276,8 +287,9 @@ class MattisState(State):
         self._loser = -1
         self.abandoned = False
         self._hist: list[tuple[int, str, int]] = []
-        self._facts: list[tuple[int, int, int, bool]] = []
+        self._facts: list[tuple[int, int, int, int]] = []
         self._draws: list[tuple[int, int, int]] = []
+        self._none: list[int] = [0] * n
         self._dreck: list[int] = []
         self._given: list[int] = [0] * n
         self._received: list[int] = [0] * n
@@ -378,6 +390,7 @@ class MattisState(State):
         new._hist = self._hist[:]
         new._facts = self._facts[:]
         new._draws = self._draws[:]
+        new._none = self._none[:]
         new._given = self._given[:]
         new._received = self._received[:]
         new._secret = [s[:] for s in self._secret]
@@ -570,14 +583,14 @@ class MattisState(State):
                 break
             card = stock.pop()
             hand.append(card)
-            if stock:
-                hidden += 1
-            else:
+            hidden += 1
+            if not stock:
                 self._shown = card
                 self._shown_owner = seat
                 self._trump = SUIT_OF[card]
         if hidden:
             self._draws.append((len(self._hist), seat, hidden))
+            self._none[seat] = 0
 
     def _play_collect(self, move: str) -> None:
         seat = self._to_act
@@ -594,7 +607,10 @@ class MattisState(State):
         rank = RANK_OF[card]
         best = self._rbest
         if best >= 0 and rank != best:
-            self._facts.append((t, seat, 1 << best, False))
+            bit = 1 << best
+            if not self._none[seat] & bit:
+                self._none[seat] |= bit
+                self._facts.append((t, seat, bit, NO_MATCH))
         if rank > best:
             self._rbest = rank
         self._rcards.append((seat, rank))
@@ -622,9 +638,12 @@ class MattisState(State):
                 for c in hand:
                     if losing >> RANK_OF[c] & 1:
                         self._to_act = s
-                        self._facts.append((t, s, losing, True))
+                        self._facts.append((t, s, losing, HOLDS))
                         return
-                self._facts.append((t, s, losing, False))
+                new = losing & ~self._none[s]
+                if new:
+                    self._none[s] |= new
+                    self._facts.append((t, s, new, HOLDS_NONE))
             self._lap_seat = (s + 1) % n
             self._lap_left -= 1
         self._after_lap()
@@ -640,10 +659,12 @@ class MattisState(State):
             losing = self._losing
             for c in hand:
                 if losing >> RANK_OF[c] & 1:
-                    self._facts.append((len(self._hist), seat, losing, True))
+                    self._facts.append((len(self._hist), seat, losing, HOLDS))
                     return
-            if hand:
-                self._facts.append((len(self._hist), seat, losing, False))
+            new = losing & ~self._none[seat]
+            if hand and new:
+                self._none[seat] |= new
+                self._facts.append((len(self._hist), seat, new, HOLDS_NONE))
         self._lap_seat = (seat + 1) % self._n
         self._lap_left -= 1
         self._continue_lap()
@@ -863,10 +884,7 @@ class MattisState(State):
             "move_count": len(self._hist),
             "max_moves": self._max_moves,
             "history": self.history(seat),
-            "facts": [
-                [t, s, _ranks_text(mask), "holds" if holds else "none"]
-                for t, s, mask, holds in self._facts
-            ],
+            "facts": [[t, s, _ranks_text(mask), FACT_KINDS[k]] for t, s, mask, k in self._facts],
             "draws": [list(d) for d in self._draws],
         }
         return view
@@ -947,6 +965,7 @@ _SHARED_SLOTS = tuple(
         "_hist",
         "_facts",
         "_draws",
+        "_none",
         "_given",
         "_received",
         "_secret",
@@ -980,8 +999,15 @@ def _from_view(game: Mattis, view: Mapping[str, Any], seat: int, rng: random.Ran
         (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1)
         for h in view["history"]
     ]
-    state._facts = [(t, s, _ranks_mask(r), k == "holds") for t, s, r, k in view["facts"]]
+    state._facts = [(t, s, _ranks_mask(r), FACT_KINDS.index(k)) for t, s, r, k in view["facts"]]
     state._draws = [(t, s, k) for t, s, k in view["draws"]]
+    last_draw = [-1] * n
+    for t, s, _ in state._draws:
+        last_draw[s] = max(last_draw[s], 3 * t + 1)
+    for t, s, mask, kind in state._facts:
+        when = 3 * t + 2 if kind == NO_MATCH else 3 * t
+        if kind != HOLDS and when > last_draw[s]:
+            state._none[s] |= mask
     state._dreck_seed = rng.getrandbits(63)
     dreck = view["dreck"]
     if dreck is not None:
@@ -1050,6 +1076,9 @@ INF = 1 << 40
 def _deal_collect(state: MattisState, view: Mapping[str, Any], seat: int, rng: random.Random) -> None:
     """Phase 1: deal the unseen cards so that every public fact of the history holds.
 
+    Times are ``3t`` for what a slough lap showed after ``t`` moves, ``3t + 1`` for the
+    draws that follow it, ``3t + 2`` for move ``t`` itself (a card played by it is held
+    until then; a failure to match is seen then).
     Each other seat's hidden acquisitions (the deal and its draws, with their times) are
     matched to the cards it played from hand (known, with the time they left) and to its
     current hidden hand (sampled), so that no card of a rank it was known not to hold was
@@ -1073,15 +1102,17 @@ def _deal_collect(state: MattisState, view: Mapping[str, Any], seat: int, rng: r
         if card >= 0 or move in ("stock", "pass"):
             continue
         c = TEXT_CARD[move[7:]] if move.startswith("slough") else TEXT_CARD[move]
-        if c != shown:
-            played[s].append((c, t))
+        played[s].append((c, 3 * t + 2))
     slots: list[list[int]] = [[] for _ in range(n)]
     for t, s, k in state._draws:
-        slots[s].extend([t] * k)
+        slots[s].extend([3 * t + 1] * k)
     negatives: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     positives: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for t, s, mask, holds in state._facts:
-        (positives if holds else negatives)[s].append((t, mask))
+    for t, s, mask, kind in state._facts:
+        if kind == HOLDS:
+            positives[s].append((3 * t, mask))
+        else:
+            negatives[s].append((3 * t + 2 if kind == NO_MATCH else 3 * t, mask))
     need = [0] * n
     for s in range(n):
         if s != seat:
@@ -1092,8 +1123,9 @@ def _deal_collect(state: MattisState, view: Mapping[str, Any], seat: int, rng: r
         pool = unseen[:]
         hands: dict[int, list[int]] = {}
         for s in others:
+            fixed = [shown] if shown_in_hand and state._shown_owner == s else []
             hand = _sample_hand(
-                pool, need[s], slots[s], played[s], negatives[s], positives[s], rng
+                pool, need[s], fixed, slots[s], played[s], negatives[s], positives[s], rng
             )
             if hand is None:
                 break
@@ -1119,6 +1151,7 @@ def _deal_collect(state: MattisState, view: Mapping[str, Any], seat: int, rng: r
 def _sample_hand(
     pool: list[int],
     size: int,
+    fixed: list[int],
     slots: list[int],
     played: list[tuple[int, int]],
     negatives: list[tuple[int, int]],
@@ -1127,7 +1160,7 @@ def _sample_hand(
 ) -> list[int] | None:
     """A random hidden hand of ``size`` cards from ``pool`` fitting one seat's facts."""
     if size == 0:
-        return [] if _feasible(slots, played, [], negatives, positives) else None
+        return [] if _feasible(slots, played, fixed, negatives, positives) else None
     latest = max(slots, default=-1)
     last_none = [-1] * 13
     for t, mask in negatives:
@@ -1141,10 +1174,10 @@ def _sample_hand(
         if attempt < 30:
             hand = rng.sample(candidates, size)
         else:
-            hand = _seeded_hand(candidates, size, played, positives, rng)
+            hand = _seeded_hand(candidates, size, played + [(c, INF) for c in fixed], positives, rng)
             if hand is None:
                 return None
-        if _feasible(slots, played, hand, negatives, positives):
+        if _feasible(slots, played, fixed + hand, negatives, positives):
             return hand
     return None
 
