@@ -116,10 +116,12 @@ def test_am2_stock_turns_the_top_card_into_the_trick() -> None:
 def test_am2_stock_needs_more_than_one_card() -> None:
     """AM-2: with one card left in the stock, `stock` is not legal."""
     s = find(
-        lambda st: st.phase == "collect"
-        and st.view(None)["stock_size"] == 1
-        and st.view(None)["trick"]["slough_lap"] is None
-        and st.view(None)["trick"]["match_rank"] is None
+        lambda st: (
+            st.phase == "collect"
+            and st.view(None)["stock_size"] == 1
+            and st.view(None)["trick"]["slough_lap"] is None
+            and st.view(None)["trick"]["match_rank"] is None
+        )
     )
     assert "stock" not in s.legal_moves()
     refused(s, "stock", "more than one", "AM-2")
@@ -349,9 +351,12 @@ def test_am8_phase_one_ends_and_the_unfinished_trick_goes_back() -> None:
 
 def _dreck_states(players: int) -> Iterator[tuple[State, State]]:
     for before, after in states(players=players, seeds=range(80)):
-        if before.phase == "collect" and after.phase != "collect":
-            if after.view(None)["dreck"] is not None:
-                yield before, after
+        if (
+            before.phase == "collect"
+            and after.phase != "collect"
+            and after.view(None)["dreck"] is not None
+        ):
+            yield before, after
 
 
 @pytest.mark.parametrize("players", [3, 5])
@@ -445,11 +450,11 @@ def _oracle(view: dict[str, Any], max_seq: int) -> set[str]:
     out = {"take"}
     for p in plays:
         suit = p[0][1]
-        if top[0][1] != trump and suit == trump:
-            out.add("+".join(p))
-        elif suit == top[0][1] and (
+        trumping = top[0][1] != trump and suit == trump
+        beating = suit == top[0][1] and (
             rank(p[0]) > rank(top[-1]) or (len(top) > 1 and len(p) > len(top))
-        ):
+        )
+        if trumping or beating:
             out.add("+".join(p))
     return out
 
@@ -477,9 +482,11 @@ def test_am10_sequence_refusals() -> None:
     hand = s.view(s.current_player)["hand"]
     refused(s, "+".join(hand[:4]) if len(hand) >= 4 else "2S+3S+4S+5S", "AM-10")
     two = find(
-        lambda st: st.phase == "shed"
-        and not st.view(None)["trick"]["plays"]
-        and any(m.count("+") == 1 for m in st.legal_moves()),
+        lambda st: (
+            st.phase == "shed"
+            and not st.view(None)["trick"]["plays"]
+            and any(m.count("+") == 1 for m in st.legal_moves())
+        ),
         max_sequence=2,
     )
     seq = next(m for m in two.legal_moves() if "+" in m)
@@ -497,7 +504,11 @@ def test_am11_longer_sequence_beats_whatever_its_ranks_but_never_a_single_card()
         if st.phase != "shed":
             return False
         plays = st.view(None)["trick"]["plays"]
-        if not plays or len(plays[-1]["cards"]) != 2 or plays[-1]["cards"][0][1] == st.view(None)["trump"]:
+        if (
+            not plays
+            or len(plays[-1]["cards"]) != 2
+            or plays[-1]["cards"][0][1] == st.view(None)["trump"]
+        ):
             return False
         top = plays[-1]["cards"]
         return any(

@@ -458,7 +458,9 @@ class MattisState(State):
         elif text.startswith("slough"):
             card = normalize_french(text[6:]) if text[6:] else None
             if card is None:
-                raise illegal(move, f"{move!r} is not a move: slough one card, e.g. slough 7H", legal)
+                raise illegal(
+                    move, f"{move!r} is not a move: slough one card, e.g. slough 7H", legal
+                )
             canon = "slough " + card
         else:
             parts = [normalize_french(p) for p in text.split("+")]
@@ -504,12 +506,11 @@ class MattisState(State):
             if len(cards) > 1:
                 return "sequences are played in phase 2 only; play one card (AM-2)"
             return self._must_match(hand) or f"{move} cannot be played now"
-        if len(cards) > 1:
-            if len(cards) > self._max_seq or not is_run(cards):
-                return (
-                    f"{move} is not a sequence: 2–{self._max_seq} cards of one suit in "
-                    "consecutive ranks, written low to high (AM-10)"
-                )
+        if len(cards) > 1 and (len(cards) > self._max_seq or not is_run(cards)):
+            return (
+                f"{move} is not a sequence: 2–{self._max_seq} cards of one suit in "
+                "consecutive ranks, written low to high (AM-10)"
+            )
         top = self._plays[-1][1]
         top_text = "+".join(CARD_TEXT[c] for c in top)
         trump = SUITS[self._trump]
@@ -769,10 +770,7 @@ class MattisState(State):
             self._plays = []
             self._to_act = next_with_cards(hands, (seat + 1) % self._n)
             return
-        if len(move) == 2:
-            cards = [TEXT_CARD[move]]
-        else:
-            cards = [TEXT_CARD[t] for t in move.split("+")]
+        cards = [TEXT_CARD[t] for t in move.split("+")]
         secret = self._secret[seat]
         for c in cards:
             hand.remove(c)
@@ -928,9 +926,7 @@ class MattisState(State):
                 cards = list(zones["stock"])
                 for o in range(self._n):
                     if o != s:
-                        cards.extend(
-                            CARD_TEXT[c] for c in self._hands[o] if c != self._shown
-                        )
+                        cards.extend(CARD_TEXT[c] for c in self._hands[o] if c != self._shown)
             hidden[str(s)] = sorted(cards)
         return {
             "phase": self.phase,
@@ -996,8 +992,7 @@ def _from_view(game: Mattis, view: Mapping[str, Any], seat: int, rng: random.Ran
     state._loser = -1 if view["loser"] is None else view["loser"]
     state.abandoned = bool(view["abandoned"])
     state._hist = [
-        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1)
-        for h in view["history"]
+        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1) for h in view["history"]
     ]
     state._facts = [(t, s, _ranks_mask(r), FACT_KINDS.index(k)) for t, s, r, k in view["facts"]]
     state._draws = [(t, s, k) for t, s, k in view["draws"]]
@@ -1016,7 +1011,9 @@ def _from_view(game: Mattis, view: Mapping[str, Any], seat: int, rng: random.Ran
         state._received = list(dreck["received"])
     trick = view["trick"]
     if trick["kind"] == "collect":
-        state._trick = [(t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]]
+        state._trick = [
+            (t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]
+        ]
         state._leader = trick["leader"]
         state._round = list(trick["round"])
         state._rpos = trick["round_played"]
@@ -1073,7 +1070,9 @@ def _in_plays(state: MattisState, card: int) -> bool:
 INF = 1 << 40
 
 
-def _deal_collect(state: MattisState, view: Mapping[str, Any], seat: int, rng: random.Random) -> None:
+def _deal_collect(
+    state: MattisState, view: Mapping[str, Any], seat: int, rng: random.Random
+) -> None:
     """Phase 1: deal the unseen cards so that every public fact of the history holds.
 
     Times are ``3t`` for what a slough lap showed after ``t`` moves, ``3t + 1`` for the
@@ -1172,11 +1171,13 @@ def _sample_hand(
         return None
     for attempt in range(60):
         if attempt < 30:
-            hand = rng.sample(candidates, size)
+            hand: list[int] | None = rng.sample(candidates, size)
         else:
-            hand = _seeded_hand(candidates, size, played + [(c, INF) for c in fixed], positives, rng)
-            if hand is None:
-                return None
+            hand = _seeded_hand(
+                candidates, size, played + [(c, INF) for c in fixed], positives, rng
+            )
+        if hand is None:
+            return None
         if _feasible(slots, played, fixed + hand, negatives, positives):
             return hand
     return None

@@ -8,6 +8,7 @@ is ``low, low + 1, …`` within one suit, written low to high, ``5H+6H+7H``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 from tikki.cards import CARD_TEXT, SUIT_OF
 
@@ -29,9 +30,7 @@ def holders(hands: Iterable[Sequence[int]]) -> int:
 
 def is_run(cards: Sequence[int]) -> bool:
     """Whether ``cards`` (low to high) are of one suit in consecutive ranks."""
-    return all(
-        SUIT_OF[b] == SUIT_OF[a] and b == a + 1 for a, b in zip(cards, cards[1:], strict=False)
-    )
+    return all(SUIT_OF[b] == SUIT_OF[a] and b == a + 1 for a, b in pairwise(cards))
 
 
 def run_text(low: int, length: int) -> str:

@@ -1,0 +1,245 @@
+"""Terminal presenter for Mattis: the table as one seat sees it, slough prompts, move help."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from tikki.cards import RANK_NAMES, SUIT_NAMES
+from tikki.tui.common import card, cards, move_text
+
+RANKS = "23456789TJQKA"
+
+
+def _rank_name(rank: str) -> str:
+    name = RANK_NAMES.get(rank, rank)
+    return name + ("es" if name.endswith("x") else "s")
+
+
+def _name(text: str) -> str:
+    return f"{RANK_NAMES.get(text[0], text[0])} of {SUIT_NAMES[text[1]]}"
+
+
+def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    """Seats, stock, the shown card and trump, the trick, and the seat's hand and moves."""
+    parts: list[RenderableType] = [
+        _seats(view, names),
+        _table_line(view, names),
+        _trick(view, names),
+    ]
+    prompt = _slough_prompt(view)
+    if prompt is not None:
+        parts.append(prompt)
+    parts.append(_hand(view))
+    return Group(*parts)
+
+
+def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
+    collecting = view["phase"] == "collect"
+    phase = "phase 1 — collecting" if collecting else "phase 2 — shedding"
+    table = Table(title=f"Mattis · {phase}", title_justify="left", expand=False)
+    table.add_column("Seat")
+    table.add_column("Hand", justify="right")
+    table.add_column("Pile" if collecting else "Known cards")
+    out = view["out_order"]
+    for seat, size in enumerate(view["hand_sizes"]):
+        marker = "▶ " if seat == view["to_act"] else "  "
+        status = ""
+        if seat in out:
+            status = f" out #{out.index(seat) + 1}"
+        if seat == view["loser"]:
+            status = " LOSER"
+        who = Text(marker + names[seat] + status, style="bold" if seat == view["to_act"] else "")
+        if collecting:
+            table.add_row(who, str(size), f"{len(view['piles'][seat])} cards")
+        else:
+            known = view["hands"][seat]
+            line = cards(known)
+            hidden = size - len(known)
+            if hidden:
+                line.append(f" + {hidden} dreck card{'s' if hidden > 1 else ''} (unseen)")
+            table.add_row(who, str(size), line)
+    return table
+
+
+def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+    line = Text()
+    if view["phase"] == "collect":
+        line.append(f"Stock: {view['stock_size']} cards")
+    else:
+        line.append(f"Cards out of the game: {len(view['fallen'])}")
+    if view["shown_card"] is not None:
+        line.append(" · last stock card ")
+        line.append(card(view["shown_card"]))
+        line.append(f" shown by {names[view['shown_owner']]}")
+    if view["trump"] is not None:
+        line.append(f" · trump: {SUIT_NAMES[view['trump']]}")
+    dreck = view.get("dreck")
+    if dreck:
+        line.append(f"\nDreck: {len(dreck['cards'])} cards ")
+        line.append(cards(dreck["cards"]))
+        if dreck["mine"]:
+            line.append("; you got ")
+            line.append(cards(dreck["mine"]))
+    return line
+
+
+def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    trick = view["trick"]
+    body = Text()
+    if trick["kind"] == "shed":
+        if not trick["plays"]:
+            body.append("(empty — the next player leads)")
+        for play in trick["plays"]:
+            body.append(f"{names[play['seat']]}: ")
+            body.append(cards(play["cards"], "+"))
+            body.append("\n")
+        if trick["size"]:
+            body.append(f"finished at {trick['size']} plays")
+        return Panel(body, title="Trick", expand=False)
+    for entry in trick["cards"]:
+        body.append(f"{names[entry['seat']]}: ")
+        body.append(card(entry["card"]))
+        if entry["how"] == "stock":
+            body.append(" (from the stock)")
+        elif entry["how"] == "slough":
+            body.append(" (sloughed)")
+        body.append("\n")
+    if not trick["cards"]:
+        body.append("(empty)\n")
+    played = sum(1 for e in trick["cards"] if e["how"] != "slough")
+    war = played > trick["round_played"]
+    players = ", ".join(names[s] for s in trick["round"])
+    body.append(("War between " if war and trick["cards"] else "Playing: ") + players)
+    if trick["match_rank"] is not None:
+        body.append(f"\nHighest of this round: {_rank_name(trick['match_rank'])} (must match)")
+    return Panel(body, title="Trick", expand=False)
+
+
+def _slough_prompt(view: Mapping[str, Any]) -> RenderableType | None:
+    """The slough question, spelled out, when it is this seat's turn in a slough lap."""
+    ranks = view["trick"].get("losing_ranks")
+    if not ranks or view["to_act"] != view["seat"]:
+        return None
+    can = [m.split(" ", 1)[1] for m in view["legal_moves"] if m.startswith("slough ")]
+    text = Text("Slough? ", style="bold yellow")
+    names = ", ".join(_rank_name(r) for r in ranks)
+    text.append(f"These ranks are losing this trick: {names}. You may throw in ")
+    text.append(cards(can))
+    text.append(
+        " (one per move: slough CARD), or type pass to go on. "
+        "Sloughing never changes who wins; the cards go to the trick's winner."
+    )
+    return Panel(text, title="Slough lap", expand=False)
+
+
+def _hand(view: Mapping[str, Any]) -> Text:
+    line = Text("Your hand: ")
+    line.append(cards(view["hand"]) if view["hand"] else Text("(empty)"))
+    if view["legal_moves"]:
+        line.append("\nLegal moves: ")
+        for i, move in enumerate(view["legal_moves"]):
+            if i:
+                line.append("  ")
+            line.append(f"{i + 1}:", style="dim")
+            line.append(move_text(move))
+    return line
+
+
+def explain(view: Mapping[str, Any], move: str) -> str:
+    """What the legal ``move`` would do, in words."""
+    trick = view["trick"]
+    if move == "pass":
+        return "slough nothing (more) and let the lap go on"
+    if move.startswith("slough "):
+        c = move.split(" ", 1)[1]
+        return (
+            f"throw the {_name(c)} into the trick: {_rank_name(c[0])} are losing it "
+            "(this does not change who wins)"
+        )
+    if move == "stock":
+        return "turn the top card of the stock and play it (your hand keeps its cards)"
+    if move == "take":
+        return "take every card of the trick into your hand; the next player leads"
+    parts = move.split("+")
+    if len(parts) > 1:
+        return f"play the sequence {' '.join(parts)} (one play)"
+    what = f"play the {_name(move)}"
+    if view["phase"] == "collect":
+        if trick["match_rank"] == move[0]:
+            return what + " (you must match the highest card's rank)"
+        return what
+    if not trick["plays"]:
+        return what + " to lead a new trick"
+    return what + " to beat " + "+".join(trick["plays"][-1]["cards"])
+
+
+def changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]
+) -> list[Text]:
+    """What a move did beyond itself: tricks won, the shown card, the dreck, players out."""
+    out: list[Text] = []
+    n = len(names)
+    if before["phase"] == "collect":
+        grown = [s for s in range(n) if len(after["piles"][s]) > len(before["piles"][s])]
+        if grown and after["phase"] == "collect":
+            won = len(after["piles"][grown[0]]) - len(before["piles"][grown[0]])
+            out.append(Text(f"{names[grown[0]]} won the trick ({won} cards).", "cyan"))
+        if before["shown_card"] is None and after["shown_card"] is not None:
+            line = Text(f"{names[after['shown_owner']]} drew the last stock card: ", "cyan")
+            line.append(card(after["shown_card"]))
+            out.append(line.append(f" — trump will be {SUIT_NAMES[after['trump']]}."))
+        if after["phase"] != "collect":
+            out.append(Text("Phase 1 is over: every hand is shown.", "bold cyan"))
+            dreck = after.get("dreck")
+            if dreck:
+                got = ", ".join(f"{names[s]} {k}" for s, k in enumerate(dreck["received"]) if k)
+                out.append(Text(f"Dreck of {len(dreck['cards'])} cards dealt: {got}.", "cyan"))
+    elif len(after["fallen"]) > len(before["fallen"]):
+        out.append(Text("The trick is finished: its cards leave the game.", "cyan"))
+    for seat in after["out_order"]:
+        if seat not in before["out_order"]:
+            out.append(Text(f"{names[seat]} {'are' if names[seat] == 'You' else 'is'} out!"))
+    return out
+
+
+def event(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """A history entry as a short sentence: ``Seat 1 (random) sloughs 7H``."""
+    who = names[entry["seat"]]
+    you = who == "You"
+    move = entry["move"]
+    out = Text(f"{who} ", style="bold" if you else "")
+    if move == "pass":
+        return out.append("pass" if you else "passes")
+    if move == "take":
+        return out.append("take the trick" if you else "takes the trick")
+    if move == "stock":
+        out.append("turn " if you else "turns ")
+        out.append(card(entry.get("card", "?")))
+        return out.append(" from the stock")
+    if move.startswith("slough "):
+        out.append("slough " if you else "sloughs ")
+        return out.append(card(move.split(" ", 1)[1]))
+    out.append("play " if you else "plays ")
+    return out.append(move_text(move))
+
+
+def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    """Who went out in which order, and who lost."""
+    text = Text()
+    if view["abandoned"]:
+        text.append(f"The game was abandoned after {view['move_count']} moves (no loser).")
+        return Panel(text, title="Game over")
+    for place, seat in enumerate(view["out_order"], 1):
+        text.append(f"{place}. {names[seat]}\n")
+    if view["loser"] is not None:
+        text.append(f"Loser: {names[view['loser']]}", style="bold red")
+    return Panel(text, title="Game over")
+
+
+__all__ = ["changes", "event", "explain", "move_text", "render", "result"]
