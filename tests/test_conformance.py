@@ -42,6 +42,11 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("mueckenstich", 4, {}),
     ("mueckenstich", 5, {}),
     ("mueckenstich", 6, {}),
+    ("mattis", 2, {}),
+    ("mattis", 3, {}),
+    ("mattis", 4, {}),
+    ("mattis", 5, {}),
+    ("mattis", 3, {"max_sequence": 2}),
 ]
 GAMES = 300
 DEEP = 12
@@ -226,9 +231,14 @@ def test_hidden_swap_is_invisible(config: tuple[str, int, dict[str, Any]]) -> No
         a, b = rng.sample(pool, 2)
         swapped = [b if c == a else a if c == b else c for c in deck]
         other = game.new_state(seed=record["seed"], deck=swapped)
+        seats = [entry["seat"] for entry in state.history(None)]
         try:
-            for move in state.moves:
+            for move, mover in zip(state.moves, seats, strict=True):
+                if other.current_player != mover:  # e.g. another seat asked to slough
+                    raise IllegalMove("the swap changed who acts")
                 other.play(move)
+            if other.current_player != state.current_player:
+                raise IllegalMove("the swap changed who acts next")
         except IllegalMove:
             continue  # the swap changed what was legal for someone: not comparable
         assert other.view(seat) == state.view(seat), f"seat {seat} can tell {a} from {b}"
