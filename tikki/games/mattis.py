@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
+from heapq import heappop, heappush
 from typing import Any
 
 from tikki.cards import (
@@ -1218,63 +1219,71 @@ def _feasible(
     """Whether the seat's cards can be matched to its acquisition times under its facts.
 
     A card is held from its acquisition to the move that played it (``INF`` for a card
-    still in hand).  A "none" fact at ``t`` for its rank forces an acquisition after ``t``
-    when the card was still held at ``t``; each "holds" fact needs one card of its ranks
-    held at its time.  A small depth-first search, earliest deadline first.
+    still in hand), so it must be acquired in a window: after the last "none" fact for
+    its rank while it was held, and not after it was played.  A "holds" fact at ``t``
+    picks a witness of its ranks held at ``t``, which narrows that card's window to end at
+    ``t``.  Witnesses are chosen depth first; each choice is checked by matching windows
+    to times earliest deadline first (exact for windows and points).
     """
     cards = [(c, r) for c, r in played] + [(c, INF) for c in hand]
-    if len(cards) != len(slots):
+    k = len(cards)
+    if k != len(slots):
         return False
+    ranks = [RANK_OF[c] for c, _ in cards]
     lows: list[int] = []
-    for c, release in cards:
-        bit = 1 << RANK_OF[c]
+    for i, (_, release) in enumerate(cards):
+        bit = 1 << ranks[i]
         low = -1
         for t, mask in negatives:
-            if mask & bit and t <= release and t > low:
+            if mask & bit and low < t <= release:
                 low = t
+        if low >= release:
+            return False
         lows.append(low)
-    order = sorted(range(len(cards)), key=lambda i: cards[i][1])
     times = sorted(slots)
-    checks = sorted(positives)
-    used = [False] * len(cards)
-    acq = [0] * len(cards)
-    budget = [4000]
+    by_low = sorted(range(k), key=lows.__getitem__)
 
-    def positive_ok(t: int, mask: int) -> bool:
-        for i in range(len(cards)):
-            if used[i] and acq[i] <= t <= cards[i][1] and mask >> RANK_OF[cards[i][0]] & 1:
-                return True
-        return False
+    def matchable(deadlines: list[int]) -> bool:
+        heap: list[int] = []
+        p = 0
+        for a in times:
+            while p < k and lows[by_low[p]] < a:
+                heappush(heap, deadlines[by_low[p]])
+                p += 1
+            if not heap or heappop(heap) < a:
+                return False
+        return p == k
 
-    def search(k: int, ci: int) -> bool:
+    facts = sorted(set(positives))
+    chosen: list[int] = []
+    budget = [3000]
+
+    def pick(fi: int, deadlines: list[int]) -> bool:
         budget[0] -= 1
         if budget[0] < 0:
             return False
-        time = times[k] if k < len(times) else INF
-        while ci < len(checks) and checks[ci][0] < time:
-            if not positive_ok(*checks[ci]):
-                return False
-            ci += 1
-        if k == len(times):
-            return ci == len(checks) or all(positive_ok(t, m) for t, m in checks[ci:])
+        if fi == len(facts):
+            return True
+        t, mask = facts[fi]
+        for i in chosen:
+            if mask >> ranks[i] & 1 and cards[i][1] >= t:
+                return pick(fi + 1, deadlines)
         tried: set[tuple[int, int, int]] = set()
-        for i in order:
-            if used[i]:
+        for i in range(k):
+            if not mask >> ranks[i] & 1 or cards[i][1] < t or lows[i] >= t:
                 continue
-            c, release = cards[i]
-            if release < time:
-                return False
-            if lows[i] >= time:
-                continue
-            key = (RANK_OF[c], lows[i], release)
+            key = (ranks[i], lows[i], deadlines[i])
             if key in tried:
                 continue
             tried.add(key)
-            used[i] = True
-            acq[i] = time
-            if search(k + 1, ci):
-                return True
-            used[i] = False
+            narrowed = deadlines[:]
+            narrowed[i] = min(narrowed[i], t)
+            if matchable(narrowed):
+                chosen.append(i)
+                if pick(fi + 1, narrowed):
+                    return True
+                chosen.pop()
         return False
 
-    return search(0, 0)
+    deadlines = [r for _, r in cards]
+    return matchable(deadlines) and pick(0, deadlines)
