@@ -182,6 +182,8 @@ class _Table:
         count = 0
         if self.voids[seat] >> led & 1:
             for c, k in self.unseen.items():
+                if _colour(c) == led:
+                    continue
                 if _value(c) == MOSQUITO or (
                     trump >= 0
                     and trump != led
@@ -201,7 +203,7 @@ class _Table:
         mosq = 0
         numbers = 0
         for c, k in self.unseen.items():
-            if void or _colour(c) == led:
+            if (_colour(c) == led) != bool(void):
                 if _value(c) == MOSQUITO:
                     if not self.bitten[winner] >> _colour(c) & 1:
                         mosq += k
