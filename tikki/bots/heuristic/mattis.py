@@ -12,12 +12,12 @@ phase-2 hand)
 1. *Must match* (AM-3): when every legal move is a card of the rank to match, play it (the
    war that may follow is played by rules 2–5 like any round).
 2. *Lead low*: leading a trick or a war round, play your lowest card if it is an eight or
-   lower; with only high cards, turn the stock while it is allowed (a blind card is
-   lower than your best guess), else still the lowest card.
+   lower; with only high cards, turn the stock while it is allowed (a blind card may
+   well be lower, and the hand keeps its cards), else still the lowest card.
 3. *Lose cheaply and dump your junk*: following, if a card of yours is lower than the best
    card of the round, play the **lowest** such card.  It loses, the winner collects it,
    and its rank becomes a losing rank that everyone may slough onto the winner.  (Playing
-   the highest loser instead measured worse: keeping middle cards keeps future losers.)
+   the highest loser instead lost 2–3 points more often in self-play, near the noise.)
 4. *Turn the stock rather than win for sure*: if every card of yours would win or tie,
    count the unseen cards (every card played, turned, sloughed or piled so far is
    tracked); if at least 30% of them rank below the best card, turn the stock.
@@ -27,26 +27,29 @@ phase-2 hand)
    you could still win the trick (you are yet to play in the current round, or you hold
    its best rank); once you cannot win, slough every card you can, highest first — each
    one goes to the winner's pile instead of yours, and the draw refills your hand from the
-   stock, which ends phase 1 sooner.  (Not sloughing measured about 3 points worse.)
+   stock, which ends phase 1 sooner.  (Never sloughing lost about 3 points more often.)
 
 Phase 2 — shedding (every hand is public apart from who got which dreck card)
 7. *Go out when you can*: a play that empties your hand is played at once.
 8. *Lead upwards from the bottom, with sequences*: lead the non-trump play whose lowest
    card is lowest, the longest sequence that starts there (it sheds two or three cards
    for one play); between suits, the one you hold most of.  Trumps are led only when you
-   hold nothing else.  (Leading the longest suit, or single cards, measured clearly worse:
-   low sequences are the cheapest cards to be rid of.)
+   hold nothing else.  (Leading from the longest suit lost 3 points more often, leading
+   single cards 11: low sequences are the cheapest cards to be rid of.)
 9. *Beat with the cheapest play, suit before trump*: the beater whose lowest card is
    lowest, the longest sequence from it, of the top play's suit if you have one; trumps
-   only when the suit cannot beat.  Long high sequences are not worth their cards:
-   greedily shedding the most cards per play measured clearly worse.
+   only when the suit cannot beat.  (Beating with single cards lost 8 points more often;
+   greedily shedding the most cards per play, whatever their ranks, 5 points.)
 10. *Take only when beating would cost the trump ace*: ``take`` picks up the whole trick
-    (AM-12), so it is dear; take only a lone card that only your trump ace (or a sequence
-    starting with it) would beat, unless you are nearly out (two cards or fewer).  With
-    no beater at all, take.
+    (AM-12), so it is dear; take only a lone card that only your trump ace would beat,
+    unless you are nearly out (two cards or fewer).  With no beater at all, take.
+    (Taking a lone high card or trump rather than trumping it was no better.)
 
-Tried and left out (no measurable gain in self-play): beating or leading with the play
-the next player cannot beat (hands are public), taking cheaper tricks earlier.
+Measured by self-play duels: one variant against two copies of these rules, 900 games
+on duplicate deals (the 95% interval of a loss rate is about ±3 points).  Tried and left
+out, with no measurable gain: beating or leading with the play the next player cannot
+beat (hands are public), winning with the lowest winning card, other stock thresholds.
+Against two random players the rules lose under 1% of 3-player games.
 """
 
 from __future__ import annotations
