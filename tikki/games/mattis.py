@@ -809,13 +809,12 @@ class MattisState(State):
 
     def history(self, seat: int | None) -> list[JSON]:
         """Every move with its seat; a `stock` move shows the card it turned."""
-        out: list[JSON] = []
-        for s, move, card in self._hist:
-            entry: JSON = {"seat": s, "move": move}
-            if card >= 0:
-                entry["card"] = CARD_TEXT[card]
-            out.append(entry)
-        return out
+        return [
+            {"seat": s, "move": move}
+            if card < 0
+            else {"seat": s, "move": move, "card": CARD_TEXT[card]}
+            for s, move, card in self._hist
+        ]
 
     def _known_hands(self, seat: int | None) -> list[list[str]] | None:
         """Phase 2: the cards of each hand that ``seat`` knows (its own: all)."""
