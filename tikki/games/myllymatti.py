@@ -20,7 +20,6 @@ Design notes
 
 from __future__ import annotations
 
-import itertools
 import random
 from bisect import insort
 from collections.abc import Callable, Mapping, Sequence
@@ -49,6 +48,7 @@ from tikki.core import (
     register,
     shedding_outcome,
 )
+from tikki.games.shedding import is_run, next_with_cards
 
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
@@ -492,7 +492,7 @@ class MyllymattiState(State):
         if len(cards) > 1:
             if self._phase == COLLECT or not self._runs:
                 return "runs are not played here (only with option runs, in phase 2)"
-            if not _is_run(cards):
+            if not is_run(cards):
                 return f"{move} is not a run: cards of one suit in consecutive ranks, low to high"
         top = max(self._plays[-1][1])
         trump = SUITS[self._trump]
@@ -513,12 +513,7 @@ class MyllymattiState(State):
 
     def _next_with_cards(self, seat: int) -> int:
         """The first seat clockwise from ``seat`` (itself included) that holds cards."""
-        n, hands = self._n, self._hands
-        for k in range(n):
-            s = (seat + k) % n
-            if hands[s]:
-                return s
-        return -1
+        return next_with_cards(self._hands, seat)
 
     def _holders(self) -> int:
         return self._n - self._hands.count([])
@@ -784,10 +779,6 @@ _SHARED_SLOTS = tuple(
 def _sorted_texts(hand: list[int], public: bool) -> list[str]:
     cards = sorted(hand) if public else sorted(hand, key=_PHASE1_POS.__getitem__)
     return [CARD_TEXT[c] for c in cards]
-
-
-def _is_run(cards: Sequence[int]) -> bool:
-    return all(SUIT_OF[b] == SUIT_OF[a] and b == a + 1 for a, b in itertools.pairwise(cards))
 
 
 def _runs(hand: list[int], starts: list[int]) -> list[list[int]]:
