@@ -408,6 +408,66 @@ class State(ABC):
         )
 
 
+class TableState(State):
+    """The plumbing every game state shares: phase and turn as ints, cached legal moves.
+
+    A subclass sets ``PHASE_NAMES`` (its last name is ``"over"``) and keeps ``_phase``,
+    ``_to_act`` and ``_legal`` (``None`` when stale).  It implements ``_generate`` (the
+    legal move texts of the seat to act: the one source of legality), ``_canonical``
+    (forgiving input to a legal text, or :class:`IllegalMove` saying why not) and
+    ``_apply`` (play a legal canonical move).
+    """
+
+    PHASE_NAMES: ClassVar[tuple[str, ...]]
+    _phase: int
+    _to_act: int
+    _legal: list[str] | None
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over."""
+        return None if self._phase == len(self.PHASE_NAMES) - 1 else self._to_act
+
+    @property
+    def phase(self) -> str:
+        """The name of the current phase (see the game's ``PHASE_NAMES``)."""
+        return self.PHASE_NAMES[self._phase]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._phase == len(self.PHASE_NAMES) - 1
+
+    def legal_moves(self) -> list[str]:
+        """Legal moves of the seat to act, canonical texts in the game's fixed order."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return list(legal)
+
+    def play(self, move: str) -> None:
+        """Apply one move (forgiving text); raise :class:`IllegalMove`, state unchanged."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if move not in legal:
+            move = self._canonical(move, legal)
+        self._apply(move)
+        self._legal = None
+
+    @abstractmethod
+    def _generate(self) -> list[str]:
+        """The legal move texts of the seat to act (empty when the game is over)."""
+
+    @abstractmethod
+    def _canonical(self, move: Any, legal: list[str]) -> str:
+        """The legal move meant by ``move``, or raise :class:`IllegalMove` explaining why."""
+
+    @abstractmethod
+    def _apply(self, move: str) -> None:
+        """Play the legal canonical ``move``."""
+
+
 def shedding_outcome(
     players: int, loser: int | None, out_order: Sequence[int], abandoned: bool
 ) -> JSON:

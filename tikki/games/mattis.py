@@ -55,7 +55,7 @@ from tikki.core import (
     IllegalMove,
     OptionSpec,
     RulesError,
-    State,
+    TableState,
     illegal,
     max_moves_option,
     register,
@@ -203,8 +203,14 @@ class Mattis(Game):
         return _from_view(self, view, seat, rng)
 
 
-class MattisState(State):
-    """One game of Mattis; see the module notes for the representation."""
+class MattisState(TableState):
+    """One game of Mattis; see the module notes for the representation.
+
+    Legal moves: phase 1 cards by rank then suit, then ``stock``; in a slough lap ``pass``
+    then the sloughs; phase 2 cards by suit then rank, then sequences, then ``take``.
+    """
+
+    PHASE_NAMES = PHASE_NAMES
 
     __slots__ = (
         "_draws",
@@ -313,21 +319,6 @@ class MattisState(State):
     # --- the contract -------------------------------------------------------------------
 
     @property
-    def current_player(self) -> int | None:
-        """The seat to act, or ``None`` when the game is over."""
-        return None if self._phase == OVER else self._to_act
-
-    @property
-    def phase(self) -> str:
-        """``"collect"``, ``"shed"`` or ``"over"``."""
-        return PHASE_NAMES[self._phase]
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self._phase == OVER
-
-    @property
     def outcome(self) -> JSON | None:
         """The loser, the out order, whether abandoned, and the returns (DESIGN)."""
         if self._phase != OVER:
@@ -345,24 +336,7 @@ class MattisState(State):
         """Whether the seat to act is answering a slough lap (AM-5)."""
         return self._phase == COLLECT and self._lap_left > 0
 
-    def legal_moves(self) -> list[str]:
-        """Legal moves of the seat to act, canonical texts in a fixed order.
-
-        Phase 1 cards by rank then suit, then ``stock``; in a slough lap ``pass`` then the
-        sloughs; phase 2 cards by suit then rank, then sequences, then ``take``.
-        """
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return list(legal)
-
-    def play(self, move: str) -> None:
-        """Apply one move; raise :class:`IllegalMove` (state unchanged) if not legal."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        if move not in legal:
-            move = self._canonical(move, legal)
+    def _apply(self, move: str) -> None:
         if self._phase == COLLECT:
             if self._lap_left:
                 self._play_lap(move)
@@ -370,7 +344,6 @@ class MattisState(State):
                 self._play_collect(move)
         else:
             self._play_shed(move)
-        self._legal = None
         if self._phase != OVER and len(self._hist) >= self._max_moves:
             self._abandon()
 

@@ -42,7 +42,7 @@ from tikki.core import (
     Game,
     IllegalMove,
     RulesError,
-    State,
+    TableState,
     illegal,
     register,
 )
@@ -263,8 +263,13 @@ class Mueckenstich(Game):
         return _sampler(self, view, seat)
 
 
-class MueckenstichState(State):
-    """One match of Mückenstich; see the module notes for the representation."""
+class MueckenstichState(TableState):
+    """One match of Mückenstich; see the module notes for the representation.
+
+    Legal moves come in a fixed order: cards by colour, then value.
+    """
+
+    PHASE_NAMES = PHASE_NAMES
 
     __slots__ = (
         "_base",
@@ -397,21 +402,6 @@ class MueckenstichState(State):
     # --- the contract -------------------------------------------------------------------
 
     @property
-    def current_player(self) -> int | None:
-        """The seat to act, or ``None`` when the match is over."""
-        return None if self._phase == OVER else self._to_act
-
-    @property
-    def phase(self) -> str:
-        """``"discard"``, ``"play"``, ``"score"`` or ``"over"``."""
-        return PHASE_NAMES[self._phase]
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the match has ended."""
-        return self._phase == OVER
-
-    @property
     def round(self) -> int:
         """The current round, from 0 (the last round once the match is over)."""
         return self._round
@@ -436,20 +426,7 @@ class MueckenstichState(State):
         """Every move played so far."""
         return self._moves[:]
 
-    def legal_moves(self) -> list[str]:
-        """Legal moves of the seat to act, in a fixed order (cards by colour, then value)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return list(legal)
-
-    def play(self, move: str) -> None:
-        """Apply one move; raise :class:`IllegalMove` (state unchanged) if not legal."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        if move not in legal:
-            move = self._canonical(move, legal)
+    def _apply(self, move: str) -> None:
         phase = self._phase
         if phase == PLAY:
             if self._pending:
@@ -460,7 +437,6 @@ class MueckenstichState(State):
             self._discard(_DISCARD_CARD[move])
         else:
             self._choose(move[1] == "o", COLOURS.index(move[-1]))
-        self._legal = None
 
     def record(self, seat: int | None = None) -> JSON:
         """The match as a JSON-ready record (the ``deck`` as given: one deck or a list)."""

@@ -42,7 +42,7 @@ from tikki.core import (
     IllegalMove,
     OptionSpec,
     RulesError,
-    State,
+    TableState,
     illegal,
     max_moves_option,
     register,
@@ -209,8 +209,14 @@ class Myllymatti(Game):
         return sample
 
 
-class MyllymattiState(State):
-    """One game of Myllymatti; see the module notes for the representation."""
+class MyllymattiState(TableState):
+    """One game of Myllymatti; see the module notes for the representation.
+
+    Legal moves: phase 1 cards by rank then suit, then ``stock``; phase 2 cards by suit
+    then rank, then runs, then ``take``.
+    """
+
+    PHASE_NAMES = PHASE_NAMES
 
     __slots__ = (
         "_aside",
@@ -294,21 +300,6 @@ class MyllymattiState(State):
     # --- the contract -------------------------------------------------------------------
 
     @property
-    def current_player(self) -> int | None:
-        """The seat to act, or ``None`` when the game is over."""
-        return None if self._phase == OVER else self._to_act
-
-    @property
-    def phase(self) -> str:
-        """``"collect"``, ``"shed"`` or ``"over"``."""
-        return PHASE_NAMES[self._phase]
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self._phase == OVER
-
-    @property
     def outcome(self) -> JSON | None:
         """The loser, the out order, whether abandoned, and the returns (DESIGN)."""
         if self._phase != OVER:
@@ -321,25 +312,11 @@ class MyllymattiState(State):
         """Every move played so far."""
         return [h[1] for h in self._hist]
 
-    def legal_moves(self) -> list[str]:
-        """Legal moves of the seat to act (phase 1 by rank; phase 2 by suit, then runs)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return list(legal)
-
-    def play(self, move: str) -> None:
-        """Apply one move; raise :class:`IllegalMove` (state unchanged) if not legal."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        if move not in legal:
-            move = self._canonical(move, legal)
+    def _apply(self, move: str) -> None:
         if self._phase == COLLECT:
             self._play_collect(move)
         else:
             self._play_shed(move)
-        self._legal = None
         if self._phase != OVER and len(self._hist) >= self._max_moves:
             self._abandon()
 
