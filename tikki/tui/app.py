@@ -96,7 +96,7 @@ class Session:
         self.console.rule(f"[bold]{self.game.title}[/] — {self.game.players} players")
         self.console.print(f"Options: {opts}")
         who = "You are watching." if self.human is None else f"You are seat {self.human}."
-        self.console.print(f"{who} Type a move, its number, or help / rules / log / quit.")
+        self.console.print(f"{who} Type a move, its number, or help / hint / rules / log / quit.")
 
     def _bot_turn(self, seat: int) -> None:
         view = self.state.view(seat)
