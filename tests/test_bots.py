@@ -184,3 +184,16 @@ def test_missing_program_is_reported() -> None:
 def test_unreadable_command_line_is_a_rules_error() -> None:
     with pytest.raises(RulesError, match="cannot read the bot command line"):
         bots.make("cmd:python3 'unclosed")
+
+
+def test_bots_are_reachable_from_the_package_as_in_the_design() -> None:
+    """``import tikki`` alone gives ``tikki.bots.make`` (DESIGN), without the adapters."""
+    import subprocess
+
+    code = (
+        "import sys, tikki; g = tikki.load('myllymatti'); s = g.new_state(seed=1); "
+        "m = tikki.bots.make('ismcts:iterations=20', seed=1).choose(g, s.view(0)); "
+        "assert m in s.legal_moves(); assert 'numpy' not in sys.modules; print('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

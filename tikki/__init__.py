@@ -10,6 +10,7 @@ The public contract (``DESIGN.md``)::
     print(state.outcome)
 """
 
+from tikki import bots
 from tikki.core import (
     RULES_REVISION,
     Game,
@@ -29,6 +30,7 @@ __all__ = [
     "OptionSpec",
     "RulesError",
     "State",
+    "bots",
     "games",
     "load",
     "replay",
