@@ -480,13 +480,7 @@ class MueckenstichState(TableState):
                 if self._pending:
                     self._name_trump(int(rng.random() * 4))
                     continue
-                hand = self._hands[self._to_act]
-                led = self._led
-                options = hand
-                if led >= 0:
-                    follow = [c for c in hand if c >> 4 == led]
-                    if follow:
-                        options = follow
+                options = self._playable(self._hands[self._to_act])
                 if greedy > 0.0 and rng.random() < greedy:
                     card = min(options, key=_CHEAP_ORDER.__getitem__)
                 else:
@@ -512,20 +506,23 @@ class MueckenstichState(TableState):
 
     # --- legality -----------------------------------------------------------------------
 
+    def _playable(self, hand: list[int]) -> list[int]:
+        """The cards of ``hand`` that may be played now: the led colour if held (MS-6)."""
+        led = self._led
+        if led >= 0:
+            follow = [c for c in hand if c >> 4 == led]
+            if follow:
+                return follow
+        return hand
+
     def _generate(self) -> list[str]:
         phase = self._phase
         if phase == PLAY:
             if self._pending:
                 return list(_TRUMP_MOVES)
-            hand = self._hands[self._to_act]
-            led = self._led
-            if led >= 0:
-                follow = [c for c in hand if c >> 4 == led]
-                if follow:
-                    hand = follow
             out = []
             last = -1
-            for c in hand:
+            for c in self._playable(self._hands[self._to_act]):
                 if c != last:
                     out.append(CARD_TEXT[c])
                     last = c
