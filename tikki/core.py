@@ -15,6 +15,7 @@ I/O and uses no global randomness: a state owns a seeded ``random.Random``.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from abc import ABC, abstractmethod
@@ -502,7 +503,9 @@ def register(cls: G) -> G:
     return cls
 
 
+@functools.cache
 def _load_modules() -> None:
+    """Import every game module once (each registers itself)."""
     for module in GAME_MODULES:
         try:
             importlib.import_module(f"tikki.games.{module}")
@@ -511,13 +514,8 @@ def _load_modules() -> None:
                 raise
 
 
-_LOADED: list[bool] = []
-
-
 def _registry() -> dict[str, type[Game]]:
-    if not _LOADED:  # once, even if a game module was imported (and registered) directly
-        _LOADED.append(True)
-        _load_modules()
+    _load_modules()  # even if a game module was imported (and registered) directly
     return _REGISTRY
 
 
