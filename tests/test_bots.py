@@ -15,6 +15,8 @@ from tikki.bots.ismcts import ISMCTSBot
 from tikki.core import RulesError
 
 VARIANTS = [
+    ("mattis", 3, {}),
+    ("mueckenstich", 4, {}),
     ("myllymatti", 3, {}),
     ("myllymatti", 4, {"variant": "koira"}),
     ("myllymatti", 2, {"take": "all", "runs": True}),

@@ -456,6 +456,18 @@ class TableState(State):
         self._apply(move)
         self._legal = None
 
+    def random_playout(self, rng: random.Random) -> None:
+        """Play uniformly random legal moves to the end (a fast path for search rollouts).
+
+        The same moves and distribution as ``play(rng.choice(legal_moves()))`` without
+        copying or re-checking the legal moves; games may override it with a faster one.
+        """
+        last = len(self.PHASE_NAMES) - 1
+        while self._phase != last:
+            legal = self._generate()
+            self._apply(legal[int(rng.random() * len(legal))])
+            self._legal = None
+
     @abstractmethod
     def _generate(self) -> list[str]:
         """The legal move texts of the seat to act (empty when the game is over)."""
