@@ -86,3 +86,17 @@ def event_sentence(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
         out.append("play " if you else "plays ")
         out.append(move_text(move))
     return out
+
+
+def hand_and_moves(view: Mapping[str, Any]) -> Text:
+    """The seat's hand, then its legal moves numbered as the prompt accepts them."""
+    line = Text("Your hand: ")
+    line.append(cards(view["hand"]) if view["hand"] else Text("(empty)"))
+    if view["legal_moves"]:
+        line.append("\nLegal moves: ")
+        for i, move in enumerate(view["legal_moves"]):
+            if i:
+                line.append("  ")
+            line.append(f"{i + 1}:", style="dim")
+            line.append(move_text(move))
+    return line

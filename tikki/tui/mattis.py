@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki.cards import RANK_NAMES, SUIT_NAMES
-from tikki.tui.common import card, cards, move_text
+from tikki.tui.common import card, cards, hand_and_moves, move_text
 
 RANKS = "23456789TJQKA"
 
@@ -35,7 +35,7 @@ def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     prompt = _slough_prompt(view)
     if prompt is not None:
         parts.append(prompt)
-    parts.append(_hand(view))
+    parts.append(hand_and_moves(view))
     return Group(*parts)
 
 
@@ -136,19 +136,6 @@ def _slough_prompt(view: Mapping[str, Any]) -> RenderableType | None:
         "Sloughing never changes who wins; the cards go to the trick's winner."
     )
     return Panel(text, title="Slough lap", expand=False)
-
-
-def _hand(view: Mapping[str, Any]) -> Text:
-    line = Text("Your hand: ")
-    line.append(cards(view["hand"]) if view["hand"] else Text("(empty)"))
-    if view["legal_moves"]:
-        line.append("\nLegal moves: ")
-        for i, move in enumerate(view["legal_moves"]):
-            if i:
-                line.append("  ")
-            line.append(f"{i + 1}:", style="dim")
-            line.append(move_text(move))
-    return line
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki.cards import COLOUR_NAMES
-from tikki.tui.common import card, cards, move_text
+from tikki.tui.common import card, cards, hand_and_moves
 
 __all__ = ["changes", "event", "explain", "render", "result", "score_sheet"]
 
@@ -33,7 +33,7 @@ def _name(text: str) -> str:
 
 def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     """Seats with trick and mosquito counts, trump, the trick and the seat's hand."""
-    return Group(_seats(view, names), _table_line(view), _trick(view, names), _hand(view))
+    return Group(_seats(view, names), _table_line(view), _trick(view, names), hand_and_moves(view))
 
 
 def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
@@ -97,19 +97,6 @@ def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
         body.append(f"\nLast trick to {names[last['winner']]}: ")
         body.append(cards(e["card"] for e in last["cards"]))
     return Panel(body, title="Trick", expand=False)
-
-
-def _hand(view: Mapping[str, Any]) -> RenderableType:
-    line = Text("Your hand: ")
-    line.append(cards(view["hand"]) if view["hand"] else Text("(empty)"))
-    if view["legal_moves"]:
-        line.append("\nLegal moves: ")
-        for i, move in enumerate(view["legal_moves"]):
-            if i:
-                line.append("  ")
-            line.append(f"{i + 1}:", style="dim")
-            line.append(move_text(move))
-    return line
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:

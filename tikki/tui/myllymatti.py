@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki.cards import RANK_NAMES, SUIT_NAMES
-from tikki.tui.common import card, cards, move_text
+from tikki.tui.common import card, cards, hand_and_moves, move_text
 
 
 def _name(text: str) -> str:
@@ -26,7 +26,7 @@ def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
         _seats(view, names, collecting),
         _table_line(view, names),
         _trick(view, names),
-        _hand(view, collecting),
+        hand_and_moves(view),
     )
 
 
@@ -92,19 +92,6 @@ def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
         body.append(("Kina between " if kina else "Playing: ") + players)
         title = "Duel" if trick["kind"] == "duel" else "Trick"
     return Panel(body, title=title, expand=False)
-
-
-def _hand(view: Mapping[str, Any], collecting: bool) -> RenderableType:
-    line = Text("Your hand: ")
-    line.append(cards(view["hand"]) if view["hand"] else Text("(empty)"))
-    if view["legal_moves"]:
-        line.append("\nLegal moves: ")
-        for i, move in enumerate(view["legal_moves"]):
-            if i:
-                line.append("  ")
-            line.append(f"{i + 1}:", style="dim")
-            line.append(move_text(move))
-    return line
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:
