@@ -100,3 +100,15 @@ def hand_and_moves(view: Mapping[str, Any]) -> Text:
             line.append(f"{i + 1}:", style="dim")
             line.append(move_text(move))
     return line
+
+
+def seat_label(view: Mapping[str, Any], names: Sequence[str], seat: int, loser: str) -> Text:
+    """A shedding game's seat cell: a marker for the seat to act, its place once out,
+    and ``loser`` (the game's word for the loser) for the last holder."""
+    status = ""
+    if seat in view["out_order"]:
+        status = f" out #{view['out_order'].index(seat) + 1}"
+    if seat == view["loser"]:
+        status = f" {loser}"
+    acting = seat == view["to_act"]
+    return Text(("▶ " if acting else "  ") + names[seat] + status, style="bold" if acting else "")

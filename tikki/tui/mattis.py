@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki.cards import RANK_NAMES, SUIT_NAMES
-from tikki.tui.common import card, cards, hand_and_moves, move_text
+from tikki.tui.common import card, cards, hand_and_moves, move_text, seat_label
 
 RANKS = "23456789TJQKA"
 
@@ -46,15 +46,8 @@ def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
     table.add_column("Seat")
     table.add_column("Hand", justify="right")
     table.add_column("Pile" if collecting else "Known cards")
-    out = view["out_order"]
     for seat, size in enumerate(view["hand_sizes"]):
-        marker = "▶ " if seat == view["to_act"] else "  "
-        status = ""
-        if seat in out:
-            status = f" out #{out.index(seat) + 1}"
-        if seat == view["loser"]:
-            status = " LOSER"
-        who = Text(marker + names[seat] + status, style="bold" if seat == view["to_act"] else "")
+        who = seat_label(view, names, seat, "LOSER")
         if collecting:
             table.add_row(who, str(size), f"{len(view['piles'][seat])} cards")
         else:

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki.cards import RANK_NAMES, SUIT_NAMES
-from tikki.tui.common import card, cards, hand_and_moves, move_text
+from tikki.tui.common import card, cards, hand_and_moves, move_text, seat_label
 
 
 def _name(text: str) -> str:
@@ -36,15 +36,8 @@ def _seats(view: Mapping[str, Any], names: Sequence[str], collecting: bool) -> T
     table.add_column("Seat")
     table.add_column("Hand", justify="right")
     table.add_column("Pile" if collecting else "Cards (public)")
-    out = view["out_order"]
     for seat, size in enumerate(view["hand_sizes"]):
-        marker = "▶ " if seat == view["to_act"] else "  "
-        status = ""
-        if seat in out:
-            status = f" out #{out.index(seat) + 1}"
-        if seat == view["loser"]:
-            status = " MYLLYMATTI"
-        who = Text(marker + names[seat] + status, style="bold" if seat == view["to_act"] else "")
+        who = seat_label(view, names, seat, "MYLLYMATTI")
         if collecting:
             pile = view["piles"][seat]
             table.add_row(who, str(size), f"{len(pile)} cards")
