@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install and start what the web-table tests need on a fresh Debian machine:
+# Debian's Chromium (for Playwright, no browser download) and a PostgreSQL server.
+# Prints the PostgreSQL URL for the tests on its last line. Safe to run again.
+set -euo pipefail
+SUDO=""
+AS_PG=(runuser -u postgres --)
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; AS_PG=(sudo -u postgres); fi
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v pg_lsclusters >/dev/null 2>&1 && [ -n "$(ls /usr/lib/postgresql 2>/dev/null)" ] \
+    || need+=(postgresql)
+if [ "${#need[@]}" -gt 0 ]; then
+    echo "installing Debian packages: ${need[*]}" >&2
+    $SUDO apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >&2
+fi
+cluster=$(pg_lsclusters --no-header | head -1)
+if [ -z "$cluster" ]; then
+    version=$(ls /usr/lib/postgresql | sort -n | tail -1)
+    $SUDO pg_createcluster "$version" main >&2
+    cluster=$(pg_lsclusters --no-header | head -1)
+fi
+read -r version name port status _ <<<"$cluster"
+if [ "$status" != "online" ]; then
+    $SUDO pg_ctlcluster "$version" "$name" start >&2
+fi
+"${AS_PG[@]}" psql -p "$port" -qtAc \
+    "DO \$\$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname='tikki') THEN
+       CREATE ROLE tikki LOGIN CREATEDB PASSWORD 'tikki'; END IF; END\$\$;" >&2
+"${AS_PG[@]}" psql -p "$port" -qtAc "SELECT 1 FROM pg_database WHERE datname='tikki'" \
+    | grep -q 1 || "${AS_PG[@]}" createdb -p "$port" -O tikki tikki >&2
+echo "postgresql://tikki:tikki@127.0.0.1:${port}/tikki"
