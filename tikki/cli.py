@@ -357,6 +357,37 @@ def _report(
         console.print(rt)
 
 
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="port (0: pick a free one)")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="sqlite:///PATH or postgresql://USER:PASS@HOST/DB "
+            "(default: an SQLite file in the user's data directory)",
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", help="seconds a bot waits before it moves")
+    ] = 0.6,
+    hint_bot: Annotated[
+        str, typer.Option("--hint-bot", help="the bot that answers hints")
+    ] = "heuristic",
+) -> None:
+    """Run the web table: play in the browser with friends and bots.
+
+    Example: [bold]tikki serve --port 8000 --db sqlite:///tikki.sqlite[/]
+    """
+    from tikki.server.run import ServeError, serve
+
+    try:
+        serve(host, port, db, bot_delay, hint_bot, announce=console.print)
+    except ServeError as err:
+        raise _fail(str(err)) from None
+
+
 def main() -> None:
     """Entry point of the ``tikki`` console script."""
     app()

@@ -1,0 +1,211 @@
+"""The FastAPI application: the HTTP API, the WebSocket and the front end's files.
+
+``create_app(db_url=None, bot_delay=0.6, hint_bot="heuristic")`` builds one app with its
+own :class:`~tikki.server.tables.TableManager`; the protocol is ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+import tikki
+from tikki.core import games
+from tikki.server import botplay, schemas, web, ws
+from tikki.server.db import Store, default_db_url
+from tikki.server.errors import ApiError
+from tikki.server.limits import MAX_MESSAGE, BodyLimit
+from tikki.server.tables import STATUSES, NewTable, Table, TableManager
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": schemas.ErrorBody, "description": text}
+    for status, text in (
+        (400, "bad request: bad options, bot spec or illegal move"),
+        (403, "bad token, or a spectator tried to play"),
+        (404, "unknown table or seat"),
+        (409, "conflict: seat taken, stale seq, not your turn, not started, finished"),
+        (413, "request body over 4096 bytes"),
+        (422, "malformed request body or parameters"),
+        (503, "storage unavailable"),
+    )
+}
+"""The error answers every operation documents."""
+
+Auth = Annotated[
+    str | None,
+    Header(description="Bearer TOKEN: the seat token returned when joining"),
+]
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header (``None`` without one)."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError("bad_token", "send the seat token as 'Authorization: Bearer TOKEN'")
+    return token.strip()
+
+
+def _manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+def _created(table: Table) -> dict[str, Any]:
+    invites = [{"seat": s, "url": f"/t/{table.id}?seat={s}"} for s in table.open_seats]
+    return {"table": table.public(), "invites": invites}
+
+
+def api_router() -> APIRouter:
+    """The HTTP API of docs/protocol.md."""
+    router = APIRouter(prefix="/api", responses=ERRORS)
+
+    @router.get("/games", response_model=schemas.GamesInfo)
+    async def list_games() -> dict[str, Any]:
+        """The games, their players, variants and options, and the bot levels offered."""
+        levels = [{"spec": spec, "label": text} for spec, text in botplay.LEVELS]
+        return {"games": games(), "bots": levels}
+
+    @router.post("/tables", status_code=201, response_model=schemas.Created)
+    async def create_table(body: schemas.CreateTable, request: Request) -> dict[str, Any]:
+        """Create a table; the answer has an invite link per open seat."""
+        wanted = NewTable(
+            game=body.game,
+            players=body.players,
+            variant=body.variant,
+            options=body.options,
+            seats=[(s.kind, s.bot) for s in body.seats],
+            seed=body.seed,
+        )
+        table = await _manager(request).create(wanted)
+        return _created(table)
+
+    @router.get("/tables", response_model=schemas.TableList)
+    async def lobby(
+        request: Request,
+        status: Annotated[
+            str, Query(pattern="^(open|playing|finished|all)$", description="which tables")
+        ] = "open",
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> dict[str, Any]:
+        """Tables waiting for players (or playing, finished, all), newest first."""
+        assert status in STATUSES
+        tables = await _manager(request).lobby(status, limit)
+        return {"tables": [t.public() for t in tables]}
+
+    @router.get("/tables/{table_id}", response_model=schemas.TableInfo)
+    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+        """One table (no token, no seed before the end)."""
+        return (await _manager(request).get(table_id)).public()
+
+    @router.post("/tables/{table_id}/seats/{seat}", response_model=schemas.Joined)
+    async def join(
+        table_id: str, seat: int, body: schemas.JoinRequest, request: Request
+    ) -> dict[str, Any]:
+        """Join an open seat; the answer holds the seat's token."""
+        table, token = await _manager(request).join(table_id, seat, body.name)
+        return {"seat": seat, "token": token, "table": table.public()}
+
+    @router.get("/tables/{table_id}/state", response_model=schemas.StateMessage)
+    async def seat_state(
+        table_id: str, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """A seat's state message (with its token), or the spectators' one."""
+        table = await _manager(request).get(table_id)
+        return table.state_message(table.seat_of(bearer(authorization)))
+
+    @router.post("/tables/{table_id}/moves", response_model=schemas.StateMessage)
+    async def play(
+        table_id: str, body: schemas.MoveRequest, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Play a move made against state ``seq``; the answer is the seat's new state."""
+        manager = _manager(request)
+        table = await manager.get(table_id)
+        seat = table.seat_of(bearer(authorization))
+        await manager.move(table, seat, body.move, body.seq)
+        return table.state_message(seat)
+
+    @router.post("/tables/{table_id}/hint", response_model=schemas.Hint)
+    async def hint(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
+        """A bot's suggestion from this seat's view (on the seat's turn)."""
+        manager = _manager(request)
+        table = await manager.get(table_id)
+        move = await manager.hint(table, table.seat_of(bearer(authorization)))
+        return {"move": move, "bot": manager.hint_bot}
+
+    @router.get("/tables/{table_id}/record", response_model=dict[str, Any])
+    async def record(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
+        """The full record of a finished game; before the end, a seat's own record."""
+        table = await _manager(request).get(table_id)
+        seat = table.seat_of(bearer(authorization))
+        if table.status == "finished":
+            return table.state.record()
+        if seat is None:
+            raise ApiError(
+                "not_finished",
+                f"table {table_id} is not finished: its full record is published at the end; "
+                "a seat's own record needs its token",
+            )
+        return table.state.record(seat)
+
+    return router
+
+
+async def _api_error(_request: Request, err: Exception) -> JSONResponse:
+    assert isinstance(err, ApiError)
+    return JSONResponse({"detail": err.detail()}, status_code=err.status)
+
+
+async def _invalid(_request: Request, err: Exception) -> JSONResponse:
+    assert isinstance(err, RequestValidationError)
+    problems = []
+    for e in err.errors()[:3]:
+        where = ".".join(str(p) for p in e.get("loc", ()))
+        problems.append(f"{where}: {e.get('msg', 'invalid')}")
+    message = "malformed request: " + "; ".join(problems) + " (see /docs for the request format)"
+    return JSONResponse({"detail": {"code": "bad_request", "message": message}}, status_code=422)
+
+
+def create_app(
+    db_url: str | None = None,
+    bot_delay: float = 0.6,
+    hint_bot: str = "heuristic",
+    max_message: int = MAX_MESSAGE,
+) -> FastAPI:
+    """The web table app on the database ``db_url`` (default: the user's SQLite file)."""
+    name, _ = tikki.bots.parse_spec(hint_bot)
+    if name not in botplay.ALLOWED:
+        raise ValueError(f"the hint bot is random, heuristic or ismcts, not {hint_bot!r}")
+    manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await manager.start()
+        yield
+        await manager.stop()
+
+    app = FastAPI(
+        title="tikki web table",
+        version=tikki.__version__,
+        description="Play Myllymatti, Mattis and Mückenstich with friends and bots. "
+        "The WebSocket protocol is described in docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    app.state.max_message = max_message
+    app.add_middleware(BodyLimit, limit=max_message)
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.include_router(api_router())
+    app.include_router(ws.router())
+    app.include_router(web.router())
+    return app
+
+
+__all__ = ["bearer", "create_app"]

@@ -1,0 +1,101 @@
+"""Bots at the web table: which specs the server runs, their names and their seeds.
+
+The server runs only ``random``, ``heuristic`` and ``ismcts`` (at most
+:data:`MAX_ITERATIONS` iterations, no time budgets); external ``cmd:`` bots never run on
+the server.  A bot's randomness comes from (table seed, seat, seq), so a table rebuilt
+after a restart plays on exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+from tikki import bots as botlib
+from tikki.core import Game, RulesError
+
+MAX_ITERATIONS = 5000
+"""The largest ``ismcts`` iteration budget a table may ask for."""
+
+LEVELS: tuple[tuple[str, str], ...] = (
+    ("random", "Easy"),
+    ("heuristic", "Medium"),
+    ("ismcts:iterations=300", "Hard"),
+)
+"""The bot levels the lobby offers: (spec, label)."""
+
+ALLOWED: Mapping[str, frozenset[str]] = {
+    "random": frozenset(),
+    "heuristic": frozenset(),
+    "ismcts": frozenset({"iterations", "c", "rollout", "greedy"}),
+}
+"""Bot names the server runs, with the parameters each may take."""
+
+FAST_ROLLOUTS = ("greedy", "random")
+
+
+def check_spec(spec: str, game: Game) -> str:
+    """Return ``spec`` stripped if the server may run it for ``game``; else :class:`RulesError`."""
+    allowed = ", ".join(level for level, _ in LEVELS)
+    try:
+        name, params = botlib.parse_spec(spec)
+    except RulesError as err:
+        raise RulesError(f"{err}; the server runs random, heuristic and ismcts") from None
+    if name not in ALLOWED:
+        raise RulesError(
+            f"the server does not run {name!r} bots: use random, heuristic or ismcts "
+            f"(for example {allowed})"
+        )
+    extra = sorted(set(params) - ALLOWED[name])
+    if extra:
+        takes = ", ".join(sorted(ALLOWED[name])) or "no parameters"
+        raise RulesError(f"bot {name!r} here takes {takes}, not {extra[0]!r}")
+    _check_ismcts(params)
+    try:
+        botlib.make(spec, seed=0)  # construction validates the values
+        if name == "heuristic":
+            from tikki.bots.heuristic import policy_for
+
+            policy_for(game)
+    except (RulesError, ValueError, TypeError) as err:
+        raise RulesError(f"bot spec {spec!r}: {err}") from None
+    return spec.strip()
+
+
+def _check_ismcts(params: Mapping[str, str]) -> None:
+    iterations = params.get("iterations")
+    if iterations is not None and not (
+        iterations.isdigit() and 1 <= int(iterations) <= MAX_ITERATIONS
+    ):
+        raise RulesError(
+            f"ismcts iterations must be a whole number 1–{MAX_ITERATIONS}, not {iterations!r}"
+        )
+    rollout = params.get("rollout")
+    if rollout is not None and rollout not in FAST_ROLLOUTS:
+        raise RulesError(f"ismcts rollout here is greedy or random, not {rollout!r}")
+
+
+def label(spec: str) -> str:
+    """A seat name for a bot: ``Medium bot`` for ``heuristic``."""
+    name, params = botlib.parse_spec(spec)
+    for level, text in LEVELS:
+        if level == spec or (name != "ismcts" and level == name):
+            return f"{text} bot"
+    if name == "ismcts":
+        return f"Hard bot ({params.get('iterations', '1000')} iterations)"
+    return f"{name} bot"
+
+
+def bot_seed(seed: int, seat: int, seq: int, purpose: str = "move") -> int:
+    """A bot's seed for one decision, from the table seed, the seat and the seq."""
+    digest = hashlib.sha256(f"tikki:{purpose}:{seed}:{seat}:{seq}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def choose(spec: str, game: Game, view: Mapping[str, Any], seed: int) -> str:
+    """The move the bot ``spec`` makes from ``view`` (runs in a worker thread)."""
+    return botlib.make(spec, seed=seed).choose(game, view)
+
+
+__all__ = ["ALLOWED", "LEVELS", "MAX_ITERATIONS", "bot_seed", "check_spec", "choose", "label"]

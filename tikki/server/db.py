@@ -1,0 +1,302 @@
+"""The web table's storage: tables, seats and moves through one SQLAlchemy 2 data layer.
+
+The same code serves SQLite (the default, an embedded file in the user's data directory,
+in WAL mode) and PostgreSQL (``postgresql://…``, through psycopg 3).  Every table, seat
+and move is written when it happens; :meth:`Store.unfinished` reads back what the server
+needs to rebuild its tables after a restart.  The methods are synchronous: the server
+calls them from one dedicated thread so that the event loop never waits on the disk.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import StaticPool
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the web table's models."""
+
+
+class TableRow(Base):
+    """One table: the game, its options and seed, status and result."""
+
+    __tablename__ = "tikki_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime, index=True)
+    finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class SeatRow(Base):
+    """One seat of a table: open, a human (name, hashed token) or a bot (spec)."""
+
+    __tablename__ = "tikki_seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tikki_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class MoveRow(Base):
+    """One move: the table, its sequence number (0 = first move), seat and text."""
+
+    __tablename__ = "tikki_moves"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tikki_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str] = mapped_column(String(120))
+    time: Mapped[datetime] = mapped_column(DateTime)
+
+
+@dataclass
+class StoredSeat:
+    """A seat as stored."""
+
+    seat: int
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class StoredTable:
+    """A table as stored, with its seats and (when loaded) its moves."""
+
+    id: str
+    game: str
+    players: int
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    created: datetime
+    finished: datetime | None
+    outcome: dict[str, Any] | None
+    seats: list[StoredSeat]
+    moves: list[str]
+
+
+def now() -> datetime:
+    """The current UTC time, without tzinfo (stored alike in SQLite and PostgreSQL)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def default_db_url() -> str:
+    """The default database: ``$XDG_DATA_HOME/tikki/web.sqlite`` (or ``~/.local/share``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return f"sqlite:///{Path(base) / 'tikki' / 'web.sqlite'}"
+
+
+def normalize_url(url: str) -> str:
+    """Map ``postgresql://`` and ``postgres://`` to the psycopg 3 driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files are created (with their directory) in WAL mode."""
+    url = normalize_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    database = parsed.database or ""
+    if database in ("", ":memory:"):
+        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+    else:
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+class Store:
+    """Reads and writes tables, seats and moves; one short transaction per call."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url)
+
+    def create_schema(self) -> None:
+        """Create the tables if they do not exist yet."""
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        """Release every connection."""
+        self.engine.dispose()
+
+    def add_table(self, table: StoredTable) -> None:
+        """Store a new table with its seats."""
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                TableRow(
+                    id=table.id,
+                    game=table.game,
+                    players=table.players,
+                    variant=table.variant,
+                    options=table.options,
+                    seed=table.seed,
+                    status=table.status,
+                    created=table.created,
+                    finished=None,
+                    outcome=None,
+                )
+            )
+            session.flush()
+            session.add_all(
+                SeatRow(
+                    table_id=table.id,
+                    seat=s.seat,
+                    kind=s.kind,
+                    name=s.name,
+                    bot=s.bot,
+                    token_hash=s.token_hash,
+                )
+                for s in table.seats
+            )
+
+    def table_exists(self, table_id: str) -> bool:
+        """Whether a table with this id is stored."""
+        with Session(self.engine) as session:
+            return session.get(TableRow, table_id) is not None
+
+    def take_seat(self, table_id: str, seat: StoredSeat, status: str) -> None:
+        """Store a joined seat (name, hashed token) and the table's new status."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat.seat)
+                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+            )
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    def add_move(
+        self, table_id: str, seq: int, seat: int, move: str, outcome: dict[str, Any] | None
+    ) -> None:
+        """Store one move; with an outcome, also mark the table finished."""
+        with Session(self.engine) as session, session.begin():
+            session.add(MoveRow(table_id=table_id, seq=seq, seat=seat, move=move, time=now()))
+            if outcome is not None:
+                session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id)
+                    .values(status="finished", finished=now(), outcome=outcome)
+                )
+
+    def table_ids(self, statuses: list[str], limit: int) -> list[str]:
+        """Ids of the newest tables with one of ``statuses``."""
+        query = (
+            select(TableRow.id)
+            .where(TableRow.status.in_(statuses))
+            .order_by(TableRow.created.desc(), TableRow.id)
+            .limit(limit)
+        )
+        with Session(self.engine) as session:
+            return list(session.scalars(query))
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """One table with its seats and moves, or ``None``."""
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
+            return None if row is None else self._stored(session, row)
+
+    def unfinished(self) -> list[StoredTable]:
+        """Every table still waiting or playing, with seats and moves, oldest first."""
+        query = (
+            select(TableRow)
+            .where(TableRow.status != "finished")
+            .order_by(TableRow.created, TableRow.id)
+        )
+        with Session(self.engine) as session:
+            return [self._stored(session, row) for row in session.scalars(query)]
+
+    def move_count(self, table_id: str) -> int:
+        """Number of stored moves of a table."""
+        with Session(self.engine) as session:
+            query = select(func.count()).select_from(MoveRow).where(MoveRow.table_id == table_id)
+            return int(session.scalar(query) or 0)
+
+    @staticmethod
+    def _stored(session: Session, row: TableRow) -> StoredTable:
+        seats = session.scalars(
+            select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)
+        )
+        moves = session.scalars(
+            select(MoveRow.move).where(MoveRow.table_id == row.id).order_by(MoveRow.seq)
+        )
+        return StoredTable(
+            id=row.id,
+            game=row.game,
+            players=row.players,
+            variant=row.variant,
+            options=dict(row.options),
+            seed=row.seed,
+            status=row.status,
+            created=row.created,
+            finished=row.finished,
+            outcome=row.outcome,
+            seats=[StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in seats],
+            moves=list(moves),
+        )
+
+
+__all__ = [
+    "Base",
+    "MoveRow",
+    "SeatRow",
+    "Store",
+    "StoredSeat",
+    "StoredTable",
+    "TableRow",
+    "default_db_url",
+    "make_engine",
+    "normalize_url",
+    "now",
+]

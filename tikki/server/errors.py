@@ -1,0 +1,56 @@
+"""Protocol errors: a code, a message that says what is wrong and what would be right."""
+
+from __future__ import annotations
+
+from typing import Any
+
+STATUS = {
+    "bad_request": 422,
+    "bad_message": 400,
+    "bad_options": 400,
+    "bad_bot": 400,
+    "illegal_move": 400,
+    "bad_token": 403,
+    "spectator": 403,
+    "unknown_table": 404,
+    "unknown_seat": 404,
+    "seat_taken": 409,
+    "not_started": 409,
+    "finished": 409,
+    "not_your_turn": 409,
+    "stale": 409,
+    "not_finished": 409,
+    "not_found": 404,
+    "too_large": 413,
+    "unavailable": 503,
+}
+"""The HTTP status of every error code."""
+
+
+class ApiError(Exception):
+    """A refused request; nothing was changed.  ``seq`` is the table's state, if known."""
+
+    def __init__(self, code: str, message: str, seq: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.seq = seq
+
+    @property
+    def status(self) -> int:
+        """The HTTP status for this error."""
+        return STATUS.get(self.code, 400)
+
+    def detail(self) -> dict[str, Any]:
+        """The HTTP error body's ``detail``."""
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.seq is not None:
+            out["seq"] = self.seq
+        return out
+
+    def message_json(self) -> dict[str, Any]:
+        """The WebSocket ``error`` message."""
+        return {"type": "error", **self.detail()}
+
+
+__all__ = ["STATUS", "ApiError"]

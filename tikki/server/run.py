@@ -1,0 +1,77 @@
+"""``tikki serve``: run the web table under uvicorn until Ctrl-C."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from collections.abc import Callable
+from types import FrameType
+
+import uvicorn
+
+from tikki.server.app import create_app
+from tikki.server.db import default_db_url
+
+WS_MAX_SIZE = 65536
+"""Frames over this size close the connection; those over 4096 bytes get ``too_large``."""
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, ending quietly on Ctrl-C or SIGTERM (no re-raised signal)."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        self._captured_signals.clear()
+
+
+class ServeError(Exception):
+    """The server cannot start (port in use, bad database URL, …)."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0 picks a free one)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = infos[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as err:
+        raise ServeError(f"cannot listen on {host}:{port}: {err}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(
+    host: str,
+    port: int,
+    db: str | None,
+    bot_delay: float,
+    hint_bot: str = "heuristic",
+    announce: Callable[[str], None] = print,
+) -> None:
+    """Serve until interrupted; ``announce`` prints the URL (with the real port)."""
+    if bot_delay < 0:
+        raise ServeError(f"--bot-delay is a number of seconds >= 0, not {bot_delay}")
+    try:
+        app = create_app(db or default_db_url(), bot_delay=bot_delay, hint_bot=hint_bot)
+    except Exception as err:
+        raise ServeError(f"cannot open the database {db!r}: {err}") from None
+    sock = bind(host, port)
+    real_port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE, lifespan="on"
+    )
+    server = _Server(config)
+    announce(f"tikki web table: http://{shown}:{real_port}/")
+    announce(f"database: {app.state.manager.store.engine.url.render_as_string()}")
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
+    sock.close()
+    if not server.started:
+        raise ServeError("the server did not start (see the messages above)")
+
+
+__all__ = ["ServeError", "bind", "serve"]

@@ -1,0 +1,179 @@
+"""Pydantic models of every HTTP request and answer (they make ``/openapi.json``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Int = Annotated[int, Field(strict=True)]
+SEED_MAX = 2**63 - 1
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong: a code, a message saying what would be right, the table's seq."""
+
+    code: str = Field(examples=["stale"])
+    message: str = Field(examples=["move made against state 11, the table is at state 12"])
+    seq: int | None = Field(None, description="the table's current seq, where it matters")
+
+
+class ErrorBody(BaseModel):
+    """Every error answer."""
+
+    detail: ErrorDetail
+
+
+class SeatRequest(BaseModel):
+    """One seat of a new table: open for a person, or a bot with its spec."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["open", "bot"]
+    bot: str | None = Field(
+        None, max_length=200, description="bot spec: random, heuristic, ismcts:iterations=300"
+    )
+
+
+class CreateTable(BaseModel):
+    """A new table: game, options, one entry per seat, an optional seed."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=40, examples=["myllymatti"])
+    players: Int | None = Field(None, ge=1, le=16, description="default: one per seat")
+    variant: str | None = Field(None, max_length=40, examples=["standard"])
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"runs": False}])
+    seats: list[SeatRequest] = Field(min_length=1, max_length=16)
+    seed: Int | None = Field(None, ge=0, le=SEED_MAX, description="default: a random seed")
+
+
+class SeatInfo(BaseModel):
+    """A seat as everyone sees it (never its token)."""
+
+    seat: int
+    kind: Literal["open", "human", "bot"]
+    name: str | None
+    bot: str | None
+    connected: bool
+
+
+class TableInfo(BaseModel):
+    """A table as everyone sees it (``TABLE``): no token, and no seed before the end."""
+
+    id: str
+    game: str
+    title: str
+    players: int
+    variant: str
+    options: dict[str, Any]
+    status: Literal["waiting", "playing", "finished"]
+    seq: int = Field(description="moves applied so far")
+    to_act: int | None = Field(description="the seat to act while playing")
+    created: str
+    finished: str | None
+    seed: int | None = Field(description="null until the game is over")
+    seats: list[SeatInfo]
+    outcome: dict[str, Any] | None
+
+
+class Invite(BaseModel):
+    """The invite link of an open seat."""
+
+    seat: int
+    url: str
+
+
+class Created(BaseModel):
+    """A created table and the invite links of its open seats."""
+
+    table: TableInfo
+    invites: list[Invite]
+
+
+class TableList(BaseModel):
+    """Lobby tables, newest first."""
+
+    tables: list[TableInfo]
+
+
+class JoinRequest(BaseModel):
+    """Join an open seat under a display name."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=40, examples=["Anna"])
+
+    @field_validator("name")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        value = value.strip()
+        if not value or not value.isprintable():
+            raise ValueError("a name is 1–40 printable characters, not only spaces")
+        return value
+
+
+class Joined(BaseModel):
+    """A joined seat: its token (keep it: it is the only proof of holding the seat)."""
+
+    seat: int
+    token: str
+    table: TableInfo
+
+
+class MoveRequest(BaseModel):
+    """A move made against state ``seq``."""
+
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(min_length=1, max_length=200, examples=["7H"])
+    seq: Int = Field(ge=0, examples=[12])
+
+
+class StateMessage(BaseModel):
+    """A seat's state (the WebSocket ``state`` message)."""
+
+    type: Literal["state"]
+    seq: int
+    seat: int | None
+    status: Literal["waiting", "playing", "finished"]
+    table: TableInfo
+    view: dict[str, Any]
+    last: dict[str, Any] | None
+
+
+class Hint(BaseModel):
+    """A bot's suggestion for the seat to act."""
+
+    move: str
+    bot: str
+
+
+class BotLevel(BaseModel):
+    """A bot level the lobby offers."""
+
+    spec: str
+    label: str
+
+
+class GamesInfo(BaseModel):
+    """The games with their players, variants and options, and the bot levels."""
+
+    games: dict[str, dict[str, Any]]
+    bots: list[BotLevel]
+
+
+__all__ = [
+    "BotLevel",
+    "CreateTable",
+    "Created",
+    "ErrorBody",
+    "ErrorDetail",
+    "GamesInfo",
+    "Hint",
+    "Invite",
+    "JoinRequest",
+    "Joined",
+    "MoveRequest",
+    "SeatInfo",
+    "SeatRequest",
+    "StateMessage",
+    "TableInfo",
+    "TableList",
+]

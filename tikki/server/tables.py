@@ -1,0 +1,526 @@
+"""The table manager: every live table in memory, the one place where moves are applied.
+
+Each :class:`Table` holds the engine State, its seats, its connections, ``seq`` (the
+number of moves applied) and an asyncio lock.  :meth:`TableManager.move` checks a move
+(seat, status, seq, turn, legality by the engine), applies it, stores it and sends every
+connection its own seat's view.  Bots play their seats from a task per table, computing
+their move in a worker thread.  Storage runs on one dedicated thread, so the event loop
+never waits on the database and SQLite sees one writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from tikki.core import JSON, Game, IllegalMove, RulesError, State, load
+from tikki.server import botplay
+from tikki.server.db import Store, StoredSeat, StoredTable, now
+from tikki.server.errors import ApiError
+
+log = logging.getLogger("tikki.server")
+T = TypeVar("T")
+
+QUEUE_LIMIT = 512
+"""Messages waiting for one connection before it is dropped as too slow."""
+STATUSES = {
+    "open": ("waiting",),
+    "playing": ("playing",),
+    "finished": ("finished",),
+    "all": ("waiting", "playing", "finished"),
+}
+"""Lobby filters and the table statuses they show."""
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (tokens are random, so a plain SHA-256 is enough)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A stored UTC time as ISO 8601 with ``Z``."""
+    return None if moment is None else moment.isoformat(timespec="seconds") + "Z"
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: its seat (``None`` for a spectator) and its outgoing queue."""
+
+    seat: int | None
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    dropped: bool = False
+
+    def push(self, text: str) -> None:
+        """Queue one message; a connection that falls too far behind is dropped."""
+        if self.dropped:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.dropped = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+
+@dataclass(eq=False)
+class Table:
+    """A live table: game, state, seats, connections and the lock around its moves."""
+
+    id: str
+    game: Game
+    state: State
+    seed: int
+    seats: list[StoredSeat]
+    status: str
+    created: datetime
+    finished: datetime | None = None
+    seq: int = 0
+    connections: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def open_seats(self) -> list[int]:
+        """Seats nobody holds yet."""
+        return [s.seat for s in self.seats if s.kind == "open"]
+
+    def connected(self, seat: StoredSeat) -> bool:
+        """Whether a seat is present: bots always, humans with an open connection."""
+        if seat.kind == "bot":
+            return True
+        return any(c.seat == seat.seat for c in self.connections)
+
+    def public(self) -> JSON:
+        """The table as everyone may see it (``TABLE``): no token, no seed before the end."""
+        over = self.status == "finished"
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": type(self.game).title,
+            "players": self.game.players,
+            "variant": self.game.options["variant"],
+            "options": self.game.options,
+            "status": self.status,
+            "seq": self.seq,
+            "to_act": self.state.current_player if self.status == "playing" else None,
+            "created": iso(self.created),
+            "finished": iso(self.finished),
+            "seed": self.seed if over else None,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "connected": self.connected(s),
+                }
+                for s in self.seats
+            ],
+            "outcome": self.state.outcome if over else None,
+        }
+
+    def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
+        """The ``state`` message for one seat (``None``: spectators)."""
+        view = self.state.view(seat)
+        history = view.get("history") or []
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "seat": seat,
+            "status": self.status,
+            "table": public if public is not None else self.public(),
+            "view": view,
+            "last": history[-1] if history else None,
+        }
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token holds; ``None`` without a token; :class:`ApiError` if wrong."""
+        if token is None:
+            return None
+        digest = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        raise ApiError(
+            "bad_token",
+            f"this token holds no seat at table {self.id}: use the token returned when you "
+            "joined, or watch without one",
+        )
+
+    def broadcast(self) -> None:
+        """Send every connection its own seat's state (each view computed once)."""
+        if not self.connections:
+            return
+        public = self.public()
+        texts: dict[int | None, str] = {}
+        for conn in list(self.connections):
+            text = texts.get(conn.seat)
+            if text is None:
+                text = json.dumps(self.state_message(conn.seat, public))
+                texts[conn.seat] = text
+            conn.push(text)
+
+
+@dataclass
+class NewTable:
+    """What a create request asks for (already parsed)."""
+
+    game: str
+    players: int | None
+    variant: str | None
+    options: dict[str, Any]
+    seats: list[tuple[str, str | None]]
+    seed: int | None
+
+
+class TableManager:
+    """Every live table; creates, joins, moves, hints, lobby lists and restarts."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.6, hint_bot: str = "heuristic") -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.hint_bot = hint_bot
+        self.tables: dict[str, Table] = {}
+        self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
+        self._bot_threads = ThreadPoolExecutor(4, thread_name_prefix="tikki-bot")
+        self._started = False
+
+    async def _db(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db_thread, fn, *args)
+
+    # --- life cycle -----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Create the schema, rebuild every unfinished table and resume its bots."""
+        if self._started:
+            return
+        self._started = True
+        await self._db(self.store.create_schema)
+        stored = await self._db(self.store.unfinished)
+        for row in stored:
+            try:
+                table = self._rebuild(row)
+            except (RulesError, IllegalMove) as err:
+                log.error("table %s cannot be rebuilt and stays stopped: %s", row.id, err)
+                continue
+            self.tables[table.id] = table
+            self._wake_bots(table)
+        log.info("rebuilt %d unfinished tables", len(self.tables))
+
+    async def stop(self) -> None:
+        """Stop the bots, close the connections and release the database."""
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for table in self.tables.values():
+            for conn in table.connections:
+                conn.queue.put_nowait(None)
+        self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        await self._db(self.store.close)
+        self._db_thread.shutdown(wait=True)
+        self._started = False
+
+    @staticmethod
+    def _rebuild(row: StoredTable) -> Table:
+        game = load(row.game, row.players, **row.options)
+        state = game.new_state(seed=row.seed)
+        for move in row.moves:
+            state.play(move)
+        status = row.status
+        if state.is_over:
+            status = "finished"
+        return Table(
+            id=row.id,
+            game=game,
+            state=state,
+            seed=row.seed,
+            seats=row.seats,
+            status=status,
+            created=row.created,
+            finished=row.finished,
+            seq=len(row.moves),
+        )
+
+    # --- lookup ---------------------------------------------------------------------
+
+    async def get(self, table_id: str) -> Table:
+        """A table by id, from memory or (finished tables) from the database."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        row = None
+        if 0 < len(table_id) <= 32:
+            row = await self._db(self.store.load, table_id)
+        if row is None:
+            raise ApiError(
+                "unknown_table",
+                f"there is no table {table_id!r}: GET /api/tables lists the open ones",
+            )
+        try:
+            table = self._rebuild(row)
+        except (RulesError, IllegalMove) as err:
+            raise ApiError(
+                "unknown_table", f"table {table_id!r} cannot be rebuilt: {err}"
+            ) from None
+        return self.tables.setdefault(table_id, table)
+
+    async def lobby(self, which: str, limit: int) -> list[Table]:
+        """The newest tables of a lobby filter (``open``, ``playing``, ``finished``, ``all``)."""
+        statuses = STATUSES[which]
+        ids = await self._db(self.store.table_ids, list(statuses), limit)
+        tables = [await self.get(table_id) for table_id in ids]
+        return [t for t in tables if t.status in statuses]
+
+    # --- create and join ------------------------------------------------------------
+
+    async def create(self, request: NewTable) -> Table:
+        """Make, store and start a table; :class:`ApiError` names what is wrong."""
+        game = self._game(request)
+        seats = self._seats(game, request.seats)
+        seed = request.seed if request.seed is not None else secrets.randbelow(2**32)
+        state = game.new_state(seed=seed)
+        status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
+        table_id = await self._new_id()
+        table = Table(table_id, game, state, seed, seats, status, now())
+        stored = StoredTable(
+            table_id, game.name, game.players, game.options["variant"], game.options,
+            seed, status, table.created, None, None, seats, [],
+        )  # fmt: skip
+        await self._db(self.store.add_table, stored)
+        self.tables[table_id] = table
+        self._wake_bots(table)
+        return table
+
+    @staticmethod
+    def _game(request: NewTable) -> Game:
+        options = dict(request.options)
+        if request.variant is not None:
+            options["variant"] = request.variant
+        players = request.players if request.players is not None else len(request.seats)
+        try:
+            game = load(request.game, players, **options)
+        except (RulesError, TypeError, ValueError) as err:
+            raise ApiError("bad_options", str(err)) from None
+        if len(request.seats) != game.players:
+            raise ApiError(
+                "bad_options",
+                f"a table of {game.players} players needs {game.players} seats "
+                f"(open or bot), got {len(request.seats)}",
+            )
+        return game
+
+    @staticmethod
+    def _seats(game: Game, wanted: list[tuple[str, str | None]]) -> list[StoredSeat]:
+        seats: list[StoredSeat] = []
+        for i, (kind, spec) in enumerate(wanted):
+            if kind == "open":
+                seats.append(StoredSeat(i, "open"))
+                continue
+            if spec is None:
+                raise ApiError("bad_bot", f"seat {i} is a bot seat: give its spec, e.g. heuristic")
+            try:
+                spec = botplay.check_spec(spec, game)
+            except RulesError as err:
+                raise ApiError("bad_bot", f"seat {i}: {err}") from None
+            seats.append(StoredSeat(i, "bot", botplay.label(spec), spec))
+        return seats
+
+    async def _new_id(self) -> str:
+        while True:
+            table_id = secrets.token_hex(4)
+            if table_id not in self.tables and not await self._db(
+                self.store.table_exists, table_id
+            ):
+                return table_id
+
+    async def join(self, table_id: str, seat: int, name: str) -> tuple[Table, str]:
+        """Take an open seat; return the table and the seat's new token."""
+        table = await self.get(table_id)
+        if not 0 <= seat < len(table.seats):
+            raise ApiError(
+                "unknown_seat",
+                f"table {table_id} has no seat {seat}: seats are 0–{len(table.seats) - 1}",
+            )
+        async with table.lock:
+            held = table.seats[seat]
+            if held.kind != "open":
+                raise ApiError("seat_taken", _taken_message(table, held))
+            token = secrets.token_urlsafe(24)
+            new = StoredSeat(seat, "human", name, None, hash_token(token))
+            status = "playing" if len(table.open_seats) == 1 else "waiting"
+            await self._db(self.store.take_seat, table.id, new, status)
+            table.seats[seat] = new
+            table.status = status
+        table.broadcast()
+        self._wake_bots(table)
+        return table, token
+
+    # --- moves ----------------------------------------------------------------------
+
+    async def move(self, table: Table, seat: int | None, move: str, seq: int) -> None:
+        """Check and apply one move of ``seat`` made against ``seq``; store and broadcast it."""
+        async with table.lock:
+            self._check_turn(table, seat, seq, moving=True)
+            assert seat is not None
+            await self._apply(table, seat, move)
+        table.broadcast()
+        self._wake_bots(table)
+
+    @staticmethod
+    def _check_turn(table: Table, seat: int | None, seq: int | None, moving: bool) -> None:
+        verb = "play" if moving else "ask for a hint"
+        if seat is None:
+            raise ApiError(
+                "spectator",
+                f"spectators cannot {verb}: join an open seat and use its token",
+                table.seq,
+            )
+        if table.status == "waiting":
+            raise ApiError(
+                "not_started",
+                f"the game has not started: seats {_seat_list(table.open_seats)} are still "
+                "open; wait until every seat is taken",
+                table.seq,
+            )
+        if table.status == "finished":
+            raise ApiError("finished", "the game is over: GET its record to review it", table.seq)
+        if seq is not None and seq != table.seq:
+            raise ApiError(
+                "stale",
+                f"move made against state {seq}, the table is at state {table.seq}: "
+                "send your move again with the current seq",
+                table.seq,
+            )
+        to_act = table.state.current_player
+        if to_act != seat:
+            raise ApiError(
+                "not_your_turn",
+                f"it is seat {to_act}'s turn, not yours (seat {seat}): wait for your turn",
+                table.seq,
+            )
+
+    async def _apply(self, table: Table, seat: int, move: str) -> None:
+        try:
+            table.state.play(move)
+        except IllegalMove as err:
+            raise ApiError("illegal_move", str(err), table.seq) from None
+        played = table.state.moves[-1]
+        outcome = table.state.outcome if table.state.is_over else None
+        try:
+            await self._db(self.store.add_move, table.id, table.seq, seat, played, outcome)
+        except Exception:
+            log.exception("storing move %d of table %s failed", table.seq, table.id)
+            self._undo(table)
+            raise ApiError(
+                "unavailable", "the move could not be stored: try again", table.seq
+            ) from None
+        table.seq += 1
+        if outcome is not None:
+            table.status = "finished"
+            table.finished = now()
+
+    @staticmethod
+    def _undo(table: Table) -> None:
+        state = table.game.new_state(seed=table.seed)
+        for move in table.state.moves[:-1]:
+            state.play(move)
+        table.state = state
+
+    # --- bots and hints -------------------------------------------------------------
+
+    def _wake_bots(self, table: Table) -> None:
+        if table.status != "playing" or not self._started:
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        if self._bot_to_act(table) is None:
+            return
+        table.bot_task = asyncio.create_task(self._bot_turns(table), name=f"bots-{table.id}")
+
+    @staticmethod
+    def _bot_to_act(table: Table) -> StoredSeat | None:
+        if table.status != "playing":
+            return None
+        seat = table.state.current_player
+        if seat is None or table.seats[seat].kind != "bot":
+            return None
+        return table.seats[seat]
+
+    async def _bot_turns(self, table: Table) -> None:
+        """Play the bot seats for as long as a bot is to act."""
+        while (bot := self._bot_to_act(table)) is not None:
+            await asyncio.sleep(self.bot_delay)
+            seq = table.seq
+            assert bot.bot is not None
+            view = table.state.view(bot.seat)
+            seed = botplay.bot_seed(table.seed, bot.seat, seq)
+            move = await self._think(bot.bot, table.game, view, seed)
+            try:
+                await self.move(table, bot.seat, move, seq)
+            except ApiError as err:
+                log.error("bot move %r at table %s refused: %s", move, table.id, err.message)
+                return
+
+    async def _think(self, spec: str, game: Game, view: JSON, seed: int) -> str:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self._bot_threads, botplay.choose, spec, game, view, seed
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot %s failed; playing a random move instead", spec)
+            return botplay.choose("random", game, view, seed)
+
+    async def hint(self, table: Table, seat: int | None) -> str:
+        """What the hint bot would play from this seat's view (only on the seat's turn)."""
+        self._check_turn(table, seat, None, moving=False)
+        assert seat is not None
+        view = copy.deepcopy(table.state.view(seat))
+        seed = botplay.bot_seed(table.seed, seat, table.seq, "hint")
+        return await self._think(self.hint_bot, table.game, view, seed)
+
+    # --- connections ----------------------------------------------------------------
+
+    def connect(self, table: Table, seat: int | None) -> Connection:
+        """Register a connection; others learn that the seat is present."""
+        conn = Connection(seat)
+        table.connections.add(conn)
+        if seat is not None:
+            table.broadcast()
+        else:
+            conn.push(json.dumps(table.state_message(None)))
+        return conn
+
+    def disconnect(self, table: Table, conn: Connection) -> None:
+        """Forget a connection; others learn when its seat is no longer present."""
+        table.connections.discard(conn)
+        if conn.seat is not None and not any(c.seat == conn.seat for c in table.connections):
+            table.broadcast()
+
+
+def _seat_list(seats: Iterable[int]) -> str:
+    return ", ".join(str(s) for s in seats) or "none"
+
+
+def _taken_message(table: Table, held: StoredSeat) -> str:
+    who = held.name or held.kind
+    return (
+        f"seat {held.seat} of table {table.id} is taken ({who}): "
+        f"open seats are {_seat_list(table.open_seats)}"
+    )
+
+
+__all__ = ["Connection", "NewTable", "Table", "TableManager", "hash_token"]

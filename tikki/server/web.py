@@ -1,0 +1,65 @@
+"""The front end's files: ``/`` (lobby), ``/t/{id}`` (table page) and ``/static/*``.
+
+They live in ``tikki/web/`` (written separately); a small placeholder page stands in for a
+page that is not there, so the server runs without them.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+from tikki.server.errors import ApiError
+
+WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
+"""Where the front end's files are."""
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>tikki web table</title></head>
+<body><h1>tikki web table</h1>
+<p>The browser front end ({page}) is not installed. The API is described at
+<a href="/docs">/docs</a>.</p></body></html>
+"""
+
+
+def page(name: str) -> Response:
+    """One of the front end's HTML pages, or the placeholder."""
+    path = WEB_ROOT / name
+    if path.is_file():
+        return FileResponse(path, media_type="text/html")
+    return HTMLResponse(PLACEHOLDER.format(page=name))
+
+
+def static_file(path: str) -> Response:
+    """A file under ``tikki/web/static``; 404 for anything outside it or missing."""
+    root = (WEB_ROOT / "static").resolve()
+    target = (root / path).resolve()
+    if not target.is_relative_to(root) or not target.is_file():
+        raise ApiError("not_found", f"no static file {path!r}")
+    media_type, _ = mimetypes.guess_type(target.name)
+    return FileResponse(target, media_type=media_type or "application/octet-stream")
+
+
+def router() -> APIRouter:
+    """The routes of the front end's pages and files."""
+    routes = APIRouter(include_in_schema=False)
+
+    @routes.get("/")
+    async def lobby_page() -> Response:
+        return page("index.html")
+
+    @routes.get("/t/{table_id}")
+    async def table_page(table_id: str) -> Response:
+        return page("table.html")
+
+    @routes.get("/static/{path:path}")
+    async def static(path: str) -> Response:
+        return static_file(path)
+
+    return routes
+
+
+__all__ = ["PLACEHOLDER", "WEB_ROOT", "page", "router", "static_file"]

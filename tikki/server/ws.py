@@ -1,0 +1,161 @@
+"""The WebSocket ``/ws/tables/{id}``: play a seat (``?token=``) or watch (no token).
+
+Each connection has a reader (this handler: client messages, in order) and a writer task
+that sends the connection's queue, so a slow client never holds up a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from tikki.server.errors import ApiError
+from tikki.server.tables import Connection, Table, TableManager
+
+CLOSE_CODES = {"unknown_table": 4404, "bad_token": 4403}
+"""WebSocket close codes for a refused connection."""
+TYPES = "move, hint, sync or ping"
+
+
+def router() -> APIRouter:
+    """The WebSocket route."""
+    routes = APIRouter()
+
+    @routes.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        await serve_socket(websocket, table_id, token)
+
+    return routes
+
+
+async def serve_socket(websocket: WebSocket, table_id: str, token: str | None) -> None:
+    """Accept, authenticate, then read messages until the client goes away."""
+    manager: TableManager = websocket.app.state.manager
+    limit: int = websocket.app.state.max_message
+    await websocket.accept()
+    try:
+        table = await manager.get(table_id)
+        seat = table.seat_of(token)
+    except ApiError as err:
+        await websocket.send_text(json.dumps(err.message_json()))
+        await websocket.close(CLOSE_CODES.get(err.code, 4400))
+        return
+    conn = manager.connect(table, seat)
+    writer = asyncio.create_task(_write(websocket, conn))
+    session = Session(manager, table, conn, limit)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await session.handle(message.get("text"), message.get("bytes"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        manager.disconnect(table, conn)
+        writer.cancel()
+        for task in session.tasks:
+            task.cancel()
+
+
+async def _write(websocket: WebSocket, conn: Connection) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                if websocket.application_state == WebSocketState.CONNECTED:
+                    await websocket.close(1008)
+                return
+            await websocket.send_text(text)
+
+
+class Session:
+    """One connection's message handling: parse, check, dispatch, answer."""
+
+    def __init__(self, manager: TableManager, table: Table, conn: Connection, limit: int) -> None:
+        self.manager = manager
+        self.table = table
+        self.conn = conn
+        self.limit = limit
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue one message for this connection."""
+        self.conn.push(json.dumps(message))
+
+    def error(self, code: str, message: str) -> None:
+        """Queue an error message (with the table's seq)."""
+        self.send(ApiError(code, message, self.table.seq).message_json())
+
+    async def handle(self, text: str | None, data: bytes | None) -> None:
+        """Handle one client message; every refusal is an ``error`` message."""
+        size = len(data) if text is None and data is not None else len((text or "").encode())
+        if size > self.limit:
+            self.error("too_large", f"the message has {size} bytes: send at most {self.limit}")
+            return
+        if text is None:
+            self.error("bad_message", f"send text frames with a JSON object of type {TYPES}")
+            return
+        parsed = _parse(text)
+        if isinstance(parsed, str):
+            self.error("bad_message", parsed)
+            return
+        kind = parsed["type"]
+        if kind == "move":
+            await self._move(parsed)
+        elif kind == "hint":
+            task = asyncio.create_task(self._hint())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        elif kind == "sync":
+            self.send(self.table.state_message(self.conn.seat))
+        else:
+            self.send({"type": "pong"})
+
+    async def _move(self, message: dict[str, Any]) -> None:
+        move, seq = message.get("move"), message.get("seq")
+        if not isinstance(move, str) or not move.strip():
+            self.error("bad_message", 'a move message needs "move": a move text such as "7H"')
+            return
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            self.error(
+                "bad_message",
+                f'a move message needs "seq": the state it was made against (now {self.table.seq})',
+            )
+            return
+        try:
+            await self.manager.move(self.table, self.conn.seat, move, seq)
+        except ApiError as err:
+            self.send(err.message_json())
+            if err.code == "stale":
+                self.send(self.table.state_message(self.conn.seat))
+
+    async def _hint(self) -> None:
+        try:
+            move = await self.manager.hint(self.table, self.conn.seat)
+        except ApiError as err:
+            self.send(err.message_json())
+            return
+        self.send({"type": "hint", "move": move, "bot": self.manager.hint_bot})
+
+
+def _parse(text: str) -> dict[str, Any] | str:
+    """The message as a dict with a known ``type``, or what is wrong with it."""
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        return f"the message is not JSON ({err}): send a JSON object of type {TYPES}"
+    if not isinstance(data, dict):
+        return f"the message is not a JSON object: send an object of type {TYPES}"
+    kind = data.get("type")
+    if kind not in ("move", "hint", "sync", "ping"):
+        return f"unknown message type {kind!r}: the types are {TYPES}"
+    return data
+
+
+__all__ = ["CLOSE_CODES", "Session", "router", "serve_socket"]
