@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tikki
 from tikki.core import games
@@ -172,6 +173,20 @@ async def _invalid(_request: Request, err: Exception) -> JSONResponse:
     return JSONResponse({"detail": {"code": "bad_request", "message": message}}, status_code=422)
 
 
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+"""Codes of the errors Starlette itself raises (unknown paths, wrong methods)."""
+
+
+async def _http_error(_request: Request, err: Exception) -> JSONResponse:
+    assert isinstance(err, StarletteHTTPException)
+    if err.status_code == 400:  # FastAPI could not decode the body
+        message = f"malformed request: {err.detail}; send a JSON body (UTF-8), see /docs"
+        return JSONResponse({"detail": {"code": "bad_request", "message": message}}, 422)
+    code = HTTP_CODES.get(err.status_code, "http_error")
+    detail = {"code": code, "message": f"{err.detail}: see /docs for the API"}
+    return JSONResponse({"detail": detail}, err.status_code, headers=err.headers)
+
+
 def create_app(
     db_url: str | None = None,
     bot_delay: float = 0.6,
@@ -202,6 +217,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=max_message)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
     app.include_router(api_router())
     app.include_router(ws.router())
     app.include_router(web.router())

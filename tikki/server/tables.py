@@ -11,7 +11,6 @@ never waits on the database and SQLite sees one writer.
 from __future__ import annotations
 
 import asyncio
-import copy
 import hashlib
 import hmac
 import json
@@ -31,6 +30,8 @@ from tikki.server.errors import ApiError
 log = logging.getLogger("tikki.server")
 T = TypeVar("T")
 
+BOT_THREADS = 4
+"""Worker threads computing bot moves and hints."""
 QUEUE_LIMIT = 512
 """Messages waiting for one connection before it is dropped as too slow."""
 STATUSES = {
@@ -191,7 +192,7 @@ class TableManager:
         self.hint_bot = hint_bot
         self.tables: dict[str, Table] = {}
         self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
-        self._bot_threads = ThreadPoolExecutor(4, thread_name_prefix="tikki-bot")
+        self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="tikki-bot")
         self._started = False
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -205,6 +206,9 @@ class TableManager:
         if self._started:
             return
         self._started = True
+        self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
+        self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="tikki-bot")
+        self.tables = {}
         await self._db(self.store.create_schema)
         stored = await self._db(self.store.unfinished)
         for row in stored:
@@ -218,7 +222,8 @@ class TableManager:
         log.info("rebuilt %d unfinished tables", len(self.tables))
 
     async def stop(self) -> None:
-        """Stop the bots, close the connections and release the database."""
+        """Stop the bots, close the connections and release the database (a later
+        :meth:`start` rebuilds everything from the database)."""
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
         for task in tasks:
             task.cancel()
@@ -229,6 +234,7 @@ class TableManager:
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
         await self._db(self.store.close)
         self._db_thread.shutdown(wait=True)
+        self.tables = {}
         self._started = False
 
     @staticmethod
@@ -411,31 +417,27 @@ class TableManager:
             )
 
     async def _apply(self, table: Table, seat: int, move: str) -> None:
+        """Play the move on a copy, store it, then swap the copy in (readers never see a
+        state ahead of its seq, nor a move that is not stored)."""
+        state = table.state.clone()
         try:
-            table.state.play(move)
+            state.play(move)
         except IllegalMove as err:
             raise ApiError("illegal_move", str(err), table.seq) from None
-        played = table.state.moves[-1]
-        outcome = table.state.outcome if table.state.is_over else None
+        outcome = state.outcome if state.is_over else None
+        played = state.moves[-1]
         try:
             await self._db(self.store.add_move, table.id, table.seq, seat, played, outcome)
         except Exception:
             log.exception("storing move %d of table %s failed", table.seq, table.id)
-            self._undo(table)
             raise ApiError(
                 "unavailable", "the move could not be stored: try again", table.seq
             ) from None
+        table.state = state
         table.seq += 1
         if outcome is not None:
             table.status = "finished"
             table.finished = now()
-
-    @staticmethod
-    def _undo(table: Table) -> None:
-        state = table.game.new_state(seed=table.seed)
-        for move in table.state.moves[:-1]:
-            state.play(move)
-        table.state = state
 
     # --- bots and hints -------------------------------------------------------------
 
@@ -488,7 +490,7 @@ class TableManager:
         """What the hint bot would play from this seat's view (only on the seat's turn)."""
         self._check_turn(table, seat, None, moving=False)
         assert seat is not None
-        view = copy.deepcopy(table.state.view(seat))
+        view = table.state.view(seat)
         seed = botplay.bot_seed(table.seed, seat, table.seq, "hint")
         return await self._think(self.hint_bot, table.game, view, seed)
 
