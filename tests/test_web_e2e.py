@@ -1,0 +1,494 @@
+"""Browser end-to-end tests of the web table (issue #7): lobby, table page, whole games.
+
+A real ``tikki serve`` process (SQLite, no bot delay) and Debian's Chromium driven by
+Playwright's sync API. Every game is played by clicking, as a person would: highlighted
+cards, the move buttons, selected cards then *Play* for runs and sequences. Screenshots
+go to ``test-artifacts/``.
+
+Without Chromium or Playwright these tests skip with the reason; under ``CI=true`` they
+fail instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tikki
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("TIKKI_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+MAX_TURNS = 800
+"""Our own moves in one game before the test gives up (a game has a few hundred at most)."""
+
+try:
+    from playwright.sync_api import Browser, Error, Page, sync_playwright
+except ImportError:  # pragma: no cover - only without the test extras
+    sync_playwright = None
+
+
+def _missing(reason: str) -> None:
+    """Skip loudly, or fail under CI, when the browser tests cannot run."""
+    message = f"browser tests need {reason}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+# ---------------------------------------------------------------- server and browser
+
+
+class Server:
+    """A ``tikki serve`` child process on a free port; ``url`` is its printed address."""
+
+    def __init__(self, db_path: Path) -> None:
+        env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
+        cmd = [sys.executable, "-m", "tikki.cli", "serve", "--port", "0"]
+        cmd += ["--db", f"sqlite:///{db_path}", "--bot-delay", "0"]
+        self.proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.output: list[str] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.url = self._wait_for_url(timeout=60)
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+            self.lines.put(line)
+
+    def _wait_for_url(self, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                if self.proc.poll() is not None:
+                    break
+                continue
+            found = re.search(r"(http://\S+?)/?\s*$", line)
+            if found:
+                return found.group(1).rstrip("/")
+        self.stop()
+        raise RuntimeError("tikki serve printed no URL:\n" + "".join(self.output))
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("web") / "web.sqlite")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if sync_playwright is None:
+        _missing("the Python package playwright (pip install -e '.[test]')")
+    if not Path(CHROMIUM).exists():
+        _missing(
+            f"Chromium at {CHROMIUM} (Debian: apt-get install chromium; or set TIKKI_CHROMIUM)"
+        )
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        except Error as err:
+            _missing(f"a Chromium that starts ({CHROMIUM}: {err})")
+        yield b
+        b.close()
+
+
+class Watch:
+    """Console errors, page errors and failed requests seen by a page."""
+
+    def __init__(self, page: Page) -> None:
+        self.problems: list[str] = []
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on(
+            "console",
+            lambda m: (
+                self.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+            ),
+        )
+        page.on(
+            "response",
+            lambda r: (
+                self.problems.append(f"{r.status} {r.url}")
+                if r.status >= 400 and "/static/" in r.url
+                else None
+            ),
+        )
+
+    def check(self) -> None:
+        assert not self.problems, "\n".join(self.problems)
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- playing by clicking
+
+
+def board(page: Page, key: str) -> str:
+    value = page.get_attribute("#board", f"data-{key}")
+    assert value is not None
+    return value
+
+
+def wait_turn_or_end(page: Page) -> None:
+    page.wait_for_selector(
+        "#board[data-turn=you][data-status=playing], #board[data-status=finished]",
+        timeout=30_000,
+    )
+
+
+def click_card(page: Page, card: str) -> None:
+    """Click a highlighted hand card on its top-left corner (the part left visible when
+    the hand overlaps)."""
+    page.locator(f"#hand .hand-card.legal[data-card='{card}']").first.click(
+        position={"x": 6, "y": 22}
+    )
+
+
+def choose(legal: list[str]) -> str:
+    """The test player's move: the longest run or sequence, else the first move that is
+    not ``take`` (a shedding game ends sooner), else ``take``."""
+    multi = [m for m in legal if "+" in m]
+    if multi:
+        return max(multi, key=lambda m: (m.count("+"), -legal.index(m)))
+    return next((m for m in legal if m != "take"), legal[0])
+
+
+def click_move(page: Page, move: str, legal: list[str]) -> None:
+    """Make ``move`` through the page: a card click, selected cards then Play, or a button."""
+    words = move.split(" ")
+    cards = move.split("+") if len(words) == 1 else words[1:]
+    is_card_move = (len(words) == 1 and move not in ("stock", "take", "pass")) or words[0] in (
+        "slough",
+        "discard",
+    )
+    if is_card_move:
+        for card in cards:
+            click_card(page, card)
+        in_run = any(card in m.split("+") for m in legal if "+" in m for card in cards)
+        if "+" in move or in_run:
+            play = page.locator("#play-selected")
+            assert play.get_attribute("data-move") == move, play.inner_text()
+            play.click()
+    else:
+        page.locator(f"#actions [data-move='{move}']").click()
+
+
+def play_game(page: Page, name: str, mid: str, hint_at: int = 3) -> int:
+    """Play to the end by clicking; screenshots at the start, when ``mid`` (a JS test)
+    first holds, and at the end. Returns how many moves we made."""
+    page.wait_for_selector("#board[data-status=playing]", timeout=30_000)
+    shot(page, f"{name}-start")
+    mid_done = False
+    turns = 0
+    for turns in range(MAX_TURNS):
+        wait_turn_or_end(page)
+        if board(page, "status") == "finished":
+            break
+        if not mid_done and page.evaluate(mid):
+            shot(page, f"{name}-mid")
+            mid_done = True
+        seq = board(page, "seq")
+        legal = json.loads(board(page, "legal"))
+        assert legal, "our turn with no legal moves"
+        move = choose(legal)
+        if turns == hint_at:
+            page.click("#hint-btn")
+            page.wait_for_selector("#hint-text:has-text('Suggestion')")
+            hinted = page.locator(".hinted").count()
+            assert hinted >= 1, "the hinted move is not highlighted"
+        click_move(page, move, legal)
+        page.wait_for_function(
+            "s => document.querySelector('#board').dataset.seq !== s", arg=seq, timeout=30_000
+        )
+        assert not page.locator("#notice.error:not([hidden])").count(), page.inner_text("#notice")
+    else:
+        pytest.fail(f"{name}: no end after {MAX_TURNS} of our moves")
+    page.wait_for_selector("#result:not([hidden])")
+    shot(page, f"{name}-end")
+    return turns
+
+
+def create_in_lobby(
+    page: Page,
+    base: str,
+    game: str,
+    seats: list[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+) -> str:
+    """Fill the lobby form (name, game, 3 players, options, seats, seed), create the
+    table and take seat 1 (our open seat); return the table id."""
+    page.goto(base + "/")
+    page.fill("#player-name", "Anna")
+    page.check(f"input[name=game][value={game}]")
+    page.select_option("#players", "3")
+    for key, value in (options or {}).items():
+        page.click("#options-box summary")
+        if isinstance(value, bool):
+            page.set_checked(f"#opt-{key}", value)
+        else:
+            page.select_option(f"#opt-{key}", str(value))
+    for i, kind in enumerate(seats):
+        page.select_option(f"#seat-{i}", kind)
+    page.click("summary:has-text('Seed')")
+    page.fill("#seed", str(seed))
+    page.click("#create-btn")
+    invite = page.locator("#invite-0")
+    invite.wait_for()
+    url = invite.input_value()
+    found = re.search(r"/t/([^/?]+)\?seat=0$", url)
+    assert found, url
+    assert page.locator("[data-copy='invite-0']").is_visible()
+    page.click("#created [data-take='0']")
+    page.wait_for_url(re.compile(r"/t/[^/?]+\?seat=0$"))
+    return found.group(1)
+
+
+def check_record(page: Page, base: str, table_id: str) -> dict[str, Any]:
+    """The result's record link works and the record replays to a finished game."""
+    link = page.locator("#record-link")
+    href = link.get_attribute("href")
+    assert href == f"/api/tables/{table_id}/record"
+    response = page.request.get(base + href)
+    assert response.ok, response.status
+    record: dict[str, Any] = response.json()
+    state = tikki.replay(record)
+    assert state.is_over
+    table = page.request.get(f"{base}/api/tables/{table_id}").json()
+    assert table["status"] == "finished"
+    assert state.outcome == table["outcome"]
+    return record
+
+
+# ---------------------------------------------------------------- the three games
+
+
+def test_myllymatti_whole_game(server: Server, browser: Browser) -> None:
+    """Myllymatti with runs on (the option set in the lobby): duels, then shedding with
+    runs picked by selecting cards; one Easy and one Medium bot."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    watch = Watch(page)
+    table_id = create_in_lobby(
+        page, server.url, "myllymatti", ["open", "bot:random", "bot:heuristic"], 11, {"runs": True}
+    )
+    page.wait_for_selector("#board[data-status=playing]")
+    # Reloading the page reconnects to the seat with the stored token and resynchronises.
+    wait_turn_or_end(page)
+    seq, hand = board(page, "seq"), page.locator("#hand [data-card]").all_inner_texts()
+    cards = [c.get_attribute("data-card") for c in page.locator("#hand [data-card]").all()]
+    page.reload()
+    page.wait_for_selector(f"#board[data-seq='{seq}']")
+    assert not page.locator("#join:not([hidden])").count()
+    assert [c.get_attribute("data-card") for c in page.locator("#hand [data-card]").all()] == cards
+    assert len(hand) == len(cards)
+    turns = play_game(
+        page, "myllymatti", "document.querySelector('#board').dataset.phase === 'shed'"
+    )
+    assert turns > 5
+    result = page.inner_text("#result")
+    assert "myllymatti" in result or "abandoned" in result
+    record = check_record(page, server.url, table_id)
+    assert record["options"]["runs"] is True
+    assert any("+" in m for m in record["moves"]), "no run was played"
+    watch.check()
+    context.close()
+
+
+def test_mattis_whole_game_on_a_phone(server: Server, browser: Browser) -> None:
+    """Mattis played on a phone-sized screen: slough laps, sequences, the dreck."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    watch = Watch(page)
+    table_id = create_in_lobby(
+        page, server.url, "mattis", ["open", "bot:heuristic", "bot:random"], 5
+    )
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the table page is {width}px wide on a phone"
+    turns = play_game(
+        page, "mattis-phone", "document.querySelector('#board').dataset.phase === 'shed'"
+    )
+    assert turns > 5
+    assert "loser" in page.inner_text("#result") or "abandoned" in page.inner_text("#result")
+    check_record(page, server.url, table_id)
+    watch.check()
+    context.close()
+
+
+def test_mueckenstich_whole_game(server: Server, browser: Browser) -> None:
+    """Mückenstich for 3: set-aside, trump naming, double and drop, the score sheet."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    watch = Watch(page)
+    table_id = create_in_lobby(
+        page, server.url, "mueckenstich", ["open", "bot:heuristic", "bot:random"], 3
+    )
+    turns = play_game(
+        page,
+        "mueckenstich",
+        "document.querySelectorAll('#sheet tbody th').length > 0",
+    )
+    assert turns > 20
+    assert page.locator("#sheet tbody th").count() == 3, "three rounds on the score sheet"
+    assert "win" in page.inner_text("#result")
+    record = check_record(page, server.url, table_id)
+    assert any(m.startswith("trump ") for m in record["moves"])
+    watch.check()
+    context.close()
+
+
+# ---------------------------------------------------------------- joining by invite link
+
+
+def test_invite_link_join_and_watch(server: Server, browser: Browser) -> None:
+    """Two people: the creator takes seat 1 in the lobby and waits (the page shows the
+    invite link); a friend opens the link in another browser, gives a name on the table
+    page and joins; the game starts for both; a third browser watches."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    watch = Watch(page)
+    page.goto(server.url + "/")
+    page.fill("#player-name", "Anna")
+    page.check("input[name=game][value=myllymatti]")
+    page.select_option("#players", "3")
+    page.select_option("#seat-1", "open")
+    page.select_option("#seat-2", "bot:random")
+    page.click("#create-btn")
+    page.locator("#invite-1").wait_for()
+    invite = page.locator("#invite-1").input_value()
+    page.click("#created [data-take='0']")
+    page.wait_for_selector("#board[data-status=waiting]")
+    assert page.locator("#status input").first.input_value() == invite
+    shot(page, "invite-waiting")
+
+    friend_context = browser.new_context(viewport=DESKTOP)
+    friend = friend_context.new_page()
+    friend_watch = Watch(friend)
+    friend.goto(invite)
+    friend.fill("#join-name", "Bertil")
+    friend.click("#join-form button[type=submit]")
+    friend.wait_for_selector("#board[data-status=playing]")
+    page.wait_for_selector("#board[data-status=playing]")
+    assert "Bertil" in page.inner_text("#seats")
+    assert "Anna" in friend.inner_text("#seats")
+    # The lobby lists the table as being played, not as open.
+    lobby = context.new_page()
+    lobby.goto(server.url + "/")
+    lobby.select_option("#table-filter", "playing")
+    lobby.wait_for_selector(".table-item:has-text('Bertil')")
+
+    # A spectator sees the public view: no hand, no moves.
+    spectator_context = browser.new_context(viewport=PHONE)
+    spectator = spectator_context.new_page()
+    spectator.goto(invite.split("?")[0])
+    spectator.click("#watch-btn")
+    spectator.wait_for_selector("#board[data-status=playing]")
+    assert spectator.locator("#you").is_hidden()
+    assert board(spectator, "legal") == "[]"
+    watch.check()
+    friend_watch.check()
+    for c in (context, friend_context, spectator_context):
+        c.close()
+
+
+# ---------------------------------------------------------------- the pure JS logic
+
+
+def test_js_move_logic(server: Server, browser: Browser) -> None:
+    """moves.js and cards.js in the browser: selections to legal moves, names, sorting."""
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    out = page.evaluate(
+        """async () => {
+          const m = await import('/static/moves.js');
+          const c = await import('/static/cards.js');
+          const legal = ['5H', '6H', '7H', '5H+6H', '5H+6H+7H', '6H+7H', 'take'];
+          return {
+            run: m.moveForSelection(['7H', '5H', '6H'], legal),
+            pair: m.moveForSelection(['6H', '5H'], legal),
+            single: m.moveForSelection(['6H'], legal),
+            none: m.moveForSelection(['5H', '7H'], legal),
+            ext: [...m.extensions(['5H'], legal)].sort(),
+            extNone: [...m.extensions(['7H', '5H', '6H'], legal)],
+            buttons: m.classify(legal).buttons,
+            slough: m.moveForSelection(['TC'], ['pass', 'slough TC']),
+            discard: m.classify(['discard 10R', 'discard MK']).single.get('MK'),
+            parsed: m.parseMove('trump G'),
+            names: ['7H', 'TS', 'AD', '10R', 'MK', '1G', '12B'].map(c.cardName),
+            sorted: c.sortCards(['AD', '2S', '7H', 'KC', '3S', 'MR', '12R', '1K']),
+            svg: c.cardSVG('MG').startsWith('<svg'),
+            log: m.describe({seat: 1, move: 'discard ?'}, false),
+            stock: m.describe({seat: 1, move: 'stock', card: 'KS'}, true),
+          };
+        }"""
+    )
+    assert out["run"] == "5H+6H+7H"
+    assert out["pair"] == "5H+6H"
+    assert out["single"] == "6H"
+    assert out["none"] is None
+    assert out["ext"] == ["6H", "7H"]
+    assert out["extNone"] == []
+    assert out["buttons"] == ["take"]
+    assert out["slough"] == "slough TC"
+    assert out["discard"] == "discard MK"
+    assert out["parsed"] == {"verb": "trump", "arg": "G", "cards": []}
+    assert out["names"] == [
+        "7 of hearts",
+        "10 of spades",
+        "ace of diamonds",
+        "red 10",
+        "black mosquito",
+        "green 1",
+        "blue 12",
+    ]
+    assert out["sorted"] == ["2S", "3S", "7H", "KC", "AD", "12R", "MR", "1K"]
+    assert out["svg"] is True
+    assert out["log"] == "sets a card aside"
+    assert "turn" in out["stock"] and "K♠" in out["stock"]
+    page.close()

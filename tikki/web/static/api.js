@@ -1,0 +1,147 @@
+// The HTTP side of docs/protocol.md, the seat tokens kept in localStorage, and small
+// DOM helpers shared by the lobby and the table page.
+
+/** An error answered by the server: `code` and a readable `message`. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const detail = data && data.detail;
+    if (detail && typeof detail === "object" && !Array.isArray(detail) && detail.message) {
+      throw new ApiError(response.status, detail.code || "error", detail.message);
+    }
+    if (Array.isArray(detail) && detail.length) {
+      const first = detail[0];
+      const where = Array.isArray(first.loc) ? first.loc.slice(1).join(".") : "";
+      throw new ApiError(response.status, "invalid", `${where ? where + ": " : ""}${first.msg}`);
+    }
+    const text = typeof detail === "string" ? detail : `The server answered ${response.status}.`;
+    throw new ApiError(response.status, "error", text);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => request("GET", "/api/games"),
+  tables: (status = "open") => request("GET", `/api/tables?status=${encodeURIComponent(status)}`),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (body) => request("POST", "/api/tables", body),
+  join: (id, seat, name) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, { name }),
+  hint: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/hint`, {}, token),
+};
+
+/** Where a table's record is downloaded. */
+export const recordUrl = (id) => `/api/tables/${encodeURIComponent(id)}/record`;
+
+/** The page of a table, for one seat. */
+export const tableUrl = (id, seat) =>
+  `/t/${encodeURIComponent(id)}${seat === undefined || seat === null ? "" : `?seat=${seat}`}`;
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The seat token kept for a table (`tikki.token.<id>`), or null. */
+export function loadToken(id) {
+  return storage()?.getItem(`tikki.token.${id}`) ?? null;
+}
+
+export function saveToken(id, token, seat) {
+  const s = storage();
+  s?.setItem(`tikki.token.${id}`, token);
+  if (seat !== undefined) s?.setItem(`tikki.seat.${id}`, String(seat));
+}
+
+export function forgetToken(id) {
+  storage()?.removeItem(`tikki.token.${id}`);
+  storage()?.removeItem(`tikki.seat.${id}`);
+}
+
+/** The seat number kept beside the token, or null. */
+export function loadSeat(id) {
+  const v = storage()?.getItem(`tikki.seat.${id}`);
+  return v === null || v === undefined ? null : Number(v);
+}
+
+/** The display name last used in this browser. */
+export function loadName() {
+  return storage()?.getItem("tikki.name") ?? "";
+}
+
+export function saveName(name) {
+  storage()?.setItem("tikki.name", name);
+}
+
+/** Escape a text for HTML. */
+export function esc(text) {
+  return String(text ?? "").replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch],
+  );
+}
+
+/** Make an element from an HTML string. */
+export function html(markup) {
+  const t = document.createElement("template");
+  t.innerHTML = markup.trim();
+  return t.content.firstElementChild;
+}
+
+/** The seats' display names, made unique with the seat number where two share one;
+ * with `mySeat`, that seat reads "You". */
+export function seatNames(table, mySeat = null) {
+  const raw = table.seats.map((s) => s.name || (s.kind === "open" ? "Open seat" : `Seat ${s.seat + 1}`));
+  return raw.map((name, i) => {
+    if (i === mySeat) return "You";
+    return raw.filter((n) => n === name).length > 1 ? `${name} ${i + 1}` : name;
+  });
+}
+
+/** Copy a text to the clipboard; falls back to selecting it in a given input. */
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (input) {
+      input.focus();
+      input.select();
+      try {
+        return document.execCommand("copy");
+      } catch {
+        return false;
+      }
+    }
+    return false;
+  }
+}

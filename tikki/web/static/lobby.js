@@ -1,0 +1,317 @@
+// The lobby: create a table from GET /api/games, share invite links, list and join tables.
+import {
+  api,
+  copyText,
+  esc,
+  loadName,
+  loadToken,
+  saveName,
+  saveToken,
+  tableUrl,
+} from "./api.js";
+
+const $ = (sel) => document.querySelector(sel);
+const state = { games: {}, bots: [], game: null };
+
+function notice(text, kind = "error") {
+  const box = $("#notice");
+  box.className = `notice ${kind}`;
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(notice.timer);
+  notice.timer = setTimeout(() => (box.hidden = true), 8000);
+}
+
+function playerName() {
+  const input = $("#player-name");
+  const name = input.value.trim();
+  if (!name) {
+    notice("Please enter your name first (at the top).");
+    input.focus();
+    return null;
+  }
+  saveName(name);
+  return name;
+}
+
+// ---------------------------------------------------------------- the create form
+
+function renderGames() {
+  const box = $("#game-choice");
+  const names = Object.keys(state.games);
+  box.innerHTML =
+    "<legend>Game</legend>" +
+    names
+      .map(
+        (g, i) =>
+          `<label class="game-option"><input type="radio" name="game" value="${esc(g)}"${i === 0 ? " checked" : ""}>` +
+          `<span>${esc(state.games[g].title)}</span></label>`,
+      )
+      .join("");
+  state.game = names[0];
+  box.addEventListener("change", (ev) => {
+    if (ev.target.name === "game") {
+      state.game = ev.target.value;
+      renderGameForm();
+    }
+  });
+  renderGameForm();
+}
+
+function renderGameForm() {
+  const g = state.games[state.game];
+  const players = $("#players");
+  players.innerHTML = "";
+  for (let n = g.players.min; n <= g.players.max; n++) {
+    players.append(new Option(String(n), String(n), n === g.players.default, n === g.players.default));
+  }
+  const variant = $("#variant");
+  variant.innerHTML = Object.keys(g.variants)
+    .map((v) => `<option value="${esc(v)}">${esc(v)}</option>`)
+    .join("");
+  variant.disabled = Object.keys(g.variants).length < 2;
+  renderOptions();
+  renderSeats();
+}
+
+function effectiveDefaults() {
+  const g = state.games[state.game];
+  const preset = g.variants[$("#variant").value] || {};
+  const out = {};
+  for (const o of g.options) out[o.name] = o.name in preset ? preset[o.name] : o.default;
+  return out;
+}
+
+function renderOptions() {
+  const g = state.games[state.game];
+  const preset = g.variants[$("#variant").value] || {};
+  const presetText = Object.entries(preset)
+    .map(([k, v]) => `${k} = ${v}`)
+    .join(", ");
+  $("#variant-help").textContent = presetText ? `This variant sets ${presetText}.` : "";
+  const defaults = effectiveDefaults();
+  const box = $("#options");
+  $("#options-box").hidden = g.options.length === 0;
+  box.innerHTML = g.options
+    .map((o) => {
+      const id = `opt-${o.name}`;
+      const help = `<small id="${id}-help" class="help">${esc(o.help || "")}</small>`;
+      const value = defaults[o.name];
+      let input;
+      if (o.type === "bool") {
+        input =
+          `<label class="check"><input type="checkbox" id="${id}" data-option="${esc(o.name)}" data-type="bool"` +
+          `${value ? " checked" : ""} aria-describedby="${id}-help"> ${esc(o.name.replaceAll("_", " "))}</label>`;
+        return `<div class="option">${input}${help}</div>`;
+      }
+      if (o.choices) {
+        input =
+          `<select id="${id}" data-option="${esc(o.name)}" data-type="${esc(o.type)}" aria-describedby="${id}-help">` +
+          o.choices
+            .map((c) => `<option value="${esc(c)}"${c === value ? " selected" : ""}>${esc(c)}</option>`)
+            .join("") +
+          `</select>`;
+      } else {
+        const min = o.minimum !== undefined ? ` min="${o.minimum}"` : "";
+        const max = o.maximum !== undefined ? ` max="${o.maximum}"` : "";
+        const type = o.type === "int" ? "number" : "text";
+        input = `<input id="${id}" type="${type}"${min}${max} data-option="${esc(o.name)}" data-type="${esc(
+          o.type,
+        )}" value="${esc(value)}" aria-describedby="${id}-help">`;
+      }
+      return `<div class="option"><label for="${id}">${esc(o.name.replaceAll("_", " "))}</label>${input}${help}</div>`;
+    })
+    .join("");
+}
+
+function seatOptions(selected) {
+  const bots = state.bots
+    .map(
+      (b) =>
+        `<option value="bot:${esc(b.spec)}"${selected === `bot:${b.spec}` ? " selected" : ""}>Bot · ${esc(b.label)}</option>`,
+    )
+    .join("");
+  return `<option value="open"${selected === "open" ? " selected" : ""}>Open (a person)</option>${bots}`;
+}
+
+function renderSeats() {
+  const n = Number($("#players").value);
+  const list = $("#seat-choices");
+  const old = [...list.querySelectorAll("select")].map((s) => s.value);
+  const medium = state.bots.find((b) => b.label === "Medium") || state.bots[0];
+  const fallback = medium ? `bot:${medium.spec}` : "open";
+  const items = [];
+  for (let i = 0; i < n; i++) {
+    const value = old[i] ?? (i === 0 ? "open" : fallback);
+    items.push(
+      `<li><label for="seat-${i}">Seat ${i + 1}</label><select id="seat-${i}" data-seat="${i}">${seatOptions(
+        value,
+      )}</select></li>`,
+    );
+  }
+  list.innerHTML = items.join("");
+}
+
+function readOptions() {
+  const defaults = effectiveDefaults();
+  const out = {};
+  for (const el of document.querySelectorAll("#options [data-option]")) {
+    const name = el.dataset.option;
+    let value;
+    if (el.dataset.type === "bool") value = el.checked;
+    else if (el.dataset.type === "int") value = Number(el.value);
+    else value = el.value;
+    if (value !== defaults[name]) out[name] = value;
+  }
+  return out;
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const seats = [...document.querySelectorAll("#seat-choices select")].map((s) =>
+    s.value === "open" ? { kind: "open" } : { kind: "bot", bot: s.value.slice(4) },
+  );
+  const body = {
+    game: state.game,
+    players: Number($("#players").value),
+    variant: $("#variant").value,
+    options: readOptions(),
+    seats,
+  };
+  const seed = $("#seed").value.trim();
+  if (seed !== "") body.seed = Number(seed);
+  const button = $("#create-btn");
+  button.disabled = true;
+  try {
+    const answer = await api.create(body);
+    showCreated(answer);
+    loadTables();
+  } catch (err) {
+    notice(`The table could not be created: ${err.message}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showCreated(answer) {
+  const t = answer.table;
+  const box = $("#created");
+  const invites = answer.invites
+    .map((inv) => {
+      const url = new URL(inv.url, location.href).href;
+      return (
+        `<li class="invite" data-seat="${inv.seat}"><label for="invite-${inv.seat}">Seat ${inv.seat + 1}</label>` +
+        `<input id="invite-${inv.seat}" readonly value="${esc(url)}">` +
+        `<button type="button" class="secondary" data-copy="invite-${inv.seat}">Copy link</button>` +
+        `<button type="button" class="primary" data-take="${inv.seat}" data-table="${esc(t.id)}">Take this seat</button></li>`
+      );
+    })
+    .join("");
+  box.innerHTML =
+    `<h3>${esc(t.title)} table created</h3>` +
+    (invites
+      ? `<p>Send a link to each friend, or take a seat yourself:</p><ul class="invites">${invites}</ul>`
+      : `<p>Only bots at this table. <a href="${tableUrl(t.id)}">Watch it</a>.</p>`);
+  box.hidden = false;
+  box.querySelector("button, a")?.focus();
+}
+
+async function take(id, seat, button) {
+  const name = playerName();
+  if (name === null) return;
+  if (button) button.disabled = true;
+  try {
+    const answer = await api.join(id, seat, name);
+    saveToken(id, answer.token, answer.seat);
+    location.href = tableUrl(id, answer.seat);
+  } catch (err) {
+    notice(err.message);
+    if (button) button.disabled = false;
+    loadTables();
+  }
+}
+
+// ---------------------------------------------------------------- the table list
+
+function describeTable(t) {
+  const variant = t.variant && t.variant !== "standard" ? ` · ${t.variant}` : "";
+  const seats = t.seats
+    .map((s) => {
+      if (s.kind === "open") {
+        return t.status === "waiting"
+          ? `<button type="button" class="secondary small" data-take="${s.seat}" data-table="${esc(t.id)}">Join seat ${s.seat + 1}</button>`
+          : `<span class="muted">seat ${s.seat + 1} open</span>`;
+      }
+      return `<span class="seat-chip ${s.kind}">${esc(s.name || `Seat ${s.seat + 1}`)}</span>`;
+    })
+    .join(" ");
+  const mine = loadToken(t.id)
+    ? ` <a class="button small" href="${tableUrl(t.id)}">Back to my seat</a>`
+    : "";
+  const watch =
+    t.status !== "waiting"
+      ? ` <a class="small" href="${tableUrl(t.id)}">${t.status === "finished" ? "See the result" : "Watch"}</a>`
+      : "";
+  const record =
+    t.status === "finished" ? ` · <a class="small" href="/api/tables/${esc(t.id)}/record">record</a>` : "";
+  const when = t.created ? new Date(t.created).toLocaleString() : "";
+  return (
+    `<li class="table-item"><div class="table-head"><strong>${esc(t.title)}</strong>${esc(variant)}` +
+    ` · ${t.players} players <span class="muted">${esc(when)}</span></div>` +
+    `<div class="table-seats">${seats}${mine}${watch}${record}</div></li>`
+  );
+}
+
+async function loadTables() {
+  const list = $("#tables");
+  try {
+    const answer = await api.tables($("#table-filter").value);
+    list.innerHTML = answer.tables.length
+      ? answer.tables.map(describeTable).join("")
+      : `<li class="muted">No tables here yet — create one above.</li>`;
+  } catch (err) {
+    list.innerHTML = `<li class="muted">The tables could not be loaded: ${esc(err.message)}</li>`;
+  }
+}
+
+// ---------------------------------------------------------------- start
+
+document.addEventListener("click", (ev) => {
+  const target = ev.target.closest("button");
+  if (!target) return;
+  if (target.dataset.take !== undefined) {
+    take(target.dataset.table, Number(target.dataset.take), target);
+  } else if (target.dataset.copy) {
+    const input = document.getElementById(target.dataset.copy);
+    copyText(input.value, input).then((ok) => {
+      target.textContent = ok ? "Copied" : "Select and copy";
+      setTimeout(() => (target.textContent = "Copy link"), 2000);
+    });
+  } else if (target.id === "refresh") {
+    loadTables();
+  }
+});
+
+async function start() {
+  const name = $("#player-name");
+  name.value = loadName();
+  name.addEventListener("change", () => name.value.trim() && saveName(name.value.trim()));
+  $("#create-form").addEventListener("submit", create);
+  $("#players").addEventListener("change", renderSeats);
+  $("#variant").addEventListener("change", renderOptions);
+  $("#table-filter").addEventListener("change", loadTables);
+  try {
+    const answer = await api.games();
+    state.games = answer.games;
+    state.bots = answer.bots || [];
+    renderGames();
+  } catch (err) {
+    $("#game-choice").innerHTML = `<legend>Game</legend><p>The games could not be loaded: ${esc(err.message)}</p>`;
+  }
+  loadTables();
+  setInterval(() => {
+    if (document.visibilityState === "visible") loadTables();
+  }, 15000);
+}
+
+start();

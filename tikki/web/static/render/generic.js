@@ -1,0 +1,16 @@
+// A fallback for a game without its own renderer: driven by the view's common keys.
+import { esc } from "../api.js";
+
+export default {
+  phase: (view) => view.phase,
+  seatStats: (view, seat) => (view.hand_sizes ? [["Hand", view.hand_sizes[seat]]] : []),
+  seatBadges: () => [],
+  seatExtra: () => "",
+  centre(view) {
+    const trick = JSON.stringify(view.trick ?? null);
+    return `<div class="facts"><div class="fact"><span class="fact-label">Trick</span> <code>${esc(trick)}</code></div></div>`;
+  },
+  prompt: () => "Your turn: choose a move.",
+  result: (view, ctx) => `<p>Game over.</p><pre>${esc(JSON.stringify(ctx.outcome ?? {}, null, 1))}</pre>`,
+  sheet: () => "",
+};

@@ -1,0 +1,78 @@
+// Myllymatti (and Koira): phase 1 duels or tricks with the stock, phase 2 shedding.
+import { esc } from "../api.js";
+import { cardChip } from "../cards.js";
+import { fact, says, sheddingResult, stockPile, trickSlot } from "./common.js";
+import { shedBadges, shedFacts, shedPrompt, shedSeatExtra, shedTrick } from "./shedding.js";
+
+const collecting = (view) => view.phase === "collect";
+
+export default {
+  phase(view) {
+    if (view.phase === "over") return "Game over";
+    return collecting(view) ? "Phase 1 · collecting" : "Phase 2 · shedding";
+  },
+
+  seatStats(view, seat) {
+    const stats = [["Hand", view.hand_sizes[seat]]];
+    if (collecting(view)) stats.push(["Pile", view.piles[seat].length]);
+    return stats;
+  },
+
+  seatBadges(view, seat) {
+    const out = shedBadges(view, seat, "myllymatti");
+    if (view.aside_owner === seat && collecting(view)) out.push("set-aside card");
+    return out;
+  },
+
+  seatExtra(view, seat) {
+    return collecting(view) ? "" : shedSeatExtra(view, seat);
+  },
+
+  centre(view, ctx) {
+    const { names, legal } = ctx;
+    if (!collecting(view)) {
+      const aside =
+        view.aside_card && view.aside_owner !== null
+          ? fact("Set-aside card", `${cardChip(view.aside_card)} (${esc(names[view.aside_owner])})`)
+          : "";
+      return `<div class="facts">${shedFacts(view)}${aside}</div>${shedTrick(view, names)}`;
+    }
+    const trick = view.trick;
+    const cards = trick.cards || [];
+    const kina = cards.length > (trick.round || []).length;
+    const who = (trick.round || []).map((s) => names[s]).join(" vs ");
+    const heading = trick.kind === "duel" ? `Duel: ${who}` : `Trick: ${who}`;
+    const slots = cards.length
+      ? cards.map((c) => trickSlot([c.card], names[c.seat], c.stock ? "from the stock" : "")).join("")
+      : `<p class="empty-trick">${says(names, trick.leader, "leads", "lead")}.</p>`;
+    const aside =
+      view.aside_owner !== null && view.aside_owner !== undefined
+        ? fact("Set aside", `${says(names, view.aside_owner, "holds", "hold")} the last stock card, face down: its suit is trump in phase 2`)
+        : "";
+    return (
+      `<div class="facts">${fact("Trump", `<span class="muted">decided by the last stock card</span>`)}${aside}</div>` +
+      `<div class="table-row">${stockPile(view.stock_size, legal.includes("stock"))}` +
+      `<div class="trick-wrap"><h3 class="trick-title">${esc(heading)}${kina ? ' <span class="tag">kina!</span>' : ""}</h3>` +
+      `<div class="trick" aria-label="Trick">${slots}</div></div></div>`
+    );
+  },
+
+  prompt(view) {
+    if (collecting(view)) {
+      const trick = view.trick;
+      const kina = (trick.cards || []).length > (trick.round || []).length;
+      return `${kina ? "Kina — play again! " : ""}Play a card or turn the top stock card: the higher rank wins the ${
+        trick.kind === "duel" ? "duel" : "trick"
+      }, suits do not matter.`;
+    }
+    return shedPrompt(view, "run");
+  },
+
+  result(view, ctx) {
+    return sheddingResult(view, ctx.names, "myllymatti");
+  },
+
+  sheet() {
+    return "";
+  },
+};

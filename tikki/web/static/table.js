@@ -1,0 +1,692 @@
+// The table page (/t/{id}?seat=N): joins or reconnects to a seat, keeps a WebSocket open
+// (docs/protocol.md), and draws the seat's view. Rendering of each game's centre lives in
+// render/*.js; this module owns the connection, the hand, the moves and the log.
+import {
+  api,
+  copyText,
+  esc,
+  forgetToken,
+  loadName,
+  loadToken,
+  recordUrl,
+  saveName,
+  saveToken,
+  seatNames,
+  tableUrl,
+} from "./api.js";
+import { cardName, cardSVG, sortCards } from "./cards.js";
+import {
+  buttonLabel,
+  classify,
+  describe,
+  extensions,
+  moveChips,
+  moveForSelection,
+  parseMove,
+} from "./moves.js";
+import generic from "./render/generic.js";
+import mattis from "./render/mattis.js";
+import mueckenstich from "./render/mueckenstich.js";
+import myllymatti from "./render/myllymatti.js";
+
+const RENDERERS = { myllymatti, mattis, mueckenstich };
+const $ = (sel) => document.querySelector(sel);
+
+const match = location.pathname.match(/\/t\/([^/?#]+)/);
+const params = new URLSearchParams(location.search);
+const app = {
+  id: match ? decodeURIComponent(match[1]) : params.get("table"),
+  seatParam: params.has("seat") ? Number(params.get("seat")) : null,
+  token: null,
+  ws: null,
+  msg: null,
+  selected: [],
+  pending: false,
+  pendingTimer: null,
+  hint: null,
+  retries: 0,
+  retryTimer: null,
+  pingTimer: null,
+  watching: false,
+  logged: 0,
+  resultShown: false,
+};
+
+// ---------------------------------------------------------------- notices and status
+
+let noticeTimer = null;
+function notice(text, kind = "error") {
+  const box = $("#notice");
+  box.className = `notice ${kind}`;
+  box.innerHTML = `<span>${esc(text)}</span> <button type="button" class="link" data-close-notice aria-label="Dismiss">×</button>`;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  if (kind !== "fatal") noticeTimer = setTimeout(() => (box.hidden = true), 8000);
+}
+
+function conn(state, text) {
+  const el = $("#conn");
+  el.dataset.state = state;
+  el.textContent = text;
+}
+
+function fatal(text) {
+  $("#board").hidden = true;
+  $("#join").hidden = true;
+  const box = $("#fatal");
+  box.hidden = false;
+  box.innerHTML = `<h2>${esc(text)}</h2><p><a href="/">Back to the lobby</a></p>`;
+}
+
+// ---------------------------------------------------------------- joining
+
+async function showJoin(reason) {
+  let table;
+  try {
+    table = await api.table(app.id);
+  } catch (err) {
+    if (err.status === 404) return fatal("This table does not exist.");
+    notice(err.message);
+    setTimeout(() => showJoin(reason), 3000);
+    return;
+  }
+  if (table.status === "finished") return watch();
+  const open = table.seats.filter((s) => s.kind === "open").map((s) => s.seat);
+  const seat = open.includes(app.seatParam) ? app.seatParam : null;
+  const box = $("#join");
+  const title = `${table.title}${table.variant && table.variant !== "standard" ? ` (${table.variant})` : ""}`;
+  const who = table.seats
+    .map((s) => `<li>${esc(s.kind === "open" ? `Seat ${s.seat + 1}: open` : `Seat ${s.seat + 1}: ${s.name}`)}</li>`)
+    .join("");
+  let form;
+  if (seat !== null) {
+    form =
+      `<form id="join-form" class="join-form"><label for="join-name">Your name</label>` +
+      `<input id="join-name" name="name" required maxlength="40" autocomplete="nickname" value="${esc(loadName())}">` +
+      `<button type="submit" class="primary">Take seat ${seat + 1}</button></form>`;
+  } else if (open.length) {
+    form =
+      `<p>${app.seatParam !== null ? `Seat ${app.seatParam + 1} is taken. ` : ""}Open seats:</p>` +
+      `<form id="join-form" class="join-form"><label for="join-name">Your name</label>` +
+      `<input id="join-name" name="name" required maxlength="40" autocomplete="nickname" value="${esc(loadName())}">` +
+      open.map((s) => `<button type="submit" class="primary" name="seat" value="${s}">Take seat ${s + 1}</button>`).join("") +
+      `</form>`;
+  } else {
+    form = `<p>Every seat is taken.</p>`;
+  }
+  box.innerHTML =
+    `<h2>Join ${esc(title)}</h2>${reason ? `<p class="muted">${esc(reason)}</p>` : ""}` +
+    `<ul class="seat-list">${who}</ul>${form}` +
+    `<p><button type="button" id="watch-btn" class="secondary">Just watch</button> · <a href="/">Lobby</a></p>`;
+  box.hidden = false;
+  $("#board").hidden = true;
+  $("#watch-btn").addEventListener("click", () => watch());
+  const formEl = $("#join-form");
+  if (!formEl) return;
+  const input = $("#join-name");
+  input.focus();
+  formEl.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const name = input.value.trim();
+    if (!name) {
+      notice("Please enter your name first.");
+      input.focus();
+      return;
+    }
+    const chosen = ev.submitter && ev.submitter.value ? Number(ev.submitter.value) : seat;
+    for (const b of formEl.querySelectorAll("button")) b.disabled = true;
+    try {
+      const answer = await api.join(app.id, chosen, name);
+      saveName(name);
+      saveToken(app.id, answer.token, answer.seat);
+      app.token = answer.token;
+      history.replaceState(null, "", tableUrl(app.id, answer.seat));
+      box.hidden = true;
+      connect();
+    } catch (err) {
+      notice(err.message);
+      showJoin();
+    }
+  });
+}
+
+function watch() {
+  app.watching = true;
+  app.token = null;
+  $("#join").hidden = true;
+  connect();
+}
+
+// ---------------------------------------------------------------- the connection
+
+function connect() {
+  clearTimeout(app.retryTimer);
+  if (app.ws) {
+    app.ws.onclose = null;
+    app.ws.close();
+  }
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const query = app.token ? `?token=${encodeURIComponent(app.token)}` : "";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(app.id)}${query}`);
+  app.ws = ws;
+  conn("connecting", "connecting…");
+  ws.onopen = () => {
+    app.retries = 0;
+    conn("online", "connected");
+    clearInterval(app.pingTimer);
+    app.pingTimer = setInterval(() => sendRaw({ type: "ping" }), 25000);
+  };
+  ws.onmessage = (ev) => {
+    let m;
+    try {
+      m = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    onMessage(m);
+  };
+  ws.onclose = (ev) => {
+    clearInterval(app.pingTimer);
+    if (app.ws !== ws) return;
+    app.ws = null;
+    setPending(false);
+    if (ev.code === 4403) {
+      forgetToken(app.id);
+      app.token = null;
+      conn("offline", "not seated");
+      showJoin("This browser's seat token is not valid for this table.");
+      return;
+    }
+    if (ev.code === 4404) {
+      conn("offline", "offline");
+      fatal("This table does not exist.");
+      return;
+    }
+    reconnectLater();
+  };
+}
+
+function reconnectLater() {
+  const delay = Math.min(10000, 500 * 2 ** app.retries) + Math.floor(Math.random() * 250);
+  app.retries += 1;
+  conn("offline", `reconnecting in ${Math.ceil(delay / 1000)} s…`);
+  app.retryTimer = setTimeout(connect, delay);
+}
+
+function sendRaw(obj) {
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) {
+    app.ws.send(JSON.stringify(obj));
+    return true;
+  }
+  return false;
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && !app.ws && app.id && (app.token || app.watching)) {
+    app.retries = 0;
+    connect();
+  }
+});
+window.addEventListener("online", () => {
+  if (!app.ws && (app.token || app.watching)) {
+    app.retries = 0;
+    connect();
+  }
+});
+
+function setPending(on) {
+  app.pending = on;
+  clearTimeout(app.pendingTimer);
+  document.body.classList.toggle("pending", on);
+  if (on) {
+    // No answer in time: ask for the state again rather than leave the page stuck.
+    app.pendingTimer = setTimeout(() => {
+      app.pending = false;
+      document.body.classList.remove("pending");
+      sendRaw({ type: "sync" });
+    }, 8000);
+  }
+}
+
+function play(move) {
+  const m = app.msg;
+  if (!m || app.pending || !myTurn(m)) return;
+  if (!m.view.legal_moves.includes(move)) {
+    notice(`${move} is not a legal move now.`);
+    return;
+  }
+  setPending(true);
+  const ok = sendRaw({ type: "move", move, seq: m.seq });
+  if (!ok) {
+    setPending(false);
+    notice("Not connected: reconnecting, then try again.");
+    if (!app.ws) connect();
+  }
+}
+
+function askHint() {
+  if (!app.msg || !myTurn(app.msg)) return;
+  if (!sendRaw({ type: "hint" })) {
+    notice("Not connected: reconnecting, then try again.");
+    return;
+  }
+  $("#hint-text").innerHTML = `<span class="muted">Asking a bot…</span>`;
+}
+
+function onMessage(m) {
+  if (m.type === "state") {
+    if (app.msg && m.seq < app.msg.seq && m.table && m.table.id === app.msg.table.id) return;
+    if (!app.msg || m.seq !== app.msg.seq) {
+      app.selected = [];
+      app.hint = null;
+    }
+    app.msg = m;
+    setPending(false);
+    render();
+  } else if (m.type === "error") {
+    setPending(false);
+    if (m.code === "stale") {
+      notice("The table moved on before your move arrived; here is the current state.", "info");
+      sendRaw({ type: "sync" });
+    } else if (m.code === "not_started") {
+      notice("The game starts when every seat is taken.", "info");
+    } else if (m.code === "bad_token" || m.code === "unknown_table") {
+      // the close code that follows decides what to do
+    } else {
+      notice(m.message || "That did not work.");
+    }
+  } else if (m.type === "hint") {
+    app.hint = m;
+    const parsed = parseMove(m.move);
+    if (parsed.verb === "play" && parsed.cards.length > 1) app.selected = [...parsed.cards];
+    render();
+  }
+}
+
+// ---------------------------------------------------------------- rendering
+
+const myTurn = (m) =>
+  m.seat !== null && m.seat !== undefined && m.status === "playing" && m.view.to_act === m.seat;
+
+function renderer(m) {
+  return RENDERERS[m.table.game] ?? generic;
+}
+
+function ctxOf(m) {
+  const names = seatNames(m.table, m.seat);
+  return {
+    plainNames: seatNames(m.table),
+    names,
+    mySeat: m.seat,
+    legal: myTurn(m) ? m.view.legal_moves : [],
+    outcome: m.table.outcome,
+  };
+}
+
+function render() {
+  const m = app.msg;
+  if (!m) return;
+  const R = renderer(m);
+  const view = m.view;
+  const ctx = ctxOf(m);
+  const board = $("#board");
+  const focus = focusKey();
+  board.hidden = false;
+  $("#join").hidden = true;
+  board.dataset.seq = m.seq;
+  board.dataset.status = m.status;
+  board.dataset.phase = view.phase;
+  board.dataset.game = m.table.game;
+  board.dataset.turn = myTurn(m) ? "you" : "other";
+  board.dataset.legal = JSON.stringify(ctx.legal);
+  const variant = m.table.variant && m.table.variant !== "standard" ? ` · ${m.table.variant}` : "";
+  $("#title").textContent = `${m.table.title}${variant}`;
+  $("#phase").textContent = R.phase(view);
+  document.title = `${myTurn(m) ? "● Your turn · " : ""}${m.table.title} · tikki`;
+  renderStatus(m, R, ctx);
+  renderSeats(m, R, ctx);
+  $("#centre").innerHTML = R.centre(view, ctx);
+  renderHand(m, ctx);
+  renderActions(m, ctx);
+  renderLog(m, ctx);
+  const sheet = R.sheet(view, ctx);
+  $("#sheet").hidden = !sheet;
+  $("#sheet").innerHTML = sheet;
+  renderResult(m, R, ctx);
+  restoreFocus(focus);
+}
+
+function renderStatus(m, R, ctx) {
+  const el = $("#status");
+  const view = m.view;
+  let text;
+  let cls = "";
+  if (m.status === "waiting") {
+    const open = m.table.seats.filter((s) => s.kind === "open");
+    const invites = open
+      .map((s) => {
+        const url = new URL(tableUrl(app.id, s.seat), location.href).href;
+        return (
+          `<div class="invite"><label for="inv-${s.seat}">Invite link for seat ${s.seat + 1}</label>` +
+          `<input id="inv-${s.seat}" readonly value="${esc(url)}">` +
+          `<button type="button" class="secondary" data-copy="inv-${s.seat}">Copy</button></div>`
+        );
+      })
+      .join("");
+    text = `<strong>Waiting for players.</strong> The game starts when every seat is taken.${invites}`;
+  } else if (m.status === "finished" || view.phase === "over") {
+    el.hidden = true;
+    return;
+  } else if (m.seat === null || m.seat === undefined) {
+    text = `You are watching. ${esc(ctx.names[view.to_act] ?? "")} is to play.`;
+  } else if (myTurn(m)) {
+    cls = "your-turn";
+    text = `<strong>Your turn.</strong> ${R.prompt(view, ctx)}`;
+  } else {
+    const seat = m.table.seats[view.to_act];
+    const thinking = seat && seat.kind === "bot" ? "is thinking…" : "is to play…";
+    text = `Waiting: <strong>${esc(ctx.names[view.to_act] ?? "")}</strong> ${thinking}`;
+  }
+  el.hidden = false;
+  el.className = `status ${cls}`;
+  el.innerHTML = text;
+}
+
+function renderSeats(m, R, ctx) {
+  const view = m.view;
+  const n = m.table.players;
+  const start = m.seat ?? 0;
+  const boxes = [];
+  for (let k = 0; k < n; k++) {
+    const s = (start + k) % n;
+    const seat = m.table.seats[s];
+    const acting = m.status === "playing" && view.to_act === s;
+    const kind =
+      seat.kind === "bot"
+        ? "bot"
+        : seat.kind === "open"
+          ? "open seat"
+          : s === m.seat
+            ? "you"
+            : seat.connected
+              ? "online"
+              : "away";
+    const stats = R.seatStats(view, s)
+      .map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`)
+      .join("");
+    const badges = R.seatBadges(view, s)
+      .map((b) => `<span class="badge badge-${esc(b.split(" ")[0])}">${esc(b)}</span>`)
+      .join("");
+    boxes.push(
+      `<li class="seat${acting ? " acting" : ""}${s === m.seat ? " mine" : ""}" data-seat="${s}"` +
+        `${acting ? ' aria-current="true"' : ""}>` +
+        `<div class="seat-head"><span class="seat-name">${acting ? '<span class="turn-dot" aria-label="to play">▶</span> ' : ""}${esc(
+          ctx.plainNames[s],
+        )}</span> <span class="kind kind-${kind.replace(" ", "-")}">${esc(kind)}</span>${badges}</div>` +
+        `<dl class="stats">${stats}</dl>${R.seatExtra(view, s)}</li>`,
+    );
+  }
+  $("#seats").innerHTML = boxes.join("");
+}
+
+function renderHand(m, ctx) {
+  const view = m.view;
+  const box = $("#hand");
+  const section = $("#you");
+  const over = m.status === "finished" || view.phase === "over";
+  if (m.seat === null || m.seat === undefined || (over && !(view.hand || []).length)) {
+    section.hidden = true;
+    return;
+  }
+  section.hidden = false;
+  const legal = ctx.legal;
+  const { single, multi } = classify(legal);
+  const inMulti = new Set(multi.flatMap(([cards]) => cards));
+  const ext = app.selected.length ? extensions(app.selected, legal) : null;
+  const hintCards = app.hint ? parseMove(app.hint.move).cards : [];
+  const hand = sortCards(view.hand || []);
+  const selectedLeft = [...app.selected];
+  const mine = myTurn(m);
+  const items = hand.map((card) => {
+    const playable = single.has(card) || inMulti.has(card);
+    let selected = false;
+    const i = selectedLeft.indexOf(card);
+    if (i >= 0) {
+      selected = true;
+      selectedLeft.splice(i, 1);
+    }
+    const classes = ["card", "hand-card"];
+    if (mine && playable) classes.push("legal");
+    if (mine && !playable) classes.push("dim");
+    if (selected) classes.push("selected");
+    if (ext && !selected && !ext.has(card)) classes.push("off");
+    if (hintCards.includes(card)) classes.push("hinted");
+    const what = single.get(card);
+    const title = !mine
+      ? cardName(card)
+      : what && parseMove(what).verb !== "play"
+        ? `${parseMove(what).verb} ${cardName(card)}`
+        : playable
+          ? `play ${cardName(card)}`
+          : `${cardName(card)} (not playable now)`;
+    const pressed = inMulti.has(card) && mine ? ` aria-pressed="${selected}"` : "";
+    return (
+      `<li><button type="button" class="${classes.join(" ")}" data-card="${esc(card)}" aria-label="${esc(
+        cardName(card),
+      )}" title="${esc(title)}"${pressed}${mine && playable ? "" : " disabled"}>${cardSVG(card)}</button></li>`
+    );
+  });
+  box.innerHTML = items.join("") || `<li class="muted empty-hand">No cards in your hand.</li>`;
+  box.dataset.count = hand.length;
+  fitHand();
+  $("#hand-title").textContent = `Your hand · ${hand.length}`;
+}
+
+/** Overlap the hand's cards just enough to keep them on one row (down to a third of a card
+ * showing; more cards than that wrap onto further rows). */
+function fitHand() {
+  const box = $("#hand");
+  const first = box.querySelector(".card");
+  const n = box.children.length;
+  if (!first || n < 2) {
+    box.style.removeProperty("--hand-m");
+    box.style.removeProperty("--hand-pad");
+    return;
+  }
+  const parent = box.parentElement;
+  const cs = getComputedStyle(parent);
+  const width = parent.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 2;
+  const w = first.getBoundingClientRect().width;
+  let m = (width - w) / (n - 1) - w;
+  m = Math.max(Math.min(m, 6), -0.66 * w);
+  box.style.setProperty("--hand-m", `${m.toFixed(2)}px`);
+  box.style.setProperty("--hand-pad", `${m < 0 ? (-m).toFixed(2) : 0}px`);
+}
+
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(fitHand, 100);
+});
+
+function renderActions(m, ctx) {
+  const box = $("#actions");
+  if (m.seat === null || m.seat === undefined) {
+    box.innerHTML = "";
+    return;
+  }
+  const mine = myTurn(m);
+  const legal = ctx.legal;
+  const { buttons, multi } = classify(legal);
+  const parts = [];
+  if (multi.length) {
+    const chosen = moveForSelection(app.selected, legal);
+    parts.push(
+      `<button type="button" id="play-selected" class="primary"${chosen ? ` data-move="${esc(chosen)}"` : " disabled"}>` +
+        (chosen ? `Play ${moveChips(chosen)}` : app.selected.length ? "Select more cards" : "Play selected") +
+        `</button>`,
+    );
+    if (app.selected.length) {
+      parts.push(`<button type="button" id="clear-selection" class="secondary">Clear</button>`);
+    }
+  }
+  const hinted = app.hint ? app.hint.move : null;
+  for (const move of buttons) {
+    parts.push(
+      `<button type="button" class="move-btn${move === hinted ? " hinted" : ""}" data-move="${esc(move)}">${buttonLabel(
+        move,
+      )}</button>`,
+    );
+  }
+  if (m.status === "playing") {
+    parts.push(
+      `<button type="button" id="hint-btn" class="secondary"${mine ? "" : " disabled"} aria-describedby="hint-text">Hint</button>`,
+    );
+  }
+  box.innerHTML = parts.join("");
+  let hintText = "";
+  if (app.hint && mine) {
+    hintText = `Suggestion (${esc(app.hint.bot)} bot): ${moveChips(app.hint.move)}`;
+  } else if (mine && multi.length) {
+    hintText = `<span class="muted">Click a card to select it; a run or sequence is several cards in a row, then press Play.</span>`;
+  }
+  $("#hint-text").innerHTML = hintText;
+}
+
+function renderLog(m, ctx) {
+  const list = $("#log-list");
+  const history = m.view.history || [];
+  if (history.length < app.logged) {
+    list.innerHTML = "";
+    app.logged = 0;
+  }
+  const box = $("#log-scroll");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  const frag = document.createDocumentFragment();
+  const names = ctx.names;
+  for (let i = app.logged; i < history.length; i++) {
+    const e = history[i];
+    const you = e.seat === m.seat;
+    const li = document.createElement("li");
+    if (you) li.className = "mine";
+    li.innerHTML = `<span class="who">${esc(names[e.seat] ?? `Seat ${e.seat + 1}`)}</span> ${describe(e, you)}`;
+    frag.appendChild(li);
+  }
+  list.appendChild(frag);
+  app.logged = history.length;
+  $("#log-count").textContent = `${history.length}`;
+  if (atBottom || history.length <= 1) box.scrollTop = box.scrollHeight;
+}
+
+function renderResult(m, R, ctx) {
+  const box = $("#result");
+  const over = m.status === "finished" || m.view.phase === "over";
+  box.hidden = !over;
+  if (!over) return;
+  const url = recordUrl(app.id);
+  box.innerHTML =
+    `<h2 id="result-title" tabindex="-1">Game over</h2>${R.result(m.view, ctx)}` +
+    `<p class="result-links"><a id="record-link" class="button" href="${url}" download="tikki-${esc(app.id)}.json">Download the record</a> ` +
+    `<a href="${url}" target="_blank" rel="noopener">view it</a> · <a href="/">New table</a></p>`;
+  if (!app.resultShown) {
+    app.resultShown = true;
+    $("#result-title").focus();
+  }
+}
+
+// ---------------------------------------------------------------- focus keeping
+
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  if (el.dataset && el.dataset.card) return `[data-card="${el.dataset.card}"]`;
+  if (el.id) return `#${el.id}`;
+  if (el.dataset && el.dataset.move) return `[data-move="${el.dataset.move}"]`;
+  return null;
+}
+
+function restoreFocus(key) {
+  if (!key || (document.activeElement && document.activeElement !== document.body)) return;
+  const el = document.querySelector(key);
+  if (el && !el.disabled) el.focus();
+  else if (key.startsWith("[data-card")) {
+    const next = document.querySelector("#hand button:not([disabled])");
+    if (next) next.focus();
+  }
+}
+
+// ---------------------------------------------------------------- input
+
+function onCard(card) {
+  const m = app.msg;
+  if (!m || app.pending || !myTurn(m)) return;
+  const legal = m.view.legal_moves;
+  const { single, multi } = classify(legal);
+  const inMulti = multi.some(([cards]) => cards.includes(card));
+  if (!app.selected.length && !inMulti && single.has(card)) {
+    play(single.get(card));
+    return;
+  }
+  const i = app.selected.indexOf(card);
+  if (i >= 0) {
+    app.selected.splice(i, 1);
+  } else if (app.selected.length && extensions(app.selected, legal).has(card)) {
+    app.selected.push(card);
+  } else if (single.has(card) || inMulti) {
+    app.selected = [card];
+  }
+  render();
+}
+
+document.addEventListener("click", (ev) => {
+  const target = ev.target.closest("button, a");
+  if (!target) return;
+  if (target.dataset.closeNotice !== undefined) {
+    $("#notice").hidden = true;
+  } else if (target.dataset.card && target.closest("#hand")) {
+    // The second click of a double click must not play the next state's card.
+    if (ev.detail > 1) return;
+    onCard(target.dataset.card);
+  } else if (target.id === "clear-selection") {
+    app.selected = [];
+    render();
+  } else if (target.id === "hint-btn") {
+    askHint();
+  } else if (target.dataset.copy) {
+    const input = document.getElementById(target.dataset.copy);
+    copyText(input.value, input).then((ok) => {
+      target.textContent = ok ? "Copied" : "Copy failed";
+      setTimeout(() => (target.textContent = "Copy"), 2000);
+    });
+  } else if (target.dataset.move && !target.disabled) {
+    play(target.dataset.move);
+  }
+});
+
+document.addEventListener("dblclick", (ev) => {
+  // A double click on a selected card plays it alone (a single card that could start a run).
+  const target = ev.target.closest("#hand [data-card]");
+  if (!target || !app.msg || !myTurn(app.msg)) return;
+  const card = target.dataset.card;
+  if (app.selected.length !== 1 || app.selected[0] !== card) return;
+  const move = classify(app.msg.view.legal_moves).single.get(card);
+  if (move) play(move);
+});
+
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && app.selected.length) {
+    app.selected = [];
+    render();
+  }
+});
+
+// ---------------------------------------------------------------- start
+
+function start() {
+  if (!app.id) return fatal("No table given: open a table from the lobby.");
+  app.token = loadToken(app.id);
+  if (app.token) connect();
+  else showJoin();
+}
+
+start();
