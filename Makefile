@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run play test lint typecheck unit bench load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test,openspiel,pettingzoo]'
 	touch $(STAMP)
 
-## Play Myllymatti in the terminal against two bots (3 players).
+## Start the web table (lobby at the printed URL; Ctrl-C stops it), e.g. ARGS='--port 8080'.
 run: $(STAMP)
+	$(BIN)/tikki serve $(ARGS)
+
+## Play Myllymatti in the terminal against two bots (3 players), e.g. ARGS='--seed 7'.
+play: $(STAMP)
 	$(BIN)/tikki play myllymatti --players 3 $(ARGS)
 
 ## Lint, type-check and run the whole test suite on both cores.
@@ -35,6 +39,10 @@ unit: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python benchmarks/throughput.py $(ARGS)
+
+## Load benchmark of the web table (200 tables by default), e.g. ARGS='--tables 50'.
+load: $(STAMP)
+	$(BIN)/python benchmarks/load.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,248 @@
+"""Load on one web-table server: N tables, each one simulated human over a WebSocket + bots.
+
+The benchmark starts ``tikki serve`` as its own process (one uvicorn worker, a fresh SQLite
+file, the given bot delay), creates ``--tables`` tables over the HTTP API (one open seat,
+bots in the others), joins each open seat and connects one WebSocket per table, all from
+this one client process. Each simulated human waits for its turn, thinks ``--think``
+seconds, plays a random legal move and measures the **move latency**: from sending the
+move to receiving the state message that contains it (on loopback this is the server's
+own time to check, apply, store and send, plus queueing when it is busy). When a game
+ends, the client starts a new table, so the number of live tables stays constant.
+
+It prints one table: tables, moves/s at the server (every move: humans' and bots'),
+human moves measured, latency p50 / p90 / p99 / max, refused moves (must be 0) and
+games finished. The issue's target is 200 tables with p99 < 100 ms.
+
+Run: ``.venv/bin/python benchmarks/load.py [--tables 200] [--seconds 30] [--game myllymatti]
+[--players 3] [--bots heuristic] [--think 0.3] [--bot-delay 0.3]`` (``--url`` measures an
+already running server instead of starting one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+from websockets.asyncio.client import ClientConnection, connect
+
+console = Console(width=140) if not sys.stdout.isatty() else Console()
+
+
+@dataclass
+class Stats:
+    """What the simulated clients observed."""
+
+    latencies: list[float] = field(default_factory=list)
+    moves_seen: int = 0
+    games_finished: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Config:
+    """One load run."""
+
+    url: str
+    tables: int
+    seconds: float
+    game: str
+    players: int
+    bots: str
+    think: float
+    seed: int
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(bot_delay: float, workdir: Path) -> tuple[subprocess.Popen[str], str]:
+    """Start ``tikki serve`` on a free port with a fresh SQLite file; return it and its URL."""
+    port = free_port()
+    tikki = Path(sys.executable).with_name("tikki")
+    cmd = [str(tikki), "serve", "--port", str(port), "--bot-delay", str(bot_delay)]
+    cmd += ["--db", f"sqlite:///{workdir / 'load.sqlite'}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            out = proc.stdout.read() if proc.stdout else ""
+            raise SystemExit(f"the server stopped at start:\n{out}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
+                return proc, url
+        time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the server did not answer within 30 s")
+
+
+async def new_table(http: httpx.AsyncClient, cfg: Config, seed: int) -> tuple[str, str]:
+    """Create a table with the human in seat 0 and bots elsewhere; join it; (id, token)."""
+    seats: list[dict[str, Any]] = [{"kind": "open"}]
+    seats += [{"kind": "bot", "bot": cfg.bots}] * (cfg.players - 1)
+    body = {"game": cfg.game, "players": cfg.players, "seats": seats, "seed": seed}
+    made = await http.post("/api/tables", json=body)
+    made.raise_for_status()
+    table_id = made.json()["table"]["id"]
+    joined = await http.post(f"/api/tables/{table_id}/seats/0", json={"name": "load"})
+    joined.raise_for_status()
+    return table_id, joined.json()["token"]
+
+
+async def play_table(ws: ClientConnection, cfg: Config, rng: random.Random, stats: Stats) -> None:
+    """Play seat 0 of one table until the game is over, timing each move."""
+    sent_at: float | None = None
+    sent_seq = -1
+    last_seq = 0
+    async for raw in ws:
+        msg = json.loads(raw)
+        if msg["type"] == "error":
+            stats.errors.append(f"{msg['code']}: {msg['message']}")
+            sent_at = None
+            continue
+        if msg["type"] != "state":
+            continue
+        seq = int(msg["seq"])
+        stats.moves_seen += max(0, seq - last_seq)
+        last_seq = max(last_seq, seq)
+        if sent_at is not None and seq > sent_seq:
+            stats.latencies.append(time.perf_counter() - sent_at)
+            sent_at = None
+        if msg["status"] == "finished":
+            stats.games_finished += 1
+            return
+        view = msg["view"]
+        if sent_at is None and msg["status"] == "playing" and view.get("legal_moves"):
+            await asyncio.sleep(cfg.think * rng.uniform(0.5, 1.5))
+            move = rng.choice(view["legal_moves"])
+            sent_at, sent_seq = time.perf_counter(), seq
+            await ws.send(json.dumps({"type": "move", "move": move, "seq": seq}))
+
+
+async def human(
+    index: int, cfg: Config, http: httpx.AsyncClient, stop: float, stats: Stats
+) -> None:
+    """One simulated player: table after table until the time is up."""
+    rng = random.Random(cfg.seed * 100_003 + index)
+    ws_base = re.sub(r"^http", "ws", cfg.url)
+    while time.monotonic() < stop:
+        table_id, token = await new_table(http, cfg, rng.randrange(2**31))
+        async with connect(f"{ws_base}/ws/tables/{table_id}?token={token}") as ws:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(play_table(ws, cfg, rng, stats), stop - time.monotonic())
+
+
+async def run(cfg: Config) -> tuple[Stats, float]:
+    """All the clients together for ``cfg.seconds``; the stats and the elapsed time."""
+    stats = Stats()
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(base_url=cfg.url, timeout=60, limits=limits) as http:
+        start = time.monotonic()
+        stop = start + cfg.seconds
+        tasks = [asyncio.create_task(human(i, cfg, http, stop, stats)) for i in range(cfg.tables)]
+        with Progress(console=console, transient=True) as progress:
+            bar = progress.add_task(f"{cfg.tables} tables", total=cfg.seconds)
+            while time.monotonic() < stop:
+                await asyncio.sleep(0.5)
+                progress.update(bar, completed=time.monotonic() - start)
+        await asyncio.gather(*tasks, return_exceptions=False)
+        return stats, time.monotonic() - start
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0–100) of ``values``, in milliseconds."""
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0] * 1000
+    return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1] * 1000
+
+
+def report(cfg: Config, bot_delay: float, stats: Stats, elapsed: float) -> None:
+    """Print the results table."""
+    table = Table(title=f"tikki web table under load: {cfg.game}, {cfg.players} players")
+    for column in ("tables", "think s", "bot delay s", "moves/s", "human moves"):
+        table.add_column(column, justify="right")
+    for column in ("p50 ms", "p90 ms", "p99 ms", "max ms", "refused", "games"):
+        table.add_column(column, justify="right")
+    lat = stats.latencies
+    table.add_row(
+        str(cfg.tables),
+        f"{cfg.think:g}",
+        f"{bot_delay:g}",
+        f"{stats.moves_seen / elapsed:,.0f}",
+        f"{len(lat):,}",
+        f"{percentile(lat, 50):.1f}",
+        f"{percentile(lat, 90):.1f}",
+        f"{percentile(lat, 99):.1f}",
+        f"{max(lat) * 1000 if lat else float('nan'):.1f}",
+        str(len(stats.errors)),
+        str(stats.games_finished),
+    )
+    console.print(table)
+    for error in stats.errors[:5]:
+        console.print(f"[red]refused:[/red] {error}")
+
+
+def main() -> None:
+    """Parse the options, start a server unless ``--url`` is given, run the load, report."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200, help="concurrent tables (200)")
+    parser.add_argument("--seconds", type=float, default=30, help="measuring time (30)")
+    parser.add_argument("--game", default="myllymatti", help="game (myllymatti)")
+    parser.add_argument("--players", type=int, default=3, help="players per table (3)")
+    parser.add_argument("--bots", default="heuristic", help="bot spec of the other seats")
+    parser.add_argument("--think", type=float, default=0.3, help="human think time, s (0.3)")
+    parser.add_argument("--bot-delay", type=float, default=0.3, help="server bot delay (0.3)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
+    parser.add_argument("--url", help="measure this running server instead of starting one")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = None
+        url = args.url
+        if url is None:
+            proc, url = start_server(args.bot_delay, Path(tmp))
+        cfg = Config(
+            url.rstrip("/"),
+            args.tables,
+            args.seconds,
+            args.game,
+            args.players,
+            args.bots,
+            args.think,
+            args.seed,
+        )
+        try:
+            stats, elapsed = asyncio.run(run(cfg))
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=10)
+        console.print(f"server: {url} (pid {proc.pid if proc else '-'}), client pid {os.getpid()}")
+        report(cfg, args.bot_delay, stats, elapsed)
+
+
+if __name__ == "__main__":
+    main()
