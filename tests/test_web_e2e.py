@@ -15,6 +15,7 @@ import json
 import os
 import queue
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -64,9 +65,9 @@ def _missing(reason: str) -> None:
 class Server:
     """A ``tikki serve`` child process on a free port; ``url`` is its printed address."""
 
-    def __init__(self, db_path: Path) -> None:
+    def __init__(self, db_path: Path, port: int = 0) -> None:
         env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
-        cmd = [sys.executable, "-m", "tikki.cli", "serve", "--port", "0"]
+        cmd = [sys.executable, "-m", "tikki.cli", "serve", "--port", str(port)]
         cmd += ["--db", f"sqlite:///{db_path}", "--bot-delay", "0"]
         self.proc = subprocess.Popen(
             cmd,
@@ -145,7 +146,9 @@ class Watch:
         page.on(
             "console",
             lambda m: (
-                self.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+                self.problems.append(f"console {m.type}: {m.text}")
+                if m.type == "error" and "WebSocket connection" not in m.text
+                else None
             ),
         )
         page.on(
@@ -381,6 +384,55 @@ def test_mueckenstich_whole_game(server: Server, browser: Browser) -> None:
     assert any(m.startswith("trump ") for m in record["moves"])
     watch.check()
     context.close()
+
+
+# ---------------------------------------------------------------- reconnecting
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_reconnects_after_a_server_restart(browser: Browser, tmp_path: Path) -> None:
+    """The server goes away mid-game: the page says so, retries with backoff, and when the
+    server is back (same database, same port) it resynchronises and play goes on."""
+    db = tmp_path / "restart.sqlite"
+    port = _free_port()
+    srv = Server(db, port)
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        watch = Watch(page)
+        create_in_lobby(page, srv.url, "myllymatti", ["open", "bot:random", "bot:random"], 21)
+        for _ in range(2):
+            wait_turn_or_end(page)
+            seq = board(page, "seq")
+            legal = json.loads(board(page, "legal"))
+            click_move(page, choose(legal), legal)
+            page.wait_for_function(
+                "s => document.querySelector('#board').dataset.seq !== s", arg=seq
+            )
+        wait_turn_or_end(page)
+        seq = board(page, "seq")
+        cards = [c.get_attribute("data-card") for c in page.locator("#hand [data-card]").all()]
+        srv.stop()
+        page.wait_for_selector("#conn[data-state=offline]", timeout=15_000)
+        assert "reconnecting" in page.inner_text("#conn")
+        srv = Server(db, port)
+        page.wait_for_selector("#conn[data-state=online]", timeout=30_000)
+        page.wait_for_selector(f"#board[data-seq='{seq}'][data-turn=you]")
+        after = [c.get_attribute("data-card") for c in page.locator("#hand [data-card]").all()]
+        assert after == cards
+        legal = json.loads(board(page, "legal"))
+        click_move(page, choose(legal), legal)
+        page.wait_for_function("s => document.querySelector('#board').dataset.seq !== s", arg=seq)
+        watch.check()
+    finally:
+        context.close()
+        srv.stop()
 
 
 # ---------------------------------------------------------------- joining by invite link

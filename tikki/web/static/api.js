@@ -53,7 +53,10 @@ export const api = {
   create: (body) => request("POST", "/api/tables", body),
   join: (id, seat, name) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, { name }),
-  hint: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/hint`, {}, token),
+  hint: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/hint`, undefined, token),
+  state: (id, token) => request("GET", `/api/tables/${encodeURIComponent(id)}/state`, undefined, token),
+  move: (id, token, move, seq) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/moves`, { move, seq }, token),
 };
 
 /** Where a table's record is downloaded. */
@@ -87,12 +90,6 @@ export function forgetToken(id) {
   storage()?.removeItem(`tikki.seat.${id}`);
 }
 
-/** The seat number kept beside the token, or null. */
-export function loadSeat(id) {
-  const v = storage()?.getItem(`tikki.seat.${id}`);
-  return v === null || v === undefined ? null : Number(v);
-}
-
 /** The display name last used in this browser. */
 export function loadName() {
   return storage()?.getItem("tikki.name") ?? "";
@@ -108,13 +105,6 @@ export function esc(text) {
     /[&<>"']/g,
     (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch],
   );
-}
-
-/** Make an element from an HTML string. */
-export function html(markup) {
-  const t = document.createElement("template");
-  t.innerHTML = markup.trim();
-  return t.content.firstElementChild;
 }
 
 /** The seats' display names, made unique with the seat number where two share one;

@@ -39,16 +39,17 @@ function playerName() {
 function renderGames() {
   const box = $("#game-choice");
   const names = Object.keys(state.games);
+  const first = names.includes("myllymatti") ? "myllymatti" : names[0];
   box.innerHTML =
     "<legend>Game</legend>" +
     names
       .map(
-        (g, i) =>
-          `<label class="game-option"><input type="radio" name="game" value="${esc(g)}"${i === 0 ? " checked" : ""}>` +
+        (g) =>
+          `<label class="game-option"><input type="radio" name="game" value="${esc(g)}"${g === first ? " checked" : ""}>` +
           `<span>${esc(state.games[g].title)}</span></label>`,
       )
       .join("");
-  state.game = names[0];
+  state.game = first;
   box.addEventListener("change", (ev) => {
     if (ev.target.name === "game") {
       state.game = ev.target.value;

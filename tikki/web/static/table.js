@@ -256,21 +256,28 @@ function play(move) {
     return;
   }
   setPending(true);
-  const ok = sendRaw({ type: "move", move, seq: m.seq });
-  if (!ok) {
-    setPending(false);
-    notice("Not connected: reconnecting, then try again.");
-    if (!app.ws) connect();
-  }
+  if (sendRaw({ type: "move", move, seq: m.seq })) return;
+  // No WebSocket at the moment: play over HTTP, which answers the new state.
+  api
+    .move(app.id, app.token, move, m.seq)
+    .then((answer) => onMessage(answer))
+    .catch((err) => {
+      setPending(false);
+      if (err.code === "stale") notice("The table moved on; try again on the current state.", "info");
+      else notice(err.message);
+      api.state(app.id, app.token).then(onMessage, () => {});
+    });
+  if (!app.ws) connect();
 }
 
 function askHint() {
   if (!app.msg || !myTurn(app.msg)) return;
-  if (!sendRaw({ type: "hint" })) {
-    notice("Not connected: reconnecting, then try again.");
-    return;
-  }
   $("#hint-text").innerHTML = `<span class="muted">Asking a bot…</span>`;
+  if (sendRaw({ type: "hint" })) return;
+  api.hint(app.id, app.token).then(
+    (answer) => onMessage({ type: "hint", ...answer }),
+    (err) => notice(err.message),
+  );
 }
 
 function onMessage(m) {

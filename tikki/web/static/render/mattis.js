@@ -30,7 +30,16 @@ export default {
         ? `<div class="public-hand" aria-label="Shown card">shows ${cardChip(view.shown_card)}</div>`
         : "";
     }
-    return shedSeatExtra(view, seat);
+    let dreck = "";
+    if (view.dreck && view.phase === "shed") {
+      const gave = (view.dreck.given || [])[seat] || 0;
+      const got = (view.dreck.received || [])[seat] || 0;
+      const parts = [];
+      if (gave) parts.push(`gave ${gave} to the dreck`);
+      if (got) parts.push(`got ${got} from the dreck`);
+      if (parts.length) dreck = `<div class="muted small">${parts.join(", ")}</div>`;
+    }
+    return dreck + shedSeatExtra(view, seat);
   },
 
   centre(view, ctx) {
