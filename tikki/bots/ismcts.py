@@ -9,16 +9,36 @@ iteration
 2. descends the tree, choosing among the children whose moves are legal in this
    determinization by UCB1 with *availability* counts (a child's exploration term uses how
    often it was available, not its parent's visits);
-3. expands one untried legal move, then plays the rest of the game out with the rollout
-   policy: ``greedy`` (default: the game's fast playout, mostly cheapest moves, where the
-   state offers ``random_playout(rng, greedy=p)``; uniform otherwise), ``random``
-   (uniform), or ``heuristic`` (the game's heuristic bot on views: faithful but slow);
+3. expands one untried legal move, then plays on with the rollout policy: ``greedy``
+   (default: the game's fast playout, mostly *cheap* moves that follow the main rules of
+   its heuristic bot, where the state offers ``random_playout(rng, greedy=p)``; uniform
+   otherwise), ``random`` (uniform), or ``heuristic`` (the game's heuristic bot on views:
+   faithful but slow);
 4. backs the result up: each node scores the reward of the player who made its move.
 
-Rewards are the game's ``returns`` made relative and scale-free: a player's return minus
-the mean of all returns, over the spread of the returns, so shedding games (−1 / +1/(n−1))
-and Mückenstich scores (points) search alike.  The move played is the root child with the
-most visits.  Budgets: ``iterations`` (deterministic for a seed) or ``seconds``.
+Rewards are the returns gained since the root (the running totals at the root, the same in
+every determinization, are subtracted), relative to their mean over the seats (a player's
+gain minus the mean), and are divided, when a node is compared, by the mean spread
+(highest minus lowest gain) of all iterations so far.  For shedding games (−1 / +1/(n−1))
+this is the same as dividing each iteration by its own spread; for Mückenstich it keeps
+points linear (a 10 point lead counts ten times a 1 point lead, which a per-iteration
+spread would not).
+
+Horizon: a game of several independent rounds (Mückenstich: every round is dealt afresh,
+whatever was played before) may offer ``random_playout(rng, greedy=p, rounds=k)`` and
+``returns_so_far()``.  With ``horizon="round"`` (default) a rollout then stops once the
+round in progress is scored, and the running totals are its returns: the later rounds
+add only noise and time to the choice at hand.  ``horizon="game"`` plays every rollout to
+the end of the game.
+
+Decision-preserving stop: with an iteration budget, ``choose`` ends the search early once
+the most visited root move leads the runner-up by more than the iterations left (checked
+every ``CHECK_EVERY`` iterations), since no later iteration could change the move played;
+the move is the one the full budget would pick on the same random stream.  ``stop=0``
+turns it off; ``search`` (analysis, hints) always spends the whole budget.
+
+The move played is the root child with the most visits.  Budgets: ``iterations``
+(deterministic for a seed) or ``seconds``.
 """
 
 from __future__ import annotations
@@ -27,14 +47,21 @@ import inspect
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tikki.core import Game, RulesError, State
 
 ROLLOUTS = ("greedy", "random", "heuristic")
-"""Rollout policies: the game's fast cheapest-move playout where it has one (``greedy``,
+"""Rollout policies: the game's fast cheap-move playout where it has one (``greedy``,
 else uniform), uniform random moves, or the game's heuristic bot (faithful but slow)."""
+HORIZONS = ("round", "game")
+"""Where rollouts stop: the end of the round in progress (games that offer it) or game."""
+CHECK_EVERY = 25
+"""How often (iterations) the decision-preserving stop compares the two leading moves."""
+
+Playout = Callable[[State, random.Random], Sequence[float]]
+"""Plays a determinization on from the tree's leaf; returns the seats' returns."""
 
 
 class Node:
@@ -51,16 +78,39 @@ class Node:
         self.total = 0.0
 
 
-def _rewards(returns: list[float]) -> list[float]:
-    mean = sum(returns) / len(returns)
-    spread = max(returns) - min(returns)
-    if spread <= 0:
-        return [0.0] * len(returns)
-    return [(r - mean) / spread for r in returns]
+def _decided(root: Node, left: int) -> bool:
+    """Whether ``left`` more iterations cannot change the most visited root move."""
+    first = second = 0
+    for child in root.children.values():
+        v = child.visits
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > left
+
+
+def _returns(state: State) -> Sequence[float]:
+    """The returns where a rollout stopped: the outcome's, else the running totals."""
+    outcome = state.outcome
+    if outcome is not None:
+        returns: Sequence[float] = outcome["returns"]
+        return returns
+    so_far: Callable[[], Sequence[float]] = getattr(state, "returns_so_far")  # noqa: B009
+    return so_far()
+
+
+def _baseline(state: State) -> Sequence[float]:
+    """The running totals at the root (what was scored before it), else zeros."""
+    so_far = getattr(state, "returns_so_far", None)
+    if so_far is None or state.is_over:
+        return [0.0] * state.game.players
+    totals: Sequence[float] = so_far()
+    return totals
 
 
 class ISMCTSBot:
-    """SO-ISMCTS with an iteration or time budget and a random or heuristic rollout."""
+    """SO-ISMCTS with an iteration or time budget and a greedy, random or heuristic rollout."""
 
     name = "ismcts"
 
@@ -72,6 +122,8 @@ class ISMCTSBot:
         c: float | str = 0.7,
         rollout: str = "greedy",
         greedy: float | str = 0.9,
+        stop: int | str = 1,
+        horizon: str = "round",
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = int(iterations)
@@ -81,8 +133,12 @@ class ISMCTSBot:
             raise RulesError("ismcts needs iterations >= 1 and seconds > 0")
         if rollout not in ROLLOUTS:
             raise RulesError(f"ismcts rollout is {', '.join(ROLLOUTS)}, not {rollout!r}")
+        if horizon not in HORIZONS:
+            raise RulesError(f"ismcts horizon is {', '.join(HORIZONS)}, not {horizon!r}")
         self.rollout = rollout
         self.greedy = float(greedy) if rollout == "greedy" else 0.0
+        self.stop = bool(int(stop))
+        self.horizon = horizon
         self.last_iterations = 0
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
@@ -93,39 +149,49 @@ class ISMCTSBot:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        root = self.search(game, view)
+        root = self._search(game, view, self.stop)
         best = max(legal, key=lambda m: root.children[m].visits if m in root.children else -1)
         return best
 
     def search(self, game: Game, view: Mapping[str, Any]) -> Node:
-        """Run the search from ``view``; return the root node (for analysis and hints)."""
+        """Run the whole search from ``view``; return the root (for analysis and hints)."""
+        return self._search(game, view, False)
+
+    def _search(self, game: Game, view: Mapping[str, Any], stop: bool) -> Node:
         sample = game.sampler(view)
         playout = self._playout(game)
         rng, c = self.rng, self.c
         root = Node(None, -1)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         count = 0
+        spreads = 0.0
+        base: Sequence[float] | None = None
         while True:
             if deadline is None:
-                if count >= self.iterations:
+                left = self.iterations - count
+                if left <= 0 or (stop and count % CHECK_EVERY == 0 and _decided(root, left)):
                     break
             elif time.perf_counter() >= deadline and count > 0:
                 break
             state = sample(rng)
-            path = self._descend(root, state, rng, c)
-            playout(state, rng)
-            outcome = state.outcome
-            assert outcome is not None
-            rewards = _rewards(outcome["returns"])
+            if base is None:
+                base = _baseline(state)
+            scale = spreads / count if spreads > 0 else 1.0
+            path = self._descend(root, state, rng, c, scale)
+            returns = [r - b for r, b in zip(playout(state, rng), base, strict=True)]
+            mean = sum(returns) / len(returns)
+            spreads += max(returns) - min(returns)
             for node in path:
                 node.visits += 1
-                node.total += rewards[node.player]
+                node.total += returns[node.player] - mean
             count += 1
         self.last_iterations = count
         return root
 
     @staticmethod
-    def _descend(root: Node, state: State, rng: random.Random, c: float) -> list[Node]:
+    def _descend(
+        root: Node, state: State, rng: random.Random, c: float, scale: float
+    ) -> list[Node]:
         node, path = root, []
         while not state.is_over:
             legal = state.legal_moves()
@@ -147,7 +213,9 @@ class ISMCTSBot:
             best, best_score = None, -math.inf
             for m in legal:
                 ch = children[m]
-                score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                score = ch.total / (ch.visits * scale) + c * math.sqrt(
+                    math.log(ch.avail) / ch.visits
+                )
                 if score > best_score:
                     best, best_score = ch, score
             assert best is not None and best.move is not None
@@ -156,35 +224,44 @@ class ISMCTSBot:
             node = best
         return path
 
-    def _playout(self, game: Game) -> Callable[[State, random.Random], None]:
+    def _playout(self, game: Game) -> Playout:
         if self.rollout == "heuristic":
-            from tikki.bots.heuristic import policy_for
+            return self._heuristic_playout(game)
+        greedy, by_round = self.greedy, self.horizon == "round"
+        params: dict[type, Mapping[str, inspect.Parameter]] = {}
 
-            policy = policy_for(game)
-
-            def heuristic_playout(state: State, rng: random.Random) -> None:
-                while not state.is_over:
-                    seat = state.current_player
-                    state.play(policy(game, state.view(seat), rng))
-
-            return heuristic_playout
-
-        greedy = self.greedy
-        takes_greedy: dict[type, bool] = {}
-
-        def random_playout(state: State, rng: random.Random) -> None:
+        def random_playout(state: State, rng: random.Random) -> Sequence[float]:
             fast = getattr(state, "random_playout", None)
-            if fast is not None:
-                kind = type(state)
-                if kind not in takes_greedy:
-                    takes_greedy[kind] = "greedy" in inspect.signature(fast).parameters
-                if greedy and takes_greedy[kind]:
-                    fast(rng, greedy=greedy)
-                else:
-                    fast(rng)
-                return
-            choice = rng.choice
-            while not state.is_over:
-                state.play(choice(state.legal_moves()))
+            if fast is None:
+                choice = rng.choice
+                while not state.is_over:
+                    state.play(choice(state.legal_moves()))
+                return _returns(state)
+            kind = type(state)
+            if kind not in params:
+                params[kind] = inspect.signature(fast).parameters
+            kwargs: dict[str, Any] = {}
+            if greedy and "greedy" in params[kind]:
+                kwargs["greedy"] = greedy
+            if by_round and "rounds" in params[kind]:
+                kwargs["rounds"] = 1
+            fast(rng, **kwargs)
+            return _returns(state)
 
         return random_playout
+
+    def _heuristic_playout(self, game: Game) -> Playout:
+        from tikki.bots.heuristic import policy_for
+
+        policy = policy_for(game)
+        by_round = self.horizon == "round"
+
+        def heuristic_playout(state: State, rng: random.Random) -> Sequence[float]:
+            start = getattr(state, "round", None)
+            stops = by_round and start is not None and hasattr(state, "returns_so_far")
+            while not state.is_over and not (stops and getattr(state, "round") != start):  # noqa: B009
+                seat = state.current_player
+                state.play(policy(game, state.view(seat), rng))
+            return _returns(state)
+
+        return heuristic_playout

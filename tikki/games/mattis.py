@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from heapq import heappop, heappush
-from typing import Any
+from typing import Any, NamedTuple
 
 from tikki.cards import (
     CARD_TEXT,
@@ -125,6 +125,30 @@ A card `7H` (also `7h`, `10H`), a sequence `5H+6H+7H`, `stock`, `slough 7H`, `pa
 _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 _SLOUGH_TEXT = tuple("slough " + t for t in CARD_TEXT)
+_LEAD_MAX = RANKS.index("8")
+"""Cheap playouts lead from hand only an eight or lower (else turn the stock)."""
+_TAKE_RANK = RANKS.index("A")
+"""Cheap playouts take a lone card rather than beat it with a trump this high."""
+_NEARLY_OUT = 2
+"""...unless they hold this many cards or fewer."""
+
+
+def _cheapest(singles: list[int], runs: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The play whose lowest card ranks lowest, the longest from it (``None``: no play)."""
+    run = min(runs, key=_cheap_key) if runs else None
+    if not singles:
+        return run
+    card = min(singles, key=RANK_OF.__getitem__)
+    if run is not None and RANK_OF[run[0]] <= RANK_OF[card]:
+        return run
+    return card, 1
+
+
+def _cheap_key(play: tuple[int, int]) -> tuple[int, int]:
+    """Cheapest play first: lowest rank of its lowest card, then the longest."""
+    return RANK_OF[play[0]], -play[1]
+
+
 _RUN_TEXT: dict[tuple[int, int], str] = {}
 
 
@@ -200,7 +224,11 @@ class Mattis(Game):
         place the seat does not know are dealt at random among the seats holding them.
         """
         seat = self.check_view(view)
-        return _from_view(self, view, seat, rng)
+        return _sampler(self, view, seat)(rng)
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], MattisState]:
+        """Draw states like :meth:`sample_state`, reading the view and its facts once."""
+        return _sampler(self, view, self.check_view(view))
 
 
 class MattisState(TableState):
@@ -339,11 +367,14 @@ class MattisState(TableState):
     def _apply(self, move: str) -> None:
         if self._phase == COLLECT:
             if self._lap_left:
-                self._play_lap(move)
+                self._lap(-1 if move == "pass" else TEXT_CARD[move[7:]], move)
             else:
-                self._play_collect(move)
+                self._collect(-1 if move == "stock" else TEXT_CARD[move], move)
+        elif move == "take":
+            self._take()
         else:
-            self._play_shed(move)
+            cards = [TEXT_CARD[t] for t in move.split("+")]
+            self._shed(cards, move)
         if self._phase != OVER and len(self._hist) >= self._max_moves:
             self._abandon()
 
@@ -370,6 +401,116 @@ class MattisState(TableState):
         new._secret = [s[:] for s in self._secret]
         return new
 
+    def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
+        """Play the game to its end quickly (the fast path of search rollouts).
+
+        Moves are chosen among the same options as ``legal_moves`` (``_collect_options``,
+        ``_slough_options``, ``_shed_options``) and applied by the same code as
+        ``play``, without building the texts to choose from.  With ``greedy=0`` every
+        move is uniform over the legal moves, the distribution of
+        ``rng.choice(legal_moves())``.  With probability ``greedy`` a move is instead the
+        *cheap* one, the main rules of the heuristic bot read from the state rather
+        than a view (see :meth:`_cheap_collect`, :meth:`_cheap_lap`, :meth:`_cheap_shed`).
+        """
+        while self._phase != OVER:
+            hand = self._hands[self._to_act]
+            cheap = greedy > 0.0 and rng.random() < greedy
+            if self._phase == SHED:
+                self._playout_shed(hand, rng, cheap)
+            elif self._lap_left:
+                options = self._slough_options(hand)
+                if cheap:
+                    card = self._cheap_lap(options)
+                else:
+                    i = int(rng.random() * (len(options) + 1))
+                    card = options[i] if i < len(options) else -1
+                self._lap(card, "pass" if card < 0 else _SLOUGH_TEXT[card])
+            else:
+                cards, stock = self._collect_options(hand)
+                if cheap:
+                    card = self._cheap_collect(cards, stock)
+                else:
+                    i = int(rng.random() * (len(cards) + stock))
+                    card = cards[i] if i < len(cards) else -1
+                self._collect(card, "stock" if card < 0 else CARD_TEXT[card])
+            if self._phase != OVER and len(self._hist) >= self._max_moves:
+                self._abandon()
+        self._legal = None
+
+    def _cheap_collect(self, cards: list[int], stock: bool) -> int:
+        """Phase 1, cheaply: lead low (an eight or lower) else turn the stock; follow
+        with the lowest losing card, else turn the stock, else win with the highest card.
+        """
+        if not cards:
+            return -1
+        if not self._rcards:
+            low = min(cards, key=RANK_OF.__getitem__)
+            return low if RANK_OF[low] <= _LEAD_MAX or not stock else -1
+        best = self._rbest
+        losers = [c for c in cards if RANK_OF[c] < best]
+        if losers:
+            return min(losers, key=RANK_OF.__getitem__)
+        return -1 if stock else max(cards, key=RANK_OF.__getitem__)
+
+    def _cheap_lap(self, options: list[int]) -> int:
+        """A slough lap, cheaply: pass while this seat may still win the round, else
+        slough the highest card it can (onto another's trick)."""
+        if not options:
+            return -1
+        seat = self._to_act
+        if seat in self._round[self._rpos :]:
+            return -1
+        best = self._rbest
+        if any(s == seat and r == best for s, r in self._rcards):
+            return -1
+        return max(options, key=RANK_OF.__getitem__)
+
+    def _playout_shed(self, hand: list[int], rng: random.Random, cheap: bool) -> None:
+        singles, runs = self._shed_options(hand)
+        if cheap:
+            choice = self._cheap_shed(singles, runs, len(hand))
+        else:
+            k = len(singles)
+            i = int(rng.random() * (k + len(runs) + bool(self._plays)))
+            choice = (singles[i], 1) if i < k else runs[i - k] if i < k + len(runs) else None
+        if choice is None:
+            self._take()
+            return
+        low, length = choice
+        if length == 1:
+            self._shed([low], CARD_TEXT[low])
+        else:
+            self._shed(list(range(low, low + length)), _seq_text(low, length))
+
+    def _cheap_shed(
+        self, singles: list[int], runs: list[tuple[int, int]], held: int
+    ) -> tuple[int, int] | None:
+        """Phase 2, cheaply: go out if a play empties the hand; otherwise the play whose
+        lowest card is lowest (the longest sequence from it), a non-trump one when there
+        is one; take with no beater, or rather than beat a lone card with the trump ace.
+        """
+        if held == 1 and singles:
+            return singles[0], 1
+        for run in runs:
+            if run[1] == held:
+                return run
+        trump = self._trump
+        plain = [c for c in singles if SUIT_OF[c] != trump]
+        plain_runs = [r for r in runs if SUIT_OF[r[0]] != trump]
+        if plain or plain_runs:
+            return _cheapest(plain, plain_runs)
+        best = _cheapest(singles, runs)
+        top = self._plays
+        if (
+            best is not None
+            and len(top) == 1
+            and len(top[0][1]) == 1
+            and held > _NEARLY_OUT
+            and RANK_OF[best[0]] >= _TAKE_RANK
+        ):
+            return None
+        return best
+
     # --- legality -----------------------------------------------------------------------
 
     def _generate(self) -> list[str]:
@@ -377,47 +518,67 @@ class MattisState(TableState):
             return []
         hand = self._hands[self._to_act]
         if self._phase == SHED:
-            return self._generate_shed(hand)
-        if self._lap_left:
-            losing = self._losing
-            moves = ["pass"]
-            for c in sorted(hand, key=_PHASE1_POS.__getitem__):
-                if losing >> RANK_OF[c] & 1:
-                    moves.append(_SLOUGH_TEXT[c])
+            singles, runs = self._shed_options(hand)
+            moves = [CARD_TEXT[c] for c in singles]
+            moves.extend(_seq_text(low, length) for low, length in runs)
+            if self._plays:
+                moves.append("take")
             return moves
-        best = self._rbest
-        if best >= 0:
-            match = [CARD_TEXT[c] for c in hand if RANK_OF[c] == best]
-            if match:
-                match.sort(key=lambda t: _PHASE1_POS[TEXT_CARD[t]])
-                return match
-        moves = [CARD_TEXT[c] for c in sorted(hand, key=_PHASE1_POS.__getitem__)]
-        if len(self._stock) > 1:
+        if self._lap_left:
+            moves = ["pass"]
+            moves.extend(
+                _SLOUGH_TEXT[c]
+                for c in sorted(self._slough_options(hand), key=_PHASE1_POS.__getitem__)
+            )
+            return moves
+        cards, stock = self._collect_options(hand)
+        moves = [CARD_TEXT[c] for c in sorted(cards, key=_PHASE1_POS.__getitem__)]
+        if stock:
             moves.append("stock")
         return moves
 
-    def _generate_shed(self, hand: list[int]) -> list[str]:
+    def _collect_options(self, hand: list[int]) -> tuple[list[int], bool]:
+        """Phase 1 outside a lap: the cards that may be played, and whether ``stock`` may.
+
+        Must match (AM-3): holding the rank of the round's best card, play one of those;
+        otherwise any card, or the stock while it has more than one card (AM-2).
+        """
+        best = self._rbest
+        if best >= 0:
+            match = [c for c in hand if RANK_OF[c] == best]
+            if match:
+                return match, False
+        return hand, len(self._stock) > 1
+
+    def _slough_options(self, hand: list[int]) -> list[int]:
+        """In a slough lap: the cards of a losing rank (AM-5); ``pass`` is always legal."""
+        losing = self._losing
+        return [c for c in hand if losing >> RANK_OF[c] & 1]
+
+    def _shed_options(self, hand: list[int]) -> tuple[list[int], list[tuple[int, int]]]:
+        """Phase 2: the single cards and sequences ``(low, length)`` that may be played.
+
+        Leading, any card or sequence (AM-10); else those that beat the top play (AM-11),
+        and ``take`` is legal too (AM-12).
+        """
         runs = runs_in(hand, self._max_seq)
         if not self._plays:
-            moves = [CARD_TEXT[c] for c in hand]
-            moves.extend(_seq_text(low, length) for low, length in runs)
-            return moves
+            return hand, runs
         top = self._plays[-1][1]
         suit, hi, tlen, trump = SUIT_OF[top[0]], top[-1], len(top), self._trump
         trumps_beat = suit != trump
-        moves = [
-            CARD_TEXT[c]
+        singles = [
+            c
             for c in hand
             if (SUIT_OF[c] == suit and c > hi) or (trumps_beat and SUIT_OF[c] == trump)
         ]
-        for low, length in runs:
-            s = SUIT_OF[low]
-            if (trumps_beat and s == trump) or (
-                s == suit and (low > hi or (tlen > 1 and length > tlen))
-            ):
-                moves.append(_seq_text(low, length))
-        moves.append("take")
-        return moves
+        beaters = [
+            (low, length)
+            for low, length in runs
+            if (trumps_beat and SUIT_OF[low] == trump)
+            or (SUIT_OF[low] == suit and (low > hi or (tlen > 1 and length > tlen)))
+        ]
+        return singles, beaters
 
     def _canonical(self, move: Any, legal: list[str]) -> str:
         """The legal move meant by forgiving input ``move``, or raise an explanation."""
@@ -567,15 +728,15 @@ class MattisState(TableState):
             self._draws.append((len(self._hist), seat, hidden))
             self._none[seat] = 0
 
-    def _play_collect(self, move: str) -> None:
+    def _collect(self, card: int, move: str) -> None:
+        """Play ``card`` from hand, or turn the stock (``card`` -1); ``move`` is its text."""
         seat = self._to_act
         t = len(self._hist)
-        if move == "stock":
+        if card < 0:
             card = self._stock.pop()
             self._trick.append((seat, card, FROM_STOCK))
             self._hist.append((seat, move, card))
         else:
-            card = TEXT_CARD[move]
             self._hands[seat].remove(card)
             self._trick.append((seat, card, FROM_HAND))
             self._hist.append((seat, move, -1))
@@ -623,11 +784,11 @@ class MattisState(TableState):
             self._lap_left -= 1
         self._after_lap()
 
-    def _play_lap(self, move: str) -> None:
+    def _lap(self, card: int, move: str) -> None:
+        """Slough ``card``, or pass (``card`` -1); ``move`` is its text."""
         seat = self._to_act
         self._hist.append((seat, move, -1))
-        if move != "pass":
-            card = TEXT_CARD[move[7:]]
+        if card >= 0:
             hand = self._hands[seat]
             hand.remove(card)
             self._trick.append((seat, card, SLOUGHED))
@@ -732,19 +893,24 @@ class MattisState(TableState):
 
     # --- phase 2 ------------------------------------------------------------------------
 
-    def _play_shed(self, move: str) -> None:
+    def _take(self) -> None:
+        """Take the whole trick into the hand (AM-12); the next seat leads."""
+        seat = self._to_act
+        hands = self._hands
+        hand = hands[seat]
+        self._hist.append((seat, "take", -1))
+        for _, cs in self._plays:
+            for c in cs:
+                insort(hand, c)
+        self._plays = []
+        self._to_act = next_with_cards(hands, (seat + 1) % self._n)
+
+    def _shed(self, cards: list[int], move: str) -> None:
+        """Play ``cards`` (one card or a sequence, low to high); ``move`` is its text."""
         seat = self._to_act
         hands = self._hands
         hand = hands[seat]
         self._hist.append((seat, move, -1))
-        if move == "take":
-            for _, cs in self._plays:
-                for c in cs:
-                    insort(hand, c)
-            self._plays = []
-            self._to_act = next_with_cards(hands, (seat + 1) % self._n)
-            return
-        cards = [TEXT_CARD[t] for t in move.split("+")]
         secret = self._secret[seat]
         for c in cards:
             hand.remove(c)
@@ -949,10 +1115,31 @@ def _ints_of(texts: Sequence[str]) -> list[int]:
     return [TEXT_CARD[t] for t in texts]
 
 
-def _from_view(game: Mattis, view: Mapping[str, Any], seat: int, rng: random.Random) -> MattisState:
-    """Build a full state from a seat's view, dealing what it cannot see at random."""
+Dealer = Callable[[MattisState, random.Random], None]
+"""Deals the hidden cards into a clone of a view's template state."""
+
+
+def _sampler(
+    game: Mattis, view: Mapping[str, Any], seat: int
+) -> Callable[[random.Random], MattisState]:
+    """Read the view once: a template state without the hidden cards, and its dealer."""
+    template, deal = _template(game, view, seat)
+
+    def sample(rng: random.Random) -> MattisState:
+        state = template.clone()
+        state._dreck_seed = rng.getrandbits(63)
+        deal(state, rng)
+        return state
+
+    return sample
+
+
+def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisState, Dealer]:
+    """The state of a seat's view with empty hands (and stock), and how to deal them."""
     state = MattisState(game, None, None)
     n = game.players
+    if len(view["hand_sizes"]) != n:
+        raise RulesError("the view does not match the game's number of players")
     state._phase = PHASE_NAMES.index(view["phase"])
     state._to_act = -1 if view["to_act"] is None else view["to_act"]
     state._piles = [_ints_of(p) for p in view["piles"]]
@@ -976,64 +1163,62 @@ def _from_view(game: Mattis, view: Mapping[str, Any], seat: int, rng: random.Ran
         when = 3 * t + 2 if kind == NO_MATCH else 3 * t
         if kind != HOLDS and when > last_draw[s]:
             state._none[s] |= mask
-    state._dreck_seed = rng.getrandbits(63)
     dreck = view["dreck"]
     if dreck is not None:
         state._dreck = _ints_of(dreck["cards"])
         state._given = list(dreck["given"])
         state._received = list(dreck["received"])
     trick = view["trick"]
-    if trick["kind"] == "collect":
-        state._trick = [
-            (t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]
-        ]
-        state._leader = trick["leader"]
-        state._round = list(trick["round"])
-        state._rpos = trick["round_played"]
-        state._rbest = NO_RANK if trick["match_rank"] is None else RANKS.index(trick["match_rank"])
-        rplays = [(s, RANK_OF[c]) for s, c, how in state._trick if how != SLOUGHED]
-        state._rcards = rplays[len(rplays) - state._rpos :] if state._rpos else []
-        ranks = [RANK_OF[c] for _, c, _ in state._trick]
-        state._top = max(ranks, default=NO_RANK)
-        for r in ranks:
-            state._present |= 1 << r
-        if trick["slough_lap"] is not None:
-            state._lap_seat, state._lap_left = trick["slough_lap"]
-            state._losing = _ranks_mask(trick["losing_ranks"])
-        _deal_collect(state, view, seat, rng)
-    else:
+    if trick["kind"] != "collect":
         state._plays = [[p["seat"], _ints_of(p["cards"])] for p in trick["plays"]]
         state._trick_size = trick["size"] or 0
-        _deal_shed(state, view, seat, rng)
-    if len(state._hands) != n:
-        raise RulesError("the view does not match the game's number of players")
-    return state
+        return state, _shed_dealer(state, view, seat)
+    state._trick = [(t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]]
+    state._leader = trick["leader"]
+    state._round = list(trick["round"])
+    state._rpos = trick["round_played"]
+    state._rbest = NO_RANK if trick["match_rank"] is None else RANKS.index(trick["match_rank"])
+    rplays = [(s, RANK_OF[c]) for s, c, how in state._trick if how != SLOUGHED]
+    state._rcards = rplays[len(rplays) - state._rpos :] if state._rpos else []
+    ranks = [RANK_OF[c] for _, c, _ in state._trick]
+    state._top = max(ranks, default=NO_RANK)
+    for r in ranks:
+        state._present |= 1 << r
+    if trick["slough_lap"] is not None:
+        state._lap_seat, state._lap_left = trick["slough_lap"]
+        state._losing = _ranks_mask(trick["losing_ranks"])
+    return state, _collect_dealer(state, view, seat)
 
 
-def _deal_shed(state: MattisState, view: Mapping[str, Any], seat: int, rng: random.Random) -> None:
+def _shed_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> Dealer:
     """Phase 2: deal the dreck cards whose place is unknown among the seats holding them."""
     known = [_ints_of(h) for h in view["hands"]]
-    own = _ints_of(view["hand"])
-    known[seat] = own
+    known[seat] = _ints_of(view["hand"])
     sizes = view["hand_sizes"]
     placed = {c for h in known for c in h}
     dreck = view["dreck"]
-    pool = [c for c in _ints_of(dreck["cards"]) if c not in placed] if dreck else []
-    pool = [c for c in pool if c not in state._fallen and not _in_plays(state, c)]
-    rng.shuffle(pool)
-    hands: list[list[int]] = []
-    for s in range(state._n):
-        missing = sizes[s] - len(known[s])
-        got = pool[:missing]
-        del pool[:missing]
-        hands.append(sorted(known[s] + got))
-        if s != seat and got:
-            state._secret[s] = sorted(got)
-    if pool or any(len(h) != sizes[s] for s, h in enumerate(hands)):
-        raise RulesError("the view's dreck does not add up")
-    if dreck is not None:
-        state._secret[seat] = _ints_of(dreck["mine"])
-    state._hands = hands
+    unplaced = [c for c in _ints_of(dreck["cards"]) if c not in placed] if dreck else []
+    unplaced = [c for c in unplaced if c not in state._fallen and not _in_plays(state, c)]
+    mine = _ints_of(dreck["mine"]) if dreck is not None else None
+
+    def deal(state: MattisState, rng: random.Random) -> None:
+        pool = unplaced[:]
+        rng.shuffle(pool)
+        hands: list[list[int]] = []
+        for s in range(state._n):
+            missing = sizes[s] - len(known[s])
+            got = pool[:missing]
+            del pool[:missing]
+            hands.append(sorted(known[s] + got))
+            if s != seat and got:
+                state._secret[s] = sorted(got)
+        if pool or any(len(h) != sizes[s] for s, h in enumerate(hands)):
+            raise RulesError("the view's dreck does not add up")
+        if mine is not None:
+            state._secret[seat] = mine[:]
+        state._hands = hands
+
+    return deal
 
 
 def _in_plays(state: MattisState, card: int) -> bool:
@@ -1043,9 +1228,20 @@ def _in_plays(state: MattisState, card: int) -> bool:
 INF = 1 << 40
 
 
-def _deal_collect(
-    state: MattisState, view: Mapping[str, Any], seat: int, rng: random.Random
-) -> None:
+class _SeatFacts(NamedTuple):
+    """What one other seat's hidden hand must fit (phase 1; see :func:`_collect_dealer`)."""
+
+    size: int
+    fixed: list[int]
+    slots: list[int]
+    played: list[tuple[int, int]]
+    negatives: list[tuple[int, int]]
+    positives: list[tuple[int, int]]
+    allowed: list[bool]
+    needs: list[int]
+
+
+def _collect_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> Dealer:
     """Phase 1: deal the unseen cards so that every public fact of the history holds.
 
     Times are ``3t`` for what a slough lap showed after ``t`` moves, ``3t + 1`` for the
@@ -1055,13 +1251,13 @@ def _deal_collect(
     matched to the cards it played from hand (known, with the time they left) and to its
     current hidden hand (sampled), so that no card of a rank it was known not to hold was
     held then, and it held a card of each rank set it was known to hold.  Seats are
-    sampled one by one by rejection; the rest of the unseen cards is the stock.
+    sampled one by one by rejection; the rest of the unseen cards is the stock.  The
+    facts are read once per view; each deal only samples.
     """
     n = state._n
     own = _ints_of(view["hand"])
-    sizes = view["hand_sizes"]
+    stock_size = view["stock_size"]
     shown = state._shown
-    shown_in_hand = bool(view["shown_in_hand"])
     seen = set(own)
     for pile in state._piles:
         seen.update(pile)
@@ -1069,89 +1265,107 @@ def _deal_collect(
     if shown >= 0:
         seen.add(shown)
     unseen = [c for c in range(52) if c not in seen]
-    played: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for t, (s, move, card) in enumerate(state._hist):
-        if card >= 0 or move in ("stock", "pass"):
+    facts = {s: _seat_facts(state, view, s) for s in range(n) if s != seat}
+    others = list(facts)
+
+    def deal(state: MattisState, rng: random.Random) -> None:
+        for _ in range(500):
+            rng.shuffle(others)
+            pool = unseen[:]
+            hands: dict[int, list[int]] = {}
+            for s in others:
+                hand = _sample_hand(pool, facts[s], rng)
+                if hand is None:
+                    break
+                hands[s] = hand
+                taken = set(hand)
+                pool = [c for c in pool if c not in taken]
+            else:
+                rng.shuffle(pool)
+                if len(pool) != stock_size:
+                    raise RulesError("the view's card counts do not add up to the deck")
+                full: list[list[int]] = []
+                for s in range(n):
+                    h = own[:] if s == seat else hands[s] + facts[s].fixed
+                    full.append(h)
+                state._hands = full
+                state._stock = pool
+                return
+        raise RulesError("no deal is consistent with the view's public facts")
+
+    return deal
+
+
+def _seat_facts(state: MattisState, view: Mapping[str, Any], s: int) -> _SeatFacts:
+    """Seat ``s``'s acquisition times, played cards and facts, read from the template."""
+    fixed = [state._shown] if view["shown_in_hand"] and state._shown_owner == s else []
+    played: list[tuple[int, int]] = []
+    for t, (who, move, card) in enumerate(state._hist):
+        if who != s or card >= 0 or move in ("stock", "pass"):
             continue
         c = TEXT_CARD[move[7:]] if move.startswith("slough") else TEXT_CARD[move]
-        played[s].append((c, 3 * t + 2))
-    slots: list[list[int]] = [[] for _ in range(n)]
-    for t, s, k in state._draws:
-        slots[s].extend([3 * t + 1] * k)
-    negatives: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    positives: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for t, s, mask, kind in state._facts:
+        played.append((c, 3 * t + 2))
+    slots: list[int] = []
+    for t, who, k in state._draws:
+        if who == s:
+            slots.extend([3 * t + 1] * k)
+    negatives: list[tuple[int, int]] = []
+    positives: list[tuple[int, int]] = []
+    for t, who, mask, kind in state._facts:
+        if who != s:
+            continue
         if kind == HOLDS:
-            positives[s].append((3 * t, mask))
+            positives.append((3 * t, mask))
         else:
-            negatives[s].append((3 * t + 2 if kind == NO_MATCH else 3 * t, mask))
-    need = [0] * n
-    for s in range(n):
-        if s != seat:
-            need[s] = sizes[s] - (1 if shown_in_hand and state._shown_owner == s else 0)
-    others = [s for s in range(n) if s != seat]
-    for _ in range(500):
-        rng.shuffle(others)
-        pool = unseen[:]
-        hands: dict[int, list[int]] = {}
-        for s in others:
-            fixed = [shown] if shown_in_hand and state._shown_owner == s else []
-            hand = _sample_hand(
-                pool, need[s], fixed, slots[s], played[s], negatives[s], positives[s], rng
-            )
-            if hand is None:
-                break
-            hands[s] = hand
-            taken = set(hand)
-            pool = [c for c in pool if c not in taken]
-        else:
-            rng.shuffle(pool)
-            if len(pool) != view["stock_size"]:
-                raise RulesError("the view's card counts do not add up to the deck")
-            full: list[list[int]] = []
-            for s in range(n):
-                h = own[:] if s == seat else hands[s]
-                if s != seat and shown_in_hand and state._shown_owner == s:
-                    h.append(shown)
-                full.append(h)
-            state._hands = full
-            state._stock = pool
-            return
-    raise RulesError("no deal is consistent with the view's public facts")
-
-
-def _sample_hand(
-    pool: list[int],
-    size: int,
-    fixed: list[int],
-    slots: list[int],
-    played: list[tuple[int, int]],
-    negatives: list[tuple[int, int]],
-    positives: list[tuple[int, int]],
-    rng: random.Random,
-) -> list[int] | None:
-    """A random hidden hand of ``size`` cards from ``pool`` fitting one seat's facts."""
-    if size == 0:
-        return [] if _feasible(slots, played, fixed, negatives, positives) else None
+            negatives.append((3 * t + 2 if kind == NO_MATCH else 3 * t, mask))
     latest = max(slots, default=-1)
     last_none = [-1] * 13
     for t, mask in negatives:
         for r in range(13):
             if mask >> r & 1 and t > last_none[r]:
                 last_none[r] = t
-    candidates = [c for c in pool if last_none[RANK_OF[c]] < latest]
+    allowed = [last_none[RANK_OF[c]] < latest for c in range(52)]
+    witnesses = played + [(c, INF) for c in fixed]
+    needs = [
+        mask
+        for t, mask in positives
+        if not any(mask >> RANK_OF[c] & 1 and r >= t for c, r in witnesses)
+    ]
+    size = view["hand_sizes"][s] - len(fixed)
+    return _SeatFacts(size, fixed, slots, played, negatives, positives, allowed, needs)
+
+
+def _sample_hand(pool: list[int], f: _SeatFacts, rng: random.Random) -> list[int] | None:
+    """A random hidden hand of ``f.size`` cards from ``pool`` fitting one seat's facts.
+
+    Uniform draws are checked first for a card of each rank set the seat must still hold
+    (a quick necessary condition), then fully by :func:`_feasible`.
+    """
+    size = f.size
+    if size == 0:
+        return [] if _feasible(f.slots, f.played, f.fixed, f.negatives, f.positives) else None
+    allowed = f.allowed
+    candidates = [c for c in pool if allowed[c]]
     if len(candidates) < size:
         return None
+    needs = f.needs
     for attempt in range(60):
         if attempt < 30:
             hand: list[int] | None = rng.sample(candidates, size)
+            assert hand is not None
+            if needs:
+                held = 0
+                for c in hand:
+                    held |= 1 << RANK_OF[c]
+                if any(not mask & held for mask in needs):
+                    continue
         else:
             hand = _seeded_hand(
-                candidates, size, played + [(c, INF) for c in fixed], positives, rng
+                candidates, size, f.played + [(c, INF) for c in f.fixed], f.positives, rng
             )
         if hand is None:
             return None
-        if _feasible(slots, played, fixed + hand, negatives, positives):
+        if _feasible(f.slots, f.played, f.fixed + hand, f.negatives, f.positives):
             return hand
     return None
 

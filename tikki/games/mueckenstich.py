@@ -465,44 +465,74 @@ class MueckenstichState(TableState):
         new._own_seen = self._own_seen[:]
         return new
 
-    def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
-        """Play the match to its end quickly (the fast path of search rollouts).
+    def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
+        """Play the match on quickly (the fast path of search rollouts).
 
         With ``greedy=0`` every move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``, without building move texts to choose from.  With
-        probability ``greedy`` a card move is instead the *cheapest* one: the lowest
-        legal number card (a mosquito only when nothing else is legal), and a discard
-        sets a mosquito aside when there is one.
+        probability ``greedy`` a move is instead the *cheap* one (:meth:`_cheap_card`,
+        :meth:`_cheap_trump`; a discard sets a mosquito aside when there is one).
+        ``rounds``: stop once that many more rounds are scored (``0``: play to the end
+        of the match); :meth:`returns_so_far` then gives the running totals.
         """
-        while self._phase != OVER:
+        stop = self._round + rounds if rounds > 0 else self._n
+        while self._phase != OVER and self._round < stop:
             phase = self._phase
+            cheap = greedy > 0.0 and rng.random() < greedy
             if phase == PLAY:
                 if self._pending:
-                    self._name_trump(int(rng.random() * 4))
+                    colour = self._cheap_trump() if cheap else int(rng.random() * 4)
+                    self._name_trump(colour)
                     continue
                 options = self._playable(self._hands[self._to_act])
-                if greedy > 0.0 and rng.random() < greedy:
-                    card = min(options, key=_CHEAP_ORDER.__getitem__)
+                if cheap:
+                    card = self._cheap_card(options)
                 else:
                     distinct = sorted(set(options))
                     card = distinct[int(rng.random() * len(distinct))]
                 self._play_card(card)
             elif phase == DISCARD:
                 hand = self._hands[self._to_act]
-                card = -1
-                if greedy > 0.0 and rng.random() < greedy:
-                    card = max(hand, key=_CHEAP_ORDER.__getitem__)
+                card = max(hand, key=_CHEAP_ORDER.__getitem__) if cheap else -1
                 if card < 0 or card & 15 != MOSQUITO:
                     distinct = sorted(set(hand))
                     card = distinct[int(rng.random() * len(distinct))]
                 self._discard(card)
+            elif self._doubled < 0 and self._to_act == self._doubler():
+                self._choose(True, int(rng.random() * 4))
             else:
-                if self._doubled < 0 and self._to_act == self._doubler():
-                    self._choose(True, int(rng.random() * 4))
-                else:
-                    colours = [c for c in range(4) if c != self._doubled]
-                    self._choose(False, colours[int(rng.random() * len(colours))])
+                colours = [c for c in range(4) if c != self._doubled]
+                self._choose(False, colours[int(rng.random() * len(colours))])
         self._legal = None
+
+    def returns_so_far(self) -> list[float]:
+        """Each seat's total so far (the match's ``returns`` once it is over)."""
+        return [float(t) for t in self._totals]
+
+    def _cheap_card(self, options: list[int]) -> int:
+        """A card, cheaply: void in the colour led, throw a mosquito (else the highest
+        card); following a trick that holds a mosquito, the highest card that does not
+        take it (else the lowest); otherwise the lowest number card."""
+        trick = self._trick
+        if trick and options[0] >> 4 != self._led:
+            return max(options, key=_DUMP_ORDER.__getitem__)
+        low = min(options, key=_CHEAP_ORDER.__getitem__)
+        if not trick or not any(c & 15 == MOSQUITO for _, c in trick):
+            return low
+        seat, led, trump = self._to_act, self._led, self._trump
+        ducks = [c for c in options if _trick_winner([*trick, (seat, c)], led, trump) != seat]
+        return max(ducks, key=_CHEAP_ORDER.__getitem__) if ducks else low
+
+    def _cheap_trump(self) -> int:
+        """A trump, cheaply: the first colour that leaves the trick so far to another
+        seat, else keep the current one (any colour when there is none)."""
+        seat, trick, led = self._to_act, self._trick, self._led
+        if not trick:
+            return max(self._trump, 0)
+        for colour in range(4):
+            if _trick_winner(trick, led, colour) != seat:
+                return colour
+        return max(self._trump, 0)
 
     # --- legality -----------------------------------------------------------------------
 
@@ -873,6 +903,10 @@ _SHARED_SLOTS = tuple(
     )
 )
 _CHEAP_ORDER: tuple[int, ...] = tuple((c & 15) * 4 + (c >> 4) for c in range(64))
+_DUMP_ORDER: tuple[int, ...] = tuple(
+    100 if c & 15 == MOSQUITO else (c & 15) * 4 + (c >> 4) for c in range(64)
+)
+"""Cheap playouts: a seat void in the colour led throws a mosquito, else its highest card."""
 _DISCARD_TEXT: tuple[str, ...] = tuple(f"discard {t}" if t else "" for t in CARD_TEXT)
 _DISCARD_CARD: dict[str, int] = {f"discard {t}": c for t, c in TEXT_CARD.items()}
 

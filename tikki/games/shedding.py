@@ -43,16 +43,19 @@ def runs_in(hand: Iterable[int], max_len: int | None = None) -> list[tuple[int, 
 
     Ordered by lowest card, then length.
     """
-    held = set(hand)
+    cards = sorted(set(hand))
+    starts = [a for a, b in pairwise(cards) if b == a + 1 and SUIT_OF[a] == SUIT_OF[b]]
+    limit = len(cards) if max_len is None else max_len
+    if not starts or limit < 2:
+        return []
+    linked = set(starts)
     out: list[tuple[int, int]] = []
-    for c in sorted(held):
-        suit = SUIT_OF[c]
-        nxt = c + 1
-        length = 1
-        while nxt in held and SUIT_OF[nxt] == suit and (max_len is None or length < max_len):
+    for c in starts:
+        length = 2
+        out.append((c, 2))
+        while length < limit and c + length - 1 in linked:
             length += 1
             out.append((c, length))
-            nxt += 1
     return out
 
 
