@@ -50,6 +50,8 @@ const app = {
   watching: false,
   logged: 0,
   resultShown: false,
+  events: null,
+  pendingEvents: [],
 };
 
 // ---------------------------------------------------------------- notices and status
@@ -287,8 +289,10 @@ function onMessage(m) {
       app.selected = [];
       app.hint = null;
     }
+    const prev = app.msg;
     app.msg = m;
     setPending(false);
+    noteEvents(prev, m);
     render();
   } else if (m.type === "error") {
     setPending(false);
@@ -310,7 +314,22 @@ function onMessage(m) {
   }
 }
 
-// ---------------------------------------------------------------- rendering
+// ---------------------------------------------------------------- events
+
+/** What a move did beyond itself (a trick won, a phase begun, a player out), found by
+ * comparing two consecutive states; written to the log and shown on the table. */
+function noteEvents(prev, m) {
+  if (!prev || m.seq !== prev.seq + 1 || prev.table.id !== m.table.id) return;
+  let lines = [];
+  try {
+    lines = renderer(m).events(prev.view, m.view, ctxOf(m).names);
+  } catch {
+    lines = [];
+  }
+  if (!lines.length) return;
+  app.events = { seq: m.seq, lines };
+  app.pendingEvents.push({ after: (m.view.history || []).length, lines });
+}
 
 const myTurn = (m) =>
   m.seat !== null && m.seat !== undefined && m.status === "playing" && m.view.to_act === m.seat;
@@ -352,7 +371,10 @@ function render() {
   document.title = `${myTurn(m) ? "● Your turn · " : ""}${m.table.title} · tikki`;
   renderStatus(m, R, ctx);
   renderSeats(m, R, ctx);
-  $("#centre").innerHTML = R.centre(view, ctx);
+  const recent = app.events && m.seq - app.events.seq < m.table.players;
+  $("#centre").innerHTML =
+    R.centre(view, ctx) +
+    (recent ? `<p class="event-line">${app.events.lines.join(" ")}</p>` : "");
   renderHand(m, ctx);
   renderActions(m, ctx);
   renderLog(m, ctx);
@@ -579,6 +601,16 @@ function renderLog(m, ctx) {
     li.innerHTML = `<span class="who">${esc(names[e.seat] ?? `Seat ${e.seat + 1}`)}</span> ${describe(e, you)}`;
     frag.appendChild(li);
   }
+  for (const ev of app.pendingEvents) {
+    if (ev.after > history.length) continue;
+    for (const line of ev.lines) {
+      const li = document.createElement("li");
+      li.className = "event";
+      li.innerHTML = line;
+      frag.appendChild(li);
+    }
+  }
+  app.pendingEvents = [];
   list.appendChild(frag);
   app.logged = history.length;
   $("#log-count").textContent = `${history.length}`;

@@ -2,7 +2,15 @@
 import { cardChip, cardShort } from "../cards.js";
 import { esc } from "../api.js";
 import { fact, says, plural, sheddingResult, stockPile, trickSlot } from "./common.js";
-import { shedBadges, shedFacts, shedPrompt, shedSeatExtra, shedTrick } from "./shedding.js";
+import {
+  collectEvents,
+  shedBadges,
+  shedEvents,
+  shedFacts,
+  shedPrompt,
+  shedSeatExtra,
+  shedTrick,
+} from "./shedding.js";
 
 const collecting = (view) => view.phase === "collect";
 const RANK_WORDS = { T: "10s", J: "jacks", Q: "queens", K: "kings", A: "aces" };
@@ -101,5 +109,20 @@ export default {
 
   sheet() {
     return "";
+  },
+
+  events(prev, view, names) {
+    const out = collectEvents(prev, view, names, "trick");
+    if (!prev.shown_card && view.shown_card) {
+      out.push(
+        `${says(names, view.shown_owner, "draws", "draw")} the last stock card and shows it: ${cardChip(
+          view.shown_card,
+        )}.`,
+      );
+    }
+    if (prev.phase === "collect" && view.phase === "shed" && view.dreck && view.dreck.cards) {
+      out.push(`The dreck: ${plural(view.dreck.cards.length, "card")} dealt to the short hands.`);
+    }
+    return out.concat(shedEvents(prev, view, names, "loser"));
   },
 };

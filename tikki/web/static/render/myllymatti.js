@@ -2,7 +2,15 @@
 import { esc } from "../api.js";
 import { cardChip } from "../cards.js";
 import { fact, says, sheddingResult, stockPile, trickSlot } from "./common.js";
-import { shedBadges, shedFacts, shedPrompt, shedSeatExtra, shedTrick } from "./shedding.js";
+import {
+  collectEvents,
+  shedBadges,
+  shedEvents,
+  shedFacts,
+  shedPrompt,
+  shedSeatExtra,
+  shedTrick,
+} from "./shedding.js";
 
 const collecting = (view) => view.phase === "collect";
 
@@ -74,5 +82,13 @@ export default {
 
   sheet() {
     return "";
+  },
+
+  events(prev, view, names) {
+    const out = collectEvents(prev, view, names, prev.trick.kind === "duel" ? "duel" : "trick");
+    if (prev.aside_owner === null && view.aside_owner !== null && view.aside_owner !== undefined) {
+      out.push(`${says(names, view.aside_owner, "sets", "set")} the last stock card aside, face down.`);
+    }
+    return out.concat(shedEvents(prev, view, names, "myllymatti"));
   },
 };
