@@ -449,7 +449,9 @@ function renderSeats(m, R, ctx) {
     boxes.push(
       `<li class="seat${acting ? " acting" : ""}${s === m.seat ? " mine" : ""}" data-seat="${s}"` +
         `${acting ? ' aria-current="true"' : ""}>` +
-        `<div class="seat-head"><span class="seat-name">${acting ? '<span class="turn-dot" aria-label="to play">▶</span> ' : ""}${esc(
+        `<div class="seat-head"><span class="seat-name">${
+          acting ? '<span class="turn-dot" aria-hidden="true">▶</span><span class="visually-hidden">To play: </span> ' : ""
+        }${esc(
           ctx.plainNames[s],
         )}</span> <span class="kind kind-${kind.replace(" ", "-")}">${esc(kind)}</span>${badges}</div>` +
         `<dl class="stats">${stats}</dl>${R.seatExtra(view, s)}</li>`,
@@ -626,7 +628,7 @@ function renderResult(m, R, ctx) {
   box.innerHTML =
     `<h2 id="result-title" tabindex="-1">Game over</h2>${R.result(m.view, ctx)}` +
     `<p class="result-links"><a id="record-link" class="button" href="${url}" download="tikki-${esc(app.id)}.json">Download the record</a> ` +
-    `<a href="${url}" target="_blank" rel="noopener">view it</a> · <a href="/">New table</a></p>`;
+    `<a href="${url}" target="_blank" rel="noopener">View the record</a><a href="/">New table</a></p>`;
   if (!app.resultShown) {
     app.resultShown = true;
     $("#result-title").focus();
