@@ -129,9 +129,9 @@ function frenchFace(c) {
   let centre;
   if ("JQK".includes(c.rank)) {
     centre =
-      `<rect x="13" y="20" width="34" height="44" rx="3" fill="${ink}" fill-opacity="0.07" stroke="${ink}" stroke-width="1"/>` +
-      `<text x="30" y="47" font-size="22" font-weight="700" text-anchor="middle">${c.rank}</text>` +
-      suitGlyph(c.suit, 24.5, 50, 11);
+      `<rect x="16" y="19" width="28" height="46" rx="3" fill="${ink}" fill-opacity="0.07" stroke="${ink}" stroke-width="1"/>` +
+      `<text x="30" y="45" font-size="21" font-weight="700" text-anchor="middle">${c.rank}</text>` +
+      suitGlyph(c.suit, 25, 48, 10);
   } else if (c.rank === "A") {
     centre = suitGlyph(c.suit, 15, 27, 30);
   } else {

@@ -323,7 +323,8 @@ function noteEvents(prev, m) {
   let lines = [];
   try {
     lines = renderer(m).events(prev.view, m.view, ctxOf(m).names);
-  } catch {
+  } catch (err) {
+    console.error("tikki: events", err);
     lines = [];
   }
   if (!lines.length) return;
