@@ -202,15 +202,22 @@ def choose(legal: list[str]) -> str:
     return next((m for m in legal if m != "take"), legal[0])
 
 
-def click_move(page: Page, move: str, legal: list[str]) -> None:
-    """Make ``move`` through the page: a card click, selected cards then Play, or a button."""
+def click_move(page: Page, move: str, legal: list[str], keyboard: bool = False) -> None:
+    """Make ``move`` through the page: a card click, selected cards then Play, or a button
+    (with ``keyboard``, a single card is focused and played with Enter instead)."""
     words = move.split(" ")
     cards = move.split("+") if len(words) == 1 else words[1:]
     is_card_move = (len(words) == 1 and move not in ("stock", "take", "pass")) or words[0] in (
         "slough",
         "discard",
     )
-    if is_card_move:
+    if is_card_move and keyboard and len(cards) == 1:
+        page.locator(f"#hand .hand-card.legal[data-card='{cards[0]}']").first.focus()
+        page.keyboard.press("Enter")
+        if page.locator("#play-selected[data-move]").count():
+            page.locator("#play-selected").focus()
+            page.keyboard.press("Enter")
+    elif is_card_move:
         for card in cards:
             click_card(page, card)
         in_run = any(card in m.split("+") for m in legal if "+" in m for card in cards)
@@ -222,10 +229,14 @@ def click_move(page: Page, move: str, legal: list[str]) -> None:
         page.locator(f"#actions [data-move='{move}']").click()
 
 
-def play_game(page: Page, name: str, mid: str, hint_at: int = 3) -> int:
+def play_game(page: Page, name: str, mid: str, hint_at: int = 3, keys_at: int = 1) -> int:
     """Play to the end by clicking; screenshots at the start, when ``mid`` (a JS test)
     first holds, and at the end. Returns how many moves we made."""
     page.wait_for_selector("#board[data-status=playing]", timeout=30_000)
+    labels = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.ariaLabel)")
+    assert labels and all(re.fullmatch(r"[a-z0-9]+ (of )?[a-z0-9]+", x or "") for x in labels), (
+        labels
+    )
     shot(page, f"{name}-start")
     mid_done = False
     turns = 0
@@ -245,7 +256,7 @@ def play_game(page: Page, name: str, mid: str, hint_at: int = 3) -> int:
             page.wait_for_selector("#hint-text:has-text('Suggestion')")
             hinted = page.locator(".hinted").count()
             assert hinted >= 1, "the hinted move is not highlighted"
-        click_move(page, move, legal)
+        click_move(page, move, legal, keyboard=turns == keys_at)
         page.wait_for_function(
             "s => document.querySelector('#board').dataset.seq !== s", arg=seq, timeout=30_000
         )

@@ -110,7 +110,7 @@ export function esc(text) {
 /** The seats' display names, made unique with the seat number where two share one;
  * with `mySeat`, that seat reads "You". */
 export function seatNames(table, mySeat = null) {
-  const raw = table.seats.map((s) => s.name || (s.kind === "open" ? "Open seat" : `Seat ${s.seat + 1}`));
+  const raw = table.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
   return raw.map((name, i) => {
     if (i === mySeat) return "You";
     return raw.filter((n) => n === name).length > 1 ? `${name} ${i + 1}` : name;

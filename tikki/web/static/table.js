@@ -435,7 +435,7 @@ function renderSeats(m, R, ctx) {
       seat.kind === "bot"
         ? "bot"
         : seat.kind === "open"
-          ? "open seat"
+          ? "open"
           : s === m.seat
             ? "you"
             : seat.connected
