@@ -125,9 +125,47 @@ def test_ismcts_search_statistics() -> None:
     timed = ISMCTSBot(seed=1, seconds=0.05)
     assert timed.choose(game, state.view(0)) in state.legal_moves()
     assert timed.last_iterations >= 1
+    with pytest.raises(RulesError, match="horizon"):
+        ISMCTSBot(horizon="forever")
 
 
-def test_fast_random_playout_plays_only_legal_moves() -> None:
+@pytest.mark.parametrize(("name", "players"), [("mattis", 3), ("mueckenstich", 4)])
+def test_ismcts_stop_keeps_the_decision(name: str, players: int) -> None:
+    """The early stop plays the move the whole budget would, with fewer iterations."""
+    game = tikki.load(name, players=players)
+    saved = 0
+    for seed in range(4):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(5 + 9 * seed):
+            state.play(rng.choice(state.legal_moves()))
+        view = state.view(state.current_player)
+        if len(view["legal_moves"]) < 2:
+            continue
+        full = ISMCTSBot(seed=seed, iterations=300, stop=0)
+        quick = ISMCTSBot(seed=seed, iterations=300)
+        assert quick.choose(game, view) == full.choose(game, view)
+        assert full.last_iterations == 300 and quick.last_iterations <= 300
+        saved += 300 - quick.last_iterations
+    assert saved > 0
+
+
+def test_ismcts_prior_leans_to_the_heuristic() -> None:
+    from tikki.bots.heuristic import policy_for
+
+    game = tikki.load("mueckenstich", players=4)
+    state = game.new_state(seed=5)
+    for _ in range(12):
+        state.play(state.legal_moves()[0])
+    view = state.view(state.current_player)
+    assert len(view["legal_moves"]) > 2
+    hint = policy_for(game)(game, view, random.Random(0))
+    assert ISMCTSBot(seed=1, iterations=50, prior=1000).choose(game, view) == hint
+
+
+@pytest.mark.parametrize("greedy", [0.0, 0.9, 1.0])
+def test_fast_random_playout_plays_only_legal_moves(greedy: float) -> None:
+    """Uniform and cheap playouts alike: replaying the record move by move accepts them."""
     for name, players, options in VARIANTS:
         game = tikki.load(name, players=players, **options)
         for seed in range(10):
@@ -135,10 +173,46 @@ def test_fast_random_playout_plays_only_legal_moves() -> None:
             for _ in range(seed * 7):
                 if not state.is_over:
                     state.play(state.legal_moves()[0])
-            state.random_playout(random.Random(seed))  # type: ignore[attr-defined]
+            state.random_playout(random.Random(seed), greedy=greedy)  # type: ignore[attr-defined]
             assert state.is_over
             again = tikki.replay(state.record())
             assert again.reveal() == state.reveal()
+
+
+def test_mueckenstich_playout_can_stop_at_the_end_of_the_round() -> None:
+    game = tikki.load("mueckenstich", players=4)
+    for seed in range(4):
+        state = game.new_state(seed=seed)
+        for _ in range(seed * 40):
+            state.play(state.legal_moves()[-1])
+        start = state.round  # type: ignore[attr-defined]
+        state.random_playout(random.Random(seed), greedy=0.9, rounds=1)  # type: ignore[attr-defined]
+        assert state.round == start + 1 and state.phase == "discard"  # type: ignore[attr-defined]
+        totals = state.returns_so_far()  # type: ignore[attr-defined]
+        assert totals == [float(t) for t in state.view(None)["scores"]]
+        assert tikki.replay(state.record()).reveal() == state.reveal()
+
+
+def test_mattis_cheap_playout_sheds_like_the_heuristic() -> None:
+    """Phase 2, cheap moves: go out when one play empties the hand; else the lowest plain
+    play, the longest sequence from it; take rather than beat a lone card with the trump
+    ace."""
+    game = tikki.load("mattis", players=3)
+    state = game.new_state(seed=1)
+    while state.phase == "collect":
+        state.play(state.legal_moves()[0])
+    cheap = state._cheap_shed  # type: ignore[attr-defined]
+    trump = state._trump  # type: ignore[attr-defined]
+    plain = next(s for s in range(4) if s != trump)
+    two, three, five = plain * 13, plain * 13 + 1, plain * 13 + 3
+    assert cheap([five], [], 1) == (five, 1)
+    assert cheap([two, three, five], [(two, 2)], 2) == (two, 2)
+    assert cheap([five, three], [], 5) == (three, 1)
+    assert cheap([trump * 13 + 1, five], [], 5) == (five, 1)
+    assert cheap([], [], 5) is None
+    state._plays = [[0, [plain * 13 + 10]]]  # type: ignore[attr-defined]
+    assert cheap([trump * 13 + 12], [], 5) is None
+    assert cheap([trump * 13 + 12], [], 2) == (trump * 13 + 12, 1)
 
 
 BOT = f"cmd:{sys.executable} examples/random_bot.py"

@@ -37,6 +37,10 @@ every ``CHECK_EVERY`` iterations), since no later iteration could change the mov
 the move is the one the full budget would pick on the same random stream.  ``stop=0``
 turns it off; ``search`` (analysis, hints) always spends the whole budget.
 
+Heuristic prior: with ``prior=k`` the move of the game's heuristic bot counts ``k`` visits
+more when the move is chosen, so the search overrules the heuristic only by a clear
+margin (the stop then waits until no move can make up ``k`` more).
+
 The move played is the root child with the most visits.  Budgets: ``iterations``
 (deterministic for a seed) or ``seconds``.
 """
@@ -124,6 +128,7 @@ class ISMCTSBot:
         greedy: float | str = 0.9,
         stop: int | str = 1,
         horizon: str = "round",
+        prior: int | str = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = int(iterations)
@@ -139,6 +144,7 @@ class ISMCTSBot:
         self.greedy = float(greedy) if rollout == "greedy" else 0.0
         self.stop = bool(int(stop))
         self.horizon = horizon
+        self.prior = int(prior)
         self.last_iterations = 0
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
@@ -149,15 +155,24 @@ class ISMCTSBot:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        root = self._search(game, view, self.stop)
-        best = max(legal, key=lambda m: root.children[m].visits if m in root.children else -1)
-        return best
+        bonus: dict[str, int] = {}
+        if self.prior > 0:
+            from tikki.bots.heuristic import policy_for
+
+            bonus[policy_for(game)(game, view, random.Random(self.rng.random()))] = self.prior
+        root = self._search(game, view, self.stop, self.prior)
+        children = root.children
+
+        def visits(m: str) -> int:
+            return (children[m].visits if m in children else -1) + bonus.get(m, 0)
+
+        return max(legal, key=visits)
 
     def search(self, game: Game, view: Mapping[str, Any]) -> Node:
         """Run the whole search from ``view``; return the root (for analysis and hints)."""
-        return self._search(game, view, False)
+        return self._search(game, view, False, 0)
 
-    def _search(self, game: Game, view: Mapping[str, Any], stop: bool) -> Node:
+    def _search(self, game: Game, view: Mapping[str, Any], stop: bool, margin: int) -> Node:
         sample = game.sampler(view)
         playout = self._playout(game)
         rng, c = self.rng, self.c
@@ -169,7 +184,9 @@ class ISMCTSBot:
         while True:
             if deadline is None:
                 left = self.iterations - count
-                if left <= 0 or (stop and count % CHECK_EVERY == 0 and _decided(root, left)):
+                if left <= 0 or (
+                    stop and count % CHECK_EVERY == 0 and _decided(root, left + margin)
+                ):
                     break
             elif time.perf_counter() >= deadline and count > 0:
                 break

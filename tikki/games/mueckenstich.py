@@ -511,16 +511,25 @@ class MueckenstichState(TableState):
 
     def _cheap_card(self, options: list[int]) -> int:
         """A card, cheaply: void in the colour led, throw a mosquito (else the highest
-        card); following a trick that holds a mosquito, the highest card that does not
-        take it (else the lowest); otherwise the lowest number card."""
+        card); last to play, win a trick worth having with the lowest winner and duck
+        any other with the highest card that does not win it; following a trick that holds
+        a mosquito, the highest card that does not take it; otherwise the lowest number
+        card (a trick's worth: +1 a number card, -5 a mosquito)."""
         trick = self._trick
         if trick and options[0] >> 4 != self._led:
             return max(options, key=_DUMP_ORDER.__getitem__)
         low = min(options, key=_CHEAP_ORDER.__getitem__)
-        if not trick or not any(c & 15 == MOSQUITO for _, c in trick):
+        if not trick:
+            return low
+        worth = 1 + sum(-MOSQUITO_PENALTY if c & 15 == MOSQUITO else 1 for _, c in trick)
+        last = len(trick) == self._n - 1
+        if worth > 0 and not last:
             return low
         seat, led, trump = self._to_act, self._led, self._trump
-        ducks = [c for c in options if _trick_winner([*trick, (seat, c)], led, trump) != seat]
+        wins = [c for c in options if _trick_winner([*trick, (seat, c)], led, trump) == seat]
+        if worth > 0 and wins:
+            return min(wins, key=_CHEAP_ORDER.__getitem__)
+        ducks = [c for c in options if c not in wins]
         return max(ducks, key=_CHEAP_ORDER.__getitem__) if ducks else low
 
     def _cheap_trump(self) -> int:
