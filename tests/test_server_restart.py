@@ -117,7 +117,7 @@ def check_restart(db_url: str, log: Path, reference: dict[str, Any]) -> None:
         assert http.post(f"/api/tables/{waiting}/seats/0", json={"name": "Ben"}).status_code == 200
         play(http, tid, token)
         record = http.get(f"/api/tables/{tid}/record").json()
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGINT)  # Ctrl-C: a clean exit, status 0
         assert proc.wait(20) == 0, log.read_text()
     assert record == reference
     assert "Traceback" not in log.read_text()

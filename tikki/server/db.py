@@ -26,10 +26,12 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    insert,
     select,
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 
@@ -172,59 +174,58 @@ class Store:
         """Release every connection."""
         self.engine.dispose()
 
-    def add_table(self, table: StoredTable) -> None:
-        """Store a new table with its seats."""
-        with Session(self.engine) as session, session.begin():
-            session.add(
-                TableRow(
-                    id=table.id,
-                    game=table.game,
-                    players=table.players,
-                    variant=table.variant,
-                    options=table.options,
-                    seed=table.seed,
-                    status=table.status,
-                    created=table.created,
-                    finished=None,
-                    outcome=None,
-                )
-            )
-            session.flush()
-            session.add_all(
-                SeatRow(
-                    table_id=table.id,
-                    seat=s.seat,
-                    kind=s.kind,
-                    name=s.name,
-                    bot=s.bot,
-                    token_hash=s.token_hash,
-                )
-                for s in table.seats
-            )
-
-    def table_exists(self, table_id: str) -> bool:
-        """Whether a table with this id is stored."""
-        with Session(self.engine) as session:
-            return session.get(TableRow, table_id) is not None
+    def add_table(self, table: StoredTable) -> bool:
+        """Store a new table with its seats; ``False`` if its id is taken (nothing stored)."""
+        row = {
+            "id": table.id,
+            "game": table.game,
+            "players": table.players,
+            "variant": table.variant,
+            "options": table.options,
+            "seed": table.seed,
+            "status": table.status,
+            "created": table.created,
+        }
+        seats = [
+            {
+                "table_id": table.id,
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "bot": s.bot,
+                "token_hash": s.token_hash,
+            }
+            for s in table.seats
+        ]
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(TableRow), row)
+                connection.execute(insert(SeatRow), seats)
+        except IntegrityError:
+            return False
+        return True
 
     def take_seat(self, table_id: str, seat: StoredSeat, status: str) -> None:
         """Store a joined seat (name, hashed token) and the table's new status."""
-        with Session(self.engine) as session, session.begin():
-            session.execute(
+        with self.engine.begin() as connection:
+            connection.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat.seat)
                 .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
             )
-            session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+            connection.execute(
+                update(TableRow).where(TableRow.id == table_id).values(status=status)
+            )
 
     def add_move(
         self, table_id: str, seq: int, seat: int, move: str, outcome: dict[str, Any] | None
     ) -> None:
-        """Store one move; with an outcome, also mark the table finished."""
-        with Session(self.engine) as session, session.begin():
-            session.add(MoveRow(table_id=table_id, seq=seq, seat=seat, move=move, time=now()))
+        """Store one move (one small insert); with an outcome, also mark the table finished."""
+        row = {"table_id": table_id, "seq": seq, "seat": seat, "move": move, "time": now()}
+        with self.engine.begin() as connection:
+            connection.execute(insert(MoveRow), row)
             if outcome is not None:
-                session.execute(
+                connection.execute(
                     update(TableRow)
                     .where(TableRow.id == table_id)
                     .values(status="finished", finished=now(), outcome=outcome)

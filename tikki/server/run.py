@@ -54,15 +54,24 @@ def serve(
     """Serve until interrupted; ``announce`` prints the URL (with the real port)."""
     if bot_delay < 0:
         raise ServeError(f"--bot-delay is a number of seconds >= 0, not {bot_delay}")
+    url = db or default_db_url()
     try:
-        app = create_app(db or default_db_url(), bot_delay=bot_delay, hint_bot=hint_bot)
+        app = create_app(url, bot_delay=bot_delay, hint_bot=hint_bot)
+        app.state.manager.store.create_schema()
+    except ValueError as err:
+        raise ServeError(str(err)) from None
     except Exception as err:
-        raise ServeError(f"cannot open the database {db!r}: {err}") from None
+        raise ServeError(f"cannot open the database {url!r}: {err}") from None
     sock = bind(host, port)
     real_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE, lifespan="on"
+        app,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,
+        lifespan="on",
     )
     server = _Server(config)
     announce(f"tikki web table: http://{shown}:{real_port}/")

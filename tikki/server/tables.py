@@ -16,6 +16,7 @@ import hmac
 import json
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ T = TypeVar("T")
 
 BOT_THREADS = 4
 """Worker threads computing bot moves and hints."""
+FINISHED_KEPT = 1000
+"""Finished tables kept in memory (older ones are read back from the database on demand)."""
 QUEUE_LIMIT = 512
 """Messages waiting for one connection before it is dropped as too slow."""
 STATUSES = {
@@ -191,6 +194,7 @@ class TableManager:
         self.bot_delay = bot_delay
         self.hint_bot = hint_bot
         self.tables: dict[str, Table] = {}
+        self._finished: deque[str] = deque()
         self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
         self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="tikki-bot")
         self._started = False
@@ -209,6 +213,7 @@ class TableManager:
         self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
         self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="tikki-bot")
         self.tables = {}
+        self._finished.clear()
         await self._db(self.store.create_schema)
         stored = await self._db(self.store.unfinished)
         for row in stored:
@@ -279,7 +284,18 @@ class TableManager:
             raise ApiError(
                 "unknown_table", f"table {table_id!r} cannot be rebuilt: {err}"
             ) from None
-        return self.tables.setdefault(table_id, table)
+        if table_id in self.tables:
+            return self.tables[table_id]
+        self.tables[table_id] = table
+        if table.status == "finished":
+            self._retire(table)
+        return table
+
+    def _retire(self, table: Table) -> None:
+        """Note a finished table; forget the oldest beyond :data:`FINISHED_KEPT`."""
+        self._finished.append(table.id)
+        while len(self._finished) > FINISHED_KEPT:
+            self.tables.pop(self._finished.popleft(), None)
 
     async def lobby(self, which: str, limit: int) -> list[Table]:
         """The newest tables of a lobby filter (``open``, ``playing``, ``finished``, ``all``)."""
@@ -297,13 +313,18 @@ class TableManager:
         seed = request.seed if request.seed is not None else secrets.randbelow(2**32)
         state = game.new_state(seed=seed)
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
-        table_id = await self._new_id()
-        table = Table(table_id, game, state, seed, seats, status, now())
-        stored = StoredTable(
-            table_id, game.name, game.players, game.options["variant"], game.options,
-            seed, status, table.created, None, None, seats, [],
-        )  # fmt: skip
-        await self._db(self.store.add_table, stored)
+        created = now()
+        for _attempt in range(10):
+            table_id = secrets.token_hex(4)
+            stored = StoredTable(
+                table_id, game.name, game.players, game.options["variant"], game.options,
+                seed, status, created, None, None, seats, [],
+            )  # fmt: skip
+            if table_id not in self.tables and await self._db(self.store.add_table, stored):
+                break
+        else:
+            raise ApiError("unavailable", "no free table id could be stored: try again")
+        table = Table(table_id, game, state, seed, seats, status, created)
         self.tables[table_id] = table
         self._wake_bots(table)
         return table
@@ -341,14 +362,6 @@ class TableManager:
                 raise ApiError("bad_bot", f"seat {i}: {err}") from None
             seats.append(StoredSeat(i, "bot", botplay.label(spec), spec))
         return seats
-
-    async def _new_id(self) -> str:
-        while True:
-            table_id = secrets.token_hex(4)
-            if table_id not in self.tables and not await self._db(
-                self.store.table_exists, table_id
-            ):
-                return table_id
 
     async def join(self, table_id: str, seat: int, name: str) -> tuple[Table, str]:
         """Take an open seat; return the table and the seat's new token."""
@@ -438,6 +451,7 @@ class TableManager:
         if outcome is not None:
             table.status = "finished"
             table.finished = now()
+            self._retire(table)
 
     # --- bots and hints -------------------------------------------------------------
 
@@ -472,7 +486,9 @@ class TableManager:
                 await self.move(table, bot.seat, move, seq)
             except ApiError as err:
                 log.error("bot move %r at table %s refused: %s", move, table.id, err.message)
-                return
+                if err.code != "unavailable":
+                    return
+                await asyncio.sleep(1.0)
 
     async def _think(self, spec: str, game: Game, view: JSON, seed: int) -> str:
         loop = asyncio.get_running_loop()
