@@ -28,6 +28,16 @@ Design notes
   at most one other seat still holds secret cards (then the split follows).
 * The dreck is shuffled with ``random.Random(_dreck_seed)``, an int drawn from the game's
   seeded randomness at the start, so clones stay cheap and the seed drives everything.
+* Search support: the options of each kind of move (``_collect_options``,
+  ``_slough_options``, ``_shed_options``) are computed on ints and turned into texts by
+  ``legal_moves``; ``random_playout`` chooses among the same options and applies them
+  with the same code as ``play`` (``_collect``, ``_lap``, ``_shed``, ``_take``), so a
+  rollout has no copy of the rules.  Its *cheap* moves follow the heuristic bot's main
+  rules, read from the state (lead low, lose with the lowest card, slough only onto
+  another's trick, shed the cheapest play, suit before trump).  ``Mattis.sampler`` reads
+  the view and its facts once (a template state and each seat's constraints); a draw
+  clones the template and deals the hidden cards, checking a drawn hand first for a card
+  of every rank set the seat must still hold before the full feasibility check.
 """
 
 from __future__ import annotations

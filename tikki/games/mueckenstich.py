@@ -26,6 +26,11 @@ Design notes
   shuffling and hoping).
 * :func:`score_round` is the scoring of MS-10 on its own: piles, doubled and dropped
   colour in, scores out.
+* Search support: ``random_playout(rng, greedy, rounds)`` plays on with the same move
+  code as ``play``; ``rounds=1`` stops once the round in progress is scored (the later
+  rounds are dealt independently of it), and ``returns_so_far`` gives the running totals.
+  Its cheap card moves throw mosquitoes when void, duck tricks holding one, and, as the
+  last to play, take a trick worth having with the lowest winner.
 """
 
 from __future__ import annotations
