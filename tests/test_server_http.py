@@ -111,12 +111,13 @@ def test_bots_play_their_seats(c: TestClient) -> None:
 
 def wait_for_turn(c: TestClient, tid: str, token: str) -> dict[str, Any]:
     """Poll until it is the seat's turn or the game is over (bots play without delay)."""
-    for _ in range(500):
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
         mine = state(c, tid, token)
         if mine["status"] == "finished" or mine["view"]["legal_moves"]:
             return mine
         time.sleep(0.002)
-    raise AssertionError("the bots did not move")
+    raise AssertionError("the bots did not move within 30 s")
 
 
 def test_hint_is_a_legal_move_on_your_turn_only(c: TestClient, duel: dict[str, Any]) -> None:
@@ -371,3 +372,41 @@ def test_front_end_routes(c: TestClient) -> None:
     assert c.get("/static/no/such/file.js").status_code == 404
     paths = c.get("/openapi.json").json()["paths"]
     assert "/api/tables/{table_id}/moves" in paths and "/" not in paths
+
+
+def test_finished_tables_are_read_back_from_the_database(tmp_path: Path) -> None:
+    seats = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}]
+    with client(tmp_path) as c:
+        tid = create(c, seats=seats, seed=8)["table"]["id"]
+        waiting = create(c, seed=9)["table"]["id"]
+        deadline = time.monotonic() + 30
+        while c.get(f"/api/tables/{tid}").json()["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        record = c.get(f"/api/tables/{tid}/record").json()
+        table = c.get(f"/api/tables/{tid}").json()
+    with client(tmp_path) as c:
+        assert c.get(f"/api/tables/{tid}").json() == table
+        assert c.get(f"/api/tables/{tid}/record").json() == record
+        assert [t["id"] for t in c.get("/api/tables?status=finished").json()["tables"]] == [tid]
+        assert [t["id"] for t in c.get("/api/tables").json()["tables"]] == [waiting]
+        assert len(c.get("/api/tables?status=all&limit=1").json()["tables"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--db", "foo://x"], "cannot open the database"),
+        (["--hint-bot", "cmd:ls"], "the hint bot is random, heuristic or ismcts"),
+        (["--bot-delay", "-1"], "--bot-delay is a number of seconds >= 0"),
+    ],
+)
+def test_serve_refuses_bad_settings(tmp_path: Path, args: list[str], words: str) -> None:
+    from typer.testing import CliRunner
+
+    from tikki.cli import app
+
+    db = ["--db", f"sqlite:///{tmp_path / 'x.sqlite'}"] if "--db" not in args else []
+    result = CliRunner().invoke(app, ["serve", "--port", "0", *db, *args])
+    assert result.exit_code == 2
+    assert words in " ".join(result.output.split())

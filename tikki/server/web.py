@@ -49,14 +49,17 @@ def router() -> APIRouter:
 
     @routes.get("/")
     async def lobby_page() -> Response:
+        """The lobby."""
         return page("index.html")
 
     @routes.get("/t/{table_id}")
     async def table_page(table_id: str) -> Response:
+        """A table's page (the page reads the table id from its URL)."""
         return page("table.html")
 
     @routes.get("/static/{path:path}")
     async def static(path: str) -> Response:
+        """The front end's scripts, styles and images."""
         return static_file(path)
 
     return routes

@@ -28,6 +28,7 @@ def router() -> APIRouter:
 
     @routes.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        """Play a seat (``?token=``) or watch a table."""
         await serve_socket(websocket, table_id, token)
 
     return routes
