@@ -6,6 +6,8 @@ same every time); no answer may be a server error or break the documented schema
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -20,7 +22,9 @@ from schemathesis.specs.openapi.checks import (
 
 from tikki.server import create_app
 
-DB = Path(tempfile.mkdtemp(prefix="tikki-schema-")) / "web.sqlite"
+WORKDIR = Path(tempfile.mkdtemp(prefix="tikki-schema-"))
+atexit.register(shutil.rmtree, WORKDIR, ignore_errors=True)
+DB = WORKDIR / "web.sqlite"
 app = create_app(f"sqlite:///{DB}", bot_delay=0)
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 CHECKS = [

@@ -186,3 +186,15 @@ def test_finished_table_refuses_moves(c: TestClient) -> None:
         ws.send_json({"type": "hint"})
         assert ws.receive_json()["code"] == "finished"
         assert sync(ws) == last
+
+
+def test_a_connection_that_falls_behind_is_dropped() -> None:
+    from tikki.server.tables import QUEUE_LIMIT, Connection
+
+    conn = Connection(0)
+    for i in range(QUEUE_LIMIT + 5):
+        conn.push(str(i))
+    assert conn.close_code == 1008
+    assert conn.queue.qsize() == QUEUE_LIMIT + 1
+    items = [conn.queue.get_nowait() for _ in range(QUEUE_LIMIT + 1)]
+    assert items[-1] is None and items[0] == "0"

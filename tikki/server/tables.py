@@ -62,17 +62,22 @@ class Connection:
 
     seat: int | None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    dropped: bool = False
+    close_code: int | None = None
 
     def push(self, text: str) -> None:
         """Queue one message; a connection that falls too far behind is dropped."""
-        if self.dropped:
+        if self.close_code is not None:
             return
         if self.queue.qsize() >= QUEUE_LIMIT:
-            self.dropped = True
-            self.queue.put_nowait(None)
+            self.close(1008)
             return
         self.queue.put_nowait(text)
+
+    def close(self, code: int) -> None:
+        """Close after the queued messages (1008: too slow; 1001: the server stops)."""
+        if self.close_code is None:
+            self.close_code = code
+            self.queue.put_nowait(None)
 
 
 @dataclass(eq=False)
@@ -235,7 +240,7 @@ class TableManager:
         await asyncio.gather(*tasks, return_exceptions=True)
         for table in self.tables.values():
             for conn in table.connections:
-                conn.queue.put_nowait(None)
+                conn.close(1001)
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
         await self._db(self.store.close)
         self._db_thread.shutdown(wait=True)

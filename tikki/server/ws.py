@@ -70,7 +70,7 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             text = await conn.queue.get()
             if text is None:
                 if websocket.application_state == WebSocketState.CONNECTED:
-                    await websocket.close(1008)
+                    await websocket.close(conn.close_code or 1000)
                 return
             await websocket.send_text(text)
 
