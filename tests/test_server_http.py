@@ -6,6 +6,7 @@ right, and leaves the table exactly as it was (same seq, same views).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -410,3 +411,24 @@ def test_serve_refuses_bad_settings(tmp_path: Path, args: list[str], words: str)
     result = CliRunner().invoke(app, ["serve", "--port", "0", *db, *args])
     assert result.exit_code == 2
     assert words in " ".join(result.output.split())
+
+
+def test_storage_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from tikki.server.db import default_db_url, normalize_url
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_db_url() == f"sqlite:///{tmp_path / 'data' / 'tikki' / 'web.sqlite'}"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_db_url().endswith("/.local/share/tikki/web.sqlite")
+    assert normalize_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    with client(tmp_path, "nested/dir/web.sqlite") as c:
+        tid = create(c)["table"]["id"]
+        token = join(c, tid, 0)
+    db = sqlite3.connect(tmp_path / "nested" / "dir" / "web.sqlite")
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert db.execute("SELECT id, status FROM tikki_tables").fetchall() == [(tid, "waiting")]
+    stored = db.execute("SELECT token_hash FROM tikki_seats WHERE seat = 0").fetchone()[0]
+    assert stored == hashlib.sha256(token.encode()).hexdigest() and token not in stored
+    db.close()
