@@ -360,7 +360,8 @@ def test_malformed_create_requests(c: TestClient) -> None:
 
 
 def test_ismcts_bots_within_the_budget_are_accepted(c: TestClient) -> None:
-    seats = [{"kind": "open"}, {"kind": "bot", "bot": "ismcts:iterations=5000:rollout=random"}]
+    spec = "ismcts:iterations=5000:rollout=random:prior=1"
+    seats = [{"kind": "open"}, {"kind": "bot", "bot": spec}]
     table = create(c, seats=seats)["table"]
     assert table["seats"][1]["name"].startswith("Hard bot")
 

@@ -28,7 +28,7 @@ LEVELS: tuple[tuple[str, str], ...] = (
 ALLOWED: Mapping[str, frozenset[str]] = {
     "random": frozenset(),
     "heuristic": frozenset(),
-    "ismcts": frozenset({"iterations", "c", "rollout", "greedy"}),
+    "ismcts": frozenset({"iterations", "c", "rollout", "greedy", "stop", "horizon", "prior"}),
 }
 """Bot names the server runs, with the parameters each may take."""
 
