@@ -7,7 +7,9 @@ this one client process. Each simulated human waits for its turn, thinks ``--thi
 seconds, plays a random legal move and measures the **move latency**: from sending the
 move to receiving the state message that contains it (on loopback this is the server's
 own time to check, apply, store and send, plus queueing when it is busy). When a game
-ends, the client starts a new table, so the number of live tables stays constant.
+ends, the client starts a new table, so the number of live tables stays constant. The
+clients join over a ramp-up (``--ramp`` seconds, default 5: 200 people do not all sit
+down in the same millisecond); moves and latencies are counted after it, for ``--seconds``.
 
 It prints one table: tables, moves/s at the server (every move: humans' and bots'),
 human moves measured, latency p50 / p90 / p99 / max, refused moves (must be 0) and
@@ -52,6 +54,7 @@ class Stats:
 
     latencies: list[float] = field(default_factory=list)
     moves_seen: int = 0
+    measuring_from: float = 0.0
     games_finished: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -68,6 +71,7 @@ class Config:
     bots: str
     think: float
     seed: int
+    ramp: float
 
 
 def free_port() -> int:
@@ -125,10 +129,13 @@ async def play_table(ws: ClientConnection, cfg: Config, rng: random.Random, stat
         if msg["type"] != "state":
             continue
         seq = int(msg["seq"])
-        stats.moves_seen += max(0, seq - last_seq)
+        measuring = time.monotonic() >= stats.measuring_from
+        if measuring:
+            stats.moves_seen += max(0, seq - last_seq)
         last_seq = max(last_seq, seq)
         if sent_at is not None and seq > sent_seq:
-            stats.latencies.append(time.perf_counter() - sent_at)
+            if measuring:
+                stats.latencies.append(time.perf_counter() - sent_at)
             sent_at = None
         if msg["status"] == "finished":
             stats.games_finished += 1
@@ -147,6 +154,7 @@ async def human(
     """One simulated player: table after table until the time is up."""
     rng = random.Random(cfg.seed * 100_003 + index)
     ws_base = re.sub(r"^http", "ws", cfg.url)
+    await asyncio.sleep(cfg.ramp * index / max(1, cfg.tables))
     while time.monotonic() < stop:
         table_id, token = await new_table(http, cfg, rng.randrange(2**31))
         async with connect(f"{ws_base}/ws/tables/{table_id}?token={token}") as ws:
@@ -160,15 +168,16 @@ async def run(cfg: Config) -> tuple[Stats, float]:
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=cfg.url, timeout=60, limits=limits) as http:
         start = time.monotonic()
-        stop = start + cfg.seconds
+        stats.measuring_from = start + cfg.ramp
+        stop = stats.measuring_from + cfg.seconds
         tasks = [asyncio.create_task(human(i, cfg, http, stop, stats)) for i in range(cfg.tables)]
         with Progress(console=console, transient=True) as progress:
-            bar = progress.add_task(f"{cfg.tables} tables", total=cfg.seconds)
+            bar = progress.add_task(f"{cfg.tables} tables", total=cfg.ramp + cfg.seconds)
             while time.monotonic() < stop:
                 await asyncio.sleep(0.5)
                 progress.update(bar, completed=time.monotonic() - start)
         await asyncio.gather(*tasks, return_exceptions=False)
-        return stats, time.monotonic() - start
+        return stats, time.monotonic() - stats.measuring_from
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -216,6 +225,7 @@ def main() -> None:
     parser.add_argument("--bots", default="heuristic", help="bot spec of the other seats")
     parser.add_argument("--think", type=float, default=0.3, help="human think time, s (0.3)")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="server bot delay (0.3)")
+    parser.add_argument("--ramp", type=float, default=5, help="ramp-up before measuring, s (5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
     parser.add_argument("--url", help="measure this running server instead of starting one")
     args = parser.parse_args()
@@ -233,6 +243,7 @@ def main() -> None:
             args.bots,
             args.think,
             args.seed,
+            args.ramp,
         )
         try:
             stats, elapsed = asyncio.run(run(cfg))

@@ -87,6 +87,16 @@ def label(spec: str) -> str:
     return f"{name} bot"
 
 
+CHEAP = frozenset({"random", "heuristic"})
+"""Bots that decide in well under a millisecond: the server runs them on its event loop
+(a worker thread would cost more than the decision); others run in worker threads."""
+
+
+def is_cheap(spec: str) -> bool:
+    """True for a bot cheap enough to decide on the server's event loop."""
+    return botlib.parse_spec(spec)[0] in CHEAP
+
+
 def bot_seed(seed: int, seat: int, seq: int, purpose: str = "move") -> int:
     """A bot's seed for one decision, from the table seed, the seat and the seq."""
     digest = hashlib.sha256(f"tikki:{purpose}:{seed}:{seat}:{seq}".encode()).digest()
@@ -94,8 +104,18 @@ def bot_seed(seed: int, seat: int, seq: int, purpose: str = "move") -> int:
 
 
 def choose(spec: str, game: Game, view: Mapping[str, Any], seed: int) -> str:
-    """The move the bot ``spec`` makes from ``view`` (runs in a worker thread)."""
+    """The move the bot ``spec`` makes from ``view``."""
     return botlib.make(spec, seed=seed).choose(game, view)
 
 
-__all__ = ["ALLOWED", "LEVELS", "MAX_ITERATIONS", "bot_seed", "check_spec", "choose", "label"]
+__all__ = [
+    "ALLOWED",
+    "CHEAP",
+    "LEVELS",
+    "MAX_ITERATIONS",
+    "bot_seed",
+    "check_spec",
+    "choose",
+    "is_cheap",
+    "label",
+]

@@ -496,8 +496,12 @@ class TableManager:
                 await asyncio.sleep(1.0)
 
     async def _think(self, spec: str, game: Game, view: JSON, seed: int) -> str:
+        """The bot's move: cheap bots (well under a millisecond) decide on the event loop,
+        searching ones in a worker thread so the loop stays responsive."""
         loop = asyncio.get_running_loop()
         try:
+            if botplay.is_cheap(spec):
+                return botplay.choose(spec, game, view, seed)
             return await loop.run_in_executor(
                 self._bot_threads, botplay.choose, spec, game, view, seed
             )
