@@ -21,7 +21,7 @@ MAX_ITERATIONS = 5000
 LEVELS: tuple[tuple[str, str], ...] = (
     ("random", "Easy"),
     ("heuristic", "Medium"),
-    ("ismcts:iterations=300", "Hard"),
+    ("ismcts:iterations=1000", "Hard"),
 )
 """The bot levels the lobby offers: (spec, label)."""
 

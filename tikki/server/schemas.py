@@ -30,7 +30,7 @@ class SeatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["open", "bot"]
     bot: str | None = Field(
-        None, max_length=200, description="bot spec: random, heuristic, ismcts:iterations=300"
+        None, max_length=200, description="bot spec: random, heuristic, ismcts:iterations=1000"
     )
 
 
