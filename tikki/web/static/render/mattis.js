@@ -1,32 +1,25 @@
 // Mattis: phase 1 tricks with must-match, wars and slough laps; phase 2 shedding.
 import { cardChip, cardShort } from "../cards.js";
 import { esc } from "../api.js";
-import { fact, says, plural, sheddingResult, stockPile, trickSlot } from "./common.js";
+import { fact, says, plural, sheddingResult, trickSlot } from "./common.js";
 import {
   collectEvents,
+  collectTable,
+  collecting,
   shedBadges,
   shedEvents,
   shedFacts,
   shedPrompt,
   shedSeatExtra,
+  shedBase,
   shedTrick,
 } from "./shedding.js";
 
-const collecting = (view) => view.phase === "collect";
 const RANK_WORDS = { T: "10s", J: "jacks", Q: "queens", K: "kings", A: "aces" };
 const rankWord = (r) => RANK_WORDS[r] ?? `${r}s`;
 
 export default {
-  phase(view) {
-    if (view.phase === "over") return "Game over";
-    return collecting(view) ? "Phase 1 · collecting" : "Phase 2 · shedding";
-  },
-
-  seatStats(view, seat) {
-    const stats = [["Hand", view.hand_sizes[seat]]];
-    if (collecting(view)) stats.push(["Pile", view.piles[seat].length]);
-    return stats;
-  },
+  ...shedBase,
 
   seatBadges(view, seat) {
     return shedBadges(view, seat, "loser");
@@ -78,14 +71,7 @@ export default {
     if (trick.losing_ranks) {
       notes.push(`Losing ranks: ${[...trick.losing_ranks].map(rankWord).join(", ")} — anyone may slough them.`);
     }
-    return (
-      `<div class="facts">${fact("Trump", `<span class="muted">decided by the last stock card</span>`)}${shown}</div>` +
-      `<div class="table-row">${stockPile(view.stock_size, legal.includes("stock"))}` +
-      `<div class="trick-wrap"><h3 class="trick-title">${esc(heading)}</h3>` +
-      `<div class="trick" aria-label="Trick">${slots}</div>` +
-      notes.map((n) => `<p class="trick-note">${esc(n)}</p>`).join("") +
-      `</div></div>`
-    );
+    return collectTable(view, legal, shown, esc(heading), slots, notes);
   },
 
   prompt(view) {
@@ -105,10 +91,6 @@ export default {
 
   result(view, ctx) {
     return sheddingResult(view, ctx.names, "loser");
-  },
-
-  sheet() {
-    return "";
   },
 
   events(prev, view, names) {

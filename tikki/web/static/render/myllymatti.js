@@ -1,30 +1,22 @@
 // Myllymatti (and Koira): phase 1 duels or tricks with the stock, phase 2 shedding.
 import { esc } from "../api.js";
 import { cardChip } from "../cards.js";
-import { fact, says, sheddingResult, stockPile, trickSlot } from "./common.js";
+import { fact, says, sheddingResult, trickSlot } from "./common.js";
 import {
   collectEvents,
+  collectTable,
+  collecting,
   shedBadges,
   shedEvents,
   shedFacts,
   shedPrompt,
   shedSeatExtra,
+  shedBase,
   shedTrick,
 } from "./shedding.js";
 
-const collecting = (view) => view.phase === "collect";
-
 export default {
-  phase(view) {
-    if (view.phase === "over") return "Game over";
-    return collecting(view) ? "Phase 1 · collecting" : "Phase 2 · shedding";
-  },
-
-  seatStats(view, seat) {
-    const stats = [["Hand", view.hand_sizes[seat]]];
-    if (collecting(view)) stats.push(["Pile", view.piles[seat].length]);
-    return stats;
-  },
+  ...shedBase,
 
   seatBadges(view, seat) {
     const out = shedBadges(view, seat, "myllymatti");
@@ -57,12 +49,8 @@ export default {
       view.aside_owner !== null && view.aside_owner !== undefined
         ? fact("Set aside", `${says(names, view.aside_owner, "holds", "hold")} the last stock card, face down: its suit is trump in phase 2`)
         : "";
-    return (
-      `<div class="facts">${fact("Trump", `<span class="muted">decided by the last stock card</span>`)}${aside}</div>` +
-      `<div class="table-row">${stockPile(view.stock_size, legal.includes("stock"))}` +
-      `<div class="trick-wrap"><h3 class="trick-title">${esc(heading)}${kina ? ' <span class="tag">kina!</span>' : ""}</h3>` +
-      `<div class="trick" aria-label="Trick">${slots}</div></div></div>`
-    );
+    const kinaTag = kina ? ' <span class="tag">kina!</span>' : "";
+    return collectTable(view, legal, aside, `${esc(heading)}${kinaTag}`, slots);
   },
 
   prompt(view) {
@@ -78,10 +66,6 @@ export default {
 
   result(view, ctx) {
     return sheddingResult(view, ctx.names, "myllymatti");
-  },
-
-  sheet() {
-    return "";
   },
 
   events(prev, view, names) {

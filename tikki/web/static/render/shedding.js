@@ -1,9 +1,42 @@
 // The shedding phase shared by Myllymatti and Mattis: the trick of plays, public hands.
 import { cardChip, cardShort, colourChip, SUIT_NAMES } from "../cards.js";
 import { esc } from "../api.js";
-import { fact, plural, says, publicHand, suitFact, trickSlot } from "./common.js";
+import { fact, plural, says, publicHand, stockPile, suitFact, trickSlot } from "./common.js";
 
 const RANKS = "23456789TJQKA";
+
+/** Is the view in phase 1 (collecting)? */
+export const collecting = (view) => view.phase === "collect";
+
+/** Renderer parts Myllymatti and Mattis share: the phase line, seat stats, no sheet. */
+export const shedBase = {
+  phase(view) {
+    if (view.phase === "over") return "Game over";
+    return collecting(view) ? "Phase 1 · collecting" : "Phase 2 · shedding";
+  },
+
+  seatStats(view, seat) {
+    const stats = [["Hand", view.hand_sizes[seat]]];
+    if (collecting(view)) stats.push(["Pile", view.piles[seat].length]);
+    return stats;
+  },
+
+  sheet() {
+    return "";
+  },
+};
+
+/** The phase-1 table: facts, the stock and the trick with its heading and notes. */
+export function collectTable(view, legal, facts, headingHtml, slots, notes = []) {
+  return (
+    `<div class="facts">${fact("Trump", `<span class="muted">decided by the last stock card</span>`)}${facts}</div>` +
+    `<div class="table-row">${stockPile(view.stock_size, legal.includes("stock"))}` +
+    `<div class="trick-wrap"><h3 class="trick-title">${headingHtml}</h3>` +
+    `<div class="trick" aria-label="Trick">${slots}</div>` +
+    notes.map((n) => `<p class="trick-note">${esc(n)}</p>`).join("") +
+    `</div></div>`
+  );
+}
 
 /** The shedding trick: every play with its seat, and when the trick falls. */
 export function shedTrick(view, names) {
