@@ -1,11 +1,15 @@
-"""Shared test helpers: where the project's shared material lives."""
+"""Shared test helpers: where the project's shared material lives; web-table fixtures."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tests._server import TestClient, client, create, join
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TIKKI_SHARED", ROOT.parent / "shared"))
@@ -21,3 +25,18 @@ def shared_path(*parts: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@pytest.fixture
+def c(tmp_path: Path) -> Iterator[TestClient]:
+    """An in-process web-table server on a fresh SQLite file, with its test client."""
+    with client(tmp_path) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def duel(c: TestClient) -> dict[str, Any]:
+    """A two-person Myllymatti table, both seats joined (seat 0 to act)."""
+    table = create(c, seed=11)["table"]
+    tokens = [join(c, table["id"], 0, "Anna"), join(c, table["id"], 1, "Ben")]
+    return {"id": table["id"], "tokens": tokens}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,20 +15,6 @@ import pytest
 
 import tikki
 from tests._server import TestClient, auth, client, create, error_of, join, pick, state
-
-
-@pytest.fixture
-def c(tmp_path: Path) -> Iterator[TestClient]:
-    with client(tmp_path) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def duel(c: TestClient) -> dict[str, Any]:
-    """A two-person Myllymatti table, both seats joined (seat 0 to act)."""
-    table = create(c, seed=11)["table"]
-    tokens = [join(c, table["id"], 0, "Anna"), join(c, table["id"], 1, "Ben")]
-    return {"id": table["id"], "tokens": tokens}
 
 
 def snapshot(c: TestClient, duel: dict[str, Any]) -> list[dict[str, Any]]:

@@ -6,28 +6,12 @@ After each refusal the connection stays open and a ``sync`` shows the same state
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from tests._server import TestClient, client, create, join, pick, state
-
-
-@pytest.fixture
-def c(tmp_path: Path) -> Iterator[TestClient]:
-    with client(tmp_path) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def duel(c: TestClient) -> dict[str, Any]:
-    """A two-person Myllymatti table, both seats joined (seat 0 to act)."""
-    table = create(c, seed=11)["table"]
-    tokens = [join(c, table["id"], 0, "Anna"), join(c, table["id"], 1, "Ben")]
-    return {"id": table["id"], "tokens": tokens}
+from tests._server import TestClient, create, join, pick, state
 
 
 def url(duel: dict[str, Any], seat: int | None) -> str:
