@@ -112,3 +112,17 @@ def seat_label(view: Mapping[str, Any], names: Sequence[str], seat: int, loser: 
         status = f" {loser}"
     acting = seat == view["to_act"]
     return Text(("▶ " if acting else "  ") + names[seat] + status, style="bold" if acting else "")
+
+
+def shed_trick(trick: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """A phase-2 (shedding) trick of Myllymatti or Mattis: each play, and when it falls."""
+    body = Text()
+    if not trick["plays"]:
+        body.append("(empty — the next player leads)")
+    for play in trick["plays"]:
+        body.append(f"{names[play['seat']]}: ")
+        body.append(cards(play["cards"], "+"))
+        body.append("\n")
+    if trick["size"]:
+        body.append(f"falls at {trick['size']} plays")
+    return body

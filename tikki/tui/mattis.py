@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki.cards import RANK_NAMES, SUIT_NAMES
-from tikki.tui.common import card, cards, hand_and_moves, move_text, seat_label
+from tikki.tui.common import card, cards, hand_and_moves, move_text, seat_label, shed_trick
 
 RANKS = "23456789TJQKA"
 
@@ -84,17 +84,9 @@ def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
 
 def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     trick = view["trick"]
-    body = Text()
     if trick["kind"] == "shed":
-        if not trick["plays"]:
-            body.append("(empty — the next player leads)")
-        for play in trick["plays"]:
-            body.append(f"{names[play['seat']]}: ")
-            body.append(cards(play["cards"], "+"))
-            body.append("\n")
-        if trick["size"]:
-            body.append(f"finished at {trick['size']} plays")
-        return Panel(body, title="Trick", expand=False)
+        return Panel(shed_trick(trick, names), title="Trick", expand=False)
+    body = Text()
     for entry in trick["cards"]:
         body.append(f"{names[entry['seat']]}: ")
         body.append(card(entry["card"]))

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki.cards import RANK_NAMES, SUIT_NAMES
-from tikki.tui.common import card, cards, hand_and_moves, move_text, seat_label
+from tikki.tui.common import card, cards, hand_and_moves, move_text, seat_label, shed_trick
 
 
 def _name(text: str) -> str:
@@ -62,28 +62,19 @@ def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
 
 def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     trick = view["trick"]
-    body = Text()
     if trick["kind"] == "shed":
-        if not trick["plays"]:
-            body.append("(empty — the next player leads)")
-        for play in trick["plays"]:
-            body.append(f"{names[play['seat']]}: ")
-            body.append(cards(play["cards"], "+"))
-            body.append("\n")
-        if trick["size"]:
-            body.append(f"falls at {trick['size']} plays")
-        title = "Trick"
-    else:
-        for entry in trick["cards"]:
-            body.append(f"{names[entry['seat']]}: ")
-            body.append(card(entry["card"]))
-            if entry["stock"]:
-                body.append(" (from the stock)")
-            body.append("\n")
-        kina = len(trick["cards"]) > trick["round_played"]
-        players = ", ".join(names[s] for s in trick["round"])
-        body.append(("Kina between " if kina else "Playing: ") + players)
-        title = "Duel" if trick["kind"] == "duel" else "Trick"
+        return Panel(shed_trick(trick, names), title="Trick", expand=False)
+    body = Text()
+    for entry in trick["cards"]:
+        body.append(f"{names[entry['seat']]}: ")
+        body.append(card(entry["card"]))
+        if entry["stock"]:
+            body.append(" (from the stock)")
+        body.append("\n")
+    kina = len(trick["cards"]) > trick["round_played"]
+    players = ", ".join(names[s] for s in trick["round"])
+    body.append(("Kina between " if kina else "Playing: ") + players)
+    title = "Duel" if trick["kind"] == "duel" else "Trick"
     return Panel(body, title=title, expand=False)
 
 
