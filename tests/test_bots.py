@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import tikki
+from tests._bots import play_game
 from tikki import bots
 from tikki.bots.external import BotFailure
 from tikki.bots.ismcts import ISMCTSBot
@@ -22,18 +23,6 @@ VARIANTS = [
     ("myllymatti", 2, {"take": "all", "runs": True}),
     ("myllymatti", 3, {"trump_requires_void": True}),
 ]
-
-
-def _play(game: tikki.Game, lineup: list[bots.Bot], seed: int) -> tikki.State:
-    state = game.new_state(seed=seed)
-    while not state.is_over:
-        seat = state.current_player
-        assert seat is not None
-        view = state.view(seat)
-        move = lineup[seat].choose(game, view)
-        assert move in view["legal_moves"]
-        state.play(move)
-    return state
 
 
 def test_specs_parse_and_unknown_bots_are_named() -> None:
@@ -61,7 +50,7 @@ def test_heuristic_plays_legally_everywhere(
     game = tikki.load(name, players=players, **options)
     for seed in range(8):
         lineup = [bots.make("heuristic", seed=seed * 10 + s) for s in range(players)]
-        assert _play(game, lineup, seed).is_over
+        assert play_game(game, lineup, seed).is_over
 
 
 def test_heuristic_beats_random() -> None:
@@ -70,7 +59,7 @@ def test_heuristic_beats_random() -> None:
     for seed in range(30):
         seat = seed % 3
         lineup = [bots.make("heuristic" if s == seat else "random", seed=seed) for s in range(3)]
-        outcome = _play(game, lineup, seed).outcome
+        outcome = play_game(game, lineup, seed).outcome
         assert outcome is not None
         losses += outcome["loser"] == seat
     assert losses <= 6, f"heuristic lost {losses} of 30 against random (random's share: 10)"
@@ -82,7 +71,7 @@ def test_bots_are_deterministic_for_a_seed() -> None:
         runs = []
         for _ in range(2):
             lineup = [bots.make(spec, seed=5 + s) for s in range(3)]
-            runs.append(_play(game, lineup, 3).moves)
+            runs.append(play_game(game, lineup, 3).moves)
         assert runs[0] == runs[1], spec
 
 
@@ -222,7 +211,7 @@ def test_external_bot_plays_whole_games() -> None:
     game = tikki.load("myllymatti", players=3)
     bot = bots.make(BOT)
     lineup = [bot, bots.make("random", seed=1), bots.make("random", seed=2)]
-    state = _play(game, lineup, 1)
+    state = play_game(game, lineup, 1)
     bot.end(state.outcome)  # type: ignore[attr-defined]
     assert state.is_over
 

@@ -8,22 +8,11 @@ from typing import Any
 import pytest
 
 import tikki
+from tests._bots import play_game
 from tikki import bots
 from tikki.bots.heuristic import mattis as policy
 
 GAMES = [(2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2}), (4, {"max_sequence": 2})]
-
-
-def _play(game: tikki.Game, lineup: list[bots.Bot], seed: int) -> tikki.State:
-    state = game.new_state(seed=seed)
-    while not state.is_over:
-        seat = state.current_player
-        assert seat is not None
-        view = state.view(seat)
-        move = lineup[seat].choose(game, view)
-        assert move in view["legal_moves"], (move, view["legal_moves"])
-        state.play(move)
-    return state
 
 
 @pytest.mark.parametrize(("players", "options"), GAMES)
@@ -31,7 +20,7 @@ def test_plays_whole_games_legally(players: int, options: dict[str, object]) -> 
     game = tikki.load("mattis", players=players, **options)
     for seed in range(3):
         lineup = [bots.make("heuristic", seed=seed * 10 + s) for s in range(players)]
-        state = _play(game, lineup, seed)
+        state = play_game(game, lineup, seed)
         outcome = state.outcome
         assert outcome is not None and not outcome["abandoned"]
         assert outcome["loser"] is not None and len(state.moves) > 3 * players
@@ -43,16 +32,12 @@ def test_plays_legally_among_random_bots_in_every_phase() -> None:
     kinds: set[str] = set()
     for seed in range(6):
         lineup = [bots.make("heuristic" if s % 2 == 0 else "random", seed=s) for s in range(4)]
-        state = game.new_state(seed=seed)
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None
-            view = state.view(seat)
-            move = lineup[seat].choose(game, view)
-            assert move in view["legal_moves"]
+
+        def note(seat: int, move: str) -> None:
             if seat % 2 == 0:
                 kinds.add(move.split()[0] if " " in move else ("seq" if "+" in move else move))
-            state.play(move)
+
+        play_game(game, lineup, seed, note)
     assert {"slough", "pass", "take", "seq"} <= kinds
 
 
@@ -61,7 +46,7 @@ def test_deterministic_for_a_seed() -> None:
     runs = []
     for _ in range(2):
         lineup = [bots.make("heuristic", seed=7 + s) for s in range(3)]
-        runs.append(_play(game, lineup, 11).moves)
+        runs.append(play_game(game, lineup, 11).moves)
     assert runs[0] == runs[1]
 
 
@@ -174,7 +159,7 @@ def test_beats_random_players() -> None:
     for seed in range(30):
         seat = seed % 3
         lineup = [bots.make("heuristic" if s == seat else "random", seed=seed) for s in range(3)]
-        outcome = _play(game, lineup, 100 + seed).outcome
+        outcome = play_game(game, lineup, 100 + seed).outcome
         assert outcome is not None
         losses += outcome["loser"] == seat or outcome["abandoned"]
     assert losses <= 3, f"heuristic lost {losses} of 30 against random (random's share: 10)"

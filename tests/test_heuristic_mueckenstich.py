@@ -13,20 +13,9 @@ from typing import Any
 import pytest
 
 import tikki
+from tests._bots import play_game
 from tikki import bots
 from tikki.bots.heuristic import mueckenstich as policy
-
-
-def _play(game: tikki.Game, lineup: list[bots.Bot], seed: int) -> tikki.State:
-    state = game.new_state(seed=seed)
-    while not state.is_over:
-        seat = state.current_player
-        assert seat is not None
-        view = state.view(seat)
-        move = lineup[seat].choose(game, view)
-        assert move in view["legal_moves"], (move, view["legal_moves"])
-        state.play(move)
-    return state
 
 
 def _advantage(outcome: dict[str, Any], seat: int) -> float:
@@ -44,11 +33,11 @@ def test_whole_matches_are_legal(players: int) -> None:
             bots.make("heuristic" if (s + seed) % 2 == 0 else "random", seed=seed * 10 + s)
             for s in range(players)
         ]
-        state = _play(game, lineup, seed)
+        state = play_game(game, lineup, seed)
         outcome = state.outcome
         assert outcome is not None and len(outcome["rounds"]) == players
     lineup = [bots.make("heuristic", seed=s) for s in range(players)]
-    assert _play(game, lineup, 99).is_over
+    assert play_game(game, lineup, 99).is_over
 
 
 def test_deterministic_for_a_seed() -> None:
@@ -56,7 +45,7 @@ def test_deterministic_for_a_seed() -> None:
     runs = []
     for _ in range(2):
         lineup = [bots.make("heuristic", seed=7 + s) for s in range(4)]
-        runs.append(_play(game, lineup, 5).moves)
+        runs.append(play_game(game, lineup, 5).moves)
     assert runs[0] == runs[1]
 
 
@@ -202,7 +191,7 @@ def test_beats_random_clearly() -> None:
             bots.make("heuristic" if s == seat else "random", seed=100 + k * 4 + s)
             for s in range(4)
         ]
-        outcome = _play(game, lineup, 500 + k // 4).outcome
+        outcome = play_game(game, lineup, 500 + k // 4).outcome
         assert outcome is not None
         advantages.append(_advantage(outcome, seat))
     mean = sum(advantages) / len(advantages)
