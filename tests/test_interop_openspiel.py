@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import tikki
+from tests._configs import adapter_configs
 from tikki.core import game_class
 
 try:
@@ -38,20 +39,7 @@ from tikki.interop.encoding import ActionSpace
 openspiel.register()
 
 
-def _configs() -> list[tuple[str, int, str]]:
-    """Each game at its default player count in every variant, at its fewest and most."""
-    out: list[tuple[str, int, str]] = []
-    for name, spec in tikki.games().items():
-        cls = game_class(name)
-        for variant in spec["variants"]:
-            out.append((name, cls.default_players, variant))
-        for players in (cls.min_players, cls.max_players):
-            if players != cls.default_players:
-                out.append((name, players, "standard"))
-    return out
-
-
-CONFIGS = _configs()
+CONFIGS = adapter_configs()
 GAMES = sorted(tikki.games())
 
 

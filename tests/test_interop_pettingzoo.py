@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import tikki
-from tikki.core import game_class
+from tests._configs import adapter_configs
 
 try:
     from pettingzoo.test import api_test, render_test, seed_test
@@ -32,20 +32,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from tikki.interop import pettingzoo as tikki_pz
 
-
-def _configs() -> list[tuple[str, int, str]]:
-    out: list[tuple[str, int, str]] = []
-    for name, spec in tikki.games().items():
-        cls = game_class(name)
-        for variant in spec["variants"]:
-            out.append((name, cls.default_players, variant))
-        for players in (cls.min_players, cls.max_players):
-            if players != cls.default_players:
-                out.append((name, players, "standard"))
-    return out
-
-
-CONFIGS = _configs()
+CONFIGS = adapter_configs()
 DICT_OBSERVATION_WARNINGS = {
     "Observation space for each agent probably should be gymnasium.spaces.box or "
     "gymnasium.spaces.discrete",

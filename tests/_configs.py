@@ -1,0 +1,19 @@
+"""Test helper: the game configurations the adapter tests run over."""
+
+from __future__ import annotations
+
+import tikki
+from tikki.core import game_class
+
+
+def adapter_configs() -> list[tuple[str, int, str]]:
+    """Each game at its default player count in every variant, at its fewest and most."""
+    out: list[tuple[str, int, str]] = []
+    for name, spec in tikki.games().items():
+        cls = game_class(name)
+        for variant in spec["variants"]:
+            out.append((name, cls.default_players, variant))
+        for players in (cls.min_players, cls.max_players):
+            if players != cls.default_players:
+                out.append((name, players, "standard"))
+    return out
