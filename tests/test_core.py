@@ -247,7 +247,8 @@ def test_moves_after_the_end_are_refused() -> None:
     [
         ("format", 2, "record format 2 is not supported"),
         ("format", "1", "record format '1' is not supported"),
-        ("rules", "r0", "played under rules 'r0'"),
+        ("rules", "r0", "played under rules 'r0'; this tikki replays 'r1', 'r2'"),
+        ("rules", None, "played under rules None"),
         ("options", {"take": "sideways"}, "option take cannot be 'sideways'"),
         ("options", [], "'options' must be an object"),
         ("moves", "2S 3S", "'moves' must be a list"),
@@ -550,3 +551,52 @@ def test_illegal_move_leaves_state_unchanged_and_explains() -> None:
         state.play(None)  # type: ignore[arg-type]
     assert json.dumps(state.reveal(), sort_keys=True) == before
     assert issubclass(RulesError, ValueError)
+
+
+# --- rulings revisions -------------------------------------------------------------------
+
+
+def test_new_games_play_the_current_revision_and_records_name_it() -> None:
+    """New games play RULES_REVISION (r2); a game made for r1 plays r1 and says so."""
+    assert tikki.RULES_REVISION == "r2" and tikki.RULES_REVISIONS == ("r1", "r2")
+    game = tikki.load("mattis")
+    assert game.rules == "r2" and game.new_state(seed=1).record()["rules"] == "r2"
+    old = tikki.load("mattis", rules="r1")
+    assert old.rules == "r1" and old.new_state(seed=1).record()["rules"] == "r1"
+    assert old != game and old.options == game.options and "rules='r1'" in repr(old)
+    with pytest.raises(RulesError, match=r"rules revision .r9. is not supported: .*r1, r2"):
+        tikki.load("mattis", rules="r9")
+
+
+@pytest.mark.parametrize("rules", ["r1", "r2"])
+def test_a_record_replays_under_its_own_revision(rules: str) -> None:
+    """A record of r1 replays under r1 (never silently under r2), and back to itself."""
+    game = tikki.load("mattis", rules=rules)
+    state = playout(game.new_state(seed=6), random.Random(6), 10_000)
+    record = json.loads(json.dumps(state.record()))
+    assert record["rules"] == rules
+    again = tikki.replay(record)
+    assert again.game.rules == rules and again.record() == record
+
+
+def test_a_record_under_the_wrong_revision_is_caught() -> None:
+    """Replaying an r1 Mattis record as r2 fails at the first move the rulings changed."""
+    for seed in range(40):
+        state = playout(
+            tikki.load("mattis", rules="r1").new_state(seed=seed), random.Random(seed), 10_000
+        )
+        record = json.loads(json.dumps(state.record()))
+        record["rules"] = "r2"
+        try:
+            tikki.replay(record)
+        except RulesError as err:
+            assert "record move" in str(err) or "record outcome" in str(err)
+            return
+    raise AssertionError("no r1 game in the sample differs under r2")
+
+
+def test_record_options_may_not_smuggle_a_revision() -> None:
+    record = record_of()
+    record["options"] = {**record["options"], "rules": "r1"}
+    with pytest.raises(RulesError, match="'options' holds 'rules'"):
+        tikki.replay(record)

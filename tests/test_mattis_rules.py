@@ -30,8 +30,13 @@ def deal(game: tikki.Game, hands: Sequence[Sequence[str]], stock: Sequence[str] 
     return order + list(stock) + [c for c in game.deck() if c not in used]
 
 
-def start(hands: Sequence[Sequence[str]], stock: Sequence[str] = (), **options: Any) -> State:
-    game = tikki.load("mattis", players=len(hands), **options)
+def start(
+    hands: Sequence[Sequence[str]],
+    stock: Sequence[str] = (),
+    rules: str | None = None,
+    **options: Any,
+) -> State:
+    game = tikki.load("mattis", players=len(hands), rules=rules, **options)
     return game.new_state(deck=deal(game, hands, stock))
 
 
@@ -146,8 +151,7 @@ def test_am3_matches_the_highest_card_not_the_led_one() -> None:
     s = start([["5H", "2C", "8D"], ["9C", "KD", "3C"], ["5D", "9D", "AS"]])
     s.play("5H")
     s.play("9C")
-    assert s.current_player == 2 and s.legal_moves() == ["pass", "slough 5D"]
-    s.play("pass")
+    # seat 2 holds the losing 5D but has not played yet: not asked (AM-5, r2)
     assert s.current_player == 2 and s.legal_moves() == ["9D"]
     refused(s, "5D", "must match", "9D")
 
@@ -169,9 +173,7 @@ def test_am4_war_among_the_tied_players_only() -> None:
     assert s.current_player == 0
     assert sorted(s.legal_moves()) == sorted(["2C", "8D", "stock"])
     s.play("8D")
-    # 8 is below the trick's highest rank K, so it is "losing" (AM-5) even in the war
-    assert s.current_player == 2 and s.legal_moves() == ["pass", "slough 8C"]
-    s.play("pass")
+    # 8D wins its war round, so 8 is not losing (AM-5, r2): seat 2 is not asked
     assert s.current_player == 2 and s.legal_moves() == ["8C"], "AM-3 within the war round"
     s.play("8C")
     assert s.current_player == 0, "another tie: another war round"
@@ -189,9 +191,38 @@ def test_am4_war_round_matches_its_own_highest_card() -> None:
     s.play("3S")
     s.play("QS")
     s.play("6C")
-    assert s.legal_moves() == ["pass", "slough 6D"], "6 is below Q: losing (AM-5)"
-    s.play("pass")
-    assert s.legal_moves() == ["6D"]
+    assert s.current_player == 2 and s.legal_moves() == ["6D"]
+    refused(s, "TC", "must match", "6D", "AM-3")
+
+
+def test_am4_war_match_trick_binds_the_whole_tricks_highest_rank() -> None:
+    """AM-4 option war_match=trick: in a war round too, a player holding the trick's
+    highest rank must play it; with the default (round) the war round's first card is
+    free and must-match binds to that round's highest card."""
+    hands = [["KH", "KD", "2C"], ["KS", "5D", "KC"], ["4H", "9C", "7S"]]
+    assert tikki.load("mattis").options["war_match"] == "round"
+    for war_match, first in (("round", ["2C", "KD", "stock"]), ("trick", ["KD"])):
+        s = start(hands, war_match=war_match)
+        s.play("KH")
+        s.play("KS")
+        s.play("4H")
+        assert s.current_player == 0, "war between seats 0 and 1"
+        assert s.legal_moves() == first, war_match
+    s = start([["KH", "3D", "2C"], ["KS", "5D", "KC"], ["4H", "9C", "7S"]], war_match="trick")
+    s.play("KH")
+    s.play("KS")
+    s.play("4H")
+    s.play("2C")  # seat 0 holds no king: free
+    assert s.view(None)["trick"]["match_rank"] == "K"
+    assert [s.view(None)["move_count"] - 1, 0, "K", "no-match"] in s.view(None)["facts"]
+    assert s.current_player == 1 and s.legal_moves() == ["KC"]
+    refused(s, "5D", "must match", "KC", "AM-3")
+    s.play("KC")
+    assert s.view(None)["last_winner"] == 1
+    r = start([["KH", "3D", "2C"], ["KS", "5D", "KC"], ["4H", "9C", "7S"]])
+    for move in ("KH", "KS", "4H", "2C"):
+        r.play(move)
+    assert r.current_player == 1 and sorted(r.legal_moves()) == ["5D", "KC", "stock"]
 
 
 # --- AM-5 ------------------------------------------------------------------------------
@@ -234,25 +265,72 @@ def test_am5_lap_starts_with_the_player_who_just_played() -> None:
     assert s.current_player == 1 and s.legal_moves() == ["pass", "slough 5C"]
     s2 = start([["9H", "2C", "8D"], ["4C", "4S", "JC"], ["JD", "4D", "QH"]])
     s2.play("9H")
-    s2.play("4C")  # 4 is losing; seat 1 holds 4S and is asked first, then seat 2
+    s2.play("4C")  # 4 is losing; seat 1 holds 4S and is asked first
     assert s2.current_player == 1 and s2.legal_moves() == ["pass", "slough 4S"]
     s2.play("pass")
-    assert s2.current_player == 2 and s2.legal_moves() == ["pass", "slough 4D"]
+    # seat 2 holds 4D but has not played to this trick: it is not asked (AM-5, r2)
+    assert s2.current_player == 2 and sorted(s2.legal_moves()) == ["4D", "JD", "QH", "stock"]
 
 
-def test_am5_several_sloughs_in_one_turn_and_by_a_player_yet_to_play() -> None:
-    """AM-5: any number of sloughs, one per move; also by a player who has not played."""
+def test_am5_several_sloughs_in_one_turn_only_after_playing() -> None:
+    """AM-5 (r2): any number of sloughs, one per move, only by a player who has already
+    played to this trick; a player yet to play is not asked."""
     s = start([["6H", "2C", "8D"], ["KC", "9C", "JC"], ["6S", "6D", "QH"]])
     s.play("6H")
     s.play("KC")
-    assert s.current_player == 2
+    assert s.current_player == 2, "seat 2 holds two losing 6s but has not played"
+    assert sorted(s.legal_moves()) == ["6D", "6S", "QH", "stock"]
+    refused(s, "slough 6S", "no slough lap", "AM-5")
+    s.play("QH")
+    assert s.current_player == 2, "now seat 2 has played: the lap asks it first"
     assert sorted(s.legal_moves()) == ["pass", "slough 6D", "slough 6S"]
     s.play("slough 6S")
     assert s.current_player == 2 and s.legal_moves() == ["pass", "slough 6D"]
     s.play("slough 6D")
-    assert s.current_player == 2, "the lap is over and seat 2 is due to play"
-    assert s.view(2)["hand"] == ["QH"]
-    assert s.legal_moves() == ["QH", "stock"]
+    view = s.view(None)
+    assert view["last_winner"] == 1 and s.current_player == 1
+    assert sorted(view["piles"][1]) == sorted(["6H", "KC", "QH", "6S", "6D"])
+
+
+def test_am5_a_player_left_out_of_a_war_may_slough() -> None:
+    """AM-5 (r2): a player left out of a war has played, so he is asked in the war's laps;
+    the card winning the war round is not losing, the tied rank below it is."""
+    s = start([["KH", "7C", "2D"], ["KS", "5C", "9D"], ["3S", "7D", "5H"]])
+    s.play("KH")
+    s.play("KS")
+    s.play("3S")
+    assert s.current_player == 0, "war between seats 0 and 1"
+    s.play("7C")
+    # 7C wins the war round: 7 is not losing, though seat 2 holds 7D (AM-5, r2);
+    # 3 is losing but nobody holds one
+    assert s.current_player == 1 and sorted(s.legal_moves()) == ["5C", "9D", "stock"]
+    s.play("9D")
+    # 9D now wins the round: 7 is losing; seat 2 (out of the war) is asked after seat 0
+    assert s.view(None)["trick"]["losing_ranks"] == "37"
+    assert s.current_player == 2 and s.legal_moves() == ["pass", "slough 7D"]
+    s.play("slough 7D")
+    assert s.view(None)["last_winner"] == 1
+
+
+def test_am5_r1_readings_stay_for_r1_games() -> None:
+    """AM-5 as read in r1 (records of r1 replay under it): a war round's winning card is
+    losing when below the trick's highest rank, and a player yet to play may slough."""
+    s = start([["KH", "2C", "8D"], ["4S", "4D", "JC"], ["KS", "8C", "3D"]], rules="r1")
+    assert s.game.rules == "r1" and s.record()["rules"] == "r1"
+    s.play("KH")
+    s.play("4S")
+    s.play("slough 4D")
+    s.play("KS")
+    s.play("8D")
+    assert s.current_player == 2 and s.legal_moves() == ["pass", "slough 8C"]
+    s.play("slough 8C")  # r1 lets seat 2 slough the very card must-match would force
+    assert s.current_player == 2 and sorted(s.legal_moves()) == ["3D", "stock"]
+    t = start([["6H", "2C", "8D"], ["KC", "9C", "JC"], ["6S", "6D", "QH"]], rules="r1")
+    t.play("6H")
+    t.play("KC")
+    assert t.current_player == 2 and sorted(t.legal_moves()) == ["pass", "slough 6D", "slough 6S"]
+    again = tikki.replay(t.record())
+    assert again.game.rules == "r1" and again.legal_moves() == t.legal_moves()
 
 
 def test_am5_the_shown_last_card_can_be_sloughed() -> None:
@@ -308,14 +386,17 @@ def test_am6_last_stock_card_is_shown_to_all() -> None:
 
 def test_am8_empty_handed_player_draws_when_due() -> None:
     """AM-8: a player due to play with no card draws one automatically (not a move)."""
-    s = start([["3H", "2C", "8D"], ["KC", "9C", "JC"], ["3S", "3D", "3C"]], stock=["7D"])
-    s.play("3H")
+    s = start([["KH", "2C", "8D"], ["KC", "3D", "3C"], ["3S", "9C", "JC"]], stock=["7D"])
+    s.play("KH")
     s.play("KC")
-    for card in ("3C", "3D", "3S"):
+    s.play("3S")
+    for card in ("3D", "3C"):
         s.play(f"slough {card}")
-    assert s.current_player == 2
-    view = s.view(2)
-    assert view["hand"] == ["7D"] and view["move_count"] == 5
+    assert s.current_player == 0, "war between seats 0 and 1"
+    s.play("8D")
+    assert s.current_player == 1, "seat 1 sloughed its last cards and is due: it drew"
+    view = s.view(1)
+    assert view["hand"] == ["7D"] and view["move_count"] == 6
     assert sorted(s.legal_moves()) == ["7D", "stock"]
 
 
@@ -650,6 +731,8 @@ def test_options_validated() -> None:
     assert tikki.load("mattis").options["max_moves"] == 2000
     with pytest.raises(tikki.RulesError, match="valid values are 2, 3"):
         tikki.load("mattis", max_sequence=4)
+    with pytest.raises(tikki.RulesError, match="valid values are round, trick"):
+        tikki.load("mattis", war_match="hand")
     with pytest.raises(tikki.RulesError, match="at least 1"):
         tikki.load("mattis", max_moves=0)
     with pytest.raises(tikki.RulesError, match="2–5"):
@@ -732,3 +815,24 @@ def test_sample_state_varies_and_uses_only_the_view() -> None:
     a = state.game.sample_state(view, random.Random(7)).reveal()
     b = state.game.sample_state(view, random.Random(7)).reveal()
     assert a == b
+
+
+def test_c4_r2_only_a_seat_that_has_played_holds_no_sloughable_card() -> None:
+    """C-4 with AM-5 (r2): a seat that has not played is not asked, which says nothing
+    about its hand, so the determinizer may deal it a losing rank; under r1 the same
+    lap tells that it holds none."""
+    hands = [["3H", "2C", "8D"], ["KC", "9C", "JC"], ["QH", "6D", "TS"]]
+    for rules, possible in (("r2", True), ("r1", False)):
+        s = start(hands, rules=rules)
+        s.play("3H")
+        s.play("KC")
+        assert s.current_player == 2 and s.phase == "collect"
+        view = s.view(0)
+        facts = {(seat, kind) for _, seat, ranks, kind in view["facts"] if "3" in ranks}
+        assert ((2, "none") in facts) is not possible, rules
+        threes = 0
+        for k in range(60):
+            sample = s.game.sample_state(view, random.Random(k))
+            assert sample.view(0) == view
+            threes += any(c[0] == "3" for c in sample.reveal()["zones"]["hand 2"])
+        assert (threes > 0) is possible, rules

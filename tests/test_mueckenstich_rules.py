@@ -512,15 +512,39 @@ def test_ms8_trump_changes_within_a_trick() -> None:
     assert state.view(None)["last_trick"]["winner"] == 1
 
 
-def test_ms8_every_deal_starts_without_trump() -> None:
-    """MS-8: the trump is reset for the 3-player second deal and for every new round."""
-    state = game(3).new_state(deck=[shuffled(31), shuffled(32)])
-    run_until(state, lambda s: s.view(None)["deal"] == 1, first_legal)
-    assert any(h["move"].startswith("trump") for h in state.view(None)["history"])
-    assert state.view(None)["trump"] is None
-    run_until(state, lambda s: s.view(None)["trump"] is not None, first_legal)
-    run_until(state, lambda s: s.view(None)["round"] == 1, first_legal)
-    assert state.view(None)["trump"] is None
+def test_ms8_every_round_starts_without_trump_and_three_players_carry_it() -> None:
+    """MS-8 (r2): every round starts with no trump; with 3 players the trump in force at
+    the end of the first deal carries into the second deal (r1: reset for every deal)."""
+    for rules, carried in (("r2", True), ("r1", False)):
+        state = tikki.load("mueckenstich", players=3, rules=rules).new_state(
+            deck=[shuffled(31), shuffled(32)]
+        )
+        assert state.view(None)["trump"] is None
+        run_until(state, lambda s: s.view(None)["deal"] == 1, first_legal)
+        history = state.view(None)["history"]
+        named = [h["move"][-1] for h in history if h["move"].startswith("trump")]
+        assert named, "a trump was named in the first deal"
+        assert state.view(None)["trump"] == (named[-1] if carried else None), rules
+        run_until(state, lambda s: s.view(None)["round"] == 1, first_legal)
+        assert state.view(None)["trump"] is None, rules
+
+
+def test_ms8_the_carried_trump_decides_a_second_deal_trick() -> None:
+    """MS-8 (r2): red, named in the first deal, is still trump in the second: 12R wins
+    the second deal's second trick (the round's tenth, 8 tricks a deal) against the led
+    12B; under r1 there is no trump yet and 12B wins."""
+    winners = {}
+    for rules in ("r2", "r1"):
+        state = tikki.load("mueckenstich", players=3, rules=rules).new_state(deck=shuffled(29))
+        run_until(state, lambda s: sum(s.view(None)["tricks"]) == 10, first_legal)
+        view = state.view(None)
+        assert view["deal"] == 1
+        cards = {c["card"]: c["seat"] for c in view["last_trick"]["cards"]}
+        assert list(cards) == ["12B", "12R", "6B"]
+        assert not any(h["move"].startswith("trump") for h in view["history"][-4:])
+        winners[rules] = (view["last_trick"]["winner"], cards)
+    assert winners["r2"][0] == winners["r2"][1]["12R"]
+    assert winners["r1"][0] == winners["r1"][1]["12B"]
 
 
 def test_ms8_trump_is_named_on_the_deals_last_trick() -> None:

@@ -13,6 +13,7 @@ The public contract (``DESIGN.md``)::
 from tikki import bots
 from tikki.core import (
     RULES_REVISION,
+    RULES_REVISIONS,
     Game,
     IllegalMove,
     OptionSpec,
@@ -25,6 +26,7 @@ from tikki.core import (
 
 __all__ = [
     "RULES_REVISION",
+    "RULES_REVISIONS",
     "Game",
     "IllegalMove",
     "OptionSpec",

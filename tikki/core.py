@@ -24,8 +24,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-RULES_REVISION = "r1"
-"""The RULINGS.md revision this engine plays; stored in every record."""
+RULES_REVISION = "r2"
+"""The RULINGS.md revision new games play; stored in every record."""
+RULES_REVISIONS = ("r1", "r2")
+"""Every revision this engine can play: a game (and a record) names one of them.
+
+Records of an older revision replay under that revision's readings, so a stored game
+never changes its rules (``r1``: AM-5 "losing" and who may slough, MS-8's 3-player trump
+as read before ``r2``)."""
 RECORD_FORMAT = 1
 """Version of the record layout; bumped whenever the layout changes."""
 
@@ -154,9 +160,12 @@ class Game(ABC):
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     rules_text: ClassVar[str] = ""
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(
+        self, players: int | None = None, *, rules: str | None = None, **options: Any
+    ) -> None:
         self._players = self._check_players(players)
         self._options = self._resolve(options)
+        self._rules = check_revision(rules)
 
     def _check_players(self, players: Any) -> int:
         if players is None:
@@ -204,6 +213,11 @@ class Game(ABC):
     def option(self, name: str) -> Any:
         """The value of one option."""
         return self._options[name]
+
+    @property
+    def rules(self) -> str:
+        """The rulings revision this game plays (``RULES_REVISION`` unless asked for)."""
+        return self._rules
 
     @abstractmethod
     def deck(self) -> list[str]:
@@ -289,7 +303,8 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self._options.items())
-        return f"tikki.load({self.name!r}, players={self.players}, {opts})"
+        rules = "" if self._rules == RULES_REVISION else f", rules={self._rules!r}"
+        return f"tikki.load({self.name!r}, players={self.players}{rules}, {opts})"
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -297,10 +312,11 @@ class Game(ABC):
             and other.name == self.name
             and other.players == self.players
             and other._options == self._options
+            and other._rules == self._rules
         )
 
     def __hash__(self) -> int:
-        return hash((self.name, self.players, tuple(self._options.items())))
+        return hash((self.name, self.players, self._rules, tuple(self._options.items())))
 
 
 # --- states -------------------------------------------------------------------------------
@@ -379,7 +395,7 @@ class State(ABC):
         """
         out: JSON = {
             "format": RECORD_FORMAT,
-            "rules": RULES_REVISION,
+            "rules": self.game.rules,
             "game": self.game.name,
             "players": self.game.players,
             "options": self.game.options,
@@ -531,17 +547,33 @@ def _registry() -> dict[str, type[Game]]:
     return _REGISTRY
 
 
-def load(name: str, players: int | None = None, **options: Any) -> Game:
+def load(
+    name: str, players: int | None = None, *, rules: str | None = None, **options: Any
+) -> Game:
     """Make a game by name: ``load("myllymatti", players=3, variant="koira")``.
 
-    Unknown games, options and values raise :class:`RulesError` naming the valid ones.
+    ``rules`` picks an older rulings revision (``"r1"``), as a stored game needs; new
+    games leave it out and play :data:`RULES_REVISION`.  Unknown games, options, values
+    and revisions raise :class:`RulesError` naming the valid ones.
     """
     registry = _registry()
     key = name.strip().lower() if isinstance(name, str) else name
     cls = registry.get(key)
     if cls is None:
         raise RulesError(f"no game {name!r}: the games are {', '.join(sorted(registry))}")
-    return cls(players, **options)
+    return cls(players, rules=rules, **options)
+
+
+def check_revision(rules: Any) -> str:
+    """``rules`` as a supported revision (``None``: the current one); else :class:`RulesError`."""
+    if rules is None:
+        return RULES_REVISION
+    if rules not in RULES_REVISIONS:
+        raise RulesError(
+            f"rules revision {rules!r} is not supported: this tikki plays "
+            f"{', '.join(RULES_REVISIONS)}"
+        )
+    return str(rules)
 
 
 def describe_game(cls: type[Game]) -> JSON:
@@ -591,10 +623,12 @@ def replay(
         raise RulesError(
             f"record format {fmt!r} is not supported (this tikki reads {RECORD_FORMAT})"
         )
-    if record.get("rules") != RULES_REVISION:
+    if "rules" not in record:
+        raise RulesError("record has no 'rules' (the rulings revision it was played under)")
+    if record["rules"] not in RULES_REVISIONS:
         raise RulesError(
-            f"record was played under rules {record.get('rules')!r}; "
-            f"this tikki plays {RULES_REVISION!r}"
+            f"record was played under rules {record['rules']!r}; this tikki replays "
+            f"{', '.join(repr(r) for r in RULES_REVISIONS)}"
         )
     for key in ("game", "players", "options", "seed", "moves"):
         if key not in record:
@@ -602,7 +636,9 @@ def replay(
     options = record["options"]
     if not isinstance(options, Mapping):
         raise RulesError("record 'options' must be an object")
-    game = load(record["game"], record["players"], **options)
+    if "rules" in options:
+        raise RulesError("record 'options' holds 'rules': the revision is the record's own key")
+    game = load(record["game"], record["players"], rules=record["rules"], **options)
     state = game.new_state(seed=record["seed"], deck=record.get("deck"))
     moves = record["moves"]
     if not isinstance(moves, list):

@@ -11,8 +11,11 @@ Design notes
   or a war) is ``_round`` (its seats in play order), ``_rpos`` (how many have played) and
   ``_rbest`` (its highest rank, for must-match, AM-3).  ``_top`` is the highest rank of
   the whole trick and ``_present`` a bitmask of the ranks in it: the losing ranks
-  (AM-5) are ``_present`` below ``_top``.  A slough lap is ``_lap_seat`` (the seat
-  considered now) and ``_lap_left`` (seats still to consider; 0: no lap).
+  (AM-5) are ``_present`` below ``_top``, less the war round's best rank during a war
+  (``_war``; not so under the r1 readings, ``_r1``).  A slough lap is ``_lap_seat``
+  (the seat considered now) and ``_lap_left`` (seats still to consider; 0: no lap); it
+  asks only seats in ``_played`` (a bitmask of those who played to the trick; r1: all).
+  With ``war_match=trick`` must-match binds to ``_top`` instead of ``_rbest``.
 * Public facts (C-4) are kept as they arise, in ``_facts``: ``(t, seat, rank mask,
   holds)`` says that after ``t`` moves the seat held a card of one of those ranks
   (``holds``: it was asked to slough) or none (it did not match under AM-3, or was not
@@ -99,10 +102,14 @@ do not be the last player holding cards.
 - Highest rank wins, suits do not matter.  Players tied for the highest rank play again
   (a **war**) until one is highest; the first card of a war round is free, and must-match
   applies to the highest card of that round.  The winner takes the whole trick.
-- **Slough:** after every play, each player in turn (starting with the one who just
-  played) may throw in any number of cards whose rank equals a rank that is losing the
-  trick (`slough 7H`, one card a move), then `pass`.  You are asked only when you hold
-  such a card.  Sloughs never change who wins.
+- **Slough:** once you have played a card to the trick, you may throw in more cards of
+  a rank that is **losing** the trick.  A rank is losing when a card of it lies in the
+  trick and a higher rank was played to it; but during a war the card that is winning the
+  war round is not losing.  After every play, each player in turn (starting with the one
+  who just played) may slough any number of such cards (`slough 7H`, one card a move),
+  then `pass`.  You are asked only when you have already played to this trick and hold
+  such a card; a player left out of a war has played, so he may slough.  Sloughs never
+  change who wins.
 - After a trick everyone draws back to 3, the winner first.  Whoever draws the **last**
   stock card shows it: it stays face up in his hand, and its suit is trump for phase 2.
   The winner leads the next trick.
@@ -117,7 +124,8 @@ do not be the last player holding cards.
 - The winner of the last phase-1 trick leads.  A play is a card or a **sequence** of 2–3
   cards of one suit in a row (`5H+6H+7H`).  To beat the top play: any trump (or trump
   sequence) beats a non-trump; otherwise play the same suit with your lowest card above
-  its highest, or a longer sequence on a sequence.
+  its highest, or, on a sequence, a longer sequence of its suit, whatever its ranks
+  (`2H+3H+4H` beats `9H+TH`; a single card is never beaten by length).
 - Instead of beating you may `take` the whole trick into your hand; the next player leads.
 - A trick is finished when it holds as many plays as there were players with cards when it
   began; its cards leave the game and the last player leads.
@@ -125,6 +133,9 @@ do not be the last player holding cards.
 
 ## Options
 - `max_sequence` = 2 | 3 — the longest sequence allowed in phase 2.
+- `war_match` = round | trick — in a war round, must-match applies to the highest card
+  of that round (`round`, the default) or of the whole trick (`trick`: whoever holds the
+  trick's highest rank must play it, also as the war round's first card).
 - `max_moves` — the game is abandoned, with no loser, after this many moves.
 
 ## Moves
@@ -202,6 +213,13 @@ class Mattis(Game):
             "the longest sequence of one suit in consecutive ranks played in phase 2 (AM-10)",
             choices=(2, 3),
         ),
+        OptionSpec(
+            "war_match",
+            "round",
+            "what must-match binds to in a war round: the round's highest card (round) or "
+            "the whole trick's (trick) (AM-4)",
+            choices=("round", "trick"),
+        ),
         max_moves_option(),
     )
     rules_text = RULES_TEXT
@@ -274,8 +292,10 @@ class MattisState(TableState):
         "_out",
         "_phase",
         "_piles",
+        "_played",
         "_plays",
         "_present",
+        "_r1",
         "_rbest",
         "_rcards",
         "_received",
@@ -290,6 +310,8 @@ class MattisState(TableState):
         "_trick",
         "_trick_size",
         "_trump",
+        "_war",
+        "_war_trick",
         "abandoned",
         "deck",
         "game",
@@ -305,6 +327,10 @@ class MattisState(TableState):
         opts = game.options
         self._max_seq: int = opts["max_sequence"]
         self._max_moves: int = opts["max_moves"]
+        self._war_trick: bool = opts["war_match"] == "trick"
+        self._r1: bool = game.rules == "r1"
+        self._war = False
+        self._played = 0
         self._hands: list[list[int]] = [[] for _ in range(n)]
         self._piles: list[list[int]] = [[] for _ in range(n)]
         self._stock: list[int] = []  # reversed: the next card is the last item
@@ -550,15 +576,39 @@ class MattisState(TableState):
     def _collect_options(self, hand: list[int]) -> tuple[list[int], bool]:
         """Phase 1 outside a lap: the cards that may be played, and whether ``stock`` may.
 
-        Must match (AM-3): holding the rank of the round's best card, play one of those;
-        otherwise any card, or the stock while it has more than one card (AM-2).
+        Must match (AM-3): holding the rank to match (:meth:`_match_rank`), play one of
+        those; otherwise any card, or the stock while it has more than one card (AM-2).
         """
-        best = self._rbest
+        best = self._match_rank()
         if best >= 0:
             match = [c for c in hand if RANK_OF[c] == best]
             if match:
                 return match, False
         return hand, len(self._stock) > 1
+
+    def _match_rank(self) -> int:
+        """The rank must-match binds to now (AM-3, AM-4), ``NO_RANK`` if none.
+
+        The highest rank of the current round; with ``war_match=trick`` the highest rank
+        of the whole trick, so that it binds in war rounds too.
+        """
+        return self._top if self._war_trick else self._rbest
+
+    def _losing_ranks(self) -> int:
+        """The ranks losing the trick now, as a mask (AM-5).
+
+        A rank in the trick below its highest rank; from ``r2`` on, during a war, the
+        highest rank of the current war round is winning that round, so it is not losing.
+        """
+        losing = self._present & ((1 << self._top) - 1)
+        if self._war and not self._r1:
+            losing &= ~(1 << self._rbest)
+        return losing
+
+    def _may_slough(self, seat: int) -> bool:
+        """Whether ``seat`` may be asked in the slough lap (AM-5): from ``r2`` on, only a
+        seat that has already played a card to this trick."""
+        return self._r1 or bool(self._played >> seat & 1)
 
     def _slough_options(self, hand: list[int]) -> list[int]:
         """In a slough lap: the cards of a losing rank (AM-5); ``pass`` is always legal."""
@@ -669,7 +719,7 @@ class MattisState(TableState):
         )
 
     def _must_match(self, hand: list[int]) -> str:
-        best = self._rbest
+        best = self._match_rank()
         if best < 0:
             return ""
         match = [CARD_TEXT[c] for c in hand if RANK_OF[c] == best]
@@ -710,6 +760,8 @@ class MattisState(TableState):
         self._top = NO_RANK
         self._present = 0
         self._lap_left = 0
+        self._war = False
+        self._played = 0
         self._make_due(leader)
 
     def _make_due(self, seat: int) -> None:
@@ -750,21 +802,22 @@ class MattisState(TableState):
             self._hands[seat].remove(card)
             self._trick.append((seat, card, FROM_HAND))
             self._hist.append((seat, move, -1))
+        self._played |= 1 << seat
         rank = RANK_OF[card]
-        best = self._rbest
+        best = self._match_rank()
         if best >= 0 and rank != best:
             bit = 1 << best
             if not self._none[seat] & bit:
                 self._none[seat] |= bit
                 self._facts.append((t, seat, bit, NO_MATCH))
-        if rank > best:
+        if rank > self._rbest:
             self._rbest = rank
         self._rcards.append((seat, rank))
         if rank > self._top:
             self._top = rank
         self._present |= 1 << rank
         self._rpos += 1
-        losing = self._present & ((1 << self._top) - 1)
+        losing = self._losing_ranks()
         if losing:
             self._losing = losing
             self._lap_seat = seat
@@ -780,7 +833,7 @@ class MattisState(TableState):
         while self._lap_left:
             s = self._lap_seat
             hand = hands[s]
-            if hand:
+            if hand and self._may_slough(s):
                 for c in hand:
                     if losing >> RANK_OF[c] & 1:
                         self._to_act = s
@@ -829,6 +882,7 @@ class MattisState(TableState):
         self._rpos = 0
         self._rbest = NO_RANK
         self._rcards = []
+        self._war = True
         self._make_due(tied[0])
 
     def _win(self, winner: int) -> None:
@@ -1047,7 +1101,7 @@ class MattisState(TableState):
                 ],
                 "round": list(self._round),
                 "round_played": self._rpos,
-                "match_rank": RANKS[self._rbest] if self._rbest >= 0 else None,
+                "match_rank": RANKS[match] if (match := self._match_rank()) >= 0 else None,
                 "losing_ranks": _ranks_text(self._losing) if lap else None,
                 "slough_lap": [self._lap_seat, self._lap_left] if lap else None,
             }
@@ -1187,9 +1241,12 @@ def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisS
     state._leader = trick["leader"]
     state._round = list(trick["round"])
     state._rpos = trick["round_played"]
-    state._rbest = NO_RANK if trick["match_rank"] is None else RANKS.index(trick["match_rank"])
     rplays = [(s, RANK_OF[c]) for s, c, how in state._trick if how != SLOUGHED]
     state._rcards = rplays[len(rplays) - state._rpos :] if state._rpos else []
+    state._rbest = max((r for _, r in state._rcards), default=NO_RANK)
+    state._war = len(rplays) > state._rpos
+    for s, _ in rplays:
+        state._played |= 1 << s
     ranks = [RANK_OF[c] for _, c, _ in state._trick]
     state._top = max(ranks, default=NO_RANK)
     for r in ranks:

@@ -107,8 +107,9 @@ cards, avoid mosquito bites.
 - Within a colour 1 < 2 < … < 11 < 12 < mosquito.  Of two identical cards (the 12s, the
   mosquitoes) the one played **later** in the trick is higher: it bites the earlier one.
 - Whoever plays a mosquito at once names the trump colour (`trump G`, any colour, the
-  current one included).  It holds across tricks until the next mosquito; every deal
-  starts without trump.
+  current one included).  It holds across tricks until the next mosquito.  Every round
+  starts without trump; with 3 players the trump in force at the end of the first deal
+  carries on into the second.
 - The highest card of the trump colour in the trick wins it (the trump as it stands after
   the trick's last card); with no such card, the highest card of the colour led.  The
   winner leads the next trick.
@@ -121,6 +122,12 @@ cards, avoid mosquito bites.
 - Each number card scores +1 (×2 in the doubled colour, ×0 in the dropped one).  The first
   mosquito of each colour in a player's tricks costs 5 points, further ones nothing.
 - Scores add up over the match; the highest total wins (ties share the win).
+
+## Table memory
+Players may not look at won tricks during the round.  The table shows who won each trick
+and how many tricks each player holds, but once the next trick has begun it shows no
+cards of won tricks: no last trick, no piles, no mosquito counts.  Everything is shown
+again when the round is scored.  The table option "memory aids" shows them anyway.
 
 ## Moves
 A card `7R`, `12B`, `MK` (also lower case); `discard 7R`; `trump G`; `double R`; `drop G`.
@@ -296,6 +303,7 @@ class MueckenstichState(TableState):
         "_pending",
         "_phase",
         "_piles",
+        "_r1",
         "_round",
         "_seats",
         "_seen",
@@ -320,6 +328,7 @@ class MueckenstichState(TableState):
         self.deck = deck  # type: ignore[assignment]
         n = game.players
         self._n = n
+        self._r1 = game.rules == "r1"
         self._base = 0
         self._decks: list[list[int]] = []
         self._order: list[int] = []
@@ -393,7 +402,8 @@ class MueckenstichState(TableState):
         self._stock = stock[size * n :]
         self._trick = []
         self._led = -1
-        self._trump = -1
+        if self._deal == 0 or self._r1:
+            self._trump = -1  # MS-8: a round starts without trump (r1: every deal)
         self._pending = False
         self._voids = [0] * n
         self._leader = leader

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from tikki.core import JSON, Game, IllegalMove, RulesError, State, load
+from tikki.core import JSON, RULES_REVISION, Game, IllegalMove, RulesError, State, load
 from tikki.server import botplay
 from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
@@ -37,6 +37,10 @@ FINISHED_KEPT = 1000
 """Finished tables kept in memory (older ones are read back from the database on demand)."""
 QUEUE_LIMIT = 512
 """Messages waiting for one connection before it is dropped as too slow."""
+STORED_BEFORE_REVISIONS = "r1"
+"""The rulings revision of a table stored without one: tables store the revision they
+were created under (``"rules"`` beside the options) since revision r2; an older row was
+created under r1, and finishes under r1 after a restart."""
 STATUSES = {
     "open": ("waiting",),
     "playing": ("playing",),
@@ -249,7 +253,9 @@ class TableManager:
 
     @staticmethod
     def _rebuild(row: StoredTable) -> Table:
-        game = load(row.game, row.players, **row.options)
+        options = dict(row.options)
+        rules = options.pop("rules", STORED_BEFORE_REVISIONS)
+        game = load(row.game, row.players, rules=rules, **options)
         state = game.new_state(seed=row.seed)
         for move in row.moves:
             state.play(move)
@@ -322,7 +328,8 @@ class TableManager:
         for _attempt in range(10):
             table_id = secrets.token_hex(4)
             stored = StoredTable(
-                table_id, game.name, game.players, game.options["variant"], game.options,
+                table_id, game.name, game.players, game.options["variant"],
+                {**game.options, "rules": game.rules},
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
             if table_id not in self.tables and await self._db(self.store.add_table, stored):
@@ -337,6 +344,11 @@ class TableManager:
     @staticmethod
     def _game(request: NewTable) -> Game:
         options = dict(request.options)
+        if "rules" in options:
+            raise ApiError(
+                "bad_options",
+                f"rules is not an option: new tables play rulings revision {RULES_REVISION}",
+            )
         if request.variant is not None:
             options["variant"] = request.variant
         players = request.players if request.players is not None else len(request.seats)
