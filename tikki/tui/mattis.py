@@ -102,8 +102,16 @@ def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     players = ", ".join(names[s] for s in trick["round"])
     body.append(("War between " if war and trick["cards"] else "Playing: ") + players)
     if trick["match_rank"] is not None:
-        body.append(f"\nHighest of this round: {_rank_name(trick['match_rank'])} (must match)")
+        body.append(f"\nMust match: {_rank_name(trick['match_rank'])} (whoever holds one plays it)")
     return Panel(body, title="Trick", expand=False)
+
+
+SLOUGH_RULE = (
+    "A rank is losing when a higher rank was played to the trick, except that in a war "
+    "the card winning the war round is not losing. Only players who have already played "
+    "to the trick may slough."
+)
+"""The slough rule in plain words (Mattis, shown with every slough question)."""
 
 
 def _slough_prompt(view: Mapping[str, Any]) -> RenderableType | None:
@@ -114,11 +122,12 @@ def _slough_prompt(view: Mapping[str, Any]) -> RenderableType | None:
     can = [m.split(" ", 1)[1] for m in view["legal_moves"] if m.startswith("slough ")]
     text = Text("Slough? ", style="bold yellow")
     names = ", ".join(_rank_name(r) for r in ranks)
-    text.append(f"These ranks are losing this trick: {names}. You may throw in ")
+    text.append(f"These ranks are losing this trick: {names}. You have played to it, so ")
+    text.append("you may throw in ")
     text.append(cards(can))
     text.append(
         " (one per move: slough CARD), or type pass to go on. "
-        "Sloughing never changes who wins; the cards go to the trick's winner."
+        f"{SLOUGH_RULE} Sloughing never changes who wins; the cards go to the trick's winner."
     )
     return Panel(text, title="Slough lap", expand=False)
 
@@ -131,8 +140,8 @@ def explain(view: Mapping[str, Any], move: str) -> str:
     if move.startswith("slough "):
         c = move.split(" ", 1)[1]
         return (
-            f"throw the {_name(c)} into the trick: {_rank_name(c[0])} are losing it "
-            "(this does not change who wins)"
+            f"throw the {_name(c)} into the trick: {_rank_name(c[0])} are losing it, a "
+            "higher card beats them (this does not change who wins)"
         )
     if move == "stock":
         return "turn the top card of the stock and play it (your hand keeps its cards)"

@@ -17,6 +17,8 @@ import {
 
 const RANK_WORDS = { T: "10s", J: "jacks", Q: "queens", K: "kings", A: "aces" };
 const rankWord = (r) => RANK_WORDS[r] ?? `${r}s`;
+const SLOUGH_RULE =
+  "A rank is losing when a higher rank was played to the trick, except that in a war the card winning the war round is not losing.";
 
 export default {
   ...shedBase,
@@ -69,7 +71,7 @@ export default {
     const notes = [];
     if (trick.match_rank) notes.push(`Highest: ${rankWord(trick.match_rank)} — a player holding one must match.`);
     if (trick.losing_ranks) {
-      notes.push(`Losing ranks: ${[...trick.losing_ranks].map(rankWord).join(", ")} — anyone may slough them.`);
+      notes.push(`Losing ranks: ${[...trick.losing_ranks].map(rankWord).join(", ")} — a player who has already played to this trick may slough them.`);
     }
     return collectTable(view, legal, shown, esc(heading), slots, notes);
   },
@@ -79,7 +81,7 @@ export default {
     if (collecting(view)) {
       if (legal.includes("pass")) {
         const can = legal.filter((m) => m.startsWith("slough ")).map((m) => cardShort(m.slice(7)));
-        return `Slough? You may throw ${esc(can.join(", "))} into the trick (click a card, one at a time) or pass. Sloughing never changes who wins.`;
+        return `Slough? You have played to this trick, so you may throw ${esc(can.join(", "))} into it (click a card, one at a time) or pass. ${SLOUGH_RULE} Sloughing never changes who wins.`;
       }
       const match = view.trick.match_rank;
       const mustMatch = match && legal.length && legal.every((m) => m[0] === match);
