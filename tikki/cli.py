@@ -108,6 +108,13 @@ def play(
     ] = None,
     no_record: Annotated[bool, typer.Option("--no-record", help="do not save a record")] = False,
     delay: Annotated[float, typer.Option("--delay", help="seconds to pause after bot moves")] = 0.0,
+    memory_aids: Annotated[
+        bool,
+        typer.Option(
+            "--memory-aids",
+            help="Mückenstich: show won tricks, the last trick and mosquito counts during a round",
+        ),
+    ] = False,
 ) -> None:
     """Play a game in the terminal against bots.
 
@@ -119,11 +126,18 @@ def play(
         if human is not None and not 0 <= human < g.players:
             raise RulesError(f"no seat {human}: seats are 0–{g.players - 1}")
         specs = _bot_specs(g, human, bots, bot)
+        if memory_aids and g.name != "mueckenstich":
+            raise RulesError(
+                f"--memory-aids is a Mückenstich table option: {g.title} always shows "
+                "every card played"
+            )
         state = g.new_state(seed=seed)
     except RulesError as err:
         raise _fail(str(err)) from None
     path = None if no_record else (record or default_record_path(g))
-    session = Session(g, state, human, specs, console, console.input, path, delay=delay)
+    session = Session(
+        g, state, human, specs, console, console.input, path, delay=delay, memory_aids=memory_aids
+    )
     raise typer.Exit(session.run())
 
 

@@ -56,6 +56,7 @@ class Session:
     record_path: Path | None
     delay: float = 0.0
     hint_iterations: int = 1000
+    memory_aids: bool = False
     seen: int = 0
     bots: dict[int, botlib.Bot] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)
@@ -113,14 +114,23 @@ class Session:
         self._show_events()
         changes = getattr(self.view_module, "changes", None)
         if changes is not None:
-            for line in changes(before, after, self.names):
+            for line in changes(self._shown(before), self._shown(after), self.names):
                 self.console.print(line)
+
+    def _shown(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The view as the table shows it (a game may hide some public history, e.g. the
+        won tricks of Mückenstich without memory aids); bots and hints get ``view``."""
+        table_view = getattr(self.view_module, "table_view", None)
+        if table_view is None:
+            return view
+        shown: dict[str, Any] = table_view(view, self.memory_aids)
+        return shown
 
     def _human_turn(self, seat: int) -> bool:
         """Ask until a legal move is played; ``False`` if the person quits."""
         self._show_events()
         view = self.state.view(seat)
-        self.console.print(self.view_module.render(view, self.names))
+        self.console.print(self.view_module.render(self._shown(view), self.names))
         while True:
             try:
                 line = self.read("Your move: ")
@@ -166,7 +176,7 @@ class Session:
         elif command == "hint":
             self._hint(view)
         elif command == "log":
-            for entry in view["history"]:
+            for entry in self._shown(view)["history"]:
                 self.console.print(self._sentence(entry))
 
     def _hint(self, view: dict[str, Any]) -> None:

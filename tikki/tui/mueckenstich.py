@@ -2,6 +2,12 @@
 
 The score sheet (every finished round, the doubled and dropped colours, running totals)
 is shown after each round is scored and at the end of the match.
+
+Table memory: players may not look at won tricks during a round.  :func:`table_view` is
+the view as the table shows it: once the next trick has begun, no last trick, no piles,
+no mosquito counts and no cards of the round's earlier tricks in the log, until the
+round is scored; the "memory aids" option (``tikki play mueckenstich --memory-aids``)
+shows them anyway.  Bots and hints still get the whole view.
 """
 
 from __future__ import annotations
@@ -17,7 +23,50 @@ from rich.text import Text
 from tikki.cards import COLOUR_NAMES
 from tikki.tui.common import card, cards, hand_and_moves
 
-__all__ = ["changes", "event", "explain", "render", "result", "score_sheet"]
+__all__ = ["changes", "event", "explain", "render", "result", "score_sheet", "table_view"]
+
+HIDDEN = "?"
+"""The move text of a card play the table no longer shows (table memory)."""
+
+
+def table_view(view: Mapping[str, Any], memory_aids: bool) -> dict[str, Any]:
+    """The view as the table shows it (a copy): during a round, without memory aids, the
+    cards of won tricks are face down once the next trick has begun."""
+    shown = dict(view)
+    if memory_aids or view["phase"] in ("score", "over"):
+        return shown
+    shown["piles"] = None
+    shown["mosquitoes"] = None
+    if view["trick"]:
+        shown["last_trick"] = None
+    shown["history"] = _history_shown(view)
+    return shown
+
+
+def _history_shown(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The history with the cards of this round's finished tricks turned face down (their
+    trump namings left out); earlier rounds and the trick in progress stay as they are.
+    A trick whose winner was just decided stays shown until the next trick begins."""
+    history = list(view["history"])
+    n = len(view["hand_sizes"])
+    cards_in_round = sum(view["tricks"]) * n + len(view["trick"])
+    face_up = len(view["trick"]) if view["trick"] else (n if view["last_trick"] else 0)
+    start = len(history)
+    plays: list[int] = []
+    while start > 0 and len(plays) < cards_in_round:
+        start -= 1
+        move = history[start]["move"]
+        if not move.startswith(("discard", "trump", "double", "drop")):
+            plays.append(start)
+    hide_to = plays[face_up - 1] if face_up else len(history)
+    out: list[dict[str, Any]] = []
+    for i, entry in enumerate(history):
+        if start <= i < hide_to and not entry["move"].startswith("discard"):
+            if not entry["move"].startswith("trump"):
+                out.append({"seat": entry["seat"], "move": HIDDEN})
+            continue
+        out.append(entry)
+    return out
 
 
 def _colour(letter: str | None) -> Text:
@@ -44,20 +93,27 @@ def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
     table.add_column("Hand", justify="right")
     table.add_column("Aside", justify="right")
     table.add_column("Tricks", justify="right")
-    table.add_column("Mosquitoes", justify="right")
+    mosquitoes = view["mosquitoes"]
+    if mosquitoes is not None:
+        table.add_column("Mosquitoes", justify="right")
     table.add_column("Total", justify="right")
     for seat, size in enumerate(view["hand_sizes"]):
         marker = "▶ " if seat == view["to_act"] else "  "
         dealer = " (dealer)" if seat == view["dealer"] else ""
         style = "bold" if seat == view["to_act"] else ""
+        counts = [str(view["tricks"][seat])]
+        if mosquitoes is not None:
+            counts.append(str(mosquitoes[seat]))
         table.add_row(
             Text(marker + names[seat] + dealer, style=style),
             str(size),
             str(view["discard_counts"][seat]),
-            str(view["tricks"][seat]),
-            str(view["mosquitoes"][seat]),
+            *counts,
             str(view["scores"][seat]),
         )
+    if mosquitoes is None:
+        table.caption = "Won tricks stay face down until the round is scored."
+        table.caption_justify = "left"
     return table
 
 
@@ -132,6 +188,9 @@ def event(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
         words = {"trump": "name{} the trump", "double": "double{}", "drop": "drop{}"}[verb]
         out.append(words.format("" if you else "s") + ": ")
         out.append(_colour(arg))
+    elif entry["move"] == HIDDEN:
+        out.append("play " if you else "plays ")
+        out.append(Text("a card (face down now)", style="dim"))
     else:
         out.append("play " if you else "plays ")
         out.append(card(entry["move"]))
@@ -148,7 +207,9 @@ def changes(
         line = Text(f"{names[last['winner']]} won the trick: ", style="cyan")
         out.append(line.append(cards(e["card"] for e in last["cards"])))
     if after["deal"] != before["deal"] and after["round"] == before["round"]:
-        out.append(Text("Second deal: 10 new cards each; the trump is reset.", "bold cyan"))
+        trump = after["trump"]
+        still = f" {COLOUR_NAMES[trump]} stays trump." if trump else " No trump yet."
+        out.append(Text("Second deal: 10 new cards each." + still, "bold cyan"))
     if len(after["sheet"]) > len(before["sheet"]):
         entry = after["sheet"][-1]
         out.append(Text(f"Round {entry['round'] + 1} is scored.", "bold cyan"))
