@@ -8,6 +8,13 @@ from the same seed.  A subset (:data:`DEEP`) also checks that every legal move i
 that no view holds a card hidden from its seat, and that ``sample_state(view)`` agrees
 with the view and plays on legally.
 
+Events (DESIGN: Events) are checked against the state: in the deep games after every move
+(a ``trick`` matches the winner's pile, a ``draw`` the hand sizes and the drawer's hand,
+``falls`` the fallen cards, ``take`` the taker's hand, ``phase``/``trump``/``dreck``/
+``last_card`` the view), and at the end of every game (``out`` gives the outcome's out
+order, ``over`` the outcome, ``round`` the score sheet, ``last_trick`` the last trick
+event; private fields only in their owner's view).
+
 A new game plugs in with one line in :data:`CONFIGS`.
 """
 
@@ -117,6 +124,114 @@ def _check_views(state: State, game: tikki.Game, seats: range | list[int]) -> No
     assert not _tokens(public) & every_hidden, "the public view shows a card nobody may see"
 
 
+_HAND_PHASES = ("collect", "play", "discard")
+
+
+def _removes(move: str) -> int:
+    """Cards a phase-1 (or Mückenstich) move takes out of the mover's hand."""
+    if move in ("stock", "pass", "take") or move.startswith("trump"):
+        return 0
+    return 1
+
+
+def _check_move_events(before: dict[str, Any], after: dict[str, Any], seat: int) -> None:
+    """The events of the move just played agree with the state it led to (seat's views)."""
+    entry = after["history"][-1]
+    events = entry.get("events", [])
+    mover = entry["seat"]
+    phases = [e["phase"] for e in events if e["type"] == "phase"]
+    same_phase = not phases and before["phase"] == after["phase"]
+    drawn = Counter[int]()
+    for event in events:
+        kind = event["type"]
+        if kind == "draw":
+            drawn[event["seat"]] += event["count"]
+            if event["seat"] == seat:
+                assert len(event["cards"]) == event["count"]
+                if not any(e["type"] == "dreck" for e in events):
+                    assert set(event["cards"]) <= set(after["hand"]), "drawn cards not in hand"
+            else:
+                assert "cards" not in event, "another seat's draw shows its cards"
+        elif kind == "trick" and same_phase and after["phase"] == "collect":
+            cards = [c["card"] for c in event["cards"]]
+            pile = after["piles"][event["winner"]]
+            assert pile[len(pile) - len(cards) :] == cards, "trick cards not on the winner's pile"
+            assert after["last_winner"] == event["winner"]
+        elif kind == "trick" and after["game"] == "mueckenstich" and same_phase:
+            pile = Counter(after["piles"][event["winner"]])
+            assert not Counter(c["card"] for c in event["cards"]) - pile
+        elif kind == "falls":
+            cards = [c["card"] for c in event["cards"]]
+            assert after["fallen"][len(after["fallen"]) - len(cards) :] == cards
+        elif kind == "take":
+            assert event["seat"] == mover
+            assert not Counter(event["cards"]) - Counter(after["hands"][mover])
+        elif kind == "tie" and same_phase:
+            assert after["to_act"] == event["seats"][0], "a tie goes on with its first seat"
+        elif (
+            kind == "trump"
+            and after["phase"] != "over"
+            and (same_phase or after["game"] != "mueckenstich")
+        ):
+            assert after["trump"] == event["suit"]
+        elif kind == "last_card":
+            owner = after.get("aside_owner", after.get("shown_owner"))
+            assert owner == event["seat"]
+            assert event.get("card") == after.get("shown_card")
+        elif kind == "dreck":
+            assert event["counts"] == after["dreck"]["received"]
+            assert event["given"] == after["dreck"]["given"]
+            assert event.get("cards", []) == after["dreck"]["mine"]
+    if phases and after["phase"] != "over":
+        assert phases[-1] == after["phase"], "the last phase event is the phase now"
+        leader = [e["leader"] for e in events if e["type"] == "phase"][-1]
+        assert leader == after["to_act"] or after["phase"] in ("discard", "score")
+    if same_phase and after["phase"] in _HAND_PHASES:
+        for s, (a, b) in enumerate(zip(before["hand_sizes"], after["hand_sizes"], strict=True)):
+            played = _removes(entry["move"]) if s == mover else 0
+            assert b - a == drawn[s] - played, f"seat {s}'s hand size does not match its draws"
+
+
+def _check_game_events(state: State, game: tikki.Game) -> None:
+    """The whole game's events agree with its outcome, sheet and last trick."""
+    outcome = state.outcome
+    assert outcome is not None
+    for seat in [None, *range(game.players)]:
+        view = state.view(seat)
+        history = view["history"]
+        events = [(i, e) for i, h in enumerate(history) for e in h.get("events", [])]
+        json.dumps(events)
+        overs = [(i, e) for i, e in events if e["type"] == "over"]
+        assert len(overs) == 1 and overs[0][0] == len(history) - 1, "one over, at the end"
+        assert overs[0][1]["outcome"] == outcome
+        for _, e in events:
+            if e["type"] in ("draw", "dreck") and "cards" in e:
+                assert seat is not None and e.get("seat", seat) == seat, "a private field leaked"
+        if "out_order" in outcome:
+            outs = [e for _, e in events if e["type"] == "out"]
+            assert [e["seat"] for e in outs] == outcome["out_order"]
+            assert [e["place"] for e in outs] == list(range(1, len(outs) + 1))
+            tricks = [(i, e) for i, e in events if e["type"] in ("trick", "falls", "void_tie")]
+            last = view["last_trick"]
+            if not tricks:
+                assert last is None
+            else:
+                i, e = tricks[-1]
+                assert last == {
+                    "kind": e["type"],
+                    "winner": e.get("winner"),
+                    "cards": e["cards"],
+                    "move": i,
+                }
+            if "draws" in view:  # Mattis: the draw events are the public draw counts
+                counts = [[t + 1, e["seat"], e["count"]] for t, e in events if e["type"] == "draw"]
+                assert counts == [d for d in view["draws"] if d[0] > 0]
+        else:
+            rounds = [e for _, e in events if e["type"] == "round"]
+            assert [e["scores"] for e in rounds] == outcome["rounds"]
+            assert rounds[-1]["totals"] == outcome["scores"]
+
+
 def _check_sample(state: State, game: tikki.Game, rng: random.Random) -> None:
     seat = rng.randrange(game.players)
     view = state.view(seat)
@@ -152,7 +267,11 @@ def _playout(game: tikki.Game, seed: int, deep: bool) -> State:
             _check_views(state, game, seats)
             if steps % 9 == 0:
                 _check_sample(state, game, rng)
+            watcher = steps % game.players
+            before = state.view(watcher)
         state.play(rng.choice(legal))
+        if deep:
+            _check_move_events(before, state.view(watcher), watcher)
         steps += 1
         assert steps <= limit, "the game did not end"
     _check_zones(state, deck)
@@ -161,6 +280,7 @@ def _playout(game: tikki.Game, seed: int, deep: bool) -> State:
     assert len(state.outcome["returns"]) == game.players
     if deep:
         _check_views(state, game, range(game.players))
+    _check_game_events(state, game)
     with pytest.raises(IllegalMove):
         state.play(deck_list[0])
     return state

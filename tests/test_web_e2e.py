@@ -500,6 +500,71 @@ def test_invite_link_join_and_watch(server: Server, browser: Browser) -> None:
         c.close()
 
 
+# ---------------------------------------------------------------- the log: events, not diffs
+
+
+def _log_lines(page: Page) -> list[str]:
+    return page.locator("#log-list li").evaluate_all("els => els.map(e => e.innerText.trim())")
+
+
+def test_log_after_a_reload_equals_the_log_before(server: Server, browser: Browser) -> None:
+    """Issue 12: the log's "what happened" lines (trick won, phase 2, out, …) come from the
+    engine's events in the view, so a reload rebuilds exactly the same log; and a finished
+    table opened from the lobby shows its whole log."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    watch = Watch(page)
+    create_in_lobby(page, server.url, "myllymatti", ["open", "bot:random", "bot:random"], 4)
+    for _ in range(12):
+        wait_turn_or_end(page)
+        if board(page, "status") == "finished":
+            break
+        seq = board(page, "seq")
+        legal = json.loads(board(page, "legal"))
+        click_move(page, choose(legal), legal)
+        page.wait_for_function(
+            "s => document.querySelector('#board').dataset.seq !== s", arg=seq, timeout=30_000
+        )
+    wait_turn_or_end(page)
+    seq = board(page, "seq")
+    before = _log_lines(page)
+    events = page.locator("#log-list li.event").all_inner_texts()
+    assert any("wins the" in line for line in events), events
+    assert any(line.startswith("You draw ") for line in events), "own draws show the card"
+    page.reload()
+    page.wait_for_selector(f"#board[data-seq='{seq}']")
+    assert _log_lines(page) == before
+    watch.check()
+
+    # A finished all-bot table, opened from the lobby's finished list, shows its whole log.
+    seats = [{"kind": "bot", "bot": "random"}] * 3
+    body = {"game": "mattis", "players": 3, "seats": seats, "seed": 2}
+    answer = page.request.post(server.url + "/api/tables", data=body)
+    assert answer.ok, answer.text()
+    table_id = answer.json()["table"]["id"]
+    for _ in range(300):
+        status = page.request.get(f"{server.url}/api/tables/{table_id}").json()["status"]
+        if status == "finished":
+            break
+        page.wait_for_timeout(100)
+    assert status == "finished"
+    lobby = context.new_page()
+    lobby.goto(server.url + "/")
+    lobby.select_option("#table-filter", "finished")
+    lobby.locator(f"a[href$='{table_id}']:has-text('See the result')").click()
+    if lobby.locator("#watch-btn").is_visible():
+        lobby.click("#watch-btn")
+    lobby.wait_for_selector("#board[data-status=finished]")
+    record = tikki.replay(page.request.get(f"{server.url}/api/tables/{table_id}/record").json())
+    history = record.view(None)["history"]
+    log = _log_lines(lobby)
+    tricks = sum(e["type"] == "trick" for h in history for e in h.get("events", []))
+    assert len([line for line in log if "wins the trick" in line]) == tricks > 0
+    assert any(line.startswith("Phase 2 begins") for line in log)
+    assert log[-1] == "Game over."
+    context.close()
+
+
 # ---------------------------------------------------------------- the pure JS logic
 
 

@@ -28,6 +28,7 @@ from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
 from tikki.tui import common
 from tikki.tui.app import Session, default_record_path, presenter
+from tikki.tui.events import event_lines
 
 app = typer.Typer(
     name="tikki",
@@ -201,6 +202,8 @@ def _print_replay(state: State) -> None:
     for i, entry in enumerate(state.history(None), 1):
         line = describe(entry, names) if describe else common.event_sentence(entry, names)
         console.print(f"{i:4d}. ", line, sep="")
+        for event in event_lines(entry, names, g.name):
+            console.print("      ", event, sep="")
 
 
 @app.command("rules")

@@ -74,6 +74,26 @@ from tikki.core import (
     register,
     shedding_outcome,
 )
+from tikki.events import (
+    DRAW,
+    DRECK,
+    FALLS,
+    GAME_OVER,
+    LAST_CARD,
+    OUT,
+    PHASE,
+    TAKE,
+    TIE,
+    TRICK,
+    TRUMP,
+    VOID_TIE,
+    Event,
+    Past,
+    attach,
+    ev,
+    last_trick,
+    past_of,
+)
 from tikki.games.shedding import holders, is_run, next_with_cards, run_text, runs_in
 
 COLLECT, SHED, OVER = 0, 1, 2
@@ -272,6 +292,7 @@ class MattisState(TableState):
         "_draws",
         "_dreck",
         "_dreck_seed",
+        "_ev",
         "_facts",
         "_fallen",
         "_given",
@@ -290,6 +311,7 @@ class MattisState(TableState):
         "_none",
         "_order",
         "_out",
+        "_past",
         "_phase",
         "_piles",
         "_played",
@@ -358,6 +380,8 @@ class MattisState(TableState):
         self._loser = -1
         self.abandoned = False
         self._hist: list[tuple[int, str, int]] = []
+        self._ev: list[Event] = []
+        self._past: Past | None = None
         self._facts: list[tuple[int, int, int, int]] = []
         self._draws: list[tuple[int, int, int]] = []
         self._none: list[int] = [0] * n
@@ -429,6 +453,7 @@ class MattisState(TableState):
         new._fallen = self._fallen[:]
         new._out = self._out[:]
         new._hist = self._hist[:]
+        new._ev = self._ev[:]
         new._facts = self._facts[:]
         new._draws = self._draws[:]
         new._none = self._none[:]
@@ -775,20 +800,25 @@ class MattisState(TableState):
 
     def _draw(self, seat: int, count: int) -> None:
         hand, stock = self._hands[seat], self._stock
-        hidden = 0
+        t = len(self._hist)
+        drawn: list[int] = []
         for _ in range(count):
             if not stock:
                 break
             card = stock.pop()
             hand.append(card)
-            hidden += 1
+            drawn.append(card)
+        if drawn:
+            self._draws.append((t, seat, len(drawn)))
+            self._none[seat] = 0
+            self._ev.append(ev(t, DRAW, seat, drawn))
             if not stock:
+                card = drawn[-1]
                 self._shown = card
                 self._shown_owner = seat
                 self._trump = SUIT_OF[card]
-        if hidden:
-            self._draws.append((len(self._hist), seat, hidden))
-            self._none[seat] = 0
+                self._ev.append(ev(t, LAST_CARD, seat, card))
+                self._ev.append(ev(t, TRUMP, SUITS[self._trump], card, seat))
 
     def _collect(self, card: int, move: str) -> None:
         """Play ``card`` from hand, or turn the stock (``card`` -1); ``move`` is its text."""
@@ -878,6 +908,7 @@ class MattisState(TableState):
         if len(tied) == 1:
             self._win(tied[0])
             return
+        self._ev.append(ev(len(self._hist), TIE, tied))
         self._round = tied
         self._rpos = 0
         self._rbest = NO_RANK
@@ -889,6 +920,7 @@ class MattisState(TableState):
         """The winner takes the trick; everyone draws back to three (AM-6); he leads."""
         self._piles[winner].extend(c for _, c, _ in self._trick)
         self._last_winner = winner
+        self._ev.append(ev(len(self._hist), TRICK, winner, self._trick))
         self._trick = []
         n, hands = self._n, self._hands
         for k in range(n):
@@ -903,8 +935,11 @@ class MattisState(TableState):
     def _end_collect(self) -> None:
         """Phase 1 ends (AM-8): the unfinished trick goes back; hands join piles; dreck."""
         n = self._n
+        t = len(self._hist)
         for s, c, _ in self._trick:
             self._hands[s].append(c)
+        if self._trick:
+            self._ev.append(ev(t, VOID_TIE, self._trick, "phase_end", None))
         self._trick = []
         self._round = []
         self._rcards = []
@@ -916,14 +951,19 @@ class MattisState(TableState):
         for s in range(n):
             hands[s] = sorted(self._piles[s] + hands[s])
             self._piles[s] = []
+        mark = len(self._ev)
         self._deal_dreck()
         self._phase = SHED
         self._out = [s for s in range(n) if not hands[s]]
-        if holders(hands) <= 1:
+        over = holders(hands) <= 1
+        start = self._last_winner if self._last_winner >= 0 else 0
+        leader = -1 if over else next_with_cards(hands, start)
+        self._ev.insert(mark, ev(t, PHASE, "shed", leader))
+        self._ev.extend(ev(t, OUT, s, i + 1) for i, s in enumerate(self._out))
+        if over:
             self._finish()
             return
-        start = self._last_winner if self._last_winner >= 0 else 0
-        self._to_act = next_with_cards(hands, start)
+        self._to_act = leader
 
     def _deal_dreck(self) -> None:
         """AM-9: players with 6+ cards give their 2–5s and the 6 of trumps to the others."""
@@ -954,6 +994,8 @@ class MattisState(TableState):
             self._received[s] += 1
         for s in receivers:
             self._secret[s].sort()
+        secret = [sec[:] for sec in self._secret]
+        self._ev.append(ev(len(self._hist), DRECK, list(self._given), secret))
 
     # --- phase 2 ------------------------------------------------------------------------
 
@@ -963,9 +1005,10 @@ class MattisState(TableState):
         hands = self._hands
         hand = hands[seat]
         self._hist.append((seat, "take", -1))
-        for _, cs in self._plays:
-            for c in cs:
-                insort(hand, c)
+        taken = [c for _, cs in self._plays for c in cs]
+        for c in taken:
+            insort(hand, c)
+        self._ev.append(ev(len(self._hist), TAKE, seat, taken))
         self._plays = []
         self._to_act = next_with_cards(hands, (seat + 1) % self._n)
 
@@ -986,12 +1029,14 @@ class MattisState(TableState):
         plays.append([seat, cards])
         if not hand:
             self._out.append(seat)
+            self._ev.append(ev(len(self._hist), OUT, seat, len(self._out)))
             if holders(hands) <= 1:
                 self._finish()
                 return
         if len(plays) >= self._trick_size:
             for _, cs in plays:
                 self._fallen.extend(cs)
+            self._ev.append(ev(len(self._hist), FALLS, plays))
             self._plays = []
             self._to_act = next_with_cards(hands, seat)
         else:
@@ -1002,22 +1047,25 @@ class MattisState(TableState):
         self._to_act = -1
         left = [s for s in range(self._n) if self._hands[s]]
         self._loser = left[0] if left else -1
+        self._ev.append(ev(len(self._hist), GAME_OVER))
 
     def _abandon(self) -> None:
         self.abandoned = True
         self._phase = OVER
         self._to_act = -1
+        self._ev.append(ev(len(self._hist), GAME_OVER))
 
     # --- views --------------------------------------------------------------------------
 
     def history(self, seat: int | None) -> list[JSON]:
-        """Every move with its seat; a `stock` move shows the card it turned."""
-        return [
+        """Every move with its seat and events; a `stock` move shows the card it turned."""
+        entries = [
             {"seat": s, "move": move}
             if card < 0
             else {"seat": s, "move": move, "card": CARD_TEXT[card]}
             for s, move, card in self._hist
         ]
+        return attach(entries, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
 
     def _known_hands(self, seat: int | None) -> list[list[str]] | None:
         """Phase 2: the cards of each hand that ``seat`` knows (its own: all)."""
@@ -1076,6 +1124,7 @@ class MattisState(TableState):
             "piles": [[CARD_TEXT[c] for c in p] for p in self._piles],
             "hands": self._known_hands(seat),
             "trick": self._trick_view(),
+            "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
             "dreck": dreck,
             "fallen": [CARD_TEXT[c] for c in self._fallen],
@@ -1162,6 +1211,7 @@ _SHARED_SLOTS = tuple(
         "_fallen",
         "_out",
         "_hist",
+        "_ev",
         "_facts",
         "_draws",
         "_none",
@@ -1218,6 +1268,7 @@ def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisS
     state._hist = [
         (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1) for h in view["history"]
     ]
+    state._past = past_of(view)
     state._facts = [(t, s, _ranks_mask(r), FACT_KINDS.index(k)) for t, s, r, k in view["facts"]]
     state._draws = [(t, s, k) for t, s, k in view["draws"]]
     last_draw = [-1] * n

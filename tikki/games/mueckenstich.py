@@ -51,6 +51,19 @@ from tikki.core import (
     illegal,
     register,
 )
+from tikki.events import (
+    DRAW,
+    GAME_OVER,
+    PHASE,
+    ROUND,
+    TRICK,
+    TRUMP,
+    Event,
+    Past,
+    attach,
+    ev,
+    past_of,
+)
 
 DISCARD, PLAY, SCORE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("discard", "play", "score", "over")
@@ -290,6 +303,7 @@ class MueckenstichState(TableState):
         "_discards",
         "_doubled",
         "_dropped",
+        "_ev",
         "_hands",
         "_last_trick",
         "_leader",
@@ -300,6 +314,7 @@ class MueckenstichState(TableState):
         "_n",
         "_order",
         "_own_seen",
+        "_past",
         "_pending",
         "_phase",
         "_piles",
@@ -357,6 +372,8 @@ class MueckenstichState(TableState):
         self._seats: list[int] = []
         self._seen = 0
         self._own_seen = [0] * n
+        self._ev: list[Event] = []
+        self._past: Past | None = None
         self._legal: list[str] | None = None
 
     # --- dealing ------------------------------------------------------------------------
@@ -413,6 +430,11 @@ class MueckenstichState(TableState):
         else:
             self._phase = DISCARD
             self._to_act = first
+        t = len(self._moves)
+        if t:
+            log = self._ev
+            log.extend(ev(t, DRAW, s, hands[s][:]) for s in range(n))
+            log.append(ev(t, PHASE, PHASE_NAMES[self._phase], self._to_act))
 
     # --- the contract -------------------------------------------------------------------
 
@@ -478,6 +500,7 @@ class MueckenstichState(TableState):
         new._moves = self._moves[:]
         new._seats = self._seats[:]
         new._own_seen = self._own_seen[:]
+        new._ev = self._ev[:]
         return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
@@ -678,6 +701,7 @@ class MueckenstichState(TableState):
             if nxt == self.forehand:
                 self._phase = PLAY
                 self._to_act = self._leader
+                self._ev.append(ev(len(self._moves), PHASE, "play", self._leader))
             else:
                 self._to_act = nxt
 
@@ -709,6 +733,7 @@ class MueckenstichState(TableState):
         self._pending = False
         self._moves.append(_TRUMP_MOVES[colour])
         self._seats.append(seat)
+        self._ev.append(ev(len(self._moves), TRUMP, COLOURS[colour], -1, seat))
         self._advance(seat)
 
     def _advance(self, seat: int) -> None:
@@ -725,6 +750,7 @@ class MueckenstichState(TableState):
             if c & 15 == MOSQUITO:
                 self._mosq[winner] += 1
         self._last_trick = (winner, trick)
+        self._ev.append(ev(len(self._moves), TRICK, winner, trick))
         self._trick = []
         self._led = -1
         self._leader = winner
@@ -751,6 +777,8 @@ class MueckenstichState(TableState):
     def _start_scoring(self) -> None:
         self._phase = SCORE
         doubler = self._doubler()
+        first = doubler if doubler >= 0 else self._dropper()
+        self._ev.append(ev(len(self._moves), PHASE, "score", first))
         if doubler >= 0:
             self._to_act = doubler
             return
@@ -789,9 +817,12 @@ class MueckenstichState(TableState):
                 "scores": scores,
             }
         )
+        t = len(self._moves)
+        self._ev.append(ev(t, ROUND, self._round, scores, self._totals[:]))
         if self._round + 1 >= self._n:
             self._phase = OVER
             self._to_act = -1
+            self._ev.append(ev(t, GAME_OVER))
             return
         self._round += 1
         self._start_round()
@@ -799,11 +830,12 @@ class MueckenstichState(TableState):
     # --- views --------------------------------------------------------------------------
 
     def history(self, seat: int | None) -> list[JSON]:
-        """Every move with its seat; another seat's discard reads ``discard ?``."""
-        return [
+        """Every move with its seat and events; another seat's discard reads ``discard ?``."""
+        entries = [
             {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
             for s, move in zip(self._seats, self._moves, strict=True)
         ]
+        return attach(entries, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
 
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may know (``None``: the public view)."""
@@ -924,6 +956,7 @@ _SHARED_SLOTS = tuple(
         "_moves",
         "_seats",
         "_own_seen",
+        "_ev",
     )
 )
 _CHEAP_ORDER: tuple[int, ...] = tuple((c & 15) * 4 + (c >> 4) for c in range(64))
@@ -1006,6 +1039,7 @@ def _template(
         for e in view["sheet"]
     ]
     state._totals = list(view["scores"])
+    state._past = past_of(view)
     state._seats = [h["seat"] for h in view["history"]]
     state._moves = [h["move"] for h in view["history"]]
     for s, move in zip(state._seats, state._moves, strict=True):

@@ -48,6 +48,25 @@ from tikki.core import (
     register,
     shedding_outcome,
 )
+from tikki.events import (
+    DRAW,
+    FALLS,
+    GAME_OVER,
+    LAST_CARD,
+    OUT,
+    PHASE,
+    TAKE,
+    TIE,
+    TRICK,
+    TRUMP,
+    VOID_TIE,
+    Event,
+    Past,
+    attach,
+    ev,
+    last_trick,
+    past_of,
+)
 from tikki.games.shedding import is_run, next_with_cards
 
 COLLECT, SHED, OVER = 0, 1, 2
@@ -222,6 +241,7 @@ class MyllymattiState(TableState):
         "_aside",
         "_aside_owner",
         "_duel",
+        "_ev",
         "_fallen",
         "_hands",
         "_hist",
@@ -232,6 +252,7 @@ class MyllymattiState(TableState):
         "_n",
         "_order",
         "_out",
+        "_past",
         "_phase",
         "_piles",
         "_plays",
@@ -284,6 +305,8 @@ class MyllymattiState(TableState):
         self._loser = -1
         self.abandoned = False
         self._hist: list[tuple[int, str, int]] = []
+        self._ev: list[Event] = []
+        self._past: Past | None = None
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
 
@@ -334,6 +357,7 @@ class MyllymattiState(TableState):
         new._fallen = self._fallen[:]
         new._out = self._out[:]
         new._hist = self._hist[:]
+        new._ev = self._ev[:]
         return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
@@ -521,11 +545,15 @@ class MyllymattiState(TableState):
         else:
             hand = self._hands[seat]
             hand.remove(card)
+            t = len(self._hist) + 1
             if len(stock) == 1:
                 self._aside = stock.pop()
                 self._aside_owner = seat
+                self._ev.append(ev(t, LAST_CARD, seat, -1))
             elif stock:
-                hand.append(stock.pop())
+                drawn = stock.pop()
+                hand.append(drawn)
+                self._ev.append(ev(t, DRAW, seat, (drawn,)))
             self._trick.append((seat, card, False))
             self._hist.append((seat, CARD_TEXT[card], -1))
         self._rpos += 1
@@ -538,18 +566,22 @@ class MyllymattiState(TableState):
         plays = self._trick[-len(self._round) :]
         best = max(RANK_OF[c] for _, c, _ in plays)
         tied = [s for s, c, _ in plays if RANK_OF[c] == best]
+        t = len(self._hist)
         if len(tied) == 1:
             winner = tied[0]
             self._piles[winner].extend(c for _, c, _ in self._trick)
             self._last_winner = winner
+            self._ev.append(ev(t, TRICK, winner, self._trick))
             self._end_trick(winner)
         elif all(self._can_play(s) for s in tied):
+            self._ev.append(ev(t, TIE, tied))
             self._round = tied
             self._rpos = 0
             self._to_act = tied[0]
         else:
             for s, c, _ in self._trick:
                 self._piles[s].append(c)
+            self._ev.append(ev(t, VOID_TIE, self._trick, "kina", tied))
             self._end_trick(self._trick_leader)
 
     def _end_trick(self, candidate: int) -> None:
@@ -566,17 +598,25 @@ class MyllymattiState(TableState):
             self._piles[seat].extend(self._hands[seat])
             self._hands[seat] = sorted(self._piles[seat])
             self._piles[seat] = []
+        t = len(self._hist)
         if self._aside >= 0:
             insort(self._hands[self._aside_owner], self._aside)
             self._trump = SUIT_OF[self._aside]
         self._phase = SHED
         self._round = []
         self._out = [s for s in range(self._n) if not self._hands[s]]
-        if self._holders() <= 1:
+        over = self._holders() <= 1
+        start = self._last_winner if self._last_winner >= 0 else 0
+        leader = -1 if over else self._next_with_cards(start)
+        log = self._ev
+        log.append(ev(t, PHASE, "shed", leader))
+        if self._aside >= 0:
+            log.append(ev(t, TRUMP, SUITS[self._trump], self._aside, self._aside_owner))
+        log.extend(ev(t, OUT, s, i + 1) for i, s in enumerate(self._out))
+        if over:
             self._finish()
             return
-        start = self._last_winner if self._last_winner >= 0 else 0
-        self._to_act = self._next_with_cards(start)
+        self._to_act = leader
 
     def _play_shed(self, move: str) -> None:
         if move == "take":
@@ -589,8 +629,8 @@ class MyllymattiState(TableState):
     def _take_move(self) -> None:
         """Phase 2: the seat to act takes (MM-14)."""
         seat = self._to_act
-        self._take_cards(seat)
         self._hist.append((seat, "take", -1))
+        self._ev.append(ev(len(self._hist), TAKE, seat, self._take_cards(seat)))
         self._to_act = self._next_with_cards((seat + 1) % self._n)
 
     def _shed(self, cards: list[int], move: str) -> None:
@@ -606,54 +646,60 @@ class MyllymattiState(TableState):
         self._hist.append((seat, move, -1))
         if not hand:
             self._out.append(seat)
+            self._ev.append(ev(len(self._hist), OUT, seat, len(self._out)))
             if self._holders() <= 1:
                 self._finish()
                 return
         if len(plays) >= self._trick_size:
             for _, cs in plays:
                 self._fallen.extend(cs)
+            self._ev.append(ev(len(self._hist), FALLS, plays))
             self._plays = []
             self._to_act = self._next_with_cards(seat)
         else:
             self._to_act = self._next_with_cards((seat + 1) % self._n)
 
-    def _take_cards(self, seat: int) -> None:
+    def _take_cards(self, seat: int) -> tuple[int, ...]:
+        """``seat`` takes by the option (MM-14); return the cards taken."""
         plays, hand = self._plays, self._hands[seat]
         if self._take == 2:
-            for _, cs in plays:
-                for c in cs:
-                    insort(hand, c)
+            taken = tuple(c for _, cs in plays for c in cs)
+            for c in taken:
+                insort(hand, c)
             plays.clear()
-            return
+            return taken
         index = -1 if self._take == 0 else 0
         cards = plays[index][1]
         card = cards.pop() if self._take == 0 else cards.pop(0)
         insort(hand, card)
         if not cards:
             plays.pop(index)
+        return (card,)
 
     def _finish(self) -> None:
         self._phase = OVER
         self._to_act = -1
         holders = [s for s in range(self._n) if self._hands[s]]
         self._loser = holders[0] if holders else -1
+        self._ev.append(ev(len(self._hist), GAME_OVER))
 
     def _abandon(self) -> None:
         self.abandoned = True
         self._phase = OVER
         self._to_act = -1
+        self._ev.append(ev(len(self._hist), GAME_OVER))
 
     # --- views --------------------------------------------------------------------------
 
     def history(self, seat: int | None) -> list[JSON]:
-        """Every move with its seat; a `stock` move shows the card it turned."""
+        """Every move with its seat and events; a `stock` move shows the card it turned."""
         out: list[JSON] = []
         for s, move, card in self._hist:
             entry: JSON = {"seat": s, "move": move}
             if card >= 0:
                 entry["card"] = CARD_TEXT[card]
             out.append(entry)
-        return out
+        return attach(out, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
 
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may know (``None``: the public view)."""
@@ -680,6 +726,7 @@ class MyllymattiState(TableState):
             "piles": [[CARD_TEXT[c] for c in p] for p in self._piles],
             "hands": [_sorted_texts(h, public) for h in self._hands] if public else None,
             "trick": self._trick_view(),
+            "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
             "fallen": [CARD_TEXT[c] for c in self._fallen],
             "out_order": list(self._out),
@@ -749,7 +796,18 @@ _SHARED_SLOTS = tuple(
     name
     for name in MyllymattiState.__slots__
     if name
-    not in ("_hands", "_piles", "_stock", "_trick", "_round", "_plays", "_fallen", "_out", "_hist")
+    not in (
+        "_hands",
+        "_piles",
+        "_stock",
+        "_trick",
+        "_round",
+        "_plays",
+        "_fallen",
+        "_out",
+        "_hist",
+        "_ev",
+    )
 )
 
 
@@ -805,6 +863,7 @@ def _from_view(
     state._hist = [
         (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1) for h in view["history"]
     ]
+    state._past = past_of(view)
     trick = view["trick"]
     if view["hands"] is None:
         state._trick = [(t["seat"], TEXT_CARD[t["card"]], t["stock"]) for t in trick["cards"]]

@@ -25,6 +25,7 @@ from rich.text import Text
 from tikki import bots as botlib
 from tikki.core import Game, IllegalMove, State
 from tikki.tui import common, generic
+from tikki.tui.events import event_lines
 
 COMMANDS = {
     "help": "what each legal move means",
@@ -107,15 +108,9 @@ class Session:
             time.sleep(self.delay)
 
     def _apply(self, move: str) -> None:
-        """Play ``move`` and narrate what the human seat saw happen."""
-        before = self.state.view(self.human)
+        """Play ``move`` and narrate what the human seat saw happen (the move's events)."""
         self.state.play(move)
-        after = self.state.view(self.human)
         self._show_events()
-        changes = getattr(self.view_module, "changes", None)
-        if changes is not None:
-            for line in changes(self._shown(before), self._shown(after), self.names):
-                self.console.print(line)
 
     def _shown(self, view: dict[str, Any]) -> dict[str, Any]:
         """The view as the table shows it (a game may hide some public history, e.g. the
@@ -216,7 +211,18 @@ class Session:
         history = self.state.history(seat)
         for entry in history[self.seen :]:
             self.console.print(self._sentence(entry))
+            for line in event_lines(entry, self.names, self.game.name):
+                self.console.print(line)
+            self._after_round(entry)
         self.seen = len(history)
+
+    def _after_round(self, entry: dict[str, Any]) -> None:
+        """After a ``round`` event of an unfinished match, the presenter's score sheet."""
+        sheet = getattr(self.view_module, "score_sheet", None)
+        if sheet is None or self.state.is_over:
+            return
+        if any(e["type"] == "round" for e in entry.get("events", ())):
+            self.console.print(sheet(self.state.view(self.human), self.names))
 
     def _show_result(self) -> None:
         view = self.state.view(self.human)

@@ -160,35 +160,6 @@ def explain(view: Mapping[str, Any], move: str) -> str:
     return what + " to beat " + "+".join(trick["plays"][-1]["cards"])
 
 
-def changes(
-    before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]
-) -> list[Text]:
-    """What a move did beyond itself: tricks won, the shown card, the dreck, players out."""
-    out: list[Text] = []
-    n = len(names)
-    if before["phase"] == "collect":
-        grown = [s for s in range(n) if len(after["piles"][s]) > len(before["piles"][s])]
-        if grown and after["phase"] == "collect":
-            won = len(after["piles"][grown[0]]) - len(before["piles"][grown[0]])
-            out.append(Text(f"{names[grown[0]]} won the trick ({won} cards).", "cyan"))
-        if before["shown_card"] is None and after["shown_card"] is not None:
-            line = Text(f"{names[after['shown_owner']]} drew the last stock card: ", "cyan")
-            line.append(card(after["shown_card"]))
-            out.append(line.append(f" — trump will be {SUIT_NAMES[after['trump']]}."))
-        if after["phase"] != "collect":
-            out.append(Text("Phase 1 is over: every hand is shown.", "bold cyan"))
-            dreck = after.get("dreck")
-            if dreck:
-                got = ", ".join(f"{names[s]} {k}" for s, k in enumerate(dreck["received"]) if k)
-                out.append(Text(f"Dreck of {len(dreck['cards'])} cards dealt: {got}.", "cyan"))
-    elif len(after["fallen"]) > len(before["fallen"]):
-        out.append(Text("The trick is finished: its cards leave the game.", "cyan"))
-    for seat in after["out_order"]:
-        if seat not in before["out_order"]:
-            out.append(Text(f"{names[seat]} {'are' if names[seat] == 'You' else 'is'} out!"))
-    return out
-
-
 def event(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
     """A history entry as a short sentence: ``Seat 1 (random) sloughs 7H``."""
     who = names[entry["seat"]]
@@ -223,4 +194,4 @@ def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     return Panel(text, title="Game over")
 
 
-__all__ = ["changes", "event", "explain", "move_text", "render", "result"]
+__all__ = ["event", "explain", "move_text", "render", "result"]

@@ -23,7 +23,7 @@ from rich.text import Text
 from tikki.cards import COLOUR_NAMES
 from tikki.tui.common import card, cards, hand_and_moves
 
-__all__ = ["changes", "event", "explain", "render", "result", "score_sheet", "table_view"]
+__all__ = ["event", "explain", "render", "result", "score_sheet", "table_view"]
 
 HIDDEN = "?"
 """The move text of a card play the table no longer shows (table memory)."""
@@ -194,29 +194,6 @@ def event(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
     else:
         out.append("play " if you else "plays ")
         out.append(card(entry["move"]))
-    return out
-
-
-def changes(
-    before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]
-) -> list[RenderableType]:
-    """What a move did beyond itself: tricks won, a new deal, a round scored."""
-    out: list[RenderableType] = []
-    last = after["last_trick"]
-    if last is not None and last != before["last_trick"]:
-        line = Text(f"{names[last['winner']]} won the trick: ", style="cyan")
-        out.append(line.append(cards(e["card"] for e in last["cards"])))
-    if after["deal"] != before["deal"] and after["round"] == before["round"]:
-        trump = after["trump"]
-        still = f" {COLOUR_NAMES[trump]} stays trump." if trump else " No trump yet."
-        out.append(Text("Second deal: 10 new cards each." + still, "bold cyan"))
-    if len(after["sheet"]) > len(before["sheet"]):
-        entry = after["sheet"][-1]
-        out.append(Text(f"Round {entry['round'] + 1} is scored.", "bold cyan"))
-        if after["phase"] != "over":
-            out.append(score_sheet(after, names))
-            dealer = names[after["dealer"]]
-            out.append(Text(f"Round {after['round'] + 1}: {dealer} deals.", "bold cyan"))
     return out
 
 

@@ -114,34 +114,6 @@ def _order(text: str) -> int:
     return "23456789TJQKA".index(text[0])
 
 
-def changes(
-    before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]
-) -> list[Text]:
-    """What a move did beyond itself: duels won or voided, tricks fallen, players out."""
-    out: list[Text] = []
-    if before["hands"] is None:
-        grown = [s for s in range(len(names)) if len(after["piles"][s]) > len(before["piles"][s])]
-        if len(grown) == 1 and after["last_winner"] == grown[0]:
-            won = len(after["piles"][grown[0]]) - len(before["piles"][grown[0]])
-            out.append(Text(f"{names[grown[0]]} won the trick ({won} cards to the pile).", "cyan"))
-        elif grown and after["hands"] is None:
-            out.append(
-                Text("Kina cannot go on: the trick is void, each takes back his cards.", "cyan")
-            )
-        if after["hands"] is not None:
-            out.append(Text("Phase 1 is over: every hand is now public.", "bold cyan"))
-            trump = after["aside_card"]
-            line = Text("Phase 2 begins. The set-aside card is ", "bold cyan")
-            line.append(card(trump or "?"))
-            out.append(line.append(f": trump is {SUIT_NAMES[trump[1]] if trump else '?'}."))
-    elif len(after["fallen"]) > len(before["fallen"]):
-        out.append(Text("The trick falls: its cards leave the game.", "cyan"))
-    for seat in after["out_order"]:
-        if seat not in before["out_order"]:
-            out.append(Text(f"{names[seat]} {_be(names[seat])} out!", "bold green"))
-    return out
-
-
 def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     """Who went out in which order, and who is the myllymatti."""
     text = Text()

@@ -15,6 +15,7 @@ import {
   tableUrl,
 } from "./api.js";
 import { cardName, cardSVG, sortCards } from "./cards.js";
+import { eventLines } from "./events.js";
 import {
   buttonLabel,
   classify,
@@ -50,8 +51,6 @@ const app = {
   watching: false,
   logged: 0,
   resultShown: false,
-  events: null,
-  pendingEvents: [],
 };
 
 // ---------------------------------------------------------------- notices and status
@@ -289,10 +288,8 @@ function onMessage(m) {
       app.selected = [];
       app.hint = null;
     }
-    const prev = app.msg;
     app.msg = m;
     setPending(false);
-    noteEvents(prev, m);
     render();
   } else if (m.type === "error") {
     setPending(false);
@@ -316,20 +313,16 @@ function onMessage(m) {
 
 // ---------------------------------------------------------------- events
 
-/** What a move did beyond itself (a trick won, a phase begun, a player out), found by
- * comparing two consecutive states; written to the log and shown on the table. */
-function noteEvents(prev, m) {
-  if (!prev || m.seq !== prev.seq + 1 || prev.table.id !== m.table.id) return;
-  let lines = [];
-  try {
-    lines = renderer(m).events(prev.view, m.view, ctxOf(m).names);
-  } catch (err) {
-    console.error("tikki: events", err);
-    lines = [];
+/** What the latest moves did (the newest entry, among the last round of moves, whose
+ * events say more than a draw): shown on the table under the trick. */
+function recentEvents(m, ctx) {
+  const history = m.view.history || [];
+  const stop = Math.max(0, history.length - m.table.players);
+  for (let i = history.length - 1; i >= stop; i--) {
+    const events = (history[i].events || []).filter((e) => e.type !== "draw");
+    if (events.length) return eventLines({ ...history[i], events }, ctx.names, m.table.game);
   }
-  if (!lines.length) return;
-  app.events = { seq: m.seq, lines };
-  app.pendingEvents.push({ after: (m.view.history || []).length, lines });
+  return [];
 }
 
 const myTurn = (m) =>
@@ -372,10 +365,9 @@ function render() {
   document.title = `${myTurn(m) ? "● Your turn · " : ""}${m.table.title} · tikki`;
   renderStatus(m, R, ctx);
   renderSeats(m, R, ctx);
-  const recent = app.events && m.seq - app.events.seq < m.table.players;
+  const recent = recentEvents(m, ctx);
   $("#centre").innerHTML =
-    R.centre(view, ctx) +
-    (recent ? `<p class="event-line">${app.events.lines.join(" ")}</p>` : "");
+    R.centre(view, ctx) + (recent.length ? `<p class="event-line">${recent.join(" ")}</p>` : "");
   renderHand(m, ctx);
   renderActions(m, ctx);
   renderLog(m, ctx);
@@ -603,17 +595,13 @@ function renderLog(m, ctx) {
     if (you) li.className = "mine";
     li.innerHTML = `<span class="who">${esc(names[e.seat] ?? `Seat ${e.seat + 1}`)}</span> ${describe(e, you)}`;
     frag.appendChild(li);
-  }
-  for (const ev of app.pendingEvents) {
-    if (ev.after > history.length) continue;
-    for (const line of ev.lines) {
-      const li = document.createElement("li");
-      li.className = "event";
-      li.innerHTML = line;
-      frag.appendChild(li);
+    for (const line of eventLines(e, names, m.table.game)) {
+      const item = document.createElement("li");
+      item.className = "event";
+      item.innerHTML = line;
+      frag.appendChild(item);
     }
   }
-  app.pendingEvents = [];
   list.appendChild(frag);
   app.logged = history.length;
   $("#log-count").textContent = `${history.length}`;

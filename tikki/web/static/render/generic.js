@@ -13,5 +13,4 @@ export default {
   prompt: () => "Your turn: choose a move.",
   result: (view, ctx) => `<p>Game over.</p><pre>${esc(JSON.stringify(ctx.outcome ?? {}, null, 1))}</pre>`,
   sheet: () => "",
-  events: () => [],
 };

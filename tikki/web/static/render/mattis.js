@@ -3,11 +3,9 @@ import { cardChip, cardShort } from "../cards.js";
 import { esc } from "../api.js";
 import { fact, says, plural, sheddingResult, trickSlot } from "./common.js";
 import {
-  collectEvents,
   collectTable,
   collecting,
   shedBadges,
-  shedEvents,
   shedFacts,
   shedPrompt,
   shedSeatExtra,
@@ -93,20 +91,5 @@ export default {
 
   result(view, ctx) {
     return sheddingResult(view, ctx.names, "loser");
-  },
-
-  events(prev, view, names) {
-    const out = collectEvents(prev, view, names, "trick");
-    if (!prev.shown_card && view.shown_card) {
-      out.push(
-        `${says(names, view.shown_owner, "draws", "draw")} the last stock card and shows it: ${cardChip(
-          view.shown_card,
-        )}.`,
-      );
-    }
-    if (prev.phase === "collect" && view.phase === "shed" && view.dreck && view.dreck.cards) {
-      out.push(`The dreck: ${plural(view.dreck.cards.length, "card")} dealt to the short hands.`);
-    }
-    return out.concat(shedEvents(prev, view, names, "loser"));
   },
 };

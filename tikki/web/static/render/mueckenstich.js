@@ -118,23 +118,6 @@ export default {
     );
   },
 
-  events(prev, view, names) {
-    const out = [];
-    const sum = (a) => a.reduce((x, y) => x + y, 0);
-    if (view.last_trick && sum(view.tricks) > sum(prev.tricks)) {
-      out.push(`${says(names, view.last_trick.winner, "wins", "win")} the trick.`);
-    }
-    if (view.deal > prev.deal && view.round === prev.round) {
-      out.push("Second deal: ten more cards each.");
-    }
-    const sheet = view.sheet || [];
-    if (sheet.length > (prev.sheet || []).length) {
-      const r = sheet[sheet.length - 1];
-      const scores = r.scores.map((x, i) => `${esc(names[i])} ${sign(x)}`).join(", ");
-      out.push(`Round ${r.round + 1} scored: ${scores}.`);
-    }
-    return out;
-  },
 
   sheet(view, ctx) {
     const { names } = ctx;

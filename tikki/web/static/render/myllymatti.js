@@ -3,11 +3,9 @@ import { esc } from "../api.js";
 import { cardChip } from "../cards.js";
 import { fact, says, sheddingResult, trickSlot } from "./common.js";
 import {
-  collectEvents,
   collectTable,
   collecting,
   shedBadges,
-  shedEvents,
   shedFacts,
   shedPrompt,
   shedSeatExtra,
@@ -66,13 +64,5 @@ export default {
 
   result(view, ctx) {
     return sheddingResult(view, ctx.names, "myllymatti");
-  },
-
-  events(prev, view, names) {
-    const out = collectEvents(prev, view, names, prev.trick.kind === "duel" ? "duel" : "trick");
-    if (prev.aside_owner === null && view.aside_owner !== null && view.aside_owner !== undefined) {
-      out.push(`${says(names, view.aside_owner, "sets", "set")} the last stock card aside, face down.`);
-    }
-    return out.concat(shedEvents(prev, view, names, "myllymatti"));
   },
 };

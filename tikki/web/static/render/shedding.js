@@ -1,5 +1,5 @@
 // The shedding phase shared by Myllymatti and Mattis: the trick of plays, public hands.
-import { cardChip, cardShort, colourChip, SUIT_NAMES } from "../cards.js";
+import { cardChip, cardShort, SUIT_NAMES } from "../cards.js";
 import { esc } from "../api.js";
 import { fact, plural, says, publicHand, stockPile, suitFact, trickSlot } from "./common.js";
 
@@ -107,36 +107,3 @@ export function shedPrompt(view, multiWord) {
     : `You cannot beat ${esc(cardShort(target))}: take.`;
 }
 
-/** What the last move did in phase 1 beyond itself: a trick won or voided, phase 2. */
-export function collectEvents(prev, view, names, word) {
-  const out = [];
-  if (prev.phase !== "collect") return out;
-  const grew = view.piles.map((p, s) => p.length - (prev.piles[s] || []).length);
-  const gainers = grew.map((g, s) => [g, s]).filter(([g]) => g > 0);
-  if (view.phase === "collect") {
-    if (gainers.length === 1) {
-      const [g, s] = gainers[0];
-      out.push(`${says(names, s, "wins", "win")} the ${word} (${plural(g, "card")}).`);
-    } else if (gainers.length > 1) {
-      out.push(`The ${word} is void: the cards go back to the piles of those who played them.`);
-    }
-  } else {
-    out.push(`Phase 2: every hand is shown; trump is ${colourChip(view.trump)}.`);
-  }
-  return out;
-}
-
-/** What the last move did in phase 2: a fallen trick, players out, the loser. */
-export function shedEvents(prev, view, names, loserWord) {
-  const out = [];
-  if (prev.phase === "collect" || view.phase === "collect") return out;
-  const fell = (view.fallen || []).length - (prev.fallen || []).length;
-  if (fell > 0) out.push(`The trick falls: ${plural(fell, "card")} leave the game.`);
-  for (const s of view.out_order || []) {
-    if (!(prev.out_order || []).includes(s)) out.push(`${says(names, s, "is", "are")} out!`);
-  }
-  if (view.loser !== null && view.loser !== undefined && prev.loser !== view.loser) {
-    out.push(`${says(names, view.loser, "is", "are")} the ${loserWord}.`);
-  }
-  return out;
-}

@@ -1,0 +1,149 @@
+"""Events (DESIGN: Events): what each move did, from the engine, as each seat may know it.
+
+The conformance harness checks events against the state over every configuration; these
+tests pin the cases the issues name: the winner of the last phase-1 trick and the cards
+going back when phase 1 ends mid-trick are announced (in the engine, the terminal and
+``tikki replay``), a seat's own draws show its cards and nobody else's, and every view
+has ``last_trick``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+import tikki
+from tikki.cli import app
+from tikki.core import State
+
+runner = CliRunner()
+
+
+def _random_game(name: str, players: int, seed: int) -> State:
+    state = tikki.load(name, players=players).new_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def _events(history: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    return [(i, e) for i, h in enumerate(history) for e in h.get("events", [])]
+
+
+def test_the_move_ending_phase_one_carries_the_trick_then_the_phase() -> None:
+    """Issue 14.3: the last phase-1 trick has a winner before phase 2 begins."""
+    for name in ("myllymatti", "mattis"):
+        state = _random_game(name, 3, 4)
+        history = state.history(None)
+        (i, phase), *_ = [(i, e) for i, e in _events(history) if e["type"] == "phase"]
+        kinds = [e["type"] for e in history[i].get("events", [])]
+        assert kinds.index("trick") < kinds.index("phase"), kinds
+        trick = next(e for e in history[i]["events"] if e["type"] == "trick")
+        assert phase["leader"] == trick["winner"]
+
+
+def test_phase_one_ending_mid_trick_returns_the_cards() -> None:
+    """AM-8: the unfinished trick goes back to who played it, and the event says so."""
+    state = _random_game("mattis", 3, 1)
+    voids = [e for _, e in _events(state.history(None)) if e["type"] == "void_tie"]
+    assert voids and voids[0]["why"] == "phase_end" and voids[0]["cards"]
+    kina = _random_game("myllymatti", 3, 4)
+    voids = [e for _, e in _events(kina.history(None)) if e["type"] == "void_tie"]
+    assert voids and voids[0]["why"] == "kina" and len(voids[0]["seats"]) >= 2
+
+
+def test_own_draws_show_cards_and_others_only_counts() -> None:
+    state = _random_game("myllymatti", 3, 7)
+    draws = {
+        seat: [e for _, e in _events(state.history(seat)) if e["type"] == "draw"]
+        for seat in (None, 0, 1, 2)
+    }
+    assert draws[0] and len(draws[0]) == len(draws[None])
+    for seat in (0, 1, 2):
+        for e in draws[seat]:
+            assert ("cards" in e) == (e["seat"] == seat)
+    assert all("cards" not in e for e in draws[None])
+    record = state.record(1)
+    recorded = [e for _, e in _events(record["history"]) if e["type"] == "draw"]
+    assert recorded == draws[1], "a seat's record holds exactly that seat's view of its draws"
+
+
+def test_mattis_dreck_cards_only_for_their_receiver() -> None:
+    for seed in range(40):
+        state = _random_game("mattis", 3, seed)
+        drecks = [e for _, e in _events(state.history(None)) if e["type"] == "dreck"]
+        if drecks:
+            break
+    else:
+        raise AssertionError("no dreck in 40 games")
+    assert "cards" not in drecks[0]
+    for seat in range(3):
+        (mine,) = [e for _, e in _events(state.history(seat)) if e["type"] == "dreck"]
+        assert ("cards" in mine) == (mine["counts"][seat] > 0)
+        assert len(mine.get("cards", [])) == mine["counts"][seat]
+
+
+def test_every_view_has_last_trick() -> None:
+    for name, players in (("myllymatti", 3), ("mattis", 3), ("mueckenstich", 4)):
+        state = tikki.load(name, players=players).new_state(seed=3)
+        assert state.view(0)["last_trick"] is None
+        rng = random.Random(3)
+        while not state.is_over and state.view(None)["last_trick"] is None:
+            state.play(rng.choice(state.legal_moves()))
+        last = state.view(1)["last_trick"]
+        assert last is not None and last["cards"], name
+        events = _events(state.history(None))
+        trick = [e for _, e in events if e["type"] == "trick"][-1]
+        assert last["winner"] == trick["winner"] and last["cards"] == trick["cards"]
+
+
+def test_watch_announces_the_last_phase_one_trick_myllymatti() -> None:
+    """Issue 14.3, as reported: ``tikki play myllymatti --watch --seed 4``."""
+    args = ["play", "myllymatti", "--watch", "--delay", "0", "--seed", "4", "--no-record"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    phase = next(i for i, line in enumerate(lines) if line.startswith("Phase 2 begins"))
+    assert "wins the trick" in lines[phase - 1], lines[phase - 3 : phase + 1]
+    assert "Trump is" in result.output and "is out (1st)." in result.output
+
+
+def test_watch_announces_the_last_phase_one_trick_mattis() -> None:
+    """Issue 14.3, as reported: ``tikki play mattis --watch --bots heuristic --seed 2``."""
+    args = ["play", "mattis", "--watch", "--bots", "heuristic", "--delay", "0"]
+    result = runner.invoke(app, [*args, "--seed", "2", "--no-record"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    phase = next(i for i, line in enumerate(lines) if line.startswith("Phase 2 begins"))
+    assert any("wins the trick" in line for line in lines[phase - 3 : phase]), lines[phase - 3 :]
+    assert "draws the last stock card and shows it" in result.output
+
+
+def test_replay_announces_cards_going_back_when_phase_one_ends_mid_trick(
+    tmp_path: Path,
+) -> None:
+    state = _random_game("mattis", 3, 1)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(state.record()))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Phase 1 ends mid-trick: the cards go back" in out
+    assert "wins the trick" in out and "The trick falls" in out and "Game over." in out
+    assert "draws a card" in out and "is out (1st)" in out
+
+
+def test_replay_prints_rounds_of_a_match(tmp_path: Path) -> None:
+    state = _random_game("mueckenstich", 3, 2)
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(state.record()))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    for r in (1, 2, 3):
+        assert f"Round {r} is scored." in result.output
+    assert "wins the trick" in result.output

@@ -1,0 +1,242 @@
+"""Events: the public consequences of each move, as each seat may know them (DESIGN).
+
+A game emits events where its rules act (a trick is won, a card is drawn, a phase
+begins, a player goes out, …) and keeps them compactly, one list per event in one list
+per state: ``[t, kind, *args, cache]``, where ``t`` is the number of moves played when
+the event happened (so the event belongs to move ``t - 1``).  Card arguments are card
+ints and lists that the game no longer changes (a finished trick is replaced by a new
+list, never emptied).  An event is made by :func:`ev`.  Its JSON is built only when a
+view first asks for it (:func:`attach`) and kept in its ``cache`` slot; clones share the
+event lists, and views share the built JSON (read it, never change it).  A seat's own
+draws show their cards, the others' only their count (a draw caches both forms).
+
+Event JSON (``type`` and its fields; cards as texts, ``{"seat", "card"}`` where who
+played a card matters):
+
+* ``trick``: ``winner``, ``cards`` (``[{"seat", "card"}]`` in play order);
+* ``tie``: ``seats`` (a Myllymatti kina or a Mattis war goes on between them);
+* ``void_tie``: ``cards`` (each goes back to the seat that played it) and ``why``:
+  ``"kina"`` (a kina that cannot go on, MM-8, with ``seats``) or ``"phase_end"`` (phase 1
+  ended mid-trick, AM-8);
+* ``falls``: ``cards`` (``[{"seat", "card"}]``): a phase-2 trick leaves the game;
+* ``take``: ``seat``, ``cards``: what a seat picked up;
+* ``draw``: ``seat``, ``count``; ``cards`` only in the drawer's own view;
+* ``last_card``: ``seat``; ``card`` where it is public (the Mattis shown card);
+* ``phase``: ``phase`` (its name) and ``leader`` (who acts first in it, or ``None``);
+* ``dreck``: ``counts`` (cards received per seat), ``given`` (per seat); ``cards`` (the
+  ones it received) only in a receiver's own view;
+* ``trump``: ``suit``; with ``card`` (the card that made it) and ``seat`` where known;
+* ``out``: ``seat``, ``place`` (1 for the first out);
+* ``round``: ``round`` (from 0), ``scores`` (that round's), ``totals`` (after it);
+* ``over``: ``outcome``.
+
+A state sampled from a view (:meth:`tikki.core.Game.sample_state`) cannot know the
+hidden cards behind the view's events, so it keeps them as the view gave them
+(:func:`past_of`) and emits new ones for the moves played on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tikki.core import JSON
+
+TRICK, TIE, VOID_TIE, FALLS, TAKE, DRAW, LAST_CARD, PHASE, DRECK, TRUMP, OUT, ROUND, GAME_OVER = (
+    range(13)
+)
+"""Compact event kinds (the second item of an event tuple)."""
+
+TYPES = (
+    "trick",
+    "tie",
+    "void_tie",
+    "falls",
+    "take",
+    "draw",
+    "last_card",
+    "phase",
+    "dreck",
+    "trump",
+    "out",
+    "round",
+    "over",
+)
+"""The JSON ``type`` of each compact kind."""
+
+Event = list[Any]
+"""``[t, kind, *args, cache]``: one event as a game keeps it (see :func:`ev`)."""
+
+Past = tuple[int | None, list[list[JSON]]]
+"""A sampled state's inherited events: the view's seat, and each history entry's events."""
+
+PRIVATE = {"draw": "cards", "dreck": "cards"}
+"""Fields that only one seat may see: the drawer's cards, a receiver's dreck cards."""
+
+TRICK_TYPES = ("trick", "falls", "void_tie")
+"""Event types that take a trick off the table (the view's ``last_trick``)."""
+
+
+def ev(t: int, kind: int, *args: Any) -> Event:
+    """A new event: ``t`` moves played, ``kind``, its arguments and empty cache slot(s)."""
+    if kind == DRAW:
+        return [t, kind, *args, None, None]
+    return [t, kind, *args, None]
+
+
+def _seat_cards(trick: Sequence[Sequence[Any]], text: Sequence[str]) -> list[JSON]:
+    return [{"seat": e[0], "card": text[e[1]]} for e in trick]
+
+
+def to_json(
+    event: Event, seat: int | None, text: Sequence[str], outcome: Callable[[], JSON | None]
+) -> JSON:
+    """The JSON of one event as ``seat`` may know it (``None``: the public), cached."""
+    kind = event[1]
+    if kind == DRAW and seat == event[2]:
+        own = event[4]
+        if own is None:
+            own = event[4] = {
+                "type": "draw",
+                "seat": seat,
+                "count": len(event[3]),
+                "cards": [text[c] for c in event[3]],
+            }
+        return own  # type: ignore[no-any-return]
+    if kind == DRECK and seat is not None and event[3][seat]:
+        out = dict(to_json(event, None, text, outcome))
+        out["cards"] = [text[c] for c in event[3][seat]]
+        return out
+    cached = event[-1]
+    if cached is None:
+        cached = event[-1] = _build(event, text, outcome)
+    return cached  # type: ignore[no-any-return]
+
+
+def _build(event: Event, text: Sequence[str], outcome: Callable[[], JSON | None]) -> JSON:
+    """The public JSON of one event."""
+    kind = event[1]
+    if kind == DRAW:
+        return {"type": "draw", "seat": event[2], "count": len(event[3])}
+    if kind == TRICK:
+        return {"type": "trick", "winner": event[2], "cards": _seat_cards(event[3], text)}
+    if kind == FALLS:
+        cards = [{"seat": s, "card": text[c]} for s, cs in event[2] for c in cs]
+        return {"type": "falls", "cards": cards}
+    if kind == TAKE:
+        return {"type": "take", "seat": event[2], "cards": [text[c] for c in event[3]]}
+    if kind == TIE:
+        return {"type": "tie", "seats": list(event[2])}
+    if kind == VOID_TIE:
+        out = {"type": "void_tie", "why": event[3], "cards": _seat_cards(event[2], text)}
+        if event[4] is not None:
+            out["seats"] = list(event[4])
+        return out
+    if kind == LAST_CARD:
+        out = {"type": "last_card", "seat": event[2]}
+        if event[3] >= 0:
+            out["card"] = text[event[3]]
+        return out
+    if kind == TRUMP:
+        out = {"type": "trump", "suit": event[2]}
+        if event[3] >= 0:
+            out["card"] = text[event[3]]
+        if event[4] >= 0:
+            out["seat"] = event[4]
+        return out
+    return _other(event, outcome)
+
+
+def _other(event: Event, outcome: Callable[[], JSON | None]) -> JSON:
+    kind = event[1]
+    if kind == PHASE:
+        return {"type": "phase", "phase": event[2], "leader": None if event[3] < 0 else event[3]}
+    if kind == OUT:
+        return {"type": "out", "seat": event[2], "place": event[3]}
+    if kind == DRECK:
+        given, secret = event[2], event[3]
+        return {"type": "dreck", "counts": [len(s) for s in secret], "given": list(given)}
+    if kind == ROUND:
+        return {
+            "type": "round",
+            "round": event[2],
+            "scores": list(event[3]),
+            "totals": list(event[4]),
+        }
+    if kind == GAME_OVER:
+        return {"type": "over", "outcome": outcome()}  # final: the game is over
+    raise ValueError(f"unknown event kind {kind!r}")
+
+
+def attach(
+    entries: list[JSON],
+    events: Sequence[Event],
+    past: Past | None,
+    seat: int | None,
+    text: Sequence[str],
+    outcome: Callable[[], JSON | None],
+) -> list[JSON]:
+    """Add ``"events"`` to the history ``entries`` (in place) as ``seat`` sees them."""
+    if past is not None:
+        owner, lists = past
+        for entry, evs in zip(entries, lists, strict=False):
+            if evs:
+                entry["events"] = evs[:] if seat == owner else [_public(e) for e in evs]
+    for event in events:
+        entry = entries[event[0] - 1]
+        kind = event[1]
+        js = event[4] if kind == DRAW and seat == event[2] else event[-1]
+        if js is None or kind == DRECK:
+            js = to_json(event, seat, text, outcome)
+        got = entry.get("events")
+        if got is None:
+            entry["events"] = [js]
+        else:
+            got.append(js)
+    return entries
+
+
+def _public(event: JSON) -> JSON:
+    field = PRIVATE.get(event["type"])
+    if field is None or field not in event:
+        return event
+    return {k: v for k, v in event.items() if k != field}
+
+
+def past_of(view: Mapping[str, Any]) -> Past | None:
+    """The events of a view's history, kept by a state sampled from that view."""
+    history = view.get("history") or []
+    lists = [list(h.get("events") or []) for h in history]
+    if not any(lists):
+        return None
+    return view.get("seat"), lists
+
+
+def last_trick(events: Sequence[Event], past: Past | None, text: Sequence[str]) -> JSON | None:
+    """The view's ``last_trick``: the last trick that left the table, or ``None``.
+
+    ``{"kind", "winner", "cards", "move"}``: ``kind`` is the event type (``trick``,
+    ``falls`` or ``void_tie``), ``winner`` the seat that won it (``None`` unless a won
+    trick), ``cards`` ``[{"seat", "card"}]`` in play order, ``move`` the index of the move
+    that ended it.
+    """
+    for event in reversed(events):
+        if event[1] in (TRICK, FALLS, VOID_TIE):
+            js = to_json(event, None, text, lambda: None)
+            return _trick_of(js, event[0] - 1)
+    if past is not None:
+        lists = past[1]
+        for i in range(len(lists) - 1, -1, -1):
+            for js in reversed(lists[i]):
+                if js["type"] in TRICK_TYPES:
+                    return _trick_of(js, i)
+    return None
+
+
+def _trick_of(event: JSON, move: int) -> JSON:
+    return {
+        "kind": event["type"],
+        "winner": event.get("winner"),
+        "cards": [dict(c) for c in event["cards"]],
+        "move": move,
+    }
