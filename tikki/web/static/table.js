@@ -347,15 +347,18 @@ function ctxOf(m) {
     mySeat: m.seat,
     legal: myTurn(m) ? m.view.legal_moves : [],
     outcome: m.table.outcome,
+    memoryAids: Boolean(m.table.memory_aids),
   };
 }
 
 function render() {
-  const m = app.msg;
-  if (!m) return;
-  const R = renderer(m);
+  const full = app.msg;
+  if (!full) return;
+  const R = renderer(full);
+  const ctx = ctxOf(full);
+  // what the table shows (Mückenstich hides won tricks during a round); hand and moves use the full view
+  const m = R.tableView ? { ...full, view: R.tableView(full.view, ctx) } : full;
   const view = m.view;
-  const ctx = ctxOf(m);
   const board = $("#board");
   const focus = focusKey();
   board.hidden = false;
@@ -376,8 +379,8 @@ function render() {
   $("#centre").innerHTML =
     R.centre(view, ctx) +
     (recent ? `<p class="event-line">${app.events.lines.join(" ")}</p>` : "");
-  renderHand(m, ctx);
-  renderActions(m, ctx);
+  renderHand(full, ctx);
+  renderActions(full, ctx);
   renderLog(m, ctx);
   const sheet = R.sheet(view, ctx);
   $("#sheet").hidden = !sheet;
@@ -601,6 +604,8 @@ function renderLog(m, ctx) {
     const you = e.seat === m.seat;
     const li = document.createElement("li");
     if (you) li.className = "mine";
+    li.dataset.i = String(i);
+    li.dataset.move = e.move;
     li.innerHTML = `<span class="who">${esc(names[e.seat] ?? `Seat ${e.seat + 1}`)}</span> ${describe(e, you)}`;
     frag.appendChild(li);
   }
@@ -615,9 +620,33 @@ function renderLog(m, ctx) {
   }
   app.pendingEvents = [];
   list.appendChild(frag);
+  faceDown(list, m.view.memory_hidden);
   app.logged = history.length;
   $("#log-count").textContent = `${history.length}`;
   if (atBottom || history.length <= 1) box.scrollTop = box.scrollHeight;
+}
+
+/** Table memory in the log: the entries of won tricks in [from, to) show no card (their
+ * trump namings are hidden); outside it, or without a range, every entry is whole again. */
+function faceDown(list, range) {
+  const [from, to] = range || [0, 0];
+  for (const li of list.querySelectorAll("li[data-i]")) {
+    const i = Number(li.dataset.i);
+    const verb = li.dataset.move.split(" ")[0];
+    const hide = i >= from && i < to && verb !== "discard";
+    if (hide && li.dataset.full === undefined) {
+      li.dataset.full = li.innerHTML;
+      const who = li.querySelector(".who").outerHTML;
+      li.innerHTML = `${who} ${li.classList.contains("mine") ? "play" : "plays"} a card <span class="muted">(face down now)</span>`;
+      li.hidden = verb === "trump";
+      li.classList.add("face-down");
+    } else if (!hide && li.dataset.full !== undefined) {
+      li.innerHTML = li.dataset.full;
+      delete li.dataset.full;
+      li.hidden = false;
+      li.classList.remove("face-down");
+    }
+  }
 }
 
 function renderResult(m, R, ctx) {
