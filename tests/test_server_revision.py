@@ -80,3 +80,20 @@ def test_a_new_table_stores_the_current_revision(tmp_path: Path) -> None:
     stored = store.load(table["id"])
     store.close()
     assert stored is not None and stored.options["rules"] == tikki.RULES_REVISION
+
+
+def test_memory_aids_is_a_stored_mueckenstich_table_option(tmp_path: Path) -> None:
+    """MS-12: the table option "memory aids" (off by default) is stored with the table,
+    shown in TABLE, kept over a restart, and refused for the other games."""
+    seats = [{"kind": "open"}] * 3
+    with client(tmp_path) as c:
+        plain = create(c, "mueckenstich", seats)["table"]
+        aided = create(c, "mueckenstich", seats, memory_aids=True)["table"]
+        assert plain["memory_aids"] is False and aided["memory_aids"] is True
+        r = c.post("/api/tables", json={"game": "mattis", "seats": seats, "memory_aids": True})
+        status, code, message = error_of(r)
+        assert (status, code) == (400, "bad_options") and "Mückenstich table option" in message
+    with client(tmp_path) as c:
+        again = c.get(f"/api/tables/{aided['id']}").json()
+        assert again["memory_aids"] is True and again["rules"] == tikki.RULES_REVISION
+        assert c.get(f"/api/tables/{plain['id']}").json()["memory_aids"] is False

@@ -83,6 +83,7 @@ def api_router() -> APIRouter:
             options=body.options,
             seats=[(s.kind, s.bot) for s in body.seats],
             seed=body.seed,
+            memory_aids=body.memory_aids,
         )
         table = await _manager(request).create(wanted)
         return _created(table)

@@ -44,6 +44,9 @@ class CreateTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"runs": False}])
     seats: list[SeatRequest] = Field(min_length=1, max_length=16)
     seed: Int | None = Field(None, ge=0, le=SEED_MAX, description="default: a random seed")
+    memory_aids: bool = Field(
+        False, description="Mückenstich table option: show won tricks during a round"
+    )
 
 
 class SeatInfo(BaseModel):
@@ -73,6 +76,8 @@ class TableInfo(BaseModel):
     seed: int | None = Field(description="null until the game is over")
     seats: list[SeatInfo]
     outcome: dict[str, Any] | None
+    rules: str = Field(description="the rulings revision the table plays")
+    memory_aids: bool = Field(description="Mückenstich: won tricks shown during a round")
 
 
 class Invite(BaseModel):

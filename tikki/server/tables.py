@@ -100,6 +100,7 @@ class Table:
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    memory_aids: bool = False
 
     @property
     def open_seats(self) -> list[int]:
@@ -139,6 +140,8 @@ class Table:
                 for s in self.seats
             ],
             "outcome": self.state.outcome if over else None,
+            "rules": self.game.rules,
+            "memory_aids": self.memory_aids,
         }
 
     def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
@@ -193,6 +196,7 @@ class NewTable:
     options: dict[str, Any]
     seats: list[tuple[str, str | None]]
     seed: int | None
+    memory_aids: bool = False
 
 
 class TableManager:
@@ -255,6 +259,7 @@ class TableManager:
     def _rebuild(row: StoredTable) -> Table:
         options = dict(row.options)
         rules = options.pop("rules", STORED_BEFORE_REVISIONS)
+        memory_aids = bool(options.pop("memory_aids", False))
         game = load(row.game, row.players, rules=rules, **options)
         state = game.new_state(seed=row.seed)
         for move in row.moves:
@@ -272,6 +277,7 @@ class TableManager:
             created=row.created,
             finished=row.finished,
             seq=len(row.moves),
+            memory_aids=memory_aids,
         )
 
     # --- lookup ---------------------------------------------------------------------
@@ -329,14 +335,16 @@ class TableManager:
             table_id = secrets.token_hex(4)
             stored = StoredTable(
                 table_id, game.name, game.players, game.options["variant"],
-                {**game.options, "rules": game.rules},
+                {**game.options, "rules": game.rules, "memory_aids": request.memory_aids},
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
             if table_id not in self.tables and await self._db(self.store.add_table, stored):
                 break
         else:
             raise ApiError("unavailable", "no free table id could be stored: try again")
-        table = Table(table_id, game, state, seed, seats, status, created)
+        table = Table(
+            table_id, game, state, seed, seats, status, created, memory_aids=request.memory_aids
+        )
         self.tables[table_id] = table
         self._wake_bots(table)
         return table
@@ -356,6 +364,11 @@ class TableManager:
             game = load(request.game, players, **options)
         except (RulesError, TypeError, ValueError) as err:
             raise ApiError("bad_options", str(err)) from None
+        if request.memory_aids and game.name != "mueckenstich":
+            raise ApiError(
+                "bad_options",
+                "memory_aids is a Mückenstich table option: the other games show every card",
+            )
         if len(request.seats) != game.players:
             raise ApiError(
                 "bad_options",

@@ -28,7 +28,9 @@ const andList = (items) =>
 export function eventText(event, names, game, entry) {
   switch (event.type) {
     case "trick":
-      return `${says(names, event.winner, "wins", "win")} the trick: ${seatChips(event.cards)}.`;
+      return event.cards.length
+        ? `${says(names, event.winner, "wins", "win")} the trick: ${seatChips(event.cards)}.`
+        : `${says(names, event.winner, "wins", "win")} the trick.`;
     case "tie":
       return `${TIE_WORDS[game] || "Tie"}: ${andList(event.seats.map((s) => who(names, s)))} tie for the highest rank and play again.`;
     case "void_tie": {

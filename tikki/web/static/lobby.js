@@ -59,6 +59,9 @@ function renderGames() {
   renderGameForm();
 }
 
+/** The game with the table option "memory aids" (won tricks shown during a round). */
+const MEMORY_GAME = "mueckenstich";
+
 function renderGameForm() {
   const g = state.games[state.game];
   const players = $("#players");
@@ -71,6 +74,7 @@ function renderGameForm() {
     .map((v) => `<option value="${esc(v)}">${esc(v)}</option>`)
     .join("");
   variant.disabled = Object.keys(g.variants).length < 2;
+  $("#memory-box").hidden = state.game !== MEMORY_GAME;
   renderOptions();
   renderSeats();
 }
@@ -181,6 +185,7 @@ async function create(ev) {
   };
   const seed = $("#seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
+  if (state.game === MEMORY_GAME && $("#memory-aids").checked) body.memory_aids = true;
   const button = $("#create-btn");
   button.disabled = true;
   try {

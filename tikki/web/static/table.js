@@ -15,7 +15,7 @@ import {
   tableUrl,
 } from "./api.js";
 import { cardName, cardSVG, sortCards } from "./cards.js";
-import { eventLines } from "./events.js";
+import { eventLines, eventText } from "./events.js";
 import {
   buttonLabel,
   classify,
@@ -319,7 +319,11 @@ function recentEvents(m, ctx) {
   const history = m.view.history || [];
   const stop = Math.max(0, history.length - m.table.players);
   for (let i = history.length - 1; i >= stop; i--) {
-    const events = (history[i].events || []).filter((e) => e.type !== "draw");
+    const [from, to] = m.view.memory_hidden || [0, 0];
+    const faceDown = i >= from && i < to; // table memory: a won trick's cards stay hidden
+    const events = (history[i].events || [])
+      .filter((e) => e.type !== "draw")
+      .map((e) => (faceDown && e.type === "trick" ? { ...e, cards: [] } : e));
     if (events.length) return eventLines({ ...history[i], events }, ctx.names, m.table.game);
   }
   return [];
@@ -340,15 +344,18 @@ function ctxOf(m) {
     mySeat: m.seat,
     legal: myTurn(m) ? m.view.legal_moves : [],
     outcome: m.table.outcome,
+    memoryAids: Boolean(m.table.memory_aids),
   };
 }
 
 function render() {
-  const m = app.msg;
-  if (!m) return;
-  const R = renderer(m);
+  const full = app.msg;
+  if (!full) return;
+  const R = renderer(full);
+  const ctx = ctxOf(full);
+  // what the table shows (Mückenstich hides won tricks during a round); hand and moves use the full view
+  const m = R.tableView ? { ...full, view: R.tableView(full.view, ctx) } : full;
   const view = m.view;
-  const ctx = ctxOf(m);
   const board = $("#board");
   const focus = focusKey();
   board.hidden = false;
@@ -368,8 +375,8 @@ function render() {
   const recent = recentEvents(m, ctx);
   $("#centre").innerHTML =
     R.centre(view, ctx) + (recent.length ? `<p class="event-line">${recent.join(" ")}</p>` : "");
-  renderHand(m, ctx);
-  renderActions(m, ctx);
+  renderHand(full, ctx);
+  renderActions(full, ctx);
   renderLog(m, ctx);
   const sheet = R.sheet(view, ctx);
   $("#sheet").hidden = !sheet;
@@ -593,19 +600,63 @@ function renderLog(m, ctx) {
     const you = e.seat === m.seat;
     const li = document.createElement("li");
     if (you) li.className = "mine";
+    li.dataset.i = String(i);
+    li.dataset.move = e.move;
     li.innerHTML = `<span class="who">${esc(names[e.seat] ?? `Seat ${e.seat + 1}`)}</span> ${describe(e, you)}`;
     frag.appendChild(li);
-    for (const line of eventLines(e, names, m.table.game)) {
+    for (const event of e.events || []) {
+      const line = eventText(event, names, m.table.game, e);
+      if (!line) continue;
       const item = document.createElement("li");
       item.className = "event";
       item.innerHTML = line;
+      item.dataset.of = String(i);
+      // a won trick's cards can be turned face down (table memory): keep the line without them
+      if (event.type === "trick") {
+        item.dataset.short = eventText({ ...event, cards: [] }, names, m.table.game, e);
+      }
       frag.appendChild(item);
     }
   }
   list.appendChild(frag);
+  faceDown(list, m.view.memory_hidden);
   app.logged = history.length;
   $("#log-count").textContent = `${history.length}`;
   if (atBottom || history.length <= 1) box.scrollTop = box.scrollHeight;
+}
+
+/** Table memory in the log: the entries of won tricks in [from, to) show no card (their
+ * trump namings are hidden); outside it, or without a range, every entry is whole again. */
+function faceDown(list, range) {
+  const [from, to] = range || [0, 0];
+  for (const li of list.querySelectorAll("li[data-of][data-short]")) {
+    const i = Number(li.dataset.of);
+    const hide = i >= from && i < to;
+    if (hide && li.dataset.full === undefined) {
+      li.dataset.full = li.innerHTML;
+      li.innerHTML = li.dataset.short;
+    } else if (!hide && li.dataset.full !== undefined) {
+      li.innerHTML = li.dataset.full;
+      delete li.dataset.full;
+    }
+  }
+  for (const li of list.querySelectorAll("li[data-i]")) {
+    const i = Number(li.dataset.i);
+    const verb = li.dataset.move.split(" ")[0];
+    const hide = i >= from && i < to && verb !== "discard";
+    if (hide && li.dataset.full === undefined) {
+      li.dataset.full = li.innerHTML;
+      const who = li.querySelector(".who").outerHTML;
+      li.innerHTML = `${who} ${li.classList.contains("mine") ? "play" : "plays"} a card <span class="muted">(face down now)</span>`;
+      li.hidden = verb === "trump";
+      li.classList.add("face-down");
+    } else if (!hide && li.dataset.full !== undefined) {
+      li.innerHTML = li.dataset.full;
+      delete li.dataset.full;
+      li.hidden = false;
+      li.classList.remove("face-down");
+    }
+  }
 }
 
 function renderResult(m, R, ctx) {

@@ -5,7 +5,44 @@ import { cardRow, fact, plural, says, trickSlot } from "./common.js";
 
 const sign = (n) => (n > 0 ? `+${n}` : String(n));
 
+const NOT_PLAYS = ["discard", "trump", "double", "drop"];
+
+/** Table memory: the history indexes [from, to) of this round's finished tricks, whose
+ * cards the table no longer shows; the trick just won stays shown until the next begins.
+ * (The same reading as the terminal's table_view.) */
+export function hiddenHistory(view) {
+  const history = view.history || [];
+  const n = view.hand_sizes.length;
+  const trick = view.trick || [];
+  const cardsInRound = view.tricks.reduce((a, b) => a + b, 0) * n + trick.length;
+  const faceUp = trick.length ? trick.length : view.last_trick ? n : 0;
+  const plays = [];
+  let start = history.length;
+  while (start > 0 && plays.length < cardsInRound) {
+    start -= 1;
+    const verb = history[start].move.split(" ")[0];
+    if (!NOT_PLAYS.includes(verb)) plays.push(start);
+  }
+  const end = faceUp ? plays[faceUp - 1] : history.length;
+  return [start, end];
+}
+
 export default {
+  /** The view as the table shows it: during a round, unless the table has memory aids,
+   * the cards of won tricks are face down once the next trick has begun (no last trick,
+   * piles or mosquito counts) until the round is scored. */
+  tableView(view, ctx) {
+    if (ctx.memoryAids || view.phase === "score" || view.phase === "over") return view;
+    const trick = view.trick || [];
+    return {
+      ...view,
+      piles: null,
+      mosquitoes: null,
+      last_trick: trick.length ? null : view.last_trick,
+      memory_hidden: hiddenHistory(view),
+    };
+  },
+
   phase(view) {
     const deal = view.deals === 2 ? ` · deal ${view.deal + 1} of 2` : "";
     const phase = { discard: "setting aside", play: "playing", score: "scoring" }[view.phase];
@@ -17,7 +54,7 @@ export default {
     return [
       ["Hand", view.hand_sizes[seat]],
       ["Tricks", view.tricks[seat]],
-      ["Mosquitoes", view.mosquitoes[seat]],
+      ...(view.mosquitoes ? [["Mosquitoes", view.mosquitoes[seat]]] : []),
       ["Score", view.scores[seat]],
     ];
   },
@@ -67,10 +104,13 @@ export default {
         `${cardRow(cards, "Last trick")}</div>`;
     }
     const naming = view.naming_trump ? `<p class="trick-note">${says(names, view.to_act, "names", "name")} the trump colour.</p>` : "";
+    const memory = view.memory_hidden
+      ? `<p class="trick-note memory-note">Won tricks stay face down until the round is scored.</p>`
+      : "";
     return (
       `<div class="facts">${facts}</div>` +
       `<div class="table-row"><div class="trick-wrap"><h3 class="trick-title">Trick</h3>` +
-      `<div class="trick" aria-label="Trick">${slots}</div>${naming}</div>${last}</div>`
+      `<div class="trick" aria-label="Trick">${slots}</div>${naming}${memory}</div>${last}</div>`
     );
   },
 
