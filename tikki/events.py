@@ -30,6 +30,10 @@ played a card matters):
 * ``round``: ``round`` (from 0), ``scores`` (that round's), ``totals`` (after it);
 * ``over``: ``outcome``.
 
+A game may keep its commonest events in its own move list instead (Myllymatti keeps the
+card drawn after a phase-1 play and the cards of a take with the move) and add them to
+the entry before :func:`attach` adds the others: the JSON is the same.
+
 A state sampled from a view (:meth:`tikki.core.Game.sample_state`) cannot know the
 hidden cards behind the view's events, so it keeps them as the view gave them
 (:func:`past_of`) and emits new ones for the moves played on it.
@@ -78,7 +82,11 @@ TRICK_TYPES = ("trick", "falls", "void_tie")
 
 
 def ev(t: int, kind: int, *args: Any) -> Event:
-    """A new event: ``t`` moves played, ``kind``, its arguments and empty cache slot(s)."""
+    """A new event: ``t`` moves played, ``kind``, its arguments and empty cache slot(s).
+
+    The hottest emitters (draws, takes, fallen tricks) write the same list literally,
+    ``[t, kind, *args, None]`` (a draw: ``None, None``), to save the call.
+    """
     if kind == DRAW:
         return [t, kind, *args, None, None]
     return [t, kind, *args, None]

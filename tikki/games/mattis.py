@@ -811,7 +811,7 @@ class MattisState(TableState):
         if drawn:
             self._draws.append((t, seat, len(drawn)))
             self._none[seat] = 0
-            self._ev.append(ev(t, DRAW, seat, drawn))
+            self._ev.append([t, DRAW, seat, drawn, None, None])  # ev(), inlined
             if not stock:
                 card = drawn[-1]
                 self._shown = card
@@ -1008,7 +1008,7 @@ class MattisState(TableState):
         taken = [c for _, cs in self._plays for c in cs]
         for c in taken:
             insort(hand, c)
-        self._ev.append(ev(len(self._hist), TAKE, seat, taken))
+        self._ev.append([len(self._hist), TAKE, seat, taken, None])  # ev(), inlined
         self._plays = []
         self._to_act = next_with_cards(hands, (seat + 1) % self._n)
 
@@ -1036,7 +1036,7 @@ class MattisState(TableState):
         if len(plays) >= self._trick_size:
             for _, cs in plays:
                 self._fallen.extend(cs)
-            self._ev.append(ev(len(self._hist), FALLS, plays))
+            self._ev.append([len(self._hist), FALLS, plays, None])  # ev(), inlined
             self._plays = []
             self._to_act = next_with_cards(hands, seat)
         else:

@@ -750,7 +750,7 @@ class MueckenstichState(TableState):
             if c & 15 == MOSQUITO:
                 self._mosq[winner] += 1
         self._last_trick = (winner, trick)
-        self._ev.append(ev(len(self._moves), TRICK, winner, trick))
+        self._ev.append([len(self._moves), TRICK, winner, trick, None])  # ev(), inlined
         self._trick = []
         self._led = -1
         self._leader = winner

@@ -20,6 +20,7 @@ Design notes
 
 from __future__ import annotations
 
+import functools
 import random
 from bisect import insort
 from collections.abc import Callable, Mapping, Sequence
@@ -66,6 +67,7 @@ from tikki.events import (
     ev,
     last_trick,
     past_of,
+    to_json,
 )
 from tikki.games.shedding import is_run, next_with_cards
 
@@ -304,7 +306,7 @@ class MyllymattiState(TableState):
         self._out: list[int] = []
         self._loser = -1
         self.abandoned = False
-        self._hist: list[tuple[int, str, int]] = []
+        self._hist: list[tuple[int, str, int, tuple[int, ...]]] = []
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._legal: list[str] | None = None
@@ -541,21 +543,20 @@ class MyllymattiState(TableState):
         if card < 0:
             card = stock.pop()
             self._trick.append((seat, card, True))
-            self._hist.append((seat, "stock", card))
+            self._hist.append((seat, "stock", card, ()))
         else:
             hand = self._hands[seat]
             hand.remove(card)
-            t = len(self._hist) + 1
+            drawn: tuple[int, ...] = ()
             if len(stock) == 1:
                 self._aside = stock.pop()
                 self._aside_owner = seat
-                self._ev.append(ev(t, LAST_CARD, seat, -1))
+                self._ev.append(ev(len(self._hist) + 1, LAST_CARD, seat, -1))
             elif stock:
-                drawn = stock.pop()
-                hand.append(drawn)
-                self._ev.append(ev(t, DRAW, seat, (drawn,)))
+                drawn = (stock.pop(),)
+                hand.append(drawn[0])
             self._trick.append((seat, card, False))
-            self._hist.append((seat, CARD_TEXT[card], -1))
+            self._hist.append((seat, CARD_TEXT[card], -1, drawn))  # the draw event (history)
         self._rpos += 1
         if self._rpos < len(self._round):
             self._to_act = self._round[self._rpos]
@@ -629,8 +630,7 @@ class MyllymattiState(TableState):
     def _take_move(self) -> None:
         """Phase 2: the seat to act takes (MM-14)."""
         seat = self._to_act
-        self._hist.append((seat, "take", -1))
-        self._ev.append(ev(len(self._hist), TAKE, seat, self._take_cards(seat)))
+        self._hist.append((seat, "take", -1, self._take_cards(seat)))  # the take event
         self._to_act = self._next_with_cards((seat + 1) % self._n)
 
     def _shed(self, cards: list[int], move: str) -> None:
@@ -643,7 +643,7 @@ class MyllymattiState(TableState):
         if not plays:
             self._trick_size = self._holders() + (0 if hand else 1)
         plays.append([seat, cards])
-        self._hist.append((seat, move, -1))
+        self._hist.append((seat, move, -1, ()))
         if not hand:
             self._out.append(seat)
             self._ev.append(ev(len(self._hist), OUT, seat, len(self._out)))
@@ -653,7 +653,7 @@ class MyllymattiState(TableState):
         if len(plays) >= self._trick_size:
             for _, cs in plays:
                 self._fallen.extend(cs)
-            self._ev.append(ev(len(self._hist), FALLS, plays))
+            self._ev.append([len(self._hist), FALLS, plays, None])  # ev(), inlined
             self._plays = []
             self._to_act = self._next_with_cards(seat)
         else:
@@ -692,12 +692,20 @@ class MyllymattiState(TableState):
     # --- views --------------------------------------------------------------------------
 
     def history(self, seat: int | None) -> list[JSON]:
-        """Every move with its seat and events; a `stock` move shows the card it turned."""
+        """Every move with its seat and events; a `stock` move shows the card it turned.
+
+        The commonest events, a phase-1 draw and a phase-2 take, are kept in the move's
+        own history item (its cards drawn or taken), the others in ``_ev``.
+        """
         out: list[JSON] = []
-        for s, move, card in self._hist:
+        for s, move, card, got in self._hist:
             entry: JSON = {"seat": s, "move": move}
             if card >= 0:
                 entry["card"] = CARD_TEXT[card]
+            if got:
+                entry["events"] = [
+                    _take_event(s, got) if move == "take" else _draw_event(s, got[0], s == seat)
+                ]
             out.append(entry)
         return attach(out, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
 
@@ -811,6 +819,22 @@ _SHARED_SLOTS = tuple(
 )
 
 
+@functools.cache
+def _draw_event(seat: int, card: int, own: bool) -> JSON:
+    """The JSON of a phase-1 draw (shared between views: read it, never change it)."""
+    return to_json([0, DRAW, seat, (card,), None, None], seat if own else None, CARD_TEXT, _none)
+
+
+@functools.cache
+def _take_event(seat: int, cards: tuple[int, ...]) -> JSON:
+    """The JSON of a phase-2 take (shared between views: read it, never change it)."""
+    return to_json([0, TAKE, seat, cards, None], None, CARD_TEXT, _none)
+
+
+def _none() -> None:
+    return None
+
+
 def _sorted_texts(hand: list[int], public: bool) -> list[str]:
     cards = sorted(hand) if public else sorted(hand, key=_PHASE1_POS.__getitem__)
     return [CARD_TEXT[c] for c in cards]
@@ -861,7 +885,8 @@ def _from_view(
     state._loser = -1 if view["loser"] is None else view["loser"]
     state.abandoned = bool(view["abandoned"])
     state._hist = [
-        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1) for h in view["history"]
+        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1, ())
+        for h in view["history"]
     ]
     state._past = past_of(view)
     trick = view["trick"]

@@ -128,7 +128,3 @@ def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
 
 
 __all__ = ["explain", "move_text", "render", "result"]
-
-
-def _be(name: str) -> str:
-    return "are" if name == "You" else "is"

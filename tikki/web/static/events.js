@@ -3,6 +3,7 @@
 // comparing two states, so the log after a reload equals the log before.
 import { esc } from "./api.js";
 import { cardChip, colourChip } from "./cards.js";
+import { says } from "./render/common.js";
 
 const TIE_WORDS = { myllymatti: "Kina", mattis: "War" };
 const PHASE_WORDS = {
@@ -14,8 +15,6 @@ const PHASE_WORDS = {
 
 const you = (names, seat) => names[seat] === "You";
 const who = (names, seat) => esc(names[seat] ?? `Seat ${seat + 1}`);
-/** `names[seat]` with its verb: `You win`, `Anna wins`. */
-const says = (names, seat, third, first) => `${who(names, seat)} ${you(names, seat) ? first : third}`;
 const chips = (cards) => cards.map((c) => cardChip(c)).join(" ");
 const seatChips = (cards) => cards.map((c) => cardChip(c.card)).join(" ");
 const ordinal = (n) =>
