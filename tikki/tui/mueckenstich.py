@@ -14,8 +14,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tikki.cards import COLOUR_NAMES
-from tikki.tui.common import card, cards, hand_and_moves
+from tikki.cards import COLOUR_NAMES, COLOURS
+from tikki.games.mueckenstich import MOSQUITO_PENALTY
+from tikki.tui.common import card, cards, count, hand_and_moves, says
 
 __all__ = ["changes", "event", "explain", "render", "result", "score_sheet"]
 
@@ -75,15 +76,14 @@ def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     if view["phase"] == "discard":
         body.append("Everyone sets two cards aside, face down (discard), the forehand first.")
     elif view["phase"] == "score":
-        body.append(f"Scoring round {view['round'] + 1}: tricks {view['tricks']}, ")
-        body.append(f"mosquitoes {view['mosquitoes']}.")
+        body.append(f"Scoring round {view['round'] + 1}.")
         if view["doubled"]:
             body.append("\nDoubled: ").append(_colour(view["doubled"]))
+        body.append("\n").append(won_cards(view, names))
     elif not view["trick"]:
         leader = view["to_act"]
         if leader is not None:
-            verb = "lead" if names[leader] == "You" else "leads"
-            body.append(f"(empty — {names[leader]} {verb})")
+            body.append(f"(empty — {says(names[leader], 'lead')})")
     else:
         for entry in view["trick"]:
             body.append(f"{names[entry['seat']]}: ")
@@ -91,12 +91,44 @@ def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
             body.append("\n")
         body.append("Led: ").append(_colour(view["led"]))
         if view["naming_trump"]:
-            body.append(f"\n{names[view['to_act']]} names the trump colour.")
+            body.append(f"\n{says(names[view['to_act']], 'name')} the trump colour.")
     last = view["last_trick"]
     if last is not None and view["phase"] == "play" and not view["trick"]:
         body.append(f"\nLast trick to {names[last['winner']]}: ")
         body.append(cards(e["card"] for e in last["cards"]))
     return Panel(body, title="Trick", expand=False)
+
+
+def won_cards(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """Each seat's won number cards per colour and its mosquito colours (before scoring)."""
+    out = Text("Won number cards per colour (each scores 1, doubled 2, dropped 0):")
+    for seat, pile in enumerate(view["piles"]):
+        numbers = {c: sum(1 for t in pile if t[-1] == c and t[0] != "M") for c in COLOURS}
+        bitten = sorted({t[-1] for t in pile if t[0] == "M"}, key=COLOURS.index)
+        out.append(f"\n  {names[seat]}: ")
+        out.append(", ".join(f"{COLOUR_NAMES[c]} {n}" for c, n in numbers.items()))
+        if bitten:
+            out.append(f"; mosquitoes: {', '.join(COLOUR_NAMES[c] for c in bitten)}")
+    return out
+
+
+def breakdown(
+    piles: Sequence[Sequence[str]], entry: Mapping[str, Any], names: Sequence[str]
+) -> Text:
+    """How each seat's round score came about: ``12 points − 2 × 5 for mosquitoes = 2``."""
+    out = Text(f"Round {entry['round'] + 1} scores:", style="cyan")
+    for seat, pile in enumerate(piles):
+        points = sum(
+            0 if t[-1] == entry["dropped"] else 2 if t[-1] == entry["doubled"] else 1
+            for t in pile
+            if t[0] != "M"
+        )
+        bites = len({t[-1] for t in pile if t[0] == "M"})
+        line = count(points, "point")
+        if bites:
+            line += f" − {bites} × {MOSQUITO_PENALTY} for mosquitoes"
+        out.append(f"\n  {names[seat]}: {line} = {entry['scores'][seat]}")
+    return out
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:
@@ -152,10 +184,11 @@ def changes(
     if len(after["sheet"]) > len(before["sheet"]):
         entry = after["sheet"][-1]
         out.append(Text(f"Round {entry['round'] + 1} is scored.", "bold cyan"))
+        out.append(breakdown(before["piles"], entry, names))
         if after["phase"] != "over":
             out.append(score_sheet(after, names))
-            dealer = names[after["dealer"]]
-            out.append(Text(f"Round {after['round'] + 1}: {dealer} deals.", "bold cyan"))
+            dealer = says(names[after["dealer"]], "deal")
+            out.append(Text(f"Round {after['round'] + 1}: {dealer}.", "bold cyan"))
     return out
 
 
