@@ -33,10 +33,8 @@ RANK_NAMES = {
     "A": "ace",
 }
 """English names of the ranks that are not written as digits."""
-RANK_WORDS = {
-    **dict(zip("23456789", ["two", "three", "four", "five", "six", "seven", "eight", "nine"], strict=True)),
-    **RANK_NAMES,
-}
+_DIGIT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
+RANK_WORDS = {**dict(zip("23456789", _DIGIT_WORDS, strict=True)), **RANK_NAMES}
 """English names of every rank, digits included (``6`` → ``six``)."""
 
 

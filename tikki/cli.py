@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.progress import (
@@ -22,6 +23,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from tikki import arena
 from tikki import bots as botlib
@@ -392,32 +394,47 @@ def _run_with_progress(spec: arena.ArenaSpec, jobs: int) -> list[arena.GameResul
         return arena.run(spec, jobs, on_result=lambda _: progress.advance(task))
 
 
+_COMPACT: dict[str, Any] = {
+    "box": box.SIMPLE_HEAVY,
+    "padding": (0, 0),
+    "show_edge": False,
+}
+"""Table style of the arena report: light rules, so that wide line-ups fit 80 columns."""
+
+
 def _report(
     spec: arena.ArenaSpec, results: list[arena.GameResult], stats: list[arena.BotStats]
 ) -> None:
     figures = [s.as_dict() for s in stats]
     scored = "mean_advantage" in figures[0]
     title = f"{spec.game}, {spec.players} players, {spec.games} games, seed {spec.seed}"
-    table = Table(title=title, title_justify="left")
+    table = Table(title=title, title_justify="left", **_COMPACT)
     table.add_column("Bot", overflow="fold")
-    table.add_column("Seats", justify="right")
+    table.add_column("Seats", justify="right", width=5)
     if scored:
-        table.add_column("Points per round", justify="right")
-        table.add_column("Advantage (95% interval)", justify="right")
+        table.add_column("Points per round", justify="right", width=6)
+        table.add_column("Advantage", justify="right", width=9)
     else:
-        table.add_column("Loss rate (95% interval)", justify="right")
-    for column in ("Moves per game", "Abandoned", "Forfeits", "Time per move"):
-        table.add_column(column, justify="right")
+        table.add_column("Loss rate", justify="right", width=9)
+    table.add_column("95% interval", justify="right", width=14 if scored else 15)
+    for column, width in (
+        ("Moves per game", 5),
+        ("Abandoned", 9),
+        ("Forfeits", 8),
+        ("Time per move", 7),
+    ):
+        table.add_column(column, justify="right", width=width)
     for f in figures:
         if scored:
             lo, hi = f["advantage_ci"]
             cells = [
                 f"{f['mean_score_per_round']:.2f}",
-                f"{f['mean_advantage']:+.2f} [{lo:+.2f}–{hi:+.2f}]",
+                f"{f['mean_advantage']:+.2f}",
+                Text(f"{lo:+.2f} to {hi:+.2f}", no_wrap=True),
             ]
         else:
             lo, hi = f["loss_ci"]
-            cells = [f"{f['loss_rate']:.1%} [{lo:.1%}–{hi:.1%}]"]
+            cells = [f"{f['loss_rate']:.1%}", Text(f"{lo:.1%} to {hi:.1%}", no_wrap=True)]
         table.add_row(
             f["bot"],
             str(f["seat_games"]),
@@ -435,7 +452,7 @@ def _report(
             console.print(f"[yellow]game {result.index}: forfeit by {result.error}[/]")
     rated = arena.ratings(results)
     if rated:
-        rt = Table(title="OpenSkill ratings (Plackett–Luce)", title_justify="left")
+        rt = Table(title="OpenSkill ratings (Plackett–Luce)", title_justify="left", **_COMPACT)
         rt.add_column("Bot")
         for column in ("Rating (μ − 3σ)", "Skill μ", "Uncertainty σ"):
             rt.add_column(column, justify="right")

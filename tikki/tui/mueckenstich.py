@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -25,6 +26,12 @@ def _colour(letter: str | None) -> Text:
     if letter is None:
         return Text("—", style="dim")
     return card(f"■{letter}").append(f" {COLOUR_NAMES[letter]}")
+
+
+def _colour_word(letter: str | None) -> Text:
+    if letter is None:
+        return Text("—", style="dim")
+    return Text(COLOUR_NAMES[letter], style=card(f"■{letter}").style)
 
 
 def _name(text: str) -> str:
@@ -194,17 +201,25 @@ def changes(
 
 def score_sheet(view: Mapping[str, Any], names: Sequence[str]) -> Table:
     """Every finished round (doubled and dropped colour, scores) and the totals."""
-    table = Table(title="Score sheet", title_justify="left")
-    table.add_column("Round")
+    # Light rules and the seat alone as the header keep six players within 80 columns.
+    table = Table(
+        title="Score sheet",
+        title_justify="left",
+        box=box.SIMPLE_HEAVY,
+        padding=(0, 1),
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("Round", justify="right")
     table.add_column("Doubled")
     table.add_column("Dropped")
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(name.split(" (")[0], justify="right", no_wrap=True)
     for entry in view["sheet"]:
         table.add_row(
             str(entry["round"] + 1),
-            _colour(entry["doubled"]),
-            _colour(entry["dropped"]),
+            _colour_word(entry["doubled"]),
+            _colour_word(entry["dropped"]),
             *(str(s) for s in entry["scores"]),
         )
     best = max(view["scores"])
