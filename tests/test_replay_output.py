@@ -6,9 +6,10 @@ import json
 import re
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 import tikki
 from tikki.cli import app
-from typer.testing import CliRunner
 
 runner = CliRunner()
 

@@ -425,6 +425,7 @@ def _report(
     ):
         table.add_column(column, justify="right", width=width)
     for f in figures:
+        cells: list[str | Text]
         if scored:
             lo, hi = f["advantage_ci"]
             cells = [
