@@ -198,7 +198,12 @@ def replay_command(
 
 def _verify(target: str, data: Any) -> State:
     """Replay ``data``; a bad or truncated record ends the command with exit status 1."""
-    claimed = data.get("outcome") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        raise _fail(f"{target}: a record is a JSON object", 1)
+    if "game" in data and not isinstance(data["game"], str):
+        names = ", ".join(games())
+        raise _fail(f"{target}: the record's game must be a name ({names})", 1)
+    claimed = data.get("outcome")
     try:
         state = replay({k: v for k, v in data.items() if k != "outcome"})
         if claimed is not None and not state.is_over:
@@ -209,8 +214,8 @@ def _verify(target: str, data: Any) -> State:
         state = replay(data)
     except RulesError as err:
         raise _fail(f"{target}: {err}", 1) from None
-    except AttributeError:
-        raise _fail(f"{target}: a record is a JSON object", 1) from None
+    except (TypeError, AttributeError) as err:  # a field of the wrong JSON type
+        raise _fail(f"{target}: a field of the record has the wrong type ({err})", 1) from None
     return state
 
 
