@@ -87,7 +87,7 @@ def test_cli_arena_stores_plots_and_replays(tmp_path: Path) -> None:
     args += ["--db", str(db), "--plot", str(png), "--json", str(summary)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "Loss [95% CI]" in result.output and "OpenSkill" in result.output
+    assert "Loss rate" in result.output and "OpenSkill" in result.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     data = json.loads(summary.read_text())
     assert data["arena"]["games"] == 6  # rounded up to whole duplicate deals

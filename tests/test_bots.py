@@ -38,7 +38,7 @@ def test_specs_parse_and_unknown_bots_are_named() -> None:
         bots.make("wizard")
     with pytest.raises(RulesError, match="is not key=value"):
         bots.make("ismcts:iterations")
-    with pytest.raises(RulesError, match="does not take these parameters"):
+    with pytest.raises(RulesError, match=r"has no parameter 'depth': it takes none"):
         bots.make("random:depth=3")
     assert isinstance(bots.make("ismcts", iterations=7, seed=1), ISMCTSBot)
 

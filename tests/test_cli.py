@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,51 @@ def test_play_takes_any_bot() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "ismcts:iterations=20" in result.output and "Game over" in result.output
+
+
+def _bad_bot(tmp_path: Path, kind: str) -> str:
+    """A cmd: bot spec that fails in the way ``kind`` names."""
+    if kind == "missing":
+        return "cmd:/nonexistent/bot"
+    script = tmp_path / f"{kind}.py"
+    body = {
+        "zz": "import sys\nfor line in sys.stdin:\n    print('ZZ', flush=True)\n",
+        "early": "import sys\nsys.stdin.readline()\nsys.exit(3)\n",
+    }[kind]
+    script.write_text(body)
+    return f"cmd:{sys.executable} {script}"
+
+
+@pytest.mark.parametrize("kind", ["missing", "zz", "early"])
+def test_a_failing_cmd_bot_forfeits_and_the_record_is_saved(tmp_path: Path, kind: str) -> None:
+    record = tmp_path / "game.json"
+    args = ["myllymatti", "--bot", _bad_bot(tmp_path, kind), "--bot", "random", "--seed", "1"]
+    code, out = _play([*args, "--record", str(record)], "1\n" * 5)
+    out = " ".join(out.split())
+    assert code == 1, out
+    assert "Seat 1 (cmd:" in out and "forfeits the game" in out
+    assert "Traceback" not in out and "BotFailure" not in out
+    assert "Record saved" in out
+    state = tikki.replay(json.loads(record.read_text()))
+    assert not state.is_over and len(state.moves) == 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("ismcts:iterations=abc", ["iterations='abc'", "whole number", "ismcts:iterations=1000"]),
+        ("ismcts:c=abc", ["c='abc'", "not a number", "ismcts:c=0.7"]),
+        ("ismcts:iterations=٣", ["whole number"]),
+        ("ismcts:colour=red", ["no parameter 'colour'", "iterations, seconds, c"]),
+        ("random:depth=3", ["no parameter 'depth'", "it takes none"]),
+        ("ismcts:rollout=fast", ["rollout is", "greedy"]),
+    ],
+)
+def test_bad_bot_parameters_name_the_parameter(spec: str, words: list[str]) -> None:
+    for command in (["play", "myllymatti", "--bots", spec], ["arena", "mattis", "--bots", spec]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, result.output
+        out = " ".join(result.output.split())
+        assert "Traceback" not in out and "__init__" not in out
+        for word in words:
+            assert word in out

@@ -405,21 +405,31 @@ def plot(path: Path, spec: ArenaSpec, stats: Sequence[BotStats]) -> None:
         lows = [f["loss_rate"] - f["loss_ci"][0] for f in figures]
         highs = [f["loss_ci"][1] - f["loss_rate"] for f in figures]
         label, line = "loss rate (95% interval)", 1 / spec.players
+        baseline = f"a random player's loss rate (1 in {spec.players})"
     else:
         values = [f["mean_advantage"] for f in figures]
         lows = [f["mean_advantage"] - f["advantage_ci"][0] for f in figures]
         highs = [f["advantage_ci"][1] - f["mean_advantage"] for f in figures]
         label, line = "score per round minus the others' mean (95% interval)", 0.0
+        baseline = "no advantage (0)"
     lows = [max(0.0, v) for v in lows]
     highs = [max(0.0, v) for v in highs]
-    fig, ax = plt.subplots(figsize=(max(4.0, 1.6 * len(names)), 4.0))
-    ax.bar(names, values, yerr=[lows, highs], capsize=6, color="#4477aa")
-    ax.axhline(line, color="grey", linestyle="--", linewidth=1)
+    fig, ax = plt.subplots(figsize=(PLOT_INCHES[0], PLOT_INCHES[1]))
+    ax.bar(names, values, yerr=[lows, highs], capsize=6, color="#4477aa", label=label)
+    # A short dark tick at each bar's value, so that a bar of height zero still shows.
+    ax.scatter(names, values, marker="_", s=900, linewidths=3, color="#223355", zorder=3)
+    ax.axhline(line, color="grey", linestyle="--", linewidth=1, label=baseline)
     ax.set_ylabel(label)
+    ax.legend(loc="best")
     ax.set_title(f"{spec.game}, {spec.players} players, {spec.games} games (seed {spec.seed})")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=PLOT_DPI)
     plt.close(fig)
+
+
+PLOT_INCHES = (12.0, 6.0)
+"""Size of the arena plot in inches; at :data:`PLOT_DPI` it is 1200 × 600 pixels."""
+PLOT_DPI = 100
 
 
 def result_json(result: GameResult) -> JSON:

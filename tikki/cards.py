@@ -33,6 +33,16 @@ RANK_NAMES = {
     "A": "ace",
 }
 """English names of the ranks that are not written as digits."""
+_DIGIT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
+RANK_WORDS = {**dict(zip("23456789", _DIGIT_WORDS, strict=True)), **RANK_NAMES}
+"""English names of every rank, digits included (``6`` → ``six``)."""
+
+
+def rank_plural(rank: str) -> str:
+    """The plural name of a rank, as words: ``6`` → ``sixes``, ``Q`` → ``queens``."""
+    name = RANK_WORDS.get(rank, rank)
+    return name + ("es" if name.endswith("x") else "s")
+
 
 N_FRENCH = 52
 CARD_TEXT: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
@@ -130,3 +140,54 @@ def normalize_mueckenstich(text: str) -> str | None:
     if m is None:
         return None
     return m.group(1) + m.group(2)
+
+
+# --- what a person types ------------------------------------------------------------------
+
+SYMBOL_SUITS = {
+    "♠": "S",
+    "♥": "H",
+    "♦": "D",
+    "♣": "C",
+    "♤": "S",
+    "♡": "H",
+    "♢": "D",
+    "♧": "C",
+}
+"""Suit symbols (filled, as the terminal shows them, and hollow) and their letters."""
+_COLOUR_WORDS = {name: letter for letter, name in COLOUR_NAMES.items()}
+_IGNORED = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b"), None)
+
+
+def parse_input(text: str) -> str:
+    """Rewrite a move as a person types it (or copies it off the screen) into letters.
+
+    Suit symbols become suit letters (``9♦`` → ``9D``), the colour mark ``■`` and colour
+    names become colour letters (``trump ■R`` and ``trump red`` → ``trump R``), spaces
+    around ``+`` go; the games' own parsers then accept any case and ``10`` for ``T``.
+
+    >>> parse_input("slough q♣"), parse_input(" 10♥ + j♥ "), parse_input("trump Red")
+    ('slough qC', '10H+jH', 'trump R')
+    """
+    t = text.translate(_IGNORED).strip()
+    for symbol, letter in SYMBOL_SUITS.items():
+        t = t.replace(symbol, letter)
+    t = t.replace("■", "")
+    t = re.sub(r"\s*\+\s*", "+", t)
+    words = t.split()
+    if len(words) == 2 and words[1].lower() in _COLOUR_WORDS:
+        words[1] = _COLOUR_WORDS[words[1].lower()]
+    return " ".join(words)
+
+
+_CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9■])(10|[2-9TJQKA])([SHDC])(?![A-Za-z0-9])")
+
+
+def screen_text(text: str) -> str:
+    """Write the French cards inside a text as the terminal shows them (``9D`` → ``9♦``).
+
+    >>> screen_text("must beat 9D: play a higher D or a trump (S), or take")
+    'must beat 9♦: play a higher D or a trump (S), or take'
+    """
+    symbols = {letter: symbol for symbol, letter in list(SYMBOL_SUITS.items())[:4]}
+    return _CARD_TOKEN.sub(lambda m: m.group(1) + symbols[m.group(2)], text)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.progress import (
@@ -22,6 +23,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from tikki import arena
 from tikki import bots as botlib
@@ -57,11 +59,19 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def game_name(text: str) -> str:
+    """A game name as typed (``Mückenstich``, ``MUECKENSTICH``) → its registered name."""
+    name = text.strip().casefold()
+    for umlaut, letters in (("ü", "ue"), ("ö", "oe"), ("ä", "ae")):
+        name = name.replace(umlaut, letters)
+    return name
+
+
 def _make_game(name: str, players: int | None, variant: str | None, option: list[str]) -> Game:
     options: dict[str, Any] = parse_options(option)
     if variant is not None:
         options["variant"] = variant
-    return load(name, players=players, **options)
+    return load(game_name(name), players=players, **options)
 
 
 def _bot_specs(game: Game, human: int | None, bots: str | None, bot: list[str]) -> list[str]:
@@ -116,8 +126,15 @@ def play(
             help="Mückenstich: show won tricks, the last trick and mosquito counts during a round",
         ),
     ] = False,
+    auto: Annotated[
+        bool,
+        typer.Option("--auto/--no-auto", help="play your move for you when it is the only one"),
+    ] = True,
 ) -> None:
     """Play a game in the terminal against bots.
+
+    Exit status: 0 when the game ends or you quit, 1 when a bot fails (it forfeits),
+    2 for a bad command line, 130 after Ctrl-C. The record is saved in every case.
 
     Example: [bold]tikki play myllymatti --players 3 --seed 7 --option take=all[/]
     """
@@ -126,6 +143,8 @@ def play(
         human = None if watch else seat
         if human is not None and not 0 <= human < g.players:
             raise RulesError(f"no seat {human}: seats are 0–{g.players - 1}")
+        if not 0 <= delay <= 60:
+            raise RulesError(f"--delay is seconds from 0 to 60, not {delay:g}")
         specs = _bot_specs(g, human, bots, bot)
         if memory_aids and g.name != "mueckenstich":
             raise RulesError(
@@ -136,10 +155,30 @@ def play(
     except RulesError as err:
         raise _fail(str(err)) from None
     path = None if no_record else (record or default_record_path(g))
+    _line_editing()
     session = Session(
-        g, state, human, specs, console, console.input, path, delay=delay, memory_aids=memory_aids
+        g,
+        state,
+        human,
+        specs,
+        console,
+        console.input,
+        path,
+        delay=delay,
+        auto=auto,
+        memory_aids=memory_aids,
     )
     raise typer.Exit(session.run())
+
+
+def _line_editing() -> None:
+    """Give the ``Your move:`` prompt line editing and history (readline), on a terminal."""
+    import contextlib
+    import sys
+
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):  # a Python built without readline
+            import readline  # noqa: F401  (importing it is what turns it on for input())
 
 
 @app.command("replay")
@@ -153,28 +192,85 @@ def replay_command(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="only verify; print the result")
     ] = False,
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", help="show what this seat saw (its own face-down cards too)"),
+    ] = None,
 ) -> None:
     """Replay a record move by move, verifying each move, and print the game.
 
+    Without --seat the game is shown as an onlooker sees it: face-down cards stay hidden.
+
     Examples: [bold]tikki replay records/myllymatti-20261130-101500.json[/],
-    [bold]tikki replay --db results.sqlite 17[/]
+    [bold]tikki replay --seat 0 --db results.sqlite 17[/]
     """
     data = _read_record(target, db)
-    try:
-        state = replay(data)
-    except RulesError as err:
-        raise _fail(f"{target}: {err}", 1) from None
+    state = _verify(target, data)
+    if seat is not None and not 0 <= seat < state.game.players:
+        raise _fail(f"no seat {seat}: seats are 0–{state.game.players - 1}")
     if not quiet:
-        _print_replay(state)
-    outcome = state.outcome
+        _print_replay(state, seat)
     status = (
         "over"
         if state.is_over
         else f"unfinished ({state.phase}, seat {state.current_player} to act)"
     )
     console.print(f"Verified {len(state.moves)} moves of {state.game.name}: game {status}.")
-    if outcome is not None:
-        console.print(f"Outcome: {json.dumps(outcome)}")
+    if state.outcome is not None:
+        console.print(outcome_table(state, [f"Seat {s}" for s in range(state.game.players)]))
+
+
+def _verify(target: str, data: Any) -> State:
+    """Replay ``data``; a bad or truncated record ends the command with exit status 1."""
+    if not isinstance(data, dict):
+        raise _fail(f"{target}: a record is a JSON object", 1)
+    if "game" in data and not isinstance(data["game"], str):
+        names = ", ".join(games())
+        raise _fail(f"{target}: the record's game must be a name ({names})", 1)
+    claimed = data.get("outcome")
+    try:
+        state = replay({k: v for k, v in data.items() if k != "outcome"})
+        if claimed is not None and not state.is_over:
+            raise RulesError(
+                f"the record ends before the game does (move {len(state.moves)} of an "
+                f"unfinished game, yet the record gives its outcome)"
+            )
+        state = replay(data)
+    except RulesError as err:
+        raise _fail(f"{target}: {err}", 1) from None
+    except (TypeError, AttributeError) as err:  # a field of the wrong JSON type
+        raise _fail(f"{target}: a field of the record has the wrong type ({err})", 1) from None
+    return state
+
+
+def outcome_table(state: State, names: list[str]) -> Table:
+    """The outcome of a finished game as a table: places and the loser, or the scores."""
+    outcome = state.outcome or {}
+    table = Table(title="Outcome", title_justify="left")
+    table.add_column("Seat")
+    if "scores" in outcome:
+        table.add_column("Points", justify="right")
+        best = max(outcome["scores"])
+        for seat, score in enumerate(outcome["scores"]):
+            table.add_row(names[seat], str(score) + (" (winner)" if score == best else ""))
+        return table
+    table.add_column("Result")
+    order = outcome.get("out_order", [])
+    for seat in range(state.game.players):
+        if outcome.get("abandoned"):
+            result = "abandoned (no loser)"
+        elif seat == outcome.get("loser"):
+            result = "lost (last to hold cards)"
+        elif seat in order:
+            result = f"out {_ordinal(order.index(seat) + 1)}"
+        else:
+            result = "—"
+        table.add_row(names[seat], result)
+    return table
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"#{n}")
 
 
 def _read_record(target: str, db: Path | None) -> Any:
@@ -194,12 +290,12 @@ def _read_record(target: str, db: Path | None) -> Any:
         raise _fail(f"{file} is not a JSON record: {err}", 1) from None
 
 
-def _print_replay(state: State) -> None:
+def _print_replay(state: State, seat: int | None = None) -> None:
     g = state.game
     names = [f"Seat {s}" for s in range(g.players)]
     module = presenter(g)
     describe = getattr(module, "event", None)
-    for i, entry in enumerate(state.history(None), 1):
+    for i, entry in enumerate(state.history(seat), 1):
         line = describe(entry, names) if describe else common.event_sentence(entry, names)
         console.print(f"{i:4d}. ", line, sep="")
         for event in event_lines(entry, names, g.name):
@@ -213,10 +309,13 @@ def rules_command(game: Annotated[str, typer.Argument(help="the game")]) -> None
     Example: [bold]tikki rules myllymatti[/]
     """
     try:
-        cls = game_class(game.strip().lower())
+        cls = game_class(game_name(game))
     except RulesError as err:
         raise _fail(str(err)) from None
     console.print(Markdown(cls.rules_text))
+
+
+_TYPE_WORDS = {"int": "a whole number", "bool": "true or false", "str": "text"}
 
 
 @app.command("games")
@@ -234,9 +333,13 @@ def games_command() -> None:
         table.add_column("Values")
         table.add_column("Meaning")
         for spec in info["options"]:
-            values = ", ".join(map(str, spec.get("choices", []))) or spec["type"]
-            table.add_row(spec["name"], str(spec["default"]), values, spec["help"])
-        variants = ", ".join(f"{k} ({v})" for k, v in info["variants"].items() if v)
+            values = common.value_text(spec.get("choices", [])) or _TYPE_WORDS.get(
+                spec["type"], spec["type"]
+            )
+            table.add_row(spec["name"], common.value_text(spec["default"]), values, spec["help"])
+        variants = "; ".join(
+            f"{k} ({common.value_text(v)})" for k, v in info["variants"].items() if v
+        )
         table.caption = f"variants: {variants}" if variants else None
         console.print(table)
 
@@ -322,32 +425,48 @@ def _run_with_progress(spec: arena.ArenaSpec, jobs: int) -> list[arena.GameResul
         return arena.run(spec, jobs, on_result=lambda _: progress.advance(task))
 
 
+_COMPACT: dict[str, Any] = {
+    "box": box.SIMPLE_HEAVY,
+    "padding": (0, 0),
+    "show_edge": False,
+}
+"""Table style of the arena report: light rules, so that wide line-ups fit 80 columns."""
+
+
 def _report(
     spec: arena.ArenaSpec, results: list[arena.GameResult], stats: list[arena.BotStats]
 ) -> None:
     figures = [s.as_dict() for s in stats]
     scored = "mean_advantage" in figures[0]
     title = f"{spec.game}, {spec.players} players, {spec.games} games, seed {spec.seed}"
-    table = Table(title=title, title_justify="left")
+    table = Table(title=title, title_justify="left", **_COMPACT)
     table.add_column("Bot", overflow="fold")
-    table.add_column("Seats", justify="right")
+    table.add_column("Seats", justify="right", width=5)
     if scored:
-        table.add_column("Pts/round", justify="right")
-        table.add_column("Advantage [95% CI]", justify="right", no_wrap=True)
+        table.add_column("Points per round", justify="right", width=6)
+        table.add_column("Advantage", justify="right", width=9)
     else:
-        table.add_column("Loss [95% CI]", justify="right", no_wrap=True)
-    for column in ("Moves", "Aband.", "Forf.", "s/move"):
-        table.add_column(column, justify="right")
+        table.add_column("Loss rate", justify="right", width=9)
+    table.add_column("95% interval", justify="right", width=14 if scored else 15)
+    for column, width in (
+        ("Moves per game", 5),
+        ("Abandoned", 9),
+        ("Forfeits", 8),
+        ("Time per move", 7),
+    ):
+        table.add_column(column, justify="right", width=width)
     for f in figures:
+        cells: list[str | Text]
         if scored:
             lo, hi = f["advantage_ci"]
             cells = [
                 f"{f['mean_score_per_round']:.2f}",
-                f"{f['mean_advantage']:+.2f} [{lo:+.2f}–{hi:+.2f}]",
+                f"{f['mean_advantage']:+.2f}",
+                Text(f"{lo:+.2f} to {hi:+.2f}", no_wrap=True),
             ]
         else:
             lo, hi = f["loss_ci"]
-            cells = [f"{f['loss_rate']:.1%} [{lo:.1%}–{hi:.1%}]"]
+            cells = [f"{f['loss_rate']:.1%}", Text(f"{lo:.1%} to {hi:.1%}", no_wrap=True)]
         table.add_row(
             f["bot"],
             str(f["seat_games"]),
@@ -355,7 +474,7 @@ def _report(
             f"{f['mean_moves']:.0f}",
             str(f["abandoned"]),
             str(f["forfeits"]),
-            f"{f['seconds_per_move']:.4f}",
+            duration(f["seconds_per_move"]),
         )
     console.print(table)
     if not scored:
@@ -365,13 +484,21 @@ def _report(
             console.print(f"[yellow]game {result.index}: forfeit by {result.error}[/]")
     rated = arena.ratings(results)
     if rated:
-        rt = Table(title="OpenSkill ratings (Plackett–Luce)", title_justify="left")
+        rt = Table(title="OpenSkill ratings (Plackett–Luce)", title_justify="left", **_COMPACT)
         rt.add_column("Bot")
-        for column in ("Ordinal", "mu", "sigma"):
+        for column in ("Rating (μ − 3σ)", "Skill μ", "Uncertainty σ"):
             rt.add_column(column, justify="right")
         for name, (ordinal, mu, sigma) in sorted(rated.items(), key=lambda kv: -kv[1][0]):
             rt.add_row(name, f"{ordinal:.2f}", f"{mu:.2f}", f"{sigma:.2f}")
         console.print(rt)
+
+
+def duration(seconds: float) -> str:
+    """A time with three significant digits in a fitting unit: ``12.3 µs``, ``4.56 ms``."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:#.3g} {unit}".replace(". ", " ")
+    return "0 s" if seconds <= 0 else f"{seconds / 1e-6:.2g} µs"
 
 
 @app.command("serve")

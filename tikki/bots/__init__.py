@@ -11,6 +11,8 @@ and the same views give the same moves.
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -70,10 +72,49 @@ def make(spec: str, seed: int | None = None, **params: Any) -> Bot:
     if factory is None:
         raise RulesError(f"no bot {name!r}: the bots are {', '.join(sorted(_FACTORIES))}")
     merged: dict[str, Any] = {**spec_params, **params}
+    _check_params(name, factory, merged)
     try:
         return factory(seed=seed, **merged)
-    except TypeError as err:
-        raise RulesError(f"bot {name!r} does not take these parameters: {err}") from None
+    except (TypeError, ValueError) as err:
+        if isinstance(err, RulesError):
+            raise
+        raise RulesError(f"bot {name!r} cannot use these parameters ({err})") from None
+
+
+_WHOLE = re.compile(r"[0-9]+")
+_NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+
+
+def _check_params(name: str, factory: BotFactory, params: Mapping[str, Any]) -> None:
+    """Refuse unknown parameter names and values of the wrong kind, naming what is valid.
+
+    A parameter's kind follows its annotation: ``int`` takes a whole number (ASCII digits),
+    ``float`` a decimal number such as ``0.7``; other texts are checked by the bot itself.
+    """
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        return
+    known = {k: p for k, p in signature.parameters.items() if k != "seed"}
+    for key, value in params.items():
+        if key not in known:
+            valid = f"its parameters are {', '.join(known)}" if known else "it takes none"
+            raise RulesError(f"bot {name!r} has no parameter {key!r}: {valid}")
+        if not isinstance(value, str):
+            continue
+        annotation = str(known[key].annotation)
+        default = known[key].default
+        if "int" in annotation and not _WHOLE.fullmatch(value):
+            raise RulesError(
+                f"bot {name!r}: {key}={value!r} is not a whole number; "
+                f"write digits, e.g. {name}:{key}={default}"
+            )
+        if "float" in annotation and not _NUMBER.fullmatch(value):
+            example = default if default is not None else 1
+            raise RulesError(
+                f"bot {name!r}: {key}={value!r} is not a number; "
+                f"write a decimal number, e.g. {name}:{key}={example}"
+            )
 
 
 def _load_builtin() -> None:

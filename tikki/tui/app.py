@@ -23,17 +23,22 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki import bots as botlib
-from tikki.core import Game, IllegalMove, State
+from tikki.bots.external import BotFailure
+from tikki.cards import parse_input, screen_text
+from tikki.core import Game, IllegalMove, RulesError, State
 from tikki.tui import common, generic
 from tikki.tui.events import event_lines
 
 COMMANDS = {
     "help": "what each legal move means",
+    "pile": "the cards in your pile (the tricks you won)",
     "rules": "the rules of this game",
     "log": "every move so far",
     "hint": "ask the strongest bot (ISMCTS) what it would play",
     "quit": "stop now (the record is saved)",
 }
+ECHO_LIMIT = 40
+"""Input longer than this is echoed back shortened."""
 
 
 def presenter(game: Game) -> ModuleType:
@@ -56,6 +61,7 @@ class Session:
     read: Callable[[str], str]
     record_path: Path | None
     delay: float = 0.0
+    auto: bool = True
     hint_iterations: int = 1000
     memory_aids: bool = False
     seen: int = 0
@@ -73,32 +79,78 @@ class Session:
     # --- the loop -----------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play until the game ends or the person quits; return the exit status (0)."""
+        """Play until the game ends or the person quits; return the exit status.
+
+        0: the game ended or the person quit; 1: a bot failed and forfeited the game
+        (the arena's rule); 130: interrupted by Ctrl-C.  The record is saved in every case.
+        """
         self._intro()
+        status = 0
         try:
-            while not self.state.is_over:
-                seat = self.state.current_player
-                assert seat is not None
-                if seat == self.human:
-                    if not self._human_turn(seat):
-                        self.console.print("Game stopped.")
-                        break
-                else:
-                    self._bot_turn(seat)
+            status = self._loop()
         except KeyboardInterrupt:
             self.console.print("\nInterrupted.")
+            status = 130
+        finally:
+            self._end_bots()
         self._show_events()
         if self.state.is_over:
             self._show_result()
         self._save_record()
+        return status
+
+    def _loop(self) -> int:
+        while not self.state.is_over:
+            seat = self.state.current_player
+            assert seat is not None
+            if seat == self.human:
+                if not self._human_turn(seat):
+                    self.console.print("Game stopped.")
+                    return 0
+                continue
+            try:
+                self._bot_turn(seat)
+            except (BotFailure, RulesError, IllegalMove) as err:
+                self._show_events()
+                self.console.print(
+                    Text(f"{self.names[seat]} forfeits the game: {err}", style="bold red")
+                )
+                return 1
         return 0
 
+    def _end_bots(self) -> None:
+        """Tell external bots the game is over and stop their processes."""
+        for bot in self.bots.values():
+            end = getattr(bot, "end", None)
+            if end is not None:
+                end(self.state.outcome)
+
     def _intro(self) -> None:
-        opts = ", ".join(f"{k}={v}" for k, v in self.game.options.items())
         self.console.rule(f"[bold]{self.game.title}[/] — {self.game.players} players")
-        self.console.print(f"Options: {opts}")
-        who = "You are watching." if self.human is None else f"You are seat {self.human}."
-        self.console.print(f"{who} Type a move, its number, or help / hint / rules / log / quit.")
+        self.console.print(f"Options: {common.options_line(self.game)}", soft_wrap=True)
+        if self.human is None:
+            self.console.print("You are watching: bots play every seat. Ctrl-C stops.")
+            return
+        self.console.print(
+            f"You are seat {self.human}. Type a move as the screen shows it "
+            f"({self._example()}), its number, or {' / '.join(COMMANDS)}."
+        )
+        if self.auto:
+            self.console.print("When you have only one legal move, it is played for you.")
+
+    def _example(self) -> str:
+        """An example move in both notations, taken from the person's own hand."""
+        hand = self.state.view(self.human)["hand"]
+        if not hand:
+            return "e.g. take"
+        return f"e.g. {screen_text(hand[-1])} or {hand[-1].lower()}"
+
+    def _commands(self) -> dict[str, str]:
+        """The commands and what they do, as this session offers them."""
+        out = dict(COMMANDS)
+        if self.record_path is None:
+            out["quit"] = "stop now (no record is kept: --no-record)"
+        return out
 
     def _bot_turn(self, seat: int) -> None:
         view = self.state.view(seat)
@@ -125,6 +177,13 @@ class Session:
         """Ask until a legal move is played; ``False`` if the person quits."""
         self._show_events()
         view = self.state.view(seat)
+        legal = view["legal_moves"]
+        if self.auto and len(legal) == 1:
+            notice = Text("Your only legal move, ", style="dim")
+            notice.append(common.move_text(legal[0]))
+            self.console.print(notice.append(", is played for you.", style="dim"))
+            self._apply(legal[0])
+            return True
         self.console.print(self.view_module.render(self._shown(view), self.names))
         while True:
             try:
@@ -141,20 +200,29 @@ class Session:
                 continue
             if not answer:
                 continue
-            move = self._pick(answer, view["legal_moves"])
-            try:
-                self._apply(move)
-            except IllegalMove as err:
-                self.console.print(Text(f"Not legal: {err}", style="yellow"))
-                self.console.print("Type help to see what each move means.")
-                continue
-            return True
+            if self._try(answer, seat, legal):
+                return True
 
-    @staticmethod
-    def _pick(answer: str, legal: Sequence[str]) -> str:
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            return legal[int(answer) - 1]
-        return answer
+    def _try(self, answer: str, seat: int, legal: Sequence[str]) -> bool:
+        """Play what the person typed, or explain why it is not legal (``False``)."""
+        if answer.isascii() and answer.isdigit():
+            number = int(answer)
+            if 1 <= number <= len(legal):
+                self._apply(legal[number - 1])
+                return True
+            span = "1" if len(legal) == 1 else f"1–{len(legal)}"
+            self.console.print(
+                Text(f"There is no move {common.shorten(answer)}: choose {span}.", "yellow")
+            )
+            return False
+        try:
+            self._apply(parse_input(answer))
+        except IllegalMove as err:
+            message = common.friendly_error(str(err), seat, answer)
+            self.console.print(Text(f"Not legal: {message}", style="yellow"))
+            self.console.print("Type help to see what each move means.")
+            return False
+        return True
 
     def _command(self, command: str, view: dict[str, Any]) -> None:
         if command in ("help", "?", "h"):
@@ -163,9 +231,14 @@ class Session:
             table.add_column("Move")
             table.add_column("What it does")
             for i, move in enumerate(view["legal_moves"], 1):
-                table.add_row(str(i), common.move_text(move), self.view_module.explain(view, move))
+                what = screen_text(self.view_module.explain(view, move))
+                table.add_row(str(i), common.move_text(move), what)
             self.console.print(table)
-            self.console.print("Commands: " + "; ".join(f"{k} — {v}" for k, v in COMMANDS.items()))
+            commands = self._commands().items()
+            self.console.print("Commands: " + "; ".join(f"{k} — {v}" for k, v in commands))
+        elif command == "pile":
+            show = getattr(self.view_module, "pile", None)
+            self.console.print(show(view) if show else common.pile(view))
         elif command == "rules":
             self.console.print(Markdown(self.game.rules_text or "No rules text."))
         elif command == "hint":
@@ -209,20 +282,27 @@ class Session:
     def _show_events(self) -> None:
         seat = self.human
         history = self.state.history(seat)
-        for entry in history[self.seen :]:
+        for index in range(self.seen, len(history)):
+            entry = history[index]
             self.console.print(self._sentence(entry))
             for line in event_lines(entry, self.names, self.game.name):
                 self.console.print(line)
-            self._after_round(entry)
+            self._after_round(history, index)
         self.seen = len(history)
 
-    def _after_round(self, entry: dict[str, Any]) -> None:
-        """After a ``round`` event of an unfinished match, the presenter's score sheet."""
-        sheet = getattr(self.view_module, "score_sheet", None)
-        if sheet is None or self.state.is_over:
+    def _after_round(self, history: list[dict[str, Any]], index: int) -> None:
+        """After a ``round`` event: the presenter's score breakdown and, while the match
+        goes on, its score sheet."""
+        if not any(e["type"] == "round" for e in history[index].get("events", ())):
             return
-        if any(e["type"] == "round" for e in entry.get("events", ())):
-            self.console.print(sheet(self.state.view(self.human), self.names))
+        view = self.state.view(self.human)
+        scored = getattr(self.view_module, "round_scored", None)
+        if scored is not None:
+            for line in scored(history, index, view, self.names):
+                self.console.print(line)
+        sheet = getattr(self.view_module, "score_sheet", None)
+        if sheet is not None and not self.state.is_over:
+            self.console.print(sheet(view, self.names))
 
     def _show_result(self) -> None:
         view = self.state.view(self.human)

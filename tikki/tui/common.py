@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
+
+from tikki.cards import screen_text
 
 SUIT_STYLE = {
     "H": "bold red",
@@ -81,7 +85,7 @@ def event_sentence(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
         out.append(card(entry.get("card", "?")))
         out.append(" from the stock")
     elif move in ("take", "pass"):
-        out.append(move if you else move + "s")
+        out = Text(says(who, move), style="bold" if you else "")
     else:
         out.append("play " if you else "plays ")
         out.append(move_text(move))
@@ -126,3 +130,109 @@ def shed_trick(trick: Mapping[str, Any], names: Sequence[str]) -> Text:
     if trick["size"]:
         body.append(f"falls at {trick['size']} plays")
     return body
+
+
+# --- words ----------------------------------------------------------------------------
+
+_IRREGULAR = {"are": "is", "have": "has", "do": "does", "go": "goes"}
+
+
+def says(name: str, verb: str) -> str:
+    """``name`` and ``verb`` agreeing in person: ``You deal``, ``Seat 2 (random) deals``.
+
+    ``verb`` is the plain form (``deal``, ``name``, ``are``, ``pass``).
+    """
+    if name == "You":
+        return f"You {verb}"
+    if verb in _IRREGULAR:
+        return f"{name} {_IRREGULAR[verb]}"
+    ending = "es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s"
+    return f"{name} {verb}{ending}"
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, for echoing input back."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_RULE_IDS = re.compile(r"\s*\((?:[A-Z]{1,3}-\d+[a-z]?(?:,\s*)?)+\)")
+_LETTER_IN_PARENS = re.compile(r"\(([SHDC])\)")
+_NOT_IN = re.compile(r"^(.+), (\S+) is not in ")
+_CARDS_MAYBE = re.compile(r"\b(\d+) card\(s\)")
+
+
+def friendly_error(message: str, seat: int | None, typed: str = "") -> str:
+    """An engine message as the person at ``seat`` should read it.
+
+    Second person (``your hand``, ``you must``), no rule ids, cards in the screen's
+    notation, agreeing plurals, and the person's own input echoed shortened.
+    """
+    text = _RULE_IDS.sub("", message)
+    if seat is not None:
+        own = f"seat {seat}"
+        text = text.replace(f"{own}'s hand", "your hand")
+        for verb, plain in (("names", "name"), ("must", "must"), ("may", "may")):
+            text = text.replace(f"{own} {verb} ", f"you {plain} ")
+        text = text.replace(f"{own} played ", "you played ")
+    text = _NOT_IN.sub(r"\1 and \2 are not in ", text)
+    text = _CARDS_MAYBE.sub(lambda m: count(int(m.group(1)), "card"), text)
+    if typed and len(typed) > 40:
+        text = text.replace(repr(typed), repr(shorten(typed)))
+    text = screen_text(text)
+    symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    return _LETTER_IN_PARENS.sub(lambda m: f"({symbols[m.group(1)]})", text)
+
+
+def value_text(value: Any) -> str:
+    """An option value as a person writes it: ``true``/``false``, lists joined by commas."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(value_text(v) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}={value_text(v)}" for k, v in value.items())
+    return str(value)
+
+
+def options_line(game: Any) -> str:
+    """A game's options as ``key=value`` pairs; ``variant`` only for games that have any."""
+    pairs = [
+        f"{key}={value_text(value)}"
+        for key, value in game.options.items()
+        if key != "variant" or game.variants
+    ]
+    return ", ".join(pairs) or "none"
+
+
+def pile(view: Mapping[str, Any]) -> Text:
+    """The seat's own pile (the cards it has won), for the ``pile`` command."""
+    mine = view.get("piles", [[]] * (view["seat"] + 1))[view["seat"]]
+    line = Text(f"Your pile ({count(len(mine), 'card')}): ")
+    return line.append(cards(mine) if mine else Text("(empty)"))
+
+
+def picked_up(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """The cards the seat that just moved took into its hand, as far as ``after`` shows.
+
+    Only a ``take`` picks cards up; the cards come from the trick, which was face up, so
+    they are public.
+    """
+    history = after.get("history") or []
+    seat = before.get("to_act")
+    if not history or history[-1].get("move") != "take" or seat is None:
+        return []
+    if before.get("seat") == seat:
+        old, new = before["hand"], after["hand"]
+    elif before.get("hands") and after.get("hands"):
+        old, new = before["hands"][seat], after["hands"][seat]
+    else:
+        return []
+    gained = Counter(new) - Counter(old)
+    return [c for c in new if gained[c] > 0 and not gained.subtract([c])]

@@ -10,15 +10,22 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tikki.cards import RANK_NAMES, SUIT_NAMES
-from tikki.tui.common import card, cards, hand_and_moves, move_text, seat_label, shed_trick
+from tikki.cards import RANK_NAMES, SUIT_NAMES, rank_plural
+from tikki.tui.common import (
+    card,
+    cards,
+    count,
+    hand_and_moves,
+    move_text,
+    seat_label,
+    shed_trick,
+)
 
 RANKS = "23456789TJQKA"
 
 
 def _rank_name(rank: str) -> str:
-    name = RANK_NAMES.get(rank, rank)
-    return name + ("es" if name.endswith("x") else "s")
+    return rank_plural(rank)
 
 
 def _name(text: str) -> str:
@@ -49,7 +56,7 @@ def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
     for seat, size in enumerate(view["hand_sizes"]):
         who = seat_label(view, names, seat, "LOSER")
         if collecting:
-            table.add_row(who, str(size), f"{len(view['piles'][seat])} cards")
+            table.add_row(who, str(size), count(len(view["piles"][seat]), "card"))
         else:
             known = view["hands"][seat]
             line = cards(known)
@@ -63,7 +70,7 @@ def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
 def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
     line = Text()
     if view["phase"] == "collect":
-        line.append(f"Stock: {view['stock_size']} cards")
+        line.append(f"Stock: {count(view['stock_size'], 'card')}")
     else:
         line.append(f"Cards out of the game: {len(view['fallen'])}")
     if view["shown_card"] is not None:
@@ -74,7 +81,7 @@ def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
         line.append(f" · trump: {SUIT_NAMES[view['trump']]}")
     dreck = view.get("dreck")
     if dreck:
-        line.append(f"\nDreck: {len(dreck['cards'])} cards ")
+        line.append(f"\nDreck: {count(len(dreck['cards']), 'card')} ")
         line.append(cards(dreck["cards"]))
         if dreck["mine"]:
             line.append("; you got ")

@@ -15,13 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tikki.cards import COLOUR_NAMES
-from tikki.tui.common import card, cards, hand_and_moves
+from tikki.cards import COLOUR_NAMES, COLOURS
+from tikki.games.mueckenstich import MOSQUITO_PENALTY
+from tikki.tui.common import card, cards, count, hand_and_moves, says
 
 __all__ = ["event", "explain", "render", "result", "score_sheet", "table_view"]
 
@@ -73,6 +75,12 @@ def _colour(letter: str | None) -> Text:
     if letter is None:
         return Text("—", style="dim")
     return card(f"■{letter}").append(f" {COLOUR_NAMES[letter]}")
+
+
+def _colour_word(letter: str | None) -> Text:
+    if letter is None:
+        return Text("—", style="dim")
+    return Text(COLOUR_NAMES[letter], style=card(f"■{letter}").style)
 
 
 def _name(text: str) -> str:
@@ -131,15 +139,14 @@ def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     if view["phase"] == "discard":
         body.append("Everyone sets two cards aside, face down (discard), the forehand first.")
     elif view["phase"] == "score":
-        body.append(f"Scoring round {view['round'] + 1}: tricks {view['tricks']}, ")
-        body.append(f"mosquitoes {view['mosquitoes']}.")
+        body.append(f"Scoring round {view['round'] + 1}.")
         if view["doubled"]:
             body.append("\nDoubled: ").append(_colour(view["doubled"]))
+        body.append("\n").append(won_cards(view, names))
     elif not view["trick"]:
         leader = view["to_act"]
         if leader is not None:
-            verb = "lead" if names[leader] == "You" else "leads"
-            body.append(f"(empty — {names[leader]} {verb})")
+            body.append(f"(empty — {says(names[leader], 'lead')})")
     else:
         for entry in view["trick"]:
             body.append(f"{names[entry['seat']]}: ")
@@ -147,12 +154,64 @@ def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
             body.append("\n")
         body.append("Led: ").append(_colour(view["led"]))
         if view["naming_trump"]:
-            body.append(f"\n{names[view['to_act']]} names the trump colour.")
+            body.append(f"\n{says(names[view['to_act']], 'name')} the trump colour.")
     last = view["last_trick"]
     if last is not None and view["phase"] == "play" and not view["trick"]:
         body.append(f"\nLast trick to {names[last['winner']]}: ")
         body.append(cards(e["card"] for e in last["cards"]))
     return Panel(body, title="Trick", expand=False)
+
+
+def won_cards(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """Each seat's won number cards per colour and its mosquito colours (before scoring)."""
+    out = Text("Won number cards per colour (each scores 1, doubled 2, dropped 0):")
+    for seat, pile in enumerate(view["piles"]):
+        numbers = {c: sum(1 for t in pile if t[-1] == c and t[0] != "M") for c in COLOURS}
+        bitten = sorted({t[-1] for t in pile if t[0] == "M"}, key=COLOURS.index)
+        out.append(f"\n  {names[seat]}: ")
+        out.append(", ".join(f"{COLOUR_NAMES[c]} {n}" for c, n in numbers.items()))
+        if bitten:
+            out.append(f"; mosquitoes: {', '.join(COLOUR_NAMES[c] for c in bitten)}")
+    return out
+
+
+def breakdown(
+    piles: Sequence[Sequence[str]], entry: Mapping[str, Any], names: Sequence[str]
+) -> Text:
+    """How each seat's round score came about: ``12 points − 2 × 5 for mosquitoes = 2``."""
+    out = Text(f"Round {entry['round'] + 1} scores:", style="cyan")
+    for seat, pile in enumerate(piles):
+        points = sum(
+            0 if t[-1] == entry["dropped"] else 2 if t[-1] == entry["doubled"] else 1
+            for t in pile
+            if t[0] != "M"
+        )
+        bites = len({t[-1] for t in pile if t[0] == "M"})
+        line = count(points, "point")
+        if bites:
+            line += f" − {bites} × {MOSQUITO_PENALTY} for mosquitoes"
+        out.append(f"\n  {names[seat]}: {line} = {entry['scores'][seat]}")
+    return out
+
+
+def round_scored(
+    history: Sequence[Mapping[str, Any]], index: int, view: Mapping[str, Any], names: Sequence[str]
+) -> list[RenderableType]:
+    """After the ``round`` event of ``history[index]``: how each seat's score came about,
+    from the round's ``trick`` events (at scoring every won card is shown, MS-12)."""
+    scored = next(e for e in history[index].get("events", ()) if e["type"] == "round")
+    entry = next((e for e in view["sheet"] if e["round"] == scored["round"]), None)
+    if entry is None:
+        return []
+    piles: list[list[str]] = [[] for _ in names]
+    start = index
+    while start > 0 and not any(e["type"] == "round" for e in history[start - 1].get("events", ())):
+        start -= 1
+    for item in history[start : index + 1]:
+        for event in item.get("events", ()):
+            if event["type"] == "trick":
+                piles[event["winner"]].extend(c["card"] for c in event["cards"])
+    return [breakdown(piles, entry, names)]
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:
@@ -199,17 +258,25 @@ def event(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
 
 def score_sheet(view: Mapping[str, Any], names: Sequence[str]) -> Table:
     """Every finished round (doubled and dropped colour, scores) and the totals."""
-    table = Table(title="Score sheet", title_justify="left")
-    table.add_column("Round")
+    # Light rules and the seat alone as the header keep six players within 80 columns.
+    table = Table(
+        title="Score sheet",
+        title_justify="left",
+        box=box.SIMPLE_HEAVY,
+        padding=(0, 1),
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("Round", justify="right")
     table.add_column("Doubled")
     table.add_column("Dropped")
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(name.split(" (")[0], justify="right", no_wrap=True)
     for entry in view["sheet"]:
         table.add_row(
             str(entry["round"] + 1),
-            _colour(entry["doubled"]),
-            _colour(entry["dropped"]),
+            _colour_word(entry["doubled"]),
+            _colour_word(entry["dropped"]),
             *(str(s) for s in entry["scores"]),
         )
     best = max(view["scores"])

@@ -11,7 +11,15 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki.cards import RANK_NAMES, SUIT_NAMES
-from tikki.tui.common import card, cards, hand_and_moves, move_text, seat_label, shed_trick
+from tikki.tui.common import (
+    card,
+    cards,
+    count,
+    hand_and_moves,
+    move_text,
+    seat_label,
+    shed_trick,
+)
 
 
 def _name(text: str) -> str:
@@ -40,7 +48,7 @@ def _seats(view: Mapping[str, Any], names: Sequence[str], collecting: bool) -> T
         who = seat_label(view, names, seat, "MYLLYMATTI")
         if collecting:
             pile = view["piles"][seat]
-            table.add_row(who, str(size), f"{len(pile)} cards")
+            table.add_row(who, str(size), count(len(pile), "card"))
         else:
             table.add_row(who, str(size), cards(view["hands"][seat]))
     return table
@@ -49,7 +57,7 @@ def _seats(view: Mapping[str, Any], names: Sequence[str], collecting: bool) -> T
 def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
     line = Text()
     if view["hands"] is None:
-        line.append(f"Stock: {view['stock_size']} cards")
+        line.append(f"Stock: {count(view['stock_size'], 'card')}")
         owner = view["aside_owner"]
         if owner is not None:
             line.append(f" · set-aside trump card: {names[owner]} (unseen)")
@@ -63,7 +71,14 @@ def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
 def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     trick = view["trick"]
     if trick["kind"] == "shed":
-        return Panel(shed_trick(trick, names), title="Trick", expand=False)
+        body = shed_trick(trick, names)
+        if _own_top(view):
+            body.append(
+                "\nThe card to beat is your own: after a take the next player must beat "
+                "the card now on top, even his own, or take.",
+                style="yellow",
+            )
+        return Panel(body, title="Trick", expand=False)
     body = Text()
     for entry in trick["cards"]:
         body.append(f"{names[entry['seat']]}: ")
@@ -97,7 +112,15 @@ def explain(view: Mapping[str, Any], move: str) -> str:
     plays = view["trick"]["plays"]
     if not plays:
         return what + " to lead a new trick"
-    return what + " to beat " + str(max(plays[-1]["cards"], key=_order))
+    own = "your own " if _own_top(view) else ""
+    return what + " to beat " + own + str(max(plays[-1]["cards"], key=_order))
+
+
+def _own_top(view: Mapping[str, Any]) -> bool:
+    """Whether the seat to act must beat its own card (a take uncovered it)."""
+    trick = view["trick"]
+    plays = trick.get("plays") or []
+    return bool(plays) and plays[-1]["seat"] == view["seat"] == view["to_act"]
 
 
 def _take_target(view: Mapping[str, Any]) -> str:
