@@ -236,8 +236,8 @@ class Mattis(Game):
         OptionSpec(
             "war_match",
             "round",
-            "what must-match binds to in a war round: the round's highest card (round) or "
-            "the whole trick's (trick) (AM-4)",
+            "in a war, must-match binds to the highest card of the war round (round) or "
+            "of the whole trick (trick) (AM-4)",
             choices=("round", "trick"),
         ),
         max_moves_option(),

@@ -211,7 +211,11 @@ def round_scored(
         for event in item.get("events", ()):
             if event["type"] == "trick":
                 piles[event["winner"]].extend(c["card"] for c in event["cards"])
-    return [breakdown(piles, entry, names)]
+    out: list[RenderableType] = [breakdown(piles, entry, names)]
+    if view["phase"] != "over" and view["round"] > scored["round"]:
+        dealer = says(names[view["dealer"]], "deal")
+        out.append(Text(f"Round {view['round'] + 1}: {dealer}.", "bold cyan"))
+    return out
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:
