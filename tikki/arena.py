@@ -393,6 +393,9 @@ def game_ids(path: Path, arena_id: int) -> tuple[int, int]:
 
 def plot(path: Path, spec: ArenaSpec, stats: Sequence[BotStats]) -> None:
     """A PNG bar chart of each bot's loss rate (or score advantage) with its interval."""
+    from tikki import extras
+
+    extras.require("plot", "arena plots")
     import matplotlib
 
     matplotlib.use("Agg")

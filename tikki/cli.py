@@ -23,7 +23,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from tikki import arena
+from tikki import arena, extras
 from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
 from tikki.tui import common
@@ -265,7 +265,9 @@ def arena_command(
             botlib.make(spec_text, seed=0)
         if games_count < 1 or jobs < 1:
             raise RulesError("--games and --jobs must be at least 1")
-    except RulesError as err:
+        if plot is not None:
+            extras.require("plot", "arena --plot")
+    except (RulesError, extras.MissingExtra) as err:
         raise _fail(str(err)) from None
     deals = -(-games_count // g.players)
     spec = arena.ArenaSpec(g.name, g.players, g.options, lineup, deals * g.players, seed)
@@ -380,6 +382,12 @@ def serve_command(
 
     Example: [bold]tikki serve --port 8000 --db sqlite:///tikki.sqlite[/]
     """
+    try:
+        extras.require("web", "the web table")
+        if db is not None and db.startswith("postgres"):
+            extras.require("postgres", "a PostgreSQL database")
+    except extras.MissingExtra as err:
+        raise _fail(str(err)) from None
     from tikki.server.run import ServeError, serve
 
     try:

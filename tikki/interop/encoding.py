@@ -56,6 +56,10 @@ feature set.  The strings of the OpenSpiel adapter (:func:`canonical_json`) are 
 
 from __future__ import annotations
 
+from tikki.extras import require
+
+require("gym", "the observation encoders (NumPy)", ("numpy",))
+
 import json
 import zlib
 from collections.abc import Callable, Mapping, Sequence

@@ -5,7 +5,11 @@ wire protocol is ``docs/protocol.md``.  The server depends on the engine, never 
 reverse.
 """
 
-from tikki.server.app import create_app
-from tikki.server.db import default_db_url
+from tikki.extras import require
+
+require("web", "the web table (tikki.server)")
+
+from tikki.server.app import create_app  # noqa: E402
+from tikki.server.db import default_db_url  # noqa: E402
 
 __all__ = ["create_app", "default_db_url"]
