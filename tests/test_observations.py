@@ -132,6 +132,5 @@ def test_other_games_fall_back_to_the_view_encoder() -> None:
 def test_observation_doc_is_up_to_date() -> None:
     doc = (ROOT / "docs" / "observations.md").read_text(encoding="utf-8")
     assert doc == document(), (
-        "docs/observations.md is stale: python -m tikki.interop.observations "
-        "> docs/observations.md"
+        "docs/observations.md is stale: python -m tikki.interop.observations > docs/observations.md"
     )

@@ -44,8 +44,7 @@ def require(extra: str, purpose: str, modules: tuple[str, ...] | None = None) ->
     absent = missing(extra) if modules is None else _absent(modules)
     if absent:
         raise MissingExtra(
-            f"{purpose} needs: pip install 'tikki[{extra}]' "
-            f"(not installed: {', '.join(absent)})"
+            f"{purpose} needs: pip install 'tikki[{extra}]' (not installed: {', '.join(absent)})"
         )
 
 

@@ -83,6 +83,7 @@ class Encoder(ABC):
         self.size = at
         self.low = np.concatenate([np.full(f.size, f.low, np.float32) for f in features])
         self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in features])
+        self._mask_memo: dict[tuple[str, ...], npt.NDArray[np.intp]] = {}
 
     def offset(self, name: str) -> int:
         """Where feature ``name`` starts in the vector."""
@@ -104,8 +105,15 @@ class Encoder(ABC):
         """``out`` set to the legal-action mask of ``seat`` (zeros when not its turn)."""
         out.fill(0)
         if state.current_player == seat:
-            index = self.actions.index
-            out[[index[m] for m in state.legal_moves()]] = 1
+            moves = state.legal_moves()
+            key = tuple(moves)
+            ids = self._mask_memo.get(key)
+            if ids is None:
+                if len(self._mask_memo) > 200_000:
+                    self._mask_memo.clear()
+                index = self.actions.index
+                ids = self._mask_memo[key] = np.array([index[m] for m in moves], np.intp)
+            out[ids] = 1
         return out
 
     def table(self) -> str:
@@ -169,8 +177,8 @@ class _CardEncoder(Encoder):
         else:
             out += np.bincount(hits, minlength=self.size)
             out *= self.unit
-        if at:
-            out[at] = values
+        for i, value in zip(at, values, strict=True):
+            out[i] = value
         return out
 
 
@@ -208,58 +216,80 @@ class MyllymattiEncoder(_CardEncoder):
         self._o = {f.name: self.offset(f.name) for f in self.features}
         self._tabs = {name: self._table(name) for name in self._card_blocks}
         self._max_moves = float(game.options["max_moves"])
+        self._tail = [self._o["stock_size"], self._o["moves"]]
+        self._by_base = [self._rotated(base) for base in range(n)] + [self._rotated(0)]
+
+    def _rotated(self, base: int) -> dict[str, Any]:
+        """Every table with its rows indexed by absolute seat, for observer ``base``."""
+        n, o, tab = self.players, self._o, self._tabs
+
+        def seat_one_hot(name: str) -> list[int]:
+            return [o[name] + (s - base) % n for s in range(n)]
+
+        rel = [(s - base) % n for s in range(n)]
+        return {
+            "phase": [o["phase"], o["phase"] + 1],
+            "to_act": seat_one_hot("to_act"),
+            "aside_owner": seat_one_hot("aside_owner"),
+            "leader": seat_one_hot("leader"),
+            "last_winner": seat_one_hot("last_winner"),
+            "out": seat_one_hot("out"),
+            "sizes": seat_one_hot("hand_sizes"),
+            "piles": [tab["piles"][r].__getitem__ for r in rel],
+            "hands": [tab["hands"][r - 1].__getitem__ if r else None for r in rel],
+            "trick": [tab["trick"][r].__getitem__ for r in rel],
+            "hand": tab["hand"][0].__getitem__,
+            "top": tab["top"][0].__getitem__,
+            "fallen": tab["fallen"][0].__getitem__,
+        }
 
     def encode(self, state: State, seat: int | None, out: Vector | None = None) -> Vector:
         """Write ``seat``'s observation of ``state`` into ``out`` (or a new vector)."""
         st: Any = state
-        o, n, tab = self._o, self.players, self._tabs
-        base = 0 if seat is None else seat
+        t = self._by_base[self.players if seat is None else seat]
         hits: list[int] = []
-        extend = hits.extend
+        extend, append = hits.extend, hits.append
         phase = st._phase
         if phase < 2:
-            hits.append(o["phase"] + phase)
+            append(t["phase"][phase])
         to_act = st.current_player
         if to_act is not None:
-            hits.append(o["to_act"] + (to_act - base) % n)
+            append(t["to_act"][to_act])
         hands = st._hands
         if seat is not None:
-            extend(map(tab["hand"][0].__getitem__, hands[seat]))
+            extend(map(t["hand"], hands[seat]))
         owner = st._aside_owner
         if owner >= 0:
-            hits.append(o["aside_owner"] + (owner - base) % n)
-        public = st._trump >= 0
-        if public:
-            hits.append(o["trump"] + st._trump)
-        piles, others, trick = tab["piles"], tab["hands"], tab["trick"]
-        for s in range(n):
-            r = (s - base) % n
-            pile = st._piles[s]
+            append(t["aside_owner"][owner])
+        trump = st._trump
+        for s, pile in enumerate(st._piles):
             if pile:
-                extend(map(piles[r].__getitem__, pile))
-            if public and r:
-                extend(map(others[r - 1].__getitem__, hands[s]))
+                extend(map(t["piles"][s], pile))
+        if trump >= 0:
+            append(self._o["trump"] + trump)
+            for s, get in enumerate(t["hands"]):
+                if get is not None:
+                    extend(map(get, hands[s]))
+        trick = t["trick"]
         for s, c, _ in st._trick:
-            hits.append(trick[(s - base) % n][c])
+            append(trick[s](c))
         plays = st._plays
         for s, cards in plays:
-            extend(map(trick[(s - base) % n].__getitem__, cards))
+            extend(map(trick[s], cards))
         if plays:
-            extend(map(tab["top"][0].__getitem__, plays[-1][1]))
-        if st._trick_leader >= 0 and not public:
-            hits.append(o["leader"] + (st._trick_leader - base) % n)
-        elif plays:
-            hits.append(o["leader"] + (plays[0][0] - base) % n)
+            extend(map(t["top"], plays[-1][1]))
+            append(t["leader"][plays[0][0]])
+        elif st._trick_leader >= 0 and trump < 0:
+            append(t["leader"][st._trick_leader])
         if st._last_winner >= 0:
-            hits.append(o["last_winner"] + (st._last_winner - base) % n)
-        extend(map(tab["fallen"][0].__getitem__, st._fallen))
-        extend([o["out"] + (s - base) % n for s in st._out])
-        sizes = o["hand_sizes"]
-        at = [sizes + (s - base) % n for s in range(n)]
+            append(t["last_winner"][st._last_winner])
+        if st._fallen:
+            extend(map(t["fallen"], st._fallen))
+        if st._out:
+            extend(map(t["out"].__getitem__, st._out))
+        at = t["sizes"] + self._tail
         values = [len(h) / 52.0 for h in hands]
-        at.append(o["stock_size"])
         values.append(len(st._stock) / 52.0)
-        at.append(o["moves"])
         values.append(len(st._hist) / self._max_moves)
         return self._fill(out, hits, at, values)
 
