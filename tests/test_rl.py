@@ -65,7 +65,7 @@ def test_illegal_action_ends_the_episode_with_the_penalty_and_changes_nothing() 
 
 
 def test_bad_arguments_are_refused_clearly() -> None:
-    with pytest.raises(RulesError, match="seat must be 0..2"):
+    with pytest.raises(RulesError, match=r"seat must be 0\.\.2"):
         make_env("myllymatti", players=3, seat=3)
     with pytest.raises(RulesError, match="no bot 'nobody'"):
         make_env("myllymatti", players=3, opponents=["nobody"])

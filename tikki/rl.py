@@ -26,24 +26,25 @@
   observations, masks and seats as arrays; a finished game is dealt anew at once.
 """
 
+# ruff: noqa: E402  (the extra is checked before its imports)
 from __future__ import annotations
 
 from tikki.extras import require
 
 require("gym", "tikki.rl")
 
-import random  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-from typing import Any  # noqa: E402
+import random
+from collections.abc import Sequence
+from typing import Any
 
-import gymnasium  # noqa: E402
-import numpy as np  # noqa: E402
-import numpy.typing as npt  # noqa: E402
+import gymnasium
+import numpy as np
+import numpy.typing as npt
 
-import tikki  # noqa: E402
-from tikki import bots as botlib  # noqa: E402
-from tikki.core import RulesError  # noqa: E402
-from tikki.interop.observations import encoder_for  # noqa: E402
+import tikki
+from tikki import bots as botlib
+from tikki.core import RulesError
+from tikki.interop.observations import encoder_for
 
 Obs = npt.NDArray[np.float32]
 
@@ -124,7 +125,7 @@ class TikkiGymEnv(gymnasium.Env[Obs, np.int64]):
             info["outcome"] = outcome
         return self._observe(), reward, outcome is not None, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The learner's view as text (``render_mode="ansi"``)."""
         if self.render_mode is None:
             return None

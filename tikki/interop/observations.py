@@ -29,24 +29,25 @@ order of the adapters' card action ids.  Identical cards (Mückenstich's two 12s
 mosquitoes of a colour) share a column that counts them, divided by the copies.
 """
 
+# ruff: noqa: E402  (the extra is checked before its imports)
 from __future__ import annotations
 
 from tikki.extras import require
 
 require("gym", "the observation encoders (NumPy)", ("numpy",))
 
-import sys  # noqa: E402
-from abc import ABC, abstractmethod  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from typing import Any  # noqa: E402
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-import numpy as np  # noqa: E402
-import numpy.typing as npt  # noqa: E402
+import numpy as np
+import numpy.typing as npt
 
-import tikki  # noqa: E402
-from tikki.core import Game, State  # noqa: E402
-from tikki.interop.encoding import ActionSpace, ViewEncoder  # noqa: E402
+import tikki
+from tikki.core import Game, State
+from tikki.interop.encoding import ActionSpace, ViewEncoder
 
 Vector = npt.NDArray[np.float32]
 

@@ -35,7 +35,8 @@ What the adapter provides
   ``game.observation_tensor_shape()`` are answered in Python without OpenSpiel's sizing
   deal.  There is no information-state tensor: ``information_state_tensor`` raises
   ``NotImplementedError`` saying so (the game type says
-  ``provides_information_state_tensor=False``).  A public observer (``private_info=NONE``) uses ``view(None)``.
+  ``provides_information_state_tensor=False``).  A public observer
+  (``private_info=NONE``) uses ``view(None)``.
 * ``resample_from_infostate(player, sampler)`` returns ``game.sample_state(view, rng)``
   wrapped as a state of this game (its ``history()`` is empty: OpenSpiel's Python states
   cannot be given a history), with ``rng`` seeded from the sampler.  That is what
@@ -81,6 +82,7 @@ chance outcomes (CFR, exact best response) do not apply, as for any sampled-stoc
 game: there are none to enumerate.
 """
 
+# ruff: noqa: E402  (the extra is checked before its imports)
 from __future__ import annotations
 
 from tikki.extras import require

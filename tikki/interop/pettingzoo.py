@@ -26,7 +26,8 @@ What the environment provides
   seat's observation from :func:`tikki.interop.observations.encoder_for` (seats relative
   to the agent, values in ``[low, high]``, nothing from other seats' hidden cards; the
   features are listed in ``docs/observations.md``) and the legal-action mask (zeros when
-  it is not that agent's turn).  ``observation_space(agent)`` is the matching ``Dict`` of two ``Box`` spaces.
+  it is not that agent's turn).  ``observation_space(agent)`` is the matching ``Dict`` of
+  two ``Box`` spaces.
 * Rewards are 0 until the game ends, then ``outcome["returns"]`` for every agent (an
   abandoned game, RULINGS C-5, is a rules ending: ``terminated``, returns −1 each;
   ``truncated`` is never set).  ``infos[agent]`` is ``{}`` until the end, then
@@ -38,6 +39,7 @@ What the environment provides
   act as text (``"human"`` prints it).
 """
 
+# ruff: noqa: E402  (the extra is checked before its imports)
 from __future__ import annotations
 
 from tikki.extras import require

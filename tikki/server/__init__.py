@@ -5,11 +5,12 @@ wire protocol is ``docs/protocol.md``.  The server depends on the engine, never 
 reverse.
 """
 
+# ruff: noqa: E402  (the extra is checked before its imports)
 from tikki.extras import require
 
 require("web", "the web table (tikki.server)")
 
-from tikki.server.app import create_app  # noqa: E402
-from tikki.server.db import default_db_url  # noqa: E402
+from tikki.server.app import create_app
+from tikki.server.db import default_db_url
 
 __all__ = ["create_app", "default_db_url"]
