@@ -145,9 +145,20 @@ def _play_task(task: tuple[ArenaSpec, int]) -> GameResult:
 
 
 def run(
-    spec: ArenaSpec, jobs: int = 1, on_result: Callable[[GameResult], None] | None = None
+    spec: ArenaSpec,
+    jobs: int = 1,
+    on_result: Callable[[GameResult], None] | None = None,
+    ray: str | None = None,
 ) -> list[GameResult]:
-    """Play every game of the arena, ``jobs`` worker processes; results in game order."""
+    """Play every game of the arena, ``jobs`` worker processes; results in game order.
+
+    ``ray``: play the games as Ray tasks instead (``"local"``, ``"auto"`` or an address;
+    :mod:`tikki.arena_ray`), with ``jobs`` CPUs for a local Ray when above 1.
+    """
+    if ray is not None:
+        from tikki import arena_ray
+
+        return arena_ray.run(spec, ray, on_result, jobs if jobs > 1 else None)
     tasks = [(spec, i) for i in range(spec.games)]
     results: list[GameResult] = []
     if jobs <= 1:

@@ -251,6 +251,10 @@ def arena_command(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="write the summary as JSON")
     ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", help="play on Ray: local, auto or a cluster address"),
+    ] = None,
 ) -> None:
     """Play many games between bots and measure them.
 
@@ -267,11 +271,13 @@ def arena_command(
             raise RulesError("--games and --jobs must be at least 1")
         if plot is not None:
             extras.require("plot", "arena --plot")
+        if ray is not None:
+            extras.require("ray", "arena --ray")
     except (RulesError, extras.MissingExtra) as err:
         raise _fail(str(err)) from None
     deals = -(-games_count // g.players)
     spec = arena.ArenaSpec(g.name, g.players, g.options, lineup, deals * g.players, seed)
-    results = _run_with_progress(spec, jobs)
+    results = _run_with_progress(spec, jobs, ray)
     stats = arena.summarize(results, lineup)
     _report(spec, results, stats)
     if db is not None:
@@ -293,7 +299,9 @@ def arena_command(
         console.print(f"Summary written to {json_out}")
 
 
-def _run_with_progress(spec: arena.ArenaSpec, jobs: int) -> list[arena.GameResult]:
+def _run_with_progress(
+    spec: arena.ArenaSpec, jobs: int, ray: str | None = None
+) -> list[arena.GameResult]:
     columns = (
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -304,7 +312,7 @@ def _run_with_progress(spec: arena.ArenaSpec, jobs: int) -> list[arena.GameResul
     )
     with Progress(*columns, console=console) as progress:
         task = progress.add_task(f"{spec.game} {','.join(spec.lineup)}", total=spec.games)
-        return arena.run(spec, jobs, on_result=lambda _: progress.advance(task))
+        return arena.run(spec, jobs, on_result=lambda _: progress.advance(task), ray=ray)
 
 
 def _report(
