@@ -57,3 +57,21 @@ def test_real_arena_reports_quantiles_and_deals() -> None:
     for f in figures:
         assert 0 < f["think_p50"] <= f["think_p90"] <= f["think_max"]
         assert f["deals"] == 2
+
+
+def test_register_bot_before_first_use_keeps_the_builtin_bots() -> None:
+    """A fresh process that registers its own bot first can still make the built-in ones."""
+    import subprocess
+    import sys
+
+    code = (
+        "from tikki import bots\n"
+        "class B:\n"
+        "    name = 'mine'\n"
+        "    def __init__(self, seed=None): pass\n"
+        "bots.register_bot('mine', B)\n"
+        "print(bots.make('heuristic', seed=1).name, bots.make('mine').name)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[1] == "mine"
