@@ -38,9 +38,5 @@ def test_cli_arena_on_ray(local_ray: None) -> None:
     on_ray = CliRunner().invoke(app, [*args, "--ray", "auto"])
     plain = CliRunner().invoke(app, args)
     assert on_ray.exit_code == 0, on_ray.output
-    table = [line for line in on_ray.output.splitlines() if "heuristic" in line]
-    assert (
-        table
-        and table[0].split()[:4]
-        == [line for line in plain.output.splitlines() if "heuristic" in line][0].split()[:4]
-    )
+    rows = [next(x for x in r.output.splitlines() if "heuristic" in x) for r in (on_ray, plain)]
+    assert rows[0].split()[:4] == rows[1].split()[:4]

@@ -45,7 +45,8 @@ def run(
         ray.init(**kwargs)
         started = True
     try:
-        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        cpus = max(1, int(resources.get("CPU", 1)))
         size = max(1, min(50, spec.games // (cpus * 8)))
         remote = ray.remote(num_cpus=1)(_play_chunk)
         pending = [

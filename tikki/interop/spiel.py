@@ -85,14 +85,13 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
 
     def evaluate(self, state: TikkiState) -> Any:
         """The mean returns of ``n_rollouts`` playouts from ``state``."""
-        total = None
+        total = np.zeros(state.get_game().num_players(), np.float64)
         for _ in range(self.n_rollouts):
-            working = state.tikki_state.clone()
+            working: Any = state.tikki_state.clone()  # a TableState: random_playout
             working.random_playout(self._rng)
             outcome = working.outcome
             assert outcome is not None
-            returns = np.asarray(outcome["returns"], np.float64)
-            total = returns if total is None else total + returns
+            total += np.asarray(outcome["returns"], np.float64)
         return total / self.n_rollouts
 
     def prior(self, state: TikkiState) -> list[tuple[int, float]]:
