@@ -6,9 +6,9 @@ Random playouts of one game (default Myllymatti, 3 players), each loop as a user
 - *OpenSpiel*: ``state.apply_action(rng.choice(state.legal_actions()))`` on
   ``pyspiel.load_game("python_tikki_myllymatti(players=3)")``;
 - *OpenSpiel + obs*: the same, also reading ``state.observation_tensor()`` of the player to
-  act before each move (what a learning loop does).  For a Python game OpenSpiel sizes
-  that tensor on every call by making a fresh initial state and observing it, so each call
-  costs two observations and a deal;
+  act before each move (what a learning loop does); the adapter answers it in Python from
+  the state encoder (a list of floats, as OpenSpiel returns), without OpenSpiel's sizing
+  deal;
 - *OpenSpiel + observer*: reading the observation through an observer instead
   (``game.make_py_observer()``, ``observer.set_from(state, player)``, ``observer.tensor``),
   which skips that sizing;
