@@ -88,3 +88,14 @@ def test_require_names_the_extra() -> None:
     with pytest.raises(extras.MissingExtra, match=r"x needs: pip install 'tikki\[ray\]'"):
         extras.require("ray", "x", ("no_such_module_tikki",))
     extras.require("gym", "the encoders", ("json",))  # present: no error
+
+
+def test_cli_errors_show_brackets_literally() -> None:
+    """An error naming an extra keeps its brackets (rich must not read them as markup)."""
+    from typer.testing import CliRunner
+
+    from tikki.cli import app
+
+    result = CliRunner().invoke(app, ["arena", "mattis", "--bots", "random[web]"])
+    assert result.exit_code == 2
+    assert "[web]" in result.output
