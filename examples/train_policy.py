@@ -10,9 +10,8 @@ which would credit training with what the action order gives.)
 
     .venv/bin/python examples/train_policy.py --minutes 4 --eval-every 1000 --plot train.png
 
-The script writes its plot where ``--plot`` says; no plot is committed (see the report of
-issue 16: the one run made so far measured the greedy policy, which the note above
-explains away, and the machine was too loaded to repeat it).
+The plot goes where ``--plot`` says.  No plot is committed yet: this version (measuring
+the sampling policy) has not been run to the end.
 
 Needs the ``gym`` and ``plot`` extras.  Not part of ``make test`` (it runs for minutes).
 The figures depend on the machine only through how many episodes fit in the time.
