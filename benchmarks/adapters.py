@@ -6,15 +6,24 @@ Random playouts of one game (default Myllymatti, 3 players), each loop as a user
 - *OpenSpiel*: ``state.apply_action(rng.choice(state.legal_actions()))`` on
   ``pyspiel.load_game("python_tikki_myllymatti(players=3)")``;
 - *OpenSpiel + obs*: the same, also reading ``state.observation_tensor()`` of the player to
-  act before each move (what a learning loop does).  For a Python game OpenSpiel sizes
-  that tensor on every call by making a fresh initial state and observing it, so each call
-  costs two observations and a deal;
+  act before each move (what a learning loop does); the adapter answers it in Python from
+  the state encoder (a list of floats, as OpenSpiel returns), without OpenSpiel's sizing
+  deal;
 - *OpenSpiel + observer*: reading the observation through an observer instead
   (``game.make_py_observer()``, ``observer.set_from(state, player)``, ``observer.tensor``),
   which skips that sizing;
 - *PettingZoo*: ``for agent in env.agent_iter(): obs, ... = env.last()``, a random legal
   action from ``obs["action_mask"]``, ``env.step(action)`` (``last()`` builds the
   observation, as it does in every PettingZoo loop).
+
+- *RLCard UNO*: ``env.step`` of RLCard's UNO environment with a random legal action (it
+  encodes an observation at every step): the yardstick of the targets (``bench`` extra);
+- *Gym vector*: :class:`tikki.rl.VectorEnv`, N games stepped per call, observations and
+  masks for every game (``gym`` extra); a step is one agent move.
+
+Targets (issue 16): PettingZoo ≥ 50k steps/s and ≥ 0.6× RLCard UNO; OpenSpiel + obs ≥ 40k;
+Gym vector ≥ 100k.  Times are the process's CPU time (``time.process_time``), so other
+processes on a shared machine disturb the figures less.
 
 A step is one move of a player (dealing and the PettingZoo steps that retire finished
 agents are not counted).  ``× tikki`` is each loop's steps/s over the native loop's.
@@ -106,15 +115,53 @@ def pettingzoo_loop(name: str, players: int) -> Loop:
     return play
 
 
+def rlcard_loop() -> Loop:
+    """RLCard's UNO environment: ``env.step`` with a random legal action."""
+    import rlcard
+
+    env = rlcard.make("uno", config={"seed": 0})
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        state, _ = env.reset()
+        moves = 0
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            moves += 1
+        return moves
+
+    return play
+
+
+def vector_loop(name: str, players: int, size: int = 64) -> Loop:
+    """``tikki.rl.VectorEnv``: ``size`` games, every seat a random legal action."""
+    from tikki.rl import VectorEnv
+
+    env = VectorEnv(name, size, players=players)
+
+    def play(seed: int) -> int:
+        rng = np.random.default_rng(seed)
+        _, info = env.reset(seed=seed)
+        steps = 0
+        for _ in range(200):
+            mask = info["action_mask"]
+            noise = rng.random(mask.shape) * mask
+            _, _, _, _, info = env.step(noise.argmax(axis=1))
+            steps += size
+        return steps
+
+    return play
+
+
 def measure(loop: Loop, seconds: float) -> tuple[float, int, int]:
-    """Play games for about ``seconds``; return (steps/s, games, steps)."""
+    """Play games for about ``seconds`` of CPU time; return (steps/s, games, steps)."""
     loop(10_000)  # warm up (imports, caches)
     games = steps = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         steps += loop(games)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return steps / elapsed, games, steps
 
@@ -132,10 +179,12 @@ def main(argv: list[str] | None = None) -> None:
         ("OpenSpiel", lambda: openspiel_loop(args.game, args.players)),
         ("OpenSpiel + obs", lambda: openspiel_loop(args.game, args.players, "tensor")),
         ("OpenSpiel + observer", lambda: openspiel_loop(args.game, args.players, "observer")),
-        ("PettingZoo", lambda: pettingzoo_loop(args.game, args.players)),
+        ("PettingZoo (obs + mask)", lambda: pettingzoo_loop(args.game, args.players)),
+        ("Gym vector (64, obs + mask)", lambda: vector_loop(args.game, args.players)),
+        ("RLCard UNO env.step", rlcard_loop),
     ]
     table = Table(title=f"{args.game} {args.players}p random playouts, one core")
-    for column in ("loop", "steps/s", "games", "steps/game", "× tikki"):
+    for column in ("loop", "steps/s", "games", "steps/call", "× tikki"):
         table.add_column(column, justify="left" if column == "loop" else "right")
     native: float | None = None
     for label, make in makers:

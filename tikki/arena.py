@@ -65,6 +65,8 @@ class GameResult:
     record: JSON
     forfeit: int | None = None
     error: str | None = None
+    move_seconds: list[list[float]] = field(default_factory=list)
+    """Each seat's think time of every move it made, in seconds."""
 
     @property
     def abandoned(self) -> bool:
@@ -105,6 +107,7 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
     ]
     think = [0.0] * n
     decisions = [0] * n
+    times: list[list[float]] = [[] for _ in range(n)]
     forfeit, error = None, None
     try:
         while not state.is_over:
@@ -119,7 +122,9 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
                 forfeit, error = seat, f"seat {seat} ({seats[seat]}): {err}"
                 break
             finally:
-                think[seat] += time.perf_counter() - start
+                elapsed = time.perf_counter() - start
+                think[seat] += elapsed
+                times[seat].append(elapsed)
                 decisions[seat] += 1
     finally:
         for bot in players:
@@ -137,6 +142,7 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
         record=state.record(),
         forfeit=forfeit,
         error=error,
+        move_seconds=times,
     )
 
 
@@ -145,9 +151,20 @@ def _play_task(task: tuple[ArenaSpec, int]) -> GameResult:
 
 
 def run(
-    spec: ArenaSpec, jobs: int = 1, on_result: Callable[[GameResult], None] | None = None
+    spec: ArenaSpec,
+    jobs: int = 1,
+    on_result: Callable[[GameResult], None] | None = None,
+    ray: str | None = None,
 ) -> list[GameResult]:
-    """Play every game of the arena, ``jobs`` worker processes; results in game order."""
+    """Play every game of the arena, ``jobs`` worker processes; results in game order.
+
+    ``ray``: play the games as Ray tasks instead (``"local"``, ``"auto"`` or an address;
+    :mod:`tikki.arena_ray`), with ``jobs`` CPUs for a local Ray when above 1.
+    """
+    if ray is not None:
+        from tikki import arena_ray
+
+        return arena_ray.run(spec, ray, on_result, jobs if jobs > 1 else None)
     tasks = [(spec, i) for i in range(spec.games)]
     results: list[GameResult] = []
     if jobs <= 1:
@@ -187,6 +204,9 @@ class BotStats:
     decisions: int = 0
     per_round: list[float] = field(default_factory=list)
     advantage: list[float] = field(default_factory=list)
+    deals: list[int] = field(default_factory=list)
+    """The deal of each ``per_round``/``advantage`` value (its duplicate-deal cluster)."""
+    move_times: list[float] = field(default_factory=list)
 
     def as_dict(self) -> JSON:
         """JSON-ready figures, intervals included."""
@@ -198,10 +218,16 @@ class BotStats:
             "forfeits": self.forfeits,
             "mean_moves": self.moves / len(self.games) if self.games else 0.0,
             "seconds_per_move": self.think / self.decisions if self.decisions else 0.0,
+            **think_quantiles(self.move_times),
         }
         if self.per_round:
-            out["mean_score_per_round"], out["score_ci"] = mean_ci(self.per_round)
-            out["mean_advantage"], out["advantage_ci"] = mean_ci(self.advantage)
+            out["mean_score_per_round"], out["score_ci"] = clustered_mean_ci(
+                self.per_round, self.deals
+            )
+            out["mean_advantage"], out["advantage_ci"] = clustered_mean_ci(
+                self.advantage, self.deals
+            )
+            out["deals"] = len(set(self.deals))
         else:
             out["losses"] = self.losses
             out["loss_rate"] = self.losses / self.seats if self.seats else 0.0
@@ -232,6 +258,34 @@ def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     return mean, (mean - half, mean + half)
 
 
+def clustered_mean_ci(
+    values: Sequence[float], clusters: Sequence[int]
+) -> tuple[float, tuple[float, float]]:
+    """Mean and 95% interval that treat each cluster (a duplicate deal) as one draw.
+
+    The games of one deal share its cards, so their results are correlated; the interval
+    is the normal interval of the per-deal means (balanced duplicate play gives every
+    deal the same number of values, so their mean is the overall mean).
+    """
+    by_cluster: dict[int, list[float]] = {}
+    for value, cluster in zip(values, clusters, strict=True):
+        by_cluster.setdefault(cluster, []).append(value)
+    means = [sum(v) / len(v) for v in by_cluster.values()]
+    return mean_ci(means)
+
+
+def think_quantiles(times: Sequence[float]) -> dict[str, float]:
+    """``think_p50``, ``think_p90`` and ``think_max`` (seconds) of per-move think times."""
+    if not times:
+        return {"think_p50": 0.0, "think_p90": 0.0, "think_max": 0.0}
+    ordered = sorted(times)
+
+    def quantile(q: float) -> float:
+        return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+    return {"think_p50": quantile(0.5), "think_p90": quantile(0.9), "think_max": ordered[-1]}
+
+
 def summarize(results: Sequence[GameResult], lineup: Sequence[str]) -> list[BotStats]:
     """Pool the results by bot spec, in lineup order."""
     stats = {name: BotStats(name) for name in dict.fromkeys(lineup)}
@@ -243,10 +297,12 @@ def summarize(results: Sequence[GameResult], lineup: Sequence[str]) -> list[BotS
             s.games.add(result.index)
             s.think += result.think[seat]
             s.decisions += result.decisions[seat]
+            if result.move_seconds:
+                s.move_times.extend(result.move_seconds[seat])
             s.abandoned += result.abandoned
             lost = result.forfeit == seat or result.abandoned
             if outcome is not None and "scores" in outcome:
-                _score_stats(s, outcome, seat, result.forfeit)
+                _score_stats(s, outcome, seat, result.forfeit, result.deal)
             elif outcome is not None and outcome.get("loser") == seat:
                 lost = True
             s.losses += lost
@@ -256,7 +312,9 @@ def summarize(results: Sequence[GameResult], lineup: Sequence[str]) -> list[BotS
     return list(stats.values())
 
 
-def _score_stats(s: BotStats, outcome: Mapping[str, Any], seat: int, forfeit: int | None) -> None:
+def _score_stats(
+    s: BotStats, outcome: Mapping[str, Any], seat: int, forfeit: int | None, deal: int
+) -> None:
     rounds = max(1, len(outcome["rounds"]))
     scores = [sc / rounds for sc in outcome["scores"]]
     if forfeit is not None or outcome.get("abandoned"):
@@ -264,6 +322,7 @@ def _score_stats(s: BotStats, outcome: Mapping[str, Any], seat: int, forfeit: in
     others = [sc for i, sc in enumerate(scores) if i != seat]
     s.per_round.append(scores[seat])
     s.advantage.append(scores[seat] - sum(others) / len(others))
+    s.deals.append(deal)
 
 
 def ratings(results: Sequence[GameResult]) -> dict[str, tuple[float, float, float]]:
@@ -393,6 +452,9 @@ def game_ids(path: Path, arena_id: int) -> tuple[int, int]:
 
 def plot(path: Path, spec: ArenaSpec, stats: Sequence[BotStats]) -> None:
     """A PNG bar chart of each bot's loss rate (or score advantage) with its interval."""
+    from tikki import extras
+
+    extras.require("plot", "arena plots")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -14,6 +14,7 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -25,7 +26,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from tikki import arena
+from tikki import arena, extras
 from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
 from tikki.tui import common
@@ -44,7 +45,7 @@ errors = Console(stderr=True, highlight=False)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    errors.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -371,6 +372,10 @@ def arena_command(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="write the summary as JSON")
     ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", help="play on Ray: local, auto or a cluster address"),
+    ] = None,
 ) -> None:
     """Play many games between bots and measure them.
 
@@ -385,11 +390,15 @@ def arena_command(
             botlib.make(spec_text, seed=0)
         if games_count < 1 or jobs < 1:
             raise RulesError("--games and --jobs must be at least 1")
-    except RulesError as err:
+        if plot is not None:
+            extras.require("plot", "arena --plot")
+        if ray is not None:
+            extras.require("ray", "arena --ray")
+    except (RulesError, extras.MissingExtra) as err:
         raise _fail(str(err)) from None
     deals = -(-games_count // g.players)
     spec = arena.ArenaSpec(g.name, g.players, g.options, lineup, deals * g.players, seed)
-    results = _run_with_progress(spec, jobs)
+    results = _run_with_progress(spec, jobs, ray)
     stats = arena.summarize(results, lineup)
     _report(spec, results, stats)
     if db is not None:
@@ -411,7 +420,9 @@ def arena_command(
         console.print(f"Summary written to {json_out}")
 
 
-def _run_with_progress(spec: arena.ArenaSpec, jobs: int) -> list[arena.GameResult]:
+def _run_with_progress(
+    spec: arena.ArenaSpec, jobs: int, ray: str | None = None
+) -> list[arena.GameResult]:
     columns = (
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -422,7 +433,7 @@ def _run_with_progress(spec: arena.ArenaSpec, jobs: int) -> list[arena.GameResul
     )
     with Progress(*columns, console=console) as progress:
         task = progress.add_task(f"{spec.game} {','.join(spec.lineup)}", total=spec.games)
-        return arena.run(spec, jobs, on_result=lambda _: progress.advance(task))
+        return arena.run(spec, jobs, on_result=lambda _: progress.advance(task), ray=ray)
 
 
 _COMPACT: dict[str, Any] = {
@@ -524,6 +535,12 @@ def serve_command(
 
     Example: [bold]tikki serve --port 8000 --db sqlite:///tikki.sqlite[/]
     """
+    try:
+        extras.require("web", "the web table")
+        if db is not None and db.startswith("postgres"):
+            extras.require("postgres", "a PostgreSQL database")
+    except extras.MissingExtra as err:
+        raise _fail(str(err)) from None
     from tikki.server.run import ServeError, serve
 
     try:

@@ -117,14 +117,24 @@ def _check_params(name: str, factory: BotFactory, params: Mapping[str, Any]) -> 
             )
 
 
+_BUILTIN_LOADED: list[bool] = []
+
+
 def _load_builtin() -> None:
-    if not _FACTORIES:
+    """Register the built-in bots once (a user's bot registered first does not stop them;
+    a user's bot of the same name registered first is kept)."""
+    if not _BUILTIN_LOADED:
+        _BUILTIN_LOADED.append(True)
         from tikki.bots import external, heuristic, ismcts, random_bot
 
-        register_bot("random", random_bot.RandomBot)
-        register_bot("heuristic", heuristic.HeuristicBot)
-        register_bot("ismcts", ismcts.ISMCTSBot)
-        register_bot("cmd", external.ExternalBot)
+        builtin: dict[str, BotFactory] = {
+            "random": random_bot.RandomBot,
+            "heuristic": heuristic.HeuristicBot,
+            "ismcts": ismcts.ISMCTSBot,
+            "cmd": external.ExternalBot,
+        }
+        for name, factory in builtin.items():
+            _FACTORIES.setdefault(name, factory)
 
 
 __all__ = ["Bot", "bot_names", "make", "parse_spec", "register_bot"]

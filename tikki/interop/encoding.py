@@ -54,7 +54,12 @@ Views stay JSON; the encoding is meant as a reasonable generic default, not a tu
 feature set.  The strings of the OpenSpiel adapter (:func:`canonical_json`) are exact.
 """
 
+# ruff: noqa: E402  (the extra is checked before its imports)
 from __future__ import annotations
+
+from tikki.extras import require
+
+require("gym", "the observation encoders (NumPy)", ("numpy",))
 
 import json
 import zlib

@@ -29,9 +29,14 @@ What the adapter provides
 * Observations from ``state.view(player)`` only (an observer through
   ``make_py_observer``): the observation string is the canonical JSON of the view without
   its history, the information-state string is the canonical JSON of the whole view (the
-  history included, so it has perfect recall); the observation tensor is the
-  :class:`~tikki.interop.encoding.ViewEncoder` vector.  There is no information-state
-  tensor.  A public observer (``private_info=NONE``) uses ``view(None)``.
+  history included, so it has perfect recall); the observation tensor is the seat's
+  vector from :func:`tikki.interop.observations.encoder_for`, written straight from the
+  state (features in ``docs/observations.md``).  ``state.observation_tensor(p)`` and
+  ``game.observation_tensor_shape()`` are answered in Python without OpenSpiel's sizing
+  deal.  There is no information-state tensor: ``information_state_tensor`` raises
+  ``NotImplementedError`` saying so (the game type says
+  ``provides_information_state_tensor=False``).  A public observer
+  (``private_info=NONE``) uses ``view(None)``.
 * ``resample_from_infostate(player, sampler)`` returns ``game.sample_state(view, rng)``
   wrapped as a state of this game (its ``history()`` is empty: OpenSpiel's Python states
   cannot be given a history), with ``rng`` seeded from the sampler.  That is what
@@ -77,7 +82,12 @@ chance outcomes (CFR, exact best response) do not apply, as for any sampled-stoc
 game: there are none to enumerate.
 """
 
+# ruff: noqa: E402  (the extra is checked before its imports)
 from __future__ import annotations
+
+from tikki.extras import require
+
+require("openspiel", "the OpenSpiel adapter")
 
 import json
 import pickle
@@ -92,7 +102,8 @@ import pyspiel
 
 import tikki
 from tikki.core import game_class
-from tikki.interop.encoding import ActionSpace, ViewEncoder, canonical_json
+from tikki.interop.encoding import canonical_json
+from tikki.interop.observations import encoder_for
 
 PREFIX = "python_tikki_"
 """OpenSpiel short names are ``PREFIX + tikki name``."""
@@ -109,6 +120,12 @@ DEFAULT_UTILITY = (-1e9, 1e9)
 GAME_LENGTH: dict[str, Callable[[int], int]] = {"mueckenstich": lambda n: 100 * n}
 """Most moves of a game without a ``max_moves`` option (Mückenstich: at most 86 a round)."""
 DEFAULT_GAME_LENGTH = 100_000
+_NO_INFOSTATE_TENSOR = (
+    "tikki games provide no information-state tensor: a perfect-recall tensor of a "
+    "whole game does not fit a useful fixed size. Use information_state_string() (the "
+    "whole view, with its history) or observation_tensor() (a Markov summary of what the "
+    "seat knows: its hand, every public card and count; docs/observations.md)"
+)
 
 
 class _Held:
@@ -164,8 +181,8 @@ class _Adapter:
 
     def __init__(self, game: tikki.Game) -> None:
         self.game = game
-        self.actions = ActionSpace(game)
-        self.encoder = ViewEncoder(game, self.actions)
+        self.encoder = encoder_for(game)
+        self.actions = self.encoder.actions
         n = game.players
         bounds = UTILITY.get(game.name)
         self.utility = DEFAULT_UTILITY if bounds is None else bounds(n)
@@ -253,6 +270,22 @@ class TikkiGame(pyspiel.Game):  # type: ignore[misc]
         """An observer: strings and tensors from ``view`` (see the module notes)."""
         return TikkiObserver(self.adapter, iig_obs_type, params)
 
+    def observation_tensor_shape(self) -> list[int]:
+        """``[size]`` of the observation tensor (known without dealing a game)."""
+        return [self.adapter.encoder.size]
+
+    def observation_tensor_size(self) -> int:
+        """Length of the observation tensor."""
+        return self.adapter.encoder.size
+
+    def information_state_tensor_shape(self) -> list[int]:
+        """Not provided: raises ``NotImplementedError`` (see the module notes)."""
+        raise NotImplementedError(_NO_INFOSTATE_TENSOR)
+
+    def information_state_tensor_size(self) -> int:
+        """Not provided: raises ``NotImplementedError`` (see the module notes)."""
+        raise NotImplementedError(_NO_INFOSTATE_TENSOR)
+
     @property
     def tikki_game(self) -> tikki.Game:
         """The tikki game this OpenSpiel game plays."""
@@ -299,6 +332,19 @@ class TikkiState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self._held.adapter.game.players
         return [float(r) for r in outcome["returns"]]
 
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation (default: the player to act) as a list of floats,
+        encoded straight from the state (:mod:`tikki.interop.observations`)."""
+        seat = self.current_player() if player is None else player
+        adapter = self._held.adapter
+        if not 0 <= seat < adapter.game.players:
+            raise ValueError(f"observation_tensor needs a seat 0..{adapter.game.players - 1}")
+        return adapter.encoder.encode(self.tikki_state, seat).tolist()  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Not provided: raises ``NotImplementedError`` (see the module notes)."""
+        raise NotImplementedError(_NO_INFOSTATE_TENSOR)
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TikkiState:
         """A state consistent with everything ``player_id`` knows (``game.sample_state``)."""
         adapter = self._held.adapter
@@ -344,8 +390,8 @@ class TikkiObserver:
         """Fill ``tensor`` with ``player``'s observation of ``state``."""
         if self.tensor is None:
             return
-        view, seat = self._view(state, player)
-        self._adapter.encoder.encode(view, seat, self.tensor)
+        seat = None if self._public else player
+        self._adapter.encoder.encode(state.tikki_state, seat, self.tensor)
 
     def string_from(self, state: TikkiState, player: int) -> str:
         """The view as canonical JSON (without its history unless perfect recall)."""

@@ -22,10 +22,12 @@ What the environment provides
 * ``action_space(agent)`` is ``Discrete(A)``, the fixed action space of
   :mod:`tikki.interop.encoding` (the same ids as the OpenSpiel adapter); an illegal action
   raises :class:`tikki.IllegalMove` (this environment never substitutes a move).
-* ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8 vector}``, the
-  :class:`~tikki.interop.encoding.ViewEncoder` encoding of ``view(seat)`` (nothing from
-  other seats' hidden cards) and the legal-action mask (zeros when it is not that agent's
-  turn).  ``observation_space(agent)`` is the matching ``Dict`` of two ``Box`` spaces.
+* ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8 vector}``: the
+  seat's observation from :func:`tikki.interop.observations.encoder_for` (seats relative
+  to the agent, values in ``[low, high]``, nothing from other seats' hidden cards; the
+  features are listed in ``docs/observations.md``) and the legal-action mask (zeros when
+  it is not that agent's turn).  ``observation_space(agent)`` is the matching ``Dict`` of
+  two ``Box`` spaces.
 * Rewards are 0 until the game ends, then ``outcome["returns"]`` for every agent (an
   abandoned game, RULINGS C-5, is a rules ending: ``terminated``, returns −1 each;
   ``truncated`` is never set).  ``infos[agent]`` is ``{}`` until the end, then
@@ -37,7 +39,12 @@ What the environment provides
   act as text (``"human"`` prints it).
 """
 
+# ruff: noqa: E402  (the extra is checked before its imports)
 from __future__ import annotations
+
+from tikki.extras import require
+
+require("pettingzoo", "the PettingZoo adapter")
 
 import random
 from typing import Any
@@ -49,7 +56,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import tikki
-from tikki.interop.encoding import OBS_BOUND, ActionSpace, ViewEncoder
+from tikki.interop.observations import encoder_for
 
 _HIDDEN_IN_RENDER = frozenset({"game", "players", "options", "seat", "history", "legal_moves"})
 
@@ -76,8 +83,8 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
         self.game = tikki.load(game, players, **options)
         self.metadata = {**self.metadata, "name": f"tikki_{self.game.name}_v0"}
         self.render_mode = render_mode
-        self.actions = ActionSpace(self.game)
-        self.encoder = ViewEncoder(self.game, self.actions)
+        self.encoder = encoder_for(self.game)
+        self.actions = self.encoder.actions
         n = self.game.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -87,7 +94,7 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
             a: gymnasium.spaces.Dict(
                 {
                     "observation": gymnasium.spaces.Box(
-                        -OBS_BOUND, OBS_BOUND, (self.encoder.size,), np.float32
+                        self.encoder.low, self.encoder.high, (self.encoder.size,), np.float32
                     ),
                     "action_mask": gymnasium.spaces.Box(0, 1, (size,), np.int8),
                 }
@@ -133,11 +140,9 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """``agent``'s observation: its view encoded, and its legal-action mask."""
         seat = self._seat[agent]
-        view = self._tikki().view(seat)
-        mask = np.zeros(len(self.actions), np.int8)
-        for move in view["legal_moves"]:
-            mask[self.actions.to_id(move)] = 1
-        return {"observation": self.encoder.encode(view, seat), "action_mask": mask}
+        state = self._tikki()
+        mask = self.encoder.legal_mask(state, seat, np.zeros(len(self.actions), np.int8))
+        return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Play ``action`` (an action id) for the agent to act; ``None`` for a finished one."""
@@ -195,6 +200,18 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, with ``last()`` answered by the environment
+    itself once it has been reset (the same result, without a wrapper attribute lookup
+    for each of the eight attributes ``last`` reads)."""
+
+    def last(self, observe: bool = True) -> Any:
+        """The observation, reward, termination, truncation and info of the agent to act."""
+        if not self._has_reset:
+            return super().last(observe)
+        return self.env.last(observe)
+
+
 def raw_env(
     game: str, players: int | None = None, render_mode: str | None = None, **options: Any
 ) -> TikkiEnv:
@@ -209,7 +226,7 @@ def env(
 
     ``env("myllymatti", players=3, variant="koira")``; options are tikki's keywords.
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(game, players, render_mode, **options))
+    return _OrderEnforcing(raw_env(game, players, render_mode, **options))
 
 
 __all__ = ["TikkiEnv", "env", "raw_env"]

@@ -5,6 +5,11 @@ wire protocol is ``docs/protocol.md``.  The server depends on the engine, never 
 reverse.
 """
 
+# ruff: noqa: E402  (the extra is checked before its imports)
+from tikki.extras import require
+
+require("web", "the web table (tikki.server)")
+
 from tikki.server.app import create_app
 from tikki.server.db import default_db_url
 

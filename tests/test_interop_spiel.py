@@ -1,0 +1,73 @@
+"""The OpenSpiel bridge: tikki bots as pyspiel bots, the rollout evaluator, states."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts
+from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+import tikki
+from tikki.core import RulesError
+from tikki.interop import openspiel, spiel
+
+openspiel.register()
+
+
+def _game(text: str = "python_tikki_myllymatti(players=3,rng_seed=1)") -> openspiel.TikkiGame:
+    return pyspiel.load_game(text)
+
+
+def test_tikki_bots_play_through_evaluate_bots_reproducibly() -> None:
+    results = []
+    for _ in range(2):
+        game = _game()
+        bots = [
+            spiel.TikkiBot(game, spec, seed=s)
+            for s, spec in enumerate(["heuristic", "random", "random"])
+        ]
+        results.append(evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0)))
+    assert results[0] == results[1]
+    assert sorted(results[0]) in ([-1.0, 0.5, 0.5], [-1.0, -1.0, -1.0])
+
+
+def test_rollout_evaluator_drives_openspiel_ismcts() -> None:
+    game = _game("python_tikki_mueckenstich(players=4,rng_seed=2)")
+    evaluator = spiel.RolloutEvaluator(n_rollouts=2, seed=3)
+    state = game.new_initial_state()
+    values = evaluator.evaluate(state)
+    assert values.shape == (4,)
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=20, random_state=np.random.RandomState(0)
+    )
+    for _ in range(6):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    with pytest.raises(ValueError, match="n_rollouts"):
+        spiel.RolloutEvaluator(0)
+
+
+def test_states_from_tikki_state_deck_and_record() -> None:
+    game = _game()
+    tgame = tikki.load("myllymatti", 3)
+    native = tgame.new_state(seed=9)
+    native.play(native.legal_moves()[0])
+    wrapped = spiel.state_from(game, native)
+    assert wrapped.tikki_state.moves == native.moves and wrapped.tikki_state is not native
+    deck = tgame.deck()
+    dealt = spiel.state_from_deck(game, deck, seed=4)
+    assert dealt.tikki_state.view(0)["hand"] == tgame.new_state(seed=4, deck=deck).view(0)["hand"]
+    replayed = spiel.state_from_record(game, native.record())
+    assert replayed.history_str() == "" and replayed.tikki_state.moves == native.moves
+    assert replayed.legal_actions() == wrapped.legal_actions()
+    with pytest.raises(RulesError, match="this OpenSpiel game plays"):
+        spiel.state_from(game, tikki.load("mattis", 3).new_state(seed=1))
+
+
+def test_information_state_tensor_raises_clearly() -> None:
+    state = _game().new_initial_state()
+    with pytest.raises(NotImplementedError, match="no information-state tensor"):
+        state.information_state_tensor(0)
+    assert len(state.observation_tensor(0)) == _game().observation_tensor_size()

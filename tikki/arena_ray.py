@@ -1,0 +1,70 @@
+"""The arena's Ray backend: games as Ray tasks on a local or existing cluster
+(``pip install 'tikki[ray]'``; ``tikki arena … --ray local|auto|ADDRESS``).
+
+Each task plays a chunk of game indices with :func:`tikki.arena.play_game`, the function
+``--jobs`` uses, so a seed gives the same results whatever the backend: every game's deal
+and bot seeds come from the arena seed and the game's index, never from where it runs.
+
+``address``: ``"local"`` starts a Ray instance on this machine for the run (``num_cpus``
+workers, default all cores) and stops it afterwards; ``"auto"`` joins the cluster this
+machine belongs to (``ray start`` was run here); anything else is a Ray address
+(``ray://head:10001``, ``head:6379``).  If this process already called ``ray.init``, that
+Ray is used as it is.  Every node needs tikki installed, at the same version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tikki.arena import ArenaSpec, GameResult, play_game
+from tikki.extras import require
+
+
+def _play_chunk(spec: ArenaSpec, indices: Sequence[int]) -> list[GameResult]:
+    return [play_game(spec, i) for i in indices]
+
+
+def run(
+    spec: ArenaSpec,
+    address: str = "local",
+    on_result: Callable[[GameResult], None] | None = None,
+    num_cpus: int | None = None,
+) -> list[GameResult]:
+    """Play every game of the arena as Ray tasks; results in game order."""
+    require("ray", "arena --ray")
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address == "local":
+            kwargs["num_cpus"] = num_cpus
+        else:
+            kwargs["address"] = address
+        ray.init(**kwargs)
+        started = True
+    try:
+        resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        cpus = max(1, int(resources.get("CPU", 1)))
+        size = max(1, min(50, spec.games // (cpus * 8)))
+        remote = ray.remote(num_cpus=1)(_play_chunk)
+        pending = [
+            remote.remote(spec, range(start, min(start + size, spec.games)))
+            for start in range(0, spec.games, size)
+        ]
+        results: list[GameResult] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for result in ray.get(done[0]):
+                results.append(result)
+                if on_result:
+                    on_result(result)
+    finally:
+        if started:
+            ray.shutdown()
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+__all__ = ["run"]
