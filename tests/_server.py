@@ -31,9 +31,18 @@ def client(tmp_path: Path, name: str = "web.sqlite", **kwargs: Any) -> Iterator[
 def create(
     c: TestClient, game: str = "myllymatti", seats: Seats | None = None, **body: Any
 ) -> dict[str, Any]:
-    """Create a table (default: Myllymatti, two open seats) and return the answer."""
+    """Create a table (default: Myllymatti, two open seats) and return the answer.
+
+    A ``seed`` for a table with open seats is accepted for this one request, as by a
+    server started with ``--allow-client-seeds`` (tests replay known deals).
+    """
     seats = seats if seats is not None else [{"kind": "open"}, {"kind": "open"}]
-    r = c.post("/api/tables", json={"game": game, "seats": seats, **body})
+    manager = c.app.state.manager  # type: ignore[attr-defined]
+    manager.client_seeds = "seed" in body
+    try:
+        r = c.post("/api/tables", json={"game": game, "seats": seats, **body})
+    finally:
+        manager.client_seeds = False
     assert r.status_code == 201, r.text
     answer: dict[str, Any] = r.json()
     return answer

@@ -129,7 +129,7 @@ def test_record_before_and_after_the_end(c: TestClient) -> None:
         body = {"move": pick(mine["view"], mine["seq"]), "seq": mine["seq"]}
         c.post(f"/api/tables/{tid}/moves", json=body, headers=auth(token))
     table = c.get(f"/api/tables/{tid}").json()
-    assert table["seed"] == 3 and table["outcome"] is not None and table["finished"]
+    assert table["seed"] == "3" and table["outcome"] is not None and table["finished"]
     record = c.get(f"/api/tables/{tid}/record").json()
     replayed = tikki.replay(record)
     assert replayed.is_over and replayed.outcome == table["outcome"]

@@ -163,7 +163,7 @@ def test_finished_table_refuses_moves(c: TestClient) -> None:
                 move = pick(last["view"], last["seq"])
                 ws.send_json({"type": "move", "move": move, "seq": last["seq"]})
             last = ws.receive_json()
-        assert last["table"]["seed"] == 1 and last["table"]["outcome"] is not None
+        assert last["table"]["seed"] == "1" and last["table"]["outcome"] is not None
         ws.send_json({"type": "move", "move": "stock", "seq": last["seq"]})
         error = ws.receive_json()
         assert error["code"] == "finished" and "record" in error["message"]

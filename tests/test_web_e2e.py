@@ -69,6 +69,7 @@ class Server:
         env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
         cmd = [sys.executable, "-m", "tikki.cli", "serve", "--port", str(port)]
         cmd += ["--db", f"sqlite:///{db_path}", "--bot-delay", "0"]
+        cmd.append("--allow-client-seeds")  # the games replay known deals
         self.proc = subprocess.Popen(
             cmd,
             stdout=subprocess.PIPE,

@@ -82,7 +82,7 @@ def api_router() -> APIRouter:
             variant=body.variant,
             options=body.options,
             seats=[(s.kind, s.bot) for s in body.seats],
-            seed=body.seed,
+            seed=None if body.seed is None else int(body.seed),
         )
         table = await _manager(request).create(wanted)
         return _created(table)
@@ -192,8 +192,10 @@ def create_app(
     bot_delay: float = 0.6,
     hint_bot: str = "heuristic",
     max_message: int = MAX_MESSAGE,
+    client_seeds: bool = False,
 ) -> FastAPI:
-    """The web table app on the database ``db_url`` (default: the user's SQLite file)."""
+    """The web table app on the database ``db_url`` (default: the user's SQLite file);
+    ``client_seeds`` accepts a creator's seed at tables with open seats too."""
     name, _ = tikki.bots.parse_spec(hint_bot)
     if name not in botplay.ALLOWED:
         raise ValueError(f"the hint bot is random, heuristic or ismcts, not {hint_bot!r}")
@@ -212,6 +214,7 @@ def create_app(
         "The WebSocket protocol is described in docs/protocol.md.",
         lifespan=lifespan,
     )
+    manager.client_seeds = client_seeds
     app.state.manager = manager
     app.state.max_message = max_message
     app.add_middleware(BodyLimit, limit=max_message)

@@ -9,6 +9,7 @@ STATUS = {
     "bad_message": 400,
     "bad_options": 400,
     "bad_bot": 400,
+    "seed_not_allowed": 400,
     "illegal_move": 400,
     "bad_token": 403,
     "spectator": 403,

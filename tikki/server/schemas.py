@@ -6,8 +6,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tikki.server.db import BOT_SPEC_MAX
+from tikki.server.seeds import SEED_DIGITS, SEED_MAX
+
 Int = Annotated[int, Field(strict=True)]
-SEED_MAX = 2**63 - 1
+SeedNumber = Annotated[int, Field(strict=True, ge=0, le=SEED_MAX)]
+SeedText = Annotated[str, Field(pattern=f"^[0-9]{{1,{SEED_DIGITS}}}$")]
 
 
 class ErrorDetail(BaseModel):
@@ -30,7 +34,9 @@ class SeatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["open", "bot"]
     bot: str | None = Field(
-        None, max_length=200, description="bot spec: random, heuristic, ismcts:iterations=1000"
+        None,
+        max_length=BOT_SPEC_MAX,
+        description="bot spec: random, heuristic, ismcts:iterations=1000",
     )
 
 
@@ -43,7 +49,21 @@ class CreateTable(BaseModel):
     variant: str | None = Field(None, max_length=40, examples=["standard"])
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"runs": False}])
     seats: list[SeatRequest] = Field(min_length=1, max_length=16)
-    seed: Int | None = Field(None, ge=0, le=SEED_MAX, description="default: a random seed")
+    seed: SeedNumber | SeedText | None = Field(
+        None,
+        description="only for a table whose seats are all bots (else 400 seed_not_allowed): "
+        "a whole number 0–2**128-1, or its decimal text; default: a secret random seed",
+    )
+
+    @field_validator("seed")
+    @classmethod
+    def _seed_number(cls, value: int | str | None) -> int | None:
+        if isinstance(value, str):
+            number = int(value)
+            if number > SEED_MAX:
+                raise ValueError(f"a seed is a whole number 0–{SEED_MAX}")
+            return number
+        return value
 
 
 class SeatInfo(BaseModel):
@@ -70,7 +90,9 @@ class TableInfo(BaseModel):
     to_act: int | None = Field(description="the seat to act while playing")
     created: str
     finished: str | None
-    seed: int | None = Field(description="null until the game is over")
+    seed: str | None = Field(
+        description="null until the game is over, then the seed as decimal text"
+    )
     seats: list[SeatInfo]
     outcome: dict[str, Any] | None
 

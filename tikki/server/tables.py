@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from tikki.core import JSON, Game, IllegalMove, RulesError, State, load
-from tikki.server import botplay
+from tikki.server import botplay, seeds
 from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
 
@@ -123,7 +123,7 @@ class Table:
             "to_act": self.state.current_player if self.status == "playing" else None,
             "created": iso(self.created),
             "finished": iso(self.finished),
-            "seed": self.seed if over else None,
+            "seed": str(self.seed) if over else None,
             "seats": [
                 {
                     "seat": s.seat,
@@ -193,6 +193,9 @@ class NewTable:
 
 class TableManager:
     """Every live table; creates, joins, moves, hints, lobby lists and restarts."""
+
+    client_seeds = False
+    """Accept a client's seed at tables with open seats too (``--allow-client-seeds``)."""
 
     def __init__(self, store: Store, bot_delay: float = 0.6, hint_bot: str = "heuristic") -> None:
         self.store = store
@@ -315,7 +318,7 @@ class TableManager:
         """Make, store and start a table; :class:`ApiError` names what is wrong."""
         game = self._game(request)
         seats = self._seats(game, request.seats)
-        seed = request.seed if request.seed is not None else secrets.randbelow(2**32)
+        seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
         state = game.new_state(seed=seed)
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
         created = now()

@@ -180,7 +180,7 @@ async function create(ev) {
     seats,
   };
   const seed = $("#seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  if (seed !== "") body.seed = seed; // decimal text: a 128-bit seed is no JS number
   const button = $("#create-btn");
   button.disabled = true;
   try {
