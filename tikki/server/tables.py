@@ -211,6 +211,14 @@ class TableManager:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._db_thread, fn, *args)
 
+    async def _write(self, what: str, fn: Callable[..., T], *args: Any) -> T:
+        """A storage write that changes nothing when it fails: ``503 unavailable``."""
+        try:
+            return await self._db(fn, *args)
+        except Exception:
+            log.exception("storing %s failed", what)
+            raise ApiError("unavailable", f"{what} could not be stored: try again") from None
+
     # --- life cycle -----------------------------------------------------------------
 
     async def start(self) -> None:
@@ -328,7 +336,9 @@ class TableManager:
                 table_id, game.name, game.players, game.options["variant"], game.options,
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
-            if table_id not in self.tables and await self._db(self.store.add_table, stored):
+            if table_id not in self.tables and await self._write(
+                "the new table", self.store.add_table, stored
+            ):
                 break
         else:
             raise ApiError("unavailable", "no free table id could be stored: try again")
@@ -386,7 +396,7 @@ class TableManager:
             token = secrets.token_urlsafe(24)
             new = StoredSeat(seat, "human", name, None, hash_token(token))
             status = "playing" if len(table.open_seats) == 1 else "waiting"
-            await self._db(self.store.take_seat, table.id, new, status)
+            await self._write(f"your seat {seat}", self.store.take_seat, table.id, new, status)
             table.seats[seat] = new
             table.status = status
         table.broadcast()

@@ -151,6 +151,8 @@ def _parse(text: str) -> dict[str, Any] | str:
         data = json.loads(text)
     except ValueError as err:
         return f"the message is not JSON ({err}): send a JSON object of type {TYPES}"
+    except RecursionError:
+        return f"the message nests too deeply: send a flat JSON object of type {TYPES}"
     if not isinstance(data, dict):
         return f"the message is not a JSON object: send an object of type {TYPES}"
     kind = data.get("type")
