@@ -14,7 +14,17 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from tikki.server import create_app  # noqa: E402
 
-__all__ = ["TestClient", "auth", "client", "create", "error_of", "join", "pick", "state"]
+__all__ = [
+    "TestClient",
+    "auth",
+    "client",
+    "create",
+    "error_of",
+    "join",
+    "pick",
+    "socket",
+    "state",
+]
 
 Seats = list[dict[str, Any]]
 
@@ -54,6 +64,14 @@ def join(c: TestClient, table_id: str, seat: int, name: str = "Anna") -> str:
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token
+
+
+@contextmanager
+def socket(c: TestClient, table_id: str, token: str | None = None) -> Iterator[Any]:
+    """A WebSocket to a table that has said its ``hello`` (with ``token``: a seat)."""
+    with c.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "token": token} if token else {"type": "hello"})
+        yield ws
 
 
 def auth(token: str) -> dict[str, str]:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.exc import OperationalError
 
-from tests._server import TestClient, create, error_of, state
+from tests._server import TestClient, create, error_of, socket, state
 from tikki.server import create_app
 from tikki.server.db import Store
 
@@ -78,7 +78,7 @@ def test_long_bot_spec_is_stored_on_postgresql(postgres_url: str) -> None:
 def test_deeply_nested_frame_is_bad_message_and_the_socket_stays_open(
     c: TestClient, duel: dict[str, Any]
 ) -> None:
-    with c.websocket_connect(f"/ws/tables/{duel['id']}") as ws:
+    with socket(c, duel["id"]) as ws:
         ws.receive_json()
         ws.send_text("[" * 1900 + "]" * 1900)
         error = ws.receive_json()
@@ -131,7 +131,7 @@ def test_fuzzed_messages_never_break_the_socket_nor_change_the_table(
 ) -> None:
     tid, token = duel["id"], duel["tokens"][1]  # seat 1: not to act
     before = state(c, tid, duel["tokens"][0])
-    with c.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:
+    with socket(c, tid, token) as ws:
         ws.receive_json()
 
         @settings(

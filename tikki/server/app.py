@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tikki
 from tikki.core import games
-from tikki.server import botplay, schemas, web, ws
+from tikki.server import botplay, headers, schemas, web, ws
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
 from tikki.server.limits import MAX_MESSAGE, BodyLimit
@@ -213,17 +213,22 @@ def create_app(
         description="Play Myllymatti, Mattis and Mückenstich with friends and bots. "
         "The WebSocket protocol is described in docs/protocol.md.",
         lifespan=lifespan,
+        docs_url=None,  # served from local files by headers.docs_router
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
     )
     manager.client_seeds = client_seeds
     app.state.manager = manager
     app.state.max_message = max_message
     app.add_middleware(BodyLimit, limit=max_message)
+    app.add_middleware(headers.SecurityHeaders)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.include_router(api_router())
     app.include_router(ws.router())
     app.include_router(web.router())
+    app.include_router(headers.docs_router())
     return app
 
 

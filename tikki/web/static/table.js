@@ -168,11 +168,12 @@ function connect() {
     app.ws.close();
   }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const query = app.token ? `?token=${encodeURIComponent(app.token)}` : "";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(app.id)}${query}`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(app.id)}`);
   app.ws = ws;
   conn("connecting", "connecting…");
   ws.onopen = () => {
+    // The first message says who we are; the token never goes into a URL.
+    ws.send(JSON.stringify(app.token ? { type: "hello", token: app.token } : { type: "hello" }));
     app.retries = 0;
     conn("online", "connected");
     clearInterval(app.pingTimer);
