@@ -110,7 +110,10 @@ async def new_table(http: httpx.AsyncClient, cfg: Config) -> tuple[str, str]:
     made = await http.post("/api/tables", json=body)
     made.raise_for_status()
     table_id = made.json()["table"]["id"]
-    joined = await http.post(f"/api/tables/{table_id}/seats/0", json={"name": "load"})
+    invite = made.json()["invites"][0]["url"].split("#invite=")[1]
+    joined = await http.post(
+        f"/api/tables/{table_id}/seats/0", json={"name": "load", "invite": invite}
+    )
     joined.raise_for_status()
     return table_id, joined.json()["token"]
 

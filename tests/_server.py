@@ -27,6 +27,8 @@ __all__ = [
 ]
 
 Seats = list[dict[str, Any]]
+INVITES: dict[tuple[str, int], str] = {}
+"""The invite secrets of the tables :func:`create` made: (table id, seat) -> secret."""
 
 
 @contextmanager
@@ -55,12 +57,16 @@ def create(
         manager.client_seeds = False
     assert r.status_code == 201, r.text
     answer: dict[str, Any] = r.json()
+    for invite in answer["invites"]:
+        if "#invite=" in invite["url"]:
+            INVITES[answer["table"]["id"], invite["seat"]] = invite["url"].split("#invite=")[1]
     return answer
 
 
 def join(c: TestClient, table_id: str, seat: int, name: str = "Anna") -> str:
-    """Join a seat; return its token."""
-    r = c.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
+    """Join a seat with its invite (when :func:`create` made the table); return its token."""
+    body = {"name": name, "invite": INVITES.get((table_id, seat))}
+    r = c.post(f"/api/tables/{table_id}/seats/{seat}", json=body)
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token

@@ -86,7 +86,8 @@ def start_game(http: Any) -> tuple[str, str]:
     r = http.post("/api/tables", json=GAME)
     assert r.status_code == 201, r.text
     tid = r.json()["table"]["id"]
-    r = http.post(f"/api/tables/{tid}/seats/0", json={"name": "Anna"})
+    invite = r.json()["invites"][0]["url"].split("#invite=")[1]
+    r = http.post(f"/api/tables/{tid}/seats/0", json={"name": "Anna", "invite": invite})
     assert r.status_code == 200, r.text
     return tid, r.json()["token"]
 
@@ -105,7 +106,8 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def check_restart(db_url: str, log: Path, reference: dict[str, Any]) -> None:
     with server(db_url, log) as (proc, http):
         tid, token = start_game(http)
-        waiting = http.post("/api/tables", json={**GAME, "seed": 1}).json()["table"]["id"]
+        made = http.post("/api/tables", json={**GAME, "seed": 1}).json()
+        waiting, waiting_invite = made["table"]["id"], made["invites"][0]["url"].split("=")[-1]
         seen = play(http, tid, token, until=KILL_AT)
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
@@ -113,7 +115,8 @@ def check_restart(db_url: str, log: Path, reference: dict[str, Any]) -> None:
         table = http.get(f"/api/tables/{tid}").json()
         assert table["status"] == "playing" and table["seq"] >= seen
         assert http.get(f"/api/tables/{waiting}").json()["status"] == "waiting"
-        assert http.post(f"/api/tables/{waiting}/seats/0", json={"name": "Ben"}).status_code == 200
+        ben = {"name": "Ben", "invite": waiting_invite}
+        assert http.post(f"/api/tables/{waiting}/seats/0", json=ben).status_code == 200
         play(http, tid, token)
         record = http.get(f"/api/tables/{tid}/record").json()
         proc.send_signal(signal.SIGINT)  # Ctrl-C: a clean exit, status 0

@@ -27,7 +27,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.ErrorBody, "description": text}
     for status, text in (
         (400, "bad request: bad options, bot spec or illegal move"),
-        (403, "bad token, or a spectator tried to play"),
+        (403, "bad token or invite, or a spectator tried to play"),
         (404, "unknown table or seat"),
         (409, "conflict: seat taken, stale seq, not your turn, not started, finished"),
         (413, "request body over 4096 bytes"),
@@ -58,8 +58,15 @@ def _manager(request: Request) -> TableManager:
     return manager
 
 
-def _created(table: Table) -> dict[str, Any]:
-    invites = [{"seat": s, "url": f"/t/{table.id}?seat={s}"} for s in table.open_seats]
+def _created(table: Table, secrets: dict[int, str]) -> dict[str, Any]:
+    """The create answer: the table and one invite link per open seat (its secret in the
+    URL's fragment, which browsers never send in a request)."""
+    invites = []
+    for seat in table.open_seats:
+        url = f"/t/{table.id}?seat={seat}"
+        if seat in secrets:
+            url += f"#invite={secrets[seat]}"
+        invites.append({"seat": seat, "url": url, "anyone": seat not in secrets})
     return {"table": table.public(), "invites": invites}
 
 
@@ -83,9 +90,10 @@ def api_router() -> APIRouter:
             options=body.options,
             seats=[(s.kind, s.bot) for s in body.seats],
             seed=None if body.seed is None else int(body.seed),
+            anyone=frozenset(i for i, s in enumerate(body.seats) if s.anyone),
         )
-        table = await _manager(request).create(wanted)
-        return _created(table)
+        table, invites = await _manager(request).create(wanted)
+        return _created(table, invites)
 
     @router.get("/tables", response_model=schemas.TableList)
     async def lobby(
@@ -109,8 +117,9 @@ def api_router() -> APIRouter:
     async def join(
         table_id: str, seat: int, body: schemas.JoinRequest, request: Request
     ) -> dict[str, Any]:
-        """Join an open seat; the answer holds the seat's token."""
-        table, token = await _manager(request).join(table_id, seat, body.name)
+        """Join an open seat (with its invite secret unless it is open to anyone); the
+        answer holds the seat's token."""
+        table, token = await _manager(request).join(table_id, seat, body.name, body.invite)
         return {"seat": seat, "token": token, "table": table.public()}
 
     @router.get("/tables/{table_id}/state", response_model=schemas.StateMessage)

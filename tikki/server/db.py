@@ -81,7 +81,8 @@ class TableRow(Base):
 
 
 class SeatRow(Base):
-    """One seat of a table: open, a human (name, hashed token) or a bot (spec)."""
+    """One seat of a table: open (with its hashed invite secret, or none: open to anyone),
+    a human (name, hashed token) or a bot (spec)."""
 
     __tablename__ = "tikki_seats"
 
@@ -93,6 +94,7 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(80), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(BOT_SPEC_MAX), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class MoveRow(Base):
@@ -118,6 +120,7 @@ class StoredSeat:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    invite_hash: str | None = None
 
 
 @dataclass
@@ -198,12 +201,16 @@ class Store:
     def upgrade(self) -> None:
         """Bring an earlier version's columns to today's: the seed from a 64-bit integer
         to its decimal text, the bot spec from 120 to 200 characters (PostgreSQL only;
-        SQLite does not enforce a text's length)."""
+        SQLite does not enforce a text's length), and the seats' invite hashes (the open
+        seats of earlier tables stay open to anyone)."""
         inspector = inspect(self.engine)
         seed = next(c for c in inspector.get_columns("tikki_tables") if c["name"] == "seed")
-        bot = next(c for c in inspector.get_columns("tikki_seats") if c["name"] == "bot")
+        seat_columns = {c["name"]: c for c in inspector.get_columns("tikki_seats")}
+        bot = seat_columns["bot"]
         sqlite = self.engine.dialect.name == "sqlite"
         steps: list[str] = []
+        if "invite_hash" not in seat_columns:
+            steps.append("ALTER TABLE tikki_seats ADD COLUMN invite_hash VARCHAR(64)")
         if isinstance(seed["type"], Integer) and sqlite:
             steps += [
                 "ALTER TABLE tikki_tables RENAME COLUMN seed TO seed_int",
@@ -247,6 +254,7 @@ class Store:
                 "name": s.name,
                 "bot": s.bot,
                 "token_hash": s.token_hash,
+                "invite_hash": s.invite_hash,
             }
             for s in table.seats
         ]
@@ -264,7 +272,9 @@ class Store:
             connection.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat.seat)
-                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+                .values(
+                    kind=seat.kind, name=seat.name, token_hash=seat.token_hash, invite_hash=None
+                )
             )
             connection.execute(
                 update(TableRow).where(TableRow.id == table_id).values(status=status)
@@ -336,7 +346,10 @@ class Store:
             created=row.created,
             finished=row.finished,
             outcome=row.outcome,
-            seats=[StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in seats],
+            seats=[
+                StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, s.invite_hash)
+                for s in seats
+            ],
             moves=list(moves),
         )
 

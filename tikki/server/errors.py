@@ -12,6 +12,7 @@ STATUS = {
     "seed_not_allowed": 400,
     "illegal_move": 400,
     "bad_token": 403,
+    "bad_invite": 403,
     "spectator": 403,
     "unknown_table": 404,
     "unknown_seat": 404,

@@ -38,6 +38,11 @@ class SeatRequest(BaseModel):
         max_length=BOT_SPEC_MAX,
         description="bot spec: random, heuristic, ismcts:iterations=1000",
     )
+    anyone: bool = Field(
+        False,
+        description="an open seat anyone may take (the lobby offers it); by default only "
+        "the holder of its invite link may",
+    )
 
 
 class CreateTable(BaseModel):
@@ -73,6 +78,7 @@ class SeatInfo(BaseModel):
     kind: Literal["open", "human", "bot"]
     name: str | None
     bot: str | None
+    anyone: bool = Field(description="an open seat anyone may take; false: invite only")
     connected: bool
 
 
@@ -98,10 +104,11 @@ class TableInfo(BaseModel):
 
 
 class Invite(BaseModel):
-    """The invite link of an open seat."""
+    """The invite link of an open seat: its secret is in the fragment (``#invite=``)."""
 
     seat: int
-    url: str
+    url: str = Field(examples=["/t/5f2c9a1e?seat=1#invite=Zm9vYmFy"])
+    anyone: bool = Field(description="the seat is open to anyone: the link holds no secret")
 
 
 class Created(BaseModel):
@@ -122,6 +129,9 @@ class JoinRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=40, examples=["Anna"])
+    invite: str | None = Field(
+        None, max_length=100, description="the seat's invite secret (its link's #invite=)"
+    )
 
     @field_validator("name")
     @classmethod

@@ -130,6 +130,7 @@ class Table:
                     "kind": s.kind,
                     "name": s.name,
                     "bot": s.bot,
+                    "anyone": s.kind == "open" and s.invite_hash is None,
                     "connected": self.connected(s),
                 }
                 for s in self.seats
@@ -189,6 +190,8 @@ class NewTable:
     options: dict[str, Any]
     seats: list[tuple[str, str | None]]
     seed: int | None
+    anyone: frozenset[int] = frozenset()
+    """Open seats anyone may take (the others only with their invite secret)."""
 
 
 class TableManager:
@@ -322,10 +325,12 @@ class TableManager:
 
     # --- create and join ------------------------------------------------------------
 
-    async def create(self, request: NewTable) -> Table:
-        """Make, store and start a table; :class:`ApiError` names what is wrong."""
+    async def create(self, request: NewTable) -> tuple[Table, dict[int, str]]:
+        """Make, store and start a table; return it with the invite secret of each open
+        seat that is not open to anyone.  :class:`ApiError` names what is wrong."""
         game = self._game(request)
         seats = self._seats(game, request.seats)
+        invites = lock_seats(seats, request.anyone)
         seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
         state = game.new_state(seed=seed)
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
@@ -345,7 +350,7 @@ class TableManager:
         table = Table(table_id, game, state, seed, seats, status, created)
         self.tables[table_id] = table
         self._wake_bots(table)
-        return table
+        return table, invites
 
     @staticmethod
     def _game(request: NewTable) -> Game:
@@ -381,8 +386,11 @@ class TableManager:
             seats.append(StoredSeat(i, "bot", botplay.label(spec), spec))
         return seats
 
-    async def join(self, table_id: str, seat: int, name: str) -> tuple[Table, str]:
-        """Take an open seat; return the table and the seat's new token."""
+    async def join(
+        self, table_id: str, seat: int, name: str, invite: str | None = None
+    ) -> tuple[Table, str]:
+        """Take an open seat (with its ``invite`` secret unless it is open to anyone);
+        return the table and the seat's new token."""
         table = await self.get(table_id)
         if not 0 <= seat < len(table.seats):
             raise ApiError(
@@ -393,6 +401,7 @@ class TableManager:
             held = table.seats[seat]
             if held.kind != "open":
                 raise ApiError("seat_taken", _taken_message(table, held))
+            check_invite(table, held, invite)
             token = secrets.token_urlsafe(24)
             new = StoredSeat(seat, "human", name, None, hash_token(token))
             status = "playing" if len(table.open_seats) == 1 else "waiting"
@@ -549,6 +558,32 @@ class TableManager:
         table.connections.discard(conn)
         if conn.seat is not None and not any(c.seat == conn.seat for c in table.connections):
             table.broadcast()
+
+
+def lock_seats(seats: list[StoredSeat], anyone: frozenset[int]) -> dict[int, str]:
+    """Give every open seat not in ``anyone`` a fresh invite secret (stored hashed);
+    return the secrets by seat."""
+    invites: dict[int, str] = {}
+    for seat in seats:
+        if seat.kind == "open" and seat.seat not in anyone:
+            invites[seat.seat] = secrets.token_urlsafe(16)
+            seat.invite_hash = hash_token(invites[seat.seat])
+    return invites
+
+
+def check_invite(table: Table, seat: StoredSeat, invite: str | None) -> None:
+    """Refuse (``bad_invite``) to seat anyone without the seat's invite secret."""
+    if seat.invite_hash is None:
+        return
+    if invite is not None and hmac.compare_digest(hash_token(invite), seat.invite_hash):
+        return
+    anyone = [s.seat for s in table.seats if s.kind == "open" and s.invite_hash is None]
+    raise ApiError(
+        "bad_invite",
+        f"seat {seat.seat} of table {table.id} is kept for the holder of its invite link: "
+        "open the link you were sent (it ends in #invite=…)"
+        + (f", or take a seat open to anyone: {_seat_list(anyone)}" if anyone else ""),
+    )
 
 
 def _seat_list(seats: Iterable[int]) -> str:
