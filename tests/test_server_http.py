@@ -6,8 +6,8 @@ right, and leaves the table exactly as it was (same seq, same views).
 
 from __future__ import annotations
 
-import re
 import hashlib
+import re
 import time
 from pathlib import Path
 from typing import Any
