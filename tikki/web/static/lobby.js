@@ -3,8 +3,11 @@ import {
   api,
   copyText,
   esc,
+  inviteOf,
+  loadInvites,
   loadName,
   loadToken,
+  saveInvites,
   saveName,
   saveToken,
   tableUrl,
@@ -132,7 +135,8 @@ function seatOptions(selected) {
         `<option value="bot:${esc(b.spec)}"${selected === `bot:${b.spec}` ? " selected" : ""}>Bot · ${esc(b.label)}</option>`,
     )
     .join("");
-  return `<option value="open"${selected === "open" ? " selected" : ""}>Open (a person)</option>${bots}`;
+  const person = (value, text) => `<option value="${value}"${selected === value ? " selected" : ""}>${text}</option>`;
+  return `${person("open", "A person (invite link)")}${person("anyone", "A person (open to anyone)")}${bots}`;
 }
 
 function renderSeats() {
@@ -170,7 +174,11 @@ function readOptions() {
 async function create(ev) {
   ev.preventDefault();
   const seats = [...document.querySelectorAll("#seat-choices select")].map((s) =>
-    s.value === "open" ? { kind: "open" } : { kind: "bot", bot: s.value.slice(4) },
+    s.value === "open"
+      ? { kind: "open" }
+      : s.value === "anyone"
+        ? { kind: "open", anyone: true }
+        : { kind: "bot", bot: s.value.slice(4) },
   );
   const body = {
     game: state.game,
@@ -196,6 +204,7 @@ async function create(ev) {
 
 function showCreated(answer) {
   const t = answer.table;
+  saveInvites(t.id, answer.invites);
   const box = $("#created");
   const invites = answer.invites
     .map((inv) => {
@@ -222,7 +231,8 @@ async function take(id, seat, button) {
   if (name === null) return;
   if (button) button.disabled = true;
   try {
-    const answer = await api.join(id, seat, name);
+    const link = loadInvites(id)[seat];
+    const answer = await api.join(id, seat, name, link ? inviteOf(link) : null);
     saveToken(id, answer.token, answer.seat);
     location.href = tableUrl(id, answer.seat);
   } catch (err) {
@@ -238,6 +248,9 @@ function describeTable(t) {
   const variant = t.variant && t.variant !== "standard" ? ` · ${t.variant}` : "";
   const seats = t.seats
     .map((s) => {
+      if (s.kind === "open" && !s.anyone && !loadInvites(t.id)[s.seat]) {
+        return `<span class="muted">seat ${s.seat + 1}: invite only</span>`;
+      }
       if (s.kind === "open") {
         return t.status === "waiting"
           ? `<button type="button" class="secondary small" data-take="${s.seat}" data-table="${esc(t.id)}">Join seat ${s.seat + 1}</button>`
