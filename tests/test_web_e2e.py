@@ -519,11 +519,13 @@ def test_continue_on_another_device(server: Server, browser: Browser) -> None:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     watch = Watch(page)
-    create_in_lobby(page, server.url, "myllymatti", ["open", "bot:random", "bot:random"], 31)
+    table_id = create_in_lobby(
+        page, server.url, "myllymatti", ["open", "bot:random", "bot:random"], 31
+    )
     wait_turn_or_end(page)
     page.click("#device summary")
     link = page.locator("#device-link").input_value()
-    token = page.evaluate("id => localStorage.getItem('tikki.token.' + id)", link.split("/t/")[1][:8])
+    token = page.evaluate("id => localStorage.getItem('tikki.token.' + id)", table_id)
     assert token and link.endswith(f"#token={token}") and "?" not in link
     cards = [c.get_attribute("data-card") for c in page.locator("#hand [data-card]").all()]
     seq = board(page, "seq")
