@@ -102,15 +102,18 @@ def start_server(bot_delay: float, workdir: Path) -> tuple[subprocess.Popen[str]
     raise SystemExit("the server did not answer within 30 s")
 
 
-async def new_table(http: httpx.AsyncClient, cfg: Config, seed: int) -> tuple[str, str]:
+async def new_table(http: httpx.AsyncClient, cfg: Config) -> tuple[str, str]:
     """Create a table with the human in seat 0 and bots elsewhere; join it; (id, token)."""
     seats: list[dict[str, Any]] = [{"kind": "open"}]
     seats += [{"kind": "bot", "bot": cfg.bots}] * (cfg.players - 1)
-    body = {"game": cfg.game, "players": cfg.players, "seats": seats, "seed": seed}
+    body = {"game": cfg.game, "players": cfg.players, "seats": seats}  # the server deals
     made = await http.post("/api/tables", json=body)
     made.raise_for_status()
     table_id = made.json()["table"]["id"]
-    joined = await http.post(f"/api/tables/{table_id}/seats/0", json={"name": "load"})
+    invite = made.json()["invites"][0]["url"].split("#invite=")[1]
+    joined = await http.post(
+        f"/api/tables/{table_id}/seats/0", json={"name": "load", "invite": invite}
+    )
     joined.raise_for_status()
     return table_id, joined.json()["token"]
 
@@ -156,8 +159,9 @@ async def human(
     ws_base = re.sub(r"^http", "ws", cfg.url)
     await asyncio.sleep(cfg.ramp * index / max(1, cfg.tables))
     while time.monotonic() < stop:
-        table_id, token = await new_table(http, cfg, rng.randrange(2**31))
-        async with connect(f"{ws_base}/ws/tables/{table_id}?token={token}") as ws:
+        table_id, token = await new_table(http, cfg)
+        async with connect(f"{ws_base}/ws/tables/{table_id}") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(play_table(ws, cfg, rng, stats), stop - time.monotonic())
 

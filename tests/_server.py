@@ -14,9 +14,21 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from tikki.server import create_app  # noqa: E402
 
-__all__ = ["TestClient", "auth", "client", "create", "error_of", "join", "pick", "state"]
+__all__ = [
+    "TestClient",
+    "auth",
+    "client",
+    "create",
+    "error_of",
+    "join",
+    "pick",
+    "socket",
+    "state",
+]
 
 Seats = list[dict[str, Any]]
+INVITES: dict[tuple[str, int], str] = {}
+"""The invite secrets of the tables :func:`create` made: (table id, seat) -> secret."""
 
 
 @contextmanager
@@ -31,20 +43,41 @@ def client(tmp_path: Path, name: str = "web.sqlite", **kwargs: Any) -> Iterator[
 def create(
     c: TestClient, game: str = "myllymatti", seats: Seats | None = None, **body: Any
 ) -> dict[str, Any]:
-    """Create a table (default: Myllymatti, two open seats) and return the answer."""
+    """Create a table (default: Myllymatti, two open seats) and return the answer.
+
+    A ``seed`` for a table with open seats is accepted for this one request, as by a
+    server started with ``--allow-client-seeds`` (tests replay known deals).
+    """
     seats = seats if seats is not None else [{"kind": "open"}, {"kind": "open"}]
-    r = c.post("/api/tables", json={"game": game, "seats": seats, **body})
+    manager = c.app.state.manager  # type: ignore[attr-defined]
+    manager.client_seeds = "seed" in body
+    try:
+        r = c.post("/api/tables", json={"game": game, "seats": seats, **body})
+    finally:
+        manager.client_seeds = False
     assert r.status_code == 201, r.text
     answer: dict[str, Any] = r.json()
+    for invite in answer["invites"]:
+        if "#invite=" in invite["url"]:
+            INVITES[answer["table"]["id"], invite["seat"]] = invite["url"].split("#invite=")[1]
     return answer
 
 
 def join(c: TestClient, table_id: str, seat: int, name: str = "Anna") -> str:
-    """Join a seat; return its token."""
-    r = c.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
+    """Join a seat with its invite (when :func:`create` made the table); return its token."""
+    body = {"name": name, "invite": INVITES.get((table_id, seat))}
+    r = c.post(f"/api/tables/{table_id}/seats/{seat}", json=body)
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token
+
+
+@contextmanager
+def socket(c: TestClient, table_id: str, token: str | None = None) -> Iterator[Any]:
+    """A WebSocket to a table that has said its ``hello`` (with ``token``: a seat)."""
+    with c.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "token": token} if token else {"type": "hello"})
+        yield ws
 
 
 def auth(token: str) -> dict[str, str]:

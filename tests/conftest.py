@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -40,3 +42,28 @@ def duel(c: TestClient) -> dict[str, Any]:
     table = create(c, seed=11)["table"]
     tokens = [join(c, table["id"], 0, "Anna"), join(c, table["id"], 1, "Ben")]
     return {"id": table["id"], "tokens": tokens}
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search path is a fresh schema (dropped afterwards)."""
+    url = os.environ.get("TIKKI_TEST_POSTGRES")
+    if not url:
+        reason = (
+            "TIKKI_TEST_POSTGRES is not set: this PostgreSQL test did NOT run "
+            "(set it to a server URL, e.g. the one .ci/services.sh prints)"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    import psycopg
+
+    schema = f"tikki_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    joiner = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")

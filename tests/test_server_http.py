@@ -7,6 +7,7 @@ right, and leaves the table exactly as it was (same seq, same views).
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 import tikki
-from tests._server import TestClient, auth, client, create, error_of, join, pick, state
+from tests._server import INVITES, TestClient, auth, client, create, error_of, join, pick, state
 
 
 def snapshot(c: TestClient, duel: dict[str, Any]) -> list[dict[str, Any]]:
@@ -31,13 +32,18 @@ def test_games_lists_the_games_and_bot_levels(c: TestClient) -> None:
 
 
 def test_create_gives_invites_and_hides_the_seed(c: TestClient) -> None:
-    seats = [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "open"}]
+    seats = [
+        {"kind": "open"},
+        {"kind": "bot", "bot": "heuristic"},
+        {"kind": "open", "anyone": True},
+    ]
     answer = create(c, "mattis", seats, seed=123456789, options={"max_sequence": 2})
     table = answer["table"]
-    assert answer["invites"] == [
-        {"seat": 0, "url": f"/t/{table['id']}?seat=0"},
-        {"seat": 2, "url": f"/t/{table['id']}?seat=2"},
-    ]
+    first, second = answer["invites"]
+    assert first["seat"] == 0 and first["anyone"] is False
+    assert re.fullmatch(rf"/t/{table['id']}\?seat=0#invite=[\w-]{{20,}}", first["url"])
+    assert second == {"seat": 2, "url": f"/t/{table['id']}?seat=2", "anyone": True}
+    assert [s["anyone"] for s in table["seats"]] == [False, False, True]
     assert table["status"] == "waiting" and table["seq"] == 0 and table["to_act"] is None
     assert table["seed"] is None and "123456789" not in c.get(f"/api/tables/{table['id']}").text
     assert table["options"]["max_sequence"] == 2 and table["players"] == 3
@@ -46,6 +52,7 @@ def test_create_gives_invites_and_hides_the_seed(c: TestClient) -> None:
         "kind": "bot",
         "name": "Medium bot",
         "bot": "heuristic",
+        "anyone": False,
         "connected": True,
     }
     lobby = c.get("/api/tables").json()["tables"]
@@ -54,7 +61,8 @@ def test_create_gives_invites_and_hides_the_seed(c: TestClient) -> None:
 
 def test_join_starts_the_game_and_the_token_is_not_public(c: TestClient) -> None:
     tid = create(c)["table"]["id"]
-    first = c.post(f"/api/tables/{tid}/seats/1", json={"name": "  Ben "}).json()
+    body = {"name": "  Ben ", "invite": INVITES[tid, 1]}
+    first = c.post(f"/api/tables/{tid}/seats/1", json=body).json()
     assert first["table"]["status"] == "waiting" and first["table"]["seats"][1]["name"] == "Ben"
     token = join(c, tid, 0)
     table = c.get(f"/api/tables/{tid}").json()
@@ -129,7 +137,7 @@ def test_record_before_and_after_the_end(c: TestClient) -> None:
         body = {"move": pick(mine["view"], mine["seq"]), "seq": mine["seq"]}
         c.post(f"/api/tables/{tid}/moves", json=body, headers=auth(token))
     table = c.get(f"/api/tables/{tid}").json()
-    assert table["seed"] == 3 and table["outcome"] is not None and table["finished"]
+    assert table["seed"] == "3" and table["outcome"] is not None and table["finished"]
     record = c.get(f"/api/tables/{tid}/record").json()
     replayed = tikki.replay(record)
     assert replayed.is_over and replayed.outcome == table["outcome"]

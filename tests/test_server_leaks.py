@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import tikki
-from tests._server import TestClient, client, create, join, pick
+from tests._server import TestClient, client, create, join, pick, socket
 
 TOKEN = re.compile(r"[A-Za-z0-9]+")
 Key = int | None
@@ -52,11 +52,9 @@ class Table:
         self.log: dict[Key, list[str]] = {}
         self.latest: dict[Key, dict[str, Any]] = {}
         self.sockets: dict[Key, Any] = {}
-        for key, query in [(None, ""), *((s, f"?token={t}") for s, t in tokens.items())]:
+        for key, token in [(None, None), *tokens.items()]:
             self.log[key] = []
-            self.sockets[key] = stack.enter_context(
-                c.websocket_connect(f"/ws/tables/{table_id}{query}")
-            )
+            self.sockets[key] = stack.enter_context(socket(c, table_id, token))
 
     def read(self, key: Key) -> dict[str, Any]:
         text = self.sockets[key].receive_text()

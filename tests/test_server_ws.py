@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from tests._server import TestClient, create, join, pick, state
+from tests._server import TestClient, create, join, pick, socket, state
 
 
-def url(duel: dict[str, Any], seat: int | None) -> str:
-    tail = "" if seat is None else f"?token={duel['tokens'][seat]}"
-    return f"/ws/tables/{duel['id']}{tail}"
+def ws_to(c: TestClient, duel: dict[str, Any], seat: int | None) -> Any:
+    """A socket to the duel: seat 0, seat 1 or (``None``) a spectator."""
+    return socket(c, duel["id"], None if seat is None else duel["tokens"][seat])
 
 
 def sync(ws: Any) -> dict[str, Any]:
@@ -27,12 +27,12 @@ def sync(ws: Any) -> dict[str, Any]:
 
 
 def test_connect_play_and_see_the_other_seat(c: TestClient, duel: dict[str, Any]) -> None:
-    with c.websocket_connect(url(duel, 0)) as ws0:
+    with ws_to(c, duel, 0) as ws0:
         first = ws0.receive_json()
         assert first["type"] == "state" and first["seat"] == 0 and first["seq"] == 0
         assert first["table"]["seats"][0]["connected"] is True
         assert first["table"]["seats"][1]["connected"] is False
-        with c.websocket_connect(url(duel, 1)) as ws1:
+        with ws_to(c, duel, 1) as ws1:
             joined = ws1.receive_json()
             assert joined["seat"] == 1 and joined["table"]["seats"][1]["connected"] is True
             assert ws0.receive_json()["table"]["seats"][1]["connected"] is True
@@ -46,7 +46,7 @@ def test_connect_play_and_see_the_other_seat(c: TestClient, duel: dict[str, Any]
 
 
 def test_spectator_gets_the_public_view(c: TestClient, duel: dict[str, Any]) -> None:
-    with c.websocket_connect(url(duel, None)) as ws:
+    with ws_to(c, duel, None) as ws:
         first = ws.receive_json()
         assert first["seat"] is None and first["view"]["legal_moves"] == []
         assert first["view"]["hand"] == [] or first["view"]["hand"] is None
@@ -60,7 +60,7 @@ def test_spectator_gets_the_public_view(c: TestClient, duel: dict[str, Any]) -> 
 
 
 def test_ping_and_hint(c: TestClient, duel: dict[str, Any]) -> None:
-    with c.websocket_connect(url(duel, 0)) as ws:
+    with ws_to(c, duel, 0) as ws:
         first = ws.receive_json()
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
@@ -92,7 +92,7 @@ def test_ping_and_hint(c: TestClient, duel: dict[str, Any]) -> None:
 def test_refusals_change_nothing(
     c: TestClient, duel: dict[str, Any], seat: int, message: Any, code: str, words: str
 ) -> None:
-    with c.websocket_connect(url(duel, seat)) as ws:
+    with ws_to(c, duel, seat) as ws:
         before = ws.receive_json()
         if isinstance(message, bytes):
             ws.send_bytes(message)
@@ -110,7 +110,7 @@ def test_refusals_change_nothing(
 
 
 def test_stale_move_after_the_table_moved_on(c: TestClient, duel: dict[str, Any]) -> None:
-    with c.websocket_connect(url(duel, 0)) as ws:
+    with ws_to(c, duel, 0) as ws:
         first = ws.receive_json()
         move = first["view"]["legal_moves"][0]
         ws.send_json({"type": "move", "move": move, "seq": 0})
@@ -127,7 +127,7 @@ def test_stale_move_after_the_table_moved_on(c: TestClient, duel: dict[str, Any]
 def test_not_started_and_finished(c: TestClient) -> None:
     tid = create(c)["table"]["id"]
     token = join(c, tid, 0)
-    with c.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:
+    with socket(c, tid, token) as ws:
         first = ws.receive_json()
         assert first["status"] == "waiting" and first["view"]["legal_moves"]
         ws.send_json({"type": "move", "move": first["view"]["legal_moves"][0], "seq": 0})
@@ -138,7 +138,7 @@ def test_not_started_and_finished(c: TestClient) -> None:
 
 
 def test_bad_token_and_unknown_table_close_the_socket(c: TestClient, duel: dict[str, Any]) -> None:
-    with c.websocket_connect(f"/ws/tables/{duel['id']}?token=guess") as ws:
+    with socket(c, duel["id"], "guess") as ws:
         error = ws.receive_json()
         assert error["code"] == "bad_token" and "holds no seat" in error["message"]
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -156,14 +156,14 @@ def test_bad_token_and_unknown_table_close_the_socket(c: TestClient, duel: dict[
 def test_finished_table_refuses_moves(c: TestClient) -> None:
     tid = create(c, seats=[{"kind": "bot", "bot": "random"}, {"kind": "open"}], seed=1)["table"]
     token = join(c, tid["id"], 1)
-    with c.websocket_connect(f"/ws/tables/{tid['id']}?token={token}") as ws:
+    with socket(c, tid["id"], token) as ws:
         last = ws.receive_json()
         while last["status"] != "finished":
             if last["type"] == "state" and last["view"]["legal_moves"]:
                 move = pick(last["view"], last["seq"])
                 ws.send_json({"type": "move", "move": move, "seq": last["seq"]})
             last = ws.receive_json()
-        assert last["table"]["seed"] == 1 and last["table"]["outcome"] is not None
+        assert last["table"]["seed"] == "1" and last["table"]["outcome"] is not None
         ws.send_json({"type": "move", "move": "stock", "seq": last["seq"]})
         error = ws.receive_json()
         assert error["code"] == "finished" and "record" in error["message"]

@@ -69,6 +69,7 @@ class Server:
         env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
         cmd = [sys.executable, "-m", "tikki.cli", "serve", "--port", str(port)]
         cmd += ["--db", f"sqlite:///{db_path}", "--bot-delay", "0"]
+        cmd.append("--allow-client-seeds")  # the games replay known deals
         self.proc = subprocess.Popen(
             cmd,
             stdout=subprocess.PIPE,
@@ -296,7 +297,7 @@ def create_in_lobby(
     invite = page.locator("#invite-0")
     invite.wait_for()
     url = invite.input_value()
-    found = re.search(r"/t/([^/?]+)\?seat=0$", url)
+    found = re.search(r"/t/([^/?]+)\?seat=0#invite=[\w-]{20,}$", url)
     assert found, url
     assert page.locator("[data-copy='invite-0']").is_visible()
     page.click("#created [data-take='0']")
@@ -470,9 +471,18 @@ def test_invite_link_join_and_watch(server: Server, browser: Browser) -> None:
     assert page.locator("#status input").first.input_value() == invite
     shot(page, "invite-waiting")
 
+    # Without the link's secret (its #invite= fragment) nobody else can take seat 2.
+    eve_context = browser.new_context(viewport=DESKTOP)
+    eve = eve_context.new_page()
+    eve.goto(invite.split("#")[0])
+    eve.wait_for_selector("#join:has-text('needs its invite link')")
+    assert eve.locator("#join-form button[type=submit]").count() == 0
+    eve_context.close()
+
     friend_context = browser.new_context(viewport=DESKTOP)
     friend = friend_context.new_page()
     friend_watch = Watch(friend)
+    assert "#invite=" in invite
     friend.goto(invite)
     friend.fill("#join-name", "Bertil")
     friend.click("#join-form button[type=submit]")
@@ -562,6 +572,45 @@ def test_log_after_a_reload_equals_the_log_before(server: Server, browser: Brows
     assert len([line for line in log if "wins the trick" in line]) == tricks > 0
     assert any(line.startswith("Phase 2 begins") for line in log)
     assert log[-1] == "Game over."
+
+
+# ---------------------------------------------------------------- another device
+
+
+def test_continue_on_another_device(server: Server, browser: Browser) -> None:
+    """The table page shows a link that moves the seat to another browser; its token sits
+    in the URL's fragment, so no request line (HTTP or WebSocket) ever carries it."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    watch = Watch(page)
+    table_id = create_in_lobby(
+        page, server.url, "myllymatti", ["open", "bot:random", "bot:random"], 31
+    )
+    wait_turn_or_end(page)
+    page.click("#device summary")
+    link = page.locator("#device-link").input_value()
+    token = page.evaluate("id => localStorage.getItem('tikki.token.' + id)", table_id)
+    assert token and link.endswith(f"#token={token}") and "?" not in link
+    cards = [c.get_attribute("data-card") for c in page.locator("#hand [data-card]").all()]
+    seq = board(page, "seq")
+
+    other = browser.new_context(viewport=PHONE)
+    phone = other.new_page()
+    phone_watch = Watch(phone)
+    sent: list[str] = []
+    phone.on("request", lambda r: sent.append(r.url))
+    phone.on("websocket", lambda ws: sent.append(ws.url))
+    phone.goto(link)
+    phone.wait_for_selector(f"#board[data-seq='{seq}'][data-turn=you]")
+    assert [c.get_attribute("data-card") for c in phone.locator("#hand [data-card]").all()] == cards
+    assert "#token" not in phone.url and phone.locator("#join").is_hidden()
+    legal = json.loads(board(phone, "legal"))
+    click_move(phone, choose(legal), legal)
+    phone.wait_for_function("s => document.querySelector('#board').dataset.seq !== s", arg=seq)
+    assert sent and not [url for url in sent if token in url], sent
+    phone_watch.check()
+    watch.check()
+    other.close()
     context.close()
 
 

@@ -90,6 +90,7 @@ def test_pages_and_their_files_are_served(client: TestClient) -> None:
 def test_every_static_file_is_used(client: TestClient) -> None:
     """No stray files: everything under static/ is reached from a page."""
     used = _crawl(client, "/") | _crawl(client, "/t/x")
+    used |= {ref for ref in HTML_REF.findall(client.get("/docs").text) if "/static/" in ref}
     files = {
         "/static/" + p.relative_to(WEB / "static").as_posix()
         for p in (WEB / "static").rglob("*")

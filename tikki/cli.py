@@ -530,6 +530,14 @@ def serve_command(
     hint_bot: Annotated[
         str, typer.Option("--hint-bot", help="the bot that answers hints")
     ] = "heuristic",
+    allow_client_seeds: Annotated[
+        bool,
+        typer.Option(
+            "--allow-client-seeds",
+            help="accept a creator's seed at tables with open seats too (tests and demos "
+            "only: the creator then knows every hand)",
+        ),
+    ] = False,
 ) -> None:
     """Run the web table: play in the browser with friends and bots.
 
@@ -544,7 +552,10 @@ def serve_command(
     from tikki.server.run import ServeError, serve
 
     try:
-        serve(host, port, db, bot_delay, hint_bot, announce=console.print)
+        serve(
+            host, port, db, bot_delay, hint_bot, announce=console.print,
+            client_seeds=allow_client_seeds,
+        )  # fmt: skip
     except ServeError as err:
         raise _fail(str(err)) from None
 

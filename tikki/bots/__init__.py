@@ -60,7 +60,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise RulesError(f"bot parameter {part!r} in {spec!r} is not key=value")
-        params[key.strip()] = value.strip()
+        value = value.strip()
+        if any(ch.isdigit() and not ch.isascii() for ch in value):
+            raise RulesError(
+                f"bot parameter {part!r} in {spec!r}: write numbers with the digits 0-9"
+            )
+        params[key.strip()] = value
     return name, params
 
 

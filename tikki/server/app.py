@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tikki
 from tikki.core import games
-from tikki.server import botplay, schemas, web, ws
+from tikki.server import botplay, headers, schemas, web, ws
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
 from tikki.server.limits import MAX_MESSAGE, BodyLimit
@@ -27,7 +27,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.ErrorBody, "description": text}
     for status, text in (
         (400, "bad request: bad options, bot spec or illegal move"),
-        (403, "bad token, or a spectator tried to play"),
+        (403, "bad token or invite, or a spectator tried to play"),
         (404, "unknown table or seat"),
         (409, "conflict: seat taken, stale seq, not your turn, not started, finished"),
         (413, "request body over 4096 bytes"),
@@ -58,8 +58,15 @@ def _manager(request: Request) -> TableManager:
     return manager
 
 
-def _created(table: Table) -> dict[str, Any]:
-    invites = [{"seat": s, "url": f"/t/{table.id}?seat={s}"} for s in table.open_seats]
+def _created(table: Table, secrets: dict[int, str]) -> dict[str, Any]:
+    """The create answer: the table and one invite link per open seat (its secret in the
+    URL's fragment, which browsers never send in a request)."""
+    invites = []
+    for seat in table.open_seats:
+        url = f"/t/{table.id}?seat={seat}"
+        if seat in secrets:
+            url += f"#invite={secrets[seat]}"
+        invites.append({"seat": seat, "url": url, "anyone": seat not in secrets})
     return {"table": table.public(), "invites": invites}
 
 
@@ -82,11 +89,12 @@ def api_router() -> APIRouter:
             variant=body.variant,
             options=body.options,
             seats=[(s.kind, s.bot) for s in body.seats],
-            seed=body.seed,
+            seed=None if body.seed is None else int(body.seed),
+            anyone=frozenset(i for i, s in enumerate(body.seats) if s.anyone),
             memory_aids=body.memory_aids,
         )
-        table = await _manager(request).create(wanted)
-        return _created(table)
+        table, invites = await _manager(request).create(wanted)
+        return _created(table, invites)
 
     @router.get("/tables", response_model=schemas.TableList)
     async def lobby(
@@ -110,8 +118,9 @@ def api_router() -> APIRouter:
     async def join(
         table_id: str, seat: int, body: schemas.JoinRequest, request: Request
     ) -> dict[str, Any]:
-        """Join an open seat; the answer holds the seat's token."""
-        table, token = await _manager(request).join(table_id, seat, body.name)
+        """Join an open seat (with its invite secret unless it is open to anyone); the
+        answer holds the seat's token."""
+        table, token = await _manager(request).join(table_id, seat, body.name, body.invite)
         return {"seat": seat, "token": token, "table": table.public()}
 
     @router.get("/tables/{table_id}/state", response_model=schemas.StateMessage)
@@ -193,8 +202,10 @@ def create_app(
     bot_delay: float = 0.6,
     hint_bot: str = "heuristic",
     max_message: int = MAX_MESSAGE,
+    client_seeds: bool = False,
 ) -> FastAPI:
-    """The web table app on the database ``db_url`` (default: the user's SQLite file)."""
+    """The web table app on the database ``db_url`` (default: the user's SQLite file);
+    ``client_seeds`` accepts a creator's seed at tables with open seats too."""
     name, _ = tikki.bots.parse_spec(hint_bot)
     if name not in botplay.ALLOWED:
         raise ValueError(f"the hint bot is random, heuristic or ismcts, not {hint_bot!r}")
@@ -212,16 +223,22 @@ def create_app(
         description="Play Myllymatti, Mattis and Mückenstich with friends and bots. "
         "The WebSocket protocol is described in docs/protocol.md.",
         lifespan=lifespan,
+        docs_url=None,  # served from local files by headers.docs_router
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
     )
+    manager.client_seeds = client_seeds
     app.state.manager = manager
     app.state.max_message = max_message
     app.add_middleware(BodyLimit, limit=max_message)
+    app.add_middleware(headers.SecurityHeaders)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.include_router(api_router())
     app.include_router(ws.router())
     app.include_router(web.router())
+    app.include_router(headers.docs_router())
     return app
 
 

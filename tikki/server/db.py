@@ -17,8 +17,8 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     DateTime,
+    Dialect,
     Engine,
     ForeignKey,
     Integer,
@@ -27,6 +27,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     update,
 )
@@ -34,6 +35,28 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.types import TypeDecorator
+
+from tikki.server.seeds import SEED_DIGITS
+
+BOT_SPEC_MAX = 200
+"""The longest bot spec a seat stores (the API's limit too)."""
+
+
+class Seed(TypeDecorator[int]):
+    """A deal seed of up to :data:`~tikki.server.seeds.SEED_BITS` bits, stored exactly as
+    its decimal text (SQLite and PostgreSQL integers hold only 64 bits)."""
+
+    impl = String(SEED_DIGITS)
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Dialect) -> str | None:
+        """The seed as decimal text."""
+        return None if value is None else str(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> int | None:
+        """The stored text (or, in a database from before, integer) as an int."""
+        return None if value is None else int(value)
 
 
 class Base(DeclarativeBase):
@@ -50,7 +73,7 @@ class TableRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     variant: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(Seed)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[datetime] = mapped_column(DateTime, index=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
@@ -58,7 +81,8 @@ class TableRow(Base):
 
 
 class SeatRow(Base):
-    """One seat of a table: open, a human (name, hashed token) or a bot (spec)."""
+    """One seat of a table: open (with its hashed invite secret, or none: open to anyone),
+    a human (name, hashed token) or a bot (spec)."""
 
     __tablename__ = "tikki_seats"
 
@@ -68,8 +92,9 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(8))
     name: Mapped[str | None] = mapped_column(String(80), nullable=True)
-    bot: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(BOT_SPEC_MAX), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class MoveRow(Base):
@@ -95,6 +120,7 @@ class StoredSeat:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    invite_hash: str | None = None
 
 
 @dataclass
@@ -167,8 +193,42 @@ class Store:
         self.engine = make_engine(self.url)
 
     def create_schema(self) -> None:
-        """Create the tables if they do not exist yet."""
+        """Create the tables if they do not exist yet; widen the columns of a database
+        made by an earlier version (see :meth:`upgrade`)."""
         Base.metadata.create_all(self.engine)
+        self.upgrade()
+
+    def upgrade(self) -> None:
+        """Bring an earlier version's columns to today's: the seed from a 64-bit integer
+        to its decimal text, the bot spec from 120 to 200 characters (PostgreSQL only;
+        SQLite does not enforce a text's length), and the seats' invite hashes (the open
+        seats of earlier tables stay open to anyone)."""
+        inspector = inspect(self.engine)
+        seed = next(c for c in inspector.get_columns("tikki_tables") if c["name"] == "seed")
+        seat_columns = {c["name"]: c for c in inspector.get_columns("tikki_seats")}
+        bot = seat_columns["bot"]
+        sqlite = self.engine.dialect.name == "sqlite"
+        steps: list[str] = []
+        if "invite_hash" not in seat_columns:
+            steps.append("ALTER TABLE tikki_seats ADD COLUMN invite_hash VARCHAR(64)")
+        if isinstance(seed["type"], Integer) and sqlite:
+            steps += [
+                "ALTER TABLE tikki_tables RENAME COLUMN seed TO seed_int",
+                f"ALTER TABLE tikki_tables ADD COLUMN seed VARCHAR({SEED_DIGITS})",
+                "UPDATE tikki_tables SET seed = CAST(seed_int AS TEXT)",
+                "ALTER TABLE tikki_tables DROP COLUMN seed_int",
+            ]
+        elif isinstance(seed["type"], Integer):
+            steps.append(
+                f"ALTER TABLE tikki_tables ALTER COLUMN seed TYPE VARCHAR({SEED_DIGITS}) "
+                "USING seed::text"
+            )
+        if not sqlite and (getattr(bot["type"], "length", None) or BOT_SPEC_MAX) < BOT_SPEC_MAX:
+            steps.append(f"ALTER TABLE tikki_seats ALTER COLUMN bot TYPE VARCHAR({BOT_SPEC_MAX})")
+        if steps:
+            with self.engine.begin() as connection:
+                for step in steps:
+                    connection.exec_driver_sql(step)
 
     def close(self) -> None:
         """Release every connection."""
@@ -194,6 +254,7 @@ class Store:
                 "name": s.name,
                 "bot": s.bot,
                 "token_hash": s.token_hash,
+                "invite_hash": s.invite_hash,
             }
             for s in table.seats
         ]
@@ -211,7 +272,9 @@ class Store:
             connection.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat.seat)
-                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+                .values(
+                    kind=seat.kind, name=seat.name, token_hash=seat.token_hash, invite_hash=None
+                )
             )
             connection.execute(
                 update(TableRow).where(TableRow.id == table_id).values(status=status)
@@ -283,15 +346,20 @@ class Store:
             created=row.created,
             finished=row.finished,
             outcome=row.outcome,
-            seats=[StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in seats],
+            seats=[
+                StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, s.invite_hash)
+                for s in seats
+            ],
             moves=list(moves),
         )
 
 
 __all__ = [
+    "BOT_SPEC_MAX",
     "Base",
     "MoveRow",
     "SeatRow",
+    "Seed",
     "Store",
     "StoredSeat",
     "StoredTable",

@@ -69,13 +69,15 @@ def serve(
     bot_delay: float,
     hint_bot: str = "heuristic",
     announce: Callable[[str], None] = print,
+    client_seeds: bool = False,
 ) -> None:
-    """Serve until interrupted; ``announce`` prints the URL (with the real port)."""
+    """Serve until interrupted; ``announce`` prints the URL (with the real port).
+    ``client_seeds`` accepts a creator's seed at tables with open seats too."""
     if bot_delay < 0:
         raise ServeError(f"--bot-delay is a number of seconds >= 0, not {bot_delay}")
     url = db or default_db_url()
     try:
-        app = create_app(url, bot_delay=bot_delay, hint_bot=hint_bot)
+        app = create_app(url, bot_delay=bot_delay, hint_bot=hint_bot, client_seeds=client_seeds)
         app.state.manager.store.create_schema()
     except ValueError as err:
         raise ServeError(str(err)) from None

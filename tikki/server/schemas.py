@@ -6,8 +6,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tikki.server.db import BOT_SPEC_MAX
+from tikki.server.seeds import SEED_DIGITS, SEED_MAX
+
 Int = Annotated[int, Field(strict=True)]
-SEED_MAX = 2**63 - 1
+SeedNumber = Annotated[int, Field(strict=True, ge=0, le=SEED_MAX)]
+SeedText = Annotated[str, Field(pattern=f"^[0-9]{{1,{SEED_DIGITS}}}$")]
 
 
 class ErrorDetail(BaseModel):
@@ -30,7 +34,14 @@ class SeatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["open", "bot"]
     bot: str | None = Field(
-        None, max_length=200, description="bot spec: random, heuristic, ismcts:iterations=1000"
+        None,
+        max_length=BOT_SPEC_MAX,
+        description="bot spec: random, heuristic, ismcts:iterations=1000",
+    )
+    anyone: bool = Field(
+        False,
+        description="an open seat anyone may take (the lobby offers it); by default only "
+        "the holder of its invite link may",
     )
 
 
@@ -43,7 +54,22 @@ class CreateTable(BaseModel):
     variant: str | None = Field(None, max_length=40, examples=["standard"])
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"runs": False}])
     seats: list[SeatRequest] = Field(min_length=1, max_length=16)
-    seed: Int | None = Field(None, ge=0, le=SEED_MAX, description="default: a random seed")
+    seed: SeedNumber | SeedText | None = Field(
+        None,
+        description="only for a table whose seats are all bots (else 400 seed_not_allowed): "
+        "a whole number 0–2**128-1, or its decimal text; default: a secret random seed",
+    )
+
+    @field_validator("seed")
+    @classmethod
+    def _seed_number(cls, value: int | str | None) -> int | None:
+        if isinstance(value, str):
+            number = int(value)
+            if number > SEED_MAX:
+                raise ValueError(f"a seed is a whole number 0–{SEED_MAX}")
+            return number
+        return value
+
     memory_aids: bool = Field(
         False, description="Mückenstich table option: show won tricks during a round"
     )
@@ -56,6 +82,7 @@ class SeatInfo(BaseModel):
     kind: Literal["open", "human", "bot"]
     name: str | None
     bot: str | None
+    anyone: bool = Field(description="an open seat anyone may take; false: invite only")
     connected: bool
 
 
@@ -73,7 +100,9 @@ class TableInfo(BaseModel):
     to_act: int | None = Field(description="the seat to act while playing")
     created: str
     finished: str | None
-    seed: int | None = Field(description="null until the game is over")
+    seed: str | None = Field(
+        description="null until the game is over, then the seed as decimal text"
+    )
     seats: list[SeatInfo]
     outcome: dict[str, Any] | None
     rules: str = Field(description="the rulings revision the table plays")
@@ -81,10 +110,11 @@ class TableInfo(BaseModel):
 
 
 class Invite(BaseModel):
-    """The invite link of an open seat."""
+    """The invite link of an open seat: its secret is in the fragment (``#invite=``)."""
 
     seat: int
-    url: str
+    url: str = Field(examples=["/t/5f2c9a1e?seat=1#invite=Zm9vYmFy"])
+    anyone: bool = Field(description="the seat is open to anyone: the link holds no secret")
 
 
 class Created(BaseModel):
@@ -105,6 +135,9 @@ class JoinRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=40, examples=["Anna"])
+    invite: str | None = Field(
+        None, max_length=100, description="the seat's invite secret (its link's #invite=)"
+    )
 
     @field_validator("name")
     @classmethod

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from tikki.core import JSON, RULES_REVISION, Game, IllegalMove, RulesError, State, load
-from tikki.server import botplay
+from tikki.server import botplay, seeds
 from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
 
@@ -128,13 +128,14 @@ class Table:
             "to_act": self.state.current_player if self.status == "playing" else None,
             "created": iso(self.created),
             "finished": iso(self.finished),
-            "seed": self.seed if over else None,
+            "seed": str(self.seed) if over else None,
             "seats": [
                 {
                     "seat": s.seat,
                     "kind": s.kind,
                     "name": s.name,
                     "bot": s.bot,
+                    "anyone": s.kind == "open" and s.invite_hash is None,
                     "connected": self.connected(s),
                 }
                 for s in self.seats
@@ -197,10 +198,15 @@ class NewTable:
     seats: list[tuple[str, str | None]]
     seed: int | None
     memory_aids: bool = False
+    anyone: frozenset[int] = frozenset()
+    """Open seats anyone may take (the others only with their invite secret)."""
 
 
 class TableManager:
     """Every live table; creates, joins, moves, hints, lobby lists and restarts."""
+
+    client_seeds = False
+    """Accept a client's seed at tables with open seats too (``--allow-client-seeds``)."""
 
     def __init__(self, store: Store, bot_delay: float = 0.6, hint_bot: str = "heuristic") -> None:
         self.store = store
@@ -215,6 +221,14 @@ class TableManager:
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._db_thread, fn, *args)
+
+    async def _write(self, what: str, fn: Callable[..., T], *args: Any) -> T:
+        """A storage write that changes nothing when it fails: ``503 unavailable``."""
+        try:
+            return await self._db(fn, *args)
+        except Exception:
+            log.exception("storing %s failed", what)
+            raise ApiError("unavailable", f"{what} could not be stored: try again") from None
 
     # --- life cycle -----------------------------------------------------------------
 
@@ -323,11 +337,13 @@ class TableManager:
 
     # --- create and join ------------------------------------------------------------
 
-    async def create(self, request: NewTable) -> Table:
-        """Make, store and start a table; :class:`ApiError` names what is wrong."""
+    async def create(self, request: NewTable) -> tuple[Table, dict[int, str]]:
+        """Make, store and start a table; return it with the invite secret of each open
+        seat that is not open to anyone.  :class:`ApiError` names what is wrong."""
         game = self._game(request)
         seats = self._seats(game, request.seats)
-        seed = request.seed if request.seed is not None else secrets.randbelow(2**32)
+        invites = lock_seats(seats, request.anyone)
+        seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
         state = game.new_state(seed=seed)
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
         created = now()
@@ -338,7 +354,9 @@ class TableManager:
                 {**game.options, "rules": game.rules, "memory_aids": request.memory_aids},
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
-            if table_id not in self.tables and await self._db(self.store.add_table, stored):
+            if table_id not in self.tables and await self._write(
+                "the new table", self.store.add_table, stored
+            ):
                 break
         else:
             raise ApiError("unavailable", "no free table id could be stored: try again")
@@ -347,7 +365,7 @@ class TableManager:
         )
         self.tables[table_id] = table
         self._wake_bots(table)
-        return table
+        return table, invites
 
     @staticmethod
     def _game(request: NewTable) -> Game:
@@ -393,8 +411,11 @@ class TableManager:
             seats.append(StoredSeat(i, "bot", botplay.label(spec), spec))
         return seats
 
-    async def join(self, table_id: str, seat: int, name: str) -> tuple[Table, str]:
-        """Take an open seat; return the table and the seat's new token."""
+    async def join(
+        self, table_id: str, seat: int, name: str, invite: str | None = None
+    ) -> tuple[Table, str]:
+        """Take an open seat (with its ``invite`` secret unless it is open to anyone);
+        return the table and the seat's new token."""
         table = await self.get(table_id)
         if not 0 <= seat < len(table.seats):
             raise ApiError(
@@ -405,10 +426,11 @@ class TableManager:
             held = table.seats[seat]
             if held.kind != "open":
                 raise ApiError("seat_taken", _taken_message(table, held))
+            check_invite(table, held, invite)
             token = secrets.token_urlsafe(24)
             new = StoredSeat(seat, "human", name, None, hash_token(token))
             status = "playing" if len(table.open_seats) == 1 else "waiting"
-            await self._db(self.store.take_seat, table.id, new, status)
+            await self._write(f"your seat {seat}", self.store.take_seat, table.id, new, status)
             table.seats[seat] = new
             table.status = status
         table.broadcast()
@@ -561,6 +583,32 @@ class TableManager:
         table.connections.discard(conn)
         if conn.seat is not None and not any(c.seat == conn.seat for c in table.connections):
             table.broadcast()
+
+
+def lock_seats(seats: list[StoredSeat], anyone: frozenset[int]) -> dict[int, str]:
+    """Give every open seat not in ``anyone`` a fresh invite secret (stored hashed);
+    return the secrets by seat."""
+    invites: dict[int, str] = {}
+    for seat in seats:
+        if seat.kind == "open" and seat.seat not in anyone:
+            invites[seat.seat] = secrets.token_urlsafe(16)
+            seat.invite_hash = hash_token(invites[seat.seat])
+    return invites
+
+
+def check_invite(table: Table, seat: StoredSeat, invite: str | None) -> None:
+    """Refuse (``bad_invite``) to seat anyone without the seat's invite secret."""
+    if seat.invite_hash is None:
+        return
+    if invite is not None and hmac.compare_digest(hash_token(invite), seat.invite_hash):
+        return
+    anyone = [s.seat for s in table.seats if s.kind == "open" and s.invite_hash is None]
+    raise ApiError(
+        "bad_invite",
+        f"seat {seat.seat} of table {table.id} is kept for the holder of its invite link: "
+        "open the link you were sent (it ends in #invite=…)"
+        + (f", or take a seat open to anyone: {_seat_list(anyone)}" if anyone else ""),
+    )
 
 
 def _seat_list(seats: Iterable[int]) -> str:

@@ -36,9 +36,13 @@ def page(name: str) -> Response:
 def static_file(path: str) -> Response:
     """A file under ``tikki/web/static``; 404 for anything outside it or missing."""
     root = (WEB_ROOT / "static").resolve()
-    target = (root / path).resolve()
-    if not target.is_relative_to(root) or not target.is_file():
-        raise ApiError("not_found", f"no static file {path!r}")
+    try:
+        target = (root / path).resolve()
+        found = target.is_relative_to(root) and target.is_file()
+    except (OSError, ValueError):  # a NUL byte, a name over the system's limit
+        found = False
+    if not found:
+        raise ApiError("not_found", f"no static file {path[:100]!r}")
     media_type, _ = mimetypes.guess_type(target.name)
     return FileResponse(target, media_type=media_type or "application/octet-stream")
 

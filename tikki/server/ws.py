@@ -1,4 +1,5 @@
-"""The WebSocket ``/ws/tables/{id}``: play a seat (``?token=``) or watch (no token).
+"""The WebSocket ``/ws/tables/{id}``: its first message, ``hello``, carries the seat token
+to play a seat (none to watch): the token never appears in a URL.
 
 Each connection has a reader (this handler: client messages, in order) and a writer task
 that sends the connection's queue, so a slow client never holds up a table.
@@ -20,6 +21,9 @@ from tikki.server.tables import Connection, Table, TableManager
 CLOSE_CODES = {"unknown_table": 4404, "bad_token": 4403}
 """WebSocket close codes for a refused connection."""
 TYPES = "move, hint, sync or ping"
+HELLO = 'send {"type": "hello", "token": TOKEN} first to play a seat, {"type": "hello"} to watch'
+HELLO_SECONDS = 30.0
+"""How long a new connection may take to send its ``hello``."""
 
 
 def router() -> APIRouter:
@@ -27,21 +31,23 @@ def router() -> APIRouter:
     routes = APIRouter()
 
     @routes.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        """Play a seat (``?token=``) or watch a table."""
-        await serve_socket(websocket, table_id, token)
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        """Play a seat (``hello`` with its token) or watch a table (``hello`` without)."""
+        await serve_socket(websocket, table_id)
 
     return routes
 
 
-async def serve_socket(websocket: WebSocket, table_id: str, token: str | None) -> None:
-    """Accept, authenticate, then read messages until the client goes away."""
+async def serve_socket(websocket: WebSocket, table_id: str) -> None:
+    """Accept, authenticate (``hello``), then read messages until the client goes away."""
     manager: TableManager = websocket.app.state.manager
     limit: int = websocket.app.state.max_message
     await websocket.accept()
     try:
         table = await manager.get(table_id)
-        seat = table.seat_of(token)
+        seat = table.seat_of(await hello(websocket, limit))
+    except WebSocketDisconnect:
+        return
     except ApiError as err:
         await websocket.send_text(json.dumps(err.message_json()))
         await websocket.close(CLOSE_CODES.get(err.code, 4400))
@@ -62,6 +68,30 @@ async def serve_socket(websocket: WebSocket, table_id: str, token: str | None) -
         writer.cancel()
         for task in session.tasks:
             task.cancel()
+
+
+async def hello(websocket: WebSocket, limit: int) -> str | None:
+    """The token of the connection's first message, ``{"type": "hello", "token": T}``
+    (``None``: a spectator); :class:`ApiError` for anything else."""
+    if "token" in websocket.query_params:
+        raise ApiError("bad_token", f"never put the seat token in the URL: {HELLO}")
+    try:
+        message = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        raise ApiError("bad_message", f"no hello within {HELLO_SECONDS} s: {HELLO}") from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    data = None
+    if text is not None and len(text.encode()) <= limit:
+        with contextlib.suppress(ValueError, RecursionError):
+            data = json.loads(text)
+    if not isinstance(data, dict) or data.get("type") != "hello":
+        raise ApiError("bad_message", f"the first message must be a hello: {HELLO}")
+    token = data.get("token")
+    if token is not None and not isinstance(token, str):
+        raise ApiError("bad_token", f"a token is the text returned when you joined: {HELLO}")
+    return token
 
 
 async def _write(websocket: WebSocket, conn: Connection) -> None:
@@ -151,6 +181,8 @@ def _parse(text: str) -> dict[str, Any] | str:
         data = json.loads(text)
     except ValueError as err:
         return f"the message is not JSON ({err}): send a JSON object of type {TYPES}"
+    except RecursionError:
+        return f"the message nests too deeply: send a flat JSON object of type {TYPES}"
     if not isinstance(data, dict):
         return f"the message is not a JSON object: send an object of type {TYPES}"
     kind = data.get("type")
@@ -159,4 +191,4 @@ def _parse(text: str) -> dict[str, Any] | str:
     return data
 
 
-__all__ = ["CLOSE_CODES", "Session", "router", "serve_socket"]
+__all__ = ["CLOSE_CODES", "HELLO_SECONDS", "Session", "hello", "router", "serve_socket"]

@@ -51,8 +51,8 @@ export const api = {
   tables: (status = "open") => request("GET", `/api/tables?status=${encodeURIComponent(status)}`),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (body) => request("POST", "/api/tables", body),
-  join: (id, seat, name) =>
-    request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, { name }),
+  join: (id, seat, name, invite) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, invite ? { name, invite } : { name }),
   hint: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/hint`, undefined, token),
   state: (id, token) => request("GET", `/api/tables/${encodeURIComponent(id)}/state`, undefined, token),
   move: (id, token, move, seq) =>
@@ -83,6 +83,32 @@ export function saveToken(id, token, seat) {
   const s = storage();
   s?.setItem(`tikki.token.${id}`, token);
   if (seat !== undefined) s?.setItem(`tikki.seat.${id}`, String(seat));
+}
+
+/** The link that moves a seat to another device: the token sits in the URL's fragment,
+ * which a browser never sends to a server. */
+export const deviceUrl = (id, token) =>
+  new URL(`/t/${encodeURIComponent(id)}#token=${encodeURIComponent(token)}`, location.href).href;
+
+/** The parameters of the page's fragment (`#invite=…`, `#token=…`). */
+export const fragment = () => new URLSearchParams(location.hash.slice(1));
+
+/** The invite secret of an invite link (`…#invite=SECRET`), or null. */
+export const inviteOf = (url) => new URLSearchParams(new URL(url, location.href).hash.slice(1)).get("invite");
+
+/** Keep the invite links of a table this browser created ({seat: url}). */
+export function saveInvites(id, invites) {
+  const links = Object.fromEntries(invites.filter((i) => !i.anyone).map((i) => [i.seat, i.url]));
+  storage()?.setItem(`tikki.invites.${id}`, JSON.stringify(links));
+}
+
+/** The invite links this browser keeps for a table ({seat: url}). */
+export function loadInvites(id) {
+  try {
+    return JSON.parse(storage()?.getItem(`tikki.invites.${id}`) ?? "{}") || {};
+  } catch {
+    return {};
+  }
 }
 
 export function forgetToken(id) {

@@ -3,8 +3,11 @@ import {
   api,
   copyText,
   esc,
+  inviteOf,
+  loadInvites,
   loadName,
   loadToken,
+  saveInvites,
   saveName,
   saveToken,
   tableUrl,
@@ -136,7 +139,8 @@ function seatOptions(selected) {
         `<option value="bot:${esc(b.spec)}"${selected === `bot:${b.spec}` ? " selected" : ""}>Bot · ${esc(b.label)}</option>`,
     )
     .join("");
-  return `<option value="open"${selected === "open" ? " selected" : ""}>Open (a person)</option>${bots}`;
+  const person = (value, text) => `<option value="${value}"${selected === value ? " selected" : ""}>${text}</option>`;
+  return `${person("open", "A person (invite link)")}${person("anyone", "A person (open to anyone)")}${bots}`;
 }
 
 function renderSeats() {
@@ -174,7 +178,11 @@ function readOptions() {
 async function create(ev) {
   ev.preventDefault();
   const seats = [...document.querySelectorAll("#seat-choices select")].map((s) =>
-    s.value === "open" ? { kind: "open" } : { kind: "bot", bot: s.value.slice(4) },
+    s.value === "open"
+      ? { kind: "open" }
+      : s.value === "anyone"
+        ? { kind: "open", anyone: true }
+        : { kind: "bot", bot: s.value.slice(4) },
   );
   const body = {
     game: state.game,
@@ -184,7 +192,7 @@ async function create(ev) {
     seats,
   };
   const seed = $("#seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  if (seed !== "") body.seed = seed; // decimal text: a 128-bit seed is no JS number
   if (state.game === MEMORY_GAME && $("#memory-aids").checked) body.memory_aids = true;
   const button = $("#create-btn");
   button.disabled = true;
@@ -201,6 +209,7 @@ async function create(ev) {
 
 function showCreated(answer) {
   const t = answer.table;
+  saveInvites(t.id, answer.invites);
   const box = $("#created");
   const invites = answer.invites
     .map((inv) => {
@@ -227,7 +236,8 @@ async function take(id, seat, button) {
   if (name === null) return;
   if (button) button.disabled = true;
   try {
-    const answer = await api.join(id, seat, name);
+    const link = loadInvites(id)[seat];
+    const answer = await api.join(id, seat, name, link ? inviteOf(link) : null);
     saveToken(id, answer.token, answer.seat);
     location.href = tableUrl(id, answer.seat);
   } catch (err) {
@@ -243,6 +253,9 @@ function describeTable(t) {
   const variant = t.variant && t.variant !== "standard" ? ` · ${t.variant}` : "";
   const seats = t.seats
     .map((s) => {
+      if (s.kind === "open" && !s.anyone && !loadInvites(t.id)[s.seat]) {
+        return `<span class="muted">seat ${s.seat + 1}: invite only</span>`;
+      }
       if (s.kind === "open") {
         return t.status === "waiting"
           ? `<button type="button" class="secondary small" data-take="${s.seat}" data-table="${esc(t.id)}">Join seat ${s.seat + 1}</button>`

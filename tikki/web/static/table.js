@@ -4,8 +4,11 @@
 import {
   api,
   copyText,
+  deviceUrl,
   esc,
   forgetToken,
+  fragment,
+  loadInvites,
   loadName,
   loadToken,
   recordUrl,
@@ -38,6 +41,7 @@ const params = new URLSearchParams(location.search);
 const app = {
   id: match ? decodeURIComponent(match[1]) : params.get("table"),
   seatParam: params.has("seat") ? Number(params.get("seat")) : null,
+  invite: fragment().get("invite"),
   token: null,
   ws: null,
   msg: null,
@@ -92,8 +96,10 @@ async function showJoin(reason) {
     return;
   }
   if (table.status === "finished") return watch();
-  const open = table.seats.filter((s) => s.kind === "open").map((s) => s.seat);
+  const mine = (s) => s.seat === app.seatParam && (s.anyone || app.invite);
+  const open = table.seats.filter((s) => s.kind === "open" && (s.anyone || mine(s))).map((s) => s.seat);
   const seat = open.includes(app.seatParam) ? app.seatParam : null;
+  const invited = table.seats.find((s) => s.seat === app.seatParam && s.kind === "open" && !mine(s));
   const box = $("#join");
   const title = `${table.title}${table.variant && table.variant !== "standard" ? ` (${table.variant})` : ""}`;
   const who = table.seats
@@ -107,11 +113,22 @@ async function showJoin(reason) {
       `<button type="submit" class="primary">Take seat ${seat + 1}</button></form>`;
   } else if (open.length) {
     form =
-      `<p>${app.seatParam !== null ? `Seat ${app.seatParam + 1} is taken. ` : ""}Open seats:</p>` +
+      `<p>${
+        invited
+          ? `Seat ${app.seatParam + 1} needs its invite link. `
+          : app.seatParam !== null
+            ? `Seat ${app.seatParam + 1} is taken. `
+            : ""
+      }Seats open to anyone:</p>` +
       `<form id="join-form" class="join-form"><label for="join-name">Your name</label>` +
       `<input id="join-name" name="name" required maxlength="40" autocomplete="nickname" value="${esc(loadName())}">` +
       open.map((s) => `<button type="submit" class="primary" name="seat" value="${s}">Take seat ${s + 1}</button>`).join("") +
       `</form>`;
+  } else if (table.seats.some((s) => s.kind === "open")) {
+    const whose = invited
+      ? `Seat ${app.seatParam + 1} needs its invite link`
+      : "The open seats are kept for the holders of their invite links";
+    form = `<p>${whose}: open the whole link you were sent.</p>`;
   } else {
     form = `<p>Every seat is taken.</p>`;
   }
@@ -137,7 +154,8 @@ async function showJoin(reason) {
     const chosen = ev.submitter && ev.submitter.value ? Number(ev.submitter.value) : seat;
     for (const b of formEl.querySelectorAll("button")) b.disabled = true;
     try {
-      const answer = await api.join(app.id, chosen, name);
+      const invite = chosen === app.seatParam ? app.invite : null;
+      const answer = await api.join(app.id, chosen, name, invite);
       saveName(name);
       saveToken(app.id, answer.token, answer.seat);
       app.token = answer.token;
@@ -167,11 +185,12 @@ function connect() {
     app.ws.close();
   }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const query = app.token ? `?token=${encodeURIComponent(app.token)}` : "";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(app.id)}${query}`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(app.id)}`);
   app.ws = ws;
   conn("connecting", "connecting…");
   ws.onopen = () => {
+    // The first message says who we are; the token never goes into a URL.
+    ws.send(JSON.stringify(app.token ? { type: "hello", token: app.token } : { type: "hello" }));
     app.retries = 0;
     conn("online", "connected");
     clearInterval(app.pingTimer);
@@ -371,6 +390,7 @@ function render() {
   $("#phase").textContent = R.phase(view);
   document.title = `${myTurn(m) ? "● Your turn · " : ""}${m.table.title} · tikki`;
   renderStatus(m, R, ctx);
+  renderDevice(m);
   renderSeats(m, R, ctx);
   const recent = recentEvents(m, ctx);
   $("#centre").innerHTML =
@@ -385,6 +405,17 @@ function render() {
   restoreFocus(focus);
 }
 
+/** The "continue on another device" link of a seated player (the token in its fragment). */
+function renderDevice(m) {
+  const box = $("#device");
+  const seated = app.token && m.seat !== null && m.seat !== undefined && m.status !== "finished";
+  box.hidden = !seated;
+  if (!seated) return;
+  const url = deviceUrl(app.id, app.token);
+  const input = $("#device-link");
+  if (input.value !== url) input.value = url;
+}
+
 function renderStatus(m, R, ctx) {
   const el = $("#status");
   const view = m.view;
@@ -392,9 +423,12 @@ function renderStatus(m, R, ctx) {
   let cls = "";
   if (m.status === "waiting") {
     const open = m.table.seats.filter((s) => s.kind === "open");
+    const links = loadInvites(app.id);
     const invites = open
       .map((s) => {
-        const url = new URL(tableUrl(app.id, s.seat), location.href).href;
+        const link = links[s.seat] ?? (s.anyone ? tableUrl(app.id, s.seat) : null);
+        if (!link) return `<p class="muted">Seat ${s.seat + 1} waits for the holder of its invite link.</p>`;
+        const url = new URL(link, location.href).href;
         return (
           `<div class="invite"><label for="inv-${s.seat}">Invite link for seat ${s.seat + 1}</label>` +
           `<input id="inv-${s.seat}" readonly value="${esc(url)}">` +
@@ -765,6 +799,12 @@ document.addEventListener("keydown", (ev) => {
 
 function start() {
   if (!app.id) return fatal("No table given: open a table from the lobby.");
+  const moved = fragment().get("token");
+  if (moved) {
+    // A "continue on another device" link: keep its token, then drop it from the address bar.
+    saveToken(app.id, moved);
+    history.replaceState(null, "", tableUrl(app.id));
+  }
   app.token = loadToken(app.id);
   if (app.token) connect();
   else showJoin();

@@ -1,0 +1,155 @@
+"""Requests that were 500s (issue #11, finding 4): each gets its ``{code, message}`` and
+changes nothing.  A fuzz of WebSocket messages (as schemathesis fuzzes HTTP): every frame
+is answered, the socket stays open, and a refused message leaves the table as it was."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy.exc import OperationalError
+
+from tests._server import INVITES, TestClient, create, error_of, join, socket, state
+from tikki.server import create_app
+from tikki.server.db import Store
+
+BROKEN = OperationalError("INSERT ...", {}, Exception("disk I/O error"))
+
+
+def broken(*_args: Any) -> None:
+    """A storage call that fails as a full or lost database does."""
+    raise BROKEN
+
+
+def test_storage_failing_during_create_is_503(
+    c: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Store, "add_table", broken)
+    r = c.post("/api/tables", json={"game": "myllymatti", "seats": [{"kind": "open"}] * 2})
+    status, code, message = error_of(r)
+    assert (status, code) == (503, "unavailable") and "try again" in message
+    monkeypatch.undo()
+    assert c.get("/api/tables?status=all").json()["tables"] == []
+    assert c.app.state.manager.tables == {}  # type: ignore[attr-defined]
+
+
+def test_storage_failing_during_join_is_503(c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    tid = create(c)["table"]["id"]
+    monkeypatch.setattr(Store, "take_seat", broken)
+    r = c.post(f"/api/tables/{tid}/seats/0", json={"name": "Anna", "invite": INVITES[tid, 0]})
+    status, code, message = error_of(r)
+    assert (status, code) == (503, "unavailable") and "try again" in message
+    monkeypatch.undo()
+    table = c.get(f"/api/tables/{tid}").json()
+    assert table["status"] == "waiting" and table["seats"][0]["kind"] == "open"
+    assert join(c, tid, 0)
+
+
+@pytest.mark.parametrize("value", ["²", "1²", "١٠٠", "٣"])
+def test_bot_spec_with_non_ascii_digits_is_a_clear_400(c: TestClient, value: str) -> None:
+    seats = [{"kind": "open"}, {"kind": "bot", "bot": f"ismcts:iterations={value}"}]
+    r = c.post("/api/tables", json={"game": "myllymatti", "seats": seats})
+    status, code, message = error_of(r)
+    assert (status, code) == (400, "bad_bot") and "0-9" in message, message
+    assert c.get("/api/tables?status=all").json()["tables"] == []
+
+
+@pytest.mark.parametrize(
+    "path", ["/static/api.js%00.png", "/static/" + "a" * 300, "/static/" + "a/" * 3000]
+)
+def test_odd_static_paths_are_404_json(c: TestClient, path: str) -> None:
+    r = c.get(path)
+    status, code, _ = error_of(r)
+    assert (status, code) == (404, "not_found")
+
+
+def test_long_bot_spec_is_stored_on_postgresql(postgres_url: str) -> None:
+    spec = "ismcts:iterations=10:c=1." + "0" * 170
+    assert 120 < len(spec) <= 200
+    with TestClient(create_app(postgres_url, bot_delay=0)) as c:
+        seats = [{"kind": "open"}, {"kind": "bot", "bot": spec}]
+        table = create(c, seats=seats)["table"]
+        assert table["seats"][1]["bot"] == spec
+
+
+def test_deeply_nested_frame_is_bad_message_and_the_socket_stays_open(
+    c: TestClient, duel: dict[str, Any]
+) -> None:
+    with socket(c, duel["id"]) as ws:
+        ws.receive_json()
+        ws.send_text("[" * 1900 + "]" * 1900)
+        error = ws.receive_json()
+        assert error["type"] == "error" and error["code"] == "bad_message"
+        assert "nests too deeply" in error["message"]
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+
+
+# ---------------------------------------------------------------- fuzzing the messages
+
+TYPES = ["move", "hint", "sync", "ping"]
+SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+MOVES = st.sampled_from(["7H", "stock", "take", "pass", "trump G", "5H+6H", "", " "]) | VALUES
+MESSAGES = st.fixed_dictionaries(
+    {"type": st.sampled_from(TYPES) | VALUES},
+    optional={"move": MOVES, "seq": VALUES | st.integers(-2, 3), "extra": VALUES},
+)
+FRAMES = (
+    MESSAGES.map(json.dumps)
+    | VALUES.map(json.dumps)
+    | st.text(max_size=200)
+    | st.binary(max_size=200)
+    | st.integers(1, 2040).map(lambda n: "[" * n + "]" * n)  # nested, under 4096 bytes
+    | st.integers(1, 2040).map(lambda n: '{"type":"sync","move":' + "[" * n + "]" * n + "}")
+    | st.integers(4090, 4200).map(lambda n: json.dumps({"type": "ping", "x": "x" * n}))
+)
+
+
+def exchange(ws: Any, frame: str | bytes) -> list[dict[str, Any]]:
+    """Send one frame, then a ping; the messages answered up to its pong."""
+    if isinstance(frame, bytes):
+        ws.send_bytes(frame)
+    else:
+        ws.send_text(frame)
+    ws.send_json({"type": "ping"})
+    answers = []
+    while (message := ws.receive_json())["type"] != "pong":
+        answers.append(message)
+    return answers
+
+
+def test_fuzzed_messages_never_break_the_socket_nor_change_the_table(
+    c: TestClient, duel: dict[str, Any]
+) -> None:
+    tid, token = duel["id"], duel["tokens"][1]  # seat 1: not to act
+    before = state(c, tid, duel["tokens"][0])
+    with socket(c, tid, token) as ws:
+        ws.receive_json()
+
+        @settings(
+            max_examples=300,
+            derandomize=True,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(FRAMES)
+        def check(frame: str | bytes) -> None:
+            for answer in exchange(ws, frame):
+                assert answer["type"] in ("state", "error", "hint"), answer
+                if answer["type"] == "error":
+                    assert answer["code"] in {
+                        "bad_message", "too_large", "not_your_turn", "stale", "illegal_move",
+                    }, answer  # fmt: skip
+                    assert answer["seq"] == before["seq"]
+
+        check()
+    assert state(c, tid, duel["tokens"][0]) == before
