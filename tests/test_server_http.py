@@ -50,7 +50,7 @@ def test_create_gives_invites_and_hides_the_seed(c: TestClient) -> None:
     assert table["seats"][1] == {
         "seat": 1,
         "kind": "bot",
-        "name": "Medium bot",
+        "name": "Aino (Medium)",
         "bot": "heuristic",
         "anyone": False,
         "connected": True,
@@ -356,7 +356,15 @@ def test_ismcts_bots_within_the_budget_are_accepted(c: TestClient) -> None:
     spec = "ismcts:iterations=5000:rollout=random:prior=1"
     seats = [{"kind": "open"}, {"kind": "bot", "bot": spec}]
     table = create(c, seats=seats)["table"]
-    assert table["seats"][1]["name"].startswith("Hard bot")
+    assert table["seats"][1]["name"] == "Aino (Hard, 5000 iterations)"
+
+
+def test_each_bot_at_a_table_has_its_own_name(c: TestClient) -> None:
+    """Two bots of one level are told apart by name, and the name says the level."""
+    seats = [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+    table = create(c, seats=seats)["table"]
+    names = [s["name"] for s in table["seats"][1:]]
+    assert names == ["Aino (Medium)", "Eero (Medium)"]
 
 
 def test_front_end_routes(c: TestClient) -> None:

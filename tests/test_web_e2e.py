@@ -669,3 +669,44 @@ def test_js_move_logic(server: Server, browser: Browser) -> None:
     assert out["log"] == "sets a card aside"
     assert "turn" in out["stock"] and "K♠" in out["stock"]
     page.close()
+
+
+def test_completing_card_of_a_trick_stays_visible(server: Server, browser: Browser) -> None:
+    """Myllymatti phase 1 against two instant bots: after each card we play, that card is
+    still on the table (in the trick, or in the just-finished trick with its winner), and
+    at least one of our plays completed a trick. The last trick can be reviewed."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    watch = Watch(page)
+    create_in_lobby(page, server.url, "myllymatti", ["open", "bot:random", "bot:random"], 11)
+    completed = 0
+    for _ in range(MAX_TURNS):
+        wait_turn_or_end(page)
+        if board(page, "status") == "finished" or board(page, "phase") != "collect":
+            break
+        seq = board(page, "seq")
+        legal = json.loads(board(page, "legal"))
+        move = next((m for m in legal if m != "stock"), legal[0])
+        label = None
+        if move != "stock":
+            button = page.locator(f"#hand .hand-card.legal[data-card='{move}']").first
+            label = button.get_attribute("aria-label")
+        click_move(page, move, legal)
+        page.wait_for_function(
+            "s => document.querySelector('#board').dataset.seq !== s", arg=seq, timeout=30_000
+        )
+        if label is None:
+            continue
+        shown = page.locator(f"#centre .card[aria-label='{label}']")
+        assert shown.count() >= 1 and shown.first.is_visible(), f"{label} vanished from the table"
+        done = page.locator(f"#centre .trick-done .card[aria-label='{label}']")
+        if done.count():
+            completed += 1
+            assert "won" in page.inner_text("#centre .trick-done") or "void" in page.inner_text(
+                "#centre .trick-done"
+            )
+    assert completed >= 1, "none of our plays completed a trick"
+    page.click("#last-trick-review summary")
+    assert page.locator("#last-trick-review .card").count() >= 2
+    watch.check()
+    context.close()

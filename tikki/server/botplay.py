@@ -76,15 +76,26 @@ def _check_ismcts(params: Mapping[str, str]) -> None:
         raise RulesError(f"ismcts rollout here is greedy or random, not {rollout!r}")
 
 
-def label(spec: str) -> str:
-    """A seat name for a bot: ``Medium bot`` for ``heuristic``."""
+BOT_NAMES: tuple[str, ...] = ("Aino", "Eero", "Helmi", "Onni", "Saga", "Veikko", "Kerttu")
+"""Short names for a table's bots, given in seat order: each bot at a table has its own."""
+
+
+def level(spec: str) -> str:
+    """The level's name, as the lobby, the hint and the log say it: ``Medium`` for
+    ``heuristic``; an ``ismcts`` budget other than the lobby's is added."""
     name, params = botlib.parse_spec(spec)
-    for level, text in LEVELS:
-        if level == spec or (name != "ismcts" and level == name):
-            return f"{text} bot"
+    for lobby_spec, text in LEVELS:
+        if lobby_spec == spec or (name != "ismcts" and lobby_spec == name):
+            return text
     if name == "ismcts":
-        return f"Hard bot ({params.get('iterations', '1000')} iterations)"
-    return f"{name} bot"
+        return f"Hard, {params.get('iterations', '1000')} iterations"
+    return name
+
+
+def label(spec: str, index: int = 0) -> str:
+    """A seat name for the ``index``-th bot of a table: ``Aino (Medium)`` for a first
+    ``heuristic`` bot."""
+    return f"{BOT_NAMES[index % len(BOT_NAMES)]} ({level(spec)})"
 
 
 CHEAP = frozenset({"random", "heuristic"})

@@ -408,7 +408,8 @@ class TableManager:
                 spec = botplay.check_spec(spec, game)
             except RulesError as err:
                 raise ApiError("bad_bot", f"seat {i}: {err}") from None
-            seats.append(StoredSeat(i, "bot", botplay.label(spec), spec))
+            bots = sum(1 for s in seats if s.kind == "bot")
+            seats.append(StoredSeat(i, "bot", botplay.label(spec, bots), spec))
         return seats
 
     async def join(

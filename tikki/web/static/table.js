@@ -18,6 +18,7 @@ import {
   tableUrl,
 } from "./api.js";
 import { cardName, cardSVG, sortCards } from "./cards.js";
+import { backImg, trickSlot } from "./render/common.js";
 import { eventLines, eventText } from "./events.js";
 import {
   buttonLabel,
@@ -55,7 +56,15 @@ const app = {
   watching: false,
   logged: 0,
   resultShown: false,
+  done: null, // the finished trick on show: {key, at} (at: when it was first drawn)
+  doneTimer: null,
+  reviewOpen: false,
+  seenSlots: new Set(),
 };
+
+/** How long a finished trick stays on the table at least, in ms (it also stays until the
+ * next move). */
+const TRICK_HOLD_MS = 1600;
 
 // ---------------------------------------------------------------- notices and status
 
@@ -348,6 +357,112 @@ function recentEvents(m, ctx) {
   return [];
 }
 
+
+// ---------------------------------------------------------------- the finished trick
+
+const TRICK_EVENTS = ["trick", "falls", "void_tie"];
+
+/** The newest trick that left the table, from the events of the last round of moves:
+ * `{index, type, winner, cards}`, or null. */
+function finishedTrick(view, players) {
+  const history = view.history || [];
+  const stop = Math.max(0, history.length - 2 * players - 2);
+  for (let i = history.length - 1; i >= stop; i--) {
+    const event = (history[i].events || []).find((e) => TRICK_EVENTS.includes(e.type));
+    if (event) return { index: i, ...event };
+  }
+  return null;
+}
+
+/** Consecutive cards of one seat as one slot: `[[seat, [cards]]]`. */
+function bySeat(cards) {
+  const out = [];
+  for (const c of cards) {
+    const last = out[out.length - 1];
+    if (last && last[0] === c.seat) last[1].push(c.card);
+    else out.push([c.seat, [c.card]]);
+  }
+  return out;
+}
+
+/** The trick just finished, kept on the table until the next move and for at least
+ * TRICK_HOLD_MS: who played each card and who won. Table memory (Mückenstich) turns its
+ * cards face down once the next trick has begun. */
+function doneTrickHtml(m, ctx) {
+  const done = finishedTrick(m.view, m.table.players);
+  if (!done) {
+    app.done = null;
+    return "";
+  }
+  const key = `${m.table.id}:${done.index}`;
+  if (!app.done || app.done.key !== key) app.done = { key, at: Date.now() };
+  const history = m.view.history || [];
+  const left = TRICK_HOLD_MS - (Date.now() - app.done.at);
+  const latest = done.index === history.length - 1;
+  if (!latest && left <= 0) return "";
+  clearTimeout(app.doneTimer);
+  if (!latest) app.doneTimer = setTimeout(render, left + 20);
+  const [from, to] = m.view.memory_hidden || [0, 0];
+  const hidden = done.index >= from && done.index < to;
+  const names = ctx.names;
+  const title =
+    done.type === "trick"
+      ? `Trick won by ${names[done.winner] ?? ""}`
+      : done.type === "falls"
+        ? "The trick falls: out of the game"
+        : "Void trick: the cards go back";
+  const slots = bySeat(done.cards || [])
+    .map(([seat, cards]) => {
+      const won = done.type === "trick" && seat === done.winner;
+      if (hidden) {
+        return `<figure class="slot"><span class="card-row">${cards.map(() => backImg()).join("")}</span><figcaption><span class="who">${esc(names[seat] ?? "")}</span></figcaption></figure>`;
+      }
+      return trickSlot(cards, names[seat] ?? "", won ? "won" : "", won ? "winner" : "");
+    })
+    .join("");
+  return (
+    `<div class="trick-done" role="status"><h3 class="trick-title">${esc(title)}</h3>` +
+    `<div class="trick">${slots}</div></div>`
+  );
+}
+
+/** The last trick, to review on demand (every game; in Mückenstich only while table
+ * memory allows, since the table view then drops it). */
+function reviewHtml(view, ctx) {
+  const last = view.last_trick;
+  if (!last || !last.cards || !last.cards.length) return "";
+  const names = ctx.names;
+  const kind = last.kind ?? "trick";
+  const what =
+    kind === "trick"
+      ? `won by ${names[last.winner] ?? ""}`
+      : kind === "falls"
+        ? "fell out of the game"
+        : "void: the cards went back";
+  const slots = bySeat(last.cards)
+    .map(([seat, cards]) => {
+      const won = kind === "trick" && seat === last.winner;
+      return trickSlot(cards, names[seat] ?? "", won ? "won" : "", won ? "winner" : "");
+    })
+    .join("");
+  return (
+    `<details id="last-trick-review" class="last-trick"${app.reviewOpen ? " open" : ""}>` +
+    `<summary>Last trick</summary><p class="muted small">${esc(what)}</p><div class="trick">${slots}</div></details>`
+  );
+}
+
+/** Marks the trick slots not drawn before, so that they (alone) animate in. */
+function markArrivals(box) {
+  const seen = new Set();
+  for (const slot of box.querySelectorAll(".trick .slot")) {
+    const row = slot.querySelector(".card-row");
+    const key = `${slot.closest(".trick-done, .last-trick") ? "done" : "live"}:${row ? row.getAttribute("aria-label") : ""}`;
+    seen.add(key);
+    if (!app.seenSlots.has(key)) slot.classList.add("arrive");
+  }
+  app.seenSlots = seen;
+}
+
 const myTurn = (m) =>
   m.seat !== null && m.seat !== undefined && m.status === "playing" && m.view.to_act === m.seat;
 
@@ -394,7 +509,11 @@ function render() {
   renderSeats(m, R, ctx);
   const recent = recentEvents(m, ctx);
   $("#centre").innerHTML =
-    R.centre(view, ctx) + (recent.length ? `<p class="event-line">${recent.join(" ")}</p>` : "");
+    R.centre(view, ctx) +
+    doneTrickHtml(m, ctx) +
+    (recent.length ? `<p class="event-line">${recent.join(" ")}</p>` : "") +
+    reviewHtml(view, ctx);
+  markArrivals($("#centre"));
   renderHand(full, ctx);
   renderActions(full, ctx);
   renderLog(m, ctx);
@@ -611,11 +730,19 @@ function renderActions(m, ctx) {
   box.innerHTML = parts.join("");
   let hintText = "";
   if (app.hint && mine) {
-    hintText = `Suggestion (${esc(app.hint.bot)} bot): ${moveChips(app.hint.move)}`;
+    hintText = `Suggestion (${esc(levelName(app.hint.bot))} bot): ${moveChips(app.hint.move)}`;
   } else if (mine && multi.length) {
     hintText = `<span class="muted">Click a card to select it; a run or sequence is several cards in a row, then press Play.</span>`;
   }
   $("#hint-text").innerHTML = hintText;
+}
+
+const LEVELS = { random: "Easy", heuristic: "Medium", ismcts: "Hard" };
+
+/** A bot spec's level as the lobby and the seat names say it: `heuristic` → `Medium`. */
+function levelName(spec) {
+  const name = String(spec || "").split(":")[0];
+  return LEVELS[name] ?? name;
 }
 
 function renderLog(m, ctx) {
@@ -787,6 +914,14 @@ document.addEventListener("dblclick", (ev) => {
   const move = classify(app.msg.view.legal_moves).single.get(card);
   if (move) play(move);
 });
+
+document.addEventListener(
+  "toggle",
+  (ev) => {
+    if (ev.target.id === "last-trick-review") app.reviewOpen = ev.target.open;
+  },
+  true,
+);
 
 document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && app.selected.length) {

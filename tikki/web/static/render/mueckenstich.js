@@ -1,7 +1,7 @@
 // Mückenstich: set-aside, tricks with changing trump, the end-of-round choices, the sheet.
 import { COLOUR_NAMES, cardChip, colourChip } from "../cards.js";
 import { esc } from "../api.js";
-import { cardRow, fact, plural, says, trickSlot } from "./common.js";
+import { fact, plural, says, trickSlot } from "./common.js";
 
 const sign = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -96,13 +96,6 @@ export default {
                 ? "The match is over."
               : `${says(names, view.leader, "leads", "lead")}.`
         }</p>`;
-    let last = "";
-    if (view.last_trick && view.last_trick.cards) {
-      const cards = view.last_trick.cards.map((c) => c.card);
-      last =
-        `<div class="last-trick"><h3 class="trick-title">Last trick · won by ${esc(names[view.last_trick.winner])}</h3>` +
-        `${cardRow(cards, "Last trick")}</div>`;
-    }
     const naming = view.naming_trump ? `<p class="trick-note">${says(names, view.to_act, "names", "name")} the trump colour.</p>` : "";
     const memory = view.memory_hidden
       ? `<p class="trick-note memory-note">Won tricks stay face down until the round is scored.</p>`
@@ -110,7 +103,7 @@ export default {
     return (
       `<div class="facts">${facts}</div>` +
       `<div class="table-row"><div class="trick-wrap"><h3 class="trick-title">Trick</h3>` +
-      `<div class="trick" aria-label="Trick">${slots}</div>${naming}${memory}</div>${last}</div>`
+      `<div class="trick" aria-label="Trick">${slots}</div>${naming}${memory}</div></div>`
     );
   },
 

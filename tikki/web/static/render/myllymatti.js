@@ -29,8 +29,13 @@ export default {
   centre(view, ctx) {
     const { names, legal } = ctx;
     if (!collecting(view)) {
-      const aside =
-        view.aside_card && view.aside_owner !== null
+      // the set-aside card, while it is still in its holder's hand (not once played)
+      const held =
+        view.aside_card &&
+        view.aside_owner !== null &&
+        view.phase !== "over" &&
+        ((view.hands || [])[view.aside_owner] || []).includes(view.aside_card);
+      const aside = held
           ? fact("Set-aside card", `${cardChip(view.aside_card)} (${esc(names[view.aside_owner])})`)
           : "";
       return `<div class="facts">${shedFacts(view)}${aside}</div>${shedTrick(view, names)}`;

@@ -49,7 +49,8 @@ export function shedTrick(view, names) {
     : `<p class="empty-trick">No cards in the trick: ${
         view.to_act === null || view.to_act === undefined ? "" : `${says(names, view.to_act, "leads", "lead")}.`
       }</p>`;
-  const size = trick.size
+  const size =
+    trick.size && view.phase !== "over"
     ? `<p class="trick-note">The trick falls when it holds ${plural(trick.size, "play")}.</p>`
     : "";
   return `<div class="trick" aria-label="Trick">${slots}</div>${size}`;
@@ -97,7 +98,7 @@ export function shedPrompt(view, multiWord) {
   }
   const top = plays[plays.length - 1].cards;
   const target = highest(top);
-  const suit = SUIT_NAMES[target[1]];
+  const suit = SUIT_NAMES[target[1]].replace(/s$/, ""); // "a higher club"
   const trump = view.trump && target[1] !== view.trump ? ` or any trump (${SUIT_NAMES[view.trump]})` : "";
   const canBeat = legal.some((m) => m !== "take");
   return canBeat
