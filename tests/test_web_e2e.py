@@ -710,3 +710,41 @@ def test_completing_card_of_a_trick_stays_visible(server: Server, browser: Brows
     assert page.locator("#last-trick-review .card").count() >= 2
     watch.check()
     context.close()
+
+
+def test_mueckenstich_scoring_choices(server: Server, browser: Browser) -> None:
+    """Before double and drop the table shows each seat's won cards and what each choice
+    would score: the figures equal the engine's ``score_round``."""
+    from tikki.games.mueckenstich import score_round
+
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    piles = [["2R", "5R", "MR", "MR", "7G"], ["5G", "12G", "1B", "MK"], ["3K", "4K", "11B"]]
+    out = page.evaluate(
+        """async (piles) => {
+          const r = await import('/static/render/mueckenstich.js');
+          const names = ['You', 'Bea', 'Cai'];
+          const base = {phase: 'score', piles, tricks: [1, 2, 2], dropped: null,
+                        legal_moves: ['double R', 'double B', 'double G', 'double K']};
+          const box = document.createElement('div');
+          box.innerHTML = r.scoringChoices({...base, doubled: null, to_act: 0},
+                                           {names, mySeat: 0});
+          const rows = (el) => [...el.querySelectorAll('table:last-of-type tbody tr')]
+            .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+          const doubling = rows(box);
+          const title = box.querySelector('h3').textContent;
+          box.innerHTML = r.scoringChoices({...base, doubled: 'G', to_act: 1, legal_moves: []},
+                                           {names, mySeat: 0});
+          return {doubling, title, dropping: rows(box), cards: box.querySelector('tbody').textContent,
+                  played: r.scoringChoices({...base, phase: 'play', doubled: null, to_act: 0},
+                                           {names, mySeat: 0})};
+        }""",
+        piles,
+    )
+    sign = lambda x: f"+{x}" if x > 0 else str(x)  # noqa: E731
+    assert out["doubling"] == [[sign(x) for x in score_round(piles, c)] for c in "RBGK"]
+    assert out["dropping"] == [[sign(x) for x in score_round(piles, "G", c)] for c in "RBK"]
+    assert "You choose the doubled colour" in out["title"]
+    assert "2 +2 M" in out["cards"]  # seat 0's reds: two number cards, two mosquitoes
+    assert out["played"] == ""
+    page.close()
