@@ -698,7 +698,9 @@ def test_completing_card_of_a_trick_stays_visible(server: Server, browser: Brows
         if label is None:
             continue
         shown = page.locator(f"#centre .card[aria-label='{label}']")
-        assert shown.count() >= 1 and shown.first.is_visible(), f"{label} vanished from the table"
+        assert shown.count() >= 1 and shown.first.is_visible(), (
+            f"{label} vanished from the table: " + page.inner_html("#centre")
+        )
         done = page.locator(f"#centre .trick-done .card[aria-label='{label}']")
         if done.count():
             completed += 1

@@ -56,7 +56,7 @@ const app = {
   watching: false,
   logged: 0,
   resultShown: false,
-  done: null, // the finished trick on show: {key, at} (at: when it was first drawn)
+  doneSeen: new Map(), // finished tricks drawn: key -> when first drawn
   doneTimer: null,
   reviewOpen: false,
   seenSlots: new Set(),
@@ -362,14 +362,42 @@ function recentEvents(m, ctx) {
 
 const TRICK_EVENTS = ["trick", "falls", "void_tie"];
 
-/** The newest trick that left the table, from the events of the last round of moves:
- * `{index, type, winner, cards}`, or null. */
-function finishedTrick(view, players) {
-  const history = view.history || [];
-  const stop = Math.max(0, history.length - 2 * players - 2);
-  for (let i = history.length - 1; i >= stop; i--) {
+/** The tricks that left the table during the last rounds of moves, oldest first:
+ * `[{index, key, type, winner, cards}]` (`index` in history). */
+function finishedTricks(m) {
+  const history = m.view.history || [];
+  const out = [];
+  for (let i = Math.max(0, history.length - 3 * m.table.players - 3); i < history.length; i++) {
     const event = (history[i].events || []).find((e) => TRICK_EVENTS.includes(e.type));
-    if (event) return { index: i, ...event };
+    if (event) out.push({ index: i, key: `${m.table.id}:${i}`, ...event });
+  }
+  return out;
+}
+
+/** Which finished trick to show now: each stays TRICK_HOLD_MS at least, one after the
+ * other, and the newest also until the next move; a move of this seat's own after a trick
+ * means it was seen. Returns `[trick, ms left]` (0: until the next move) or null. */
+function dueTrick(m) {
+  const history = m.view.history || [];
+  const tricks = finishedTricks(m);
+  if (!tricks.length) return null;
+  const now = Date.now();
+  const seen = app.doneSeen;
+  const newest = tricks[tricks.length - 1];
+  if (!seen.size) seen.set(newest.key, now); // a fresh page: the newest only
+  for (const t of tricks) {
+    const later = history.slice(t.index + 1);
+    if (t === newest && !later.length) {
+      if (!seen.has(t.key)) seen.set(t.key, now);
+      return [t, 0];
+    }
+    if (later.some((e) => e.seat === m.seat)) continue;
+    if (!seen.has(t.key)) {
+      if (tricks.some((u) => u.index > t.index && seen.has(u.key))) continue;
+      seen.set(t.key, now);
+    }
+    const left = TRICK_HOLD_MS - (now - seen.get(t.key));
+    if (left > 0) return [t, left];
   }
   return null;
 }
@@ -389,19 +417,11 @@ function bySeat(cards) {
  * TRICK_HOLD_MS: who played each card and who won. Table memory (Mückenstich) turns its
  * cards face down once the next trick has begun. */
 function doneTrickHtml(m, ctx) {
-  const done = finishedTrick(m.view, m.table.players);
-  if (!done) {
-    app.done = null;
-    return "";
-  }
-  const key = `${m.table.id}:${done.index}`;
-  if (!app.done || app.done.key !== key) app.done = { key, at: Date.now() };
-  const history = m.view.history || [];
-  const left = TRICK_HOLD_MS - (Date.now() - app.done.at);
-  const latest = done.index === history.length - 1;
-  if (!latest && left <= 0) return "";
+  const due = dueTrick(m);
   clearTimeout(app.doneTimer);
-  if (!latest) app.doneTimer = setTimeout(render, left + 20);
+  if (!due) return "";
+  const [done, left] = due;
+  if (left > 0) app.doneTimer = setTimeout(render, left + 20);
   const [from, to] = m.view.memory_hidden || [0, 0];
   const hidden = done.index >= from && done.index < to;
   const names = ctx.names;
