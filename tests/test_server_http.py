@@ -361,7 +361,11 @@ def test_ismcts_bots_within_the_budget_are_accepted(c: TestClient) -> None:
 
 def test_each_bot_at_a_table_has_its_own_name(c: TestClient) -> None:
     """Two bots of one level are told apart by name, and the name says the level."""
-    seats = [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+    seats = [
+        {"kind": "open"},
+        {"kind": "bot", "bot": "heuristic"},
+        {"kind": "bot", "bot": "heuristic"},
+    ]
     table = create(c, seats=seats)["table"]
     names = [s["name"] for s in table["seats"][1:]]
     assert names == ["Aino (Medium)", "Eero (Medium)"]

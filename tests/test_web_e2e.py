@@ -737,7 +737,8 @@ def test_mueckenstich_scoring_choices(server: Server, browser: Browser) -> None:
           const title = box.querySelector('h3').textContent;
           box.innerHTML = r.scoringChoices({...base, doubled: 'G', to_act: 1, legal_moves: []},
                                            {names, mySeat: 0});
-          return {doubling, title, dropping: rows(box), cards: box.querySelector('tbody').textContent,
+          const cards = box.querySelector('tbody').textContent;
+          return {doubling, title, dropping: rows(box), cards,
                   played: r.scoringChoices({...base, phase: 'play', doubled: null, to_act: 0},
                                            {names, mySeat: 0})};
         }""",
