@@ -29,6 +29,7 @@ import {
   parseMove,
 } from "./moves.js";
 import generic from "./render/generic.js";
+import { renderExtras } from "./table_extras.js";
 import mattis from "./render/mattis.js";
 import mueckenstich from "./render/mueckenstich.js";
 import myllymatti from "./render/myllymatti.js";
@@ -402,6 +403,7 @@ function render() {
   $("#sheet").hidden = !sheet;
   $("#sheet").innerHTML = sheet;
   renderResult(m, R, ctx);
+  renderExtras(full, app.token);
   restoreFocus(focus);
 }
 
