@@ -17,15 +17,6 @@ server = e2e.server
 """The ``tikki serve`` fixture of tests/test_web_e2e.py."""
 browser = e2e.browser
 """The Chromium fixture of tests/test_web_e2e.py (skips as it does)."""
-    DESKTOP,
-    Browser,
-    Server,
-    Watch,
-    browser,
-    create_in_lobby,
-    play_game,
-    server,
-)
 
 
 def test_rules_goal_line_and_play_again(server: Server, browser: Browser) -> None:
