@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import importlib
 import random
+import re
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -114,11 +115,26 @@ class OptionSpec:
         """A JSON-ready description of this option (for help texts and ``tikki.games()``)."""
         out: JSON = {"name": self.name, "type": self.kind.__name__, "default": self.default}
         out["help"] = self.help
+        out["text"], out["rulings"] = split_rulings(self.help)
         if self.choices is not None:
             out["choices"] = list(self.choices)
         if self.minimum is not None:
             out["minimum"] = self.minimum
         return out
+
+
+RULING_ID = re.compile(r"\b[A-Z]{1,3}-\d+\b")
+"""A ruling id of RULINGS.md cited in a help text, e.g. ``MM-14``."""
+
+
+def split_rulings(text: str) -> tuple[str, list[str]]:
+    """A help text in words (its cited ruling ids taken out) and those ids, in order:
+    ``"bottom (koira, MM-18)"`` gives ``("bottom (koira)", ["MM-18"])``."""
+    ids = RULING_ID.findall(text)
+    words = RULING_ID.sub("", text)
+    words = re.sub(r",\s*\)", ")", words)
+    words = re.sub(r"\(\s*\)", "", words)
+    return re.sub(r"\s+", " ", words).strip().rstrip(","), ids
 
 
 _BOOL_TEXT = {"true": True, "on": True, "yes": True, "1": True}
@@ -159,6 +175,8 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]]
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     rules_text: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    """One or two lines for a lobby: players, length, what kind of game it is."""
 
     def __init__(
         self, players: int | None = None, *, rules: str | None = None, **options: Any
@@ -580,6 +598,7 @@ def describe_game(cls: type[Game]) -> JSON:
     """JSON-ready description of a game class: players, variants and option specs."""
     return {
         "title": cls.title,
+        "summary": cls.summary,
         "players": {
             "min": cls.min_players,
             "max": cls.max_players,

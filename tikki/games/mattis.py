@@ -243,6 +243,11 @@ class Mattis(Game):
         max_moves_option(),
     )
     rules_text = RULES_TEXT
+    summary = (
+        "3 players (2–5 work), about 10 minutes. A shedding game in two phases: collect cards"
+        " in tricks, then follow suit to get rid of them; the last player holding cards "
+        "loses."
+    )
 
     def deck(self) -> list[str]:
         """The 52 French cards."""

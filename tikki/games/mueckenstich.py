@@ -219,6 +219,10 @@ class Mueckenstich(Game):
     default_players = 4
     option_specs = ()
     rules_text = RULES_TEXT
+    summary = (
+        "3–6 players, one round per player (about 20 minutes). A trick-taking game: collect "
+        "number cards, avoid the mosquitoes; the best total over the match wins."
+    )
 
     def deck(self) -> list[str]:
         """The 64 Mückenstich cards (MS-1)."""

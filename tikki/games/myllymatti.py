@@ -175,6 +175,10 @@ class Myllymatti(Game):
         "koira": {"duel": False, "take": "bottom", "runs": True}
     }
     rules_text = RULES_TEXT
+    summary = (
+        "2–4 players, about 10 minutes. A shedding game in two phases: collect cards in "
+        "duels, then get rid of them; the last player holding cards loses."
+    )
 
     def deck(self) -> list[str]:
         """The 52 French cards."""

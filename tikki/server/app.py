@@ -28,7 +28,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     for status, text in (
         (400, "bad request: bad options, bot spec or illegal move"),
         (403, "bad token or invite, or a spectator tried to play"),
-        (404, "unknown table or seat"),
+        (404, "unknown table, seat or game"),
         (409, "conflict: seat taken, stale seq, not your turn, not started, finished"),
         (413, "request body over 4096 bytes"),
         (422, "malformed request body or parameters"),
@@ -79,6 +79,11 @@ def api_router() -> APIRouter:
         """The games, their players, variants and options, and the bot levels offered."""
         levels = [{"spec": spec, "label": text} for spec, text in botplay.LEVELS]
         return {"games": games(), "bots": levels}
+
+    @router.get("/games/{game}/rules", response_model=schemas.RulesText)
+    async def game_rules(game: str) -> dict[str, Any]:
+        """A game's rules as markdown (English); the page ``/rules/{game}`` renders them."""
+        return {"game": game, "lang": "en", "markdown": web.rules_markdown(game)}
 
     @router.post("/tables", status_code=201, response_model=schemas.Created)
     async def create_table(body: schemas.CreateTable, request: Request) -> dict[str, Any]:
@@ -149,6 +154,19 @@ def api_router() -> APIRouter:
         table = await manager.get(table_id)
         move = await manager.hint(table, table.seat_of(bearer(authorization)))
         return {"move": move, "bot": manager.hint_bot}
+
+    @router.post("/tables/{table_id}/rematch", response_model=schemas.Joined)
+    async def rematch(
+        table_id: str, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Play again: a person seated at this finished table takes a seat at its rematch
+        (same game, options, people and bots, every seat moved one on); the first request
+        makes the rematch, each person's own request seats that person with a new token."""
+        manager = _manager(request)
+        table = await manager.get(table_id)
+        seat = table.seat_of(bearer(authorization))
+        new, new_seat, token = await manager.rematch(table, seat)
+        return {"seat": new_seat, "token": token, "table": new.public()}
 
     @router.get("/tables/{table_id}/record", response_model=dict[str, Any])
     async def record(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:

@@ -16,6 +16,7 @@ STATUS = {
     "spectator": 403,
     "unknown_table": 404,
     "unknown_seat": 404,
+    "unknown_game": 404,
     "seat_taken": 409,
     "not_started": 409,
     "finished": 409,

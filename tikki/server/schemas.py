@@ -107,6 +107,9 @@ class TableInfo(BaseModel):
     outcome: dict[str, Any] | None
     rules: str = Field(description="the rulings revision the table plays")
     memory_aids: bool = Field(description="Mückenstich: won tricks shown during a round")
+    rematch: str | None = Field(
+        None, description="the id of this finished table's rematch, once a player asked"
+    )
 
 
 class Invite(BaseModel):
@@ -190,6 +193,14 @@ class BotLevel(BaseModel):
     label: str
 
 
+class RulesText(BaseModel):
+    """A game's rules as markdown."""
+
+    game: str = Field(examples=["myllymatti"])
+    lang: str = Field(examples=["en"], description="the language of the text")
+    markdown: str
+
+
 class GamesInfo(BaseModel):
     """The games with their players, variants and options, and the bot levels."""
 
@@ -209,6 +220,7 @@ __all__ = [
     "JoinRequest",
     "Joined",
     "MoveRequest",
+    "RulesText",
     "SeatInfo",
     "SeatRequest",
     "StateMessage",

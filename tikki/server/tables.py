@@ -101,6 +101,10 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     memory_aids: bool = False
+    rematch: str | None = None
+    """The id of this finished table's rematch ("Play again"), once one was asked for."""
+    rematch_invites: dict[int, str] = field(default_factory=dict)
+    """The invite secrets of the rematch's seats kept for this table's people (never sent)."""
 
     @property
     def open_seats(self) -> list[int]:
@@ -143,6 +147,7 @@ class Table:
             "outcome": self.state.outcome if over else None,
             "rules": self.game.rules,
             "memory_aids": self.memory_aids,
+            "rematch": self.rematch,
         }
 
     def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
@@ -438,6 +443,42 @@ class TableManager:
         self._wake_bots(table)
         return table, token
 
+    # --- rematch --------------------------------------------------------------------
+
+    async def rematch(self, table: Table, seat: int | None) -> tuple[Table, int, str]:
+        """Seat the player of ``seat`` (a person at the finished ``table``) at its rematch:
+        the same game, options, people and bots, every seat moved one place on, so the
+        dealer moves on.  The first request makes the new table; each person's request
+        takes that person's seat there.  Return the new table, the new seat and its token."""
+        if seat is None:
+            raise ApiError("spectator", "spectators cannot ask for a rematch: a seat's token can")
+        if table.status != "finished":
+            raise ApiError(
+                "not_finished", f"table {table.id} is still being played: play again at its end"
+            )
+        async with table.lock:
+            if table.rematch is None:
+                new, invites = await self.create(rematch_request(table))
+                table.rematch, table.rematch_invites = new.id, invites
+        table.broadcast()
+        new_seat = (seat - 1) % len(table.seats)
+        try:
+            new_table, token = await self.join(
+                table.rematch,
+                new_seat,
+                table.seats[seat].name or f"Seat {seat}",
+                table.rematch_invites.get(new_seat),
+            )
+        except ApiError as err:
+            if err.code == "seat_taken":
+                raise ApiError(
+                    "seat_taken",
+                    f"you already hold seat {new_seat} at the rematch {table.rematch}: "
+                    "its token was given with your first request",
+                ) from None
+            raise
+        return new_table, new_seat, token
+
     # --- moves ----------------------------------------------------------------------
 
     async def move(self, table: Table, seat: int | None, move: str, seq: int) -> None:
@@ -586,6 +627,23 @@ class TableManager:
             table.broadcast()
 
 
+def rematch_request(table: Table) -> NewTable:
+    """The request for a finished table's rematch: the same game and options, bots at
+    their seats and an invite-only open seat per person, all moved one place on (the
+    player after the old seat 0 leads, the old seat 0 deals)."""
+    n = len(table.seats)
+    old = [table.seats[(j + 1) % n] for j in range(n)]
+    return NewTable(
+        game=table.game.name,
+        players=n,
+        variant=None,
+        options=dict(table.game.options),
+        seats=[("bot", s.bot) if s.kind == "bot" else ("open", None) for s in old],
+        seed=None,
+        memory_aids=table.memory_aids,
+    )
+
+
 def lock_seats(seats: list[StoredSeat], anyone: frozenset[int]) -> dict[int, str]:
     """Give every open seat not in ``anyone`` a fresh invite secret (stored hashed);
     return the secrets by seat."""
@@ -624,4 +682,11 @@ def _taken_message(table: Table, held: StoredSeat) -> str:
     )
 
 
-__all__ = ["Connection", "NewTable", "Table", "TableManager", "hash_token"]
+__all__ = [
+    "Connection",
+    "NewTable",
+    "Table",
+    "TableManager",
+    "hash_token",
+    "rematch_request",
+]

@@ -55,6 +55,7 @@ export const api = {
     request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, invite ? { name, invite } : { name }),
   hint: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/hint`, undefined, token),
   state: (id, token) => request("GET", `/api/tables/${encodeURIComponent(id)}/state`, undefined, token),
+  rematch: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, undefined, token),
   move: (id, token, move, seq) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/moves`, { move, seq }, token),
 };

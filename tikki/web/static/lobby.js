@@ -49,7 +49,9 @@ function renderGames() {
       .map(
         (g) =>
           `<label class="game-option"><input type="radio" name="game" value="${esc(g)}"${g === first ? " checked" : ""}>` +
-          `<span>${esc(state.games[g].title)}</span></label>`,
+          `<span>${esc(state.games[g].title)}</span>` +
+          `<span class="game-summary">${esc(state.games[g].summary || "")} ` +
+          `<a href="/rules/${encodeURIComponent(g)}" data-rules="${esc(g)}" target="_blank" rel="noopener">Rules</a></span></label>`,
       )
       .join("");
   state.game = first;
@@ -90,6 +92,12 @@ function effectiveDefaults() {
   return out;
 }
 
+/** An option's help in words, the rulings it follows as small references. */
+function optionHelp(o) {
+  const refs = (o.rulings || []).map((r) => `<small class="ruling-ref" title="ruling ${esc(r)}">${esc(r)}</small>`);
+  return esc(o.text ?? o.help ?? "") + refs.join("");
+}
+
 function renderOptions() {
   const g = state.games[state.game];
   const preset = g.variants[$("#variant").value] || {};
@@ -103,7 +111,7 @@ function renderOptions() {
   box.innerHTML = g.options
     .map((o) => {
       const id = `opt-${o.name}`;
-      const help = `<small id="${id}-help" class="help">${esc(o.help || "")}</small>`;
+      const help = `<small id="${id}-help" class="help">${optionHelp(o)}</small>`;
       const value = defaults[o.name];
       let input;
       if (o.type === "bool") {
@@ -274,11 +282,28 @@ function describeTable(t) {
   const record =
     t.status === "finished" ? ` · <a class="small" href="/api/tables/${esc(t.id)}/record">record</a>` : "";
   const when = t.created ? new Date(t.created).toLocaleString() : "";
+  const result = t.status === "finished" ? resultLine(t) : "";
   return (
     `<li class="table-item"><div class="table-head"><strong>${esc(t.title)}</strong>${esc(variant)}` +
     ` · ${t.players} players <span class="muted">${esc(when)}</span></div>` +
-    `<div class="table-seats">${seats}${mine}${watch}${record}</div></li>`
+    `<div class="table-seats">${seats}${mine}${watch}${record}</div>${result}</li>`
   );
+}
+
+/** A finished table's result in one line: the loser, or the winners and the scores. */
+function resultLine(t) {
+  const o = t.outcome;
+  if (!o) return "";
+  const name = (seat) => t.seats[seat]?.name || `Seat ${seat + 1}`;
+  let text;
+  if (o.abandoned) text = "Abandoned: no result";
+  else if (Array.isArray(o.scores)) {
+    const winners = (o.winners || []).map(name).join(" and ");
+    const scores = o.scores.map((score, seat) => `${name(seat)} ${score}`).join(", ");
+    text = `${winners || "Nobody"} won · ${scores}`;
+  } else if (o.loser !== undefined && o.loser !== null) text = `${name(o.loser)} lost`;
+  else return "";
+  return `<div class="result-line" data-result="${esc(t.id)}">${esc(text)}</div>`;
 }
 
 async function loadTables() {

@@ -30,6 +30,7 @@ import {
   parseMove,
 } from "./moves.js";
 import generic from "./render/generic.js";
+import { renderExtras } from "./table_extras.js";
 import mattis from "./render/mattis.js";
 import mueckenstich from "./render/mueckenstich.js";
 import myllymatti from "./render/myllymatti.js";
@@ -541,6 +542,7 @@ function render() {
   $("#sheet").hidden = !sheet;
   $("#sheet").innerHTML = sheet;
   renderResult(m, R, ctx);
+  renderExtras(full, app.token);
   restoreFocus(focus);
 }
 

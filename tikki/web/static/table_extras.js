@@ -1,0 +1,45 @@
+// The table page's rules link, "what you want now" line and "Play again" button
+// (issue #12 items 3 and 7); table.js calls renderExtras() after each render.
+import { api, esc, saveToken, tableUrl } from "./api.js";
+import { goal } from "./goals.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+/** Show the rules link, the phase's goal line and, at the end, "Play again". */
+export function renderExtras(m, token) {
+  const rules = $("#rules-link");
+  if (rules) rules.href = `/rules/${encodeURIComponent(m.table.game)}`;
+  const line = $("#goal");
+  if (line) {
+    const text = m.status === "playing" ? goal(m.table.game, m.view) : "";
+    line.textContent = text;
+    line.hidden = !text;
+  }
+  renderAgain(m, token);
+}
+
+function renderAgain(m, token) {
+  const box = $("#again");
+  if (!box) return;
+  const seated = token && m.seat !== null && m.seat !== undefined;
+  box.hidden = !(seated && m.status === "finished");
+  if (box.hidden) return;
+  const asked = m.table.rematch ? " (the others are waiting for you)" : "";
+  if (box.dataset.table === m.table.id && box.dataset.asked === String(Boolean(m.table.rematch))) return;
+  box.dataset.table = m.table.id;
+  box.dataset.asked = String(Boolean(m.table.rematch));
+  box.innerHTML =
+    `<button type="button" class="primary" id="play-again">Play again</button>` +
+    ` <span class="muted">same players and bots, the dealer moves on${esc(asked)}</span>`;
+  $("#play-again").addEventListener("click", async (ev) => {
+    ev.target.disabled = true;
+    try {
+      const answer = await api.rematch(m.table.id, token);
+      saveToken(answer.table.id, answer.token, answer.seat);
+      location.assign(tableUrl(answer.table.id));
+    } catch (err) {
+      ev.target.disabled = false;
+      box.querySelector(".muted").textContent = err.message;
+    }
+  });
+}
