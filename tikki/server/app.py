@@ -21,6 +21,7 @@ from tikki.server import botplay, schemas, web, ws
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
 from tikki.server.limits import MAX_MESSAGE, BodyLimit
+from tikki.server.quota import Policy
 from tikki.server.tables import STATUSES, NewTable, Table, TableManager
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -32,6 +33,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (409, "conflict: seat taken, stale seq, not your turn, not started, finished"),
         (413, "request body over 4096 bytes"),
         (422, "malformed request body or parameters"),
+        (429, "rate_limited: too many tables or seats from this address (see Retry-After)"),
         (503, "storage unavailable"),
     )
 }
@@ -51,6 +53,11 @@ def bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError("bad_token", "send the seat token as 'Authorization: Bearer TOKEN'")
     return token.strip()
+
+
+def client_address(request: Request) -> str:
+    """The client's address (the key of its rate limits)."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 def _manager(request: Request) -> TableManager:
@@ -84,7 +91,7 @@ def api_router() -> APIRouter:
             seats=[(s.kind, s.bot) for s in body.seats],
             seed=body.seed,
         )
-        table = await _manager(request).create(wanted)
+        table = await _manager(request).create(wanted, client_address(request))
         return _created(table)
 
     @router.get("/tables", response_model=schemas.TableList)
@@ -110,7 +117,8 @@ def api_router() -> APIRouter:
         table_id: str, seat: int, body: schemas.JoinRequest, request: Request
     ) -> dict[str, Any]:
         """Join an open seat; the answer holds the seat's token."""
-        table, token = await _manager(request).join(table_id, seat, body.name)
+        manager = _manager(request)
+        table, token = await manager.join(table_id, seat, body.name, client_address(request))
         return {"seat": seat, "token": token, "table": table.public()}
 
     @router.get("/tables/{table_id}/state", response_model=schemas.StateMessage)
@@ -160,7 +168,8 @@ def api_router() -> APIRouter:
 
 async def _api_error(_request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, ApiError)
-    return JSONResponse({"detail": err.detail()}, status_code=err.status)
+    headers = None if err.retry_after is None else {"Retry-After": str(err.retry_after)}
+    return JSONResponse({"detail": err.detail()}, status_code=err.status, headers=headers)
 
 
 async def _invalid(_request: Request, err: Exception) -> JSONResponse:
@@ -192,12 +201,14 @@ def create_app(
     bot_delay: float = 0.6,
     hint_bot: str = "heuristic",
     max_message: int = MAX_MESSAGE,
+    policy: Policy | None = None,
 ) -> FastAPI:
-    """The web table app on the database ``db_url`` (default: the user's SQLite file)."""
+    """The web table app on the database ``db_url`` (default: the user's SQLite file),
+    with the limits of ``policy`` (default: :class:`~tikki.server.quota.Policy`)."""
     name, _ = tikki.bots.parse_spec(hint_bot)
     if name not in botplay.ALLOWED:
         raise ValueError(f"the hint bot is random, heuristic or ismcts, not {hint_bot!r}")
-    manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot)
+    manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot, policy)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
