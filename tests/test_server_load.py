@@ -20,8 +20,10 @@ import tikki
 from tests._server import TestClient, client, create, error_of, join
 from tikki import bots as botlib
 from tikki.bots.ismcts import CHECK_EVERY, ISMCTSBot
+from tikki.server.outbox import Outbox, write
 from tikki.server.pool import FairSlots
 from tikki.server.quota import Policy, RateLimiter
+from tikki.server.ws import SYNC_BURST
 
 CUSTOM = [{"kind": "open"}, {"kind": "bot", "bot": "ismcts:iterations=5000:horizon=game"}]
 
@@ -259,3 +261,82 @@ def test_expiry_is_configurable(tmp_path: Path) -> None:
     assert Policy().waiting_expiry == 24 * 3600
     with pytest.raises(ValueError, match="--waiting-expiry"):
         Policy(waiting_expiry=0)
+
+
+# --- slow clients -------------------------------------------------------------------------
+
+
+def test_a_lagging_connection_holds_only_the_newest_state() -> None:
+    async def scenario() -> tuple[list[str | None], int]:
+        box = Outbox()
+        box.push("state 1", state=True)
+        box.push("error a")
+        for n in range(2, 1000):
+            box.push(f"state {n}", state=True)
+        box.push("pong")
+        held = len(box)
+        box.close(1001)
+        return [await box.next() for _ in range(4)], held
+
+    sent, held = asyncio.run(scenario())
+    assert held == 3  # one state, the error, the pong
+    assert sent == ["state 999", "error a", "pong", None]
+
+
+def test_an_outbox_over_its_bytes_closes_at_once_with_1008() -> None:
+    async def scenario() -> tuple[int | None, str | None, int]:
+        box = Outbox(limit=100)
+        box.push("s" * 500, state=True)  # the newest state does not count against it
+        for _ in range(10):
+            box.push("e" * 10)
+        assert box.close_code is None and box.size == 100
+        box.push("e")
+        return box.close_code, await box.next(), box.size
+
+    assert asyncio.run(scenario()) == (1008, None, 0)
+
+
+class StuckSocket:
+    """A WebSocket whose peer never reads: every send waits for ever."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closes: list[int] = []
+
+    async def send_text(self, data: str) -> None:
+        self.sent.append(data)
+        await asyncio.Event().wait()
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closes.append(code)
+        await asyncio.Event().wait()
+
+
+def test_a_send_past_its_deadline_drops_the_connection_at_the_transport() -> None:
+    async def scenario() -> tuple[StuckSocket, list[str], int | None]:
+        socket, box, aborted = StuckSocket(), Outbox(), []
+        box.push("state", state=True)
+        box.push("more")
+        await write(socket, box, lambda: aborted.append("abort"), timeout=0.01)
+        return socket, aborted, box.close_code
+
+    socket, aborted, code = asyncio.run(scenario())
+    assert socket.sent == ["state"] and socket.closes == [1008]
+    assert aborted == ["abort"] and code == 1008
+
+
+def test_sync_is_rate_limited_per_connection(tmp_path: Path) -> None:
+    policy = Policy(sync_per_minute=0.001)  # no refill during the test: the burst only
+    with client(tmp_path, policy=policy) as c:
+        tid = create(c)["table"]["id"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            for _ in range(SYNC_BURST):
+                ws.send_json({"type": "sync"})
+                assert ws.receive_json()["type"] == "state"
+            ws.send_json({"type": "sync"})
+            error = ws.receive_json()
+            assert error["type"] == "error" and error["code"] == "rate_limited"
+            assert "sync at most" in error["message"]
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}

@@ -29,6 +29,7 @@ from tikki.core import JSON, Game, IllegalMove, RulesError, State, load
 from tikki.server import botplay
 from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
+from tikki.server.outbox import Outbox
 from tikki.server.pool import FairSlots, SearchPool
 from tikki.server.quota import CAP_RETRY, Policy, RateLimiter, rate_limited
 
@@ -40,8 +41,6 @@ BOT_TURNS = 4
 so people's moves never queue behind a flood of bot moves."""
 FINISHED_KEPT = 1000
 """Finished tables kept in memory (older ones are read back from the database on demand)."""
-QUEUE_LIMIT = 512
-"""Messages waiting for one connection before it is dropped as too slow."""
 EXPIRED = 4410
 """The close code of a connection to a table that expired while waiting for players."""
 STATUSES = {
@@ -65,26 +64,25 @@ def iso(moment: datetime | None) -> str | None:
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: its seat (``None`` for a spectator) and its outgoing queue."""
+    """One WebSocket: its seat (``None`` for a spectator) and its outbox (bounded in
+    bytes, state messages coalesced: :class:`~tikki.server.outbox.Outbox`)."""
 
     seat: int | None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    close_code: int | None = None
+    outbox: Outbox = field(default_factory=Outbox)
 
-    def push(self, text: str) -> None:
-        """Queue one message; a connection that falls too far behind is dropped."""
-        if self.close_code is not None:
-            return
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.close(1008)
-            return
-        self.queue.put_nowait(text)
+    @property
+    def close_code(self) -> int | None:
+        """Why the connection closes (``None`` while open)."""
+        return self.outbox.close_code
+
+    def push(self, text: str, state: bool = False) -> None:
+        """Queue one message (``state``: it replaces an unsent older state); a connection
+        that falls too far behind is dropped (1008)."""
+        self.outbox.push(text, state)
 
     def close(self, code: int) -> None:
-        """Close after the queued messages (1008: too slow; 1001: the server stops)."""
-        if self.close_code is None:
-            self.close_code = code
-            self.queue.put_nowait(None)
+        """Close (1008: too slow, at once; 1001: the server stops, after the queue)."""
+        self.outbox.close(code)
 
 
 @dataclass(eq=False)
@@ -190,7 +188,7 @@ class Table:
             if text is None:
                 text = json.dumps(self.state_message(conn.seat, public))
                 texts[conn.seat] = text
-            conn.push(text)
+            conn.push(text, state=True)
 
 
 @dataclass
@@ -641,7 +639,7 @@ class TableManager:
         if seat is not None:
             table.broadcast()
         else:
-            conn.push(json.dumps(table.state_message(None)))
+            conn.push(json.dumps(table.state_message(None)), state=True)
         return conn
 
     def disconnect(self, table: Table, conn: Connection) -> None:

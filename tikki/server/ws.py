@@ -1,7 +1,8 @@
 """The WebSocket ``/ws/tables/{id}``: play a seat (``?token=``) or watch (no token).
 
 Each connection has a reader (this handler: client messages, in order) and a writer task
-that sends the connection's queue, so a slow client never holds up a table.
+that sends the connection's outbox, so a slow client never holds up a table; one that
+falls behind is dropped (:mod:`tikki.server.outbox`), and ``sync`` is rate-limited.
 """
 
 from __future__ import annotations
@@ -12,14 +13,18 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocketDisconnect
 
+from tikki.server import outbox
 from tikki.server.errors import ApiError
+from tikki.server.quota import RateLimiter, rate_limited
 from tikki.server.tables import Connection, Table, TableManager
 
 CLOSE_CODES = {"unknown_table": 4404, "bad_token": 4403}
 """WebSocket close codes for a refused connection."""
 TYPES = "move, hint, sync or ping"
+SYNC_BURST = 10
+"""``sync`` messages a connection may send at once before the rate limit applies."""
 
 
 def router() -> APIRouter:
@@ -47,10 +52,12 @@ async def serve_socket(websocket: WebSocket, table_id: str, token: str | None) -
         await websocket.close(CLOSE_CODES.get(err.code, 4400))
         return
     conn = manager.connect(table, seat)
-    writer = asyncio.create_task(_write(websocket, conn))
+    writer = asyncio.create_task(
+        outbox.write(websocket, conn.outbox, outbox.aborter(websocket.scope))
+    )
     session = Session(manager, table, conn, limit)
     try:
-        while True:
+        while conn.close_code != outbox.TOO_SLOW:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
@@ -59,20 +66,12 @@ async def serve_socket(websocket: WebSocket, table_id: str, token: str | None) -
         pass
     finally:
         manager.disconnect(table, conn)
+        if conn.close_code == outbox.TOO_SLOW:  # let the writer drop the transport
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2 * outbox.CLOSE_TIMEOUT)
         writer.cancel()
         for task in session.tasks:
             task.cancel()
-
-
-async def _write(websocket: WebSocket, conn: Connection) -> None:
-    with contextlib.suppress(Exception):
-        while True:
-            text = await conn.queue.get()
-            if text is None:
-                if websocket.application_state == WebSocketState.CONNECTED:
-                    await websocket.close(conn.close_code or 1000)
-                return
-            await websocket.send_text(text)
 
 
 class Session:
@@ -84,10 +83,11 @@ class Session:
         self.conn = conn
         self.limit = limit
         self.tasks: set[asyncio.Task[None]] = set()
+        self.syncs = RateLimiter(manager.policy.sync_per_minute, SYNC_BURST)
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue one message for this connection."""
-        self.conn.push(json.dumps(message))
+        """Queue one message for this connection (states coalesce)."""
+        self.conn.push(json.dumps(message), state=message.get("type") == "state")
 
     def error(self, code: str, message: str) -> None:
         """Queue an error message (with the table's seq)."""
@@ -114,9 +114,21 @@ class Session:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         elif kind == "sync":
-            self.send(self.table.state_message(self.conn.seat))
+            self._sync()
         else:
             self.send({"type": "pong"})
+
+    def _sync(self) -> None:
+        wait = self.syncs.take("sync")
+        if wait > 0:
+            err = rate_limited(
+                f"send sync at most {self.manager.policy.sync_per_minute:g} times a minute "
+                "(state messages come by themselves)",
+                wait,
+            )
+            self.send(err.message_json())
+            return
+        self.send(self.table.state_message(self.conn.seat))
 
     async def _move(self, message: dict[str, Any]) -> None:
         move, seq = message.get("move"), message.get("seq")
