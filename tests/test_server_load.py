@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
 import tikki
 from tests._server import TestClient, client, create, error_of, join
@@ -340,3 +341,10 @@ def test_sync_is_rate_limited_per_connection(tmp_path: Path) -> None:
             assert "sync at most" in error["message"]
             ws.send_json({"type": "ping"})
             assert ws.receive_json() == {"type": "pong"}
+            for _ in range(SYNC_BURST - 1):
+                ws.send_json({"type": "sync"})
+                assert ws.receive_json()["code"] == "rate_limited"
+            ws.send_json({"type": "sync"})  # one refusal too many: dropped
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008

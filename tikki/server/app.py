@@ -21,7 +21,7 @@ from tikki.server import botplay, schemas, web, ws
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
 from tikki.server.limits import MAX_MESSAGE, BodyLimit
-from tikki.server.outbox import TransportAbort
+from tikki.server.outbox import TransportControl
 from tikki.server.quota import Policy
 from tikki.server.tables import STATUSES, NewTable, Table, TableManager
 
@@ -227,7 +227,7 @@ def create_app(
     app.state.manager = manager
     app.state.max_message = max_message
     app.add_middleware(BodyLimit, limit=max_message)
-    app.add_middleware(TransportAbort)  # outermost: it needs the server's own send
+    app.add_middleware(TransportControl)  # outermost: it needs the server's own send
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)

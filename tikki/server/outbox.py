@@ -5,14 +5,17 @@ A client that never reads must not pin the server's memory.  So each connection'
 connection holds at most one unsent state: the newest, in the place of the first one not
 yet sent), and :func:`write` gives each send :data:`SEND_TIMEOUT` seconds: a connection
 that stays behind past that is dropped at the transport (close code 1008 where a close
-frame can still get through).  :class:`TransportAbort` is the ASGI middleware that lets
-the writer drop a connection at once instead of waiting on a peer that does not read.
+frame can still get through).  :class:`TransportControl` is the ASGI middleware that
+lets the writer drop a connection at once instead of waiting on a peer that does not
+read, and that caps the kernel's send buffer of each WebSocket (:data:`SEND_BUFFER`), so
+a peer that does not read is noticed in seconds, not after megabytes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Protocol
@@ -28,6 +31,8 @@ CLOSE_TIMEOUT = 1.0
 """Seconds a dropped connection's close frame may take before the transport is aborted."""
 TOO_SLOW = 1008
 """The close code of a connection dropped for falling behind."""
+SEND_BUFFER = 64 * 1024
+"""The kernel send buffer of a WebSocket's socket, in bytes (Linux doubles it)."""
 ABORT_KEY = "tikki.abort"
 """Where :class:`TransportAbort` puts the abort callable in a WebSocket's ASGI scope."""
 
@@ -110,7 +115,7 @@ class Socket(Protocol):
 
 
 async def write(
-    socket: Socket,
+    peer: Socket,
     outbox: Outbox,
     abort: Callable[[], None] | None,
     timeout: float = SEND_TIMEOUT,
@@ -118,11 +123,11 @@ async def write(
     """Send the outbox until it closes; drop the connection (``abort``) when a send takes
     longer than ``timeout`` or the outbox overflowed."""
     while (text := await outbox.next()) is not None:
-        if not await _within(socket.send_text(text), timeout):
+        if not await _within(peer.send_text(text), timeout):
             outbox.close(TOO_SLOW)
             break
     code = outbox.close_code or 1000
-    closed = await _within(socket.close(code), CLOSE_TIMEOUT if code == TOO_SLOW else timeout)
+    closed = await _within(peer.close(code), CLOSE_TIMEOUT if code == TOO_SLOW else timeout)
     if (code == TOO_SLOW and abort is not None) or (not closed and abort is not None):
         abort()
 
@@ -138,9 +143,10 @@ async def _within(send: Awaitable[None], timeout: float) -> bool:
     return True
 
 
-class TransportAbort:
+class TransportControl:
     """ASGI middleware: put a callable that drops a WebSocket's connection at once into
-    its scope (``scope["tikki.abort"]``) when the server exposes its transport."""
+    its scope (``scope["tikki.abort"]``) and cap its socket's send buffer, when the server
+    exposes its transport."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -152,6 +158,10 @@ class TransportAbort:
             abort = getattr(transport, "abort", None)
             if callable(abort):
                 scope[ABORT_KEY] = abort
+            sock = transport.get_extra_info("socket") if transport is not None else None
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         await self.app(scope, receive, send)
 
 
@@ -171,10 +181,11 @@ def aborter(scope: Scope) -> Callable[[], None] | None:
 __all__ = [
     "CLOSE_TIMEOUT",
     "OUTBOX_BYTES",
+    "SEND_BUFFER",
     "SEND_TIMEOUT",
     "TOO_SLOW",
     "Outbox",
-    "TransportAbort",
+    "TransportControl",
     "aborter",
     "write",
 ]

@@ -24,7 +24,8 @@ CLOSE_CODES = {"unknown_table": 4404, "bad_token": 4403}
 """WebSocket close codes for a refused connection."""
 TYPES = "move, hint, sync or ping"
 SYNC_BURST = 10
-"""``sync`` messages a connection may send at once before the rate limit applies."""
+"""``sync`` messages a connection may send at once before the rate limit applies; one that
+sends as many more while refused is closed with 1008."""
 
 
 def router() -> APIRouter:
@@ -84,6 +85,7 @@ class Session:
         self.limit = limit
         self.tasks: set[asyncio.Task[None]] = set()
         self.syncs = RateLimiter(manager.policy.sync_per_minute, SYNC_BURST)
+        self.refused = 0
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue one message for this connection (states coalesce)."""
@@ -121,6 +123,10 @@ class Session:
     def _sync(self) -> None:
         wait = self.syncs.take("sync")
         if wait > 0:
+            self.refused += 1
+            if self.refused > SYNC_BURST:  # it ignores the refusals: drop it
+                self.conn.close(outbox.TOO_SLOW)
+                return
             err = rate_limited(
                 f"send sync at most {self.manager.policy.sync_per_minute:g} times a minute "
                 "(state messages come by themselves)",
@@ -128,6 +134,7 @@ class Session:
             )
             self.send(err.message_json())
             return
+        self.refused = 0
         self.send(self.table.state_message(self.conn.seat))
 
     async def _move(self, message: dict[str, Any]) -> None:
