@@ -14,6 +14,7 @@ never waits for a search to finish.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import time
@@ -117,9 +118,16 @@ class FairSlots:
 _STOP: Event | None = None
 
 
+WORKER_NICE = 10
+"""How much lower the search workers' CPU priority is: people's moves on the event loop
+come first when the cores are busy."""
+
+
 def _init_worker(stop: Event) -> None:
     global _STOP
     _STOP = stop
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICE)
 
 
 @lru_cache(maxsize=64)
