@@ -31,6 +31,8 @@ from tikki.core import Game, load
 
 MAX_SECONDS = 10.0
 """The longest one search may think (it then plays its best move so far)."""
+STOP_GRACE = 1.0
+"""Seconds a stopping pool gives its workers to end before it kills them."""
 
 
 def cores() -> int:
@@ -154,6 +156,8 @@ def search_move(
     """A search bot's move (runs in a worker process; stops early when the pool stops)."""
     from tikki.bots.ismcts import ISMCTSBot
 
+    if _STOP is not None and _STOP.is_set():  # the pool is stopping: any legal move
+        return str(view["legal_moves"][0])
     bot = botlib.make(spec, seed=seed)
     if isinstance(bot, ISMCTSBot):
         bot.halt = _halt(time.perf_counter() + seconds)
@@ -192,13 +196,29 @@ class SearchPool:
             self._pool(), search_move, spec, game_key(game), dict(view), seed, self.seconds
         )
 
-    def stop(self) -> None:
-        """Stop every search now and end the workers (queued searches are dropped)."""
+    def stop(self, grace: float = STOP_GRACE) -> None:
+        """Stop every search now and end the workers (queued searches are dropped); a
+        worker still busy after ``grace`` seconds (say, one still starting) is killed."""
         self._stop.set()
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            processes = list(getattr(executor, "_processes", {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            deadline = time.monotonic() + grace
+            for process in processes:
+                process.join(max(0.0, deadline - time.monotonic()))
+                if process.is_alive():
+                    process.kill()
+                    process.join(1.0)
         self._stop = self._context.Event()  # a later search starts a fresh pool
 
 
-__all__ = ["MAX_SECONDS", "FairSlots", "SearchPool", "cores", "game_key", "search_move"]
+__all__ = [
+    "MAX_SECONDS",
+    "STOP_GRACE",
+    "FairSlots",
+    "SearchPool",
+    "cores",
+    "game_key",
+    "search_move",
+]
