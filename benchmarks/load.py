@@ -18,6 +18,15 @@ games finished. The issue's target is 200 tables with p99 < 100 ms.
 Run: ``.venv/bin/python benchmarks/load.py [--tables 200] [--seconds 30] [--game myllymatti]
 [--players 3] [--bots heuristic] [--think 0.3] [--bot-delay 0.3]`` (``--url`` measures an
 already running server instead of starting one).
+
+Abuse scenario (``--abuse``): before the measured players sit down, another client (from
+the address 127.0.0.2, so its tables are another creator's) starts ``--hard-tables`` (20)
+Mattis tables of five Hard bots and ``--medium-tables`` (1,000) Mattis tables of three
+Medium bots, all bots only. A probe also plays a quiet two-seat Myllymatti table against
+one Hard bot, before the abuse and under it, and reports the Hard bot's answer time
+(from the probe's move to the bot's, less the bot delay). Targets (issue 11): a person's
+move p99 under 100 ms, the Hard bot under load within 2x its unloaded time. The server
+is started with limits high enough for the benchmark's own clients.
 """
 
 from __future__ import annotations
@@ -81,12 +90,19 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(bot_delay: float, workdir: Path) -> tuple[subprocess.Popen[str], str]:
+OPEN_LIMITS = ["--create-rate", "1e6", "--join-rate", "1e6", "--tables-per-address", "1000000"]
+OPEN_LIMITS += ["--max-tables", "1000000"]
+"""``tikki serve`` options that lift the per-client limits for the benchmark's clients."""
+
+
+def start_server(
+    bot_delay: float, workdir: Path, extra: list[str] | None = None
+) -> tuple[subprocess.Popen[str], str]:
     """Start ``tikki serve`` on a free port with a fresh SQLite file; return it and its URL."""
     port = free_port()
     tikki = Path(sys.executable).with_name("tikki")
     cmd = [str(tikki), "serve", "--port", str(port), "--bot-delay", str(bot_delay)]
-    cmd += ["--db", f"sqlite:///{workdir / 'load.sqlite'}"]
+    cmd += ["--db", f"sqlite:///{workdir / 'load.sqlite'}", *(extra or [])]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -184,6 +200,55 @@ async def run(cfg: Config) -> tuple[Stats, float]:
         return stats, time.monotonic() - stats.measuring_from
 
 
+HARD = "ismcts:iterations=1000"
+
+
+async def abuse(url: str, hard: int, medium: int) -> None:
+    """Start the abusive bots-only tables from another client address (127.0.0.2)."""
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with httpx.AsyncClient(base_url=url, timeout=60, transport=transport) as http:
+        bodies = [{"game": "mattis", "seats": [{"kind": "bot", "bot": HARD}] * 5}] * hard
+        bodies += [{"game": "mattis", "seats": [{"kind": "bot", "bot": "heuristic"}] * 3}] * medium
+        for start in range(0, len(bodies), 50):
+            answers = await asyncio.gather(
+                *(http.post("/api/tables", json=b) for b in bodies[start : start + 50])
+            )
+            for answer in answers:
+                answer.raise_for_status()
+
+
+async def hard_answers(url: str, moves: int, bot_delay: float) -> list[float]:
+    """Play a quiet table against one Hard bot; the bot's answer times, less the delay."""
+    ws_base = re.sub(r"^http", "ws", url)
+    seats = [{"kind": "open"}, {"kind": "bot", "bot": HARD}]
+    rng = random.Random(7)
+    times: list[float] = []
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        while len(times) < moves:
+            made = await http.post("/api/tables", json={"game": "myllymatti", "seats": seats})
+            made.raise_for_status()
+            table_id = made.json()["table"]["id"]
+            joined = await http.post(f"/api/tables/{table_id}/seats/0", json={"name": "probe"})
+            token = joined.json()["token"]
+            async with connect(f"{ws_base}/ws/tables/{table_id}?token={token}") as ws:
+                sent_at, seq = None, -1
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if msg["type"] != "state":
+                        continue
+                    legal = msg["view"].get("legal_moves")
+                    if msg["status"] == "finished" or len(times) >= moves:
+                        break
+                    if not legal:
+                        continue
+                    if sent_at is not None and msg["seq"] == seq + 2:  # one bot answer
+                        times.append(time.perf_counter() - sent_at - bot_delay)
+                    sent_at, seq = time.perf_counter(), msg["seq"]
+                    move = rng.choice(legal)
+                    await ws.send(json.dumps({"type": "move", "move": move, "seq": seq}))
+    return times
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (0–100) of ``values``, in milliseconds."""
     if not values:
@@ -232,12 +297,16 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=5, help="ramp-up before measuring, s (5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
     parser.add_argument("--url", help="measure this running server instead of starting one")
+    parser.add_argument("--abuse", action="store_true", help="run the abuse scenario beside")
+    parser.add_argument("--hard-tables", type=int, default=20, help="abuse: 5-Hard tables (20)")
+    parser.add_argument("--medium-tables", type=int, default=1000, help="abuse: Medium (1000)")
+    parser.add_argument("--probe-moves", type=int, default=8, help="abuse: Hard answers (8)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         proc = None
         url = args.url
         if url is None:
-            proc, url = start_server(args.bot_delay, Path(tmp))
+            proc, url = start_server(args.bot_delay, Path(tmp), OPEN_LIMITS)
         cfg = Config(
             url.rstrip("/"),
             args.tables,
@@ -250,13 +319,35 @@ def main() -> None:
             args.ramp,
         )
         try:
+            if args.abuse:
+                quiet = asyncio.run(hard_answers(cfg.url, args.probe_moves, args.bot_delay))
+                asyncio.run(abuse(cfg.url, args.hard_tables, args.medium_tables))
             stats, elapsed = asyncio.run(run(cfg))
+            if args.abuse:
+                loaded = asyncio.run(hard_answers(cfg.url, args.probe_moves, args.bot_delay))
         finally:
             if proc is not None:
                 proc.terminate()
                 proc.wait(timeout=10)
         console.print(f"server: {url} (pid {proc.pid if proc else '-'}), client pid {os.getpid()}")
         report(cfg, args.bot_delay, stats, elapsed)
+        if args.abuse:
+            report_abuse(args, quiet, loaded)
+
+
+def report_abuse(args: argparse.Namespace, quiet: list[float], loaded: list[float]) -> None:
+    """Print the Hard bot's answer times at a quiet table, without and with the abuse."""
+    table = Table(title="Hard bot at a quiet table (answer time less the bot delay)")
+    for column in ("abuse", "answers", "median s", "max s", "x unloaded"):
+        table.add_column(column, justify="right")
+    base = statistics.median(quiet)
+    for name, times in (("none", quiet), (f"{args.hard_tables}+{args.medium_tables}", loaded)):
+        ratio = statistics.median(times) / base
+        table.add_row(
+            name, str(len(times)), f"{statistics.median(times):.3f}", f"{max(times):.3f}",
+            f"{ratio:.2f}",
+        )  # fmt: skip
+    console.print(table)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import pytest
 
 import tikki
 from tests._server import INVITES, TestClient, auth, client, create, error_of, join, pick, state
+from tikki.server.quota import Policy
 
 
 def snapshot(c: TestClient, duel: dict[str, Any]) -> list[dict[str, Any]]:
@@ -352,10 +353,11 @@ def test_malformed_create_requests(c: TestClient) -> None:
     assert error_of(c.get("/api/tables?status=closed"))[:2] == (422, "bad_request")
 
 
-def test_ismcts_bots_within_the_budget_are_accepted(c: TestClient) -> None:
+def test_ismcts_bots_within_the_budget_are_accepted(tmp_path: Path) -> None:
     spec = "ismcts:iterations=5000:rollout=random:prior=1"
     seats = [{"kind": "open"}, {"kind": "bot", "bot": spec}]
-    table = create(c, seats=seats)["table"]
+    with client(tmp_path, policy=Policy(allow_bot_specs=True)) as c:
+        table = create(c, seats=seats)["table"]
     assert table["seats"][1]["name"] == "Aino (Hard, 5000 iterations)"
 
 

@@ -27,6 +27,7 @@ import httpx
 import pytest
 
 from tests._server import auth, client, pick
+from tikki.server.quota import Policy
 
 GAME = {
     "game": "mattis",
@@ -45,7 +46,7 @@ KILL_AT = 60
 def server(db_url: str, log: Path) -> Iterator[tuple[subprocess.Popen[str], httpx.Client]]:
     """A ``tikki serve --port 0`` process on ``db_url`` and an HTTP client for it."""
     command = [sys.executable, "-m", "tikki.cli", "serve", "--port", "0", "--bot-delay", "0"]
-    command.append("--allow-client-seeds")  # the test replays a known deal
+    command += ["--allow-client-seeds", "--allow-bot-specs"]  # the test replays a known deal
     with log.open("a") as errors:
         proc = subprocess.Popen(
             [*command, "--db", db_url], stdout=subprocess.PIPE, stderr=errors, text=True
@@ -95,7 +96,8 @@ def start_game(http: Any) -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The record of the game played without a restart."""
-    with client(tmp_path_factory.mktemp("reference"), client_seeds=True) as c:
+    policy = Policy(allow_bot_specs=True)
+    with client(tmp_path_factory.mktemp("reference"), client_seeds=True, policy=policy) as c:
         tid, token = start_game(c)
         play(c, tid, token)
         record: dict[str, Any] = c.get(f"/api/tables/{tid}/record").json()

@@ -5,6 +5,7 @@ After each refusal the connection stays open and a ``sync`` shows the same state
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -173,12 +174,15 @@ def test_finished_table_refuses_moves(c: TestClient) -> None:
 
 
 def test_a_connection_that_falls_behind_is_dropped() -> None:
-    from tikki.server.tables import QUEUE_LIMIT, Connection
+    from tikki.server.outbox import OUTBOX_BYTES
+    from tikki.server.tables import Connection
 
-    conn = Connection(0)
-    for i in range(QUEUE_LIMIT + 5):
-        conn.push(str(i))
-    assert conn.close_code == 1008
-    assert conn.queue.qsize() == QUEUE_LIMIT + 1
-    items = [conn.queue.get_nowait() for _ in range(QUEUE_LIMIT + 1)]
-    assert items[-1] is None and items[0] == "0"
+    async def drain() -> tuple[int | None, str | None]:
+        conn = Connection(0)
+        message = "x" * 1000
+        for _ in range(OUTBOX_BYTES // 1000 + 1):
+            conn.push(message)
+        return conn.close_code, await conn.outbox.next()
+
+    # closed with 1008, and the close does not wait behind the unsent messages
+    assert asyncio.run(drain()) == (1008, None)

@@ -538,6 +538,29 @@ def serve_command(
             "only: the creator then knows every hand)",
         ),
     ] = False,
+    allow_bot_specs: Annotated[
+        bool,
+        typer.Option("--allow-bot-specs", help="accept any bot spec, not only Easy/Medium/Hard"),
+    ] = False,
+    bot_workers: Annotated[
+        int, typer.Option("--bot-workers", help="processes for searching bots (0: one per core)")
+    ] = 0,
+    create_rate: Annotated[
+        float, typer.Option("--create-rate", help="tables one address may create per minute")
+    ] = 10,
+    join_rate: Annotated[
+        float, typer.Option("--join-rate", help="seats one address may take per minute")
+    ] = 30,
+    tables_per_address: Annotated[
+        int, typer.Option("--tables-per-address", help="live tables one address may create")
+    ] = 20,
+    max_tables: Annotated[int, typer.Option("--max-tables", help="live tables in all")] = 2000,
+    waiting_expiry: Annotated[
+        float, typer.Option("--waiting-expiry", help="seconds a table may wait for players")
+    ] = 86400,
+    sync_rate: Annotated[
+        float, typer.Option("--sync-rate", help="sync messages a connection may send per minute")
+    ] = 60,
 ) -> None:
     """Run the web table: play in the browser with friends and bots.
 
@@ -549,14 +572,25 @@ def serve_command(
             extras.require("postgres", "a PostgreSQL database")
     except extras.MissingExtra as err:
         raise _fail(str(err)) from None
+    from tikki.server.quota import Policy
     from tikki.server.run import ServeError, serve
 
     try:
+        policy = Policy(
+            allow_bot_specs=allow_bot_specs,
+            bot_workers=bot_workers,
+            create_per_minute=create_rate,
+            join_per_minute=join_rate,
+            tables_per_address=tables_per_address,
+            max_tables=max_tables,
+            waiting_expiry=waiting_expiry,
+            sync_per_minute=sync_rate,
+        )
         serve(
             host, port, db, bot_delay, hint_bot, announce=console.print,
-            client_seeds=allow_client_seeds,
+            client_seeds=allow_client_seeds, policy=policy,
         )  # fmt: skip
-    except ServeError as err:
+    except (ServeError, ValueError) as err:
         raise _fail(str(err)) from None
 
 

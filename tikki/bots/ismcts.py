@@ -42,7 +42,9 @@ more when the move is chosen, so the search overrules the heuristic only by a cl
 margin (the stop then waits until no move can make up ``k`` more).
 
 The move played is the root child with the most visits.  Budgets: ``iterations``
-(deterministic for a seed) or ``seconds``.
+(deterministic for a seed) or ``seconds``.  A caller may set ``bot.halt`` to a callable
+that returns True to end the search early (checked every ``CHECK_EVERY`` iterations; the
+server uses it to stop searches on shutdown and to cap their time).
 """
 
 from __future__ import annotations
@@ -146,6 +148,7 @@ class ISMCTSBot:
         self.horizon = horizon
         self.prior = int(prior)
         self.last_iterations = 0
+        self.halt: Callable[[], bool] | None = None
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The most visited root move after the search."""
@@ -181,7 +184,10 @@ class ISMCTSBot:
         count = 0
         spreads = 0.0
         base: Sequence[float] | None = None
+        halt = self.halt
         while True:
+            if halt is not None and count % CHECK_EVERY == 0 and count > 0 and halt():
+                break
             if deadline is None:
                 left = self.iterations - count
                 if left <= 0 or (

@@ -21,6 +21,8 @@ from tikki.server import botplay, headers, schemas, web, ws
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
 from tikki.server.limits import MAX_MESSAGE, BodyLimit
+from tikki.server.outbox import TransportControl
+from tikki.server.quota import Policy
 from tikki.server.tables import STATUSES, NewTable, Table, TableManager
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -32,6 +34,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (409, "conflict: seat taken, stale seq, not your turn, not started, finished"),
         (413, "request body over 4096 bytes"),
         (422, "malformed request body or parameters"),
+        (429, "rate_limited: too many tables or seats from this address (see Retry-After)"),
         (503, "storage unavailable"),
     )
 }
@@ -51,6 +54,11 @@ def bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError("bad_token", "send the seat token as 'Authorization: Bearer TOKEN'")
     return token.strip()
+
+
+def client_address(request: Request) -> str:
+    """The client's address (the key of its rate limits)."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 def _manager(request: Request) -> TableManager:
@@ -98,7 +106,7 @@ def api_router() -> APIRouter:
             anyone=frozenset(i for i, s in enumerate(body.seats) if s.anyone),
             memory_aids=body.memory_aids,
         )
-        table, invites = await _manager(request).create(wanted)
+        table, invites = await _manager(request).create(wanted, client_address(request))
         return _created(table, invites)
 
     @router.get("/tables", response_model=schemas.TableList)
@@ -125,7 +133,10 @@ def api_router() -> APIRouter:
     ) -> dict[str, Any]:
         """Join an open seat (with its invite secret unless it is open to anyone); the
         answer holds the seat's token."""
-        table, token = await _manager(request).join(table_id, seat, body.name, body.invite)
+        manager = _manager(request)
+        table, token = await manager.join(
+            table_id, seat, body.name, body.invite, client_address(request)
+        )
         return {"seat": seat, "token": token, "table": table.public()}
 
     @router.get("/tables/{table_id}/state", response_model=schemas.StateMessage)
@@ -188,7 +199,8 @@ def api_router() -> APIRouter:
 
 async def _api_error(_request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, ApiError)
-    return JSONResponse({"detail": err.detail()}, status_code=err.status)
+    headers = None if err.retry_after is None else {"Retry-After": str(err.retry_after)}
+    return JSONResponse({"detail": err.detail()}, status_code=err.status, headers=headers)
 
 
 async def _invalid(_request: Request, err: Exception) -> JSONResponse:
@@ -221,13 +233,15 @@ def create_app(
     hint_bot: str = "heuristic",
     max_message: int = MAX_MESSAGE,
     client_seeds: bool = False,
+    policy: Policy | None = None,
 ) -> FastAPI:
-    """The web table app on the database ``db_url`` (default: the user's SQLite file);
+    """The web table app on the database ``db_url`` (default: the user's SQLite file),
+    with the limits of ``policy`` (default: :class:`~tikki.server.quota.Policy`);
     ``client_seeds`` accepts a creator's seed at tables with open seats too."""
     name, _ = tikki.bots.parse_spec(hint_bot)
     if name not in botplay.ALLOWED:
         raise ValueError(f"the hint bot is random, heuristic or ismcts, not {hint_bot!r}")
-    manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot)
+    manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot, policy)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -250,6 +264,7 @@ def create_app(
     app.state.max_message = max_message
     app.add_middleware(BodyLimit, limit=max_message)
     app.add_middleware(headers.SecurityHeaders)
+    app.add_middleware(TransportControl)  # outermost: it needs the server's own send
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -1,9 +1,10 @@
 """Bots at the web table: which specs the server runs, their names and their seeds.
 
-The server runs only ``random``, ``heuristic`` and ``ismcts`` (at most
-:data:`MAX_ITERATIONS` iterations, no time budgets); external ``cmd:`` bots never run on
-the server.  A bot's randomness comes from (table seed, seat, seq), so a table rebuilt
-after a restart plays on exactly as it would have.
+The server offers its named levels (:data:`LEVELS`: Easy, Medium, Hard) only; other
+specs of ``random``, ``heuristic`` and ``ismcts`` (at most :data:`MAX_ITERATIONS`
+iterations, no time budgets) need ``tikki serve --allow-bot-specs``; external ``cmd:``
+bots never run on the server.  A bot's randomness comes from (table seed, seat, seq), so
+a table rebuilt after a restart plays on exactly as it would have.
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ ALLOWED: Mapping[str, frozenset[str]] = {
 FAST_ROLLOUTS = ("greedy", "random")
 
 
-def check_spec(spec: str, game: Game) -> str:
-    """Return ``spec`` stripped if the server may run it for ``game``; else :class:`RulesError`."""
+def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
+    """Return ``spec`` stripped if the server may run it for ``game``; else :class:`RulesError`.
+
+    Without ``any_spec`` only the named levels are accepted.
+    """
     allowed = ", ".join(level for level, _ in LEVELS)
     try:
         name, params = botlib.parse_spec(spec)
@@ -52,6 +56,12 @@ def check_spec(spec: str, game: Game) -> str:
         takes = ", ".join(sorted(ALLOWED[name])) or "no parameters"
         raise RulesError(f"bot {name!r} here takes {takes}, not {extra[0]!r}")
     _check_ismcts(params)
+    if not any_spec and spec.strip() not in dict(LEVELS):
+        levels = ", ".join(f"{level} ({text})" for level, text in LEVELS)
+        raise RulesError(
+            f"this server offers the bot levels {levels}, not {spec.strip()!r}; "
+            "other bot specs need a server started with --allow-bot-specs"
+        )
     try:
         botlib.make(spec, seed=0)  # construction validates the values
         if name == "heuristic":

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Integer,
     String,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -293,6 +294,13 @@ class Store:
                     .where(TableRow.id == table_id)
                     .values(status="finished", finished=now(), outcome=outcome)
                 )
+
+    def drop_table(self, table_id: str) -> None:
+        """Delete a table with its seats and moves (an expired waiting table)."""
+        with self.engine.begin() as connection:
+            connection.execute(delete(MoveRow).where(MoveRow.table_id == table_id))
+            connection.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            connection.execute(delete(TableRow).where(TableRow.id == table_id))
 
     def table_ids(self, statuses: list[str], limit: int) -> list[str]:
         """Ids of the newest tables with one of ``statuses``."""

@@ -26,6 +26,7 @@ STATUS = {
     "not_found": 404,
     "too_large": 413,
     "unavailable": 503,
+    "rate_limited": 429,
 }
 """The HTTP status of every error code."""
 
@@ -33,11 +34,15 @@ STATUS = {
 class ApiError(Exception):
     """A refused request; nothing was changed.  ``seq`` is the table's state, if known."""
 
-    def __init__(self, code: str, message: str, seq: int | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, seq: int | None = None, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.seq = seq
+        self.retry_after = retry_after
+        """Seconds to wait before trying again (``rate_limited``: the ``Retry-After``)."""
 
     @property
     def status(self) -> int:

@@ -12,7 +12,10 @@ import uvicorn
 
 from tikki.server.app import create_app
 from tikki.server.db import default_db_url
+from tikki.server.quota import Policy
 
+GRACE = 2
+"""Seconds a stopping server waits for its connections to close before it ends them."""
 WS_MAX_SIZE = 65536
 """Frames over this size close the connection; those over 4096 bytes get ``too_large``."""
 
@@ -70,14 +73,18 @@ def serve(
     hint_bot: str = "heuristic",
     announce: Callable[[str], None] = print,
     client_seeds: bool = False,
+    policy: Policy | None = None,
 ) -> None:
-    """Serve until interrupted; ``announce`` prints the URL (with the real port).
-    ``client_seeds`` accepts a creator's seed at tables with open seats too."""
+    """Serve until interrupted (Ctrl-C or SIGTERM); ``announce`` prints the URL (with the
+    real port); ``policy`` holds the limits on clients; ``client_seeds`` accepts a
+    creator's seed at tables with open seats too."""
     if bot_delay < 0:
         raise ServeError(f"--bot-delay is a number of seconds >= 0, not {bot_delay}")
     url = db or default_db_url()
     try:
-        app = create_app(url, bot_delay=bot_delay, hint_bot=hint_bot, client_seeds=client_seeds)
+        app = create_app(
+            url, bot_delay=bot_delay, hint_bot=hint_bot, client_seeds=client_seeds, policy=policy
+        )
         app.state.manager.store.create_schema()
     except ValueError as err:
         raise ServeError(str(err)) from None
@@ -93,6 +100,7 @@ def serve(
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,
         lifespan="on",
+        timeout_graceful_shutdown=GRACE,
     )
     server = _Server(config)
     tune_gc()

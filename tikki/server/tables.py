@@ -3,9 +3,11 @@
 Each :class:`Table` holds the engine State, its seats, its connections, ``seq`` (the
 number of moves applied) and an asyncio lock.  :meth:`TableManager.move` checks a move
 (seat, status, seq, turn, legality by the engine), applies it, stores it and sends every
-connection its own seat's view.  Bots play their seats from a task per table, computing
-their move in a worker thread.  Storage runs on one dedicated thread, so the event loop
-never waits on the database and SQLite sees one writer.
+connection its own seat's view.  Bots play their seats from a task per table; their turns
+take fair slots (round-robin over creators' addresses, then tables) and searching bots
+think in worker processes (:mod:`tikki.server.pool`).  Storage runs on one dedicated
+thread, so the event loop never waits on the database and SQLite sees one writer.  The
+limits on what one client may ask are :class:`~tikki.server.quota.Policy`.
 """
 
 from __future__ import annotations
@@ -20,27 +22,31 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from tikki.core import JSON, RULES_REVISION, Game, IllegalMove, RulesError, State, load
 from tikki.server import botplay, seeds
 from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
+from tikki.server.outbox import Outbox
+from tikki.server.pool import FairSlots, SearchPool
+from tikki.server.quota import CAP_RETRY, Policy, RateLimiter, rate_limited
 
 log = logging.getLogger("tikki.server")
 T = TypeVar("T")
 
-BOT_THREADS = 4
-"""Worker threads computing bot moves and hints."""
+BOT_TURNS = 4
+"""Bot turns (decide, apply, store, send) in progress at once; the others wait their turn,
+so people's moves never queue behind a flood of bot moves."""
 FINISHED_KEPT = 1000
 """Finished tables kept in memory (older ones are read back from the database on demand)."""
-QUEUE_LIMIT = 512
-"""Messages waiting for one connection before it is dropped as too slow."""
 STORED_BEFORE_REVISIONS = "r1"
 """The rulings revision of a table stored without one: tables store the revision they
 were created under (``"rules"`` beside the options) since revision r2; an older row was
 created under r1, and finishes under r1 after a restart."""
+EXPIRED = 4410
+"""The close code of a connection to a table that expired while waiting for players."""
 STATUSES = {
     "open": ("waiting",),
     "playing": ("playing",),
@@ -62,26 +68,25 @@ def iso(moment: datetime | None) -> str | None:
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: its seat (``None`` for a spectator) and its outgoing queue."""
+    """One WebSocket: its seat (``None`` for a spectator) and its outbox (bounded in
+    bytes, state messages coalesced: :class:`~tikki.server.outbox.Outbox`)."""
 
     seat: int | None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    close_code: int | None = None
+    outbox: Outbox = field(default_factory=Outbox)
 
-    def push(self, text: str) -> None:
-        """Queue one message; a connection that falls too far behind is dropped."""
-        if self.close_code is not None:
-            return
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.close(1008)
-            return
-        self.queue.put_nowait(text)
+    @property
+    def close_code(self) -> int | None:
+        """Why the connection closes (``None`` while open)."""
+        return self.outbox.close_code
+
+    def push(self, text: str, state: bool = False) -> None:
+        """Queue one message (``state``: it replaces an unsent older state); a connection
+        that falls too far behind is dropped (1008)."""
+        self.outbox.push(text, state)
 
     def close(self, code: int) -> None:
-        """Close after the queued messages (1008: too slow; 1001: the server stops)."""
-        if self.close_code is None:
-            self.close_code = code
-            self.queue.put_nowait(None)
+        """Close (1008: too slow, at once; 1001: the server stops, after the queue)."""
+        self.outbox.close(code)
 
 
 @dataclass(eq=False)
@@ -105,6 +110,13 @@ class Table:
     """The id of this finished table's rematch ("Play again"), once one was asked for."""
     rematch_invites: dict[int, str] = field(default_factory=dict)
     """The invite secrets of the rematch's seats kept for this table's people (never sent)."""
+    owner: str | None = None
+    """The client address that created the table (``None`` once rebuilt after a restart)."""
+
+    @property
+    def lane(self) -> str:
+        """The group whose bots share fair turns: the creator's address, else the table."""
+        return self.owner if self.owner is not None else f"table:{self.id}"
 
     @property
     def open_seats(self) -> list[int]:
@@ -189,7 +201,7 @@ class Table:
             if text is None:
                 text = json.dumps(self.state_message(conn.seat, public))
                 texts[conn.seat] = text
-            conn.push(text)
+            conn.push(text, state=True)
 
 
 @dataclass
@@ -213,14 +225,28 @@ class TableManager:
     client_seeds = False
     """Accept a client's seed at tables with open seats too (``--allow-client-seeds``)."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.6, hint_bot: str = "heuristic") -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.6,
+        hint_bot: str = "heuristic",
+        policy: Policy | None = None,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.hint_bot = hint_bot
+        self.policy = policy or Policy()
+        self.clock: Callable[[], datetime] = now
+        """The wall clock of table ages (tests replace it)."""
         self.tables: dict[str, Table] = {}
         self._finished: deque[str] = deque()
         self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
-        self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="tikki-bot")
+        self.searches = SearchPool(self.policy.workers)
+        self._search_slots = FairSlots(self.policy.workers)
+        self._turn_slots = FairSlots(BOT_TURNS)
+        self.creates = RateLimiter(self.policy.create_per_minute)
+        self.joins = RateLimiter(self.policy.join_per_minute)
+        self._sweeper: asyncio.Task[None] | None = None
         self._started = False
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -243,7 +269,6 @@ class TableManager:
             return
         self._started = True
         self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
-        self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="tikki-bot")
         self.tables = {}
         self._finished.clear()
         await self._db(self.store.create_schema)
@@ -257,18 +282,21 @@ class TableManager:
             self.tables[table.id] = table
             self._wake_bots(table)
         log.info("rebuilt %d unfinished tables", len(self.tables))
+        self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting-tables")
 
     async def stop(self) -> None:
         """Stop the bots, close the connections and release the database (a later
         :meth:`start` rebuilds everything from the database)."""
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         for table in self.tables.values():
             for conn in table.connections:
                 conn.close(1001)
-        self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self.searches.stop)
         await self._db(self.store.close)
         self._db_thread.shutdown(wait=True)
         self.tables = {}
@@ -335,6 +363,7 @@ class TableManager:
 
     async def lobby(self, which: str, limit: int) -> list[Table]:
         """The newest tables of a lobby filter (``open``, ``playing``, ``finished``, ``all``)."""
+        await self.expire()
         statuses = STATUSES[which]
         ids = await self._db(self.store.table_ids, list(statuses), limit)
         tables = [await self.get(table_id) for table_id in ids]
@@ -342,13 +371,17 @@ class TableManager:
 
     # --- create and join ------------------------------------------------------------
 
-    async def create(self, request: NewTable) -> tuple[Table, dict[int, str]]:
-        """Make, store and start a table; return it with the invite secret of each open
-        seat that is not open to anyone.  :class:`ApiError` names what is wrong."""
+    async def create(
+        self, request: NewTable, address: str | None = None
+    ) -> tuple[Table, dict[int, str]]:
+        """Make, store and start a table for the client at ``address``; return it with the
+        invite secret of each open seat that is not open to anyone.  :class:`ApiError`
+        names what is wrong (``rate_limited`` when a limit is reached)."""
         game = self._game(request)
         seats = self._seats(game, request.seats)
         invites = lock_seats(seats, request.anyone)
         seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
+        self._admit(address)
         state = game.new_state(seed=seed)
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
         created = now()
@@ -366,11 +399,37 @@ class TableManager:
         else:
             raise ApiError("unavailable", "no free table id could be stored: try again")
         table = Table(
-            table_id, game, state, seed, seats, status, created, memory_aids=request.memory_aids
-        )
+            table_id, game, state, seed, seats, status, created,
+            memory_aids=request.memory_aids, owner=address,
+        )  # fmt: skip
         self.tables[table_id] = table
         self._wake_bots(table)
         return table, invites
+
+    def _admit(self, address: str | None) -> None:
+        """Refuse a new table over the caps or the creation rate (nothing is spent then)."""
+        live = [t for t in self.tables.values() if t.status != "finished"]
+        policy = self.policy
+        if len(live) >= policy.max_tables:
+            raise rate_limited(
+                f"the server has {len(live)} live tables, its limit: join a waiting table "
+                "from the lobby, or create one later",
+                CAP_RETRY,
+            )
+        if address is None:
+            return
+        own = sum(1 for t in live if t.owner == address)
+        if own >= policy.tables_per_address:
+            raise rate_limited(
+                f"your address has {own} live tables, the limit per address: "
+                "finish one (or let a waiting one expire) before creating more",
+                CAP_RETRY,
+            )
+        wait = self.creates.take(address)
+        if wait > 0:
+            raise rate_limited(
+                f"your address may create {policy.create_per_minute:g} tables a minute", wait
+            )
 
     @staticmethod
     def _game(request: NewTable) -> Game:
@@ -400,8 +459,7 @@ class TableManager:
             )
         return game
 
-    @staticmethod
-    def _seats(game: Game, wanted: list[tuple[str, str | None]]) -> list[StoredSeat]:
+    def _seats(self, game: Game, wanted: list[tuple[str, str | None]]) -> list[StoredSeat]:
         seats: list[StoredSeat] = []
         for i, (kind, spec) in enumerate(wanted):
             if kind == "open":
@@ -410,7 +468,7 @@ class TableManager:
             if spec is None:
                 raise ApiError("bad_bot", f"seat {i} is a bot seat: give its spec, e.g. heuristic")
             try:
-                spec = botplay.check_spec(spec, game)
+                spec = botplay.check_spec(spec, game, self.policy.allow_bot_specs)
             except RulesError as err:
                 raise ApiError("bad_bot", f"seat {i}: {err}") from None
             bots = sum(1 for s in seats if s.kind == "bot")
@@ -418,16 +476,27 @@ class TableManager:
         return seats
 
     async def join(
-        self, table_id: str, seat: int, name: str, invite: str | None = None
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        invite: str | None = None,
+        address: str | None = None,
     ) -> tuple[Table, str]:
-        """Take an open seat (with its ``invite`` secret unless it is open to anyone);
-        return the table and the seat's new token."""
+        """Take an open seat for the client at ``address`` (with its ``invite`` secret
+        unless it is open to anyone); return the table and the seat's new token."""
         table = await self.get(table_id)
         if not 0 <= seat < len(table.seats):
             raise ApiError(
                 "unknown_seat",
                 f"table {table_id} has no seat {seat}: seats are 0–{len(table.seats) - 1}",
             )
+        if address is not None and table.seats[seat].kind == "open":
+            wait = self.joins.take(address)
+            if wait > 0:
+                raise rate_limited(
+                    f"your address may take {self.policy.join_per_minute:g} seats a minute", wait
+                )
         async with table.lock:
             held = table.seats[seat]
             if held.kind != "open":
@@ -573,27 +642,42 @@ class TableManager:
             await asyncio.sleep(self.bot_delay)
             seq = table.seq
             assert bot.bot is not None
-            view = table.state.view(bot.seat)
-            seed = botplay.bot_seed(table.seed, bot.seat, seq)
-            move = await self._think(bot.bot, table.game, view, seed)
-            try:
-                await self.move(table, bot.seat, move, seq)
-            except ApiError as err:
-                log.error("bot move %r at table %s refused: %s", move, table.id, err.message)
-                if err.code != "unavailable":
+            move = None
+            if not botplay.is_cheap(bot.bot):
+                view = table.state.view(bot.seat)
+                seed = botplay.bot_seed(table.seed, bot.seat, seq)
+                move = await self._think(bot.bot, table, view, seed)
+            async with self._turn_slots.slot(table.lane, table.id):
+                if not await self._bot_move(table, bot, seq, move):
                     return
-                await asyncio.sleep(1.0)
 
-    async def _think(self, spec: str, game: Game, view: JSON, seed: int) -> str:
+    async def _bot_move(
+        self, table: Table, bot: StoredSeat, seq: int, move: str | None = None
+    ) -> bool:
+        """Play one bot move (a cheap bot decides here, on the event loop); ``False`` when
+        the move was refused for good (the bots of this table stop)."""
+        assert bot.bot is not None
+        if move is None:
+            seed = botplay.bot_seed(table.seed, bot.seat, seq)
+            move = await self._think(bot.bot, table, table.state.view(bot.seat), seed)
+        try:
+            await self.move(table, bot.seat, move, seq)
+        except ApiError as err:
+            log.error("bot move %r at table %s refused: %s", move, table.id, err.message)
+            if err.code != "unavailable":
+                return False
+            await asyncio.sleep(1.0)
+        return True
+
+    async def _think(self, spec: str, table: Table, view: JSON, seed: int) -> str:
         """The bot's move: cheap bots (well under a millisecond) decide on the event loop,
-        searching ones in a worker thread so the loop stays responsive."""
-        loop = asyncio.get_running_loop()
+        searching ones in a worker process, in their fair turn (never on the loop)."""
+        game = table.game
         try:
             if botplay.is_cheap(spec):
                 return botplay.choose(spec, game, view, seed)
-            return await loop.run_in_executor(
-                self._bot_threads, botplay.choose, spec, game, view, seed
-            )
+            async with self._search_slots.slot(table.lane, table.id):
+                return await self.searches.choose(spec, game, view, seed)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -606,7 +690,39 @@ class TableManager:
         assert seat is not None
         view = table.state.view(seat)
         seed = botplay.bot_seed(table.seed, seat, table.seq, "hint")
-        return await self._think(self.hint_bot, table.game, view, seed)
+        return await self._think(self.hint_bot, table, view, seed)
+
+    # --- expiry ---------------------------------------------------------------------
+
+    async def _sweep(self) -> None:
+        """Expire waiting tables now and then (every tenth of the expiry, at most a minute)."""
+        every = min(60.0, self.policy.waiting_expiry / 10)
+        while True:
+            await self.expire()
+            await asyncio.sleep(every)
+
+    async def expire(self) -> list[str]:
+        """Remove the tables that have waited for players longer than the expiry; their
+        connections are closed with 4410.  Returns their ids."""
+        limit = self.clock() - timedelta(seconds=self.policy.waiting_expiry)
+        old = [t for t in self.tables.values() if t.status == "waiting" and t.created <= limit]
+        gone = []
+        for table in old:
+            async with table.lock:
+                if table.status != "waiting":
+                    continue
+                try:
+                    await self._db(self.store.drop_table, table.id)
+                except Exception:
+                    log.exception("expiring table %s failed; it stays", table.id)
+                    continue
+                self.tables.pop(table.id, None)
+                for conn in table.connections:
+                    conn.close(EXPIRED)
+                gone.append(table.id)
+        if gone:
+            log.info("expired %d waiting tables", len(gone))
+        return gone
 
     # --- connections ----------------------------------------------------------------
 
@@ -617,7 +733,7 @@ class TableManager:
         if seat is not None:
             table.broadcast()
         else:
-            conn.push(json.dumps(table.state_message(None)))
+            conn.push(json.dumps(table.state_message(None)), state=True)
         return conn
 
     def disconnect(self, table: Table, conn: Connection) -> None:

@@ -2,7 +2,8 @@
 to play a seat (none to watch): the token never appears in a URL.
 
 Each connection has a reader (this handler: client messages, in order) and a writer task
-that sends the connection's queue, so a slow client never holds up a table.
+that sends the connection's outbox, so a slow client never holds up a table; one that
+falls behind is dropped (:mod:`tikki.server.outbox`), and ``sync`` is rate-limited.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocketDisconnect
 
+from tikki.server import outbox
 from tikki.server.errors import ApiError
+from tikki.server.quota import RateLimiter, rate_limited
 from tikki.server.tables import Connection, Table, TableManager
 
 CLOSE_CODES = {"unknown_table": 4404, "bad_token": 4403}
@@ -24,6 +27,9 @@ TYPES = "move, hint, sync or ping"
 HELLO = 'send {"type": "hello", "token": TOKEN} first to play a seat, {"type": "hello"} to watch'
 HELLO_SECONDS = 30.0
 """How long a new connection may take to send its ``hello``."""
+SYNC_BURST = 10
+"""``sync`` messages a connection may send at once before the rate limit applies; one that
+sends as many more while refused is closed with 1008."""
 
 
 def router() -> APIRouter:
@@ -53,10 +59,12 @@ async def serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(CLOSE_CODES.get(err.code, 4400))
         return
     conn = manager.connect(table, seat)
-    writer = asyncio.create_task(_write(websocket, conn))
+    writer = asyncio.create_task(
+        outbox.write(websocket, conn.outbox, outbox.aborter(websocket.scope))
+    )
     session = Session(manager, table, conn, limit)
     try:
-        while True:
+        while conn.close_code != outbox.TOO_SLOW:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
@@ -65,6 +73,9 @@ async def serve_socket(websocket: WebSocket, table_id: str) -> None:
         pass
     finally:
         manager.disconnect(table, conn)
+        if conn.close_code == outbox.TOO_SLOW:  # let the writer drop the transport
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2 * outbox.CLOSE_TIMEOUT)
         writer.cancel()
         for task in session.tasks:
             task.cancel()
@@ -94,17 +105,6 @@ async def hello(websocket: WebSocket, limit: int) -> str | None:
     return token
 
 
-async def _write(websocket: WebSocket, conn: Connection) -> None:
-    with contextlib.suppress(Exception):
-        while True:
-            text = await conn.queue.get()
-            if text is None:
-                if websocket.application_state == WebSocketState.CONNECTED:
-                    await websocket.close(conn.close_code or 1000)
-                return
-            await websocket.send_text(text)
-
-
 class Session:
     """One connection's message handling: parse, check, dispatch, answer."""
 
@@ -114,10 +114,12 @@ class Session:
         self.conn = conn
         self.limit = limit
         self.tasks: set[asyncio.Task[None]] = set()
+        self.syncs = RateLimiter(manager.policy.sync_per_minute, SYNC_BURST)
+        self.refused = 0
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue one message for this connection."""
-        self.conn.push(json.dumps(message))
+        """Queue one message for this connection (states coalesce)."""
+        self.conn.push(json.dumps(message), state=message.get("type") == "state")
 
     def error(self, code: str, message: str) -> None:
         """Queue an error message (with the table's seq)."""
@@ -144,9 +146,26 @@ class Session:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         elif kind == "sync":
-            self.send(self.table.state_message(self.conn.seat))
+            self._sync()
         else:
             self.send({"type": "pong"})
+
+    def _sync(self) -> None:
+        wait = self.syncs.take("sync")
+        if wait > 0:
+            self.refused += 1
+            if self.refused > SYNC_BURST:  # it ignores the refusals: drop it
+                self.conn.close(outbox.TOO_SLOW)
+                return
+            err = rate_limited(
+                f"send sync at most {self.manager.policy.sync_per_minute:g} times a minute "
+                "(state messages come by themselves)",
+                wait,
+            )
+            self.send(err.message_json())
+            return
+        self.refused = 0
+        self.send(self.table.state_message(self.conn.seat))
 
     async def _move(self, message: dict[str, Any]) -> None:
         move, seq = message.get("move"), message.get("seq")

@@ -1,0 +1,224 @@
+"""Where bots think: fair slots on the event loop and a bounded pool of search processes.
+
+:class:`FairSlots` is an async semaphore whose waiters are served round-robin, first across
+*groups* (the address that created a table), then across *keys* (tables) within a group,
+so a client with twenty busy tables gets no more turns than a client with one.
+
+:class:`SearchPool` runs searching bots (``ismcts``) in worker processes, as many as the
+machine has cores: a search never holds the server's event loop nor its interpreter lock.
+Each search runs under a time cap (:data:`MAX_SECONDS`) and stops at once when the pool
+stops (a shared event the bot checks every few iterations), so shutting the server down
+never waits for a search to finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from multiprocessing.synchronize import Event
+from typing import Any
+
+from tikki import bots as botlib
+from tikki.core import Game, load
+
+MAX_SECONDS = 10.0
+"""The longest one search may think (it then plays its best move so far)."""
+STOP_GRACE = 1.0
+"""Seconds a stopping pool gives its workers to end before it kills them."""
+
+
+def cores() -> int:
+    """The number of CPU cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class FairSlots:
+    """``size`` slots, granted round-robin across groups, then across keys in a group."""
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError(f"a pool needs at least one slot, not {size}")
+        self.size = size
+        self.busy = 0
+        self._groups: deque[str] = deque()
+        self._keys: dict[str, deque[str]] = {}
+        self._waiters: dict[tuple[str, str], deque[asyncio.Future[None]]] = {}
+
+    @property
+    def waiting(self) -> int:
+        """Waiters not yet granted a slot."""
+        return sum(1 for q in self._waiters.values() for f in q if not f.done())
+
+    @asynccontextmanager
+    async def slot(self, group: str, key: str) -> AsyncIterator[None]:
+        """Hold one slot for the body; waits its fair turn when all are busy."""
+        await self._acquire(group, key)
+        try:
+            yield
+        finally:
+            self._release()
+
+    async def _acquire(self, group: str, key: str) -> None:
+        if self.busy < self.size and not self._waiters:
+            self.busy += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if group not in self._keys:
+            self._keys[group] = deque()
+            self._groups.append(group)
+        if (group, key) not in self._waiters:
+            self._waiters[group, key] = deque()
+            self._keys[group].append(key)
+        self._waiters[group, key].append(future)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._release()  # granted, but the waiter went away: pass the slot on
+            raise
+
+    def _release(self) -> None:
+        while (future := self._next()) is not None:
+            if not future.done():
+                future.set_result(None)  # the slot passes on: busy stays the same
+                return
+        self.busy -= 1
+
+    def _next(self) -> asyncio.Future[None] | None:
+        """The next waiter, round-robin (cancelled ones included; the caller skips them)."""
+        if not self._groups:
+            return None
+        group = self._groups.popleft()
+        keys = self._keys[group]
+        key = keys.popleft()
+        queue = self._waiters[group, key]
+        future = queue.popleft()
+        if queue:
+            keys.append(key)
+        else:
+            del self._waiters[group, key]
+        if keys:
+            self._groups.append(group)
+        else:
+            del self._keys[group]
+        return future
+
+
+# --- worker processes -------------------------------------------------------------------
+
+_STOP: Event | None = None
+
+
+WORKER_NICE = 10
+"""How much lower the search workers' CPU priority is: people's moves on the event loop
+come first when the cores are busy."""
+
+
+def _init_worker(stop: Event) -> None:
+    global _STOP
+    _STOP = stop
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICE)
+
+
+@lru_cache(maxsize=64)
+def _game(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> Game:
+    return load(name, players, **dict(options))
+
+
+def _halt(deadline: float) -> Callable[[], bool]:
+    stop = _STOP
+
+    def halt() -> bool:
+        return (stop is not None and stop.is_set()) or time.perf_counter() > deadline
+
+    return halt
+
+
+def search_move(
+    spec: str,
+    game: tuple[str, int, tuple[tuple[str, Any], ...]],
+    view: Mapping[str, Any],
+    seed: int,
+    seconds: float = MAX_SECONDS,
+) -> str:
+    """A search bot's move (runs in a worker process; stops early when the pool stops)."""
+    from tikki.bots.ismcts import ISMCTSBot
+
+    if _STOP is not None and _STOP.is_set():  # the pool is stopping: any legal move
+        return str(view["legal_moves"][0])
+    bot = botlib.make(spec, seed=seed)
+    if isinstance(bot, ISMCTSBot):
+        bot.halt = _halt(time.perf_counter() + seconds)
+    return bot.choose(_game(*game), view)
+
+
+def game_key(game: Game) -> tuple[str, int, tuple[tuple[str, Any], ...]]:
+    """What a worker needs to rebuild ``game``: its name, players and options."""
+    return game.name, game.players, tuple(sorted(game.options.items()))
+
+
+class SearchPool:
+    """Searching bots in ``size`` worker processes, started on first use."""
+
+    def __init__(self, size: int | None = None, seconds: float = MAX_SECONDS) -> None:
+        self.size = size or cores()
+        self.seconds = seconds
+        self._context = multiprocessing.get_context("spawn")
+        self._stop = self._context.Event()
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.size,
+                mp_context=self._context,
+                initializer=_init_worker,
+                initargs=(self._stop,),
+            )
+        return self._executor
+
+    async def choose(self, spec: str, game: Game, view: Mapping[str, Any], seed: int) -> str:
+        """The move of bot ``spec`` from ``view``, computed in a worker process."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._pool(), search_move, spec, game_key(game), dict(view), seed, self.seconds
+        )
+
+    def stop(self, grace: float = STOP_GRACE) -> None:
+        """Stop every search now and end the workers (queued searches are dropped); a
+        worker still busy after ``grace`` seconds (say, one still starting) is killed."""
+        self._stop.set()
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            processes = list(getattr(executor, "_processes", {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            deadline = time.monotonic() + grace
+            for process in processes:
+                process.join(max(0.0, deadline - time.monotonic()))
+                if process.is_alive():
+                    process.kill()
+                    process.join(1.0)
+        self._stop = self._context.Event()  # a later search starts a fresh pool
+
+
+__all__ = [
+    "MAX_SECONDS",
+    "STOP_GRACE",
+    "FairSlots",
+    "SearchPool",
+    "cores",
+    "game_key",
+    "search_move",
+]
