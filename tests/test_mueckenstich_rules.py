@@ -436,7 +436,11 @@ def test_ms8_mosquito_player_names_the_trump_at_once() -> None:
     refuse(state, "trump X", "not a move")
     state.play("trump black")
     assert state.view(None)["trump"] == "K" and state.current_player == 1
-    assert state.view(None)["history"][-1] == {"seat": 0, "move": "trump K"}
+    assert state.view(None)["history"][-1] == {
+        "seat": 0,
+        "move": "trump K",
+        "events": [{"type": "trump", "suit": "K", "seat": 0}],
+    }
 
 
 def test_ms8_trump_holds_across_tricks_until_the_next_mosquito() -> None:
