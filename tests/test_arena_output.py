@@ -19,8 +19,8 @@ mueckenstich, 6 players, 6 games, seed 3
                    per                            per                        per
 Bot       Seats  round Advantage   95% interval  game Abandoned Forfeits    move
 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-heuristic     6   2.25     +2.35 +2.13 to +2.57   400         0        0 1.23 ms
-random       30  -0.10     -0.47 -0.51 to -0.43   400         0        0 12.3 µs
+heuristic     6   2.25     +2.35 +2.35 to +2.35   400         0        0 1.23 ms
+random       30  -0.10     -0.47 -0.47 to -0.47   400         0        0 12.3 µs
 OpenSkill ratings (Plackett–Luce)
 Bot       Rating (μ − 3σ) Skill μ Uncertainty σ
 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
@@ -30,7 +30,8 @@ random              -5.82   15.63          7.15
 
 
 def _results() -> list[arena.GameResult]:
-    """Six made-up games of the line-up: the heuristic seat scores 2 or 3 per round."""
+    """Six made-up games of the line-up over three deals: the heuristic seat scores 2 or 3
+    per round."""
     out = []
     for index in range(6):
         seats = arena.seating(SPEC, index)
@@ -38,7 +39,7 @@ def _results() -> list[arena.GameResult]:
         scores = [sc if sc else (-1 if (i + index) % 2 else 0) for i, sc in enumerate(scores)]
         outcome = {"scores": scores, "rounds": [{}] * 6, "abandoned": False, "returns": scores}
         think = [0.1231 if s == "heuristic" else 0.00123 for s in seats]
-        out.append(arena.GameResult(index, index // 6, seats, outcome, 400, think, [100] * 6, {}))
+        out.append(arena.GameResult(index, index // 2, seats, outcome, 400, think, [100] * 6, {}))
     return out
 
 

@@ -38,13 +38,18 @@ def _events(history: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
 def test_the_move_ending_phase_one_carries_the_trick_then_the_phase() -> None:
     """Issue 14.3: the last phase-1 trick has a winner before phase 2 begins."""
     for name in ("myllymatti", "mattis"):
-        state = _random_game(name, 3, 4)
-        history = state.history(None)
-        (i, phase), *_ = [(i, e) for i, e in _events(history) if e["type"] == "phase"]
-        kinds = [e["type"] for e in history[i].get("events", [])]
-        assert kinds.index("trick") < kinds.index("phase"), kinds
-        trick = next(e for e in history[i]["events"] if e["type"] == "trick")
-        assert phase["leader"] == trick["winner"]
+        checked = 0
+        for seed in range(60):  # games whose phase 1 ends with a finished trick
+            history = _random_game(name, 3, seed).history(None)
+            (i, phase), *_ = [(i, e) for i, e in _events(history) if e["type"] == "phase"]
+            kinds = [e["type"] for e in history[i].get("events", [])]
+            if "void_tie" in kinds:
+                continue  # phase 1 ended mid-trick (AM-8): nobody won that trick
+            assert kinds.index("trick") < kinds.index("phase"), kinds
+            trick = next(e for e in history[i]["events"] if e["type"] == "trick")
+            assert phase["leader"] == trick["winner"]
+            checked += 1
+        assert checked >= 5, (name, checked)
 
 
 def test_phase_one_ending_mid_trick_returns_the_cards() -> None:
@@ -74,13 +79,13 @@ def test_own_draws_show_cards_and_others_only_counts() -> None:
 
 
 def test_mattis_dreck_cards_only_for_their_receiver() -> None:
-    for seed in range(40):
+    for seed in range(300):  # a dreck is rare in random play (4 games in 60)
         state = _random_game("mattis", 3, seed)
         drecks = [e for _, e in _events(state.history(None)) if e["type"] == "dreck"]
         if drecks:
             break
     else:
-        raise AssertionError("no dreck in 40 games")
+        raise AssertionError("no dreck in 300 games")
     assert "cards" not in drecks[0]
     for seat in range(3):
         (mine,) = [e for _, e in _events(state.history(seat)) if e["type"] == "dreck"]

@@ -71,7 +71,8 @@ def test_odd_static_paths_are_404_json(c: TestClient, path: str) -> None:
 def test_long_bot_spec_is_stored_on_postgresql(postgres_url: str) -> None:
     spec = "ismcts:iterations=10:c=1." + "0" * 170
     assert 120 < len(spec) <= 200
-    with TestClient(create_app(postgres_url, bot_delay=0)) as c:
+    app = create_app(postgres_url, bot_delay=0, policy=Policy(allow_bot_specs=True))
+    with TestClient(app) as c:
         seats = [{"kind": "open"}, {"kind": "bot", "bot": spec}]
         table = create(c, seats=seats)["table"]
         assert table["seats"][1]["bot"] == spec

@@ -18,7 +18,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 import tikki
-from tests._server import TestClient, client, create, error_of, join
+from tests._server import TestClient, client, create, error_of, join, socket
 from tikki import bots as botlib
 from tikki.bots.ismcts import CHECK_EVERY, ISMCTSBot
 from tikki.server.outbox import Outbox, write
@@ -330,7 +330,7 @@ def test_sync_is_rate_limited_per_connection(tmp_path: Path) -> None:
     policy = Policy(sync_per_minute=0.001)  # no refill during the test: the burst only
     with client(tmp_path, policy=policy) as c:
         tid = create(c)["table"]["id"]
-        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        with socket(c, tid) as ws:
             assert ws.receive_json()["type"] == "state"
             for _ in range(SYNC_BURST):
                 ws.send_json({"type": "sync"})

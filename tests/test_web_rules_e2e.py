@@ -53,8 +53,8 @@ def test_rules_goal_line_and_play_again(server: Server, browser: Browser) -> Non
     new = page.request.get(f"{server.url}/api/tables/{new_id}").json()
     # seat 0 (Anna) deals now: seat 1 leads, each seat moved one on
     assert [(s["kind"], s["bot"], s["name"]) for s in new["seats"]] == [
-        ("bot", "random", "Easy bot"),
-        ("bot", "heuristic", "Medium bot"),
+        ("bot", "random", "Aino (Easy)"),
+        ("bot", "heuristic", "Eero (Medium)"),
         ("human", None, "Anna"),
     ]
     assert page.request.get(f"{server.url}/api/tables/{table_id}").json()["rematch"] == new_id

@@ -63,7 +63,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         value = value.strip()
         if any(ch.isdigit() and not ch.isascii() for ch in value):
             raise RulesError(
-                f"bot parameter {part!r} in {spec!r}: write numbers with the digits 0-9"
+                f"bot parameter {part!r} in {spec!r}: write numbers with the digits 0-9, "
+                "a whole number such as 1000 or a decimal such as 0.7"
             )
         params[key.strip()] = value
     return name, params
