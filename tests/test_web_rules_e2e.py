@@ -63,6 +63,6 @@ def test_rules_goal_line_and_play_again(server: Server, browser: Browser) -> Non
     page.select_option("#table-filter", "finished")
     line = page.locator(f"[data-result='{table_id}']")
     line.wait_for()
-    assert re.search(r"(Anna|Easy bot|Medium bot) lost|Abandoned", line.inner_text())
+    assert re.search(r"(Anna|Aino \(Easy\)|Eero \(Medium\)) lost|Abandoned", line.inner_text())
     watch.check()
     context.close()
