@@ -24,7 +24,9 @@ the address 127.0.0.2, so its tables are another creator's) starts ``--hard-tabl
 Mattis tables of five Hard bots and ``--medium-tables`` (1,000) Mattis tables of three
 Medium bots, all bots only. A probe also plays a quiet two-seat Myllymatti table against
 one Hard bot, before the abuse and under it, and reports the Hard bot's answer time
-(from the probe's move to the bot's, less the bot delay). Targets (issue 11): a person's
+(from the probe's move to the bot's, less the bot delay). The probe deals the same seeded
+games and plays the same moves both times, so each answer under the abuse is compared with
+the very same search unloaded. Targets (issue 11): a person's
 move p99 under 100 ms, the Hard bot under load within 2x its unloaded time. The server
 is started with limits high enough for the benchmark's own clients.
 """
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -91,8 +94,9 @@ def free_port() -> int:
 
 
 OPEN_LIMITS = ["--create-rate", "1e6", "--join-rate", "1e6", "--tables-per-address", "1000000"]
-OPEN_LIMITS += ["--max-tables", "1000000"]
-"""``tikki serve`` options that lift the per-client limits for the benchmark's clients."""
+OPEN_LIMITS += ["--max-tables", "1000000", "--allow-client-seeds"]
+"""``tikki serve`` options that lift the per-client limits for the benchmark's clients (and
+let the Hard-bot probe deal the same games with and without the abuse)."""
 
 
 def start_server(
@@ -224,13 +228,21 @@ async def hard_answers(url: str, moves: int, bot_delay: float) -> list[float]:
     rng = random.Random(7)
     times: list[float] = []
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        while len(times) < moves:
-            made = await http.post("/api/tables", json={"game": "myllymatti", "seats": seats})
+        for deal in itertools.count(1):
+            if len(times) >= moves:
+                break
+            body = {"game": "myllymatti", "seats": seats, "seed": deal}  # same deals each run
+            made = await http.post("/api/tables", json=body)
             made.raise_for_status()
             table_id = made.json()["table"]["id"]
-            joined = await http.post(f"/api/tables/{table_id}/seats/0", json={"name": "probe"})
+            invite = made.json()["invites"][0]["url"].split("#invite=")[1]
+            joined = await http.post(
+                f"/api/tables/{table_id}/seats/0", json={"name": "probe", "invite": invite}
+            )
+            joined.raise_for_status()
             token = joined.json()["token"]
-            async with connect(f"{ws_base}/ws/tables/{table_id}?token={token}") as ws:
+            async with connect(f"{ws_base}/ws/tables/{table_id}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
                 sent_at, seq = None, -1
                 async for raw in ws:
                     msg = json.loads(raw)
@@ -337,12 +349,15 @@ def main() -> None:
 
 def report_abuse(args: argparse.Namespace, quiet: list[float], loaded: list[float]) -> None:
     """Print the Hard bot's answer times at a quiet table, without and with the abuse."""
-    table = Table(title="Hard bot at a quiet table (answer time less the bot delay)")
+    table = Table(
+        title="Hard bot at a quiet table (answer time less the bot delay; the same deals and"
+        " moves both times, x unloaded = median of the per-answer ratios)"
+    )
     for column in ("abuse", "answers", "median s", "max s", "x unloaded"):
         table.add_column(column, justify="right")
-    base = statistics.median(quiet)
+    ratios = [b / a for a, b in zip(quiet, loaded, strict=False) if a > 0]
     for name, times in (("none", quiet), (f"{args.hard_tables}+{args.medium_tables}", loaded)):
-        ratio = statistics.median(times) / base
+        ratio = statistics.median(ratios) if times is loaded else 1.0
         table.add_row(
             name, str(len(times)), f"{statistics.median(times):.3f}", f"{max(times):.3f}",
             f"{ratio:.2f}",

@@ -178,6 +178,41 @@ def test_a_waiter_that_gives_up_passes_its_turn_on() -> None:
     assert asyncio.run(scenario()) == ["x", "z"]
 
 
+def test_a_busy_client_leaves_a_slot_for_another_client() -> None:
+    """Issue 11, finding 3: a client whose searches fill the pool must not make another
+    client's bot wait for one of them to end: one slot stays free for other groups."""
+
+    async def scenario() -> tuple[list[str], int]:
+        slots = FairSlots(2)
+        order: list[str] = []
+        gate = asyncio.Event()
+
+        async def job(group: str, key: str, name: str) -> None:
+            async with slots.slot(group, key):
+                order.append(name)
+                await gate.wait()
+
+        busy = [asyncio.create_task(job("abuser", f"t{i}", f"abuser{i}")) for i in range(5)]
+        await asyncio.sleep(0)
+        quiet = asyncio.create_task(job("quiet", "q", "quiet"))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        started = list(order)
+        gate.set()
+        await asyncio.gather(quiet, *busy)
+        return started, slots.busy
+
+    started, busy = asyncio.run(scenario())
+    assert started == ["abuser0", "quiet"]
+    assert busy == 0
+
+
+def test_per_group_cap_is_checked() -> None:
+    with pytest.raises(ValueError, match="per_group is 1 to 2"):
+        FairSlots(2, per_group=3)
+    assert FairSlots(1).per_group == 1 and FairSlots(4).per_group == 3
+
+
 # --- rate limits and caps -----------------------------------------------------------------
 
 

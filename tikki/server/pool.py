@@ -44,13 +44,22 @@ def cores() -> int:
 
 
 class FairSlots:
-    """``size`` slots, granted round-robin across groups, then across keys in a group."""
+    """``size`` slots, granted round-robin across groups, then across keys in a group.
 
-    def __init__(self, size: int) -> None:
+    No group holds more than ``per_group`` slots at once (by default all but one, when
+    there are two or more): a client that keeps every slot busy still leaves one free, so
+    another client's bot starts at once instead of waiting for a long search to end.
+    """
+
+    def __init__(self, size: int, per_group: int | None = None) -> None:
         if size < 1:
             raise ValueError(f"a pool needs at least one slot, not {size}")
         self.size = size
+        self.per_group = per_group if per_group is not None else max(1, size - 1)
+        if not 1 <= self.per_group <= size:
+            raise ValueError(f"per_group is 1 to {size}, not {self.per_group}")
         self.busy = 0
+        self._held: dict[str, int] = {}
         self._groups: deque[str] = deque()
         self._keys: dict[str, deque[str]] = {}
         self._waiters: dict[tuple[str, str], deque[asyncio.Future[None]]] = {}
@@ -67,11 +76,18 @@ class FairSlots:
         try:
             yield
         finally:
-            self._release()
+            self._release(group)
+
+    def _free_for(self, group: str) -> bool:
+        return self.busy < self.size and self._held.get(group, 0) < self.per_group
+
+    def _grant(self, group: str) -> None:
+        self.busy += 1
+        self._held[group] = self._held.get(group, 0) + 1
 
     async def _acquire(self, group: str, key: str) -> None:
-        if self.busy < self.size and not self._waiters:
-            self.busy += 1
+        if self._free_for(group) and not self._waiters:
+            self._grant(group)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if group not in self._keys:
@@ -81,25 +97,49 @@ class FairSlots:
             self._waiters[group, key] = deque()
             self._keys[group].append(key)
         self._waiters[group, key].append(future)
+        self._dispatch()
         try:
             await future
         except asyncio.CancelledError:
             if future.done() and not future.cancelled():
-                self._release()  # granted, but the waiter went away: pass the slot on
+                self._release(group)  # granted, but the waiter went away: pass the slot on
             raise
 
-    def _release(self) -> None:
-        while (future := self._next()) is not None:
-            if not future.done():
-                future.set_result(None)  # the slot passes on: busy stays the same
-                return
+    def _release(self, group: str) -> None:
         self.busy -= 1
+        self._held[group] -= 1
+        if not self._held[group]:
+            del self._held[group]
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Grant free slots to waiters, round-robin, skipping groups at their cap."""
+        while self.busy < self.size:
+            future = self._next()
+            if future is None:
+                return
+            if not future.done():
+                future.set_result(None)
 
     def _next(self) -> asyncio.Future[None] | None:
-        """The next waiter, round-robin (cancelled ones included; the caller skips them)."""
-        if not self._groups:
-            return None
-        group = self._groups.popleft()
+        """The next waiter of a group under its cap, round-robin (granted on return;
+        cancelled ones are dropped without a grant)."""
+        for _ in range(len(self._groups)):
+            group = self._groups[0]
+            self._groups.rotate(-1)
+            if not self._free_for(group):
+                continue
+            future = self._pop(group)
+            if future is None:
+                continue
+            if not future.done():
+                self._grant(group)
+                return future
+            return self._next()  # a cancelled waiter: look again
+        return None
+
+    def _pop(self, group: str) -> asyncio.Future[None] | None:
+        """The first waiter of ``group``'s next key; the group and key go to the back."""
         keys = self._keys[group]
         key = keys.popleft()
         queue = self._waiters[group, key]
@@ -108,10 +148,9 @@ class FairSlots:
             keys.append(key)
         else:
             del self._waiters[group, key]
-        if keys:
-            self._groups.append(group)
-        else:
+        if not keys:
             del self._keys[group]
+            self._groups.remove(group)
         return future
 
 
