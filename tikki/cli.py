@@ -303,6 +303,110 @@ def _print_replay(state: State, seat: int | None = None) -> None:
             console.print("      ", event, sep="")
 
 
+@app.command("analyse")
+def analyse_command(
+    target: Annotated[
+        str, typer.Argument(help="a record file (JSON), or a game id with --db", metavar="FILE")
+    ],
+    seat: Annotated[int, typer.Option("--seat", help="the seat whose moves are judged")] = 0,
+    bot: Annotated[
+        str,
+        typer.Option("--bot", help="the rollout policy: greedy (fast), random or heuristic"),
+    ] = "greedy",
+    samples: Annotated[
+        int, typer.Option("--samples", help="determinizations per decision (more: surer)")
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the analysis")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
+    first: Annotated[
+        int, typer.Option("--from", help="judge the moves from this move number on")
+    ] = 1,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="write every decision as JSON")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="write a PNG chart")] = None,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="an arena database: FILE is a game id")
+    ] = None,
+) -> None:
+    """Judge every decision of one seat: each legal move's value from that seat's view.
+
+    Values are the chance of not being the loser (Myllymatti, Mattis) or the expected
+    points at the end of the round (Mückenstich), estimated by rollouts from states drawn
+    from the seat's view only. Moves losing 5/10/20 points of chance (1/2/4 points) are
+    inaccuracies, mistakes and blunders.
+
+    Example: [bold]tikki analyse records/myllymatti-20261130-101500.json --seat 0[/]
+    """
+    from tikki import analysis
+
+    data = _read_record(target, db)
+    _verify(target, data)
+    if plot is not None:
+        extras.require("plot", "analyse --plot")
+    try:
+        with _progress_bar() as progress:
+            task = progress.add_task(f"analysing seat {seat}", total=None)
+
+            def advance(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            result = analysis.analyse(data, seat, samples, bot, seed, jobs, advance, first)
+    except RulesError as err:
+        raise _fail(str(err)) from None
+    _print_analysis(result)
+    if json_out is not None:
+        json_out.write_text(json.dumps(result.to_json(), indent=1) + "\n")
+        console.print(f"Analysis written to {json_out}")
+    if plot is not None:
+        analysis.plot(result, plot)
+        console.print(f"Plot written to {plot}")
+
+
+def _progress_bar() -> Progress:
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    return Progress(*columns, console=console, transient=True)
+
+
+_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+def _print_analysis(result: Any) -> None:
+    """The decisions table and the summary of an analysis."""
+    percent = result.kind == "not_loser"
+
+    def fmt(value: float) -> str:
+        return f"{value:.0%}" if percent else f"{value:+.1f}"
+
+    title = "chance of not losing" if percent else "expected points (end of round)"
+    table = Table(title=f"{result.game}, seat {result.seat}: {title}", box=box.SIMPLE_HEAD)
+    for column in ("move", "phase", "played", "its value", "best", "best value", "loss", "verdict"):
+        table.add_column(
+            column, justify="right" if "value" in column or column == "loss" else "left"
+        )
+    for d in result.decisions:
+        table.add_row(
+            str(d.number), d.phase, d.played, fmt(d.values[d.played]),
+            d.best if d.best != d.played else "=", fmt(d.value), fmt(d.loss).lstrip("+"),
+            d.label or "",
+        )  # fmt: skip
+    console.print(table)
+    counts = result.counts()
+    console.print(
+        f"Accuracy {result.accuracy:.0%} over {len(result.decisions)} decisions: "
+        + ", ".join(common.count(n, label, _PLURALS[label]) for label, n in counts.items())
+        + f" ({result.samples} samples each, {result.rollout} rollouts, seed {result.seed})."
+    )
+    for d in result.worst():
+        better = fmt(d.loss).lstrip("+")
+        console.print(f"  move {d.number}: {d.played} ({d.label}); {d.best} was better by {better}")
+
+
 @app.command("rules")
 def rules_command(game: Annotated[str, typer.Argument(help="the game")]) -> None:
     """Print the rules of a game.

@@ -1,0 +1,194 @@
+"""``tikki analyse`` and :mod:`tikki.analysis` (issue 15, item 4)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import tikki
+from tikki import analysis
+from tikki.cli import app
+from tikki.core import RulesError, State
+
+# Myllymatti, 2 players, seed 221: after these 99 moves phase 2 has seat 0 holding AS and
+# AH (hearts are trump) against seat 1's QH.  AH goes out at once and wins; ``take`` picks
+# up the queen and loses whatever anyone plays next (checked by brute force below).
+ENDGAME_MOVES = (  # noqa: SIM905 (a list literal of 99 strings reads worse)
+    "stock 8C stock KD stock JS 2C QS 8S 7C 8D stock stock QH 6C KC 8H stock 3S QD 5S TS "
+    "stock TD 5C KH stock 5D stock 2D stock 5H stock TC 6S AC 3C AD stock 4D stock 3H stock "
+    "6H stock TH 7S 9H 9D 9S 4D 5D 2S 3S 6D 8D 5C 7C 7D 4H 5S 7S 9D 5H 6C 9C TD 7H 6S 8S "
+    "2C 8C 9S QS JD 8H JC 2H 3C QC TS 3H QD TH JS 6H 4C KC 2D KD TC AC KS 9H AD KH 3D JH 4S"
+).split()
+
+
+def endgame(last: str) -> dict[str, Any]:
+    """The record of the built endgame, ending with seat 0's move ``last``."""
+    state = tikki.load("myllymatti", 2).new_state(seed=221)
+    for move in ENDGAME_MOVES:
+        state.play(move)
+    assert state.view(None)["hands"] == [["AS", "AH"], ["QH"]]
+    assert state.current_player == 0
+    state.play(last)
+    record = state.record()
+    record.pop("outcome", None)
+    return record
+
+
+def results_of(state: State, seat: int, depth: int = 12) -> set[bool]:
+    """Every result (True: not the loser) ``seat`` can get over all continuations."""
+    if state.is_over:
+        return {state.outcome is not None and state.outcome["returns"][seat] >= 0}
+    assert depth > 0, "the brute force ran out of depth"
+    found: set[bool] = set()
+    for move in state.legal_moves():
+        after = state.clone()
+        after.play(move)
+        found |= results_of(after, seat, depth - 1)
+    return found
+
+
+def test_the_built_endgame_has_one_sure_win_and_one_sure_loss() -> None:
+    """The position the blunder test uses, checked by brute force (not by the analysis)."""
+    before = tikki.replay(endgame("AH") | {"moves": ENDGAME_MOVES})
+    sure = {}
+    for move in ("AH", "take"):
+        after = before.clone()
+        after.play(move)
+        sure[move] = results_of(after, 0)
+    assert sure == {"AH": {True}, "take": {False}}
+
+
+@pytest.mark.parametrize("rollout", analysis.ROLLOUTS)
+def test_a_clearly_losing_move_is_a_blunder_and_the_winning_one_is_best(rollout: str) -> None:
+    last_move = len(ENDGAME_MOVES) + 1
+    taken = analysis.analyse(endgame("take"), 0, 20, rollout, first=last_move)
+    assert len(taken.decisions) == 1
+    last = taken.decisions[-1]
+    assert (last.played, last.best, last.label) == ("take", "AH", "blunder")
+    assert last.values["AH"] == 1.0 and last.values["take"] == 0.0
+    assert last.loss == 1.0
+    kept = analysis.analyse(endgame("AH"), 0, 20, rollout, first=last_move)
+    assert kept.decisions[-1].label is None and kept.decisions[-1].loss == 0.0
+    assert kept.decisions[-1].number == taken.decisions[-1].number == last_move
+
+
+def played_game(name: str, players: int, seed: int) -> dict[str, Any]:
+    game = tikki.load(name, players)
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    return state.record()
+
+
+def a_decision(name: str, players: int, seed: int) -> tuple[tikki.Game, State, int]:
+    """A state, mid-game, where the seat to act has a choice and cannot see some cards."""
+    game = tikki.load(name, players)
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(12):
+        state.play(rng.choice(state.legal_moves()))
+    while len(state.legal_moves()) < 2:
+        state.play(rng.choice(state.legal_moves()))
+    seat = state.current_player
+    assert seat is not None
+    return game, state, seat
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [("myllymatti", 3), ("mattis", 3), ("mueckenstich", 4)]
+)
+def test_values_depend_only_on_the_seat_view(name: str, players: int) -> None:
+    """Swapping cards the seat cannot see changes nothing for a seed: another state drawn
+    from the same view (its hidden cards dealt afresh) gets the very same values."""
+    game, state, seat = a_decision(name, players, seed=3)
+    view = state.view(seat)
+    other = game.sample_state(view, random.Random(99))
+    assert other.view(seat) == view
+    hidden_differ = other.view(None) != state.view(None) or any(
+        other.view(s) != state.view(s) for s in range(players) if s != seat
+    )
+    assert hidden_differ, "the sampled state should differ in what the seat cannot see"
+    first = analysis.evaluate(game, view, samples=8, seed=5)
+    second = analysis.evaluate(game, other.view(seat), samples=8, seed=5)
+    through_json = analysis.evaluate(game, json.loads(json.dumps(view)), samples=8, seed=5)
+    assert first == second == through_json
+
+
+def test_results_are_the_same_whatever_the_jobs() -> None:
+    record = played_game("myllymatti", 3, seed=4)
+    one = analysis.analyse(record, seat=1, samples=6, seed=2, jobs=1)
+    two = analysis.analyse(record, seat=1, samples=6, seed=2, jobs=2)
+    assert one.decisions and one.decisions == two.decisions
+
+
+def test_mueckenstich_values_are_points() -> None:
+    record = played_game("mueckenstich", 4, seed=1)
+    record["moves"] = record["moves"][:40]
+    record.pop("outcome")
+    result = analysis.analyse(record, seat=2, samples=4, seed=1)
+    assert result.kind == "points"
+    assert result.decisions
+    assert any(v != 0 for d in result.decisions for v in d.values.values())
+
+
+def test_labels_follow_the_documented_thresholds() -> None:
+    assert analysis.label_for("not_loser", 0.04, 0.0) is None
+    assert analysis.label_for("not_loser", 0.05, 0.0) == "inaccuracy"
+    assert analysis.label_for("not_loser", 0.12, 0.0) == "mistake"
+    assert analysis.label_for("not_loser", 0.20, 0.0) == "blunder"
+    assert analysis.label_for("not_loser", 0.30, 0.2) is None  # within the noise
+    assert analysis.label_for("points", 4.0, 0.5) == "blunder"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"rollout": "ismcts"}, "greedy or random or heuristic"),
+        ({"samples": 1}, "at least 2 samples"),
+        ({"jobs": 0}, "jobs is 1 or more"),
+        ({"seat": 5}, "no seat 5"),
+    ],
+)
+def test_bad_settings_are_clear_errors(kwargs: Mapping[str, Any], needle: str) -> None:
+    record = endgame("AH")
+    settings: dict[str, Any] = {"seat": 0} | dict(kwargs)
+    with pytest.raises(RulesError, match=needle):
+        analysis.analyse(record, **settings)
+
+
+def test_cli_prints_the_verdicts_and_writes_json_and_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="the plot extra is part of the test set-up")
+    file = tmp_path / "endgame.json"
+    file.write_text(json.dumps(endgame("take")))
+    out, png = tmp_path / "analysis.json", tmp_path / "analysis.png"
+    result = CliRunner().invoke(
+        app,
+        ["analyse", str(file), "--seat", "0", "--samples", "10", "--from", "80", "--json", str(out),
+         "--plot", str(png)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "blunder" in result.output
+    assert "move 100: take (blunder); AH was better by 100%" in result.output
+    data = json.loads(out.read_text())
+    assert data["decisions"][-1]["label"] == "blunder"
+    assert data["counts"]["blunder"] >= 1
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_bad_seat_and_bad_record_are_clear(tmp_path: Path) -> None:
+    file = tmp_path / "endgame.json"
+    file.write_text(json.dumps(endgame("AH")))
+    bad = CliRunner().invoke(app, ["analyse", str(file), "--seat", "7"])
+    assert bad.exit_code == 2 and "no seat 7" in bad.output
+    assert "Traceback" not in bad.output
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    worse = CliRunner().invoke(app, ["analyse", str(broken)])
+    assert worse.exit_code == 1 and "not a JSON record" in worse.output
