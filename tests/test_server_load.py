@@ -383,3 +383,13 @@ def test_sync_is_rate_limited_per_connection(tmp_path: Path) -> None:
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 1008
+
+
+def test_a_search_worker_plays_under_the_table_s_own_rules_revision() -> None:
+    """A table stored under r1 keeps r1 in its searching bots (the worker rebuilds the
+    game from its key, which must carry the revision)."""
+    from tikki.server.pool import _game, game_key
+
+    old = tikki.load("mattis", 3, rules="r1")
+    assert _game(*game_key(old)).rules == "r1"
+    assert _game(*game_key(tikki.load("mattis", 3))).rules == "r2"

@@ -172,8 +172,8 @@ def _init_worker(stop: Event) -> None:
 
 
 @lru_cache(maxsize=64)
-def _game(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> Game:
-    return load(name, players, **dict(options))
+def _game(name: str, players: int, rules: str, options: tuple[tuple[str, Any], ...]) -> Game:
+    return load(name, players, rules=rules, **dict(options))
 
 
 def _halt(deadline: float) -> Callable[[], bool]:
@@ -187,7 +187,7 @@ def _halt(deadline: float) -> Callable[[], bool]:
 
 def search_move(
     spec: str,
-    game: tuple[str, int, tuple[tuple[str, Any], ...]],
+    game: GameKey,
     view: Mapping[str, Any],
     seed: int,
     seconds: float = MAX_SECONDS,
@@ -203,9 +203,14 @@ def search_move(
     return bot.choose(_game(*game), view)
 
 
-def game_key(game: Game) -> tuple[str, int, tuple[tuple[str, Any], ...]]:
-    """What a worker needs to rebuild ``game``: its name, players and options."""
-    return game.name, game.players, tuple(sorted(game.options.items()))
+GameKey = tuple[str, int, str, tuple[tuple[str, Any], ...]]
+"""A game as a worker rebuilds it: name, players, rules revision and options."""
+
+
+def game_key(game: Game) -> GameKey:
+    """What a worker needs to rebuild ``game``: its name, players, rules and options (a
+    table stored under ``r1`` keeps its bots searching under ``r1``)."""
+    return game.name, game.players, game.rules, tuple(sorted(game.options.items()))
 
 
 class SearchPool:
