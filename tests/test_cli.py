@@ -27,6 +27,7 @@ def test_whole_game_by_numbers_then_replay(tmp_path: Path) -> None:
     code, out = _play(["myllymatti", "--seed", "5", "--record", str(record)], "1\n" * 600)
     assert code == 0
     assert "Game over" in out and "Myllymatti:" in out
+    assert f"See how well you played: tikki analyse {record} --seat 0" in out.replace("\n", "")
     data = json.loads(record.read_text())
     state = tikki.replay(data)
     assert state.is_over and state.outcome == data["outcome"]
@@ -39,6 +40,7 @@ def test_quit_saves_a_replayable_partial_record(tmp_path: Path) -> None:
     record = tmp_path / "partial.json"
     code, out = _play(["myllymatti", "--seed", "1", "--record", str(record)], "2\nquit\n")
     assert code == 0 and "Game stopped" in out and "Record saved" in out
+    assert "tikki analyse" not in out  # offered only once the game is over
     state = tikki.replay(json.loads(record.read_text()))
     assert not state.is_over and len(state.moves) >= 1
 
