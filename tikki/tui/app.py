@@ -320,9 +320,7 @@ class Session:
         path.write_text(json.dumps(self.state.record(), indent=1) + "\n")
         self.console.print(f"Record saved to {path} — replay it with: tikki replay {path}")
         if self.human is not None and self.state.is_over:
-            self.console.print(
-                f"See how well you played: tikki analyse {path} --seat {self.human}"
-            )
+            self.console.print(f"See how well you played: tikki analyse {path} --seat {self.human}")
 
 
 def default_record_path(game: Game) -> Path:
