@@ -42,6 +42,7 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+LABELS = ("inaccuracy", "mistake", "blunder")
 MAX_TURNS = 800
 """Our own moves in one game before the test gives up (a game has a few hundred at most)."""
 
@@ -70,6 +71,7 @@ class Server:
         cmd = [sys.executable, "-m", "tikki.cli", "serve", "--port", str(port)]
         cmd += ["--db", f"sqlite:///{db_path}", "--bot-delay", "0"]
         cmd.append("--allow-client-seeds")  # the games replay known deals
+        cmd += ["--analysis-samples", "8"]  # "Analyse my game" in seconds
         self.proc = subprocess.Popen(
             cmd,
             stdout=subprocess.PIPE,
@@ -352,8 +354,25 @@ def test_myllymatti_whole_game(server: Server, browser: Browser) -> None:
     record = check_record(page, server.url, table_id)
     assert record["options"]["runs"] is True
     assert any("+" in m for m in record["moves"]), "no run was played"
+    analyse_my_game(page)
     watch.check()
     context.close()
+
+
+def analyse_my_game(page: Page) -> None:
+    """ "Analyse my game": progress, then the summary, the chart and the marked log, while
+    the page stays responsive."""
+    page.click("#analyse")
+    page.wait_for_selector("#analysis-status:has-text('Judging'), .analysis-summary")
+    assert page.evaluate("1 + 1") == 2  # the page answers while the server works
+    page.wait_for_selector(".analysis-summary", timeout=120_000)
+    summary = page.inner_text(".analysis-summary")
+    assert re.search(r"Accuracy \d+% over \d+ decisions?", summary), summary
+    assert page.locator("svg.analysis-chart circle").count() >= 1
+    marks = ", ".join(f"svg.analysis-chart circle.{label}" for label in LABELS)
+    labelled = page.locator(marks).count()
+    assert page.locator("#log-list .verdict").count() == labelled
+    shot(page, "analysis-end")
 
 
 def test_mattis_whole_game_on_a_phone(server: Server, browser: Browser) -> None:

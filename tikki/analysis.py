@@ -262,7 +262,8 @@ Task = tuple[str, int, str, tuple[tuple[str, Any], ...], dict[str, Any], int, st
 played move, seed and rollout (picklable, for worker processes)."""
 
 
-def _run(task: Task, samples: int) -> Decision:
+def judge_task(task: Task, samples: int) -> Decision:
+    """Judge one decision (a :data:`Task`); runs in worker processes too."""
     name, players, rules, options, view, number, phase, played, seed, rollout = task
     game = load(name, players, rules=rules, **dict(options))
     results = evaluate(game, view, samples, rollout, seed)
@@ -341,12 +342,12 @@ def _map(
     done: list[Decision] = []
     if jobs == 1 or len(tasks) < 2:
         for task in tasks:
-            done.append(_run(task, samples))
+            done.append(judge_task(task, samples))
             if progress is not None:
                 progress(len(done), len(tasks))
         return done
     with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
-        for decision in pool.map(_run, tasks, [samples] * len(tasks)):
+        for decision in pool.map(judge_task, tasks, [samples] * len(tasks)):
             done.append(decision)
             if progress is not None:
                 progress(len(done), len(tasks))
@@ -399,6 +400,7 @@ __all__ = [
     "decisions_of",
     "evaluate",
     "judge",
+    "judge_task",
     "label_for",
     "plot",
     "value_kind",

@@ -665,6 +665,10 @@ def serve_command(
     sync_rate: Annotated[
         float, typer.Option("--sync-rate", help="sync messages a connection may send per minute")
     ] = 60,
+    analysis_samples: Annotated[
+        int,
+        typer.Option("--analysis-samples", help="deals tried per decision by 'Analyse my game'"),
+    ] = 60,
 ) -> None:
     """Run the web table: play in the browser with friends and bots.
 
@@ -689,6 +693,7 @@ def serve_command(
             max_tables=max_tables,
             waiting_expiry=waiting_expiry,
             sync_per_minute=sync_rate,
+            analysis_samples=analysis_samples,
         )
         serve(
             host, port, db, bot_delay, hint_bot, announce=console.print,

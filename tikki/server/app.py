@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import tikki
 from tikki.core import games
 from tikki.server import botplay, headers, schemas, web, ws
+from tikki.server.analysis import Analyses
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
 from tikki.server.limits import MAX_MESSAGE, BodyLimit
@@ -179,6 +180,24 @@ def api_router() -> APIRouter:
         new, new_seat, token = await manager.rematch(table, seat)
         return {"seat": new_seat, "token": token, "table": new.public()}
 
+    @router.post(
+        "/tables/{table_id}/analysis/{seat}", status_code=202, response_model=schemas.AnalysisJob
+    )
+    async def start_analysis(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """Start the analysis of a seat's moves at a finished table ("Analyse my game"):
+        every legal move's value from that seat's view.  Asking again returns the same
+        job; poll it with GET."""
+        table = await _manager(request).get(table_id)
+        analyses: Analyses = request.app.state.analyses
+        return analyses.start(table, seat, client_address(request)).public()
+
+    @router.get("/tables/{table_id}/analysis/{seat}", response_model=schemas.AnalysisJob)
+    async def get_analysis(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """The analysis job of a seat: its progress, then every decision's verdict."""
+        table = await _manager(request).get(table_id)
+        analyses: Analyses = request.app.state.analyses
+        return analyses.get(table, seat).public()
+
     @router.get("/tables/{table_id}/record", response_model=dict[str, Any])
     async def record(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
         """The full record of a finished game; before the end, a seat's own record."""
@@ -242,11 +261,13 @@ def create_app(
     if name not in botplay.ALLOWED:
         raise ValueError(f"the hint bot is random, heuristic or ismcts, not {hint_bot!r}")
     manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot, policy)
+    analyses = Analyses(manager, manager.policy.analysis_samples)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
         yield
+        analyses.stop()
         await manager.stop()
 
     app = FastAPI(
@@ -261,6 +282,7 @@ def create_app(
     )
     manager.client_seeds = client_seeds
     app.state.manager = manager
+    app.state.analyses = analyses
     app.state.max_message = max_message
     app.add_middleware(BodyLimit, limit=max_message)
     app.add_middleware(headers.SecurityHeaders)

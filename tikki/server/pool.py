@@ -24,10 +24,12 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from multiprocessing.synchronize import Event
-from typing import Any
+from typing import Any, TypeVar
 
 from tikki import bots as botlib
 from tikki.core import Game, load
+
+T = TypeVar("T")
 
 MAX_SECONDS = 10.0
 """The longest one search may think (it then plays its best move so far)."""
@@ -239,6 +241,11 @@ class SearchPool:
         return await loop.run_in_executor(
             self._pool(), search_move, spec, game_key(game), dict(view), seed, self.seconds
         )
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker process (``fn`` and its arguments must pickle)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), fn, *args)
 
     def stop(self, grace: float = STOP_GRACE) -> None:
         """Stop every search now and end the workers (queued searches are dropped); a

@@ -39,6 +39,8 @@ class Policy:
     """Seconds after which a table still waiting for players is removed."""
     sync_per_minute: float = 60
     """``sync`` messages one connection may send per minute (a burst of 10)."""
+    analysis_samples: int = 60
+    """Determinizations per decision of "Analyse my game" (more: surer and slower)."""
 
     def __post_init__(self) -> None:
         numbers = {
@@ -52,6 +54,8 @@ class Policy:
         for option, value in numbers.items():
             if not value > 0:
                 raise ValueError(f"{option} is a number > 0, not {value}")
+        if self.analysis_samples < 2:
+            raise ValueError(f"--analysis-samples is 2 or more, not {self.analysis_samples}")
         if self.bot_workers < 0:
             raise ValueError(f"--bot-workers is 0 (one per core) or more, not {self.bot_workers}")
 

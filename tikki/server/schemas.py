@@ -201,6 +201,23 @@ class RulesText(BaseModel):
     markdown: str
 
 
+class AnalysisJob(BaseModel):
+    """An analysis of one seat's moves at a finished table (see ``tikki analyse``)."""
+
+    table: str
+    seat: int
+    status: str = Field(description="running, done or failed")
+    done: int = Field(description="decisions judged so far")
+    total: int = Field(description="decisions to judge (0 until the record is read)")
+    analysis: dict[str, Any] | None = Field(
+        default=None,
+        description="when done: game, seat, kind (not_loser or points), thresholds, accuracy,"
+        " counts, worst (move numbers) and decisions (number, phase, played, values, best,"
+        " loss, error, label, value)",
+    )
+    message: str | None = Field(default=None, description="why it failed")
+
+
 class GamesInfo(BaseModel):
     """The games with their players, variants and options, and the bot levels."""
 

@@ -21,6 +21,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -668,6 +669,10 @@ class TableManager:
                 return False
             await asyncio.sleep(1.0)
         return True
+
+    def search_slot(self, lane: str, key: str) -> AbstractAsyncContextManager[None]:
+        """A fair turn in the search pool for other heavy work (analyses), by ``lane``."""
+        return self._search_slots.slot(lane, key)
 
     async def _think(self, spec: str, table: Table, view: JSON, seed: int) -> str:
         """The bot's move: cheap bots (well under a millisecond) decide on the event loop,

@@ -55,6 +55,8 @@ export const api = {
     request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, invite ? { name, invite } : { name }),
   hint: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/hint`, undefined, token),
   state: (id, token) => request("GET", `/api/tables/${encodeURIComponent(id)}/state`, undefined, token),
+  analyse: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/analysis/${seat}`),
+  analysis: (id, seat) => request("GET", `/api/tables/${encodeURIComponent(id)}/analysis/${seat}`),
   rematch: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, undefined, token),
   move: (id, token, move, seq) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/moves`, { move, seq }, token),

@@ -2,6 +2,7 @@
 // (issue #12 items 3 and 7); table.js calls renderExtras() after each render.
 import { api, esc, saveToken, tableUrl } from "./api.js";
 import { goal } from "./goals.js";
+import { renderAnalysis } from "./analysis.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -16,6 +17,7 @@ export function renderExtras(m, token) {
     line.hidden = !text;
   }
   renderAgain(m, token);
+  renderAnalysis(m);
 }
 
 function renderAgain(m, token) {

@@ -1,0 +1,84 @@
+""" "Analyse my game" at the web table (issue 15, item 5): jobs on the bots' pool."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from tests._server import TestClient, client, create, error_of, join
+from tikki import analysis
+from tikki.server import analysis as server_analysis
+
+
+def finished_table(c: TestClient) -> tuple[str, dict[str, Any]]:
+    """A finished two-seat Myllymatti table of random bots; its id and record."""
+    bots = [{"kind": "bot", "bot": "random"}] * 2
+    table_id = create(c, seats=bots, seed=11)["table"]["id"]
+    deadline = time.monotonic() + 60
+    while c.get(f"/api/tables/{table_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.05)
+    record = c.get(f"/api/tables/{table_id}/record").json()
+    return table_id, record
+
+
+def wait_done(c: TestClient, url: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    while True:
+        job: dict[str, Any] = c.get(url).json()
+        if job["status"] != "running":
+            return job
+        assert 0 <= job["done"] <= job["total"] or job["total"] == 0
+        assert time.monotonic() < deadline, f"the analysis did not finish: {job}"
+        time.sleep(0.1)
+
+
+def test_analysis_of_a_finished_game_matches_tikki_analyse(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        c.app.state.analyses.samples = 6  # type: ignore[attr-defined]
+        table_id, record = finished_table(c)
+        url = f"/api/tables/{table_id}/analysis/1"
+        started = c.post(url)
+        assert started.status_code == 202, started.text
+        assert started.json()["status"] in ("running", "done")
+        again = c.post(url)  # the same job, not a second one
+        assert again.status_code == 202
+        assert c.app.state.analyses.jobs.keys() == {(table_id, 1)}  # type: ignore[attr-defined]
+        job = wait_done(c, url)
+    assert job["status"] == "done", job
+    assert job["done"] == job["total"] > 0
+    local = analysis.analyse(record, 1, samples=6, seed=0)
+    assert job["analysis"] == local.to_json()
+
+
+def test_analysis_is_refused_clearly_before_the_end_and_for_unknown_seats(
+    tmp_path: Path,
+) -> None:
+    with client(tmp_path) as c:
+        table_id = create(c)["table"]["id"]
+        join(c, table_id, 0)
+        status, code, message = error_of(c.post(f"/api/tables/{table_id}/analysis/0"))
+        assert (status, code) == (409, "not_finished")
+        assert "once it is over" in message
+        done_id, _ = finished_table(c)
+        status, code, message = error_of(c.post(f"/api/tables/{done_id}/analysis/5"))
+        assert (status, code) == (404, "unknown_seat") and "seats are 0–1" in message
+        status, code, message = error_of(c.get(f"/api/tables/{done_id}/analysis/0"))
+        assert (status, code) == (404, "not_found") and "POST" in message
+        status, code, _ = error_of(c.post("/api/tables/nosuch/analysis/0"))
+        assert (status, code) == (404, "unknown_table")
+
+
+def test_one_address_runs_a_bounded_number_of_analyses(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        analyses = c.app.state.analyses  # type: ignore[attr-defined]
+        analyses.samples = 400  # long enough to still be running
+        table_id, _ = finished_table(c)
+        for seat in range(server_analysis.PER_ADDRESS):
+            assert c.post(f"/api/tables/{table_id}/analysis/{seat}").status_code == 202
+        other_id, _ = finished_table(c)
+        r = c.post(f"/api/tables/{other_id}/analysis/0")
+        status, code, message = error_of(r)
+        assert (status, code) == (429, "rate_limited")
+        assert "still running" in message and r.headers["retry-after"] == "10"

@@ -1,0 +1,168 @@
+"""Game analysis at the web table ("Analyse my game"): jobs on the bots' bounded pool.
+
+A finished table's record is public, so anyone may ask for the analysis of any seat of it
+(:mod:`tikki.analysis`: every legal move's value from that seat's view only).  A job is
+one per (table, seat): asking again returns the same job.  Its decisions are judged one
+by one in the search worker processes, each in its fair turn among the bots' searches
+(the lane ``analysis:ADDRESS``), so an analysis never holds the event loop and never
+starves the bots of live tables.  Jobs keep their results in memory (the newest
+:data:`KEEP` jobs); a restart forgets them, and asking again starts afresh.  Each address
+may run :data:`PER_ADDRESS` jobs at once; more answer ``429 rate_limited``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tikki import analysis
+from tikki.server.errors import ApiError
+
+if TYPE_CHECKING:
+    from tikki.server.tables import Table, TableManager
+
+SAMPLES = 60
+"""Determinizations per decision at the web table by default (``--analysis-samples``;
+the terminal's default is 100)."""
+KEEP = 200
+"""Finished and running jobs kept in memory, newest last."""
+PER_ADDRESS = 2
+"""Jobs one address may have running at once."""
+
+
+@dataclass
+class Job:
+    """One analysis: its progress, then its result (or its error)."""
+
+    table: str
+    seat: int
+    owner: str
+    total: int = 0
+    done: int = 0
+    result: analysis.Analysis | None = None
+    error: str | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def status(self) -> str:
+        """``running``, ``done`` or ``failed``."""
+        if self.error is not None:
+            return "failed"
+        return "done" if self.result is not None else "running"
+
+    def public(self) -> dict[str, Any]:
+        """The job as the API answers it."""
+        out: dict[str, Any] = {
+            "table": self.table,
+            "seat": self.seat,
+            "status": self.status,
+            "done": self.done,
+            "total": self.total,
+        }
+        if self.result is not None:
+            out["analysis"] = self.result.to_json()
+        if self.error is not None:
+            out["message"] = self.error
+        return out
+
+
+class Analyses:
+    """The analysis jobs of one server."""
+
+    def __init__(self, manager: TableManager, samples: int = SAMPLES) -> None:
+        self.manager = manager
+        self.samples = samples
+        self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
+
+    def get(self, table: Table, seat: int) -> Job:
+        """The job of ``table``'s ``seat``; ``not_found`` when none was asked for."""
+        self._check(table, seat)
+        job = self.jobs.get((table.id, seat))
+        if job is None:
+            raise ApiError(
+                "not_found",
+                f"no analysis of seat {seat} at table {table.id} was asked for: "
+                f"POST /api/tables/{table.id}/analysis/{seat} starts one",
+            )
+        return job
+
+    def start(self, table: Table, seat: int, address: str) -> Job:
+        """Start (or return the running or finished) analysis of ``table``'s ``seat``."""
+        self._check(table, seat)
+        key = (table.id, seat)
+        job = self.jobs.get(key)
+        if job is not None and job.status != "failed":
+            self.jobs.move_to_end(key)
+            return job
+        running = sum(1 for j in self.jobs.values() if j.owner == address and j.status == "running")
+        if running >= PER_ADDRESS:
+            raise ApiError(
+                "rate_limited",
+                f"{running} analyses from this address are still running; wait for one to finish",
+                retry_after=10,
+            )
+        job = Job(table.id, seat, address)
+        self.jobs[key] = job
+        self._trim()
+        job.task = asyncio.create_task(self._run(job, table.state.record()))
+        return job
+
+    @staticmethod
+    def _check(table: Table, seat: int) -> None:
+        if table.status != "finished":
+            raise ApiError(
+                "not_finished",
+                f"table {table.id} is not finished: a game is analysed once it is over",
+            )
+        if not 0 <= seat < len(table.seats):
+            raise ApiError("unknown_seat", f"no seat {seat}: seats are 0–{len(table.seats) - 1}")
+
+    def _trim(self) -> None:
+        while len(self.jobs) > KEEP:
+            _, old = self.jobs.popitem(last=False)
+            if old.task is not None:
+                old.task.cancel()
+
+    async def _run(self, job: Job, record: dict[str, Any]) -> None:
+        try:
+            game, found = analysis.decisions_of(record, job.seat)
+            options = tuple(sorted(game.options.items()))
+            job.total = len(found)
+            decisions = []
+            for number, phase, played, view in found:
+                task: analysis.Task = (
+                    game.name, game.players, game.rules, options, view, number, phase,
+                    played, analysis.decision_seed(0, number), "greedy",
+                )  # fmt: skip
+                decisions.append(await self._judge(job, task))
+                job.done += 1
+            job.result = analysis.Analysis(
+                game=game.name,
+                players=game.players,
+                seat=job.seat,
+                kind=analysis.value_kind(game),
+                samples=self.samples,
+                rollout="greedy",
+                seed=0,
+                decisions=decisions,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            job.error = f"the analysis failed: {err}"
+
+    async def _judge(self, job: Job, task: analysis.Task) -> analysis.Decision:
+        manager = self.manager
+        async with manager.search_slot(f"analysis:{job.owner}", job.table):
+            return await manager.searches.run(analysis.judge_task, task, self.samples)
+
+    def stop(self) -> None:
+        """Cancel every running job (the server is stopping)."""
+        for job in self.jobs.values():
+            if job.task is not None and not job.task.done():
+                job.task.cancel()
+
+
+__all__ = ["KEEP", "PER_ADDRESS", "SAMPLES", "Analyses", "Job"]

@@ -1,0 +1,142 @@
+// "Analyse my game" at the end of a game (issue #15 item 5): the server judges every
+// decision of your seat from your own view, on its background pool; this panel starts the
+// job, shows its progress, then the summary, a chart of your chances move by move, and
+// marks the inaccuracies, mistakes and blunders in the move log.
+import { api, esc } from "./api.js";
+
+const $ = (sel) => document.querySelector(sel);
+const POLL_MS = 1000;
+const SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+const state = { table: null, seat: null, timer: null, result: null };
+
+/** Show the panel at a finished table for the seated player (called after each render). */
+export function renderAnalysis(m) {
+  const box = $("#analysis");
+  if (!box) return;
+  const seat = m.seat;
+  const show = m.status === "finished" && seat !== null && seat !== undefined;
+  box.hidden = !show;
+  if (!show) return;
+  if (state.table === m.table.id && state.seat === seat) {
+    if (state.result) markLog(state.result);
+    return;
+  }
+  state.table = m.table.id;
+  state.seat = seat;
+  state.result = null;
+  box.innerHTML =
+    `<h2>Analysis</h2>` +
+    `<p class="muted">How good was each of your moves? The server tries every legal move ` +
+    `from what you could see, in many possible deals.</p>` +
+    `<button type="button" id="analyse">Analyse my game</button> <span id="analysis-status" ` +
+    `class="muted" role="status"></span><div id="analysis-body"></div>`;
+  // asking again (say, after a reload) returns the job already running or done
+  $("#analyse").addEventListener("click", () => start(m.table.id, seat));
+}
+
+async function start(table, seat) {
+  $("#analyse").disabled = true;
+  try {
+    show_(await api.analyse(table, seat));
+  } catch (err) {
+    $("#analyse").disabled = false;
+    $("#analysis-status").textContent = err.message;
+  }
+}
+
+function show_(job) {
+  const status = $("#analysis-status");
+  if (!status || job.table !== state.table || job.seat !== state.seat) return;
+  clearTimeout(state.timer);
+  if (job.status === "running") {
+    $("#analyse").disabled = true;
+    status.textContent = job.total ? `Judging your decisions: ${job.done} of ${job.total}…` : "Starting…";
+    state.timer = setTimeout(async () => {
+      try {
+        show_(await api.analysis(job.table, job.seat));
+      } catch (err) {
+        status.textContent = err.message;
+      }
+    }, POLL_MS);
+    return;
+  }
+  if (job.status === "failed") {
+    $("#analyse").disabled = false;
+    status.textContent = job.message || "The analysis failed.";
+    return;
+  }
+  $("#analyse").remove();
+  status.textContent = "";
+  state.result = job.analysis;
+  $("#analysis-body").innerHTML = summary(job.analysis) + chart(job.analysis);
+  markLog(job.analysis);
+}
+
+function fmt(a, value) {
+  return a.kind === "not_loser" ? `${Math.round(value * 100)}%` : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
+}
+
+function summary(a) {
+  const n = a.decisions.length;
+  const c = a.counts;
+  const what = a.kind === "not_loser" ? "chance of not being the loser" : "expected points at the end of the round";
+  const worst = a.decisions
+    .filter((d) => a.worst.includes(d.number))
+    .sort((x, y) => y.loss - x.loss)
+    .map((d) => `<li>Move ${d.number}: you played <b>${esc(d.played)}</b> (${esc(d.label)}); ` +
+      `<b>${esc(d.best)}</b> was better by ${fmt(a, d.loss).replace("+", "")}.</li>`)
+    .join("");
+  return (
+    `<p class="analysis-summary"><b>Accuracy ${Math.round(a.accuracy * 100)}%</b> over ${n} ` +
+    `decision${n === 1 ? "" : "s"}: ${c.inaccuracy} inaccurac${c.inaccuracy === 1 ? "y" : "ies"}, ` +
+    `${c.mistake} mistake${c.mistake === 1 ? "" : "s"}, ${c.blunder} blunder${c.blunder === 1 ? "" : "s"}.</p>` +
+    (worst ? `<ol class="analysis-worst">${worst}</ol>` : `<p>No mistakes found.</p>`) +
+    `<p class="muted">The chart shows your ${what} before each of your moves (line) and ` +
+    `after the move you played (dots).</p>`
+  );
+}
+
+/** An SVG line chart of the value before each decision and after the move played. */
+function chart(a) {
+  const ds = a.decisions;
+  if (!ds.length) return "";
+  const w = 600, h = 180, pad = 28;
+  const last = ds[ds.length - 1].number, first = ds[0].number;
+  const values = ds.flatMap((d) => [d.value, d.values[d.played]]);
+  let lo = a.kind === "not_loser" ? 0 : Math.min(...values);
+  let hi = a.kind === "not_loser" ? 1 : Math.max(...values);
+  if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
+  const x = (n) => pad + ((n - first) / Math.max(1, last - first)) * (w - 2 * pad);
+  const y = (v) => h - pad - ((v - lo) / (hi - lo)) * (h - 2 * pad);
+  const line = ds.map((d, i) => `${i ? "L" : "M"}${x(d.number).toFixed(1)},${y(d.value).toFixed(1)}`).join("");
+  const dots = ds
+    .map((d) => {
+      const cls = d.label ? `dot ${d.label}` : "dot";
+      const title = `move ${d.number}: ${d.played} ${fmt(a, d.values[d.played])}` + (d.label ? ` (${d.label})` : "");
+      return `<circle class="${cls}" cx="${x(d.number).toFixed(1)}" cy="${y(d.values[d.played]).toFixed(1)}" r="${d.label ? 5 : 3}"><title>${esc(title)}</title></circle>`;
+    })
+    .join("");
+  return (
+    `<svg class="analysis-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="Your chances move by move">` +
+    `<line class="axis" x1="${pad}" y1="${h - pad}" x2="${w - pad}" y2="${h - pad}"/>` +
+    `<text x="${pad}" y="${pad - 8}" class="tick">${esc(fmt(a, hi))}</text>` +
+    `<text x="${pad}" y="${h - 8}" class="tick">${esc(fmt(a, lo))} · move ${first}</text>` +
+    `<text x="${w - pad}" y="${h - 8}" class="tick" text-anchor="end">move ${last}</text>` +
+    `<path class="value" d="${line}"/>${dots}</svg>`
+  );
+}
+
+/** Mark the labelled moves in the move log (its items carry their history index). */
+function markLog(a) {
+  for (const d of a.decisions) {
+    if (!d.label) continue;
+    const li = document.querySelector(`#log-list li[data-i="${d.number - 1}"]`);
+    if (!li || li.querySelector(".verdict")) continue;
+    li.classList.add(`verdict-${d.label}`);
+    const badge = document.createElement("span");
+    badge.className = `verdict ${d.label}`;
+    badge.textContent = ` ${SIGN[d.label]} ${d.label}: ${d.best} was better`;
+    li.appendChild(badge);
+  }
+}
