@@ -115,3 +115,22 @@ def test_plot_is_wide_labels_its_baseline_and_shows_zero_bars(
     ticks = [c for c in ax.collections if len(c.get_offsets())]
     assert any(list(c.get_offsets()[:, 1]).count(0.0) for c in ticks)
     real_close(fig)
+
+
+def test_think_times_per_move_are_a_table_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16, item 6: each bot's median, 90th percentile and longest think time per move
+    in the terminal report too (not only in --json), within 80 columns."""
+    monkeypatch.setattr(cli, "console", cli.console)
+    results = _results()
+    for result in results:
+        result.move_seconds = [
+            [0.001 * (k + 1) for k in range(10)] if s == "heuristic" else [2e-5] * 10
+            for s in result.seats
+        ]
+    out = _report(results, SPEC)
+    tail = out.split("Think time per move", 1)[1].splitlines()
+    assert tail[1].split() == ["Bot", "Median", "90th", "percentile", "Longest"]
+    rows = {line.split()[0]: line.split()[1:] for line in tail[3:5]}
+    assert rows["heuristic"] == ["5.00", "ms", "9.00", "ms", "10.0", "ms"]  # nearest rank
+    assert rows["random"] == ["20.0", "µs", "20.0", "µs", "20.0", "µs"]
+    assert all(len(line) <= 80 for line in out.splitlines())

@@ -594,6 +594,7 @@ def _report(
     console.print(table)
     if not scored:
         console.print(f"A random bot's expected loss rate is {1 / spec.players:.1%}.")
+    _think_table(figures)
     for result in results:
         if result.error:
             console.print(f"[yellow]game {result.index}: forfeit by {result.error}[/]")
@@ -606,6 +607,21 @@ def _report(
         for name, (ordinal, mu, sigma) in sorted(rated.items(), key=lambda kv: -kv[1][0]):
             rt.add_row(name, f"{ordinal:.2f}", f"{mu:.2f}", f"{sigma:.2f}")
         console.print(rt)
+
+
+def _think_table(figures: list[dict[str, Any]]) -> None:
+    """Each bot's think time per move: median, 90th percentile and longest."""
+    if not any(f["think_max"] > 0 for f in figures):
+        return
+    table = Table(title="Think time per move", title_justify="left", **_COMPACT)
+    table.add_column("Bot")
+    for column in ("Median", "90th percentile", "Longest"):
+        table.add_column(column, justify="right")
+    for f in figures:
+        table.add_row(
+            f["bot"], duration(f["think_p50"]), duration(f["think_p90"]), duration(f["think_max"])
+        )
+    console.print(table)
 
 
 def duration(seconds: float) -> str:
