@@ -204,3 +204,19 @@ def test_bad_bot_parameters_name_the_parameter(spec: str, words: list[str]) -> N
         assert "Traceback" not in out and "__init__" not in out
         for word in words:
             assert word in out
+
+
+def test_a_bare_ray_option_means_a_local_ray() -> None:
+    """Issue 16, item 5: ``--ray`` alone (at the end, or before another option) is
+    ``--ray local``; a value given is kept."""
+    from tikki.cli import bare_options
+
+    assert bare_options(["arena", "myllymatti", "--ray"]) == [
+        "arena",
+        "myllymatti",
+        "--ray",
+        "local",
+    ]
+    assert bare_options(["arena", "x", "--ray", "--seed", "3"])[3:5] == ["local", "--seed"]
+    assert bare_options(["arena", "x", "--ray", "auto"]) == ["arena", "x", "--ray", "auto"]
+    assert bare_options(["arena", "x", "--ray", "10.0.0.2:6379"])[-1] == "10.0.0.2:6379"

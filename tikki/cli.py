@@ -7,6 +7,7 @@ clear message and exit status 2 (usage) or 1 (bad record), never a traceback.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -478,7 +479,10 @@ def arena_command(
     ] = None,
     ray: Annotated[
         str | None,
-        typer.Option("--ray", help="play on Ray: local, auto or a cluster address"),
+        typer.Option(
+            "--ray",
+            help="play on Ray: a local Ray (bare --ray, or local), auto or a cluster address",
+        ),
     ] = None,
 ) -> None:
     """Play many games between bots and measure them.
@@ -719,9 +723,26 @@ def serve_command(
         raise _fail(str(err)) from None
 
 
+OPTIONAL_VALUES = {"--ray": "local"}
+"""Options whose value may be left out (``tikki arena … --ray`` is ``--ray local``)."""
+
+
+def bare_options(args: list[str]) -> list[str]:
+    """``args`` with the default value put after a bare :data:`OPTIONAL_VALUES` option (one
+    at the end, or followed by another option)."""
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        if arg in OPTIONAL_VALUES:
+            following = args[i + 1] if i + 1 < len(args) else None
+            if following is None or following.startswith("-"):
+                out.append(OPTIONAL_VALUES[arg])
+    return out
+
+
 def main() -> None:
     """Entry point of the ``tikki`` console script."""
-    app()
+    app(args=bare_options(sys.argv[1:]))
 
 
 __all__ = ["app", "main", "parse_options"]
