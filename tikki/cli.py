@@ -308,9 +308,7 @@ def rules_command(
     game: Annotated[str, typer.Argument(help="the game")],
     lang: Annotated[
         str | None,
-        typer.Option(
-            "--lang", help="en, fi or de (default: LC_ALL, LC_MESSAGES or LANG, else en)"
-        ),
+        typer.Option("--lang", help="en, fi or de (default: LC_ALL, LC_MESSAGES or LANG, else en)"),
     ] = None,
 ) -> None:
     """Print the rules of a game, in English, Finnish or German.

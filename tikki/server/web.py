@@ -1,5 +1,6 @@
 """The front end's files: ``/`` (lobby), ``/t/{id}`` (table page), ``/rules/{game}``
-(a game's rules in English, Finnish or German, rendered from its markdown on the server) and ``/static/*``.
+(a game's rules in English, Finnish or German, rendered from its markdown on the server)
+and ``/static/*``.
 
 They live in ``tikki/web/`` (written separately); a small placeholder page stands in for a
 page that is not there, so the server runs without them.
@@ -10,7 +11,6 @@ from __future__ import annotations
 import html
 import mimetypes
 from pathlib import Path
-
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
