@@ -69,6 +69,8 @@ def test_bare_install_brings_only_the_core(tmp_path: Path) -> None:
     )
     assert game.returncode == 0, game.stdout + game.stderr
     assert "heuristic" in game.stdout
+    rules = _run([tikki_cmd, "rules", "mueckenstich", "--lang", "de"], tmp_path)
+    assert rules.returncode == 0 and "Die Stiche" in rules.stdout, rules.stderr  # package data
 
     serve = _run([tikki_cmd, "serve", "--port", "0"], tmp_path)
     assert serve.returncode == 2

@@ -66,3 +66,21 @@ def test_rules_goal_line_and_play_again(server: Server, browser: Browser) -> Non
     assert re.search(r"(Anna|Aino \(Easy\)|Eero \(Medium\)) lost|Abandoned", line.inner_text())
     watch.check()
     context.close()
+
+
+def test_rules_page_follows_the_browser_language(server: Server, browser: Browser) -> None:
+    """A German browser gets the German rules; the language links switch (issue 13)."""
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    page = context.new_page()
+    watch = Watch(page)
+    page.goto(server.url + "/rules/mueckenstich")
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert "Die Stiche" in page.locator("main.rules").inner_text()
+    assert page.locator("header h1").inner_text() == "Mückenstich: die Spielregeln"
+    page.click("a[hreflang=fi]")
+    page.wait_for_url(re.compile(r"\?lang=fi$"))
+    assert page.locator("html").get_attribute("lang") == "fi"
+    assert "Tikit" in page.locator("main.rules").inner_text()
+    assert page.locator("a[aria-current=page]").inner_text() == "Suomi"
+    watch.check()
+    context.close()

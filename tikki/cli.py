@@ -27,7 +27,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from tikki import arena, extras
+from tikki import arena, extras, rules
 from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
 from tikki.tui import common
@@ -409,16 +409,23 @@ def _print_analysis(result: Any) -> None:
 
 
 @app.command("rules")
-def rules_command(game: Annotated[str, typer.Argument(help="the game")]) -> None:
-    """Print the rules of a game.
+def rules_command(
+    game: Annotated[str, typer.Argument(help="the game")],
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help="en, fi or de (default: LC_ALL, LC_MESSAGES or LANG, else en)"),
+    ] = None,
+) -> None:
+    """Print the rules of a game, in English, Finnish or German.
 
-    Example: [bold]tikki rules myllymatti[/]
+    Example: [bold]tikki rules myllymatti --lang fi[/]
     """
     try:
-        cls = game_class(game_name(game))
+        name = game_class(game_name(game)).name
+        text = rules.rules_text(name, rules.terminal_language(lang))
     except RulesError as err:
         raise _fail(str(err)) from None
-    console.print(Markdown(cls.rules_text))
+    console.print(Markdown(text))
 
 
 _TYPE_WORDS = {"int": "a whole number", "bool": "true or false", "str": "text"}

@@ -95,6 +95,7 @@ from tikki.events import (
     past_of,
 )
 from tikki.games.shedding import holders, is_run, next_with_cards, run_text, runs_in
+from tikki.rules import rules_text
 
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
@@ -106,62 +107,8 @@ NO_RANK = -1
 HOLDS_NONE, HOLDS, NO_MATCH = 0, 1, 2
 FACT_KINDS = ("none", "holds", "no-match")
 
-RULES_TEXT = """\
-# Mattis
-
-3 players (2–5 also work), a 52-card deck, ace high.  There is no winner, only a loser:
-do not be the last player holding cards.
-
-## Phase 1 — collecting
-- Each player gets 3 cards; the rest is the stock.  Seat 0 (left of the dealer) leads;
-  everyone plays one card to each trick, clockwise.
-- Play a card from your hand, or `stock`: turn the top stock card and play it (only while
-  the stock has more than one card).
-- **Must match:** if you hold a card of the same rank as the highest card of the trick so
-  far, you must play one.
-- Highest rank wins, suits do not matter.  Players tied for the highest rank play again
-  (a **war**) until one is highest; the first card of a war round is free, and must-match
-  applies to the highest card of that round.  The winner takes the whole trick.
-- **Slough:** once you have played a card to the trick, you may throw in more cards of
-  a rank that is **losing** the trick.  A rank is losing when a card of it lies in the
-  trick and a higher rank was played to it; but during a war the card that is winning the
-  war round is not losing.  After every play, each player in turn (starting with the one
-  who just played) may slough any number of such cards (`slough 7H`, one card a move),
-  then `pass`.  You are asked only when you have already played to this trick and hold
-  such a card; a player left out of a war has played, so he may slough.  Sloughs never
-  change who wins.
-- After a trick everyone draws back to 3, the winner first.  Whoever draws the **last**
-  stock card shows it: it stays face up in his hand, and its suit is trump for phase 2.
-  The winner leads the next trick.
-- A player due to play with no cards draws one if the stock has any.  If not, phase 1
-  ends: the cards of the unfinished trick go back to whoever put them there.
-
-## Phase 2 — shedding
-- Your hand is your pile plus what you still held; every hand is shown.
-- **Dreck:** if some players have fewer than 6 cards and some 6 or more, those with 6 or
-  more give up every 2, 3, 4, 5 and the 6 of trumps; these are shuffled and dealt round
-  to the players who had fewer than 6.  Who got which of them stays secret.
-- The winner of the last phase-1 trick leads.  A play is a card or a **sequence** of 2–3
-  cards of one suit in a row (`5H+6H+7H`).  To beat the top play: any trump (or trump
-  sequence) beats a non-trump; otherwise play the same suit with your lowest card above
-  its highest, or, on a sequence, a longer sequence of its suit, whatever its ranks
-  (`2H+3H+4H` beats `9H+TH`; a single card is never beaten by length).
-- Instead of beating you may `take` the whole trick into your hand; the next player leads.
-- A trick is finished when it holds as many plays as there were players with cards when it
-  began; its cards leave the game and the last player leads.
-- A player with no cards is out.  The last player holding cards loses.
-
-## Options
-- `max_sequence` = 2 | 3 — the longest sequence allowed in phase 2.
-- `war_match` = round | trick — in a war round, must-match applies to the highest card
-  of that round (`round`, the default) or of the whole trick (`trick`: whoever holds the
-  trick's highest rank must play it, also as the war round's first card).
-- `max_moves` — the game is abandoned, with no loser, after this many moves.
-
-## Moves
-A card `7H` (also `7h`, `10H`), a sequence `5H+6H+7H`, `stock`, `slough 7H`, `pass`,
-`take`.
-"""
+RULES_TEXT = rules_text("mattis", "en")
+"""The English rules, ``tikki/rules/mattis.en.md`` (all languages: ``tikki.rules``)."""
 
 _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}

@@ -64,6 +64,7 @@ from tikki.events import (
     ev,
     past_of,
 )
+from tikki.rules import rules_text
 
 DISCARD, PLAY, SCORE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("discard", "play", "score", "over")
@@ -96,55 +97,8 @@ _DROP_MOVES = tuple(f"drop {c}" for c in COLOURS)
 _COLOUR_WORDS = {**{c.lower(): c for c in COLOURS}, **{v: k for k, v in COLOUR_NAMES.items()}}
 _COLOUR_WORDS.update({"black": "K", "schwarz": "K", "rot": "R", "blau": "B", "grün": "G"})
 
-RULES_TEXT = """\
-# Mückenstich
-
-3–6 players, 64 cards in four colours (red `R`, blue `B`, green `G`, black `K`): in each
-colour the numbers 1–11 once, 12 twice and the mosquito `M` three times.  Collect number
-cards, avoid mosquito bites.
-
-## A match
-- A match has as many rounds as players; the dealer moves one seat left each round and
-  the player left of the dealer (the forehand) leads the first trick.
-- Cards dealt: 6 players 10 each, 5 players 12, 4 players 15.  With 3 players a round has
-  two deals of 10 each; the second is dealt when the first is played out, and its first
-  trick is led by whoever won the last trick of the first.  The last 4 cards are never
-  used.
-- After each deal (not with 6 players) every player sets two cards face down aside
-  (`discard 7R`, one card per move), the forehand first.  They are out of the round and
-  nobody else sees them.
-
-## Tricks
-- Follow the colour led if you can (a mosquito belongs to its colour); otherwise play any
-  card.
-- Within a colour 1 < 2 < … < 11 < 12 < mosquito.  Of two identical cards (the 12s, the
-  mosquitoes) the one played **later** in the trick is higher: it bites the earlier one.
-- Whoever plays a mosquito at once names the trump colour (`trump G`, any colour, the
-  current one included).  It holds across tricks until the next mosquito.  Every round
-  starts without trump; with 3 players the trump in force at the end of the first deal
-  carries on into the second.
-- The highest card of the trump colour in the trick wins it (the trump as it stands after
-  the trick's last card); with no such card, the highest card of the colour led.  The
-  winner leads the next trick.
-
-## Scoring a round
-- The player with strictly the fewest tricks names a colour that scores double
-  (`double R`); then the player with strictly the most mosquitoes in his tricks (at least
-  one) names a colour that scores nothing (`drop G`), another than the doubled one.  On a
-  tie nobody chooses.
-- Each number card scores +1 (×2 in the doubled colour, ×0 in the dropped one).  The first
-  mosquito of each colour in a player's tricks costs 5 points, further ones nothing.
-- Scores add up over the match; the highest total wins (ties share the win).
-
-## Table memory
-Players may not look at won tricks during the round.  The table shows who won each trick
-and how many tricks each player holds, but once the next trick has begun it shows no
-cards of won tricks: no last trick, no piles, no mosquito counts.  Everything is shown
-again when the round is scored.  The table option "memory aids" shows them anyway.
-
-## Moves
-A card `7R`, `12B`, `MK` (also lower case); `discard 7R`; `trump G`; `double R`; `drop G`.
-"""
+RULES_TEXT = rules_text("mueckenstich", "en")
+"""The English rules, ``tikki/rules/mueckenstich.en.md`` (all languages: ``tikki.rules``)."""
 
 
 def _texts(cards: Sequence[int]) -> list[str]:

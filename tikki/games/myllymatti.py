@@ -70,53 +70,15 @@ from tikki.events import (
     to_json,
 )
 from tikki.games.shedding import is_run, next_with_cards
+from tikki.rules import rules_text
 
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
 TAKE_MODES = ("top", "bottom", "all")
 HAND_SIZE = 3
 
-RULES_TEXT = """\
-# Myllymatti
-
-2–4 players, a 52-card deck, ace high.  Do not be the last player holding cards.
-
-## Phase 1 — collecting
-- Each player gets 3 cards; the rest is the stock.  Seat 0 (left of the dealer) leads.
-- A trick is a **duel** of two players: the leader against the next player clockwise
-  with cards.  Play a card from your hand or `stock` (turn the top stock card into the
-  duel; allowed while the stock has at least two cards).
-- Higher rank wins, suits do not matter.  Equal ranks are a **kina**: the same two play
-  again until one wins; the winner puts every card of the duel on his pile.
-- After playing a hand card you draw one at once.  Whoever would draw the **last** stock
-  card sets it aside unseen: its suit is the phase-2 trump and it joins his hand then.
-- The winner leads the next duel against the next player clockwise from him with cards.
-- A kina that cannot go on (a player has no card) is void: each takes back what he put
-  in onto his own pile.  Phase 1 ends when fewer than two players hold cards; their
-  remaining cards go to their piles.
-
-## Phase 2 — shedding
-- Your pile is your hand (plus the set-aside card); every hand is public.
-- The winner of the last duel leads.  Each next player **beats** the top card (a higher
-  card of its suit; on a non-trump any trump; on a trump only a higher trump) or
-  **takes** (picks up the last card played; with option take=bottom the bottom card, with
-  take=all the whole trick).
-- A trick **falls** when it holds as many cards as there were players with cards when it
-  began; its cards leave the game and the player of its last card leads.
-- A player with no cards is out.  The last player holding cards is the **myllymatti**.
-
-## Options
-- `take` = top | bottom | all — what a player who cannot or will not beat picks up.
-- `runs` — runs of 2+ consecutive cards of one suit may be played in phase 2 (a run is
-  one play; it beats if its lowest card beats; takes remove one card of it).
-- `duel` — off: every player with cards plays to each phase-1 trick (koira).
-- `trump_requires_void` — a trump beats a non-trump only if you hold none of its suit.
-- `max_moves` — the game is abandoned, with no loser, after this many moves.
-- `variant=koira` — duel=false, take=bottom, runs=true.
-
-## Moves
-A card `7H` (also `7h`, `10H`), a run `5H+6H+7H`, `stock`, `take`.
-"""
+RULES_TEXT = rules_text("myllymatti", "en")
+"""The English rules, ``tikki/rules/myllymatti.en.md`` (all languages: ``tikki.rules``)."""
 
 
 def _beats(card: int, top: int, trump: int) -> bool:

@@ -10,13 +10,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Header, Query, Request
+from fastapi import APIRouter, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tikki
 from tikki.core import games
+from tikki.rules import request_language
 from tikki.server import botplay, headers, schemas, web, ws
 from tikki.server.analysis import Analyses
 from tikki.server.db import Store, default_db_url
@@ -90,9 +91,22 @@ def api_router() -> APIRouter:
         return {"games": games(), "bots": levels}
 
     @router.get("/games/{game}/rules", response_model=schemas.RulesText)
-    async def game_rules(game: str) -> dict[str, Any]:
-        """A game's rules as markdown (English); the page ``/rules/{game}`` renders them."""
-        return {"game": game, "lang": "en", "markdown": web.rules_markdown(game)}
+    async def game_rules(
+        game: str,
+        response: Response,
+        lang: Annotated[
+            str | None, Query(description="en, fi or de; else Accept-Language, else en")
+        ] = None,
+        accept_language: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """A game's rules as markdown in English, Finnish or German (``lang``: the one served).
+
+        ``?lang=`` wins, then ``Accept-Language``; anything else is English.  The page
+        ``/rules/{game}`` renders the same text.
+        """
+        served = request_language(lang, accept_language)
+        response.headers["Vary"] = "Accept-Language"
+        return {"game": game, "lang": served, "markdown": web.rules_markdown(game, served)}
 
     @router.post("/tables", status_code=201, response_model=schemas.Created)
     async def create_table(body: schemas.CreateTable, request: Request) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The front end's files: ``/`` (lobby), ``/t/{id}`` (table page), ``/rules/{game}``
-(a game's rules, rendered from its markdown on the server) and ``/static/*``.
+(a game's rules in English, Finnish or German, rendered from its markdown on the server)
+and ``/static/*``.
 
 They live in ``tikki/web/`` (written separately); a small placeholder page stands in for a
 page that is not there, so the server runs without them.
@@ -10,12 +11,14 @@ from __future__ import annotations
 import html
 import mimetypes
 from pathlib import Path
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Header, Query
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from markdown_it import MarkdownIt
 
 from tikki.core import RulesError, game_class
+from tikki.rules import DEFAULT_LANGUAGE, request_language, rules_text
 from tikki.server.errors import ApiError
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
@@ -30,20 +33,21 @@ PLACEHOLDER = """<!doctype html>
 
 
 RULES_PAGE = """<!doctype html>
-<html lang="en">
+<html lang="{lang}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>{title} rules · tikki</title>
+  <title>{head}</title>
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/static/style.css">
 </head>
 <body class="rules-page">
   <header class="topbar">
     <a class="brand" href="/" aria-label="tikki lobby">tikki</a>
-    <h1>{title}: the rules</h1>
-    <a class="phase" href="/">back to the lobby</a>
+    <h1>{heading}</h1>
+    <a class="phase" href="/">{back}</a>
   </header>
+  <nav class="rules-languages" aria-label="{languages}">{switch}</nav>
   <main class="rules panel">
 {body}
   </main>
@@ -52,24 +56,65 @@ RULES_PAGE = """<!doctype html>
 """
 """The rules page around a game's rendered rules (style from the site's CSS, no script)."""
 
+RULES_PAGE_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "head": "{title} rules · tikki",
+        "heading": "{title}: the rules",
+        "back": "back to the lobby",
+        "languages": "Language",
+    },
+    "fi": {
+        "head": "{title}: säännöt · tikki",
+        "heading": "{title}: säännöt",
+        "back": "takaisin aulaan",
+        "languages": "Kieli",
+    },
+    "de": {
+        "head": "{title}: Spielregeln · tikki",
+        "heading": "{title}: die Spielregeln",
+        "back": "zurück zur Lobby",
+        "languages": "Sprache",
+    },
+}
+"""The rules page's own words in each language of the rules (``{title}``: the game)."""
+
+LANGUAGE_NAMES = {"en": "English", "fi": "Suomi", "de": "Deutsch"}
+"""Each language of the rules in its own words, for the page's language links."""
+
 _MARKDOWN = MarkdownIt("commonmark", {"html": False})
 """Rules markdown to HTML; raw HTML in the text is escaped, never passed through."""
 
 
-def rules_markdown(game: str) -> str:
-    """The rules text (markdown) of a game; ``unknown_game`` (404) if there is none."""
+def rules_markdown(game: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A game's rules (markdown) in ``lang``; ``unknown_game`` (404) if there is no such game."""
     try:
-        cls = game_class(game)
+        name = game_class(game).name
     except RulesError as err:
         raise ApiError("unknown_game", str(err)) from None
-    return cls.rules_text
+    return rules_text(name, lang)
 
 
-def rules_page(game: str) -> HTMLResponse:
-    """A game's rules as an HTML page of the web table."""
-    text = rules_markdown(game)
+def rules_page(game: str, lang: str = DEFAULT_LANGUAGE) -> HTMLResponse:
+    """A game's rules in ``lang`` (one of :data:`tikki.rules.LANGUAGES`) as an HTML page."""
+    text = rules_markdown(game, lang)
+    words = RULES_PAGE_WORDS[lang]
     title = html.escape(game_class(game).title)
-    return HTMLResponse(RULES_PAGE.format(title=title, body=_MARKDOWN.render(text)))
+    switch = " · ".join(
+        f'<a href="/rules/{html.escape(game)}?lang={code}" hreflang="{code}" lang="{code}"'
+        + (' aria-current="page"' if code == lang else "")
+        + f">{name}</a>"
+        for code, name in LANGUAGE_NAMES.items()
+    )
+    page = RULES_PAGE.format(
+        lang=lang,
+        head=words["head"].format(title=title),
+        heading=words["heading"].format(title=title),
+        back=words["back"],
+        languages=words["languages"],
+        switch=switch,
+        body=_MARKDOWN.render(text),
+    )
+    return HTMLResponse(page, headers={"Vary": "Accept-Language"})
 
 
 def page(name: str) -> Response:
@@ -109,9 +154,13 @@ def router() -> APIRouter:
         return page("table.html")
 
     @routes.get("/rules/{game}")
-    async def rules(game: str) -> Response:
-        """A game's rules page."""
-        return rules_page(game)
+    async def rules(
+        game: str,
+        lang: Annotated[str | None, Query()] = None,
+        accept_language: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """A game's rules page in ``?lang=``, else the browser's language, else English."""
+        return rules_page(game, request_language(lang, accept_language))
 
     @routes.get("/static/{path:path}")
     async def static(path: str) -> Response:
@@ -122,8 +171,10 @@ def router() -> APIRouter:
 
 
 __all__ = [
+    "LANGUAGE_NAMES",
     "PLACEHOLDER",
     "RULES_PAGE",
+    "RULES_PAGE_WORDS",
     "WEB_ROOT",
     "page",
     "router",
