@@ -1019,20 +1019,29 @@ class MattisState(TableState):
         ]
         return attach(entries, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
 
-    def _known_hands(self, seat: int | None) -> list[list[str]] | None:
-        """Phase 2: the cards of each hand that ``seat`` knows (its own: all)."""
-        if self._phase == COLLECT:
-            return None
+    def known_cards(self, seat: int | None) -> list[list[int]]:
+        """Phase 2: the cards (ints) of each hand that ``seat`` knows (its own: all).
+
+        Every phase-2 card is public (C-4) except who received which dreck card: while
+        two or more *other* seats hold dreck cards, theirs stay unknown to ``seat``.
+        """
         secret_holders = [s for s in range(self._n) if s != seat and self._secret[s]]
         hidden = len(secret_holders) > 1
-        out: list[list[str]] = []
+        out: list[list[int]] = []
         for s, hand in enumerate(self._hands):
             if hidden and s in secret_holders:
                 secret = self._secret[s]
-                out.append([CARD_TEXT[c] for c in hand if c not in secret])
+                out.append([c for c in hand if c not in secret])
             else:
-                out.append([CARD_TEXT[c] for c in hand])
+                out.append(list(hand))
         return out
+
+    def _known_hands(self, seat: int | None) -> list[list[str]] | None:
+        """Phase 2: the cards of each hand that ``seat`` knows, as texts (``None`` in
+        phase 1)."""
+        if self._phase == COLLECT:
+            return None
+        return [[CARD_TEXT[c] for c in hand] for hand in self.known_cards(seat)]
 
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may know (``None``: the public view)."""
@@ -1270,6 +1279,10 @@ def _shed_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> Deal
     unplaced = [c for c in _ints_of(dreck["cards"]) if c not in placed] if dreck else []
     unplaced = [c for c in unplaced if c not in state._fallen and not _in_plays(state, c)]
     mine = _ints_of(dreck["mine"]) if dreck is not None else None
+    # the dreck cards still secret in other hands: received, not the viewer's, not yet shed
+    unknown: set[int] = set()
+    if dreck is not None:
+        unknown = set(_ints_of(dreck["cards"])) - set(mine or ()) - _shed_since_dreck(view)
 
     def deal(state: MattisState, rng: random.Random) -> None:
         pool = unplaced[:]
@@ -1280,8 +1293,8 @@ def _shed_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> Deal
             got = pool[:missing]
             del pool[:missing]
             hands.append(sorted(known[s] + got))
-            if s != seat and got:
-                state._secret[s] = sorted(got)
+            if s != seat and state._received[s]:
+                state._secret[s] = sorted(got or [c for c in known[s] if c in unknown])
         if pool or any(len(h) != sizes[s] for s, h in enumerate(hands)):
             raise RulesError("the view's dreck does not add up")
         if mine is not None:
@@ -1289,6 +1302,18 @@ def _shed_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> Deal
         state._hands = hands
 
     return deal
+
+
+def _shed_since_dreck(view: Mapping[str, Any]) -> set[int]:
+    """The cards shed since the dreck was dealt (a shed dreck card is secret no more)."""
+    shed: set[int] = set()
+    dealt = False
+    for entry in view.get("history") or []:
+        if dealt:
+            shed.update(TEXT_CARD[t] for t in str(entry["move"]).split("+") if t in TEXT_CARD)
+        elif any(e.get("type") == "dreck" for e in entry.get("events") or []):
+            dealt = True
+    return shed
 
 
 def _in_plays(state: MattisState, card: int) -> bool:
