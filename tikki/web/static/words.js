@@ -26,7 +26,7 @@ const VARIANTS = { standard: N_("standard"), koira: N_("Koira") };
 export const variantName = (v) => (v in VARIANTS ? _(VARIANTS[v]) : String(v));
 
 const OPTIONS = {
-  take: N_("take"),
+  take: N_("what is picked up"),
   runs: N_("runs"),
   duel: N_("duels"),
   trump_requires_void: N_("trump only when void"),
