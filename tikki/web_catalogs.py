@@ -22,14 +22,14 @@ import json
 import re
 import sys
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from babel.messages.catalog import Catalog
 from babel.messages import extract as babel_extract
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent
@@ -48,12 +48,19 @@ KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "ngettext": (1, 2)}
 """The JavaScript functions whose string arguments are messages."""
 PLURAL = "(n != 1)"
 """The plural rule of en, fi and de (the only rule the browser's i18n.js must know)."""
-FIXED_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)
+FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """The header date of the written catalogs, fixed so that a rebuild changes nothing."""
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
-Message = str | tuple[str, str]
+Message = str | tuple[str, ...]
 """A msgid, or (singular, plural) for a text with a count."""
+
+
+def forms(value: object) -> list[str]:
+    """A msgid or translation as its list of texts: one, or the plural forms."""
+    if isinstance(value, tuple | list):
+        return [str(v or "") for v in value]
+    return [str(value or "")]
 
 
 def placeholders(text: str) -> set[str]:
@@ -86,7 +93,7 @@ class _HtmlTexts(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if not self._open:
             return
-        name, line, parts = self._open.pop()
+        _tag, line, parts = self._open.pop()
         if not self._open or self._open[-1][2] is not parts:
             text = " ".join("".join(parts).split())
             if text:
@@ -131,7 +138,9 @@ def _template_string(
                 level -= 1
                 if level == 0:
                     fake = io.BytesIO(expression[:-1].encode())
-                    yield from babel_extract.extract_javascript(fake, keywords, comment_tags, options, lineno)
+                    yield from babel_extract.extract_javascript(
+                        fake, keywords, comment_tags, options, lineno
+                    )
                     lineno += expression.count("\n")
                     expression = ""
         elif char == "{" and prev == "$":
@@ -217,9 +226,7 @@ def updated(lang: str, template: Catalog) -> Catalog:
 
 
 def _is_translated(message: Any) -> bool:
-    if isinstance(message.string, tuple | list):
-        return all(message.string)
-    return bool(message.string)
+    return all(forms(message.string))
 
 
 def browser_catalog(lang: str, template: Catalog) -> dict[str, Any]:
@@ -230,16 +237,14 @@ def browser_catalog(lang: str, template: Catalog) -> dict[str, Any]:
         for m in template:
             if not m.id:
                 continue
-            if isinstance(m.id, tuple):
-                messages[m.id[0]] = [f"{OPEN}{text}{CLOSE}" for text in m.id]
-            else:
-                messages[m.id] = f"{OPEN}{m.id}{CLOSE}"
+            texts = [f"{OPEN}{text}{CLOSE}" for text in forms(m.id)]
+            messages[forms(m.id)[0]] = texts if len(texts) > 1 else texts[0]
     elif lang != "en":
         for m in read_catalog(lang):
             if not m.id or m.fuzzy or not _is_translated(m):
                 continue
-            key = m.id[0] if isinstance(m.id, tuple) else m.id
-            messages[key] = list(m.string) if isinstance(m.id, tuple) else m.string
+            texts = forms(m.string)
+            messages[forms(m.id)[0]] = texts if len(forms(m.id)) > 1 else texts[0]
     return {"lang": lang, "plural": PLURAL, "messages": dict(sorted(messages.items()))}
 
 
@@ -283,23 +288,25 @@ def problems(template: Catalog | None = None) -> list[str]:
     return out
 
 
-def translation_problems(lang: str) -> list[str]:
-    """The texts of ``lang`` without a translation, fuzzy, or with other placeholders."""
+def translation_problems(lang: str, catalog: Catalog | None = None) -> list[str]:
+    """The texts of ``lang`` (its stored catalog, or ``catalog``) without a translation,
+    fuzzy, or with other placeholders than the English text."""
     out: list[str] = []
-    for m in read_catalog(lang):
+    for m in catalog if catalog is not None else read_catalog(lang):
         if not m.id:
             continue
         if m.fuzzy or not _is_translated(m):
             out.append(f"{lang}: {m.id!r} has no translation")
             continue
-        sources = m.id if isinstance(m.id, tuple) else (m.id,)
-        strings = m.string if isinstance(m.string, tuple | list) else (m.string,)
-        want = set().union(*(placeholders(s) for s in sources))
-        for text in strings:
+        plural = len(forms(m.id)) > 1
+        want = set().union(*(placeholders(s) for s in forms(m.id)))
+        for text in forms(m.string):
             got = placeholders(text)
             # a singular may leave out the count ("a card" for "{n} cards")
-            if got != want and not (isinstance(m.id, tuple) and got == want - {"n"}):
-                out.append(f"{lang}: {m.id!r} has the placeholders {sorted(got)}, not {sorted(want)}")
+            if got != want and not (plural and got == want - {"n"}):
+                out.append(
+                    f"{lang}: {m.id!r} has the placeholders {sorted(got)}, not {sorted(want)}"
+                )
     return out
 
 

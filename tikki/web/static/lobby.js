@@ -14,7 +14,7 @@ import {
   tableUrl,
 } from "./api.js";
 import { _, lang, languageSwitcher, ngettext, translatePage } from "./i18n.js";
-import { andList, levelLabel, optionName, optionValue, variantName } from "./words.js";
+import { andList, levelLabel, optionName, optionValue, rulesUrl, variantName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 const state = { games: {}, bots: [], game: null };
@@ -54,7 +54,7 @@ function renderGames() {
           `<label class="game-option"><input type="radio" name="game" value="${esc(g)}"${g === first ? " checked" : ""}>` +
           `<span>${esc(state.games[g].title)}</span>` +
           `<span class="game-summary">${esc(state.games[g].summary || "")} ` +
-          `<a href="/rules/${encodeURIComponent(g)}?lang=${lang}" data-rules="${esc(g)}" target="_blank" rel="noopener">${esc(_("Rules"))}</a></span></label>`,
+          `<a href="${rulesUrl(g)}" data-rules="${esc(g)}" target="_blank" rel="noopener">${esc(_("Rules"))}</a></span></label>`,
       )
       .join("");
   state.game = first;

@@ -2,14 +2,15 @@
 // (issue #12 items 3 and 7); table.js calls renderExtras() after each render.
 import { api, esc, saveToken, tableUrl } from "./api.js";
 import { goal } from "./goals.js";
-import { _, lang } from "./i18n.js";
+import { _ } from "./i18n.js";
+import { rulesUrl } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 /** Show the rules link, the phase's goal line and, at the end, "Play again". */
 export function renderExtras(m, token) {
   const rules = $("#rules-link");
-  if (rules) rules.href = `/rules/${encodeURIComponent(m.table.game)}?lang=${lang}`;
+  if (rules) rules.href = rulesUrl(m.table.game);
   const line = $("#goal");
   if (line) {
     const text = m.status === "playing" ? goal(m.table.game, m.view) : "";

@@ -3,6 +3,10 @@
 // identifiers themselves never change with the language).
 import { _, N_, lang } from "./i18n.js";
 
+/** A game's rules page, in the page's language (English, the default, adds nothing). */
+export const rulesUrl = (game) =>
+  `/rules/${encodeURIComponent(game)}${lang === "en" ? "" : `?lang=${encodeURIComponent(lang)}`}`;
+
 /** `A`, `A and B`, `A, B and C` in the page's language. */
 export function andList(items) {
   if (items.length <= 1) return items.join("");
