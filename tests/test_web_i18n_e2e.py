@@ -49,7 +49,7 @@ UNMARKED = """(allowed) => {
     !word ||
     ok.has(word) ||
     /^[+\\-−]?\\d+([.,:/]\\d+)*$/.test(word) ||
-    /^(10|[2-9JQKA])[♠♥♦♣]$/.test(word) ||
+    /^(10|[2-9JQKA])?[♠♥♦♣]$/.test(word) ||
     /^[A-Z]{2}-\\d+$/.test(word) ||
     /^(AM|PM|M|J|Q|K|A)$/.test(word); // card corners, the mosquito chip, times
   const bad = [];
