@@ -230,7 +230,7 @@ def test_pseudo_locale_every_phase_and_the_end(
     phases = play(page, each)
     assert want <= phases, phases
     assert list(found.values()) == []
-    shot(page, f"pseudo-{game}-end")
+    e2e.shot(page, f"pseudo-{game}-end")
     lobby = context.new_page()
     lobby.goto(server.url + "/")
     lobby.select_option("#table-filter", "finished")
