@@ -326,3 +326,29 @@ def test_whole_mueckenstich_game_in_german(server: Server, browser: Browser) -> 
     assert "Mücke" in page.inner_text("#log-list") or "Trumpf" in page.inner_text("#log-list")
     context.close()
 
+
+
+@pytest.mark.parametrize(
+    ("lang", "want"),
+    [
+        ("fi", ["1 kortti", "3 korttia", "pataässä", "hertta 7", "vihreä hyttynen", "Sinä"]),
+        ("de", ["1 Karte", "3 Karten", "Pik-Ass", "Herz 7", "grüne Mücke", "Du"]),
+        ("en", ["1 card", "3 cards", "ace of spades", "7 of hearts", "green mosquito", "You"]),
+    ],
+)
+def test_plural_forms_and_card_names(
+    server: Server, browser: Browser, lang: str, want: list[str]
+) -> None:
+    page = browser.new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    got = page.evaluate(
+        """async () => {
+          const i = await import('/static/i18n.js');
+          const c = await import('/static/cards.js');
+          const a = await import('/static/api.js');
+          return [i.ngettext('{n} card', '{n} cards', 1), i.ngettext('{n} card', '{n} cards', 3),
+                  c.cardName('AS'), c.cardName('7H'), c.cardName('MG'), a.YOU];
+        }"""
+    )
+    assert got == want
+    page.close()
