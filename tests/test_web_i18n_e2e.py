@@ -4,9 +4,9 @@
   is left unmarked: the lobby, the join page, a table waiting for players, every phase of
   every game (checked after each of our moves) and the end screen; visible text and the
   ``title``, ``aria-label``, ``placeholder`` and ``alt`` attributes. Allowed unmarked:
-  card faces (``7♥``; ``J``, ``M`` on a card), numbers, the players' and games' names, the language names
-  of the switcher, and the server's own texts (game summaries and option help), which
-  the server translates (``tikki/i18n.py``), not the page.
+  card faces (``7♥``; ``J``, ``M`` on a card), numbers, the players' and games' names,
+  the language names of the switcher, and the server's own texts (game summaries, option
+  help, notices), which the server translates (``tikki/i18n.py``), not the page.
 * A whole Myllymatti game is played in Finnish and a whole Mückenstich game in German,
   with screenshots in ``test-artifacts/i18n/``; the language follows the browser and the
   switcher, and the API requests carry it in ``Accept-Language``.
@@ -56,7 +56,8 @@ UNMARKED = """(allowed) => {
   const check = (where, text) => {
     for (const raw of strip(text).split(/\\s+/)) {
       const word = raw.replace(EDGE, "");
-      if (!fine(word)) bad.push(`${where}: ${JSON.stringify(word)} in ${JSON.stringify(String(text).slice(0, 160))}`);
+      const context = JSON.stringify(String(text).slice(0, 160));
+      if (!fine(word)) bad.push(`${where}: ${JSON.stringify(word)} in ${context}`);
     }
   };
   let text = document.body.innerText;
@@ -68,7 +69,8 @@ UNMARKED = """(allowed) => {
   for (const el of document.querySelectorAll("[title], [aria-label], [placeholder], [alt]")) {
     if (el.closest(SERVER)) continue;
     for (const name of ["title", "aria-label", "placeholder", "alt"]) {
-      if (el.hasAttribute(name)) check(`${el.tagName.toLowerCase()}[${name}]`, el.getAttribute(name));
+      const where = `${el.tagName.toLowerCase()}[${name}]`;
+      if (el.hasAttribute(name)) check(where, el.getAttribute(name));
     }
   }
   for (const el of document.querySelectorAll("option")) check("option", el.textContent);
@@ -325,7 +327,6 @@ def test_whole_mueckenstich_game_in_german(server: Server, browser: Browser) -> 
     assert page.inner_text("#sheet h2") == "Punkteliste"
     assert "Mücke" in page.inner_text("#log-list") or "Trumpf" in page.inner_text("#log-list")
     context.close()
-
 
 
 @pytest.mark.parametrize(
