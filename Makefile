@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test lint typecheck unit bench load clean
+.PHONY: run play test lint typecheck unit bench load clean catalogs-web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ bench: $(STAMP)
 ## Load benchmark of the web table (200 tables by default), e.g. ARGS='--tables 50'.
 load: $(STAMP)
 	$(BIN)/python benchmarks/load.py $(ARGS)
+
+## The web front end's catalogs: extract the texts of tikki/web, update
+## tikki/locale/{fi,de}/LC_MESSAGES/web.po and write tikki/web/static/i18n/*.json.
+catalogs-web: $(STAMP)
+	$(BIN)/python -m tikki.web_catalogs
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

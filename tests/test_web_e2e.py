@@ -659,8 +659,8 @@ def test_js_move_logic(server: Server, browser: Browser) -> None:
             names: ['7H', 'TS', 'AD', '10R', 'MK', '1G', '12B'].map(c.cardName),
             sorted: c.sortCards(['AD', '2S', '7H', 'KC', '3S', 'MR', '12R', '1K']),
             svg: c.cardSVG('MG').startsWith('<svg'),
-            log: m.describe({seat: 1, move: 'discard ?'}, false),
-            stock: m.describe({seat: 1, move: 'stock', card: 'KS'}, true),
+            log: m.describe({seat: 1, move: 'discard ?'}, false, 'Anna'),
+            stock: m.describe({seat: 1, move: 'stock', card: 'KS'}, true, 'You'),
           };
         }"""
     )
@@ -685,7 +685,7 @@ def test_js_move_logic(server: Server, browser: Browser) -> None:
     ]
     assert out["sorted"] == ["2S", "3S", "7H", "KC", "AD", "12R", "MR", "1K"]
     assert out["svg"] is True
-    assert out["log"] == "sets a card aside"
+    assert out["log"] == "Anna sets a card aside"
     assert "turn" in out["stock"] and "K♠" in out["stock"]
     page.close()
 

@@ -91,6 +91,12 @@ def test_every_static_file_is_used(client: TestClient) -> None:
     """No stray files: everything under static/ is reached from a page."""
     used = _crawl(client, "/") | _crawl(client, "/t/x")
     used |= {ref for ref in HTML_REF.findall(client.get("/docs").text) if "/static/" in ref}
+    # i18n.js fetches the catalog of the page's language (issue #13): each must be served
+    assert "/static/i18n.js" in used
+    for lang in ("en", "fi", "de", "pseudo"):
+        catalog = f"/static/i18n/{lang}.json"
+        assert client.get(catalog).json()["lang"] == lang
+        used.add(catalog)
     files = {
         "/static/" + p.relative_to(WEB / "static").as_posix()
         for p in (WEB / "static").rglob("*")

@@ -3,10 +3,16 @@
 // job, shows its progress, then the summary, a chart of your chances move by move, and
 // marks the inaccuracies, mistakes and blunders in the move log.
 import { api, esc } from "./api.js";
+import { _, ngettext } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const POLL_MS = 1000;
 const SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+/** A verdict's name in the page's language. */
+function labelName(label) {
+  return { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[label] ?? label;
+}
 
 const state = { table: null, seat: null, timer: null, result: null };
 
@@ -26,10 +32,9 @@ export function renderAnalysis(m) {
   state.seat = seat;
   state.result = null;
   box.innerHTML =
-    `<h2>Analysis</h2>` +
-    `<p class="muted">How good was each of your moves? The server tries every legal move ` +
-    `from what you could see, in many possible deals.</p>` +
-    `<button type="button" id="analyse">Analyse my game</button> <span id="analysis-status" ` +
+    `<h2>${esc(_("Analysis"))}</h2>` +
+    `<p class="muted">${esc(_("How good was each of your moves? The server tries every legal move from what you could see, in many possible deals."))}</p>` +
+    `<button type="button" id="analyse">${esc(_("Analyse my game"))}</button> <span id="analysis-status" ` +
     `class="muted" role="status"></span><div id="analysis-body"></div>`;
   // asking again (say, after a reload) returns the job already running or done
   $("#analyse").addEventListener("click", () => start(m.table.id, seat));
@@ -51,7 +56,9 @@ function show_(job) {
   clearTimeout(state.timer);
   if (job.status === "running") {
     $("#analyse").disabled = true;
-    status.textContent = job.total ? `Judging your decisions: ${job.done} of ${job.total}…` : "Starting…";
+    status.textContent = job.total
+      ? _("Judging your decisions: {done} of {total}…", { done: job.done, total: job.total })
+      : _("Starting…");
     state.timer = setTimeout(async () => {
       try {
         show_(await api.analysis(job.table, job.seat));
@@ -63,7 +70,7 @@ function show_(job) {
   }
   if (job.status === "failed") {
     $("#analyse").disabled = false;
-    status.textContent = job.message || "The analysis failed.";
+    status.textContent = job.message || _("The analysis failed.");
     return;
   }
   $("#analyse").remove();
@@ -80,20 +87,30 @@ function fmt(a, value) {
 function summary(a) {
   const n = a.decisions.length;
   const c = a.counts;
-  const what = a.kind === "not_loser" ? "chance of not being the loser" : "expected points at the end of the round";
   const worst = a.decisions
     .filter((d) => a.worst.includes(d.number))
     .sort((x, y) => y.loss - x.loss)
-    .map((d) => `<li>Move ${d.number}: you played <b>${esc(d.played)}</b> (${esc(d.label)}); ` +
-      `<b>${esc(d.best)}</b> was better by ${fmt(a, d.loss).replace("+", "")}.</li>`)
+    .map((d) => `<li>${_("Move {n}: you played {played} ({label}); {best} was better by {loss}.", {
+      n: d.number,
+      played: `<b>${esc(d.played)}</b>`,
+      label: esc(labelName(d.label)),
+      best: `<b>${esc(d.best)}</b>`,
+      loss: fmt(a, d.loss).replace("+", ""),
+    })}</li>`)
     .join("");
+  const counts = [
+    ngettext("{n} inaccuracy", "{n} inaccuracies", c.inaccuracy),
+    ngettext("{n} mistake", "{n} mistakes", c.mistake),
+    ngettext("{n} blunder", "{n} blunders", c.blunder),
+  ].join(", ");
+  const accuracy = `<b>${esc(_("Accuracy {percent}%", { percent: Math.round(a.accuracy * 100) }))}</b>`;
+  const chartText = a.kind === "not_loser"
+    ? _("The chart shows your chance of not being the loser before each of your moves (line) and after the move you played (dots).")
+    : _("The chart shows your expected points at the end of the round before each of your moves (line) and after the move you played (dots).");
   return (
-    `<p class="analysis-summary"><b>Accuracy ${Math.round(a.accuracy * 100)}%</b> over ${n} ` +
-    `decision${n === 1 ? "" : "s"}: ${c.inaccuracy} inaccurac${c.inaccuracy === 1 ? "y" : "ies"}, ` +
-    `${c.mistake} mistake${c.mistake === 1 ? "" : "s"}, ${c.blunder} blunder${c.blunder === 1 ? "" : "s"}.</p>` +
-    (worst ? `<ol class="analysis-worst">${worst}</ol>` : `<p>No mistakes found.</p>`) +
-    `<p class="muted">The chart shows your ${what} before each of your moves (line) and ` +
-    `after the move you played (dots).</p>`
+    `<p class="analysis-summary">${ngettext("{accuracy} over {n} decision: {counts}.", "{accuracy} over {n} decisions: {counts}.", n, { accuracy, counts: esc(counts) })}</p>` +
+    (worst ? `<ol class="analysis-worst">${worst}</ol>` : `<p>${esc(_("No mistakes found."))}</p>`) +
+    `<p class="muted">${esc(chartText)}</p>`
   );
 }
 
@@ -113,16 +130,17 @@ function chart(a) {
   const dots = ds
     .map((d) => {
       const cls = d.label ? `dot ${d.label}` : "dot";
-      const title = `move ${d.number}: ${d.played} ${fmt(a, d.values[d.played])}` + (d.label ? ` (${d.label})` : "");
+      const title = _("move {n}: {played} {value}", { n: d.number, played: d.played, value: fmt(a, d.values[d.played]) }) +
+        (d.label ? ` (${labelName(d.label)})` : "");
       return `<circle class="${cls}" cx="${x(d.number).toFixed(1)}" cy="${y(d.values[d.played]).toFixed(1)}" r="${d.label ? 5 : 3}"><title>${esc(title)}</title></circle>`;
     })
     .join("");
   return (
-    `<svg class="analysis-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="Your chances move by move">` +
+    `<svg class="analysis-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(_("Your chances move by move"))}">` +
     `<line class="axis" x1="${pad}" y1="${h - pad}" x2="${w - pad}" y2="${h - pad}"/>` +
     `<text x="${pad}" y="${pad - 8}" class="tick">${esc(fmt(a, hi))}</text>` +
-    `<text x="${pad}" y="${h - 8}" class="tick">${esc(fmt(a, lo))} · move ${first}</text>` +
-    `<text x="${w - pad}" y="${h - 8}" class="tick" text-anchor="end">move ${last}</text>` +
+    `<text x="${pad}" y="${h - 8}" class="tick">${esc(fmt(a, lo))} · ${esc(_("move {n}", { n: first }))}</text>` +
+    `<text x="${w - pad}" y="${h - 8}" class="tick" text-anchor="end">${esc(_("move {n}", { n: last }))}</text>` +
     `<path class="value" d="${line}"/>${dots}</svg>`
   );
 }
@@ -136,7 +154,7 @@ function markLog(a) {
     li.classList.add(`verdict-${d.label}`);
     const badge = document.createElement("span");
     badge.className = `verdict ${d.label}`;
-    badge.textContent = ` ${SIGN[d.label]} ${d.label}: ${d.best} was better`;
+    badge.textContent = ` ${SIGN[d.label]} ${_("{label}: {best} was better", { label: labelName(d.label), best: d.best })}`;
     li.appendChild(badge);
   }
 }

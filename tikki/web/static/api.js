@@ -1,5 +1,6 @@
 // The HTTP side of docs/protocol.md, the seat tokens kept in localStorage, and small
 // DOM helpers shared by the lobby and the table page.
+import { _, acceptLanguage, ngettext } from "./i18n.js";
 
 /** An error answered by the server: `code` and a readable `message`. */
 export class ApiError extends Error {
@@ -11,7 +12,7 @@ export class ApiError extends Error {
 }
 
 async function request(method, path, body, token) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": acceptLanguage() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
@@ -22,7 +23,7 @@ async function request(method, path, body, token) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+    throw new ApiError(0, "network", _("The server cannot be reached. Check your connection."));
   }
   let data = null;
   try {
@@ -40,7 +41,7 @@ async function request(method, path, body, token) {
       const where = Array.isArray(first.loc) ? first.loc.slice(1).join(".") : "";
       throw new ApiError(response.status, "invalid", `${where ? where + ": " : ""}${first.msg}`);
     }
-    const text = typeof detail === "string" ? detail : `The server answered ${response.status}.`;
+    const text = typeof detail === "string" ? detail : _("The server answered {status}.", { status: response.status });
     throw new ApiError(response.status, "error", text);
   }
   return data;
@@ -136,12 +137,22 @@ export function esc(text) {
   );
 }
 
+/** What the page calls the viewer's own seat ("You"): `names[seat] === YOU` picks the
+ * sentences in the second person. */
+export const YOU = _("You");
+
+/** A seat without a name: `Seat 2` for seat index 1. */
+export const seatLabel = (seat) => _("Seat {number}", { number: seat + 1 });
+
+/** A count of cards: `1 card`, `3 cards`. */
+export const cardCount = (n) => ngettext("{n} card", "{n} cards", n);
+
 /** The seats' display names, made unique with the seat number where two share one;
  * with `mySeat`, that seat reads "You". */
 export function seatNames(table, mySeat = null) {
-  const raw = table.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
+  const raw = table.seats.map((s) => s.name || seatLabel(s.seat));
   return raw.map((name, i) => {
-    if (i === mySeat) return "You";
+    if (i === mySeat) return YOU;
     return raw.filter((n) => n === name).length > 1 ? `${name} ${i + 1}` : name;
   });
 }

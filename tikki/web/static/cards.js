@@ -1,11 +1,30 @@
 // Cards as SVG: French-suited cards (Myllymatti, Mattis) and Mückenstich's four colours
 // with their mosquitoes. Suits and the mosquito are drawn as paths, so no font is needed
-// for them; only the rank and number are text.
+// for them; only the rank and number are text. Names are in the page's language; the card
+// texts themselves (`7H`, `MK`) never change.
+import { _, format } from "./i18n.js";
 
-export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+/** Suit names (plural, as in "♥ hearts"), in the page's language. */
+export const SUIT_NAMES = { S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs") };
+/** One card's suit (singular, as in "a higher heart"). */
+export const SUIT_SINGULAR = { S: _("spade"), H: _("heart"), D: _("diamond"), C: _("club") };
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-export const COLOUR_NAMES = { R: "red", B: "blue", G: "green", K: "black" };
-const RANK_NAMES = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+/** Mückenstich's colours, in the page's language. */
+export const COLOUR_NAMES = { R: _("red"), B: _("blue"), G: _("green"), K: _("black") };
+const RANK_NAMES = { J: _("jack"), Q: _("queen"), K: _("king"), A: _("ace") };
+// A colour card's name, one text per colour (adjectives agree with the card in German).
+const COLOUR_CARD = {
+  R: _("red {number}"),
+  B: _("blue {number}"),
+  G: _("green {number}"),
+  K: _("black {number}"),
+};
+const COLOUR_MOSQUITO = {
+  R: _("red mosquito"),
+  B: _("blue mosquito"),
+  G: _("green mosquito"),
+  K: _("black mosquito"),
+};
 const RANK_LABELS = { T: "10" };
 const FRENCH_RANKS = "23456789TJQKA";
 const FRENCH_SUIT_ORDER = "SHCD"; // alternating black and red in a sorted hand
@@ -61,20 +80,26 @@ export function isCard(word) {
   return parseCard(word) !== null;
 }
 
-/** The spoken name of a card: `7 of hearts`, `jack of spades`, `red 10`, `green mosquito`. */
+/** The spoken name of a card: `7 of hearts`, `jack of spades`, `red 10`, `green mosquito`
+ * (in Finnish `hertta 7`, `patasotamies`; in German `Herz 7`, `Pik-Bube`, `grüne Mücke`). */
 export function cardName(text) {
   const c = parseCard(text);
   if (!c) return String(text);
-  if (c.kind === "french") return `${RANK_NAMES[c.rank] ?? c.rank} of ${SUIT_NAMES[c.suit]}`;
-  return `${COLOUR_NAMES[c.colour]} ${c.mosquito ? "mosquito" : c.number}`;
+  if (c.kind === "french") {
+    const suit = SUIT_NAMES[c.suit];
+    return c.rank in RANK_NAMES
+      ? format(_("{rank} of {suit}"), { rank: RANK_NAMES[c.rank], suit })
+      : format(_("{number} of {suit}"), { number: RANK_LABELS[c.rank] ?? c.rank, suit });
+  }
+  return c.mosquito ? COLOUR_MOSQUITO[c.colour] : format(COLOUR_CARD[c.colour], { number: c.number });
 }
 
-/** A short label: `7♥`, `10♠`, `R12`, `R mosquito` as plain text. */
+/** A short label: `7♥`, `10♠`; a colour card by its name (`red 12`, `red mosquito`). */
 export function cardShort(text) {
   const c = parseCard(text);
   if (!c) return String(text);
   if (c.kind === "french") return (RANK_LABELS[c.rank] ?? c.rank) + SUIT_SYMBOLS[c.suit];
-  return `${COLOUR_NAMES[c.colour]} ${c.mosquito ? "mosquito" : c.number}`;
+  return cardName(text);
 }
 
 const escape = (s) =>
@@ -86,7 +111,7 @@ export function cardChip(text) {
   if (!c) return `<span class="chip">${escape(text)}</span>`;
   if (c.kind === "french") {
     const red = c.suit === "H" || c.suit === "D";
-    return `<span class="chip ${red ? "red" : "black"}" title="${cardName(text)}">${escape(
+    return `<span class="chip ${red ? "red" : "black"}" title="${escape(cardName(text))}">${escape(
       RANK_LABELS[c.rank] ?? c.rank,
     )}${SUIT_SYMBOLS[c.suit]}</span>`;
   }
@@ -94,17 +119,17 @@ export function cardChip(text) {
   const label = c.mosquito
     ? `<svg class="mosquito" viewBox="0 0 100 100" aria-hidden="true" fill="${COLOUR_INK[c.colour]}" stroke="${COLOUR_INK[c.colour]}">${MOSQUITO}</svg>M`
     : escape(c.number);
-  return `<span class="chip colour-${c.colour}" title="${cardName(text)}">${mark}${label}</span>`;
+  return `<span class="chip colour-${c.colour}" title="${escape(cardName(text))}">${mark}${label}</span>`;
 }
 
 /** A colour (Mückenstich) or suit as a small swatch and its name. */
 export function colourChip(letter) {
   if (letter in COLOUR_NAMES) {
-    return `<span class="chip colour-${letter}"><svg class="mark" viewBox="0 0 100 100" aria-hidden="true" fill="${COLOUR_INK[letter]}">${COLOUR_MARKS[letter]}</svg>${COLOUR_NAMES[letter]}</span>`;
+    return `<span class="chip colour-${letter}"><svg class="mark" viewBox="0 0 100 100" aria-hidden="true" fill="${COLOUR_INK[letter]}">${COLOUR_MARKS[letter]}</svg>${escape(COLOUR_NAMES[letter])}</span>`;
   }
   if (letter in SUIT_NAMES) {
     const red = letter === "H" || letter === "D";
-    return `<span class="chip ${red ? "red" : "black"}">${SUIT_SYMBOLS[letter]} ${SUIT_NAMES[letter]}</span>`;
+    return `<span class="chip ${red ? "red" : "black"}">${SUIT_SYMBOLS[letter]} ${escape(SUIT_NAMES[letter])}</span>`;
   }
   return escape(letter ?? "—");
 }

@@ -1,55 +1,77 @@
 // The engine's events (docs/events.md) as log lines: what each move did, as this seat
 // may know it. Every line comes from an event in the view's history, never from
 // comparing two states, so the log after a reload equals the log before.
-import { esc } from "./api.js";
+import { YOU, esc, seatLabel } from "./api.js";
 import { cardChip, colourChip } from "./cards.js";
+import { _, format, ngettext } from "./i18n.js";
 import { says } from "./render/common.js";
+import { andList, ordinal } from "./words.js";
 
-const TIE_WORDS = { myllymatti: "Kina", mattis: "War" };
+const TIE_WORDS = { myllymatti: _("Kina"), mattis: _("War") };
 const PHASE_WORDS = {
-  shed: "Phase 2 begins: every hand is shown",
-  discard: "Discarding: each player sets two cards aside",
-  play: "The tricks begin",
-  score: "Scoring: the round's tricks are counted",
+  shed: _("Phase 2 begins: every hand is shown"),
+  discard: _("Discarding: each player sets two cards aside"),
+  play: _("The tricks begin"),
+  score: _("Scoring: the round's tricks are counted"),
 };
 
-const you = (names, seat) => names[seat] === "You";
-const who = (names, seat) => esc(names[seat] ?? `Seat ${seat + 1}`);
+const you = (names, seat) => names[seat] === YOU;
+const who = (names, seat) => esc(names[seat] ?? seatLabel(seat));
 const chips = (cards) => cards.map((c) => cardChip(c)).join(" ");
 const seatChips = (cards) => cards.map((c) => cardChip(c.card)).join(" ");
-const ordinal = (n) =>
-  `${n}${n % 100 >= 10 && n % 100 <= 20 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
 const sign = (x) => (x > 0 ? `+${x}` : `${x}`);
-const andList = (items) =>
-  items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 
 /** One event as an HTML sentence, or "" where the move's own line says it all. */
 export function eventText(event, names, game, entry) {
   switch (event.type) {
     case "trick":
       return event.cards.length
-        ? `${says(names, event.winner, "wins", "win")} the trick: ${seatChips(event.cards)}.`
-        : `${says(names, event.winner, "wins", "win")} the trick.`;
-    case "tie":
-      return `${TIE_WORDS[game] || "Tie"}: ${andList(event.seats.map((s) => who(names, s)))} tie for the highest rank and play again.`;
+        ? says(names, event.winner, _("{name} win the trick: {cards}."), _("{name} wins the trick: {cards}."), {
+            cards: seatChips(event.cards),
+          })
+        : says(names, event.winner, _("{name} win the trick."), _("{name} wins the trick."));
+    case "tie": {
+      const tie = TIE_WORDS[game] || _("Tie");
+      return _("{tie}: {names} tie for the highest rank and play again.", {
+        tie,
+        names: andList(event.seats.map((s) => who(names, s))),
+      });
+    }
     case "void_tie": {
       const back = event.cards.map((c) => `${who(names, c.seat)} ${cardChip(c.card)}`).join(", ");
       return event.why === "kina"
-        ? `The kina cannot go on: the trick is void, each takes back his cards (${back}).`
-        : `Phase 1 ends mid-trick: the cards go back to who played them (${back}).`;
+        ? _("The kina cannot go on: the trick is void, each takes back his cards ({cards}).", { cards: back })
+        : _("Phase 1 ends mid-trick: the cards go back to who played them ({cards}).", { cards: back });
     }
     case "falls":
-      return `The trick falls: ${seatChips(event.cards)} leave the game.`;
+      return _("The trick falls: {cards} leave the game.", { cards: seatChips(event.cards) });
     case "take":
-      return `${says(names, event.seat, "picks", "pick")} up ${chips(event.cards)}.`;
+      return says(names, event.seat, _("{name} pick up {cards}."), _("{name} picks up {cards}."), {
+        cards: chips(event.cards),
+      });
     case "draw":
       return event.cards
-        ? `${says(names, event.seat, "draws", "draw")} ${chips(event.cards)}.`
-        : `${says(names, event.seat, "draws", "draw")} ${event.count === 1 ? "a card" : `${event.count} cards`}.`;
+        ? says(names, event.seat, _("{name} draw {cards}."), _("{name} draws {cards}."), { cards: chips(event.cards) })
+        : you(names, event.seat)
+          ? format(ngettext("{name} draw a card.", "{name} draw {n} cards.", event.count), { name: who(names, event.seat) })
+          : format(ngettext("{name} draws a card.", "{name} draws {n} cards.", event.count), {
+              name: who(names, event.seat),
+            });
     case "last_card":
       return event.card
-        ? `${says(names, event.seat, "draws", "draw")} the last stock card and ${you(names, event.seat) ? "show" : "shows"} it: ${cardChip(event.card)}.`
-        : `${says(names, event.seat, "sets", "set")} the last stock card aside, face down: it decides the trump.`;
+        ? says(
+            names,
+            event.seat,
+            _("{name} draw the last stock card and show it: {card}."),
+            _("{name} draws the last stock card and shows it: {card}."),
+            { card: cardChip(event.card) },
+          )
+        : says(
+            names,
+            event.seat,
+            _("{name} set the last stock card aside, face down: it decides the trump."),
+            _("{name} sets the last stock card aside, face down: it decides the trump."),
+          );
     default:
       return tableText(event, names, entry);
   }
@@ -58,30 +80,44 @@ export function eventText(event, names, game, entry) {
 function tableText(event, names, entry) {
   switch (event.type) {
     case "phase": {
-      let text = PHASE_WORDS[event.phase] || `Phase ${esc(event.phase)} begins`;
+      const text = PHASE_WORDS[event.phase] || _("Phase {phase} begins", { phase: esc(event.phase) });
       if (event.leader !== null && event.leader !== undefined && event.phase !== "discard") {
-        const verb = event.phase === "score" ? ["chooses", "choose"] : ["leads", "lead"];
-        text += `; ${you(names, event.leader) ? "you" : who(names, event.leader)} ${you(names, event.leader) ? verb[1] : verb[0]}`;
+        const leads =
+          event.phase === "score"
+            ? says(names, event.leader, _("{name} choose"), _("{name} chooses"))
+            : says(names, event.leader, _("{name} lead"), _("{name} leads"));
+        return _("{phase}; {leader}.", { phase: text, leader: leads });
       }
-      return `${text}.`;
+      return _("{phase}.", { phase: text });
     }
     case "trump":
       if (entry && String(entry.move || "").startsWith("trump")) return "";
-      return `Trump is ${colourChip(event.suit)}${event.card ? ` (${cardChip(event.card)})` : ""}.`;
+      return event.card
+        ? _("Trump is {colour} ({card}).", { colour: colourChip(event.suit), card: cardChip(event.card) })
+        : _("Trump is {colour}.", { colour: colourChip(event.suit) });
     case "dreck": {
       const got = event.counts.map((k, s) => (k ? `${who(names, s)} ${k}` : "")).filter(Boolean);
       const total = event.counts.reduce((a, b) => a + b, 0);
-      const mine = event.cards ? `; you get ${chips(event.cards)}` : "";
-      return `The dreck: ${total} cards dealt to the short hands (${got.join(", ")})${mine}.`;
+      const text = ngettext(
+        "The dreck: {n} card dealt to the short hands ({seats})",
+        "The dreck: {n} cards dealt to the short hands ({seats})",
+        total,
+        { seats: got.join(", ") },
+      );
+      return event.cards
+        ? _("{dreck}; you get {cards}.", { dreck: text, cards: chips(event.cards) })
+        : _("{dreck}.", { dreck: text });
     }
     case "out":
-      return `${says(names, event.seat, "is", "are")} out (${ordinal(event.place)}).`;
+      return says(names, event.seat, _("{name} are out ({place})."), _("{name} is out ({place})."), {
+        place: ordinal(event.place),
+      });
     case "round": {
       const scores = event.scores.map((x, s) => `${who(names, s)} ${sign(x)}`).join(", ");
-      return `Round ${event.round + 1} scored: ${scores}.`;
+      return _("Round {number} scored: {scores}.", { number: event.round + 1, scores });
     }
     case "over":
-      return "Game over.";
+      return _("Game over.");
     default:
       return "";
   }

@@ -10,8 +10,11 @@ import {
   saveInvites,
   saveName,
   saveToken,
+  seatLabel,
   tableUrl,
 } from "./api.js";
+import { _, lang, languageSwitcher, ngettext, translatePage } from "./i18n.js";
+import { andList, levelLabel, optionName, optionValue, rulesUrl, variantName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 const state = { games: {}, bots: [], game: null };
@@ -29,7 +32,7 @@ function playerName() {
   const input = $("#player-name");
   const name = input.value.trim();
   if (!name) {
-    notice("Please enter your name first (at the top).");
+    notice(_("Please enter your name first (at the top)."));
     input.focus();
     return null;
   }
@@ -44,14 +47,14 @@ function renderGames() {
   const names = Object.keys(state.games);
   const first = names.includes("myllymatti") ? "myllymatti" : names[0];
   box.innerHTML =
-    "<legend>Game</legend>" +
+    `<legend>${esc(_("Game"))}</legend>` +
     names
       .map(
         (g) =>
           `<label class="game-option"><input type="radio" name="game" value="${esc(g)}"${g === first ? " checked" : ""}>` +
           `<span>${esc(state.games[g].title)}</span>` +
           `<span class="game-summary">${esc(state.games[g].summary || "")} ` +
-          `<a href="/rules/${encodeURIComponent(g)}" data-rules="${esc(g)}" target="_blank" rel="noopener">Rules</a></span></label>`,
+          `<a href="${rulesUrl(g)}" data-rules="${esc(g)}" target="_blank" rel="noopener">${esc(_("Rules"))}</a></span></label>`,
       )
       .join("");
   state.game = first;
@@ -76,7 +79,7 @@ function renderGameForm() {
   }
   const variant = $("#variant");
   variant.innerHTML = Object.keys(g.variants)
-    .map((v) => `<option value="${esc(v)}">${esc(v)}</option>`)
+    .map((v) => `<option value="${esc(v)}">${esc(variantName(v))}</option>`)
     .join("");
   variant.disabled = Object.keys(g.variants).length < 2;
   $("#memory-box").hidden = state.game !== MEMORY_GAME;
@@ -94,7 +97,9 @@ function effectiveDefaults() {
 
 /** An option's help in words, the rulings it follows as small references. */
 function optionHelp(o) {
-  const refs = (o.rulings || []).map((r) => `<small class="ruling-ref" title="ruling ${esc(r)}">${esc(r)}</small>`);
+  const refs = (o.rulings || []).map(
+    (r) => `<small class="ruling-ref" title="${esc(_("ruling {id}", { id: r }))}">${esc(r)}</small>`,
+  );
   return esc(o.text ?? o.help ?? "") + refs.join("");
 }
 
@@ -102,9 +107,9 @@ function renderOptions() {
   const g = state.games[state.game];
   const preset = g.variants[$("#variant").value] || {};
   const presetText = Object.entries(preset)
-    .map(([k, v]) => `${k} = ${v}`)
+    .map(([k, v]) => `${optionName(k)} = ${optionValue(v)}`)
     .join(", ");
-  $("#variant-help").textContent = presetText ? `This variant sets ${presetText}.` : "";
+  $("#variant-help").textContent = presetText ? _("This variant sets {options}.", { options: presetText }) : "";
   const defaults = effectiveDefaults();
   const box = $("#options");
   $("#options-box").hidden = g.options.length === 0;
@@ -117,14 +122,14 @@ function renderOptions() {
       if (o.type === "bool") {
         input =
           `<label class="check"><input type="checkbox" id="${id}" data-option="${esc(o.name)}" data-type="bool"` +
-          `${value ? " checked" : ""} aria-describedby="${id}-help"> ${esc(o.name.replaceAll("_", " "))}</label>`;
+          `${value ? " checked" : ""} aria-describedby="${id}-help"> ${esc(optionName(o.name))}</label>`;
         return `<div class="option">${input}${help}</div>`;
       }
       if (o.choices) {
         input =
           `<select id="${id}" data-option="${esc(o.name)}" data-type="${esc(o.type)}" aria-describedby="${id}-help">` +
           o.choices
-            .map((c) => `<option value="${esc(c)}"${c === value ? " selected" : ""}>${esc(c)}</option>`)
+            .map((c) => `<option value="${esc(c)}"${c === value ? " selected" : ""}>${esc(optionValue(c))}</option>`)
             .join("") +
           `</select>`;
       } else {
@@ -135,7 +140,7 @@ function renderOptions() {
           o.type,
         )}" value="${esc(value)}" aria-describedby="${id}-help">`;
       }
-      return `<div class="option"><label for="${id}">${esc(o.name.replaceAll("_", " "))}</label>${input}${help}</div>`;
+      return `<div class="option"><label for="${id}">${esc(optionName(o.name))}</label>${input}${help}</div>`;
     })
     .join("");
 }
@@ -144,24 +149,24 @@ function seatOptions(selected) {
   const bots = state.bots
     .map(
       (b) =>
-        `<option value="bot:${esc(b.spec)}"${selected === `bot:${b.spec}` ? " selected" : ""}>Bot · ${esc(b.label)}</option>`,
+        `<option value="bot:${esc(b.spec)}"${selected === `bot:${b.spec}` ? " selected" : ""}>${esc(_("Bot · {level}", { level: levelLabel(b) }))}</option>`,
     )
     .join("");
   const person = (value, text) => `<option value="${value}"${selected === value ? " selected" : ""}>${text}</option>`;
-  return `${person("open", "A person (invite link)")}${person("anyone", "A person (open to anyone)")}${bots}`;
+  return `${person("open", esc(_("A person (invite link)")))}${person("anyone", esc(_("A person (open to anyone)")))}${bots}`;
 }
 
 function renderSeats() {
   const n = Number($("#players").value);
   const list = $("#seat-choices");
   const old = [...list.querySelectorAll("select")].map((s) => s.value);
-  const medium = state.bots.find((b) => b.label === "Medium") || state.bots[0];
+  const medium = state.bots.find((b) => b.spec === "heuristic") || state.bots[0];
   const fallback = medium ? `bot:${medium.spec}` : "open";
   const items = [];
   for (let i = 0; i < n; i++) {
     const value = old[i] ?? (i === 0 ? "open" : fallback);
     items.push(
-      `<li><label for="seat-${i}">Seat ${i + 1}</label><select id="seat-${i}" data-seat="${i}">${seatOptions(
+      `<li><label for="seat-${i}">${esc(seatLabel(i))}</label><select id="seat-${i}" data-seat="${i}">${seatOptions(
         value,
       )}</select></li>`,
     );
@@ -209,7 +214,7 @@ async function create(ev) {
     showCreated(answer);
     loadTables();
   } catch (err) {
-    notice(`The table could not be created: ${err.message}`);
+    notice(_("The table could not be created: {reason}", { reason: err.message }));
   } finally {
     button.disabled = false;
   }
@@ -223,18 +228,18 @@ function showCreated(answer) {
     .map((inv) => {
       const url = new URL(inv.url, location.href).href;
       return (
-        `<li class="invite" data-seat="${inv.seat}"><label for="invite-${inv.seat}">Seat ${inv.seat + 1}</label>` +
+        `<li class="invite" data-seat="${inv.seat}"><label for="invite-${inv.seat}">${esc(seatLabel(inv.seat))}</label>` +
         `<input id="invite-${inv.seat}" readonly value="${esc(url)}">` +
-        `<button type="button" class="secondary" data-copy="invite-${inv.seat}">Copy link</button>` +
-        `<button type="button" class="primary" data-take="${inv.seat}" data-table="${esc(t.id)}">Take this seat</button></li>`
+        `<button type="button" class="secondary" data-copy="invite-${inv.seat}">${esc(_("Copy link"))}</button>` +
+        `<button type="button" class="primary" data-take="${inv.seat}" data-table="${esc(t.id)}">${esc(_("Take this seat"))}</button></li>`
       );
     })
     .join("");
   box.innerHTML =
-    `<h3>${esc(t.title)} table created</h3>` +
+    `<h3>${esc(_("{game} table created", { game: t.title }))}</h3>` +
     (invites
-      ? `<p>Send a link to each friend, or take a seat yourself:</p><ul class="invites">${invites}</ul>`
-      : `<p>Only bots at this table. <a href="${tableUrl(t.id)}">Watch it</a>.</p>`);
+      ? `<p>${esc(_("Send a link to each friend, or take a seat yourself:"))}</p><ul class="invites">${invites}</ul>`
+      : `<p>${esc(_("Only bots at this table."))} <a href="${tableUrl(t.id)}">${esc(_("Watch it"))}</a></p>`);
   box.hidden = false;
   box.querySelector("button, a")?.focus();
 }
@@ -258,34 +263,34 @@ async function take(id, seat, button) {
 // ---------------------------------------------------------------- the table list
 
 function describeTable(t) {
-  const variant = t.variant && t.variant !== "standard" ? ` · ${t.variant}` : "";
+  const variant = t.variant && t.variant !== "standard" ? ` · ${variantName(t.variant)}` : "";
   const seats = t.seats
     .map((s) => {
       if (s.kind === "open" && !s.anyone && !loadInvites(t.id)[s.seat]) {
-        return `<span class="muted">seat ${s.seat + 1}: invite only</span>`;
+        return `<span class="muted">${esc(_("seat {number}: invite only", { number: s.seat + 1 }))}</span>`;
       }
       if (s.kind === "open") {
         return t.status === "waiting"
-          ? `<button type="button" class="secondary small" data-take="${s.seat}" data-table="${esc(t.id)}">Join seat ${s.seat + 1}</button>`
-          : `<span class="muted">seat ${s.seat + 1} open</span>`;
+          ? `<button type="button" class="secondary small" data-take="${s.seat}" data-table="${esc(t.id)}">${esc(_("Join seat {number}", { number: s.seat + 1 }))}</button>`
+          : `<span class="muted">${esc(_("seat {number} open", { number: s.seat + 1 }))}</span>`;
       }
-      return `<span class="seat-chip ${s.kind}">${esc(s.name || `Seat ${s.seat + 1}`)}</span>`;
+      return `<span class="seat-chip ${s.kind}">${esc(s.name || seatLabel(s.seat))}</span>`;
     })
     .join(" ");
   const mine = loadToken(t.id)
-    ? ` <a class="button small" href="${tableUrl(t.id)}">Back to my seat</a>`
+    ? ` <a class="button small" href="${tableUrl(t.id)}">${esc(_("Back to my seat"))}</a>`
     : "";
   const watch =
     t.status !== "waiting"
-      ? ` <a class="small" href="${tableUrl(t.id)}">${t.status === "finished" ? "See the result" : "Watch"}</a>`
+      ? ` <a class="small" href="${tableUrl(t.id)}">${esc(t.status === "finished" ? _("See the result") : _("Watch"))}</a>`
       : "";
   const record =
-    t.status === "finished" ? ` · <a class="small" href="/api/tables/${esc(t.id)}/record">record</a>` : "";
-  const when = t.created ? new Date(t.created).toLocaleString() : "";
+    t.status === "finished" ? ` · <a class="small" href="/api/tables/${esc(t.id)}/record">${esc(_("record"))}</a>` : "";
+  const when = t.created ? new Date(t.created).toLocaleString(lang === "pseudo" ? "en" : lang) : "";
   const result = t.status === "finished" ? resultLine(t) : "";
   return (
     `<li class="table-item"><div class="table-head"><strong>${esc(t.title)}</strong>${esc(variant)}` +
-    ` · ${t.players} players <span class="muted">${esc(when)}</span></div>` +
+    ` · ${esc(ngettext("{n} player", "{n} players", t.players))} <span class="muted">${esc(when)}</span></div>` +
     `<div class="table-seats">${seats}${mine}${watch}${record}</div>${result}</li>`
   );
 }
@@ -294,14 +299,19 @@ function describeTable(t) {
 function resultLine(t) {
   const o = t.outcome;
   if (!o) return "";
-  const name = (seat) => t.seats[seat]?.name || `Seat ${seat + 1}`;
+  const name = (seat) => t.seats[seat]?.name || seatLabel(seat);
   let text;
-  if (o.abandoned) text = "Abandoned: no result";
+  if (o.abandoned) text = _("Abandoned: no result");
   else if (Array.isArray(o.scores)) {
-    const winners = (o.winners || []).map(name).join(" and ");
+    const winners = (o.winners || []).map(name);
     const scores = o.scores.map((score, seat) => `${name(seat)} ${score}`).join(", ");
-    text = `${winners || "Nobody"} won · ${scores}`;
-  } else if (o.loser !== undefined && o.loser !== null) text = `${name(o.loser)} lost`;
+    text = winners.length
+      ? ngettext("{names} won · {scores}", "{names} won · {scores}", winners.length, {
+          names: andList(winners),
+          scores,
+        })
+      : _("Nobody won · {scores}", { scores });
+  } else if (o.loser !== undefined && o.loser !== null) text = _("{name} lost", { name: name(o.loser) });
   else return "";
   return `<div class="result-line" data-result="${esc(t.id)}">${esc(text)}</div>`;
 }
@@ -312,9 +322,9 @@ async function loadTables() {
     const answer = await api.tables($("#table-filter").value);
     list.innerHTML = answer.tables.length
       ? answer.tables.map(describeTable).join("")
-      : `<li class="muted">No tables here yet — create one above.</li>`;
+      : `<li class="muted">${esc(_("No tables here yet — create one above."))}</li>`;
   } catch (err) {
-    list.innerHTML = `<li class="muted">The tables could not be loaded: ${esc(err.message)}</li>`;
+    list.innerHTML = `<li class="muted">${esc(_("The tables could not be loaded: {reason}", { reason: err.message }))}</li>`;
   }
 }
 
@@ -328,8 +338,8 @@ document.addEventListener("click", (ev) => {
   } else if (target.dataset.copy) {
     const input = document.getElementById(target.dataset.copy);
     copyText(input.value, input).then((ok) => {
-      target.textContent = ok ? "Copied" : "Select and copy";
-      setTimeout(() => (target.textContent = "Copy link"), 2000);
+      target.textContent = ok ? _("Copied") : _("Select and copy");
+      setTimeout(() => (target.textContent = _("Copy link")), 2000);
     });
   } else if (target.id === "refresh") {
     loadTables();
@@ -337,6 +347,8 @@ document.addEventListener("click", (ev) => {
 });
 
 async function start() {
+  translatePage();
+  languageSwitcher(document.querySelector(".topbar"));
   const name = $("#player-name");
   name.value = loadName();
   name.addEventListener("change", () => name.value.trim() && saveName(name.value.trim()));
@@ -350,7 +362,9 @@ async function start() {
     state.bots = answer.bots || [];
     renderGames();
   } catch (err) {
-    $("#game-choice").innerHTML = `<legend>Game</legend><p>The games could not be loaded: ${esc(err.message)}</p>`;
+    $("#game-choice").innerHTML =
+      `<legend>${esc(_("Game"))}</legend>` +
+      `<p>${esc(_("The games could not be loaded: {reason}", { reason: err.message }))}</p>`;
   }
   loadTables();
   setInterval(() => {

@@ -1,9 +1,11 @@
 // Pure logic about move texts (RULINGS C-3): which hand card plays which legal move,
 // matching a selection of cards to a legal run or sequence, and the log's sentences.
 import { cardChip, colourChip, isCard } from "./cards.js";
+import { _, format } from "./i18n.js";
+
+const esc = (text) => String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 const CARD_VERBS = ["slough", "discard"];
-const COLOUR_VERBS = ["trump", "double", "drop"];
 
 /** Split a move text: `{verb, cards, arg}`; verb is "play" for cards and runs. */
 export function parseMove(move) {
@@ -79,24 +81,24 @@ export function inMulti(card, legal) {
   return classify(legal).multi.some(([cards]) => cards.includes(card));
 }
 
-/** The label of a move button: `Turn a stock card`, `Take`, `Trump: green`. */
+/** The label of a move button: `Turn the top stock card`, `Take`, `Trump ■ green`. */
 export function buttonLabel(move) {
   const m = parseMove(move);
   switch (m.verb) {
     case "stock":
-      return "Turn the top stock card";
+      return esc(_("Turn the top stock card"));
     case "take":
-      return "Take";
+      return esc(_("Take"));
     case "pass":
-      return "Pass";
+      return esc(_("Pass"));
     case "trump":
-      return `Trump ${colourChip(m.arg)}`;
+      return _("Trump {colour}", { colour: colourChip(m.arg) });
     case "double":
-      return `Double ${colourChip(m.arg)}`;
+      return _("Double {colour}", { colour: colourChip(m.arg) });
     case "drop":
-      return `Drop ${colourChip(m.arg)}`;
+      return _("Drop {colour}", { colour: colourChip(m.arg) });
     default:
-      return move;
+      return esc(move);
   }
 }
 
@@ -107,48 +109,71 @@ export function run(cards) {
     : cards.map(cardChip).join("");
 }
 
-/** A move's cards as chips: `5♥+6♥+7♥`. */
+/** A move's cards as chips: `5♥+6♥+7♥`; other moves in words (`slough 7♥`, `trump ■ green`). */
 export function moveChips(move) {
   const m = parseMove(move);
   if (m.verb === "play") return run(m.cards);
-  if (m.cards.length) return `${m.verb} ${m.cards.map(cardChip).join("")}`;
-  if (COLOUR_VERBS.includes(m.verb)) return `${m.verb} ${colourChip(m.arg)}`;
-  return m.verb;
+  const card = m.cards.length ? m.cards.map(cardChip).join("") : "";
+  switch (m.verb) {
+    case "slough":
+      return _("slough {card}", { card });
+    case "discard":
+      return _("set {card} aside", { card });
+    case "trump":
+      return _("trump {colour}", { colour: colourChip(m.arg) });
+    case "double":
+      return _("double {colour}", { colour: colourChip(m.arg) });
+    case "drop":
+      return _("drop {colour}", { colour: colourChip(m.arg) });
+    case "stock":
+      return esc(_("turn the top stock card"));
+    case "take":
+      return esc(_("take"));
+    case "pass":
+      return esc(_("pass"));
+    default:
+      return esc(move);
+  }
 }
 
 /**
- * One history entry as an HTML sentence (without the name): `plays 7♥`,
- * `turns K♠ from the stock`, `sets a card aside` for another seat's hidden discard.
+ * One history entry as an HTML sentence with its player's name (HTML) first:
+ * `Anna plays 7♥`, `Anna turns K♠ from the stock`, `Anna sets a card aside` for another
+ * seat's hidden discard; with `you`, the sentence speaks to the player (`You play 7♥`).
  */
-export function describe(entry, you) {
+export function describe(entry, you, name = "") {
   const m = parseMove(entry.move);
-  const s = (verb, own) => (you ? own ?? verb : verb + "s");
+  const say = (own, other, params = {}) => format(you ? own : other, { name, ...params });
   switch (m.verb) {
     case "play":
-      return `${s("play")} ${run(m.cards)}`;
+      return say(_("{name} play {cards}"), _("{name} plays {cards}"), { cards: run(m.cards) });
     case "stock":
       return entry.card
-        ? `${s("turn")} ${cardChip(entry.card)} from the stock`
-        : `${s("turn")} a card from the stock`;
+        ? say(_("{name} turn {card} from the stock"), _("{name} turns {card} from the stock"), {
+            card: cardChip(entry.card),
+          })
+        : say(_("{name} turn a card from the stock"), _("{name} turns a card from the stock"));
     case "take":
-      return `${s("take")} from the trick`;
+      return say(_("{name} take from the trick"), _("{name} takes from the trick"));
     case "pass":
-      return you ? "pass" : "passes";
+      return say(_("{name} pass"), _("{name} passes"));
     case "slough":
-      return `${s("slough")} ${m.cards.length ? cardChip(m.arg) : "a card"}`;
+      return m.cards.length
+        ? say(_("{name} slough {card}"), _("{name} sloughs {card}"), { card: cardChip(m.arg) })
+        : say(_("{name} slough a card"), _("{name} sloughs a card"));
     case "discard":
       return m.cards.length
-        ? `${you ? "set" : "sets"} ${cardChip(m.arg)} aside`
-        : `${you ? "set" : "sets"} a card aside`;
+        ? say(_("{name} set {card} aside"), _("{name} sets {card} aside"), { card: cardChip(m.arg) })
+        : say(_("{name} set a card aside"), _("{name} sets a card aside"));
     case "trump":
-      return `${you ? "name" : "names"} ${colourChip(m.arg)} trump`;
+      return say(_("{name} name {colour} trump"), _("{name} names {colour} trump"), { colour: colourChip(m.arg) });
     case "double":
-      return `${you ? "double" : "doubles"} ${colourChip(m.arg)}`;
+      return say(_("{name} double {colour}"), _("{name} doubles {colour}"), { colour: colourChip(m.arg) });
     case "drop":
-      return `${you ? "drop" : "drops"} ${colourChip(m.arg)}`;
+      return say(_("{name} drop {colour}"), _("{name} drops {colour}"), { colour: colourChip(m.arg) });
     case "?":
-      return `${s("make")} a hidden move`;
+      return say(_("{name} make a hidden move"), _("{name} makes a hidden move"));
     default:
-      return `${s("play")} ${entry.move.replace(/[&<>"']/g, "")}`;
+      return say(_("{name} play {move}"), _("{name} plays {move}"), { move: entry.move.replace(/[&<>"']/g, "") });
   }
 }

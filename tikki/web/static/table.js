@@ -14,9 +14,12 @@ import {
   recordUrl,
   saveName,
   saveToken,
+  seatLabel,
   seatNames,
   tableUrl,
 } from "./api.js";
+import { _, lang, languageSwitcher, translatePage } from "./i18n.js";
+import { levelName, variantName } from "./words.js";
 import { cardName, cardSVG, sortCards } from "./cards.js";
 import { backImg, trickSlot } from "./render/common.js";
 import { eventLines, eventText } from "./events.js";
@@ -73,7 +76,7 @@ let noticeTimer = null;
 function notice(text, kind = "error") {
   const box = $("#notice");
   box.className = `notice ${kind}`;
-  box.innerHTML = `<span>${esc(text)}</span> <button type="button" class="link" data-close-notice aria-label="Dismiss">×</button>`;
+  box.innerHTML = `<span>${esc(text)}</span> <button type="button" class="link" data-close-notice aria-label="${esc(_("Dismiss"))}">×</button>`;
   box.hidden = false;
   clearTimeout(noticeTimer);
   if (kind !== "fatal") noticeTimer = setTimeout(() => (box.hidden = true), 8000);
@@ -90,7 +93,7 @@ function fatal(text) {
   $("#join").hidden = true;
   const box = $("#fatal");
   box.hidden = false;
-  box.innerHTML = `<h2>${esc(text)}</h2><p><a href="/">Back to the lobby</a></p>`;
+  box.innerHTML = `<h2>${esc(text)}</h2><p><a href="/">${esc(_("Back to the lobby"))}</a></p>`;
 }
 
 // ---------------------------------------------------------------- joining
@@ -100,7 +103,7 @@ async function showJoin(reason) {
   try {
     table = await api.table(app.id);
   } catch (err) {
-    if (err.status === 404) return fatal("This table does not exist.");
+    if (err.status === 404) return fatal(_("This table does not exist."));
     notice(err.message);
     setTimeout(() => showJoin(reason), 3000);
     return;
@@ -111,41 +114,47 @@ async function showJoin(reason) {
   const seat = open.includes(app.seatParam) ? app.seatParam : null;
   const invited = table.seats.find((s) => s.seat === app.seatParam && s.kind === "open" && !mine(s));
   const box = $("#join");
-  const title = `${table.title}${table.variant && table.variant !== "standard" ? ` (${table.variant})` : ""}`;
+  const title = `${table.title}${table.variant && table.variant !== "standard" ? ` (${variantName(table.variant)})` : ""}`;
   const who = table.seats
-    .map((s) => `<li>${esc(s.kind === "open" ? `Seat ${s.seat + 1}: open` : `Seat ${s.seat + 1}: ${s.name}`)}</li>`)
+    .map(
+      (s) =>
+        `<li>${esc(
+          s.kind === "open"
+            ? _("Seat {number}: open", { number: s.seat + 1 })
+            : _("Seat {number}: {name}", { number: s.seat + 1, name: s.name }),
+        )}</li>`,
+    )
     .join("");
+  const nameField =
+    `<form id="join-form" class="join-form"><label for="join-name">${esc(_("Your name"))}</label>` +
+    `<input id="join-name" name="name" required maxlength="40" autocomplete="nickname" value="${esc(loadName())}">`;
+  const takeSeat = (n) => esc(_("Take seat {number}", { number: n + 1 }));
   let form;
   if (seat !== null) {
-    form =
-      `<form id="join-form" class="join-form"><label for="join-name">Your name</label>` +
-      `<input id="join-name" name="name" required maxlength="40" autocomplete="nickname" value="${esc(loadName())}">` +
-      `<button type="submit" class="primary">Take seat ${seat + 1}</button></form>`;
+    form = `${nameField}<button type="submit" class="primary">${takeSeat(seat)}</button></form>`;
   } else if (open.length) {
+    const why = invited
+      ? `${_("Seat {number} needs its invite link.", { number: app.seatParam + 1 })} `
+      : app.seatParam !== null
+        ? `${_("Seat {number} is taken.", { number: app.seatParam + 1 })} `
+        : "";
     form =
-      `<p>${
-        invited
-          ? `Seat ${app.seatParam + 1} needs its invite link. `
-          : app.seatParam !== null
-            ? `Seat ${app.seatParam + 1} is taken. `
-            : ""
-      }Seats open to anyone:</p>` +
-      `<form id="join-form" class="join-form"><label for="join-name">Your name</label>` +
-      `<input id="join-name" name="name" required maxlength="40" autocomplete="nickname" value="${esc(loadName())}">` +
-      open.map((s) => `<button type="submit" class="primary" name="seat" value="${s}">Take seat ${s + 1}</button>`).join("") +
+      `<p>${esc(why)}${esc(_("Seats open to anyone:"))}</p>${nameField}` +
+      open.map((s) => `<button type="submit" class="primary" name="seat" value="${s}">${takeSeat(s)}</button>`).join("") +
       `</form>`;
   } else if (table.seats.some((s) => s.kind === "open")) {
     const whose = invited
-      ? `Seat ${app.seatParam + 1} needs its invite link`
-      : "The open seats are kept for the holders of their invite links";
-    form = `<p>${whose}: open the whole link you were sent.</p>`;
+      ? _("Seat {number} needs its invite link: open the whole link you were sent.", { number: app.seatParam + 1 })
+      : _("The open seats are kept for the holders of their invite links: open the whole link you were sent.");
+    form = `<p>${esc(whose)}</p>`;
   } else {
-    form = `<p>Every seat is taken.</p>`;
+    form = `<p>${esc(_("Every seat is taken."))}</p>`;
   }
   box.innerHTML =
-    `<h2>Join ${esc(title)}</h2>${reason ? `<p class="muted">${esc(reason)}</p>` : ""}` +
+    `<h2>${esc(_("Join {table}", { table: title }))}</h2>${reason ? `<p class="muted">${esc(reason)}</p>` : ""}` +
     `<ul class="seat-list">${who}</ul>${form}` +
-    `<p><button type="button" id="watch-btn" class="secondary">Just watch</button> · <a href="/">Lobby</a></p>`;
+    `<p><button type="button" id="watch-btn" class="secondary">${esc(_("Just watch"))}</button> · ` +
+    `<a href="/">${esc(_("Lobby"))}</a></p>`;
   box.hidden = false;
   $("#board").hidden = true;
   $("#watch-btn").addEventListener("click", () => watch());
@@ -157,7 +166,7 @@ async function showJoin(reason) {
     ev.preventDefault();
     const name = input.value.trim();
     if (!name) {
-      notice("Please enter your name first.");
+      notice(_("Please enter your name first."));
       input.focus();
       return;
     }
@@ -195,14 +204,14 @@ function connect() {
     app.ws.close();
   }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(app.id)}`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(app.id)}?lang=${lang}`);
   app.ws = ws;
-  conn("connecting", "connecting…");
+  conn("connecting", _("connecting…"));
   ws.onopen = () => {
     // The first message says who we are; the token never goes into a URL.
     ws.send(JSON.stringify(app.token ? { type: "hello", token: app.token } : { type: "hello" }));
     app.retries = 0;
-    conn("online", "connected");
+    conn("online", _("connected"));
     clearInterval(app.pingTimer);
     app.pingTimer = setInterval(() => sendRaw({ type: "ping" }), 25000);
   };
@@ -223,13 +232,13 @@ function connect() {
     if (ev.code === 4403) {
       forgetToken(app.id);
       app.token = null;
-      conn("offline", "not seated");
-      showJoin("This browser's seat token is not valid for this table.");
+      conn("offline", _("not seated"));
+      showJoin(_("This browser's seat token is not valid for this table."));
       return;
     }
     if (ev.code === 4404) {
-      conn("offline", "offline");
-      fatal("This table does not exist.");
+      conn("offline", _("offline"));
+      fatal(_("This table does not exist."));
       return;
     }
     reconnectLater();
@@ -239,7 +248,7 @@ function connect() {
 function reconnectLater() {
   const delay = Math.min(10000, 500 * 2 ** app.retries) + Math.floor(Math.random() * 250);
   app.retries += 1;
-  conn("offline", `reconnecting in ${Math.ceil(delay / 1000)} s…`);
+  conn("offline", _("reconnecting in {n} s…", { n: Math.ceil(delay / 1000) }));
   app.retryTimer = setTimeout(connect, delay);
 }
 
@@ -282,7 +291,7 @@ function play(move) {
   const m = app.msg;
   if (!m || app.pending || !myTurn(m)) return;
   if (!m.view.legal_moves.includes(move)) {
-    notice(`${move} is not a legal move now.`);
+    notice(_("{move} is not a legal move now.", { move }));
     return;
   }
   setPending(true);
@@ -293,7 +302,7 @@ function play(move) {
     .then((answer) => onMessage(answer))
     .catch((err) => {
       setPending(false);
-      if (err.code === "stale") notice("The table moved on; try again on the current state.", "info");
+      if (err.code === "stale") notice(_("The table moved on; try again on the current state."), "info");
       else notice(err.message);
       api.state(app.id, app.token).then(onMessage, () => {});
     });
@@ -302,7 +311,7 @@ function play(move) {
 
 function askHint() {
   if (!app.msg || !myTurn(app.msg)) return;
-  $("#hint-text").innerHTML = `<span class="muted">Asking a bot…</span>`;
+  $("#hint-text").innerHTML = `<span class="muted">${esc(_("Asking a bot…"))}</span>`;
   if (sendRaw({ type: "hint" })) return;
   api.hint(app.id, app.token).then(
     (answer) => onMessage({ type: "hint", ...answer }),
@@ -323,14 +332,14 @@ function onMessage(m) {
   } else if (m.type === "error") {
     setPending(false);
     if (m.code === "stale") {
-      notice("The table moved on before your move arrived; here is the current state.", "info");
+      notice(_("The table moved on before your move arrived; here is the current state."), "info");
       sendRaw({ type: "sync" });
     } else if (m.code === "not_started") {
-      notice("The game starts when every seat is taken.", "info");
+      notice(_("The game starts when every seat is taken."), "info");
     } else if (m.code === "bad_token" || m.code === "unknown_table") {
       // the close code that follows decides what to do
     } else {
-      notice(m.message || "That did not work.");
+      notice(m.message || _("That did not work."));
     }
   } else if (m.type === "hint") {
     app.hint = m;
@@ -428,17 +437,17 @@ function doneTrickHtml(m, ctx) {
   const names = ctx.names;
   const title =
     done.type === "trick"
-      ? `Trick won by ${names[done.winner] ?? ""}`
+      ? _("Trick won by {name}", { name: names[done.winner] ?? "" })
       : done.type === "falls"
-        ? "The trick falls: out of the game"
-        : "Void trick: the cards go back";
+        ? _("The trick falls: out of the game")
+        : _("Void trick: the cards go back");
   const slots = bySeat(done.cards || [])
     .map(([seat, cards]) => {
       const won = done.type === "trick" && seat === done.winner;
       if (hidden) {
         return `<figure class="slot"><span class="card-row">${cards.map(() => backImg()).join("")}</span><figcaption><span class="who">${esc(names[seat] ?? "")}</span></figcaption></figure>`;
       }
-      return trickSlot(cards, names[seat] ?? "", won ? "won" : "", won ? "winner" : "");
+      return trickSlot(cards, names[seat] ?? "", won ? _("won") : "", won ? "winner" : "");
     })
     .join("");
   return (
@@ -456,19 +465,19 @@ function reviewHtml(view, ctx) {
   const kind = last.kind ?? "trick";
   const what =
     kind === "trick"
-      ? `won by ${names[last.winner] ?? ""}`
+      ? _("won by {name}", { name: names[last.winner] ?? "" })
       : kind === "falls"
-        ? "fell out of the game"
-        : "void: the cards went back";
+        ? _("fell out of the game")
+        : _("void: the cards went back");
   const slots = bySeat(last.cards)
     .map(([seat, cards]) => {
       const won = kind === "trick" && seat === last.winner;
-      return trickSlot(cards, names[seat] ?? "", won ? "won" : "", won ? "winner" : "");
+      return trickSlot(cards, names[seat] ?? "", won ? _("won") : "", won ? "winner" : "");
     })
     .join("");
   return (
     `<details id="last-trick-review" class="last-trick"${app.reviewOpen ? " open" : ""}>` +
-    `<summary>Last trick</summary><p class="muted small">${esc(what)}</p><div class="trick">${slots}</div></details>`
+    `<summary>${esc(_("Last trick"))}</summary><p class="muted small">${esc(what)}</p><div class="trick">${slots}</div></details>`
   );
 }
 
@@ -521,10 +530,10 @@ function render() {
   board.dataset.game = m.table.game;
   board.dataset.turn = myTurn(m) ? "you" : "other";
   board.dataset.legal = JSON.stringify(ctx.legal);
-  const variant = m.table.variant && m.table.variant !== "standard" ? ` · ${m.table.variant}` : "";
+  const variant = m.table.variant && m.table.variant !== "standard" ? ` · ${variantName(m.table.variant)}` : "";
   $("#title").textContent = `${m.table.title}${variant}`;
   $("#phase").textContent = R.phase(view);
-  document.title = `${myTurn(m) ? "● Your turn · " : ""}${m.table.title} · tikki`;
+  document.title = `${myTurn(m) ? `● ${_("Your turn")} · ` : ""}${m.table.title} · tikki`;
   renderStatus(m, R, ctx);
   renderDevice(m);
   renderSeats(m, R, ctx);
@@ -568,28 +577,34 @@ function renderStatus(m, R, ctx) {
     const invites = open
       .map((s) => {
         const link = links[s.seat] ?? (s.anyone ? tableUrl(app.id, s.seat) : null);
-        if (!link) return `<p class="muted">Seat ${s.seat + 1} waits for the holder of its invite link.</p>`;
+        if (!link) {
+          return `<p class="muted">${esc(_("Seat {number} waits for the holder of its invite link.", { number: s.seat + 1 }))}</p>`;
+        }
         const url = new URL(link, location.href).href;
         return (
-          `<div class="invite"><label for="inv-${s.seat}">Invite link for seat ${s.seat + 1}</label>` +
+          `<div class="invite"><label for="inv-${s.seat}">${esc(_("Invite link for seat {number}", { number: s.seat + 1 }))}</label>` +
           `<input id="inv-${s.seat}" readonly value="${esc(url)}">` +
-          `<button type="button" class="secondary" data-copy="inv-${s.seat}">Copy</button></div>`
+          `<button type="button" class="secondary" data-copy="inv-${s.seat}">${esc(_("Copy"))}</button></div>`
         );
       })
       .join("");
-    text = `<strong>Waiting for players.</strong> The game starts when every seat is taken.${invites}`;
+    text =
+      `<strong>${esc(_("Waiting for players."))}</strong> ${esc(_("The game starts when every seat is taken."))}` + invites;
   } else if (m.status === "finished" || view.phase === "over") {
     el.hidden = true;
     return;
   } else if (m.seat === null || m.seat === undefined) {
-    text = `You are watching. ${esc(ctx.names[view.to_act] ?? "")} is to play.`;
+    text = esc(_("You are watching. {name} is to play.", { name: ctx.names[view.to_act] ?? "" }));
   } else if (myTurn(m)) {
     cls = "your-turn";
-    text = `<strong>Your turn.</strong> ${R.prompt(view, ctx)}`;
+    text = `<strong>${esc(_("Your turn."))}</strong> ${R.prompt(view, ctx)}`;
   } else {
     const seat = m.table.seats[view.to_act];
-    const thinking = seat && seat.kind === "bot" ? "is thinking…" : "is to play…";
-    text = `Waiting: <strong>${esc(ctx.names[view.to_act] ?? "")}</strong> ${thinking}`;
+    const name = `<strong>${esc(ctx.names[view.to_act] ?? "")}</strong>`;
+    text =
+      seat && seat.kind === "bot"
+        ? _("Waiting: {name} is thinking…", { name })
+        : _("Waiting: {name} is to play…", { name });
   }
   el.hidden = false;
   el.className = `status ${cls}`;
@@ -619,16 +634,19 @@ function renderSeats(m, R, ctx) {
       .map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`)
       .join("");
     const badges = R.seatBadges(view, s)
-      .map((b) => `<span class="badge badge-${esc(b.split(" ")[0])}">${esc(b)}</span>`)
+      .map((b) => {
+        const [key, text] = Array.isArray(b) ? b : [b.split(" ")[0], BADGES[b] ?? b];
+        return `<span class="badge badge-${esc(key)}">${esc(text)}</span>`;
+      })
       .join("");
     boxes.push(
       `<li class="seat${acting ? " acting" : ""}${s === m.seat ? " mine" : ""}" data-seat="${s}"` +
         `${acting ? ' aria-current="true"' : ""}>` +
         `<div class="seat-head"><span class="seat-name">${
-          acting ? '<span class="turn-dot" aria-hidden="true">▶</span><span class="visually-hidden">To play: </span> ' : ""
+          acting ? `<span class="turn-dot" aria-hidden="true">▶</span><span class="visually-hidden">${esc(_("To play:"))} </span> ` : ""
         }${esc(
           ctx.plainNames[s],
-        )}</span> <span class="kind kind-${kind.replace(" ", "-")}">${esc(kind)}</span>${badges}</div>` +
+        )}</span> <span class="kind kind-${kind.replace(" ", "-")}">${esc(KINDS[kind] ?? kind)}</span>${badges}</div>` +
         `<dl class="stats">${stats}</dl>${R.seatExtra(view, s)}</li>`,
     );
   }
@@ -668,13 +686,16 @@ function renderHand(m, ctx) {
     if (ext && !selected && !ext.has(card)) classes.push("off");
     if (hintCards.includes(card)) classes.push("hinted");
     const what = single.get(card);
+    const verb = what ? parseMove(what).verb : "play";
     const title = !mine
       ? cardName(card)
-      : what && parseMove(what).verb !== "play"
-        ? `${parseMove(what).verb} ${cardName(card)}`
-        : playable
-          ? `play ${cardName(card)}`
-          : `${cardName(card)} (not playable now)`;
+      : verb === "slough"
+        ? _("slough {card}", { card: cardName(card) })
+        : verb === "discard"
+          ? _("set {card} aside", { card: cardName(card) })
+          : playable
+            ? _("play {card}", { card: cardName(card) })
+            : _("{card} (not playable now)", { card: cardName(card) });
     const pressed = inMulti.has(card) && mine ? ` aria-pressed="${selected}"` : "";
     return (
       `<li><button type="button" class="${classes.join(" ")}" data-card="${esc(card)}" aria-label="${esc(
@@ -682,10 +703,10 @@ function renderHand(m, ctx) {
       )}" title="${esc(title)}"${pressed}${mine && playable ? "" : " disabled"}>${cardSVG(card)}</button></li>`
     );
   });
-  box.innerHTML = items.join("") || `<li class="muted empty-hand">No cards in your hand.</li>`;
+  box.innerHTML = items.join("") || `<li class="muted empty-hand">${esc(_("No cards in your hand."))}</li>`;
   box.dataset.count = hand.length;
   fitHand();
-  $("#hand-title").textContent = `Your hand · ${hand.length}`;
+  $("#hand-title").textContent = _("Your hand · {n}", { n: hand.length });
 }
 
 /** Overlap the hand's cards just enough to keep them on one row (down to a third of a card
@@ -729,11 +750,13 @@ function renderActions(m, ctx) {
     const chosen = moveForSelection(app.selected, legal);
     parts.push(
       `<button type="button" id="play-selected" class="primary"${chosen ? ` data-move="${esc(chosen)}"` : " disabled"}>` +
-        (chosen ? `Play ${moveChips(chosen)}` : app.selected.length ? "Select more cards" : "Play selected") +
+        (chosen
+          ? _("Play {cards}", { cards: moveChips(chosen) })
+          : esc(app.selected.length ? _("Select more cards") : _("Play selected"))) +
         `</button>`,
     );
     if (app.selected.length) {
-      parts.push(`<button type="button" id="clear-selection" class="secondary">Clear</button>`);
+      parts.push(`<button type="button" id="clear-selection" class="secondary">${esc(_("Clear"))}</button>`);
     }
   }
   const hinted = app.hint ? app.hint.move : null;
@@ -746,26 +769,32 @@ function renderActions(m, ctx) {
   }
   if (m.status === "playing") {
     parts.push(
-      `<button type="button" id="hint-btn" class="secondary"${mine ? "" : " disabled"} aria-describedby="hint-text">Hint</button>`,
+      `<button type="button" id="hint-btn" class="secondary"${mine ? "" : " disabled"} aria-describedby="hint-text">${esc(_("Hint"))}</button>`,
     );
   }
   box.innerHTML = parts.join("");
   let hintText = "";
   if (app.hint && mine) {
-    hintText = `Suggestion (${esc(levelName(app.hint.bot))} bot): ${moveChips(app.hint.move)}`;
+    hintText = _("Suggestion ({level} bot): {move}", { level: esc(levelName(app.hint.bot)), move: moveChips(app.hint.move) });
   } else if (mine && multi.length) {
-    hintText = `<span class="muted">Click a card to select it; a run or sequence is several cards in a row, then press Play.</span>`;
+    hintText = `<span class="muted">${esc(
+      _("Click a card to select it; a run or sequence is several cards in a row, then press Play."),
+    )}</span>`;
   }
   $("#hint-text").innerHTML = hintText;
 }
 
-const LEVELS = { random: "Easy", heuristic: "Medium", ismcts: "Hard" };
+/** The seat kinds shown by each name (the key is also the CSS class). */
+const KINDS = { bot: _("bot"), open: _("open"), you: _("you"), online: _("online"), away: _("away") };
 
-/** A bot spec's level as the lobby and the seat names say it: `heuristic` → `Medium`. */
-function levelName(spec) {
-  const name = String(spec || "").split(":")[0];
-  return LEVELS[name] ?? name;
-}
+/** The renderers' badges by their key (the first word is the CSS class). */
+const BADGES = {
+  dealer: _("dealer"),
+  winner: _("winner"),
+  loser: _("loser"),
+  myllymatti: _("myllymatti"),
+  "set-aside card": _("set-aside card"),
+};
 
 function renderLog(m, ctx) {
   const list = $("#log-list");
@@ -785,7 +814,7 @@ function renderLog(m, ctx) {
     if (you) li.className = "mine";
     li.dataset.i = String(i);
     li.dataset.move = e.move;
-    li.innerHTML = `<span class="who">${esc(names[e.seat] ?? `Seat ${e.seat + 1}`)}</span> ${describe(e, you)}`;
+    li.innerHTML = describe(e, you, `<span class="who">${esc(names[e.seat] ?? seatLabel(e.seat))}</span>`);
     frag.appendChild(li);
     for (const event of e.events || []) {
       const line = eventText(event, names, m.table.game, e);
@@ -830,7 +859,8 @@ function faceDown(list, range) {
     if (hide && li.dataset.full === undefined) {
       li.dataset.full = li.innerHTML;
       const who = li.querySelector(".who").outerHTML;
-      li.innerHTML = `${who} ${li.classList.contains("mine") ? "play" : "plays"} a card <span class="muted">(face down now)</span>`;
+      const line = li.classList.contains("mine") ? _("{name} play a card", { name: who }) : _("{name} plays a card", { name: who });
+      li.innerHTML = `${line} <span class="muted">${esc(_("(face down now)"))}</span>`;
       li.hidden = verb === "trump";
       li.classList.add("face-down");
     } else if (!hide && li.dataset.full !== undefined) {
@@ -849,9 +879,10 @@ function renderResult(m, R, ctx) {
   if (!over) return;
   const url = recordUrl(app.id);
   box.innerHTML =
-    `<h2 id="result-title" tabindex="-1">Game over</h2>${R.result(m.view, ctx)}` +
-    `<p class="result-links"><a id="record-link" class="button" href="${url}" download="tikki-${esc(app.id)}.json">Download the record</a> ` +
-    `<a href="${url}" target="_blank" rel="noopener">View the record</a><a href="/">New table</a></p>`;
+    `<h2 id="result-title" tabindex="-1">${esc(_("Game over"))}</h2>${R.result(m.view, ctx)}` +
+    `<p class="result-links"><a id="record-link" class="button" href="${url}" download="tikki-${esc(app.id)}.json">` +
+    `${esc(_("Download the record"))}</a> ` +
+    `<a href="${url}" target="_blank" rel="noopener">${esc(_("View the record"))}</a><a href="/">${esc(_("New table"))}</a></p>`;
   if (!app.resultShown) {
     app.resultShown = true;
     $("#result-title").focus();
@@ -919,8 +950,8 @@ document.addEventListener("click", (ev) => {
   } else if (target.dataset.copy) {
     const input = document.getElementById(target.dataset.copy);
     copyText(input.value, input).then((ok) => {
-      target.textContent = ok ? "Copied" : "Copy failed";
-      setTimeout(() => (target.textContent = "Copy"), 2000);
+      target.textContent = ok ? _("Copied") : _("Copy failed");
+      setTimeout(() => (target.textContent = _("Copy")), 2000);
     });
   } else if (target.dataset.move && !target.disabled) {
     play(target.dataset.move);
@@ -955,7 +986,9 @@ document.addEventListener("keydown", (ev) => {
 // ---------------------------------------------------------------- start
 
 function start() {
-  if (!app.id) return fatal("No table given: open a table from the lobby.");
+  translatePage();
+  languageSwitcher(document.querySelector(".topbar"));
+  if (!app.id) return fatal(_("No table given: open a table from the lobby."));
   const moved = fragment().get("token");
   if (moved) {
     // A "continue on another device" link: keep its token, then drop it from the address bar.

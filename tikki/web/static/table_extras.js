@@ -3,13 +3,15 @@
 import { api, esc, saveToken, tableUrl } from "./api.js";
 import { goal } from "./goals.js";
 import { renderAnalysis } from "./analysis.js";
+import { _ } from "./i18n.js";
+import { rulesUrl } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 /** Show the rules link, the phase's goal line and, at the end, "Play again". */
 export function renderExtras(m, token) {
   const rules = $("#rules-link");
-  if (rules) rules.href = `/rules/${encodeURIComponent(m.table.game)}`;
+  if (rules) rules.href = rulesUrl(m.table.game);
   const line = $("#goal");
   if (line) {
     const text = m.status === "playing" ? goal(m.table.game, m.view) : "";
@@ -26,13 +28,13 @@ function renderAgain(m, token) {
   const seated = token && m.seat !== null && m.seat !== undefined;
   box.hidden = !(seated && m.status === "finished");
   if (box.hidden) return;
-  const asked = m.table.rematch ? " (the others are waiting for you)" : "";
+  const asked = m.table.rematch ? ` ${_("(the others are waiting for you)")}` : "";
   if (box.dataset.table === m.table.id && box.dataset.asked === String(Boolean(m.table.rematch))) return;
   box.dataset.table = m.table.id;
   box.dataset.asked = String(Boolean(m.table.rematch));
   box.innerHTML =
-    `<button type="button" class="primary" id="play-again">Play again</button>` +
-    ` <span class="muted">same players and bots, the dealer moves on${esc(asked)}</span>`;
+    `<button type="button" class="primary" id="play-again">${esc(_("Play again"))}</button>` +
+    ` <span class="muted">${esc(_("same players and bots, the dealer moves on"))}${esc(asked)}</span>`;
   $("#play-again").addEventListener("click", async (ev) => {
     ev.target.disabled = true;
     try {

@@ -1,6 +1,7 @@
 // Pieces shared by the game renderers: rows of cards, trick plays, the stock, results.
 import { backSVG, cardName, cardSVG, colourChip } from "../cards.js";
-import { esc } from "../api.js";
+import { YOU, esc } from "../api.js";
+import { _, format, ngettext } from "../i18n.js";
 
 /** One card, not clickable, with its name for screen readers. */
 export function cardImg(text, extra = "") {
@@ -8,14 +9,15 @@ export function cardImg(text, extra = "") {
 }
 
 /** A face-down card. */
-export function backImg(label = "face-down card", extra = "") {
+export function backImg(label = _("face-down card"), extra = "") {
   return `<span class="card static back ${extra}" role="img" aria-label="${esc(label)}">${backSVG()}</span>`;
 }
 
 /** A row of cards (a play, a run, a trick) as one labelled group. */
 export function cardRow(cards, label) {
   const names = cards.map(cardName).join(", ");
-  return `<span class="card-row" role="group" aria-label="${esc(label ? `${label}: ${names}` : names)}">${cards
+  const text = label ? _("{who}: {cards}", { who: label, cards: names }) : names;
+  return `<span class="card-row" role="group" aria-label="${esc(text)}">${cards
     .map((c) => cardImg(c))
     .join("")}</span>`;
 }
@@ -30,55 +32,67 @@ export function trickSlot(cards, who, note = "", extra = "") {
 
 /** The stock: a face-down pile with its count; a button when `stock` is a legal move. */
 export function stockPile(size, playable) {
-  if (!size) return `<div class="pile empty"><span class="pile-label">Stock empty</span></div>`;
-  const label = `Stock, ${size} card${size === 1 ? "" : "s"}`;
+  if (!size) return `<div class="pile empty"><span class="pile-label">${esc(_("Stock empty"))}</span></div>`;
+  const label = esc(ngettext("Stock, {n} card", "Stock, {n} cards", size));
   const inner = `${backSVG()}<span class="pile-count" aria-hidden="true">${size}</span>`;
   const body = playable
-    ? `<button type="button" class="card pile-card legal" data-move="stock" aria-label="${label}: turn the top card">${inner}</button>`
+    ? `<button type="button" class="card pile-card legal" data-move="stock" aria-label="${esc(_("{stock}: turn the top card", { stock: label }))}">${inner}</button>`
     : `<span class="card static pile-card" role="img" aria-label="${label}">${inner}</span>`;
-  return `<div class="pile">${body}<span class="pile-label">Stock · ${size}</span></div>`;
+  return `<div class="pile">${body}<span class="pile-label">${esc(_("Stock · {n}", { n: size }))}</span></div>`;
 }
 
-/** A labelled fact for the table's info line: `Trump ♥ hearts`. */
+/** A labelled fact for the table's info line: `Trump ♥ hearts` (`label` already translated). */
 export function fact(label, valueHtml) {
   return `<div class="fact"><span class="fact-label">${esc(label)}</span> <span class="fact-value">${valueHtml}</span></div>`;
 }
 
 export function suitFact(letter) {
-  return letter ? colourChip(letter) : `<span class="muted">none yet</span>`;
+  return letter ? colourChip(letter) : `<span class="muted">${esc(_("none yet"))}</span>`;
 }
 
-/** `names[seat]` and the verb agreeing with it: `You lead`, `Anna leads`. */
-export function says(names, seat, third, first) {
+/** A sentence about a seat, its verb agreeing with it: `youText` for the viewer's own
+ * seat (`{name} lead` → `You lead`), `otherText` else (`Anna leads`); both translated,
+ * with `{name}` (filled here, escaped) and `params` (HTML, as given). */
+export function says(names, seat, youText, otherText, params = {}) {
   const name = names[seat] ?? "";
-  return `${esc(name)} ${name === "You" ? first : third}`;
+  return format(name === YOU ? youText : otherText, { ...params, name: esc(name) });
 }
 
-/** Result of a shedding game: who went out in which order, and the loser. */
-export function sheddingResult(view, names, loserWord) {
+/** What the shedding games call their loser, by the renderers' key. */
+export const LOSER_WORDS = { loser: _("loser"), myllymatti: _("myllymatti") };
+
+/** Result of a shedding game: who went out in which order, and the loser (`loserKey`:
+ * `loser` or `myllymatti`). */
+export function sheddingResult(view, names, loserKey) {
+  const loserWord = LOSER_WORDS[loserKey] ?? loserKey;
   if (view.abandoned) {
-    return `<p>The game was abandoned after ${view.move_count} moves: nobody loses.</p>`;
+    return `<p>${esc(
+      ngettext(
+        "The game was abandoned after {n} move: nobody loses.",
+        "The game was abandoned after {n} moves: nobody loses.",
+        view.move_count,
+      ),
+    )}</p>`;
   }
   const hasLoser = view.loser !== null && view.loser !== undefined;
   const places = (view.out_order || [])
     .map((s) => `<li>${esc(names[s])}</li>`)
     .concat(hasLoser ? [`<li class="lost">${esc(names[view.loser])} — ${esc(loserWord)}</li>`] : [])
     .join("");
+  const strong = (name) => `<strong>${esc(name)}</strong>`;
+  const got = (view.out_order || []).includes(view.seat) ? ` ${esc(_("You got away!"))}` : "";
+  const params = { you: strong(YOU), name: strong(names[view.loser]), loser: esc(loserWord) };
   const loser = !hasLoser
     ? ""
     : view.seat === view.loser
-      ? `<p class="loser"><strong>You</strong> are the ${esc(loserWord)} — better luck next time!</p>`
-      : `<p class="loser"><strong>${esc(names[view.loser])}</strong> is the ${esc(loserWord)}.${
-          (view.out_order || []).includes(view.seat) ? " You got away!" : ""
-        }</p>`;
-  return `${loser}<ol class="places" aria-label="Went out in this order">${places}</ol>`;
+      ? `<p class="loser">${_("{you} are the {loser} — better luck next time!", params)}</p>`
+      : `<p class="loser">${_("{name} is the {loser}.", params)}${got}</p>`;
+  return `${loser}<ol class="places" aria-label="${esc(_("Went out in this order"))}">${places}</ol>`;
 }
 
 /** The seat's public hand in a shedding phase, as small chips. */
 export function publicHand(cards, hidden, chip) {
   const shown = cards.map(chip).join("");
-  const more = hidden ? ` <span class="muted">+${hidden} unseen</span>` : "";
-  return `<div class="public-hand" aria-label="Known cards">${shown}${more}</div>`;
+  const more = hidden ? ` <span class="muted">${esc(_("+{n} unseen", { n: hidden }))}</span>` : "";
+  return `<div class="public-hand" aria-label="${esc(_("Known cards"))}">${shown}${more}</div>`;
 }
-
-export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;

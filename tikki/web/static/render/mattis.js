@@ -1,7 +1,8 @@
 // Mattis: phase 1 tricks with must-match, wars and slough laps; phase 2 shedding.
 import { cardChip, cardShort } from "../cards.js";
 import { esc } from "../api.js";
-import { fact, says, plural, sheddingResult, trickSlot } from "./common.js";
+import { _, format, ngettext } from "../i18n.js";
+import { fact, says, sheddingResult, trickSlot } from "./common.js";
 import {
   collectTable,
   collecting,
@@ -13,10 +14,11 @@ import {
   shedTrick,
 } from "./shedding.js";
 
-const RANK_WORDS = { T: "10s", J: "jacks", Q: "queens", K: "kings", A: "aces" };
-const rankWord = (r) => RANK_WORDS[r] ?? `${r}s`;
-const SLOUGH_RULE =
-  "A rank is losing when a higher rank was played to the trick, except that in a war the card winning the war round is not losing.";
+const RANK_WORDS = { J: _("jacks"), Q: _("queens"), K: _("kings"), A: _("aces") };
+const rankWord = (r) => RANK_WORDS[r] ?? format(_("{rank}s"), { rank: r === "T" ? "10" : r });
+const SLOUGH_RULE = _(
+  "A rank is losing when a higher rank was played to the trick, except that in a war the card winning the war round is not losing.",
+);
 
 export default {
   ...shedBase,
@@ -28,7 +30,7 @@ export default {
   seatExtra(view, seat) {
     if (collecting(view)) {
       return view.shown_owner === seat && view.shown_in_hand && view.shown_card
-        ? `<div class="public-hand" aria-label="Shown card">shows ${cardChip(view.shown_card)}</div>`
+        ? `<div class="public-hand" aria-label="${esc(_("Shown card"))}">${_("shows {card}", { card: cardChip(view.shown_card) })}</div>`
         : "";
     }
     let dreck = "";
@@ -36,8 +38,8 @@ export default {
       const gave = (view.dreck.given || [])[seat] || 0;
       const got = (view.dreck.received || [])[seat] || 0;
       const parts = [];
-      if (gave) parts.push(`gave ${gave} to the dreck`);
-      if (got) parts.push(`got ${got} from the dreck`);
+      if (gave) parts.push(esc(_("gave {n} to the dreck", { n: gave })));
+      if (got) parts.push(esc(_("got {n} from the dreck", { n: got })));
       if (parts.length) dreck = `<div class="muted small">${parts.join(", ")}</div>`;
     }
     return dreck + shedSeatExtra(view, seat);
@@ -46,12 +48,16 @@ export default {
   centre(view, ctx) {
     const { names, legal } = ctx;
     const shown = view.shown_card
-      ? fact("Last stock card", `${cardChip(view.shown_card)} (${esc(names[view.shown_owner])})`)
+      ? fact(_("Last stock card"), `${cardChip(view.shown_card)} (${esc(names[view.shown_owner])})`)
       : "";
     let dreck = "";
     if (view.dreck && view.dreck.cards) {
-      const mine = view.dreck.mine && view.dreck.mine.length ? `; you got ${view.dreck.mine.map(cardChip).join("")}` : "";
-      dreck = fact("Dreck", `${plural(view.dreck.cards.length, "card")}${mine}`);
+      const count = esc(ngettext("{n} card", "{n} cards", view.dreck.cards.length));
+      const mine =
+        view.dreck.mine && view.dreck.mine.length
+          ? _("{count}; you got {cards}", { count, cards: view.dreck.mine.map(cardChip).join("") })
+          : count;
+      dreck = fact(_("Dreck"), mine);
     }
     if (!collecting(view)) {
       return `<div class="facts">${shedFacts(view)}${shown}${dreck}</div>${shedTrick(view, names)}`;
@@ -61,15 +67,21 @@ export default {
     const played = cards.filter((c) => c.how !== "slough").length;
     const war = cards.length > 0 && played > trick.round_played && played > (trick.round || []).length;
     const who = (trick.round || []).map((s) => names[s]).join(", ");
-    const heading = war ? `War: ${who}` : `Trick: ${who}`;
-    const note = { stock: "from the stock", slough: "sloughed" };
+    const heading = war ? _("War: {names}", { names: who }) : _("Trick: {names}", { names: who });
+    const note = { stock: _("from the stock"), slough: _("sloughed") };
     const slots = cards.length
       ? cards.map((c) => trickSlot([c.card], names[c.seat], note[c.how] ?? "", c.how === "slough" ? "slough" : "")).join("")
-      : `<p class="empty-trick">${says(names, trick.leader, "leads", "lead")}.</p>`;
+      : `<p class="empty-trick">${says(names, trick.leader, _("{name} lead."), _("{name} leads."))}</p>`;
     const notes = [];
-    if (trick.match_rank) notes.push(`Highest: ${rankWord(trick.match_rank)} — a player holding one must match.`);
+    if (trick.match_rank) {
+      notes.push(_("Highest: {ranks} — a player holding one must match.", { ranks: rankWord(trick.match_rank) }));
+    }
     if (trick.losing_ranks) {
-      notes.push(`Losing ranks: ${[...trick.losing_ranks].map(rankWord).join(", ")} — a player who has already played to this trick may slough them.`);
+      notes.push(
+        _("Losing ranks: {ranks} — a player who has already played to this trick may slough them.", {
+          ranks: [...trick.losing_ranks].map(rankWord).join(", "),
+        }),
+      );
     }
     return collectTable(view, legal, shown, esc(heading), slots, notes);
   },
@@ -79,12 +91,21 @@ export default {
     if (collecting(view)) {
       if (legal.includes("pass")) {
         const can = legal.filter((m) => m.startsWith("slough ")).map((m) => cardShort(m.slice(7)));
-        return `Slough? You have played to this trick, so you may throw ${esc(can.join(", "))} into it (click a card, one at a time) or pass. ${SLOUGH_RULE} Sloughing never changes who wins.`;
+        return esc(
+          _(
+            "Slough? You have played to this trick, so you may throw {cards} into it (click a card, one at a time) or pass. {rule} Sloughing never changes who wins.",
+            { cards: can.join(", "), rule: SLOUGH_RULE },
+          ),
+        );
       }
       const match = view.trick.match_rank;
       const mustMatch = match && legal.length && legal.every((m) => m[0] === match);
-      if (mustMatch) return `You hold ${esc(rankWord(match))}: you must match the highest card.`;
-      return `Play a card${legal.includes("stock") ? " or turn the top stock card" : ""}: the highest rank wins the trick.`;
+      if (mustMatch) return esc(_("You hold {ranks}: you must match the highest card.", { ranks: rankWord(match) }));
+      return esc(
+        legal.includes("stock")
+          ? _("Play a card or turn the top stock card: the highest rank wins the trick.")
+          : _("Play a card: the highest rank wins the trick."),
+      );
     }
     return shedPrompt(view, "sequence");
   },

@@ -1,7 +1,9 @@
 // Mückenstich: set-aside, tricks with changing trump, the end-of-round choices, the sheet.
 import { COLOUR_NAMES, cardChip, colourChip } from "../cards.js";
-import { esc } from "../api.js";
-import { fact, plural, says, trickSlot } from "./common.js";
+import { YOU, esc } from "../api.js";
+import { _, ngettext } from "../i18n.js";
+import { andList } from "../words.js";
+import { fact, says, trickSlot } from "./common.js";
 
 const sign = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -69,7 +71,8 @@ export function scoringChoices(view, ctx) {
     const cells = seats
       .map((s) => {
         const [nums, mosq] = counts[s][c];
-        return `<td${s === ctx.mySeat ? ' class="mine"' : ""}>${nums}${mosq ? ` <span class="muted">+${mosq} M</span>` : ""}</td>`;
+        const bites = mosq ? ` <span class="muted">${esc(_("+{n} M", { n: mosq }))}</span>` : "";
+        return `<td${s === ctx.mySeat ? ' class="mine"' : ""}>${nums}${bites}</td>`;
       })
       .join("");
     return `<tr><th scope="row">${colourChip(c)}</th>${cells}</tr>`;
@@ -86,16 +89,33 @@ export function scoringChoices(view, ctx) {
       return `<tr${mine}><th scope="row">${verb === "double" ? "×2" : "×0"} ${colourChip(c)}</th>${cells}</tr>`;
     })
     .join("");
-  const chooser = `${says(names, view.to_act, "chooses", "choose")}`;
   const what = doubling
-    ? `${chooser} the doubled colour (the drop comes after; shown without it)`
-    : `${chooser} the colour that scores nothing${view.doubled ? ` (${COLOUR_NAMES[view.doubled]} is doubled)` : ""}`;
+    ? says(
+        names,
+        view.to_act,
+        _("{name} choose the doubled colour (the drop comes after; shown without it)"),
+        _("{name} chooses the doubled colour (the drop comes after; shown without it)"),
+      )
+    : view.doubled
+      ? says(
+          names,
+          view.to_act,
+          _("{name} choose the colour that scores nothing ({colour} is doubled)"),
+          _("{name} chooses the colour that scores nothing ({colour} is doubled)"),
+          { colour: esc(COLOUR_NAMES[view.doubled]) },
+        )
+      : says(
+          names,
+          view.to_act,
+          _("{name} choose the colour that scores nothing"),
+          _("{name} chooses the colour that scores nothing"),
+        );
   return (
-    `<div class="scoring-choices"><h3 class="trick-title">Scoring: ${what}</h3>` +
-    `<table class="choice-table"><caption class="visually-hidden">Won number cards per colour (M: mosquitoes)</caption>` +
-    `<thead><tr><th scope="col">Won cards</th>${head}</tr></thead><tbody>${cardRows}</tbody></table>` +
-    `<table class="choice-table"><caption class="visually-hidden">Points of the round for each choice</caption>` +
-    `<thead><tr><th scope="col">If ${verb}</th>${head}</tr></thead><tbody>${choiceRows}</tbody></table></div>`
+    `<div class="scoring-choices"><h3 class="trick-title">${_("Scoring: {what}", { what })}</h3>` +
+    `<table class="choice-table"><caption class="visually-hidden">${esc(_("Won number cards per colour (M: mosquitoes)"))}</caption>` +
+    `<thead><tr><th scope="col">${esc(_("Won cards"))}</th>${head}</tr></thead><tbody>${cardRows}</tbody></table>` +
+    `<table class="choice-table"><caption class="visually-hidden">${esc(_("Points of the round for each choice"))}</caption>` +
+    `<thead><tr><th scope="col">${esc(doubling ? _("If doubled") : _("If dropped"))}</th>${head}</tr></thead><tbody>${choiceRows}</tbody></table></div>`
   );
 }
 
@@ -116,18 +136,19 @@ export default {
   },
 
   phase(view) {
-    const deal = view.deals === 2 ? ` · deal ${view.deal + 1} of 2` : "";
-    const phase = { discard: "setting aside", play: "playing", score: "scoring" }[view.phase];
-    if (view.phase === "over") return "Match over";
-    return `Round ${view.round + 1} of ${view.rounds}${deal} · ${phase ?? view.phase}`;
+    const deal = view.deals === 2 ? ` · ${_("deal {number} of 2", { number: view.deal + 1 })}` : "";
+    const phase = { discard: _("setting aside"), play: _("playing"), score: _("scoring") }[view.phase];
+    if (view.phase === "over") return _("Match over");
+    const round = _("Round {number} of {rounds}", { number: view.round + 1, rounds: view.rounds });
+    return `${round}${deal} · ${phase ?? view.phase}`;
   },
 
   seatStats(view, seat) {
     return [
-      ["Hand", view.hand_sizes[seat]],
-      ["Tricks", view.tricks[seat]],
-      ...(view.mosquitoes ? [["Mosquitoes", view.mosquitoes[seat]]] : []),
-      ["Score", view.scores[seat]],
+      [_("Hand"), view.hand_sizes[seat]],
+      [_("Tricks"), view.tricks[seat]],
+      ...(view.mosquitoes ? [[_("Mosquitoes"), view.mosquitoes[seat]]] : []),
+      [_("Score"), view.scores[seat]],
     ];
   },
 
@@ -148,12 +169,12 @@ export default {
   centre(view, ctx) {
     const { names } = ctx;
     const facts = [
-      fact("Trump", view.trump ? colourChip(view.trump) : `<span class="muted">none yet</span>`),
-      view.led ? fact("Led", colourChip(view.led)) : "",
-      view.doubled ? fact("Doubled", colourChip(view.doubled)) : "",
-      view.dropped ? fact("Dropped", colourChip(view.dropped)) : "",
+      fact(_("Trump"), view.trump ? colourChip(view.trump) : `<span class="muted">${esc(_("none yet"))}</span>`),
+      view.led ? fact(_("Led"), colourChip(view.led)) : "",
+      view.doubled ? fact(_("Doubled"), colourChip(view.doubled)) : "",
+      view.dropped ? fact(_("Dropped"), colourChip(view.dropped)) : "",
       view.discards && view.discards.length
-        ? fact("Your cards set aside", view.discards.map(cardChip).join(""))
+        ? fact(_("Your cards set aside"), view.discards.map(cardChip).join(""))
         : "",
     ].join("");
     const trick = view.trick || [];
@@ -161,21 +182,23 @@ export default {
       ? trick.map((t) => trickSlot([t.card], names[t.seat])).join("")
       : `<p class="empty-trick">${
           view.phase === "discard"
-            ? "Everyone sets two cards aside before the first trick."
+            ? esc(_("Everyone sets two cards aside before the first trick."))
             : view.phase === "score"
-              ? "The round is being scored."
+              ? esc(_("The round is being scored."))
               : view.phase === "over"
-                ? "The match is over."
-              : `${says(names, view.leader, "leads", "lead")}.`
+                ? esc(_("The match is over."))
+              : says(names, view.leader, _("{name} lead."), _("{name} leads."))
         }</p>`;
-    const naming = view.naming_trump ? `<p class="trick-note">${says(names, view.to_act, "names", "name")} the trump colour.</p>` : "";
+    const naming = view.naming_trump
+      ? `<p class="trick-note">${says(names, view.to_act, _("{name} name the trump colour."), _("{name} names the trump colour."))}</p>`
+      : "";
     const memory = view.memory_hidden
-      ? `<p class="trick-note memory-note">Won tricks stay face down until the round is scored.</p>`
+      ? `<p class="trick-note memory-note">${esc(_("Won tricks stay face down until the round is scored."))}</p>`
       : "";
     return (
       `<div class="facts">${facts}</div>` +
-      `<div class="table-row"><div class="trick-wrap"><h3 class="trick-title">Trick</h3>` +
-      `<div class="trick" aria-label="Trick">${slots}</div>${naming}${memory}</div></div>` +
+      `<div class="table-row"><div class="trick-wrap"><h3 class="trick-title">${esc(_("Trick"))}</h3>` +
+      `<div class="trick" aria-label="${esc(_("Trick"))}">${slots}</div>${naming}${memory}</div></div>` +
       scoringChoices(view, ctx)
     );
   },
@@ -184,31 +207,36 @@ export default {
     const legal = view.legal_moves || [];
     if (view.phase === "discard") {
       const left = 2 - ((view.discard_counts[view.seat] ?? 0) % 2);
-      return `Set ${left === 1 ? "one more card" : "two cards"} aside, face down, out of this round: click ${
-        left === 1 ? "it" : "a card"
-      }.`;
+      return esc(
+        left === 1
+          ? _("Set one more card aside, face down, out of this round: click it.")
+          : _("Set two cards aside, face down, out of this round: click a card."),
+      );
     }
     if (legal.some((m) => m.startsWith("trump "))) {
-      return "You played a mosquito: name the trump colour (it holds until the next mosquito).";
+      return esc(_("You played a mosquito: name the trump colour (it holds until the next mosquito)."));
     }
     if (legal.some((m) => m.startsWith("double "))) {
-      return "You took the fewest tricks: choose the colour that scores double.";
+      return esc(_("You took the fewest tricks: choose the colour that scores double."));
     }
     if (legal.some((m) => m.startsWith("drop "))) {
-      return "You took the most mosquitoes: choose the colour that scores nothing.";
+      return esc(_("You took the most mosquitoes: choose the colour that scores nothing."));
     }
     if (view.led) {
       const follows = legal.every((m) => m.endsWith(view.led));
-      return follows
-        ? `Follow ${COLOUR_NAMES[view.led]}: play one of your ${COLOUR_NAMES[view.led]} cards.`
-        : `You have no ${COLOUR_NAMES[view.led]}: play any card.`;
+      const colour = COLOUR_NAMES[view.led];
+      return esc(
+        follows
+          ? _("Follow {colour}: play one of your {colour} cards.", { colour })
+          : _("You have no {colour}: play any card.", { colour }),
+      );
     }
-    return "Lead the trick: play any card.";
+    return esc(_("Lead the trick: play any card."));
   },
 
   result(view, ctx) {
     const { names } = ctx;
-    if (view.abandoned) return "<p>The match was abandoned.</p>";
+    if (view.abandoned) return `<p>${esc(_("The match was abandoned."))}</p>`;
     const best = Math.max(...view.scores);
     const winners = view.scores.map((s, i) => [s, i]).filter(([s]) => s === best).map(([, i]) => names[i]);
     const order = view.scores
@@ -216,12 +244,16 @@ export default {
       .sort((a, b) => b[0] - a[0])
       .map(([s, i]) => `<li>${esc(names[i])} <span class="score">${sign(s)}</span></li>`)
       .join("");
-    return (
-      `<p class="winner"><strong>${esc(winners.join(" and "))}</strong> ${
-        winners.length > 1 || winners[0] === "You" ? "win" : "wins"
-      } with ${plural(best, "point")}${winners.length > 1 ? ", a shared win" : ""}.</p>` +
-      `<ol class="places" aria-label="Final scores">${order}</ol>`
-    );
+    const who = `<strong>${esc(andList(winners))}</strong>`;
+    const line =
+      winners.length > 1
+        ? ngettext("{names} win with {n} point, a shared win.", "{names} win with {n} points, a shared win.", best, {
+            names: who,
+          })
+        : winners[0] === YOU
+          ? ngettext("{names} win with {n} point.", "{names} win with {n} points.", best, { names: who })
+          : ngettext("{names} wins with {n} point.", "{names} wins with {n} points.", best, { names: who });
+    return `<p class="winner">${line}</p><ol class="places" aria-label="${esc(_("Final scores"))}">${order}</ol>`;
   },
 
 
@@ -234,7 +266,9 @@ export default {
         const cells = r.scores
           .map(
             (s, i) =>
-              `<td title="${plural(r.tricks[i], "trick")}, ${plural(r.mosquitoes[i], "mosquito")}">${sign(s)}</td>`,
+              `<td title="${esc(
+                `${ngettext("{n} trick", "{n} tricks", r.tricks[i])}, ${ngettext("{n} mosquito", "{n} mosquitoes", r.mosquitoes[i])}`,
+              )}">${sign(s)}</td>`,
           )
           .join("");
         const marks = [
@@ -247,12 +281,14 @@ export default {
       })
       .join("");
     const totals = view.scores.map((s) => `<td><strong>${sign(s)}</strong></td>`).join("");
-    const empty = sheet.length ? "" : `<tr><td colspan="${names.length + 2}" class="muted">No round scored yet.</td></tr>`;
+    const empty = sheet.length
+      ? ""
+      : `<tr><td colspan="${names.length + 2}" class="muted">${esc(_("No round scored yet."))}</td></tr>`;
     return (
-      `<h2>Score sheet</h2><div class="sheet-scroll"><table class="sheet">` +
-      `<thead><tr><th scope="col">Round</th>${head}<th scope="col">Colours</th></tr></thead>` +
+      `<h2>${esc(_("Score sheet"))}</h2><div class="sheet-scroll"><table class="sheet">` +
+      `<thead><tr><th scope="col">${esc(_("Round"))}</th>${head}<th scope="col">${esc(_("Colours"))}</th></tr></thead>` +
       `<tbody>${rows}${empty}</tbody>` +
-      `<tfoot><tr><th scope="row">Total</th>${totals}<td></td></tr></tfoot></table></div>`
+      `<tfoot><tr><th scope="row">${esc(_("Total"))}</th>${totals}<td></td></tr></tfoot></table></div>`
     );
   },
 };

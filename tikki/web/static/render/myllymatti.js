@@ -1,6 +1,7 @@
 // Myllymatti (and Koira): phase 1 duels or tricks with the stock, phase 2 shedding.
 import { esc } from "../api.js";
 import { cardChip } from "../cards.js";
+import { _ } from "../i18n.js";
 import { fact, says, sheddingResult, trickSlot } from "./common.js";
 import {
   collectTable,
@@ -36,23 +37,31 @@ export default {
         view.phase !== "over" &&
         ((view.hands || [])[view.aside_owner] || []).includes(view.aside_card);
       const aside = held
-          ? fact("Set-aside card", `${cardChip(view.aside_card)} (${esc(names[view.aside_owner])})`)
+          ? fact(_("Set-aside card"), `${cardChip(view.aside_card)} (${esc(names[view.aside_owner])})`)
           : "";
       return `<div class="facts">${shedFacts(view)}${aside}</div>${shedTrick(view, names)}`;
     }
     const trick = view.trick;
     const cards = trick.cards || [];
     const kina = cards.length > (trick.round || []).length;
-    const who = (trick.round || []).map((s) => names[s]).join(" vs ");
-    const heading = trick.kind === "duel" ? `Duel: ${who}` : `Trick: ${who}`;
+    const who = (trick.round || []).map((s) => names[s]).join(_(" vs "));
+    const heading = trick.kind === "duel" ? _("Duel: {names}", { names: who }) : _("Trick: {names}", { names: who });
     const slots = cards.length
-      ? cards.map((c) => trickSlot([c.card], names[c.seat], c.stock ? "from the stock" : "")).join("")
-      : `<p class="empty-trick">${says(names, trick.leader, "leads", "lead")}.</p>`;
+      ? cards.map((c) => trickSlot([c.card], names[c.seat], c.stock ? _("from the stock") : "")).join("")
+      : `<p class="empty-trick">${says(names, trick.leader, _("{name} lead."), _("{name} leads."))}</p>`;
     const aside =
       view.aside_owner !== null && view.aside_owner !== undefined
-        ? fact("Set aside", `${says(names, view.aside_owner, "holds", "hold")} the last stock card, face down: its suit is trump in phase 2`)
+        ? fact(
+            _("Set aside"),
+            says(
+              names,
+              view.aside_owner,
+              _("{name} hold the last stock card, face down: its suit is trump in phase 2"),
+              _("{name} holds the last stock card, face down: its suit is trump in phase 2"),
+            ),
+          )
         : "";
-    const kinaTag = kina ? ' <span class="tag">kina!</span>' : "";
+    const kinaTag = kina ? ` <span class="tag">${esc(_("kina!"))}</span>` : "";
     return collectTable(view, legal, aside, `${esc(heading)}${kinaTag}`, slots);
   },
 
@@ -60,9 +69,11 @@ export default {
     if (collecting(view)) {
       const trick = view.trick;
       const kina = (trick.cards || []).length > (trick.round || []).length;
-      return `${kina ? "Kina — play again! " : ""}Play a card or turn the top stock card: the higher rank wins the ${
-        trick.kind === "duel" ? "duel" : "trick"
-      }, suits do not matter.`;
+      const text =
+        trick.kind === "duel"
+          ? _("Play a card or turn the top stock card: the higher rank wins the duel, suits do not matter.")
+          : _("Play a card or turn the top stock card: the higher rank wins the trick, suits do not matter.");
+      return esc(kina ? _("Kina — play again! {prompt}", { prompt: text }) : text);
     }
     return shedPrompt(view, "run");
   },

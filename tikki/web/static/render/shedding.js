@@ -1,7 +1,8 @@
 // The shedding phase shared by Myllymatti and Mattis: the trick of plays, public hands.
-import { cardChip, cardShort, SUIT_NAMES } from "../cards.js";
+import { cardChip, cardShort, SUIT_NAMES, SUIT_SINGULAR } from "../cards.js";
 import { esc } from "../api.js";
-import { fact, plural, says, publicHand, stockPile, suitFact, trickSlot } from "./common.js";
+import { _, ngettext } from "../i18n.js";
+import { fact, says, publicHand, stockPile, suitFact, trickSlot } from "./common.js";
 
 const RANKS = "23456789TJQKA";
 
@@ -11,13 +12,13 @@ export const collecting = (view) => view.phase === "collect";
 /** Renderer parts Myllymatti and Mattis share: the phase line, seat stats, no sheet. */
 export const shedBase = {
   phase(view) {
-    if (view.phase === "over") return "Game over";
-    return collecting(view) ? "Phase 1 · collecting" : "Phase 2 · shedding";
+    if (view.phase === "over") return _("Game over");
+    return collecting(view) ? _("Phase 1 · collecting") : _("Phase 2 · shedding");
   },
 
   seatStats(view, seat) {
-    const stats = [["Hand", view.hand_sizes[seat]]];
-    if (collecting(view)) stats.push(["Pile", view.piles[seat].length]);
+    const stats = [[_("Hand"), view.hand_sizes[seat]]];
+    if (collecting(view)) stats.push([_("Pile"), view.piles[seat].length]);
     return stats;
   },
 
@@ -29,10 +30,10 @@ export const shedBase = {
 /** The phase-1 table: facts, the stock and the trick with its heading and notes. */
 export function collectTable(view, legal, facts, headingHtml, slots, notes = []) {
   return (
-    `<div class="facts">${fact("Trump", `<span class="muted">decided by the last stock card</span>`)}${facts}</div>` +
+    `<div class="facts">${fact(_("Trump"), `<span class="muted">${esc(_("decided by the last stock card"))}</span>`)}${facts}</div>` +
     `<div class="table-row">${stockPile(view.stock_size, legal.includes("stock"))}` +
     `<div class="trick-wrap"><h3 class="trick-title">${headingHtml}</h3>` +
-    `<div class="trick" aria-label="Trick">${slots}</div>` +
+    `<div class="trick" aria-label="${esc(_("Trick"))}">${slots}</div>` +
     notes.map((n) => `<p class="trick-note">${esc(n)}</p>`).join("") +
     `</div></div>`
   );
@@ -46,21 +47,25 @@ export function shedTrick(view, names) {
     ? plays
         .map((p, i) => trickSlot(p.cards, names[p.seat], "", i === plays.length - 1 ? "top" : ""))
         .join("")
-    : `<p class="empty-trick">No cards in the trick: ${
-        view.to_act === null || view.to_act === undefined ? "" : `${says(names, view.to_act, "leads", "lead")}.`
+    : `<p class="empty-trick">${esc(_("No cards in the trick:"))} ${
+        view.to_act === null || view.to_act === undefined
+          ? ""
+          : says(names, view.to_act, _("{name} lead."), _("{name} leads."))
       }</p>`;
   const size =
     trick.size && view.phase !== "over"
-    ? `<p class="trick-note">The trick falls when it holds ${plural(trick.size, "play")}.</p>`
+    ? `<p class="trick-note">${esc(
+        ngettext("The trick falls when it holds {n} play.", "The trick falls when it holds {n} plays.", trick.size),
+      )}</p>`
     : "";
-  return `<div class="trick" aria-label="Trick">${slots}</div>${size}`;
+  return `<div class="trick" aria-label="${esc(_("Trick"))}">${slots}</div>${size}`;
 }
 
 /** The info facts of a shedding phase: trump, cards out of the game. */
 export function shedFacts(view) {
   return (
-    fact("Trump", suitFact(view.trump)) +
-    fact("Out of the game", `${view.fallen ? view.fallen.length : 0} cards`)
+    fact(_("Trump"), suitFact(view.trump)) +
+    fact(_("Out of the game"), esc(ngettext("{n} card", "{n} cards", view.fallen ? view.fallen.length : 0)))
   );
 }
 
@@ -77,7 +82,7 @@ export function shedSeatExtra(view, seat) {
 export function shedBadges(view, seat, loserWord) {
   const out = [];
   const place = (view.out_order || []).indexOf(seat);
-  if (place >= 0) out.push(`out · ${place + 1}.`);
+  if (place >= 0) out.push(["out", _("out · {place}.", { place: place + 1 })]);
   if (view.loser === seat) out.push(loserWord);
   return out;
 }
@@ -92,19 +97,22 @@ export function shedPrompt(view, multiWord) {
   const legal = view.legal_moves || [];
   const multi = legal.some((m) => m.includes("+"));
   if (!plays.length) {
-    return `Lead a new trick: play any card${
-      multi ? ` or a ${multiWord} (select its cards, then press Play)` : ""
-    }.`;
+    if (!multi) return esc(_("Lead a new trick: play any card."));
+    return esc(
+      multiWord === "run"
+        ? _("Lead a new trick: play any card or a run (select its cards, then press Play).")
+        : _("Lead a new trick: play any card or a sequence (select its cards, then press Play)."),
+    );
   }
   const top = plays[plays.length - 1].cards;
   const target = highest(top);
-  const suit = SUIT_NAMES[target[1]].replace(/s$/, ""); // "a higher club"
-  const trump = view.trump && target[1] !== view.trump ? ` or any trump (${SUIT_NAMES[view.trump]})` : "";
-  const canBeat = legal.some((m) => m !== "take");
-  return canBeat
-    ? `Beat ${esc(cardShort(target))}: play a higher ${suit}${trump}${
-        multi ? ` (also a ${multiWord})` : ""
-      } — or take.`
-    : `You cannot beat ${esc(cardShort(target))}: take.`;
+  if (!legal.some((m) => m !== "take")) return esc(_("You cannot beat {card}: take.", { card: cardShort(target) }));
+  const params = { card: cardShort(target), suit: SUIT_SINGULAR[target[1]], trump: SUIT_NAMES[view.trump] };
+  const trump = view.trump && target[1] !== view.trump;
+  let text = trump
+    ? _("Beat {card}: play a higher {suit} or any trump ({trump})", params)
+    : _("Beat {card}: play a higher {suit}", params);
+  if (multi) text += " " + (multiWord === "run" ? _("(also a run)") : _("(also a sequence)"));
+  return esc(_("{prompt} — or take.", { prompt: text }));
 }
 

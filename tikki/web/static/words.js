@@ -1,0 +1,65 @@
+// Words the lobby and the table share, in the page's language: lists, bot levels, and the
+// names of variants, options and option values (the server sends their identifiers; the
+// identifiers themselves never change with the language).
+import { _, N_, lang } from "./i18n.js";
+
+/** A game's rules page, in the page's language (English, the default, adds nothing). */
+export const rulesUrl = (game) =>
+  `/rules/${encodeURIComponent(game)}${lang === "en" ? "" : `?lang=${encodeURIComponent(lang)}`}`;
+
+/** `A`, `A and B`, `A, B and C` in the page's language. */
+export function andList(items) {
+  if (items.length <= 1) return items.join("");
+  return _("{items} and {last}", { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
+}
+
+const LEVELS = { random: N_("Easy"), heuristic: N_("Medium"), ismcts: N_("Hard") };
+
+/** A bot spec's level in words: `heuristic` → `Medium`; an unknown one stays as it is. */
+export function levelName(spec) {
+  const name = String(spec || "").split(":")[0];
+  return name in LEVELS ? _(LEVELS[name]) : name;
+}
+
+/** The lobby's label of a bot level `{spec, label}`: its level in words. */
+export const levelLabel = (bot) => (String(bot.spec).split(":")[0] in LEVELS ? levelName(bot.spec) : bot.label);
+
+const VARIANTS = { standard: N_("standard"), koira: N_("Koira") };
+
+/** A variant's name: `standard` → `standard`, `koira` → `Koira`. */
+export const variantName = (v) => (v in VARIANTS ? _(VARIANTS[v]) : String(v));
+
+const OPTIONS = {
+  take: N_("what is picked up"),
+  runs: N_("runs"),
+  duel: N_("duels"),
+  trump_requires_void: N_("trump only when void"),
+  max_moves: N_("most moves"),
+  max_sequence: N_("longest sequence"),
+  war_match: N_("must-match in a war"),
+};
+
+/** An option's label: its name in words (`max_moves` → `most moves`). */
+export const optionName = (name) => (name in OPTIONS ? _(OPTIONS[name]) : String(name).replaceAll("_", " "));
+
+const VALUES = {
+  top: N_("top card"),
+  bottom: N_("bottom card"),
+  all: N_("whole trick"),
+  round: N_("war round"),
+  trick: N_("whole trick"),
+};
+
+/** An option's value in words: `true` → `on`, `bottom` → `bottom card`, numbers as they are. */
+export function optionValue(value) {
+  if (value === true) return _("on");
+  if (value === false) return _("off");
+  return value in VALUES ? _(VALUES[value]) : String(value);
+}
+
+/** A place as an ordinal: `2nd` in English, `2.` in Finnish and German. */
+export function ordinal(n) {
+  if (lang === "fi" || lang === "de") return `${n}.`;
+  const teen = n % 100 >= 10 && n % 100 <= 20;
+  return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+}
