@@ -90,13 +90,17 @@ function summary(a) {
   const worst = a.decisions
     .filter((d) => a.worst.includes(d.number))
     .sort((x, y) => y.loss - x.loss)
-    .map((d) => `<li>${_("Move {n}: you played {played} ({label}); {best} was better by {loss}.", {
-      n: d.number,
-      played: `<b>${esc(d.played)}</b>`,
-      label: esc(labelName(d.label)),
-      best: `<b>${esc(d.best)}</b>`,
-      loss: fmt(a, d.loss).replace("+", ""),
-    })}</li>`)
+    .map((d) => {
+      const params = {
+        n: d.number,
+        played: `<b>${esc(d.played)}</b>`,
+        label: esc(labelName(d.label)),
+        best: `<b>${esc(d.best)}</b>`,
+        loss: fmt(a, d.loss).replace("+", ""),
+      };
+      const text = _("Move {n}: you played {played} ({label}); {best} was better by {loss}.", params);
+      return `<li>${text}</li>`;
+    })
     .join("");
   const counts = [
     ngettext("{n} inaccuracy", "{n} inaccuracies", c.inaccuracy),
