@@ -59,7 +59,6 @@ class Policy:
             "--sync-rate": self.sync_per_minute,
             "--away-after": self.away_after,
             "--stalled-expiry": self.stalled_expiry,
-            "--min-turn-timer": self.min_turn_timer,
         }
         for option, value in numbers.items():
             if not value > 0:

@@ -56,6 +56,10 @@ export const api = {
   hint: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/hint`, undefined, token),
   state: (id, token) => request("GET", `/api/tables/${encodeURIComponent(id)}/state`, undefined, token),
   rematch: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, undefined, token),
+  resign: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/resign`, undefined, token),
+  back: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/back`, undefined, token),
+  handOver: (id, seat, token) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/bot`, undefined, token),
   move: (id, token, move, seq) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/moves`, { move, seq }, token),
 };

@@ -12,6 +12,7 @@ import {
   saveToken,
   tableUrl,
 } from "./api.js";
+import { timerChoice } from "./leave.js";
 
 const $ = (sel) => document.querySelector(sel);
 const state = { games: {}, bots: [], game: null };
@@ -202,6 +203,7 @@ async function create(ev) {
   const seed = $("#seed").value.trim();
   if (seed !== "") body.seed = seed; // decimal text: a 128-bit seed is no JS number
   if (state.game === MEMORY_GAME && $("#memory-aids").checked) body.memory_aids = true;
+  Object.assign(body, timerChoice());
   const button = $("#create-btn");
   button.disabled = true;
   try {

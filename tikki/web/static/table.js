@@ -485,7 +485,11 @@ function markArrivals(box) {
 }
 
 const myTurn = (m) =>
-  m.seat !== null && m.seat !== undefined && m.status === "playing" && m.view.to_act === m.seat;
+  m.seat !== null &&
+  m.seat !== undefined &&
+  m.status === "playing" &&
+  m.view.to_act === m.seat &&
+  !m.table.seats[m.seat]?.stand_in; // a bot plays the seat of a person who resigned or left
 
 function renderer(m) {
   return RENDERERS[m.table.game] ?? generic;
@@ -588,7 +592,7 @@ function renderStatus(m, R, ctx) {
     text = `<strong>Your turn.</strong> ${R.prompt(view, ctx)}`;
   } else {
     const seat = m.table.seats[view.to_act];
-    const thinking = seat && seat.kind === "bot" ? "is thinking…" : "is to play…";
+    const thinking = seat && (seat.kind === "bot" || seat.stand_in) ? "is thinking…" : "is to play…";
     text = `Waiting: <strong>${esc(ctx.names[view.to_act] ?? "")}</strong> ${thinking}`;
   }
   el.hidden = false;
