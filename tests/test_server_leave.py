@@ -13,6 +13,7 @@ import pytest
 
 import tikki
 from tests._server import TestClient, auth, client, create, error_of, join, pick, socket, state
+from tikki.server import create_app
 from tikki.server.quota import Policy
 
 TWO_OPEN = [{"kind": "open"}, {"kind": "open"}]
@@ -193,14 +194,25 @@ def test_resign_refusals_change_nothing(c: TestClient) -> None:
     assert state(c, tid)["table"]["takeovers"] == []
 
 
-def test_a_resignation_is_kept_over_a_restart(tmp_path: Path) -> None:
-    with client(tmp_path, client_seeds=True, bot_delay=30) as c:
-        tid, tokens = two_people(c)
+def check_kept_over_a_restart(url: str) -> None:
+    """A resignation and the timer options survive a restart on the database ``url``."""
+    with TestClient(create_app(url, bot_delay=30, client_seeds=True)) as c:
+        tid, tokens = two_people(c, turn_timer=120, on_timeout="bot")
         assert c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[1])).is_success
         before = state(c, tid)["table"]["takeovers"]
-    with client(tmp_path) as c:
+    with TestClient(create_app(url)) as c:
         table = c.get(f"/api/tables/{tid}").json()
         assert table["takeovers"] == before and table["seats"][1]["resigned"]
+        assert before[0]["why"] == "resigned" and before[0]["to"] is None
+        assert (table["turn_timer"], table["on_timeout"]) == (120, "bot")
+
+
+def test_a_resignation_is_kept_over_a_restart(tmp_path: Path) -> None:
+    check_kept_over_a_restart(f"sqlite:///{tmp_path / 'web.sqlite'}")
+
+
+def test_a_resignation_is_kept_over_a_restart_on_postgresql(postgres_url: str) -> None:
+    check_kept_over_a_restart(postgres_url)
 
 
 # --- away players ---------------------------------------------------------------------------
@@ -275,3 +287,22 @@ def test_stalled_tables_leave_the_lobby_but_keep_their_link(tmp_path: Path) -> N
         later(c, 2)
         assert c.get("/api/tables?status=playing").json()["tables"] == []
         assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"
+
+
+def test_a_move_of_the_away_person_takes_the_seat_back(tmp_path: Path) -> None:
+    policy = Policy(away_after=120)
+    with client(tmp_path, client_seeds=True, bot_delay=30, policy=policy) as c:
+        tid, tokens = two_people(c)
+        away = state(c, tid)["view"]["to_act"]
+        later(c, 121)
+        r = c.post(f"/api/tables/{tid}/seats/{away}/bot", headers=auth(tokens[1 - away]))
+        assert r.json()["table"]["seats"][away]["stand_in"] == "heuristic"
+        mine = state(c, tid, tokens[away])  # the bot waits 30 s: the person is quicker
+        body = {"move": pick(mine["view"], 0), "seq": 0}
+        r = c.post(f"/api/tables/{tid}/moves", json=body, headers=auth(tokens[away]))
+        assert r.status_code == 200, r.text
+        table = r.json()["table"]
+        assert table["seq"] == 1 and table["seats"][away]["stand_in"] is None
+        assert table["takeovers"] == [
+            {"seat": away, "from": 0, "to": 0, "bot": "heuristic", "why": "away"}
+        ]
