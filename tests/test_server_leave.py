@@ -165,11 +165,8 @@ def test_resign_hands_the_seat_to_a_bot_and_the_record_says_so(c: TestClient) ->
     again = c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
     assert error_of(again)[:2] == (409, "resigned")
     while (mine := state(c, tid, tokens[1]))["status"] != "finished":
-        if mine["view"]["to_act"] == 0:
-            body = {"move": pick(mine["view"], mine["seq"]), "seq": mine["seq"]}
-            r = c.post(f"/api/tables/{tid}/moves", json=body, headers=auth(tokens[0]))
-            assert error_of(r)[:2] == (409, "resigned")
-            mine = wait_until(c, tid, lambda m, s=mine["seq"]: m["seq"] > s)
+        if mine["view"]["to_act"] == 0:  # the bot plays for Anna
+            wait_until(c, tid, lambda m, s=mine["seq"]: m["seq"] > s)
             continue
         body = {"move": pick(mine["view"], mine["seq"]), "seq": mine["seq"]}
         assert c.post(f"/api/tables/{tid}/moves", json=body, headers=auth(tokens[1])).is_success
@@ -182,6 +179,20 @@ def test_resign_hands_the_seat_to_a_bot_and_the_record_says_so(c: TestClient) ->
     ]
     assert record["seats"][1]["stand_ins"] == []
     assert tikki.replay(record).is_over
+
+
+def test_a_resigned_person_cannot_play(tmp_path: Path) -> None:
+    with client(tmp_path, client_seeds=True, bot_delay=30) as c:  # the bot waits 30 s
+        tid, tokens = two_people(c)
+        seat = state(c, tid)["view"]["to_act"]
+        assert c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[seat])).is_success
+        mine = state(c, tid, tokens[seat])
+        assert mine["seat"] == seat and mine["view"]["legal_moves"]  # still watching the seat
+        body = {"move": pick(mine["view"], 0), "seq": 0}
+        r = c.post(f"/api/tables/{tid}/moves", json=body, headers=auth(tokens[seat]))
+        status, code, message = error_of(r)
+        assert (status, code) == (409, "resigned") and "you can still watch" in message
+        assert state(c, tid)["seq"] == 0
 
 
 def test_resign_refusals_change_nothing(c: TestClient) -> None:
@@ -297,6 +308,10 @@ def test_a_move_of_the_away_person_takes_the_seat_back(tmp_path: Path) -> None:
         later(c, 121)
         r = c.post(f"/api/tables/{tid}/seats/{away}/bot", headers=auth(tokens[1 - away]))
         assert r.json()["table"]["seats"][away]["stand_in"] == "heuristic"
+        bad = {"move": "stock+stock", "seq": 0}
+        r = c.post(f"/api/tables/{tid}/moves", json=bad, headers=auth(tokens[away]))
+        assert error_of(r)[:2] == (400, "illegal_move")
+        assert state(c, tid)["table"]["seats"][away]["stand_in"] == "heuristic"  # unchanged
         mine = state(c, tid, tokens[away])  # the bot waits 30 s: the person is quicker
         body = {"move": pick(mine["view"], 0), "seq": 0}
         r = c.post(f"/api/tables/{tid}/moves", json=body, headers=auth(tokens[away]))

@@ -565,8 +565,7 @@ def serve_command(
         float,
         typer.Option(
             "--away-after",
-            help="seconds a seated person may be away before the others may hand the seat "
-            "to a bot",
+            help="seconds a seated person may be away before the others may hand the seat to a bot",
         ),
     ] = 120,
     stalled_expiry: Annotated[

@@ -681,6 +681,9 @@ class TableManager:
             if by_bot and self._bot_spec(table, seat) is None:
                 raise ApiError("not_your_turn", f"seat {seat} is played by its person again")
             if not by_bot:
+                stand_in = active(table.takeovers, seat)
+                if stand_in is not None and stand_in.why in TAKEN_BACK:
+                    _check_legal(table, move)  # an illegal move leaves the bot playing
                 await self._take_back(table, seat)
             await self._apply(table, seat, move)
         table.broadcast()
@@ -1082,6 +1085,14 @@ def check_invite(table: Table, seat: StoredSeat, invite: str | None) -> None:
         "open the link you were sent (it ends in #invite=…)"
         + (f", or take a seat open to anyone: {_seat_list(anyone)}" if anyone else ""),
     )
+
+
+def _check_legal(table: Table, move: str) -> None:
+    """Refuse (``illegal_move``) a move the engine would refuse, changing nothing."""
+    try:
+        table.state.clone().play(move)
+    except IllegalMove as err:
+        raise ApiError("illegal_move", str(err), table.seq) from None
 
 
 def _not_away(table: Table, held: StoredSeat, wait: float | None) -> str:
