@@ -75,8 +75,8 @@ def test_a_timer_hands_a_turn_to_a_bot(server: Server, browser: Browser) -> None
     page.wait_for_function(
         "s => document.querySelector('#board').dataset.seq !== s", arg=seq, timeout=15_000
     )
-    page.wait_for_selector("#leave .takeovers li:has-text('ran out of time')")
-    line = page.locator("#leave .takeovers li").first.inner_text()
+    page.wait_for_selector("#leave-side .takeovers li:has-text('ran out of time')")
+    line = page.locator("#leave-side .takeovers li").first.inner_text()
     assert line.startswith("You ran out of time at move"), line
     takeovers = table(page, server.url, table_id)["takeovers"]
     assert takeovers[0]["seat"] == 0 and takeovers[0]["why"] == "timer"
@@ -126,7 +126,7 @@ def test_resign(server: Server, browser: Browser) -> None:
     page.wait_for_selector("#board[data-status=finished]", timeout=60_000)
     info = table(page, server.url, table_id)
     assert info["seats"][0]["resigned"] and info["takeovers"][0]["why"] == "resigned"
-    text = page.locator("#leave .takeovers").inner_text()
+    text = page.locator("#leave-side .takeovers").inner_text()
     assert text.startswith("You resigned: a bot (Medium) played from move"), text
     record = page.request.get(f"{server.url}/api/tables/{table_id}/record").json()
     assert record["seats"][0]["name"] == "Anna <b>"
@@ -153,7 +153,7 @@ def test_an_away_player_is_replaced_and_comes_back(server: Server, browser: Brow
     assert button.inner_text() == "Let a bot play for <i>Ben</i>"  # escaped, shown as text
     shot(anna, "leave-away")
     button.click()
-    anna.wait_for_selector("#leave .takeovers li:has-text('was away')")
+    anna.wait_for_selector("#leave-side .takeovers li:has-text('was away')")
     info = table(anna, server.url, table_id)
     assert info["seats"][1]["stand_in"] == "heuristic" and info["takeovers"][0]["why"] == "away"
 
@@ -162,7 +162,7 @@ def test_an_away_player_is_replaced_and_comes_back(server: Server, browser: Brow
     back_watch = Watch(back)
     back.goto(f"{server.url}/t/{table_id}#token={ben_token}")  # Ben is back
     back.wait_for_selector("#board[data-status=playing]")
-    anna.wait_for_selector("#leave .takeovers li:has-text('came back')")
+    anna.wait_for_selector("#leave-side .takeovers li:has-text('came back')")
     assert table(anna, server.url, table_id)["seats"][1]["stand_in"] is None
     assert back.locator(".stand-in-line").count() == 0
     back.locator("#device").wait_for()  # the device link stays at hand

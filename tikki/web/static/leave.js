@@ -82,13 +82,18 @@ function renderCountdown() {
 // ---------------------------------------------------------------- the panel
 
 function renderPanel(m, token) {
-  const box = $("#leave");
-  if (!box) return;
-  const parts = [];
   const me = token ? mine(m) : null;
   const playing = m.status === "playing";
   const names = seatNames(m.table, m.seat);
-  if (me && playing) parts.push(ownSeat(me));
+  // beside the board (on a phone: below it): Resign and what the bots did
+  const side = [];
+  if (me && playing && !me.resigned && !me.stand_in) side.push(resignHtml());
+  const lines = m.table.takeovers.map((t) => takeoverLine(t, names)).filter(Boolean);
+  if (lines.length) side.push(`<ul class="takeovers">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>`);
+  fill($("#leave-side"), side.join(""), m, token);
+  // on the board, only while there is something to do or know now
+  const parts = [];
+  if (me && playing && (me.resigned || me.stand_in)) parts.push(standInHtml(me));
   if (me && playing && !me.resigned) {
     for (const s of m.table.seats) {
       if (s.seat === m.seat || s.kind !== "human" || s.stand_in) continue;
@@ -97,15 +102,17 @@ function renderPanel(m, token) {
           `<p class="away-line"><span>${esc(names[s.seat])} is away.</span> ` +
             `<button type="button" class="secondary" data-hand-over="${s.seat}">Let a bot play for ${esc(names[s.seat])}</button></p>`,
         );
-      } else if (!s.connected && s.away_since) {
-        parts.push(`<p class="away-line muted">${esc(names[s.seat])} is away.</p>`);
       }
     }
   }
-  const lines = m.table.takeovers.map((t) => takeoverLine(t, names)).filter(Boolean);
-  if (lines.length) parts.push(`<ul class="takeovers">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>`);
   if (view.error) parts.push(`<p class="error-line" role="alert">${esc(view.error)}</p>`);
-  const html = parts.join("");
+  fill($("#leave"), parts.join(""), m, token);
+}
+
+/** Put `html` into `box` (unless it is there already: focus and the confirm step stay)
+ * and wire its buttons. */
+function fill(box, html, m, token) {
+  if (!box) return;
   box.hidden = !html;
   if (box.dataset.html === html) return; // keep focus and the confirm step as they are
   box.dataset.html = html;
@@ -127,16 +134,17 @@ function renderPanel(m, token) {
   }
 }
 
-function ownSeat(me) {
+function standInHtml(me) {
   if (me.resigned) {
     return `<p class="resigned-line">You resigned: a bot plays your seat to the end. You can still watch.</p>`;
   }
-  if (me.stand_in) {
-    return (
-      `<p class="stand-in-line">A bot is playing for you while you were away. ` +
-      `<button type="button" class="primary" id="take-back">Take my seat back</button></p>`
-    );
-  }
+  return (
+    `<p class="stand-in-line">A bot is playing for you while you were away. ` +
+    `<button type="button" class="primary" id="take-back">Take my seat back</button></p>`
+  );
+}
+
+function resignHtml() {
   if (view.confirming) {
     return (
       `<p class="resign-confirm" role="group" aria-label="Resign">Resign for good? A bot plays your seat to the end. ` +
