@@ -940,11 +940,14 @@ class TableManager:
         a bot (``wait``); tell the tables whose people have now been away long enough.
         Returns the ids of the tables whose timers were acted on."""
         due = []
+        now = self.clock()
+        away = timedelta(seconds=self.policy.away_after)
         for table in list(self.tables.values()):
-            timer = table.timer()
-            if timer is not None and timer["left"] <= 0 and not timer["timed_out"]:
+            if table.status != "playing":
+                continue
+            if _timer_ran_out(table, now):
                 due.append(table)
-            elif table.away_since and table.status == "playing":
+            elif table.away_since and now - min(table.away_since.values()) >= away:
                 self._announce_away(table)
         acted = []
         for table in due:
@@ -1085,6 +1088,17 @@ def check_invite(table: Table, seat: StoredSeat, invite: str | None) -> None:
         "open the link you were sent (it ends in #invite=…)"
         + (f", or take a seat open to anyone: {_seat_list(anyone)}" if anyone else ""),
     )
+
+
+def _timer_ran_out(table: Table, now: datetime) -> bool:
+    """Whether the table's turn timer ran out by ``now`` and was not acted on yet (a
+    quick test first: the server asks it of every table every second)."""
+    if table.turn_timer is None or table.turn_since is None or table.timed_out == table.seq:
+        return False
+    if now < table.turn_since + timedelta(seconds=table.turn_timer):
+        return False
+    timer = table.timer()
+    return timer is not None and timer["left"] <= 0
 
 
 def _check_legal(table: Table, move: str) -> None:
