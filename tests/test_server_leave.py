@@ -15,6 +15,7 @@ import tikki
 from tests._server import TestClient, auth, client, create, error_of, join, pick, socket, state
 from tikki.server import create_app
 from tikki.server.quota import Policy
+from tikki.server.tables import rematch_request
 
 TWO_OPEN = [{"kind": "open"}, {"kind": "open"}]
 
@@ -321,3 +322,9 @@ def test_a_move_of_the_away_person_takes_the_seat_back(tmp_path: Path) -> None:
         assert table["takeovers"] == [
             {"seat": away, "from": 0, "to": 0, "bot": "heuristic", "why": "away"}
         ]
+
+
+def test_a_rematch_keeps_the_timer(c: TestClient) -> None:
+    tid, _tokens = two_people(c, turn_timer=120, on_timeout="bot")
+    request = rematch_request(manager_of(c).tables[tid])
+    assert (request.turn_timer, request.on_timeout) == (120, "bot")
