@@ -55,6 +55,10 @@ def test_create_gives_invites_and_hides_the_seed(c: TestClient) -> None:
         "bot": "heuristic",
         "anyone": False,
         "connected": True,
+        "away_since": None,
+        "may_hand_over": False,
+        "stand_in": None,
+        "resigned": False,
     }
     lobby = c.get("/api/tables").json()["tables"]
     assert [t["id"] for t in lobby] == [table["id"]]

@@ -168,6 +168,7 @@ def check_upgrade(url: str) -> None:
         with Session(store.engine) as session:
             row = session.get(TableRow, "old1")
             assert row is not None and row.seed == 2**62 + 1
+            assert row.takeovers is None  # the column of stand-in bots was added
     finally:
         store.close()
     with engine.begin() as conn:  # the old rows are gone; the new kinds of value fit

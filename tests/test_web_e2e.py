@@ -66,12 +66,13 @@ def _missing(reason: str) -> None:
 class Server:
     """A ``tikki serve`` child process on a free port; ``url`` is its printed address."""
 
-    def __init__(self, db_path: Path, port: int = 0) -> None:
+    def __init__(self, db_path: Path, port: int = 0, extra: tuple[str, ...] = ()) -> None:
         env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
         cmd = [sys.executable, "-m", "tikki.cli", "serve", "--port", str(port)]
         cmd += ["--db", f"sqlite:///{db_path}", "--bot-delay", "0"]
         cmd.append("--allow-client-seeds")  # the games replay known deals
         cmd += ["--analysis-samples", "8"]  # "Analyse my game" in seconds
+        cmd += extra
         self.proc = subprocess.Popen(
             cmd,
             stdout=subprocess.PIPE,

@@ -696,6 +696,27 @@ def serve_command(
         int,
         typer.Option("--analysis-samples", help="deals tried per decision by 'Analyse my game'"),
     ] = 60,
+    away_after: Annotated[
+        float,
+        typer.Option(
+            "--away-after",
+            help="seconds a seated person may be away before the others may hand the seat to a bot",
+        ),
+    ] = 120,
+    stalled_expiry: Annotated[
+        float,
+        typer.Option(
+            "--stalled-expiry",
+            help="seconds without a move after which a table being played leaves the lobby",
+        ),
+    ] = 3600,
+    min_turn_timer: Annotated[
+        int,
+        typer.Option(
+            "--min-turn-timer",
+            help="shortest turn timer a table may ask for (below 30: tests and demos)",
+        ),
+    ] = 30,
 ) -> None:
     """Run the web table: play in the browser with friends and bots.
 
@@ -721,6 +742,9 @@ def serve_command(
             waiting_expiry=waiting_expiry,
             sync_per_minute=sync_rate,
             analysis_samples=analysis_samples,
+            away_after=away_after,
+            stalled_expiry=stalled_expiry,
+            min_turn_timer=min_turn_timer,
         )
         serve(
             host, port, db, bot_delay, hint_bot, announce=console.print,

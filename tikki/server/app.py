@@ -33,7 +33,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (400, "bad request: bad options, bot spec or illegal move"),
         (403, "bad token or invite, or a spectator tried to play"),
         (404, "unknown table, seat or game"),
-        (409, "conflict: seat taken, stale seq, not your turn, not started, finished"),
+        (
+            409,
+            "conflict: seat taken, stale seq, not your turn, not started, finished, "
+            "resigned, not away",
+        ),
         (413, "request body over 4096 bytes"),
         (422, "malformed request body or parameters"),
         (429, "rate_limited: too many tables or seats from this address (see Retry-After)"),
@@ -120,6 +124,8 @@ def api_router() -> APIRouter:
             seed=None if body.seed is None else int(body.seed),
             anyone=frozenset(i for i, s in enumerate(body.seats) if s.anyone),
             memory_aids=body.memory_aids,
+            turn_timer=body.turn_timer,
+            on_timeout=body.on_timeout,
         )
         table, invites = await _manager(request).create(wanted, client_address(request))
         return _created(table, invites)
@@ -181,6 +187,42 @@ def api_router() -> APIRouter:
         move = await manager.hint(table, table.seat_of(bearer(authorization)))
         return {"move": move, "bot": manager.hint_bot}
 
+    @router.post("/tables/{table_id}/resign", response_model=schemas.StateMessage)
+    async def resign(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
+        """Resign your seat: a Medium bot plays it to the end and the record says so; you
+        can still watch. The answer is your seat's new state."""
+        manager = _manager(request)
+        table = await manager.get(table_id)
+        seat = table.seat_of(bearer(authorization))
+        await manager.resign(table, seat)
+        return table.state_message(seat)
+
+    @router.post("/tables/{table_id}/seats/{seat}/bot", response_model=schemas.StateMessage)
+    async def hand_to_bot(
+        table_id: str, seat: int, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Let a bot play for a person who is away (or whose turn timer ran out): asked by
+        another seated person. The person takes the seat back by reconnecting."""
+        manager = _manager(request)
+        table = await manager.get(table_id)
+        mine = table.seat_of(bearer(authorization))
+        await manager.hand_to_bot(table, mine, seat)
+        return table.state_message(mine)
+
+    @router.post("/tables/{table_id}/back", response_model=schemas.StateMessage)
+    async def come_back(
+        table_id: str, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Take your seat back from the bot that played it while you were away (a
+        WebSocket ``hello`` with your token does the same)."""
+        manager = _manager(request)
+        table = await manager.get(table_id)
+        seat = table.seat_of(bearer(authorization))
+        if seat is None:
+            raise ApiError("spectator", "spectators hold no seat to take back: send its token")
+        await manager.come_back(table, seat)
+        return table.state_message(seat)
+
     @router.post("/tables/{table_id}/rematch", response_model=schemas.Joined)
     async def rematch(
         table_id: str, request: Request, authorization: Auth = None
@@ -218,14 +260,14 @@ def api_router() -> APIRouter:
         table = await _manager(request).get(table_id)
         seat = table.seat_of(bearer(authorization))
         if table.status == "finished":
-            return table.state.record()
+            return table.record()
         if seat is None:
             raise ApiError(
                 "not_finished",
                 f"table {table_id} is not finished: its full record is published at the end; "
                 "a seat's own record needs its token",
             )
-        return table.state.record(seat)
+        return table.record(seat)
 
     return router
 

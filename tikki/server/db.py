@@ -10,7 +10,7 @@ calls them from one dedicated thread so that the event loop never waits on the d
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -79,6 +79,8 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime, index=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    takeovers: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    """The bots that played people's seats (:class:`tikki.server.leave.Takeover`)."""
 
 
 class SeatRow(Base):
@@ -140,6 +142,10 @@ class StoredTable:
     outcome: dict[str, Any] | None
     seats: list[StoredSeat]
     moves: list[str]
+    takeovers: list[dict[str, Any]] = field(default_factory=list)
+    """The bots that played people's seats, as stored (``{seat, from, to, bot, why}``)."""
+    last_move: datetime | None = None
+    """When the newest move was stored (``None`` before the first)."""
 
 
 def now() -> datetime:
@@ -202,14 +208,17 @@ class Store:
     def upgrade(self) -> None:
         """Bring an earlier version's columns to today's: the seed from a 64-bit integer
         to its decimal text, the bot spec from 120 to 200 characters (PostgreSQL only;
-        SQLite does not enforce a text's length), and the seats' invite hashes (the open
-        seats of earlier tables stay open to anyone)."""
+        SQLite does not enforce a text's length), the seats' invite hashes (the open
+        seats of earlier tables stay open to anyone) and the tables' stand-in bots."""
         inspector = inspect(self.engine)
         seed = next(c for c in inspector.get_columns("tikki_tables") if c["name"] == "seed")
         seat_columns = {c["name"]: c for c in inspector.get_columns("tikki_seats")}
         bot = seat_columns["bot"]
         sqlite = self.engine.dialect.name == "sqlite"
         steps: list[str] = []
+        table_columns = {c["name"] for c in inspector.get_columns("tikki_tables")}
+        if "takeovers" not in table_columns:
+            steps.append("ALTER TABLE tikki_tables ADD COLUMN takeovers JSON")
         if "invite_hash" not in seat_columns:
             steps.append("ALTER TABLE tikki_seats ADD COLUMN invite_hash VARCHAR(64)")
         if isinstance(seed["type"], Integer) and sqlite:
@@ -295,6 +304,13 @@ class Store:
                     .values(status="finished", finished=now(), outcome=outcome)
                 )
 
+    def set_takeovers(self, table_id: str, takeovers: list[dict[str, Any]]) -> None:
+        """Store a table's stand-in bots (the whole list: it is short)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TableRow).where(TableRow.id == table_id).values(takeovers=takeovers)
+            )
+
     def drop_table(self, table_id: str) -> None:
         """Delete a table with its seats and moves (an expired waiting table)."""
         with self.engine.begin() as connection:
@@ -340,9 +356,12 @@ class Store:
         seats = session.scalars(
             select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)
         )
-        moves = session.scalars(
-            select(MoveRow.move).where(MoveRow.table_id == row.id).order_by(MoveRow.seq)
+        moves = list(
+            session.scalars(
+                select(MoveRow.move).where(MoveRow.table_id == row.id).order_by(MoveRow.seq)
+            )
         )
+        last = session.scalar(select(func.max(MoveRow.time)).where(MoveRow.table_id == row.id))
         return StoredTable(
             id=row.id,
             game=row.game,
@@ -359,6 +378,8 @@ class Store:
                 for s in seats
             ],
             moves=list(moves),
+            takeovers=list(row.takeovers or []),
+            last_move=last,
         )
 
 

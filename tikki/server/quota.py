@@ -41,6 +41,15 @@ class Policy:
     """``sync`` messages one connection may send per minute (a burst of 10)."""
     analysis_samples: int = 60
     """Determinizations per decision of "Analyse my game" (more: surer and slower)."""
+    away_after: float = 120
+    """Seconds a seated person may be away (no connection) before the others may hand the
+    seat to a bot."""
+    stalled_expiry: float = 3600
+    """Seconds after the last move at which a table being played leaves the lobby's list
+    (it stays reachable by its link)."""
+    min_turn_timer: int = 30
+    """The shortest turn timer a table may ask for (below 30 only for tests and demos:
+    then any whole number of seconds from it to 120 is accepted)."""
 
     def __post_init__(self) -> None:
         numbers = {
@@ -50,12 +59,16 @@ class Policy:
             "--max-tables": self.max_tables,
             "--waiting-expiry": self.waiting_expiry,
             "--sync-rate": self.sync_per_minute,
+            "--away-after": self.away_after,
+            "--stalled-expiry": self.stalled_expiry,
         }
         for option, value in numbers.items():
             if not value > 0:
                 raise ValueError(f"{option} is a number > 0, not {value}")
         if self.analysis_samples < 2:
             raise ValueError(f"--analysis-samples is 2 or more, not {self.analysis_samples}")
+        if not 1 <= self.min_turn_timer <= 30:
+            raise ValueError(f"--min-turn-timer is 1–30 seconds, not {self.min_turn_timer}")
         if self.bot_workers < 0:
             raise ValueError(f"--bot-workers is 0 (one per core) or more, not {self.bot_workers}")
 

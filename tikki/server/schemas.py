@@ -73,6 +73,18 @@ class CreateTable(BaseModel):
     memory_aids: bool = Field(
         False, description="Mückenstich table option: show won tricks during a round"
     )
+    turn_timer: int | str | None = Field(
+        None,
+        description="seconds each person has per turn: null or 'off' (default), 30, 60 "
+        "or 120 (else 400 bad_timer)",
+        examples=[60],
+    )
+    on_timeout: str | None = Field(
+        None,
+        max_length=10,
+        description="when the timer runs out: 'wait' (default: the others may hand the "
+        "seat to a bot) or 'bot' (a Medium bot plays that turn)",
+    )
 
 
 class SeatInfo(BaseModel):
@@ -84,6 +96,38 @@ class SeatInfo(BaseModel):
     bot: str | None
     anyone: bool = Field(description="an open seat anyone may take; false: invite only")
     connected: bool
+    away_since: str | None = Field(
+        None, description="a seated person without a connection: since when (UTC)"
+    )
+    may_hand_over: bool = Field(
+        False,
+        description="the others may now hand this person's seat to a bot: away for "
+        "TABLE.away_after seconds, or their turn timer ran out",
+    )
+    stand_in: str | None = Field(
+        None, description="the bot playing this person's seat now (resigned or away)"
+    )
+    resigned: bool = Field(False, description="the person resigned: a bot plays to the end")
+
+
+class TurnTimer(BaseModel):
+    """The running turn timer of the person to act."""
+
+    seat: int
+    seconds: int = Field(description="the table's turn timer")
+    left: float = Field(description="seconds left when this message was made")
+    timed_out: bool = Field(description="the timer ran out (on_timeout wait)")
+
+
+class TakeoverInfo(BaseModel):
+    """A bot that played a person's seat from move ``from`` to move ``to``."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    seat: int
+    start: int = Field(alias="from", description="the seq of the bot's first move")
+    end: int | None = Field(alias="to", description="where the person took over again")
+    bot: str
+    why: Literal["resigned", "away", "timeout", "timer"]
 
 
 class TableInfo(BaseModel):
@@ -110,6 +154,13 @@ class TableInfo(BaseModel):
     rematch: str | None = Field(
         None, description="the id of this finished table's rematch, once a player asked"
     )
+    turn_timer: int | None = Field(None, description="seconds per turn; null: no timer")
+    on_timeout: Literal["wait", "bot"] = "wait"
+    timer: TurnTimer | None = Field(None, description="the person to act's running timer")
+    away_after: float = Field(
+        120, description="seconds a person may be away before the others may hand the seat to a bot"
+    )
+    takeovers: list[TakeoverInfo] = Field(default_factory=list)
 
 
 class Invite(BaseModel):
@@ -243,4 +294,6 @@ __all__ = [
     "StateMessage",
     "TableInfo",
     "TableList",
+    "TakeoverInfo",
+    "TurnTimer",
 ]

@@ -27,9 +27,10 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from tikki.core import JSON, RULES_REVISION, Game, IllegalMove, RulesError, State, load
-from tikki.server import botplay, seeds
+from tikki.server import botplay, leave, seeds
 from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
+from tikki.server.leave import STAND_IN, TAKEN_BACK, Takeover, active
 from tikki.server.outbox import Outbox
 from tikki.server.pool import FairSlots, SearchPool
 from tikki.server.quota import CAP_RETRY, Policy, RateLimiter, rate_limited
@@ -46,6 +47,8 @@ STORED_BEFORE_REVISIONS = "r1"
 """The rulings revision of a table stored without one: tables store the revision they
 were created under (``"rules"`` beside the options) since revision r2; an older row was
 created under r1, and finishes under r1 after a restart."""
+TICK = 1.0
+"""Seconds between two checks of the turn timers."""
 EXPIRED = 4410
 """The close code of a connection to a table that expired while waiting for players."""
 STATUSES = {
@@ -113,6 +116,27 @@ class Table:
     """The invite secrets of the rematch's seats kept for this table's people (never sent)."""
     owner: str | None = None
     """The client address that created the table (``None`` once rebuilt after a restart)."""
+    turn_timer: int | None = None
+    """Seconds a person has for each turn (``None``: no timer)."""
+    on_timeout: str = "wait"
+    """When the timer runs out: ``wait`` (the others may hand the seat to a bot) or
+    ``bot`` (a bot plays that turn)."""
+    takeovers: list[Takeover] = field(default_factory=list)
+    """The bots that played or play people's seats (:mod:`tikki.server.leave`)."""
+    away_since: dict[int, datetime] = field(default_factory=dict)
+    """When each seated person without a connection lost the last one."""
+    turn_since: datetime | None = None
+    """When the seat to act began its turn (the turn timer counts from it)."""
+    last_move: datetime | None = None
+    """When the newest move was made (or the game began): a stalled table leaves the lobby."""
+    timed_out: int | None = None
+    """The seq at which the turn timer last ran out."""
+    away_after: float = 120.0
+    """Seconds away after which the others may hand a seat to a bot."""
+    announced: set[int] = field(default_factory=set)
+    """The seats the others were last told they may hand to a bot."""
+    clock: Callable[[], datetime] = now
+    """The manager's clock (tests replace it)."""
 
     @property
     def lane(self) -> str:
@@ -130,6 +154,67 @@ class Table:
             return True
         return any(c.seat == seat.seat for c in self.connections)
 
+    def timer(self) -> JSON | None:
+        """The running turn timer while a person is to act: ``{seat, seconds, left,
+        timed_out}`` (``left`` in seconds when this is computed); ``None`` without one."""
+        if self.turn_timer is None or self.status != "playing" or self.turn_since is None:
+            return None
+        seat = self.state.current_player
+        if seat is None or self.seats[seat].kind != "human" or active(self.takeovers, seat):
+            return None
+        end = self.turn_since + timedelta(seconds=self.turn_timer)
+        left = max(0.0, (end - self.clock()).total_seconds())
+        return {"seat": seat, "seconds": self.turn_timer, "left": round(left, 1),
+                "timed_out": self.timed_out == self.seq}  # fmt: skip
+
+    def hand_over_in(self, seat: StoredSeat) -> float | None:
+        """Seconds until the others may hand this person's seat to a bot (0: now);
+        ``None`` while the person is here (or the seat is no person's, or a bot has it)."""
+        if self.status != "playing" or seat.kind != "human" or active(self.takeovers, seat.seat):
+            return None
+        if self.timed_out == self.seq and self.state.current_player == seat.seat:
+            return 0.0
+        since = self.away_since.get(seat.seat)
+        if since is None:
+            return None
+        return round(max(0.0, self.away_after - (self.clock() - since).total_seconds()), 1)
+
+    def _seat_json(self, s: StoredSeat) -> JSON:
+        stand_in = active(self.takeovers, s.seat) if s.kind == "human" else None
+        away = self.away_since.get(s.seat) if s.kind == "human" else None
+        return {
+            "seat": s.seat,
+            "kind": s.kind,
+            "name": s.name,
+            "bot": s.bot,
+            "anyone": s.kind == "open" and s.invite_hash is None,
+            "connected": self.connected(s),
+            "away_since": iso(away),
+            "may_hand_over": self.hand_over_in(s) == 0,
+            "stand_in": None if stand_in is None else stand_in.bot,
+            "resigned": stand_in is not None and stand_in.why == "resigned",
+        }
+
+    def record(self, seat: int | None = None) -> JSON:
+        """The game's record (``state.record``) with its seats: each one's name, and for
+        a person the bots that played for them (``stand_ins``: ``{from, to, bot, why}``)."""
+        out = self.state.record(seat)
+        out["seats"] = [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "bot": s.bot,
+                "stand_ins": [
+                    {k: v for k, v in t.json().items() if k != "seat"}
+                    for t in self.takeovers
+                    if t.seat == s.seat
+                ],
+            }
+            for s in self.seats
+        ]
+        return out
+
     def public(self) -> JSON:
         """The table as everyone may see it (``TABLE``): no token, no seed before the end."""
         over = self.status == "finished"
@@ -146,21 +231,16 @@ class Table:
             "created": iso(self.created),
             "finished": iso(self.finished),
             "seed": str(self.seed) if over else None,
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "name": s.name,
-                    "bot": s.bot,
-                    "anyone": s.kind == "open" and s.invite_hash is None,
-                    "connected": self.connected(s),
-                }
-                for s in self.seats
-            ],
+            "seats": [self._seat_json(s) for s in self.seats],
             "outcome": self.state.outcome if over else None,
             "rules": self.game.rules,
             "memory_aids": self.memory_aids,
             "rematch": self.rematch,
+            "turn_timer": self.turn_timer,
+            "on_timeout": self.on_timeout,
+            "timer": self.timer(),
+            "away_after": self.away_after,
+            "takeovers": [t.json() for t in self.takeovers],
         }
 
     def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
@@ -218,6 +298,10 @@ class NewTable:
     memory_aids: bool = False
     anyone: frozenset[int] = frozenset()
     """Open seats anyone may take (the others only with their invite secret)."""
+    turn_timer: Any = None
+    """The turn timer asked for (checked by :func:`~tikki.server.leave.parse_timer`)."""
+    on_timeout: Any = None
+    """What happens when it runs out (``wait`` or ``bot``)."""
 
 
 class TableManager:
@@ -248,6 +332,7 @@ class TableManager:
         self.creates = RateLimiter(self.policy.create_per_minute)
         self.joins = RateLimiter(self.policy.join_per_minute)
         self._sweeper: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
         self._started = False
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -277,6 +362,8 @@ class TableManager:
         for row in stored:
             try:
                 table = self._rebuild(row)
+                table.away_since = {s.seat: table.turn_since or now() for s in table.seats
+                                    if s.kind == "human"}  # fmt: skip
             except (RulesError, IllegalMove) as err:
                 log.error("table %s cannot be rebuilt and stays stopped: %s", row.id, err)
                 continue
@@ -284,13 +371,13 @@ class TableManager:
             self._wake_bots(table)
         log.info("rebuilt %d unfinished tables", len(self.tables))
         self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting-tables")
+        self._ticker = asyncio.create_task(self._tick_loop(), name="turn-timers")
 
     async def stop(self) -> None:
         """Stop the bots, close the connections and release the database (a later
         :meth:`start` rebuilds everything from the database)."""
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
+        tasks += [t for t in (self._sweeper, self._ticker) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -303,11 +390,12 @@ class TableManager:
         self.tables = {}
         self._started = False
 
-    @staticmethod
-    def _rebuild(row: StoredTable) -> Table:
+    def _rebuild(self, row: StoredTable) -> Table:
         options = dict(row.options)
         rules = options.pop("rules", STORED_BEFORE_REVISIONS)
         memory_aids = bool(options.pop("memory_aids", False))
+        turn_timer = options.pop("turn_timer", None)
+        on_timeout = options.pop("on_timeout", "wait")
         game = load(row.game, row.players, rules=rules, **options)
         state = game.new_state(seed=row.seed)
         for move in row.moves:
@@ -326,6 +414,13 @@ class TableManager:
             finished=row.finished,
             seq=len(row.moves),
             memory_aids=memory_aids,
+            turn_timer=turn_timer,
+            on_timeout=on_timeout,
+            takeovers=[Takeover.from_json(t) for t in row.takeovers],
+            turn_since=self.clock(),
+            last_move=row.last_move or row.created,
+            away_after=self.policy.away_after,
+            clock=self._now,
         )
 
     # --- lookup ---------------------------------------------------------------------
@@ -363,12 +458,25 @@ class TableManager:
             self.tables.pop(self._finished.popleft(), None)
 
     async def lobby(self, which: str, limit: int) -> list[Table]:
-        """The newest tables of a lobby filter (``open``, ``playing``, ``finished``, ``all``)."""
+        """The newest tables of a lobby filter (``open``, ``playing``, ``finished``, ``all``);
+        tables being played whose last move is older than the stalled expiry are left out
+        (they stay reachable by their links)."""
         await self.expire()
         statuses = STATUSES[which]
         ids = await self._db(self.store.table_ids, list(statuses), limit)
         tables = [await self.get(table_id) for table_id in ids]
-        return [t for t in tables if t.status in statuses]
+        return [t for t in tables if t.status in statuses and not self.stalled(t)]
+
+    def stalled(self, table: Table) -> bool:
+        """Whether a table being played has had no move for longer than the stalled expiry."""
+        if table.status != "playing" or table.last_move is None:
+            return False
+        idle = (self.clock() - table.last_move).total_seconds()
+        return idle > self.policy.stalled_expiry
+
+    def _now(self) -> datetime:
+        """The manager's clock as it is when called (tests replace :attr:`clock`)."""
+        return self.clock()
 
     # --- create and join ------------------------------------------------------------
 
@@ -379,6 +487,9 @@ class TableManager:
         invite secret of each open seat that is not open to anyone.  :class:`ApiError`
         names what is wrong (``rate_limited`` when a limit is reached)."""
         game = self._game(request)
+        timer, on_timeout = leave.parse_timer(
+            request.turn_timer, request.on_timeout, self.policy.min_turn_timer
+        )
         seats = self._seats(game, request.seats)
         invites = lock_seats(seats, request.anyone)
         seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
@@ -390,7 +501,8 @@ class TableManager:
             table_id = secrets.token_hex(4)
             stored = StoredTable(
                 table_id, game.name, game.players, game.options["variant"],
-                {**game.options, "rules": game.rules, "memory_aids": request.memory_aids},
+                {**game.options, "rules": game.rules, "memory_aids": request.memory_aids,
+                 "turn_timer": timer, "on_timeout": on_timeout},
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
             if table_id not in self.tables and await self._write(
@@ -401,7 +513,9 @@ class TableManager:
             raise ApiError("unavailable", "no free table id could be stored: try again")
         table = Table(
             table_id, game, state, seed, seats, status, created,
-            memory_aids=request.memory_aids, owner=address,
+            memory_aids=request.memory_aids, owner=address, turn_timer=timer,
+            on_timeout=on_timeout, turn_since=created, last_move=created,
+            away_after=self.policy.away_after, clock=self._now,
         )  # fmt: skip
         self.tables[table_id] = table
         self._wake_bots(table)
@@ -509,6 +623,9 @@ class TableManager:
             await self._write(f"your seat {seat}", self.store.take_seat, table.id, new, status)
             table.seats[seat] = new
             table.status = status
+            table.away_since[seat] = self.clock()
+            if status == "playing":
+                table.turn_since = table.last_move = self.clock()
         table.broadcast()
         self._wake_bots(table)
         return table, token
@@ -551,11 +668,24 @@ class TableManager:
 
     # --- moves ----------------------------------------------------------------------
 
-    async def move(self, table: Table, seat: int | None, move: str, seq: int) -> None:
-        """Check and apply one move of ``seat`` made against ``seq``; store and broadcast it."""
+    async def move(
+        self, table: Table, seat: int | None, move: str, seq: int, by_bot: bool = False
+    ) -> None:
+        """Check and apply one move of ``seat`` made against ``seq``; store and broadcast it.
+
+        A person's move ends a stand-in bot that plays while they were away (they are
+        back); a resigned person's is refused.  ``by_bot``: the seat's bot (or stand-in)
+        moves, refused once the person has taken the seat back."""
         async with table.lock:
             self._check_turn(table, seat, seq, moving=True)
             assert seat is not None
+            if by_bot and self._bot_spec(table, seat) is None:
+                raise ApiError("not_your_turn", f"seat {seat} is played by its person again")
+            if not by_bot:
+                stand_in = active(table.takeovers, seat)
+                if stand_in is not None and stand_in.why in TAKEN_BACK:
+                    _check_legal(table, move)  # an illegal move leaves the bot playing
+                await self._take_back(table, seat)
             await self._apply(table, seat, move)
         table.broadcast()
         self._wake_bots(table)
@@ -612,6 +742,7 @@ class TableManager:
             ) from None
         table.state = state
         table.seq += 1
+        table.turn_since = table.last_move = self.clock()
         if outcome is not None:
             table.status = "finished"
             table.finished = now()
@@ -629,41 +760,55 @@ class TableManager:
         table.bot_task = asyncio.create_task(self._bot_turns(table), name=f"bots-{table.id}")
 
     @staticmethod
-    def _bot_to_act(table: Table) -> StoredSeat | None:
+    def _bot_spec(table: Table, seat: int) -> str | None:
+        """The bot that plays ``seat``: its own, or the stand-in for its person."""
+        held = table.seats[seat]
+        if held.kind == "bot":
+            return held.bot
+        stand_in = active(table.takeovers, seat) if held.kind == "human" else None
+        return None if stand_in is None else stand_in.bot
+
+    @classmethod
+    def _bot_to_act(cls, table: Table) -> tuple[int, str] | None:
+        """The seat to act and its bot, when a bot (or a stand-in) is to act."""
         if table.status != "playing":
             return None
         seat = table.state.current_player
-        if seat is None or table.seats[seat].kind != "bot":
+        if seat is None:
             return None
-        return table.seats[seat]
+        spec = cls._bot_spec(table, seat)
+        return None if spec is None else (seat, spec)
 
     async def _bot_turns(self, table: Table) -> None:
         """Play the bot seats for as long as a bot is to act."""
         while (bot := self._bot_to_act(table)) is not None:
             await asyncio.sleep(self.bot_delay)
+            if self._bot_to_act(table) != bot:
+                continue  # a person came back meanwhile
+            seat, spec = bot
             seq = table.seq
-            assert bot.bot is not None
             move = None
-            if not botplay.is_cheap(bot.bot):
-                view = table.state.view(bot.seat)
-                seed = botplay.bot_seed(table.seed, bot.seat, seq)
-                move = await self._think(bot.bot, table, view, seed)
+            if not botplay.is_cheap(spec):
+                view = table.state.view(seat)
+                seed = botplay.bot_seed(table.seed, seat, seq)
+                move = await self._think(spec, table, view, seed)
             async with self._turn_slots.slot(table.lane, table.id):
-                if not await self._bot_move(table, bot, seq, move):
+                if not await self._bot_move(table, seat, spec, seq, move):
                     return
 
     async def _bot_move(
-        self, table: Table, bot: StoredSeat, seq: int, move: str | None = None
+        self, table: Table, seat: int, spec: str, seq: int, move: str | None = None
     ) -> bool:
         """Play one bot move (a cheap bot decides here, on the event loop); ``False`` when
         the move was refused for good (the bots of this table stop)."""
-        assert bot.bot is not None
         if move is None:
-            seed = botplay.bot_seed(table.seed, bot.seat, seq)
-            move = await self._think(bot.bot, table, table.state.view(bot.seat), seed)
+            seed = botplay.bot_seed(table.seed, seat, seq)
+            move = await self._think(spec, table, table.state.view(seat), seed)
         try:
-            await self.move(table, bot.seat, move, seq)
+            await self.move(table, seat, move, seq, by_bot=True)
         except ApiError as err:
+            if err.code in ("stale", "not_your_turn") and self._bot_to_act(table) is None:
+                return False  # the person took the seat back before the bot moved
             log.error("bot move %r at table %s refused: %s", move, table.id, err.message)
             if err.code != "unavailable":
                 return False
@@ -696,6 +841,160 @@ class TableManager:
         view = table.state.view(seat)
         seed = botplay.bot_seed(table.seed, seat, table.seq, "hint")
         return await self._think(self.hint_bot, table, view, seed)
+
+    # --- people who leave: resign, hand over, come back, turn timers -----------------
+
+    async def _set_takeovers(self, table: Table, takeovers: list[Takeover]) -> None:
+        """Store a table's new stand-ins, then use them (nothing changes if storing fails)."""
+        stored = [t.json() for t in takeovers]
+        await self._write("the seat's bot", self.store.set_takeovers, table.id, stored)
+        table.takeovers = takeovers
+
+    @staticmethod
+    def _check_playing(table: Table, seat: int | None, verb: str) -> int:
+        if seat is None:
+            raise ApiError("spectator", f"spectators cannot {verb}: only a seat's token can")
+        if table.status != "playing":
+            code = "finished" if table.status == "finished" else "not_started"
+            raise ApiError(code, f"table {table.id} is {table.status}: only a game being "
+                           f"played lets you {verb}", table.seq)  # fmt: skip
+        return seat
+
+    async def resign(self, table: Table, seat: int | None) -> None:
+        """Resign ``seat``: a Medium bot plays it to the end (the record says so); its
+        person can still watch with the token."""
+        seat = self._check_playing(table, seat, "resign")
+        async with table.lock:
+            now_playing = active(table.takeovers, seat)
+            if now_playing is not None and now_playing.why == "resigned":
+                raise ApiError("resigned", f"you resigned at move {now_playing.start}: "
+                               "a bot plays your seat to the end", table.seq)  # fmt: skip
+            kept = leave.ended(table.takeovers, seat, table.seq)
+            await self._set_takeovers(
+                table, [*kept, Takeover(seat, table.seq, STAND_IN, "resigned")]
+            )
+        log.info("table %s: seat %d resigned at move %d; a bot plays it", table.id, seat, table.seq)
+        table.broadcast()
+        self._wake_bots(table)
+
+    async def hand_to_bot(self, table: Table, by: int | None, seat: int) -> None:
+        """Hand the seat of a person who is away (for :attr:`Policy.away_after`) or whose
+        turn timer ran out to a Medium bot, at the request of another seated person."""
+        by = self._check_playing(table, by, "hand a seat to a bot")
+        if not 0 <= seat < len(table.seats):
+            raise ApiError("unknown_seat", f"table {table.id} has no seat {seat}: "
+                           f"seats are 0–{len(table.seats) - 1}")  # fmt: skip
+        if seat == by:
+            raise ApiError("not_away", "this is your own seat: resign to hand it to a bot")
+        async with table.lock:
+            held = table.seats[seat]
+            wait = table.hand_over_in(held)
+            if wait is None or wait > 0:
+                raise ApiError("not_away", _not_away(table, held, wait), table.seq)
+            timed_out = table.timed_out == table.seq and table.state.current_player == seat
+            why = "timeout" if timed_out else "away"
+            takeover = Takeover(seat, table.seq, STAND_IN, why)
+            await self._set_takeovers(table, [*table.takeovers, takeover])
+        log.info("table %s: seat %d (%s) handed to a bot by seat %d (%s) at move %d",
+                 table.id, seat, why, by, held.name, table.seq)  # fmt: skip
+        table.broadcast()
+        self._wake_bots(table)
+
+    async def come_back(self, table: Table, seat: int | None) -> bool:
+        """The person of ``seat`` is back: a stand-in that played while they were away
+        stops at once.  Returns whether one did."""
+        if seat is None:
+            return False
+        async with table.lock:
+            back = await self._take_back(table, seat, refuse_resigned=False)
+        if back:
+            table.broadcast()
+        return back
+
+    async def _take_back(self, table: Table, seat: int, refuse_resigned: bool = True) -> bool:
+        """End the away stand-in of ``seat`` (the lock is held); refuse a resigned seat."""
+        stand_in = active(table.takeovers, seat)
+        if stand_in is None:
+            return False
+        if stand_in.why not in TAKEN_BACK:
+            if refuse_resigned:
+                raise ApiError(
+                    "resigned",
+                    f"you resigned at move {stand_in.start}: a bot plays your seat to the "
+                    "end; you can still watch",
+                    table.seq,
+                )
+            return False
+        await self._set_takeovers(table, leave.ended(table.takeovers, seat, table.seq))
+        table.turn_since = self.clock()
+        log.info("table %s: seat %d is back at move %d; its bot stops", table.id, seat, table.seq)
+        return True
+
+    async def _tick_loop(self) -> None:
+        """Check the turn timers every :data:`TICK` seconds."""
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("checking the turn timers failed")
+
+    async def tick(self) -> list[str]:
+        """Act on every turn timer that ran out (on the manager's clock): a bot plays the
+        turn (``on_timeout`` ``bot``), or the others learn that they may hand the seat to
+        a bot (``wait``); tell the tables whose people have now been away long enough.
+        Returns the ids of the tables whose timers were acted on."""
+        due = []
+        now = self.clock()
+        away = timedelta(seconds=self.policy.away_after)
+        for table in list(self.tables.values()):
+            if table.status != "playing":
+                continue
+            if _timer_ran_out(table, now):
+                due.append(table)
+            elif table.away_since and now - min(table.away_since.values()) >= away:
+                self._announce_away(table)
+        acted = []
+        for table in due:
+            if await self._time_out(table):
+                acted.append(table.id)
+        return acted
+
+    @staticmethod
+    def _announce_away(table: Table) -> None:
+        """Broadcast once when seats become ones the others may hand to a bot."""
+        ready = {s.seat for s in table.seats if table.hand_over_in(s) == 0}
+        if ready - table.announced:
+            table.broadcast()
+        table.announced = ready
+
+    async def _time_out(self, table: Table) -> bool:
+        async with table.lock:
+            timer = table.timer()
+            if timer is None or timer["left"] > 0 or timer["timed_out"]:
+                return False
+            seat, seq = int(timer["seat"]), table.seq
+            table.timed_out = seq
+            if table.on_timeout == "bot":
+                view = table.state.view(seat)
+                move = botplay.choose(STAND_IN, table.game, view,
+                                      botplay.bot_seed(table.seed, seat, seq, "timer"))  # fmt: skip
+                try:
+                    await self._apply(table, seat, move)
+                except ApiError as err:
+                    table.timed_out = None  # try again at the next tick
+                    log.error("timer move at table %s failed: %s", table.id, err.message)
+                    return False
+                note = Takeover(seat, seq, STAND_IN, "timer", seq + 1)
+                try:
+                    await self._set_takeovers(table, [*table.takeovers, note])
+                except ApiError:
+                    table.takeovers = [*table.takeovers, note]  # the move stands; log said why
+            log.info("table %s: seat %d's turn timer ran out at move %d (%s)",
+                     table.id, seat, seq, table.on_timeout)  # fmt: skip
+        table.broadcast()
+        self._wake_bots(table)
+        return True
 
     # --- expiry ---------------------------------------------------------------------
 
@@ -736,6 +1035,8 @@ class TableManager:
         conn = Connection(seat)
         table.connections.add(conn)
         if seat is not None:
+            table.away_since.pop(seat, None)
+        if seat is not None:
             table.broadcast()
         else:
             conn.push(json.dumps(table.state_message(None)), state=True)
@@ -745,6 +1046,7 @@ class TableManager:
         """Forget a connection; others learn when its seat is no longer present."""
         table.connections.discard(conn)
         if conn.seat is not None and not any(c.seat == conn.seat for c in table.connections):
+            table.away_since[conn.seat] = self.clock()
             table.broadcast()
 
 
@@ -762,6 +1064,8 @@ def rematch_request(table: Table) -> NewTable:
         seats=[("bot", s.bot) if s.kind == "bot" else ("open", None) for s in old],
         seed=None,
         memory_aids=table.memory_aids,
+        turn_timer=table.turn_timer,
+        on_timeout=table.on_timeout,
     )
 
 
@@ -789,6 +1093,39 @@ def check_invite(table: Table, seat: StoredSeat, invite: str | None) -> None:
         "open the link you were sent (it ends in #invite=…)"
         + (f", or take a seat open to anyone: {_seat_list(anyone)}" if anyone else ""),
     )
+
+
+def _timer_ran_out(table: Table, now: datetime) -> bool:
+    """Whether the table's turn timer ran out by ``now`` and was not acted on yet (a
+    quick test first: the server asks it of every table every second)."""
+    if table.turn_timer is None or table.turn_since is None or table.timed_out == table.seq:
+        return False
+    if now < table.turn_since + timedelta(seconds=table.turn_timer):
+        return False
+    timer = table.timer()
+    return timer is not None and timer["left"] <= 0
+
+
+def _check_legal(table: Table, move: str) -> None:
+    """Refuse (``illegal_move``) a move the engine would refuse, changing nothing."""
+    try:
+        table.state.clone().play(move)
+    except IllegalMove as err:
+        raise ApiError("illegal_move", str(err), table.seq) from None
+
+
+def _not_away(table: Table, held: StoredSeat, wait: float | None) -> str:
+    who = f"seat {held.seat} ({held.name or held.kind})"
+    if held.kind != "human":
+        return f"{who} is not a person's seat: only a person who is away can be replaced"
+    if active(table.takeovers, held.seat) is not None:
+        return f"a bot already plays {who}"
+    if wait is None:
+        return (
+            f"{who} is here: a seat can be handed to a bot after its person has been "
+            f"away {table.away_after:g} s, or when their turn timer ran out"
+        )
+    return f"{who} has been away a short while: you may hand it to a bot in {wait:g} s"
 
 
 def _seat_list(seats: Iterable[int]) -> str:

@@ -23,7 +23,7 @@ from tikki.server.tables import Connection, Table, TableManager
 
 CLOSE_CODES = {"unknown_table": 4404, "bad_token": 4403}
 """WebSocket close codes for a refused connection."""
-TYPES = "move, hint, sync or ping"
+TYPES = "move, hint, sync, ping, resign, hand_over or back"
 HELLO = 'send {"type": "hello", "token": TOKEN} first to play a seat, {"type": "hello"} to watch'
 HELLO_SECONDS = 30.0
 """How long a new connection may take to send its ``hello``."""
@@ -59,6 +59,10 @@ async def serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(CLOSE_CODES.get(err.code, 4400))
         return
     conn = manager.connect(table, seat)
+    try:
+        await manager.come_back(table, seat)  # a stand-in bot stops: the person is back
+    except ApiError as err:
+        conn.push(json.dumps(err.message_json()))
     writer = asyncio.create_task(
         outbox.write(websocket, conn.outbox, outbox.aborter(websocket.scope))
     )
@@ -147,6 +151,8 @@ class Session:
             task.add_done_callback(self.tasks.discard)
         elif kind == "sync":
             self._sync()
+        elif kind in ("resign", "hand_over", "back"):
+            await self._leave(kind, parsed)
         else:
             self.send({"type": "pong"})
 
@@ -185,6 +191,23 @@ class Session:
             if err.code == "stale":
                 self.send(self.table.state_message(self.conn.seat))
 
+    async def _leave(self, kind: str, message: dict[str, Any]) -> None:
+        """``resign``, ``hand_over`` (``seat``: the away person's) or ``back``."""
+        seat = message.get("seat")
+        if kind == "hand_over" and (isinstance(seat, bool) or not isinstance(seat, int)):
+            self.error("bad_message", 'a hand_over message needs "seat": the away seat\'s number')
+            return
+        try:
+            if kind == "resign":
+                await self.manager.resign(self.table, self.conn.seat)
+            elif kind == "hand_over":
+                assert isinstance(seat, int)
+                await self.manager.hand_to_bot(self.table, self.conn.seat, seat)
+            elif not await self.manager.come_back(self.table, self.conn.seat):
+                self.error("bad_message", "no bot plays your seat: there is nothing to take back")
+        except ApiError as err:
+            self.send(err.message_json())
+
     async def _hint(self) -> None:
         try:
             move = await self.manager.hint(self.table, self.conn.seat)
@@ -205,7 +228,7 @@ def _parse(text: str) -> dict[str, Any] | str:
     if not isinstance(data, dict):
         return f"the message is not a JSON object: send an object of type {TYPES}"
     kind = data.get("type")
-    if kind not in ("move", "hint", "sync", "ping"):
+    if kind not in ("move", "hint", "sync", "ping", "resign", "hand_over", "back"):
         return f"unknown message type {kind!r}: the types are {TYPES}"
     return data
 

@@ -59,6 +59,10 @@ export const api = {
   analyse: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/analysis/${seat}`),
   analysis: (id, seat) => request("GET", `/api/tables/${encodeURIComponent(id)}/analysis/${seat}`),
   rematch: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, undefined, token),
+  resign: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/resign`, undefined, token),
+  back: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/back`, undefined, token),
+  handOver: (id, seat, token) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/bot`, undefined, token),
   move: (id, token, move, seq) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/moves`, { move, seq }, token),
 };

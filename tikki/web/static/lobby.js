@@ -15,6 +15,7 @@ import {
 } from "./api.js";
 import { _, lang, languageSwitcher, ngettext, translatePage } from "./i18n.js";
 import { andList, levelLabel, optionName, optionValue, rulesUrl, variantName } from "./words.js";
+import { timerChoice } from "./leave.js";
 
 const $ = (sel) => document.querySelector(sel);
 const state = { games: {}, bots: [], game: null };
@@ -207,6 +208,7 @@ async function create(ev) {
   const seed = $("#seed").value.trim();
   if (seed !== "") body.seed = seed; // decimal text: a 128-bit seed is no JS number
   if (state.game === MEMORY_GAME && $("#memory-aids").checked) body.memory_aids = true;
+  Object.assign(body, timerChoice());
   const button = $("#create-btn");
   button.disabled = true;
   try {

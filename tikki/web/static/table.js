@@ -494,7 +494,11 @@ function markArrivals(box) {
 }
 
 const myTurn = (m) =>
-  m.seat !== null && m.seat !== undefined && m.status === "playing" && m.view.to_act === m.seat;
+  m.seat !== null &&
+  m.seat !== undefined &&
+  m.status === "playing" &&
+  m.view.to_act === m.seat &&
+  !m.table.seats[m.seat]?.stand_in; // a bot plays the seat of a person who resigned or left
 
 function renderer(m) {
   return RENDERERS[m.table.game] ?? generic;
@@ -602,7 +606,7 @@ function renderStatus(m, R, ctx) {
     const seat = m.table.seats[view.to_act];
     const name = `<strong>${esc(ctx.names[view.to_act] ?? "")}</strong>`;
     text =
-      seat && seat.kind === "bot"
+      seat && (seat.kind === "bot" || seat.stand_in)
         ? _("Waiting: {name} is thinking…", { name })
         : _("Waiting: {name} is to play…", { name });
   }

@@ -1,10 +1,12 @@
 // The table page's rules link, "what you want now" line and "Play again" button
-// (issue #12 items 3 and 7); table.js calls renderExtras() after each render.
+// (issue #12 items 3 and 7), and the turn timer, Resign and away seats (item 6, in
+// leave.js); table.js calls renderExtras() after each render.
 import { api, esc, saveToken, tableUrl } from "./api.js";
 import { goal } from "./goals.js";
 import { renderAnalysis } from "./analysis.js";
 import { _ } from "./i18n.js";
 import { rulesUrl } from "./words.js";
+import { renderLeave } from "./leave.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -20,6 +22,7 @@ export function renderExtras(m, token) {
   }
   renderAgain(m, token);
   renderAnalysis(m);
+  renderLeave(m, token);
 }
 
 function renderAgain(m, token) {
