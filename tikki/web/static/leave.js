@@ -3,15 +3,11 @@
 // and the lines saying which bot played for whom. table_extras.js calls renderLeave()
 // after each render; the lobby reads the timer choice with timerChoice().
 import { api, esc, seatNames } from "./api.js";
+import { _ } from "./i18n.js";
+import { levelName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 
-const WHY = {
-  resigned: "resigned",
-  away: "was away",
-  timeout: "ran out of time",
-  timer: "ran out of time",
-};
 
 const view = {
   msg: null, // the message the countdown was started from
@@ -64,14 +60,24 @@ function renderCountdown() {
     const left = secondsLeft();
     if (left === null) return;
     const names = seatNames(m.table, m.seat);
-    const who = timer.seat === m.seat ? "You have" : `${names[timer.seat]} has`;
+    const you = timer.seat === m.seat;
+    const name = names[timer.seat];
     const whole = Math.ceil(left);
     const clock = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-    const after = m.table.on_timeout === "bot" ? "then a bot plays this turn" : "then the others may let a bot play";
-    box.textContent =
-      timer.timed_out || whole === 0
-        ? `${timer.seat === m.seat ? "Your" : `${names[timer.seat]}'s`} time for this turn is up.`
-        : `${who} ${clock} left for this turn (${after}).`;
+    const bot = m.table.on_timeout === "bot";
+    let text;
+    if (timer.timed_out || whole === 0) {
+      text = you ? _("Your time for this turn is up.") : _("{name}'s time for this turn is up.", { name });
+    } else if (you) {
+      text = bot
+        ? _("You have {clock} left for this turn (then a bot plays this turn).", { clock })
+        : _("You have {clock} left for this turn (then the others may let a bot play).", { clock });
+    } else {
+      text = bot
+        ? _("{name} has {clock} left for this turn (then a bot plays this turn).", { name, clock })
+        : _("{name} has {clock} left for this turn (then the others may let a bot play).", { name, clock });
+    }
+    box.textContent = text;
     box.dataset.left = String(whole);
     box.classList.toggle("low", whole <= 10);
   };
@@ -88,7 +94,7 @@ function renderPanel(m, token) {
   // beside the board (on a phone: below it): Resign and what the bots did
   const side = [];
   if (me && playing && !me.resigned && !me.stand_in) side.push(resignHtml());
-  const lines = m.table.takeovers.map((t) => takeoverLine(t, names)).filter(Boolean);
+  const lines = m.table.takeovers.map((t) => takeoverLine(t, names, m.seat)).filter(Boolean);
   if (lines.length) side.push(`<ul class="takeovers">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>`);
   fill($("#leave-side"), side.join(""), m, token);
   // on the board, only while there is something to do or know now
@@ -98,9 +104,12 @@ function renderPanel(m, token) {
     for (const s of m.table.seats) {
       if (s.seat === m.seat || s.kind !== "human" || s.stand_in) continue;
       if (s.may_hand_over) {
+        const name = esc(names[s.seat]);
+        const away = _("{name} is away.", { name });
+        const button = _("Let a bot play for {name}", { name });
         parts.push(
-          `<p class="away-line"><span>${esc(names[s.seat])} is away.</span> ` +
-            `<button type="button" class="secondary" data-hand-over="${s.seat}">Let a bot play for ${esc(names[s.seat])}</button></p>`,
+          `<p class="away-line"><span>${away}</span> ` +
+            `<button type="button" class="secondary" data-hand-over="${s.seat}">${button}</button></p>`,
         );
       }
     }
@@ -136,31 +145,65 @@ function fill(box, html, m, token) {
 
 function standInHtml(me) {
   if (me.resigned) {
-    return `<p class="resigned-line">You resigned: a bot plays your seat to the end. You can still watch.</p>`;
+    const resigned = _("You resigned: a bot plays your seat to the end. You can still watch.");
+    return `<p class="resigned-line">${esc(resigned)}</p>`;
   }
+  const playing = _("A bot is playing for you while you were away.");
+  const back = _("Take my seat back");
   return (
-    `<p class="stand-in-line">A bot is playing for you while you were away. ` +
-    `<button type="button" class="primary" id="take-back">Take my seat back</button></p>`
+    `<p class="stand-in-line">${esc(playing)} ` +
+    `<button type="button" class="primary" id="take-back">${esc(back)}</button></p>`
   );
 }
 
 function resignHtml() {
+  const resign = esc(_("Resign"));
   if (view.confirming) {
+    const ask = _("Resign for good? A bot plays your seat to the end.");
+    const yes = _("Yes, resign");
+    const cancel = _("Cancel");
     return (
-      `<p class="resign-confirm" role="group" aria-label="Resign">Resign for good? A bot plays your seat to the end. ` +
-      `<button type="button" class="danger" id="resign-yes">Yes, resign</button> ` +
-      `<button type="button" class="secondary" id="resign-no">Cancel</button></p>`
+      `<p class="resign-confirm" role="group" aria-label="${resign}">${esc(ask)} ` +
+      `<button type="button" class="danger" id="resign-yes">${esc(yes)}</button> ` +
+      `<button type="button" class="secondary" id="resign-no">${esc(cancel)}</button></p>`
     );
   }
-  return `<p class="resign-line"><button type="button" class="secondary small" id="resign">Resign</button></p>`;
+  return `<p class="resign-line"><button type="button" class="secondary small" id="resign">${resign}</button></p>`;
 }
 
-function takeoverLine(t, names) {
-  const who = names[t.seat];
-  const level = t.bot === "heuristic" ? "Medium" : t.bot;
-  if (t.why === "timer") return `${who} ran out of time at move ${t.from + 1}: a bot (${level}) played that turn.`;
-  const until = t.to === null ? "" : ` until move ${t.to + 1}, when ${who === "You" ? "you" : who} came back`;
-  return `${who} ${WHY[t.why] ?? t.why}: a bot (${level}) played from move ${t.from + 1}${until}.`;
+/** What a bot did for a person: whole sentences, a "you" form and an "other" form. */
+function takeoverLine(t, names, mySeat) {
+  const p = { name: names[t.seat], level: levelName(t.bot), from: t.from + 1, to: t.to === null ? 0 : t.to + 1 };
+  const you = t.seat === mySeat;
+  const back = t.to !== null;
+  if (t.why === "timer") {
+    return you
+      ? _("You ran out of time at move {from}: a bot ({level}) played that turn.", p)
+      : _("{name} ran out of time at move {from}: a bot ({level}) played that turn.", p);
+  }
+  if (t.why === "resigned") {
+    return you
+      ? _("You resigned: a bot ({level}) played from move {from}.", p)
+      : _("{name} resigned: a bot ({level}) played from move {from}.", p);
+  }
+  if (t.why === "away") {
+    if (back) {
+      return you
+        ? _("You were away: a bot ({level}) played from move {from} until move {to}, when you came back.", p)
+        : _("{name} was away: a bot ({level}) played from move {from} until move {to}, when {name} came back.", p);
+    }
+    return you
+      ? _("You were away: a bot ({level}) played from move {from}.", p)
+      : _("{name} was away: a bot ({level}) played from move {from}.", p);
+  }
+  if (back) {
+    return you
+      ? _("You ran out of time: a bot ({level}) played from move {from} until move {to}, when you came back.", p)
+      : _("{name} ran out of time: a bot ({level}) played from move {from} until move {to}, when {name} came back.", p);
+  }
+  return you
+    ? _("You ran out of time: a bot ({level}) played from move {from}.", p)
+    : _("{name} ran out of time: a bot ({level}) played from move {from}.", p);
 }
 
 async function act(request) {
