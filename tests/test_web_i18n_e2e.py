@@ -142,7 +142,7 @@ def play(page: Page, each: Any = None, hint_at: int = 2) -> set[str]:
         if turn == hint_at:
             page.click("#hint-btn")
             page.wait_for_selector("#hint-text .chip, #hint-text:not(:empty)")
-            page.wait_for_function("!document.querySelector('#hint-text .muted')")
+            page.wait_for_selector("#hint-text .muted", state="detached")
         if each:
             each(page)
         seq = e2e.board(page, "seq")
