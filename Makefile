@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test lint typecheck unit bench load clean
+.PHONY: run play test lint typecheck unit bench load clean catalogs catalogs-python
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,14 @@ bench: $(STAMP)
 ## Load benchmark of the web table (200 tables by default), e.g. ARGS='--tables 50'.
 load: $(STAMP)
 	$(BIN)/python benchmarks/load.py $(ARGS)
+
+## Translations: extract the texts, merge them into the fi/de catalogs, compile them.
+## Each domain has its own step; the compiled catalogs are committed.
+catalogs: catalogs-python
+# (the web front end's domain, `web`, adds its step here: catalogs: catalogs-web)
+
+catalogs-python: $(STAMP)
+	$(BIN)/python -m tikki.catalogs extract update compile
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
