@@ -192,6 +192,26 @@ def tr(message: str, /, **params: Any) -> str:
     return _(message, **params)
 
 
+def localized_games(described: Mapping[str, Any]) -> dict[str, Any]:
+    """``tikki.games()`` in the current language: each summary and option ``text``
+    translated, the option ``help`` its translated text with the ruling ids kept."""
+    out: dict[str, Any] = {}
+    for name, info in described.items():
+        game = dict(info)
+        game["summary"] = _(info["summary"]) if info.get("summary") else info.get("summary")
+        options = []
+        for spec in info["options"]:
+            option = dict(spec)
+            option["text"] = _(spec["text"])
+            rulings = spec.get("rulings") or []
+            if current() != "en":
+                option["help"] = option["text"] + (f" ({', '.join(rulings)})" if rulings else "")
+            options.append(option)
+        game["options"] = options
+        out[name] = game
+    return out
+
+
 __all__ = [
     "DOMAIN",
     "LANGUAGES",
@@ -207,6 +227,7 @@ __all__ = [
     "check",
     "current",
     "known",
+    "localized_games",
     "negotiate",
     "ngettext",
     "resolve",
