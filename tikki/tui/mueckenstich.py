@@ -231,7 +231,7 @@ def round_scored(
 
 def explain(view: Mapping[str, Any], move: str) -> str:
     """What the legal ``move`` would do, in words."""
-    verb, _, arg = move.partition(" ")
+    verb, _sep, arg = move.partition(" ")
     if verb == "discard":
         return _("set the {card} aside, face down, for this round", card=_name(arg))
     if verb == "trump":
