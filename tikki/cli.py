@@ -64,6 +64,7 @@ def set_language(lang: str | None) -> str:
         try:
             chosen = i18n.check(lang)
         except ValueError:
+            i18n.activate(i18n.resolve(None))
             names = ", ".join(i18n.LANGUAGES)
             message = _("unknown language {lang!r}: choose {names}", lang=lang, names=names)
             raise _fail(message) from None

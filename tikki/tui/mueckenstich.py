@@ -24,7 +24,7 @@ from rich.text import Text
 from tikki.cards import COLOURS, colour_word, mueckenstich_word
 from tikki.games.mueckenstich import MOSQUITO_PENALTY
 from tikki.i18n import N_, _, ngettext
-from tikki.tui.common import card, cards, hand_and_moves, sentence
+from tikki.tui.common import card, cards, hand_and_moves, is_you, seat_name, sentence
 
 __all__ = ["event", "explain", "render", "result", "score_sheet", "table_view"]
 
@@ -214,7 +214,7 @@ def round_scored(
     entry = next((e for e in view["sheet"] if e["round"] == scored["round"]), None)
     if entry is None:
         return []
-    piles: list[list[str]] = [[] for _ in names]
+    piles: list[list[str]] = [[] for _seat in names]
     start = index
     while start > 0 and not any(e["type"] == "round" for e in history[start - 1].get("events", ())):
         start -= 1
@@ -287,8 +287,9 @@ def score_sheet(view: Mapping[str, Any], names: Sequence[str]) -> Table:
     table.add_column(_("Round"), justify="right")
     table.add_column(_("Doubled"))
     table.add_column(_("Dropped"))
-    for name in names:
-        table.add_column(name.split(" (")[0], justify="right", no_wrap=True)
+    for seat, name in enumerate(names):
+        header = name if is_you(name) else seat_name(seat)
+        table.add_column(header, justify="right", no_wrap=True)
     for entry in view["sheet"]:
         table.add_row(
             str(entry["round"] + 1),
