@@ -75,8 +75,9 @@ def template() -> Any:
         strip_comment_tags=True,
     )
     for filename, lineno, message, comments, context in found:
-        where = (f"tikki/{filename}", lineno)
-        catalog.add(message, None, [where], auto_comments=comments, context=context)
+        catalog.add(
+            message, None, [(f"tikki/{filename}", lineno)], auto_comments=comments, context=context
+        )
     for text, where in data_texts():
         catalog.add(text, None, [(where, 0)])
     return catalog

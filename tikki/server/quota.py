@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tikki.i18n import _
 from tikki.server.errors import ApiError
 from tikki.server.pool import cores
 
@@ -64,7 +65,11 @@ class Policy:
 def rate_limited(message: str, retry_after: float) -> ApiError:
     """The refusal of a request over a limit; retry after ``retry_after`` seconds."""
     wait = max(1, math.ceil(retry_after))
-    return ApiError("rate_limited", f"{message}: try again in {wait} s", retry_after=wait)
+    return ApiError(
+        "rate_limited",
+        _("{message}: try again in {wait} s", message=message, wait=wait),
+        retry_after=wait,
+    )
 
 
 class RateLimiter:
