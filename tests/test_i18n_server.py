@@ -73,6 +73,19 @@ def test_errors_speak_the_language_and_keep_their_code(c: TestClient) -> None:
     assert "der Server betreibt keine 'minimax'-Bots" in message
 
 
+def test_an_illegal_move_is_explained_in_the_language(c: TestClient) -> None:
+    table = create(c)["table"]
+    token = join(c, table["id"], 0)
+    join(c, table["id"], 1, "Ben")
+    move = {"move": "quux", "seq": 0}
+    headers = {**auth(token), "Accept-Language": "de"}
+    r = c.post(f"/api/tables/{table['id']}/moves", json=move, headers=headers)
+    status, code, message = error_of(r)
+    assert (status, code) == (400, "illegal_move")
+    assert message.startswith("'quux' ist kein Zug: spiele eine Karte (Rang 23456789TJQKA")
+    assert "Erlaubte Züge: " in message
+
+
 def test_pseudo_marks_every_error_message(c: TestClient) -> None:
     table = create(c)["table"]
     token = join(c, table["id"], 0)
@@ -86,6 +99,8 @@ def test_pseudo_marks_every_error_message(c: TestClient) -> None:
             json={"game": "myllymatti", "seats": [{"kind": "bot"}, {"kind": "open"}]},
             params=q,
         ),
+        c.post("/api/tables", json={"game": "myllymatti", "seats": [{"kind": "bot"}]}, params=q),
+        c.post("/api/tables", json={"game": "nosuch", "seats": [{"kind": "open"}]}, params=q),
         c.post(f"/api/tables/{table['id']}/seats/7", json={"name": "X"}, params=q),
         c.post(f"/api/tables/{table['id']}/seats/0", json={"name": "X"}, params=q),
         c.post(f"/api/tables/{table['id']}/seats/1", json={"name": "  "}, params=q),

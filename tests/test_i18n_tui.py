@@ -94,6 +94,20 @@ def test_errors_of_the_command_line_are_translated() -> None:
     assert result.exit_code == 2 and "ei ole muotoa AVAIN=ARVO" in result.output
 
 
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("fi", "Ei sallittu: 9♠ ei ole kädessäsi. Sallitut siirrot: 2♠, 6♥, Q♠, stock"),
+        ("de", "Nicht erlaubt: 9♠ ist nicht auf deiner Hand. Erlaubte Züge: 2♠, 6♥, Q♠, stock"),
+        ("en", "Not legal: 9♠ is not in your hand. Legal moves: 2♠, 6♥, Q♠, stock"),
+    ],
+)
+def test_an_illegal_move_is_explained_in_the_language(lang: str, expected: str) -> None:
+    args = ["play", "myllymatti", "--players", "3", "--seed", "7", "--no-record", "--lang", lang]
+    code, text = _play(args, "9s\nquit\n")
+    assert code == 0 and expected in text, text
+
+
 def test_an_unknown_language_says_which_there_are() -> None:
     result = runner.invoke(app, ["--lang", "sv", "games"])
     assert result.exit_code == 2

@@ -134,6 +134,15 @@ _RANK_PLURAL_TEXTS = {
 _COLOUR_TEXTS = {"R": N_("red"), "B": N_("blue"), "G": N_("green"), "K": N_("black")}
 
 
+_SUIT_ONE_TEXTS = {"S": N_("spade"), "H": N_("heart"), "D": N_("diamond"), "C": N_("club")}
+
+
+def suit_one(letter: str) -> str:
+    """One card of a French suit, in the current language: ``H`` → heart, hertta, Herz
+    (as in "play a higher heart")."""
+    return _(_SUIT_ONE_TEXTS[letter])
+
+
 def suit_word(letter: str) -> str:
     """A French suit's name in the current language: ``H`` → hearts, hertta, Herz."""
     return _(_SUIT_TEXTS[letter]) if letter in _SUIT_TEXTS else colour_word(letter)

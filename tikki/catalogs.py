@@ -22,7 +22,7 @@ from tikki.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 PACKAGE = Path(__file__).resolve().parent
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "_t": None, "N_": None, "ngettext": (1, 2)}
 """The calls that mark a text (Babel's keyword spec)."""
 
 

@@ -238,6 +238,9 @@ def friendly_error(message: str, seat: int | None, typed: str = "") -> str:
     """
     text = _RULE_IDS.sub("", message)
     if seat is not None:
+        # Finnish and German: the seat's own hand in the second person
+        text = text.replace(f"paikan {seat} kädessä", "kädessäsi")
+        text = text.replace(f"auf der Hand von Platz {seat}", "auf deiner Hand")
         own = f"seat {seat}"
         text = text.replace(f"{own}'s hand", "your hand")
         for verb, plain in (("names", "name"), ("must", "must"), ("may", "may")):
