@@ -86,6 +86,33 @@ def test_no_text_escapes_translation(game: str, players: str, seed: str, keys: s
     assert not words, words.most_common(10)
 
 
+def test_every_text_asked_for_is_in_the_catalogs() -> None:
+    """A text given to ``_()`` that the catalog extraction does not see (built at run
+    time, or hidden in an f-string) would stay English: every text the pseudo-locale was
+    asked for while the games above were played is in the Finnish and German catalogs."""
+    babel = pytest.importorskip("babel", reason="Babel comes with the test extra")
+    assert babel
+    from babel.messages.pofile import read_po
+
+    from tikki import catalogs, i18n
+
+    code, _text = _play(
+        ["--lang", "pseudo", "play", "mattis", "--seed", "2", "--no-auto"],
+        "help\nlog\nzz\n" + "1\n" * 1500,
+    )
+    assert code == 0
+    pseudo = i18n.translator("pseudo")
+    assert isinstance(pseudo, i18n.Pseudo)
+    asked = set(pseudo.asked)
+    for lang in ("fi", "de"):
+        with catalogs.po_path(lang).open("rb") as src:
+            catalog = read_po(src, locale=lang)
+        known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
+        known |= {m.id[1] for m in catalog if isinstance(m.id, tuple)}
+        missing = sorted(asked - known)
+        assert not missing, missing[:10]
+
+
 def test_errors_of_the_command_line_are_translated() -> None:
     result = runner.invoke(app, ["--lang", "de", "play", "myllymatti", "--seat", "9"])
     assert result.exit_code == 2

@@ -46,7 +46,8 @@ errors = Console(stderr=True, highlight=False)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    errors.print(f"[bold red]{escape(_('error:'))}[/] {escape(message)}", soft_wrap=True)
+    label = _("error:")
+    errors.print(f"[bold red]{escape(label)}[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -656,9 +657,9 @@ def serve_command(
     Example: [bold]tikki serve --port 8000 --db sqlite:///tikki.sqlite[/]
     """
     try:
-        extras.require("web", "the web table")
+        extras.require("web", _("the web table"))
         if db is not None and db.startswith("postgres"):
-            extras.require("postgres", "a PostgreSQL database")
+            extras.require("postgres", _("a PostgreSQL database"))
     except extras.MissingExtra as err:
         raise _fail(str(err)) from None
     from tikki.server.quota import Policy

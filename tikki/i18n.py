@@ -126,11 +126,19 @@ class Translations(Protocol):
 
 
 class Pseudo:
-    """The pseudo-locale: every text marked, plurals chosen as in English."""
+    """The pseudo-locale: every text marked, plurals chosen as in English.  It keeps the
+    texts it was asked for in :attr:`asked` (tests check that each is in the catalogs)."""
+
+    def __init__(self) -> None:
+        self.asked: set[str] = set()
 
     def gettext(self, message: str, /) -> str:
         """``message`` between the marks."""
-        return f"{MARKS[0]}{message}{MARKS[1]}" if message else message
+        if not message:
+            return message
+        if len(self.asked) < 10_000:
+            self.asked.add(message)
+        return f"{MARKS[0]}{message}{MARKS[1]}"
 
     def ngettext(self, singular: str, plural: str, n: int, /) -> str:
         """The English form for ``n``, between the marks."""

@@ -148,7 +148,7 @@ def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
         leader = view["to_act"]
         if leader is not None:
             leads = sentence(names[leader], N_("you lead"), N_("{name} leads"), style="")
-            body.append(f"({_('empty')} — {leads.plain})")
+            body.append(_("(empty — {leader})", leader=leads.plain))
     else:
         for entry in view["trick"]:
             body.append(f"{names[entry['seat']]}: ")
