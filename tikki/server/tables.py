@@ -411,7 +411,7 @@ class TableManager:
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
             if table_id not in self.tables and await self._write(
-                "the new table", self.store.add_table, stored
+                _("the new table"), self.store.add_table, stored
             ):
                 break
         else:
@@ -552,7 +552,9 @@ class TableManager:
             token = secrets.token_urlsafe(24)
             new = StoredSeat(seat, "human", name, None, hash_token(token))
             status = "playing" if len(table.open_seats) == 1 else "waiting"
-            await self._write(f"your seat {seat}", self.store.take_seat, table.id, new, status)
+            await self._write(
+                _("your seat {seat}", seat=seat), self.store.take_seat, table.id, new, status
+            )
             table.seats[seat] = new
             table.status = status
         table.broadcast()
