@@ -32,8 +32,10 @@ HEAVY = {
     "open-spiel",
     "pettingzoo",
     "gymnasium",
+    "babel",
 }
-"""Distributions that only extras may bring."""
+"""Distributions that only extras may bring (Babel manages the catalogs; the compiled
+ones are read with the standard library's gettext)."""
 CORE = {"tikki", "rich", "typer", "openskill"}
 """What the bare install must bring (typer brings pydantic too, so it is not checked)."""
 
@@ -69,6 +71,8 @@ def test_bare_install_brings_only_the_core(tmp_path: Path) -> None:
     )
     assert game.returncode == 0, game.stdout + game.stderr
     assert "heuristic" in game.stdout
+    finnish = _run([tikki_cmd, "--lang", "fi", "games"], tmp_path)  # the catalogs came along
+    assert finnish.returncode == 0 and "pelaajaa (oletus 3)" in finnish.stdout, finnish.stderr
 
     serve = _run([tikki_cmd, "serve", "--port", "0"], tmp_path)
     assert serve.returncode == 2
