@@ -250,7 +250,9 @@ def create_app(
     ``client_seeds`` accepts a creator's seed at tables with open seats too."""
     name, _params = tikki.bots.parse_spec(hint_bot)
     if name not in botplay.ALLOWED:
-        raise ValueError(f"the hint bot is random, heuristic or ismcts, not {hint_bot!r}")
+        raise ValueError(
+            _("the hint bot is random, heuristic or ismcts, not {hint_bot!r}", hint_bot=hint_bot)
+        )
     manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot, policy)
 
     @asynccontextmanager

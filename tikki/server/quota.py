@@ -52,9 +52,16 @@ class Policy:
         }
         for option, value in numbers.items():
             if not value > 0:
-                raise ValueError(f"{option} is a number > 0, not {value}")
+                raise ValueError(
+                    _("{option} is a number > 0, not {value}", option=option, value=value)
+                )
         if self.bot_workers < 0:
-            raise ValueError(f"--bot-workers is 0 (one per core) or more, not {self.bot_workers}")
+            raise ValueError(
+                _(
+                    "--bot-workers is 0 (one per core) or more, not {bot_workers}",
+                    bot_workers=self.bot_workers,
+                )
+            )
 
     @property
     def workers(self) -> int:
