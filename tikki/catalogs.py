@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from tikki.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 PACKAGE = Path(__file__).resolve().parent
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
+FIXED_DATE = datetime(2026, 12, 1, tzinfo=UTC)
+"""The catalogs' creation date, fixed so that regenerating them is reproducible."""
 KEYWORDS = {"_": None, "_t": None, "N_": None, "ngettext": (1, 2)}
 """The calls that mark a text (Babel's keyword spec)."""
 
@@ -66,7 +69,8 @@ def template() -> Any:
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
 
-    catalog = Catalog(project="tikki", domain=DOMAIN, fuzzy=False)
+    # a fixed creation date: running ``make catalogs`` twice changes nothing
+    catalog = Catalog(project="tikki", domain=DOMAIN, fuzzy=False, creation_date=FIXED_DATE)
     found = extract_from_dir(
         str(PACKAGE),
         method_map=[("web/**", "ignore"), ("**.py", "python")],
