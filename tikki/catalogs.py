@@ -70,7 +70,14 @@ def template() -> Any:
     from babel.messages.extract import extract_from_dir
 
     # a fixed creation date: running ``make catalogs`` twice changes nothing
-    catalog = Catalog(project="tikki", domain=DOMAIN, fuzzy=False, creation_date=FIXED_DATE)
+    catalog = Catalog(
+        project="tikki",
+        version="0.1.0",
+        domain=DOMAIN,
+        fuzzy=False,
+        creation_date=FIXED_DATE,
+        copyright_holder="the tikki authors",
+    )
     found = extract_from_dir(
         str(PACKAGE),
         method_map=[("web/**", "ignore"), ("**.py", "python")],
@@ -108,6 +115,11 @@ def update(catalog: Any, lang: str) -> None:
     else:
         po = Catalog(locale=lang, domain=DOMAIN, project="tikki")
     po.update(catalog, no_fuzzy_matching=True)
+    po.fuzzy = False  # the header: the catalog is in use, not a draft
+    po.version = catalog.version
+    po.copyright_holder = "the tikki authors"
+    po.last_translator = "the tikki authors"
+    po.language_team = {"fi": "Finnish", "de": "German"}.get(lang, lang)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:
         write_po(out, po, width=100, ignore_obsolete=True)
