@@ -29,9 +29,9 @@ KEYWORDS = {"_": None, "_t": None, "N_": None, "ngettext": (1, 2)}
 """The calls that mark a text (Babel's keyword spec)."""
 
 
-def po_path(lang: str) -> Path:
-    """The ``.po`` file of ``lang``."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(lang: str, domain: str = DOMAIN) -> Path:
+    """The ``.po`` file of ``lang`` in ``domain`` (``tikki``; the web front end's is ``web``)."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
 def data_texts() -> Iterator[tuple[str, str]]:
