@@ -55,7 +55,7 @@ def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0 picks a free one)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        family, kind, proto, _, address = infos[0]
+        family, kind, proto, _canonname, address = infos[0]
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
