@@ -171,3 +171,16 @@ def test_a_hello_with_an_unknown_language_is_refused(c: TestClient) -> None:
         error = ws.receive_json()
         assert error["code"] == "bad_message"
         assert error["message"] == "a hello's lang is one of en, fi, de"
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"), [("en", "cannot listen on"), ("de", "kann nicht auf")]
+)
+def test_a_start_up_error_is_reported_in_the_language(lang: str, expected: str) -> None:
+    """``tikki serve --host`` with an address that cannot be bound: a clear message (the
+    address tuple once shadowed the translation function here)."""
+    from tikki import i18n
+    from tikki.server.run import ServeError, bind
+
+    with i18n.use(lang), pytest.raises(ServeError, match=expected):
+        bind("256.0.0.1", 0)
