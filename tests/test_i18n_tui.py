@@ -216,7 +216,8 @@ def test_help_of_the_command_line_is_translated(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     text = " ".join(ANSI.sub("", child.before or "").split())
     assert "Ein Spiel im Terminal gegen Bots spielen." in text
-    assert "Anzahl der Spieler" in text
+    assert "Anzahl der Spieler" in text and "Optionen" in text
+    assert "Diese Hilfe zeigen und beenden." in text
     child = _spawn(["--help"], tmp_path, {"LC_ALL": "fi_FI.UTF-8"})
     child.expect(pexpect.EOF)
     text = " ".join(ANSI.sub("", child.before or "").split())

@@ -700,12 +700,26 @@ def _argv_language(argv: list[str]) -> str | None:
     return None
 
 
+HELP_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": i18n.N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": i18n.N_("Options"),
+    "COMMANDS_PANEL_TITLE": i18n.N_("Commands"),
+    "ERRORS_PANEL_TITLE": i18n.N_("Error"),
+}
+"""The headings of typer's help panels (``typer.rich_utils``), translated with the rest."""
+i18n.N_("Show this message and exit.")  # the help option's own help, from click
+
+
 def translated_command(lang: str) -> Any:
     """The click command of ``tikki`` with its help texts in ``lang``."""
+    import click
     import typer.main
+    import typer.rich_utils
 
     command: Any = typer.main.get_command(app)
     speak = i18n.translator(lang)
+    for name, text in HELP_WORDS.items():
+        setattr(typer.rich_utils, name, speak.gettext(text))
     for cmd in (command, *command.commands.values()):
         if cmd.help:
             cmd.help = speak.gettext(cmd.help)
@@ -714,6 +728,9 @@ def translated_command(lang: str) -> Any:
         for param in cmd.params:
             if getattr(param, "help", None):
                 param.help = speak.gettext(param.help)
+        helper = cmd.get_help_option(click.Context(cmd))  # made once, then kept
+        if helper is not None and helper.help:
+            helper.help = speak.gettext(helper.help)
     return command
 
 
