@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test lint typecheck unit bench load clean catalogs-web
+.PHONY: run play test lint typecheck unit bench load clean catalogs catalogs-python catalogs-web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,13 @@ bench: $(STAMP)
 ## Load benchmark of the web table (200 tables by default), e.g. ARGS='--tables 50'.
 load: $(STAMP)
 	$(BIN)/python benchmarks/load.py $(ARGS)
+
+## Translations: extract the texts, merge them into the fi/de catalogs, compile them.
+## Each domain has its own step; the compiled catalogs and the browser's JSON are committed.
+catalogs: catalogs-python catalogs-web
+
+catalogs-python: $(STAMP)
+	$(BIN)/python -m tikki.catalogs extract update compile
 
 ## The web front end's catalogs: extract the texts of tikki/web, update
 ## tikki/locale/{fi,de}/LC_MESSAGES/web.po and write tikki/web/static/i18n/*.json.

@@ -13,6 +13,9 @@ import pytest
 
 from tests._server import TestClient, client, create, join
 
+for _var in ("LC_ALL", "LC_MESSAGES", "LANG"):  # the tests speak English on any machine
+    os.environ[_var] = "C.UTF-8" if _var == "LANG" else ""
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TIKKI_SHARED", ROOT.parent / "shared"))
 """The project's shared folder (rules, playthroughs), beside the checkout as in CI."""
@@ -67,3 +70,14 @@ def postgres_url() -> Iterator[str]:
     finally:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(autouse=True)
+def _english_by_default() -> Iterator[None]:
+    """Every test starts in English, whatever the machine's locale or an earlier test's
+    ``--lang`` (a command sets the language of the context it runs in)."""
+    from tikki import i18n
+
+    i18n.activate("en")
+    yield
+    i18n.activate("en")

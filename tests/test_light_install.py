@@ -32,8 +32,10 @@ HEAVY = {
     "open-spiel",
     "pettingzoo",
     "gymnasium",
+    "babel",
 }
-"""Distributions that only extras may bring."""
+"""Distributions that only extras may bring (Babel manages the catalogs; the compiled
+ones are read with the standard library's gettext)."""
 CORE = {"tikki", "rich", "typer", "openskill"}
 """What the bare install must bring (typer brings pydantic too, so it is not checked)."""
 
@@ -71,6 +73,8 @@ def test_bare_install_brings_only_the_core(tmp_path: Path) -> None:
     assert "heuristic" in game.stdout
     rules = _run([tikki_cmd, "rules", "mueckenstich", "--lang", "de"], tmp_path)
     assert rules.returncode == 0 and "Die Stiche" in rules.stdout, rules.stderr  # package data
+    finnish = _run([tikki_cmd, "--lang", "fi", "games"], tmp_path)  # the catalogs came along
+    assert finnish.returncode == 0 and "pelaajaa (oletus 3)" in finnish.stdout, finnish.stderr
 
     serve = _run([tikki_cmd, "serve", "--port", "0"], tmp_path)
     assert serve.returncode == 2

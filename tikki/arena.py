@@ -31,6 +31,7 @@ from typing import Any
 from tikki import bots as botlib
 from tikki.bots.external import BotFailure
 from tikki.core import JSON, Game, RulesError, load
+from tikki.i18n import _ as _t
 
 Z95 = 1.959963984540054
 
@@ -77,9 +78,15 @@ class GameResult:
 def lineup_for(players: int, bots: Sequence[str]) -> tuple[str, ...]:
     """One spec per seat: the given specs in order, the last one repeated."""
     if not bots:
-        raise RulesError("name at least one bot, e.g. --bots heuristic,random")
+        raise RulesError(_t("name at least one bot, e.g. --bots heuristic,random"))
     if len(bots) > players:
-        raise RulesError(f"{len(bots)} bots for {players} seats: name at most {players}")
+        raise RulesError(
+            _t(
+                "{count} bots for {players} seats: name at most {players}",
+                count=len(bots),
+                players=players,
+            )
+        )
     return tuple(bots) + (bots[-1],) * (players - len(bots))
 
 
@@ -426,14 +433,16 @@ def store(path: Path, spec: ArenaSpec, results: Sequence[GameResult]) -> int:
 def load_record(path: Path, game_id: int) -> JSON:
     """The record of a stored game, by its id (as printed by the arena)."""
     if not path.exists():
-        raise RulesError(f"no database {path}")
+        raise RulesError(_t("no database {path}", path=path))
     with sqlite3.connect(path) as db:
         try:
             row = db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
         except sqlite3.DatabaseError as err:
-            raise RulesError(f"{path} is not an arena database: {err}") from None
+            raise RulesError(
+                _t("{path} is not an arena database: {err}", path=path, err=err)
+            ) from None
     if row is None:
-        raise RulesError(f"no game {game_id} in {path}")
+        raise RulesError(_t("no game {game_id} in {path}", game_id=game_id, path=path))
     record: JSON = json.loads(row[0])
     return record
 

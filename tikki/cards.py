@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tikki.i18n import N_, _
+
 RANKS = "23456789TJQKA"
 """French ranks from low to high."""
 SUITS = "SHDC"
@@ -96,6 +98,86 @@ def french_name(card: int) -> str:
     return f"{rank} of {SUIT_NAMES[text[1]]}"
 
 
+# --- names in the current language (tikki.i18n) -------------------------------------------
+
+_SUIT_TEXTS = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
+_RANK_TEXTS = {
+    "2": N_("two"),
+    "3": N_("three"),
+    "4": N_("four"),
+    "5": N_("five"),
+    "6": N_("six"),
+    "7": N_("seven"),
+    "8": N_("eight"),
+    "9": N_("nine"),
+    "T": N_("ten"),
+    "J": N_("jack"),
+    "Q": N_("queen"),
+    "K": N_("king"),
+    "A": N_("ace"),
+}
+_RANK_PLURAL_TEXTS = {
+    "2": N_("twos"),
+    "3": N_("threes"),
+    "4": N_("fours"),
+    "5": N_("fives"),
+    "6": N_("sixes"),
+    "7": N_("sevens"),
+    "8": N_("eights"),
+    "9": N_("nines"),
+    "T": N_("tens"),
+    "J": N_("jacks"),
+    "Q": N_("queens"),
+    "K": N_("kings"),
+    "A": N_("aces"),
+}
+_COLOUR_TEXTS = {"R": N_("red"), "B": N_("blue"), "G": N_("green"), "K": N_("black")}
+
+
+_SUIT_ONE_TEXTS = {"S": N_("spade"), "H": N_("heart"), "D": N_("diamond"), "C": N_("club")}
+
+
+def suit_one(letter: str) -> str:
+    """One card of a French suit, in the current language: ``H`` → heart, hertta, Herz
+    (as in "play a higher heart")."""
+    return _(_SUIT_ONE_TEXTS[letter])
+
+
+def suit_word(letter: str) -> str:
+    """A French suit's name in the current language: ``H`` → hearts, hertta, Herz."""
+    return _(_SUIT_TEXTS[letter]) if letter in _SUIT_TEXTS else colour_word(letter)
+
+
+def rank_word(rank: str) -> str:
+    """A rank's name in the current language: ``Q`` → queen, rouva, Dame."""
+    return _(_RANK_TEXTS[rank])
+
+
+def rank_words(rank: str) -> str:
+    """A rank's plural name in the current language: ``Q`` → queens, rouvat, Damen."""
+    return _(_RANK_PLURAL_TEXTS[rank])
+
+
+def card_word(text: str) -> str:
+    """A French card's name in the current language: ``QH`` → queen of hearts,
+    herttarouva, Herz-Dame."""
+    return _("{rank} of {suit}", rank=rank_word(text[0]), suit=suit_word(text[1]))
+
+
+def colour_word(letter: str) -> str:
+    """A Mückenstich colour in the current language: ``R`` → red, punainen, Rot."""
+    return _(_COLOUR_TEXTS[letter])
+
+
+def mueckenstich_word(text: str) -> str:
+    """A Mückenstich card's name in the current language: ``7R`` → red 7, punainen 7,
+    Rot 7; ``MR`` → red mosquito, punainen hyttynen, Rot-Mücke."""
+    colour = colour_word(text[-1])
+    if text[0] == "M":
+        return _("{colour} mosquito", colour=colour)
+    return _("{colour} {number}", colour=colour, number=text[:-1])
+
+
 def card_sort_key(card: int) -> tuple[int, int]:
     """Sort key ordering French cards by rank, then suit (the phase-1 display order)."""
     return (RANK_OF[card], SUIT_OF[card])
@@ -155,7 +237,18 @@ SYMBOL_SUITS = {
     "♧": "C",
 }
 """Suit symbols (filled, as the terminal shows them, and hollow) and their letters."""
-_COLOUR_WORDS = {name: letter for letter, name in COLOUR_NAMES.items()}
+_COLOUR_WORDS = {name: letter for letter, name in COLOUR_NAMES.items()} | {
+    "punainen": "R",
+    "sininen": "B",
+    "vihreä": "G",
+    "musta": "K",
+    "rot": "R",
+    "blau": "B",
+    "grün": "G",
+    "gruen": "G",
+    "schwarz": "K",
+}
+"""Colour names a person may type, in English, Finnish and German."""
 _IGNORED = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b"), None)
 
 
@@ -163,7 +256,8 @@ def parse_input(text: str) -> str:
     """Rewrite a move as a person types it (or copies it off the screen) into letters.
 
     Suit symbols become suit letters (``9♦`` → ``9D``), the colour mark ``■`` and colour
-    names become colour letters (``trump ■R`` and ``trump red`` → ``trump R``), spaces
+    names in English, Finnish or German become colour letters (``trump ■R``, ``trump red``
+    and ``trump rot`` → ``trump R``), spaces
     around ``+`` go; the games' own parsers then accept any case and ``10`` for ``T``.
 
     >>> parse_input("slough q♣"), parse_input(" 10♥ + j♥ "), parse_input("trump Red")

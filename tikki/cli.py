@@ -27,9 +27,10 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from tikki import arena, extras, rules
+from tikki import arena, extras, i18n, rules
 from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
+from tikki.i18n import _
 from tikki.tui import common
 from tikki.tui.app import Session, default_record_path, presenter
 from tikki.tui.events import event_lines
@@ -46,8 +47,37 @@ errors = Console(stderr=True, highlight=False)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    label = _("error:")
+    errors.print(f"[bold red]{escape(label)}[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
+
+
+LANG_HELP = "language: en, fi or de (default: LC_ALL, LC_MESSAGES or LANG; else English)"
+LangOption = Annotated[str | None, typer.Option("--lang", help=LANG_HELP, show_default=False)]
+"""The ``--lang`` option, taken by ``tikki`` itself and by each command."""
+
+
+def set_language(lang: str | None) -> str:
+    """Speak ``--lang`` (checked: a clear error for an unknown one), else the environment's
+    language, for the rest of the command; return it."""
+    if lang is None:
+        chosen = i18n.resolve(None)
+    else:
+        try:
+            chosen = i18n.check(lang)
+        except ValueError:
+            i18n.activate(i18n.resolve(None))
+            names = ", ".join(i18n.LANGUAGES)
+            message = _("unknown language {lang!r}: choose {names}", lang=lang, names=names)
+            raise _fail(message) from None
+    i18n.activate(chosen)
+    return chosen
+
+
+@app.callback()
+def _main(lang: LangOption = None) -> None:
+    """Myllymatti, Mattis and Mückenstich, played exactly by their rules."""
+    set_language(lang)
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -56,7 +86,9 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
-            raise RulesError(f"option {pair!r} is not KEY=VALUE (for example take=all)")
+            raise RulesError(
+                _("option {pair!r} is not KEY=VALUE (for example take=all)", pair=pair)
+            )
         out[key.strip()] = value.strip()
     return out
 
@@ -132,6 +164,7 @@ def play(
         bool,
         typer.Option("--auto/--no-auto", help="play your move for you when it is the only one"),
     ] = True,
+    lang: LangOption = None,
 ) -> None:
     """Play a game in the terminal against bots.
 
@@ -140,18 +173,24 @@ def play(
 
     Example: [bold]tikki play myllymatti --players 3 --seed 7 --option take=all[/]
     """
+    _use(lang)
     try:
         g = _make_game(game, players, variant, option)
         human = None if watch else seat
         if human is not None and not 0 <= human < g.players:
-            raise RulesError(f"no seat {human}: seats are 0–{g.players - 1}")
+            raise RulesError(
+                _("no seat {seat}: seats are 0–{last}", seat=human, last=g.players - 1)
+            )
         if not 0 <= delay <= 60:
-            raise RulesError(f"--delay is seconds from 0 to 60, not {delay:g}")
+            raise RulesError(_("--delay is seconds from 0 to 60, not {delay}", delay=f"{delay:g}"))
         specs = _bot_specs(g, human, bots, bot)
         if memory_aids and g.name != "mueckenstich":
             raise RulesError(
-                f"--memory-aids is a Mückenstich table option: {g.title} always shows "
-                "every card played"
+                _(
+                    "--memory-aids is a Mückenstich table option: {game} always shows "
+                    "every card played",
+                    game=g.title,
+                )
             )
         state = g.new_state(seed=seed)
     except RulesError as err:
@@ -198,6 +237,7 @@ def replay_command(
         int | None,
         typer.Option("--seat", help="show what this seat saw (its own face-down cards too)"),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Replay a record move by move, verifying each move, and print the game.
 
@@ -206,65 +246,81 @@ def replay_command(
     Examples: [bold]tikki replay records/myllymatti-20261130-101500.json[/],
     [bold]tikki replay --seat 0 --db results.sqlite 17[/]
     """
+    _use(lang)
     data = _read_record(target, db)
     state = _verify(target, data)
     if seat is not None and not 0 <= seat < state.game.players:
-        raise _fail(f"no seat {seat}: seats are 0–{state.game.players - 1}")
+        raise _fail(_("no seat {seat}: seats are 0–{last}", seat=seat, last=state.game.players - 1))
     if not quiet:
         _print_replay(state, seat)
-    status = (
-        "over"
-        if state.is_over
-        else f"unfinished ({state.phase}, seat {state.current_player} to act)"
-    )
-    console.print(f"Verified {len(state.moves)} moves of {state.game.name}: game {status}.")
+    moves, name = len(state.moves), state.game.name
+    if state.is_over:
+        verified = _("Verified {moves} moves of {game}: game over.", moves=moves, game=name)
+    else:
+        verified = _(
+            "Verified {moves} moves of {game}: game unfinished ({phase}, seat {seat} to act).",
+            moves=moves,
+            game=name,
+            phase=state.phase,
+            seat=state.current_player,
+        )
+    console.print(verified, markup=False)
     if state.outcome is not None:
-        console.print(outcome_table(state, [f"Seat {s}" for s in range(state.game.players)]))
+        seats = [common.seat_name(s) for s in range(state.game.players)]
+        console.print(outcome_table(state, seats))
 
 
 def _verify(target: str, data: Any) -> State:
     """Replay ``data``; a bad or truncated record ends the command with exit status 1."""
     if not isinstance(data, dict):
-        raise _fail(f"{target}: a record is a JSON object", 1)
+        raise _fail(_("{file}: a record is a JSON object", file=target), 1)
     if "game" in data and not isinstance(data["game"], str):
         names = ", ".join(games())
-        raise _fail(f"{target}: the record's game must be a name ({names})", 1)
+        raise _fail(
+            _("{file}: the record's game must be a name ({names})", file=target, names=names), 1
+        )
     claimed = data.get("outcome")
     try:
         state = replay({k: v for k, v in data.items() if k != "outcome"})
         if claimed is not None and not state.is_over:
             raise RulesError(
-                f"the record ends before the game does (move {len(state.moves)} of an "
-                f"unfinished game, yet the record gives its outcome)"
+                _(
+                    "the record ends before the game does (move {moves} of an unfinished "
+                    "game, yet the record gives its outcome)",
+                    moves=len(state.moves),
+                )
             )
         state = replay(data)
     except RulesError as err:
         raise _fail(f"{target}: {err}", 1) from None
     except (TypeError, AttributeError) as err:  # a field of the wrong JSON type
-        raise _fail(f"{target}: a field of the record has the wrong type ({err})", 1) from None
+        wrong = _(
+            "{file}: a field of the record has the wrong type ({error})", file=target, error=err
+        )
+        raise _fail(wrong, 1) from None
     return state
 
 
 def outcome_table(state: State, names: list[str]) -> Table:
     """The outcome of a finished game as a table: places and the loser, or the scores."""
     outcome = state.outcome or {}
-    table = Table(title="Outcome", title_justify="left")
-    table.add_column("Seat")
+    table = Table(title=_("Outcome"), title_justify="left")
+    table.add_column(_("Seat"))
     if "scores" in outcome:
-        table.add_column("Points", justify="right")
+        table.add_column(_("Points"), justify="right")
         best = max(outcome["scores"])
         for seat, score in enumerate(outcome["scores"]):
-            table.add_row(names[seat], str(score) + (" (winner)" if score == best else ""))
+            table.add_row(names[seat], str(score) + (" " + _("(winner)") if score == best else ""))
         return table
-    table.add_column("Result")
+    table.add_column(_("Result"))
     order = outcome.get("out_order", [])
     for seat in range(state.game.players):
         if outcome.get("abandoned"):
-            result = "abandoned (no loser)"
+            result = _("abandoned (no loser)")
         elif seat == outcome.get("loser"):
-            result = "lost (last to hold cards)"
+            result = _("lost (last to hold cards)")
         elif seat in order:
-            result = f"out {_ordinal(order.index(seat) + 1)}"
+            result = _ordinal(order.index(seat) + 1)
         else:
             result = "—"
         table.add_row(names[seat], result)
@@ -272,13 +328,21 @@ def outcome_table(state: State, names: list[str]) -> Table:
 
 
 def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"#{n}")
+    """``out first`` … ``out fifth``, then ``out #6`` (a place in the out order)."""
+    words = {
+        1: _("out first"),
+        2: _("out second"),
+        3: _("out third"),
+        4: _("out fourth"),
+        5: _("out fifth"),
+    }
+    return words.get(n) or _("out #{place}", place=n)
 
 
 def _read_record(target: str, db: Path | None) -> Any:
     if db is not None:
         if not target.isdigit():
-            raise _fail(f"with --db, give a game id (a number), not {target!r}")
+            raise _fail(_("with --db, give a game id (a number), not {target!r}", target=target))
         try:
             return arena.load_record(db, int(target))
         except RulesError as err:
@@ -287,14 +351,14 @@ def _read_record(target: str, db: Path | None) -> Any:
     try:
         return json.loads(file.read_text())
     except FileNotFoundError:
-        raise _fail(f"no such file: {file}", 1) from None
+        raise _fail(_("no such file: {file}", file=file), 1) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise _fail(f"{file} is not a JSON record: {err}", 1) from None
+        raise _fail(_("{file} is not a JSON record: {error}", file=file, error=err), 1) from None
 
 
 def _print_replay(state: State, seat: int | None = None) -> None:
     g = state.game
-    names = [f"Seat {s}" for s in range(g.players)]
+    names = [common.seat_name(s) for s in range(g.players)]
     module = presenter(g)
     describe = getattr(module, "event", None)
     for i, entry in enumerate(state.history(seat), 1):
@@ -428,32 +492,42 @@ def rules_command(
     console.print(Markdown(text))
 
 
-_TYPE_WORDS = {"int": "a whole number", "bool": "true or false", "str": "text"}
+_TYPE_WORDS = {
+    "int": i18n.N_("a whole number"),
+    "bool": i18n.N_("true or false"),
+    "str": i18n.N_("text"),
+}
 
 
 @app.command("games")
-def games_command() -> None:
+def games_command(lang: LangOption = None) -> None:
     """List the games, their player counts, variants and options.
 
     Example: [bold]tikki games[/]
     """
-    for name, info in games().items():
+    _use(lang)
+    for name, info in i18n.localized_games(games()).items():
         p = info["players"]
-        span = f"{p['min']}–{p['max']} players (default {p['default']})"
+        span = _(
+            "{min}–{max} players (default {default})",
+            min=p["min"],
+            max=p["max"],
+            default=p["default"],
+        )
         table = Table(title=f"{name} — {info['title']}, {span}", title_justify="left")
-        table.add_column("Option")
-        table.add_column("Default")
-        table.add_column("Values")
-        table.add_column("Meaning")
+        table.add_column(_("Option"))
+        table.add_column(_("Default"))
+        table.add_column(_("Values"))
+        table.add_column(_("Meaning"))
         for spec in info["options"]:
-            values = common.value_text(spec.get("choices", [])) or _TYPE_WORDS.get(
-                spec["type"], spec["type"]
+            values = common.value_text(spec.get("choices", [])) or _(
+                _TYPE_WORDS.get(spec["type"], spec["type"])
             )
             table.add_row(spec["name"], common.value_text(spec["default"]), values, spec["help"])
         variants = "; ".join(
             f"{k} ({common.value_text(v)})" for k, v in info["variants"].items() if v
         )
-        table.caption = f"variants: {variants}" if variants else None
+        table.caption = _("variants: {variants}", variants=variants) if variants else None
         console.print(table)
 
 
@@ -491,12 +565,14 @@ def arena_command(
             help="play on Ray: a local Ray (bare --ray, or local), auto or a cluster address",
         ),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Play many games between bots and measure them.
 
     Example: [bold]tikki arena myllymatti --players 3 --bots heuristic,random --games 600
     --jobs 2 --seed 1 --db results.sqlite --plot results.png[/]
     """
+    _use(lang)
     try:
         g = _make_game(game, players, variant, option)
         given = list(bot) if bot else [s for s in (bots or "").split(",") if s.strip()]
@@ -504,7 +580,7 @@ def arena_command(
         for spec_text in set(lineup):
             botlib.make(spec_text, seed=0)
         if games_count < 1 or jobs < 1:
-            raise RulesError("--games and --jobs must be at least 1")
+            raise RulesError(_("--games and --jobs must be at least 1"))
         if plot is not None:
             extras.require("plot", "arena --plot")
         if ray is not None:
@@ -519,20 +595,25 @@ def arena_command(
     if db is not None:
         arena_id = arena.store(db, spec, results)
         first, last = arena.game_ids(db, arena_id)
-        console.print(
-            f"Stored in {db} as arena {arena_id}: games {first}–{last} "
-            f"(tikki replay --db {db} {first})"
+        stored = _(
+            "Stored in {db} as arena {arena}: games {first}–{last} "
+            "(tikki replay --db {db} {first})",
+            db=db,
+            arena=arena_id,
+            first=first,
+            last=last,
         )
+        console.print(stored, markup=False)
     if plot is not None:
         arena.plot(plot, spec, stats)
-        console.print(f"Plot written to {plot}")
+        console.print(_("Plot written to {file}", file=plot), markup=False)
     if json_out is not None:
         summary = {
             "arena": {**spec.__dict__, "options": dict(spec.options), "lineup": list(lineup)},
             "bots": [s.as_dict() for s in stats],
         }
         json_out.write_text(json.dumps(summary, indent=1) + "\n")
-        console.print(f"Summary written to {json_out}")
+        console.print(_("Summary written to {file}", file=json_out), markup=False)
 
 
 def _run_with_progress(
@@ -543,7 +624,7 @@ def _run_with_progress(
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TextColumn("ETA"),
+        TextColumn(_("ETA")),
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console) as progress:
@@ -564,21 +645,27 @@ def _report(
 ) -> None:
     figures = [s.as_dict() for s in stats]
     scored = "mean_advantage" in figures[0]
-    title = f"{spec.game}, {spec.players} players, {spec.games} games, seed {spec.seed}"
+    title = _(
+        "{game}, {players} players, {games} games, seed {seed}",
+        game=spec.game,
+        players=spec.players,
+        games=spec.games,
+        seed=spec.seed,
+    )
     table = Table(title=title, title_justify="left", **_COMPACT)
-    table.add_column("Bot", overflow="fold")
-    table.add_column("Seats", justify="right", width=5)
+    table.add_column(_("Bot"), overflow="fold")
+    table.add_column(_("Seats"), justify="right", width=5)
     if scored:
-        table.add_column("Points per round", justify="right", width=6)
-        table.add_column("Advantage", justify="right", width=9)
+        table.add_column(_("Points per round"), justify="right", width=6)
+        table.add_column(_("Advantage"), justify="right", width=9)
     else:
-        table.add_column("Loss rate", justify="right", width=9)
-    table.add_column("95% interval", justify="right", width=14 if scored else 15)
+        table.add_column(_("Loss rate"), justify="right", width=9)
+    table.add_column(_("95% interval"), justify="right", width=14 if scored else 15)
     for column, width in (
-        ("Moves per game", 5),
-        ("Abandoned", 9),
-        ("Forfeits", 8),
-        ("Time per move", 7),
+        (_("Moves per game"), 5),
+        (_("Abandoned"), 9),
+        (_("Forfeits"), 8),
+        (_("Time per move"), 7),
     ):
         table.add_column(column, justify="right", width=width)
     for f in figures:
@@ -588,11 +675,12 @@ def _report(
             cells = [
                 f"{f['mean_score_per_round']:.2f}",
                 f"{f['mean_advantage']:+.2f}",
-                Text(f"{lo:+.2f} to {hi:+.2f}", no_wrap=True),
+                Text(_("{lo} to {hi}", lo=f"{lo:+.2f}", hi=f"{hi:+.2f}"), no_wrap=True),
             ]
         else:
             lo, hi = f["loss_ci"]
-            cells = [f"{f['loss_rate']:.1%}", Text(f"{lo:.1%} to {hi:.1%}", no_wrap=True)]
+            span = _("{lo} to {hi}", lo=f"{lo:.1%}", hi=f"{hi:.1%}")
+            cells = [f"{f['loss_rate']:.1%}", Text(span, no_wrap=True)]
         table.add_row(
             f["bot"],
             str(f["seat_games"]),
@@ -604,16 +692,18 @@ def _report(
         )
     console.print(table)
     if not scored:
-        console.print(f"A random bot's expected loss rate is {1 / spec.players:.1%}.")
+        expected = f"{1 / spec.players:.1%}"
+        console.print(_("A random bot's expected loss rate is {rate}.", rate=expected))
     _think_table(figures)
     for result in results:
         if result.error:
-            console.print(f"[yellow]game {result.index}: forfeit by {result.error}[/]")
+            forfeit = _("game {n}: forfeit by {error}", n=result.index, error=result.error)
+            console.print(Text(forfeit, style="yellow"))
     rated = arena.ratings(results)
     if rated:
-        rt = Table(title="OpenSkill ratings (Plackett–Luce)", title_justify="left", **_COMPACT)
-        rt.add_column("Bot")
-        for column in ("Rating (μ − 3σ)", "Skill μ", "Uncertainty σ"):
+        rt = Table(title=_("OpenSkill ratings (Plackett–Luce)"), title_justify="left", **_COMPACT)
+        rt.add_column(_("Bot"))
+        for column in (_("Rating (μ − 3σ)"), _("Skill μ"), _("Uncertainty σ")):
             rt.add_column(column, justify="right")
         for name, (ordinal, mu, sigma) in sorted(rated.items(), key=lambda kv: -kv[1][0]):
             rt.add_row(name, f"{ordinal:.2f}", f"{mu:.2f}", f"{sigma:.2f}")
@@ -723,9 +813,9 @@ def serve_command(
     Example: [bold]tikki serve --port 8000 --db sqlite:///tikki.sqlite[/]
     """
     try:
-        extras.require("web", "the web table")
+        extras.require("web", _("the web table"))
         if db is not None and db.startswith("postgres"):
-            extras.require("postgres", "a PostgreSQL database")
+            extras.require("postgres", _("a PostgreSQL database"))
     except extras.MissingExtra as err:
         raise _fail(str(err)) from None
     from tikki.server.quota import Policy
@@ -771,9 +861,66 @@ def bare_options(args: list[str]) -> list[str]:
     return out
 
 
+def _use(lang: str | None) -> None:
+    """A command's own ``--lang`` (it overrides ``tikki --lang``)."""
+    if lang is not None:
+        set_language(lang)
+
+
+def _argv_language(argv: list[str]) -> str | None:
+    """The ``--lang`` of a command line, read before typer parses it (for ``--help``)."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+HELP_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": i18n.N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": i18n.N_("Options"),
+    "COMMANDS_PANEL_TITLE": i18n.N_("Commands"),
+    "ERRORS_PANEL_TITLE": i18n.N_("Error"),
+}
+"""The headings of typer's help panels (``typer.rich_utils``), translated with the rest."""
+i18n.N_("Show this message and exit.")  # the help option's own help, from click
+
+
+def translated_command(lang: str) -> Any:
+    """The click command of ``tikki`` with its help texts in ``lang``."""
+    import click
+    import typer.main
+    import typer.rich_utils
+
+    command: Any = typer.main.get_command(app)
+    speak = i18n.translator(lang)
+    for name, text in HELP_WORDS.items():
+        setattr(typer.rich_utils, name, speak.gettext(text))
+    for cmd in (command, *command.commands.values()):
+        if cmd.help:
+            cmd.help = speak.gettext(cmd.help)
+        if getattr(cmd, "short_help", None):
+            cmd.short_help = speak.gettext(cmd.short_help)
+        for param in cmd.params:
+            if getattr(param, "help", None):
+                param.help = speak.gettext(param.help)
+        helper = cmd.get_help_option(click.Context(cmd))  # made once, then kept
+        if helper is not None and helper.help:
+            helper.help = speak.gettext(helper.help)
+    return command
+
+
 def main() -> None:
-    """Entry point of the ``tikki`` console script."""
-    app(args=bare_options(sys.argv[1:]))
+    """Entry point of the ``tikki`` console script (help texts in the chosen language)."""
+
+    args = bare_options(sys.argv[1:])
+    lang = i18n.known(_argv_language(args) or "") or i18n.resolve(None)
+    if lang == "en":
+        app(args=args)
+        return
+    i18n.activate(lang)
+    translated_command(lang)(args=args, prog_name="tikki")
 
 
 __all__ = ["app", "main", "parse_options"]

@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from tikki.i18n import _ as _t
+
 RULES_REVISION = "r2"
 """The RULINGS.md revision new games play; stored in every record."""
 RULES_REVISIONS = ("r1", "r2")
@@ -80,16 +82,39 @@ class OptionSpec:
         elif kind is int:
             value = self._to_int(value)
         elif not isinstance(value, str):
-            raise RulesError(f"option {self.name} takes text, got {value!r}{self._expected()}")
+            raise RulesError(
+                _t(
+                    "option {name} takes text, got {value!r}{expected}",
+                    name=self.name,
+                    value=value,
+                    expected=self._expected(),
+                )
+            )
         if self.choices is not None and value not in self.choices:
-            raise RulesError(f"option {self.name} cannot be {value!r}{self._expected()}")
+            raise RulesError(
+                _t(
+                    "option {name} cannot be {value!r}{expected}",
+                    name=self.name,
+                    value=value,
+                    expected=self._expected(),
+                )
+            )
         if self.minimum is not None and value < self.minimum:
-            raise RulesError(f"option {self.name} must be at least {self.minimum}, got {value}")
+            raise RulesError(
+                _t(
+                    "option {name} must be at least {minimum}, got {value}",
+                    name=self.name,
+                    minimum=self.minimum,
+                    value=value,
+                )
+            )
         return value
 
     def _expected(self) -> str:
         if self.choices is not None:
-            return ": valid values are " + ", ".join(_show(c) for c in self.choices)
+            return _t(
+                ": valid values are {values}", values=", ".join(_show(c) for c in self.choices)
+            )
         return ""
 
     def _to_bool(self, value: Any) -> bool:
@@ -97,11 +122,15 @@ class OptionSpec:
             return value
         if isinstance(value, str) and value.strip().lower() in _BOOL_TEXT:
             return _BOOL_TEXT[value.strip().lower()]
-        raise RulesError(f"option {self.name} is true or false, got {value!r}")
+        raise RulesError(
+            _t("option {name} is true or false, got {value!r}", name=self.name, value=value)
+        )
 
     def _to_int(self, value: Any) -> int:
         if isinstance(value, bool):
-            raise RulesError(f"option {self.name} takes a whole number, got {value!r}")
+            raise RulesError(
+                _t("option {name} takes a whole number, got {value!r}", name=self.name, value=value)
+            )
         if isinstance(value, int):
             return value
         if isinstance(value, str):
@@ -109,7 +138,9 @@ class OptionSpec:
                 return int(value.strip())
             except ValueError:
                 pass
-        raise RulesError(f"option {self.name} takes a whole number, got {value!r}")
+        raise RulesError(
+            _t("option {name} takes a whole number, got {value!r}", name=self.name, value=value)
+        )
 
     def describe(self) -> JSON:
         """A JSON-ready description of this option (for help texts and ``tikki.games()``)."""
@@ -192,9 +223,22 @@ class Game(ABC):
             players = int(players)
         span = f"{self.min_players}–{self.max_players}"
         if isinstance(players, bool) or not isinstance(players, int):
-            raise RulesError(f"players must be a whole number ({span}), got {players!r}")
+            raise RulesError(
+                _t(
+                    "players must be a whole number ({span}), got {players!r}",
+                    span=span,
+                    players=players,
+                )
+            )
         if not self.min_players <= players <= self.max_players:
-            raise RulesError(f"{self.name} is played by {span} players, not {players}")
+            raise RulesError(
+                _t(
+                    "{name} is played by {span} players, not {players}",
+                    name=self.name,
+                    span=span,
+                    players=players,
+                )
+            )
         return players
 
     def _resolve(self, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -202,14 +246,26 @@ class Game(ABC):
         unknown = [k for k in given if k not in specs and k != "variant"]
         if unknown:
             valid = ", ".join(["variant", *specs])
-            raise RulesError(f"{self.name} has no option {unknown[0]!r}: valid options are {valid}")
+            raise RulesError(
+                _t(
+                    "{name} has no option {unknown!r}: valid options are {valid}",
+                    name=self.name,
+                    unknown=unknown[0],
+                    valid=valid,
+                )
+            )
         variant = given.get("variant", "standard")
         if variant is None:
             variant = "standard"
         names = ("standard", *self.variants)
         if variant not in names:
             raise RulesError(
-                f"{self.name} has no variant {variant!r}: valid variants are {', '.join(names)}"
+                _t(
+                    "{name} has no variant {variant!r}: valid variants are {variants}",
+                    name=self.name,
+                    variant=variant,
+                    variants=", ".join(names),
+                )
             )
         resolved: dict[str, Any] = {"variant": variant}
         preset = self.variants.get(variant, {})
@@ -254,7 +310,7 @@ class Game(ABC):
         kept in the record.
         """
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RulesError(f"seed must be a whole number, got {seed!r}")
+            raise RulesError(_t("seed must be a whole number, got {seed!r}", seed=seed))
         if deck is not None:
             deck = self.check_deck(deck)
             if seed is None:
@@ -266,20 +322,34 @@ class Game(ABC):
     def check_deck(self, deck: Any) -> list[str]:
         """Return ``deck`` in canonical texts; raise :class:`RulesError` unless complete."""
         if isinstance(deck, str) or not isinstance(deck, Sequence):
-            raise RulesError("a deck is a list of card texts")
+            raise RulesError(_t("a deck is a list of card texts"))
         canon: list[str] = []
         for i, text in enumerate(deck):
             card = self.normalize_card(text) if isinstance(text, str) else None
             if card is None:
-                raise RulesError(f"deck card {i + 1} ({text!r}) is not a card of {self.name}")
+                raise RulesError(
+                    _t(
+                        "deck card {number} ({text!r}) is not a card of {name}",
+                        number=i + 1,
+                        text=text,
+                        name=self.name,
+                    )
+                )
             canon.append(card)
         want, got = Counter(self.deck()), Counter(canon)
         if got != want:
             missing = sorted((want - got).elements())
             extra = sorted((got - want).elements())
             raise RulesError(
-                f"a deck must be the complete {sum(want.values())}-card deck of {self.name}"
-                f" (got {len(canon)} cards; missing {missing or 'none'}; extra {extra or 'none'})"
+                _t(
+                    "a deck must be the complete {size}-card deck of {name} (got "
+                    "{got} cards; missing {missing}; extra {extra})",
+                    size=sum(want.values()),
+                    name=self.name,
+                    got=len(canon),
+                    missing=missing or _t("none"),
+                    extra=extra or _t("none"),
+                )
             )
         return canon
 
@@ -420,9 +490,11 @@ class State(ABC):
         }
         if seat is not None:
             if isinstance(seat, bool) or not isinstance(seat, int):
-                raise RulesError(f"a seat is a whole number, got {seat!r}")
+                raise RulesError(_t("a seat is a whole number, got {seat!r}", seat=seat))
             if not 0 <= seat < self.game.players:
-                raise RulesError(f"no seat {seat}: seats are 0–{self.game.players - 1}")
+                raise RulesError(
+                    _t("no seat {seat}: seats are 0–{last}", seat=seat, last=self.game.players - 1)
+                )
             out["seat"] = seat
             out["history"] = self.history(seat)
         else:
@@ -534,7 +606,9 @@ def shedding_outcome(
 
 def illegal(move: Any, reason: str, legal: Sequence[str]) -> IllegalMove:
     """An :class:`IllegalMove` saying what was wrong and listing what would be legal."""
-    return IllegalMove(f"{reason}. Legal moves: {', '.join(legal) or 'none'}")
+    return IllegalMove(
+        _t("{reason}. Legal moves: {moves}", reason=reason, moves=", ".join(legal) or _t("none"))
+    )
 
 
 # --- registry -----------------------------------------------------------------------------
@@ -578,7 +652,13 @@ def load(
     key = name.strip().lower() if isinstance(name, str) else name
     cls = registry.get(key)
     if cls is None:
-        raise RulesError(f"no game {name!r}: the games are {', '.join(sorted(registry))}")
+        raise RulesError(
+            _t(
+                "no game {name!r}: the games are {games}",
+                name=name,
+                games=", ".join(sorted(registry)),
+            )
+        )
     return cls(players, rules=rules, **options)
 
 
@@ -588,8 +668,11 @@ def check_revision(rules: Any) -> str:
         return RULES_REVISION
     if rules not in RULES_REVISIONS:
         raise RulesError(
-            f"rules revision {rules!r} is not supported: this tikki plays "
-            f"{', '.join(RULES_REVISIONS)}"
+            _t(
+                "rules revision {rules!r} is not supported: this tikki plays {revisions}",
+                rules=rules,
+                revisions=", ".join(RULES_REVISIONS),
+            )
         )
     return str(rules)
 
@@ -618,7 +701,13 @@ def game_class(name: str) -> type[Game]:
     """The Game subclass registered under ``name``; raise :class:`RulesError` if none."""
     registry = _registry()
     if name not in registry:
-        raise RulesError(f"no game {name!r}: the games are {', '.join(sorted(registry))}")
+        raise RulesError(
+            _t(
+                "no game {name!r}: the games are {games}",
+                name=name,
+                games=", ".join(sorted(registry)),
+            )
+        )
     return registry[name]
 
 
@@ -634,49 +723,68 @@ def replay(
     or move.  ``on_move(index, move, state)`` is called after each verified move.
     """
     if not isinstance(record, Mapping):
-        raise RulesError("a record is a JSON object")
+        raise RulesError(_t("a record is a JSON object"))
     if "history" in record and "moves" not in record:
-        raise RulesError("this is one seat's record (no seed, no deck): it cannot be replayed")
+        raise RulesError(_t("this is one seat's record (no seed, no deck): it cannot be replayed"))
     fmt = record.get("format")
     if fmt != RECORD_FORMAT:
         raise RulesError(
-            f"record format {fmt!r} is not supported (this tikki reads {RECORD_FORMAT})"
+            _t(
+                "record format {fmt!r} is not supported (this tikki reads {supported})",
+                fmt=fmt,
+                supported=RECORD_FORMAT,
+            )
         )
     if "rules" not in record:
-        raise RulesError("record has no 'rules' (the rulings revision it was played under)")
+        raise RulesError(_t("record has no 'rules' (the rulings revision it was played under)"))
     if record["rules"] not in RULES_REVISIONS:
         raise RulesError(
-            f"record was played under rules {record['rules']!r}; this tikki replays "
-            f"{', '.join(repr(r) for r in RULES_REVISIONS)}"
+            _t(
+                "record was played under rules {rules!r}; this tikki replays {revisions}",
+                rules=record["rules"],
+                revisions=", ".join(repr(r) for r in RULES_REVISIONS),
+            )
         )
     for key in ("game", "players", "options", "seed", "moves"):
         if key not in record:
-            raise RulesError(f"record has no {key!r}")
+            raise RulesError(_t("record has no {key!r}", key=key))
     options = record["options"]
     if not isinstance(options, Mapping):
-        raise RulesError("record 'options' must be an object")
+        raise RulesError(_t("record 'options' must be an object"))
     if "rules" in options:
-        raise RulesError("record 'options' holds 'rules': the revision is the record's own key")
+        raise RulesError(_t("record 'options' holds 'rules': the revision is the record's own key"))
     game = load(record["game"], record["players"], rules=record["rules"], **options)
     state = game.new_state(seed=record["seed"], deck=record.get("deck"))
     moves = record["moves"]
     if not isinstance(moves, list):
-        raise RulesError("record 'moves' must be a list of move texts")
+        raise RulesError(_t("record 'moves' must be a list of move texts"))
     for i, move in enumerate(moves):
         seat = state.current_player
         if not isinstance(move, str):
-            raise RulesError(f"record move {i + 1} is {move!r}, not a move text")
+            raise RulesError(
+                _t("record move {number} is {move!r}, not a move text", number=i + 1, move=move)
+            )
         try:
             state.play(move)
         except IllegalMove as err:
             raise RulesError(
-                f"record move {i + 1} ({move!r}, seat {seat}) is illegal: {err}"
+                _t(
+                    "record move {number} ({move!r}, seat {seat}) is illegal: {err}",
+                    number=i + 1,
+                    move=move,
+                    seat=seat,
+                    err=err,
+                )
             ) from None
         if on_move is not None:
             on_move(i, move, state)
     expected = record.get("outcome")
     if expected is not None and expected != state.outcome:
         raise RulesError(
-            f"record outcome {expected} does not match the replayed outcome {state.outcome}"
+            _t(
+                "record outcome {expected} does not match the replayed outcome {outcome}",
+                expected=expected,
+                outcome=state.outcome,
+            )
         )
     return state

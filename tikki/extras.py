@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib.util
 
+from tikki.i18n import _ as _t
+
 EXTRAS: dict[str, tuple[str, ...]] = {
     "web": ("fastapi", "uvicorn", "websockets", "sqlalchemy"),
     "postgres": ("psycopg", "sqlalchemy"),
@@ -44,7 +46,12 @@ def require(extra: str, purpose: str, modules: tuple[str, ...] | None = None) ->
     absent = missing(extra) if modules is None else _absent(modules)
     if absent:
         raise MissingExtra(
-            f"{purpose} needs: pip install 'tikki[{extra}]' (not installed: {', '.join(absent)})"
+            _t(
+                "{purpose} needs: pip install 'tikki[{extra}]' (not installed: {absent})",
+                purpose=purpose,
+                extra=extra,
+                absent=", ".join(absent),
+            )
         )
 
 

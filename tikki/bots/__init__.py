@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from tikki.core import Game, RulesError
+from tikki.i18n import _ as _t
 
 
 class Bot(Protocol):
@@ -50,7 +51,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     ``cmd:`` specs keep everything after the first colon as the command line.
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise RulesError(f"a bot spec is a name such as {', '.join(bot_names())}; got {spec!r}")
+        raise RulesError(
+            _t(
+                "a bot spec is a name such as {names}; got {spec!r}",
+                names=", ".join(bot_names()),
+                spec=spec,
+            )
+        )
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     if name == "cmd":
@@ -59,12 +66,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     for part in filter(None, rest.split(":")):
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
-            raise RulesError(f"bot parameter {part!r} in {spec!r} is not key=value")
+            raise RulesError(
+                _t("bot parameter {part!r} in {spec!r} is not key=value", part=part, spec=spec)
+            )
         value = value.strip()
         if any(ch.isdigit() and not ch.isascii() for ch in value):
             raise RulesError(
-                f"bot parameter {part!r} in {spec!r}: write numbers with the digits 0-9, "
-                "a whole number such as 1000 or a decimal such as 0.7"
+                _t(
+                    "bot parameter {part!r} in {spec!r}: write numbers with the "
+                    "digits 0-9, a whole number such as 1000 or a decimal such as"
+                    " 0.7",
+                    part=part,
+                    spec=spec,
+                )
             )
         params[key.strip()] = value
     return name, params
@@ -76,7 +90,13 @@ def make(spec: str, seed: int | None = None, **params: Any) -> Bot:
     name, spec_params = parse_spec(spec)
     factory = _FACTORIES.get(name)
     if factory is None:
-        raise RulesError(f"no bot {name!r}: the bots are {', '.join(sorted(_FACTORIES))}")
+        raise RulesError(
+            _t(
+                "no bot {name!r}: the bots are {names}",
+                name=name,
+                names=", ".join(sorted(_FACTORIES)),
+            )
+        )
     merged: dict[str, Any] = {**spec_params, **params}
     _check_params(name, factory, merged)
     try:
@@ -84,7 +104,9 @@ def make(spec: str, seed: int | None = None, **params: Any) -> Bot:
     except (TypeError, ValueError) as err:
         if isinstance(err, RulesError):
             raise
-        raise RulesError(f"bot {name!r} cannot use these parameters ({err})") from None
+        raise RulesError(
+            _t("bot {name!r} cannot use these parameters ({err})", name=name, err=err)
+        ) from None
 
 
 _WHOLE = re.compile(r"[0-9]+")
@@ -105,21 +127,40 @@ def _check_params(name: str, factory: BotFactory, params: Mapping[str, Any]) -> 
     for key, value in params.items():
         if key not in known:
             valid = f"its parameters are {', '.join(known)}" if known else "it takes none"
-            raise RulesError(f"bot {name!r} has no parameter {key!r}: {valid}")
+            raise RulesError(
+                _t(
+                    "bot {name!r} has no parameter {key!r}: {valid}",
+                    name=name,
+                    key=key,
+                    valid=valid,
+                )
+            )
         if not isinstance(value, str):
             continue
         annotation = str(known[key].annotation)
         default = known[key].default
         if "int" in annotation and not _WHOLE.fullmatch(value):
             raise RulesError(
-                f"bot {name!r}: {key}={value!r} is not a whole number; "
-                f"write digits, e.g. {name}:{key}={default}"
+                _t(
+                    "bot {name!r}: {key}={value!r} is not a whole number; write "
+                    "digits, e.g. {name}:{key}={default}",
+                    name=name,
+                    key=key,
+                    value=value,
+                    default=default,
+                )
             )
         if "float" in annotation and not _NUMBER.fullmatch(value):
             example = default if default is not None else 1
             raise RulesError(
-                f"bot {name!r}: {key}={value!r} is not a number; "
-                f"write a decimal number, e.g. {name}:{key}={example}"
+                _t(
+                    "bot {name!r}: {key}={value!r} is not a number; write a "
+                    "decimal number, e.g. {name}:{key}={example}",
+                    name=name,
+                    key=key,
+                    value=value,
+                    example=example,
+                )
             )
 
 

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from tikki.core import Game, RulesError
+from tikki.i18n import _ as _t
 
 
 class BotFailure(RuntimeError):
@@ -43,9 +44,11 @@ class ExternalBot:
         try:
             self.argv = shlex.split(command)
         except ValueError as err:
-            raise RulesError(f"cannot read the bot command line {command!r}: {err}") from None
+            raise RulesError(
+                _t("cannot read the bot command line {command!r}: {err}", command=command, err=err)
+            ) from None
         if not self.argv:
-            raise RulesError("a cmd bot needs a command line: cmd:PROGRAM ARGS")
+            raise RulesError(_t("a cmd bot needs a command line: cmd:PROGRAM ARGS"))
         self.seed = seed
         self.timeout = float(timeout)
         self.proc: subprocess.Popen[str] | None = None

@@ -55,12 +55,12 @@ from tikki.cards import (
     CARD_TEXT,
     RANK_OF,
     RANKS,
-    SUIT_NAMES,
     SUIT_OF,
     SUITS,
     TEXT_CARD,
     french_deck,
     normalize_french,
+    suit_one,
 )
 from tikki.core import (
     JSON,
@@ -95,6 +95,7 @@ from tikki.events import (
     past_of,
 )
 from tikki.games.shedding import holders, is_run, next_with_cards, run_text, runs_in
+from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
 COLLECT, SHED, OVER = 0, 1, 2
@@ -620,9 +621,9 @@ class MattisState(TableState):
     def _canonical(self, move: Any, legal: list[str]) -> str:
         """The legal move meant by forgiving input ``move``, or raise an explanation."""
         if not isinstance(move, str):
-            raise illegal(move, f"a move is a text, not {type(move).__name__}", legal)
+            raise illegal(move, _t("a move is a text, not {kind}", kind=type(move).__name__), legal)
         if self._phase == OVER:
-            raise IllegalMove("the game is over: no more moves")
+            raise IllegalMove(_t("the game is over: no more moves"))
         words = move.split()
         text = "".join(words).lower()
         if text in ("stock", "take", "pass"):
@@ -631,13 +632,23 @@ class MattisState(TableState):
             card = normalize_french(text[6:]) if text[6:] else None
             if card is None:
                 raise illegal(
-                    move, f"{move!r} is not a move: slough one card, e.g. slough 7H", legal
+                    move,
+                    _t("{move!r} is not a move: slough one card, e.g. slough 7H", move=move),
+                    legal,
                 )
             canon = "slough " + card
         else:
             parts = [normalize_french(p) for p in text.split("+")]
             if any(p is None for p in parts):
-                raise illegal(move, f"{move!r} is not a move: {self._move_forms()}", legal)
+                raise illegal(
+                    move,
+                    _t(
+                        "{move!r} is not a move: {move_forms}",
+                        move=move,
+                        move_forms=self._move_forms(),
+                    ),
+                    legal,
+                )
             canon = "+".join(p for p in parts if p is not None)
         if canon in legal:
             return canon
@@ -645,10 +656,14 @@ class MattisState(TableState):
 
     def _move_forms(self) -> str:
         if self._phase == COLLECT and self._lap_left:
-            return "slough a card of a losing rank (e.g. slough 7H) or pass"
+            return _t("slough a card of a losing rank (e.g. slough 7H) or pass")
         if self._phase == COLLECT:
-            return f"play a card (rank {RANKS} then suit {SUITS}, e.g. 7H) or stock"
-        return "play a card (e.g. 7H), a sequence (e.g. 5H+6H+7H) or take"
+            return _t(
+                "play a card (rank {ranks} then suit {suits}, e.g. 7H) or stock",
+                ranks=RANKS,
+                suits=SUITS,
+            )
+        return _t("play a card (e.g. 7H), a sequence (e.g. 5H+6H+7H) or take")
 
     def _why_not(self, move: str) -> str:
         """Why the well-formed ``move`` is not legal now."""
@@ -657,42 +672,60 @@ class MattisState(TableState):
             return self._why_not_lap(move, seat, hand)
         if move in ("pass",) or move.startswith("slough"):
             if self._phase == SHED:
-                return f"{move} is a phase-1 move: beat the top play or take (AM-11, AM-12)"
-            return f"{move}: there is no slough lap now; slough and pass answer one (AM-5)"
+                return _t(
+                    "{move} is a phase-1 move: beat the top play or take (AM-11, AM-12)", move=move
+                )
+            return _t(
+                "{move}: there is no slough lap now; slough and pass answer one (AM-5)", move=move
+            )
         if move == "take":
             if self._phase == COLLECT:
-                return "take is a phase-2 move (AM-12)"
-            return "there is nothing to take: you lead this trick"
+                return _t("take is a phase-2 move (AM-12)")
+            return _t("there is nothing to take: you lead this trick")
         if move == "stock":
             if self._phase == SHED:
-                return "stock is a phase-1 move"
+                return _t("stock is a phase-1 move")
             must = self._must_match(hand)
             if must:
                 return must
-            return f"the stock has {len(self._stock)} card(s): stock needs more than one (AM-2)"
+            return _t(
+                "the stock has {n_stock} card(s): stock needs more than one (AM-2)",
+                n_stock=len(self._stock),
+            )
         cards = [TEXT_CARD[t] for t in move.split("+")]
         missing = [CARD_TEXT[c] for c in cards if c not in hand]
         if missing:
-            return f"{', '.join(missing)} is not in seat {seat}'s hand"
+            return _t("{cards} is not in seat {seat}'s hand", cards=", ".join(missing), seat=seat)
         if self._phase == COLLECT:
             if len(cards) > 1:
-                return "sequences are played in phase 2 only; play one card (AM-2)"
-            return self._must_match(hand) or f"{move} cannot be played now"
+                return _t("sequences are played in phase 2 only; play one card (AM-2)")
+            return self._must_match(hand) or _t("{move} cannot be played now", move=move)
         if len(cards) > 1 and (len(cards) > self._max_seq or not is_run(cards)):
-            return (
-                f"{move} is not a sequence: 2–{self._max_seq} cards of one suit in "
-                "consecutive ranks, written low to high (AM-10)"
+            return _t(
+                "{move} is not a sequence: 2–{max_seq} cards of one suit in "
+                "consecutive ranks, written low to high (AM-10)",
+                move=move,
+                max_seq=self._max_seq,
             )
         top = self._plays[-1][1]
         top_text = "+".join(CARD_TEXT[c] for c in top)
         trump = SUITS[self._trump]
-        suit = SUIT_NAMES[SUITS[SUIT_OF[top[0]]]][:-1]
-        longer = ", a longer sequence of its suit" if len(top) > 1 else ""
+        suit = suit_one(SUITS[SUIT_OF[top[0]]])
+        longer = _t(", a longer sequence of its suit") if len(top) > 1 else ""
         if SUIT_OF[top[0]] == self._trump:
-            return f"must beat {top_text}: play higher trumps ({trump}){longer}, or take (AM-11)"
-        return (
-            f"must beat {top_text}: play a higher {suit}{longer} or a trump ({trump}), "
-            "or take (AM-11)"
+            return _t(
+                "must beat {top_text}: play higher trumps ({trump}){longer}, or take (AM-11)",
+                top_text=top_text,
+                trump=trump,
+                longer=longer,
+            )
+        return _t(
+            "must beat {top_text}: play a higher {suit}{longer} or a "
+            "trump ({trump}), or take (AM-11)",
+            top_text=top_text,
+            suit=suit,
+            longer=longer,
+            trump=trump,
         )
 
     def _must_match(self, hand: list[int]) -> str:
@@ -702,9 +735,10 @@ class MattisState(TableState):
         match = [CARD_TEXT[c] for c in hand if RANK_OF[c] == best]
         if not match:
             return ""
-        return (
-            f"must match the highest card's rank {RANKS[best]}: play "
-            f"{' or '.join(sorted(match, key=lambda t: _PHASE1_POS[TEXT_CARD[t]]))} (AM-3)"
+        return _t(
+            "must match the highest card's rank {rank}: play {cards} (AM-3)",
+            rank=RANKS[best],
+            cards=_t(" or ").join(sorted(match, key=lambda t: _PHASE1_POS[TEXT_CARD[t]])),
         )
 
     def _why_not_lap(self, move: str, seat: int, hand: list[int]) -> str:
@@ -712,16 +746,25 @@ class MattisState(TableState):
         if move.startswith("slough "):
             card = TEXT_CARD[move[7:]]
             if card not in hand:
-                return f"{move[7:]} is not in seat {seat}'s hand"
-            return (
-                f"{move[7:]} cannot be sloughed: only cards of a rank losing the trick "
-                f"({ranks}) can (AM-5)"
+                return _t("{move} is not in seat {seat}'s hand", move=move[7:], seat=seat)
+            return _t(
+                "{move} cannot be sloughed: only cards of a rank losing the "
+                "trick ({ranks}) can (AM-5)",
+                move=move[7:],
+                ranks=ranks,
             )
         if move in ("stock", "take") or "+" in move:
-            return f"seat {seat} may slough cards of a losing rank ({ranks}) or pass (AM-5)"
-        return (
-            f"it is seat {seat}'s slough turn: write 'slough {move}' to slough a card of a "
-            f"losing rank ({ranks}), or 'pass' (AM-5)"
+            return _t(
+                "seat {seat} may slough cards of a losing rank ({ranks}) or pass (AM-5)",
+                seat=seat,
+                ranks=ranks,
+            )
+        return _t(
+            "it is seat {seat}'s slough turn: write 'slough {move}' to "
+            "slough a card of a losing rank ({ranks}), or 'pass' (AM-5)",
+            seat=seat,
+            move=move,
+            ranks=ranks,
         )
 
     # --- phase 1 ------------------------------------------------------------------------
@@ -1048,7 +1091,9 @@ class MattisState(TableState):
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
         ):
-            raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
+            raise RulesError(
+                _t("no seat {seat!r}: seats are 0–{last} (or None)", seat=seat, last=self._n - 1)
+            )
         to_act = self.current_player
         collect = self._phase == COLLECT
         hand: list[str] = []

@@ -41,7 +41,13 @@ from collections.abc import Callable, Mapping, Sequence
 from math import comb
 from typing import Any
 
-from tikki.cards import COLOUR_NAMES, COLOURS, mueckenstich_deck, normalize_mueckenstich
+from tikki.cards import (
+    COLOUR_NAMES,
+    COLOURS,
+    colour_word,
+    mueckenstich_deck,
+    normalize_mueckenstich,
+)
 from tikki.core import (
     JSON,
     Game,
@@ -64,6 +70,7 @@ from tikki.events import (
     ev,
     past_of,
 )
+from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
 DISCARD, PLAY, SCORE, OVER = 0, 1, 2, 3
@@ -124,14 +131,14 @@ def score_round(
     double = _scoring_colour(doubled, "doubled")
     drop = _scoring_colour(dropped, "dropped")
     if double >= 0 and double == drop:
-        raise RulesError("the dropped colour must differ from the doubled one (MS-10)")
+        raise RulesError(_t("the dropped colour must differ from the doubled one (MS-10)"))
     out = []
     for pile in piles:
         cards = []
         for text in pile:
             canon = normalize_mueckenstich(text) if isinstance(text, str) else None
             if canon is None:
-                raise RulesError(f"{text!r} is not a Mückenstich card")
+                raise RulesError(_t("{text!r} is not a Mückenstich card", text=text))
             cards.append(TEXT_CARD[canon])
         out.append(_score_pile(cards, double, drop))
     return out
@@ -143,7 +150,12 @@ def _scoring_colour(colour: str | None, what: str) -> int:
     letter = _colour_word(colour.strip()) if isinstance(colour, str) else None
     if letter is None:
         raise RulesError(
-            f"the {what} colour is one of {', '.join(COLOURS)} or None, not {colour!r}"
+            _t(
+                "the {what} colour is one of {colours} or None, not {colour!r}",
+                what=what,
+                colours=", ".join(COLOURS),
+                colour=colour,
+            )
         )
     return COLOURS.index(letter)
 
@@ -199,27 +211,33 @@ class Mueckenstich(Game):
         deck is given without one.
         """
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RulesError(f"seed must be a whole number, got {seed!r}")
+            raise RulesError(_t("seed must be a whole number, got {seed!r}", seed=seed))
         decks: list[list[str]] | None = None
         given: list[str] | list[list[str]] | None = None
         if deck is not None:
             if isinstance(deck, str) or not isinstance(deck, Sequence) or not deck:
-                raise RulesError("a deck is a list of card texts, or a list of such decks")
+                raise RulesError(_t("a deck is a list of card texts, or a list of such decks"))
             if all(isinstance(d, str) for d in deck):
                 one = self.check_deck(deck)
                 decks, given = [one], one
             else:
                 if len(deck) > self.players:
                     raise RulesError(
-                        f"{len(deck)} decks given: a match of {self.players} players has "
-                        f"{self.players} rounds"
+                        _t(
+                            "{decks} decks given: a match of {players} players has "
+                            "{players} rounds",
+                            decks=len(deck),
+                            players=self.players,
+                        )
                     )
                 decks = []
                 for i, d in enumerate(deck):
                     try:
                         decks.append(self.check_deck(d))
                     except RulesError as err:
-                        raise RulesError(f"deck of round {i + 1}: {err}") from None
+                        raise RulesError(
+                            _t("deck of round {round}: {err}", round=i + 1, err=err)
+                        ) from None
                 given = [list(d) for d in decks]
             if seed is None:
                 seed = 0
@@ -579,9 +597,9 @@ class MueckenstichState(TableState):
     def _canonical(self, move: Any, legal: list[str]) -> str:
         """The legal move meant by forgiving input ``move``, or raise an explanation."""
         if not isinstance(move, str):
-            raise illegal(move, f"a move is a text, not {type(move).__name__}", legal)
+            raise illegal(move, _t("a move is a text, not {kind}", kind=type(move).__name__), legal)
         if self._phase == OVER:
-            raise IllegalMove("the match is over: no more moves")
+            raise IllegalMove(_t("the match is over: no more moves"))
         words = move.split()
         canon: str | None = None
         if len(words) >= 2 and words[0].lower() in ("discard", "trump", "double", "drop"):
@@ -596,19 +614,21 @@ class MueckenstichState(TableState):
             card = normalize_mueckenstich("".join(words))
             canon = card
         if canon is None:
-            raise illegal(move, f"{move!r} is not a move: {self._forms()}", legal)
+            raise illegal(
+                move, _t("{move!r} is not a move: {forms}", move=move, forms=self._forms()), legal
+            )
         if canon in legal:
             return canon
         raise illegal(move, self._why_not(canon), legal)
 
     def _forms(self) -> str:
         if self._phase == DISCARD:
-            return "set a card aside with discard and the card, e.g. discard 7R"
+            return _t("set a card aside with discard and the card, e.g. discard 7R")
         if self._phase == PLAY and self._pending:
-            return "name the trump colour, e.g. trump G (colours R B G K)"
+            return _t("name the trump colour, e.g. trump G (colours R B G K)")
         if self._phase == PLAY:
-            return "play a card: number 1–12 or M, then colour R B G K, e.g. 7R, 12B, MK"
-        return "choose a colour: double R, or drop G (colours R B G K)"
+            return _t("play a card: number 1–12 or M, then colour R B G K, e.g. 7R, 12B, MK")
+        return _t("choose a colour: double R, or drop G (colours R B G K)")
 
     def _why_not(self, move: str) -> str:
         """Why the well-formed ``move`` is not legal now."""
@@ -616,33 +636,41 @@ class MueckenstichState(TableState):
         verb, _, arg = move.rpartition(" ")
         if phase == DISCARD:
             if verb == "discard":
-                return f"{arg} is not in seat {seat}'s hand"
-            return f"seat {seat} must first set two cards aside (MS-4): write discard and a card"
+                return _t("{arg} is not in seat {seat}'s hand", arg=arg, seat=seat)
+            return _t(
+                "seat {seat} must first set two cards aside (MS-4): write discard and a card",
+                seat=seat,
+            )
         if phase == SCORE:
             if verb in ("double", "drop"):
                 doubler = self._doubled < 0 and seat == self._doubler()
                 if verb == "drop" and doubler:
-                    return (
-                        f"seat {seat} has the fewest tricks and names the doubled colour "
-                        "first (MS-10)"
+                    return _t(
+                        "seat {seat} has the fewest tricks and names the doubled "
+                        "colour first (MS-10)",
+                        seat=seat,
                     )
                 if verb == "double":
-                    return f"seat {seat} names the dropped colour, not a doubled one (MS-10)"
-                return f"{arg} is doubled: the dropped colour must be another (MS-10)"
-            return "the round is being scored: name a colour (MS-10)"
+                    return _t(
+                        "seat {seat} names the dropped colour, not a doubled one (MS-10)", seat=seat
+                    )
+                return _t("{arg} is doubled: the dropped colour must be another (MS-10)", arg=arg)
+            return _t("the round is being scored: name a colour (MS-10)")
         if self._pending:
-            return f"seat {seat} played a mosquito and must name the trump first (MS-8)"
+            return _t(
+                "seat {seat} played a mosquito and must name the trump first (MS-8)", seat=seat
+            )
         if verb:
             if verb == "discard":
-                return "discards are made before the first trick (MS-4)"
+                return _t("discards are made before the first trick (MS-4)")
             if verb == "trump":
-                return "the trump is named only right after playing a mosquito (MS-8)"
-            return "colours are doubled and dropped only when the round is scored (MS-10)"
+                return _t("the trump is named only right after playing a mosquito (MS-8)")
+            return _t("colours are doubled and dropped only when the round is scored (MS-10)")
         card = TEXT_CARD[move]
         if card not in self._hands[seat]:
-            return f"{move} is not in seat {seat}'s hand"
-        name = COLOUR_NAMES[COLOURS[self._led]]
-        return f"must follow {name}: play a {name} card (MS-6)"
+            return _t("{move} is not in seat {seat}'s hand", move=move, seat=seat)
+        name = colour_word(COLOURS[self._led])
+        return _t("must follow {colour}: play a {colour} card (MS-6)", colour=name)
 
     # --- discards -----------------------------------------------------------------------
 
@@ -800,7 +828,9 @@ class MueckenstichState(TableState):
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
         ):
-            raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
+            raise RulesError(
+                _t("no seat {seat!r}: seats are 0–{last} (or None)", seat=seat, last=self._n - 1)
+            )
         to_act = self.current_player
         last = self._last_trick
         return {

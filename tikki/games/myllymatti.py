@@ -30,12 +30,12 @@ from tikki.cards import (
     CARD_TEXT,
     RANK_OF,
     RANKS,
-    SUIT_NAMES,
     SUIT_OF,
     SUITS,
     TEXT_CARD,
     french_deck,
     normalize_french,
+    suit_one,
 )
 from tikki.core import (
     JSON,
@@ -70,6 +70,7 @@ from tikki.events import (
     to_json,
 )
 from tikki.games.shedding import is_run, next_with_cards
+from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
 COLLECT, SHED, OVER = 0, 1, 2
@@ -427,19 +428,35 @@ class MyllymattiState(TableState):
     def _canonical(self, move: Any, legal: list[str]) -> str:
         """The legal move meant by forgiving input ``move``, or raise an explanation."""
         if not isinstance(move, str):
-            raise illegal(move, f"a move is a text, not {type(move).__name__}", legal)
+            raise illegal(move, _t("a move is a text, not {kind}", kind=type(move).__name__), legal)
         if self._phase == OVER:
-            raise IllegalMove("the game is over: no more moves")
+            raise IllegalMove(_t("the game is over: no more moves"))
         text = "".join(move.split())
         if not text.isascii():
-            raise illegal(move, f"{move!r} is not a move: {_move_forms(self._phase)}", legal)
+            raise illegal(
+                move,
+                _t(
+                    "{move!r} is not a move: {move_forms}",
+                    move=move,
+                    move_forms=_move_forms(self._phase),
+                ),
+                legal,
+            )
         text = text.lower()
         if text in ("stock", "take"):
             canon = text
         else:
             parts = [normalize_french(p) for p in text.split("+")]
             if any(p is None for p in parts):
-                raise illegal(move, f"{move!r} is not a move: {_move_forms(self._phase)}", legal)
+                raise illegal(
+                    move,
+                    _t(
+                        "{move!r} is not a move: {move_forms}",
+                        move=move,
+                        move_forms=_move_forms(self._phase),
+                    ),
+                    legal,
+                )
             canon = "+".join(p for p in parts if p is not None)
         if canon in legal:
             return canon
@@ -449,31 +466,48 @@ class MyllymattiState(TableState):
         """Why the well-formed ``move`` is not legal now."""
         seat, hand = self._to_act, self._hands[self._to_act]
         if move == "stock":
-            return f"the stock has {len(self._stock)} card(s): stock needs at least two (MM-3)"
+            return _t(
+                "the stock has {n_stock} card(s): stock needs at least two (MM-3)",
+                n_stock=len(self._stock),
+            )
         if move == "take":
             if self._phase == COLLECT:
-                return "take is a phase-2 move"
-            return "there is nothing to take: you lead this trick"
+                return _t("take is a phase-2 move")
+            return _t("there is nothing to take: you lead this trick")
         cards = [TEXT_CARD[t] for t in move.split("+")]
         missing = [CARD_TEXT[c] for c in cards if c not in hand]
         if missing:
-            return f"{', '.join(missing)} is not in seat {seat}'s hand"
+            return _t("{cards} is not in seat {seat}'s hand", cards=", ".join(missing), seat=seat)
         if len(cards) > 1:
             if self._phase == COLLECT or not self._runs:
-                return "runs are not played here (only with option runs, in phase 2)"
+                return _t("runs are not played here (only with option runs, in phase 2)")
             if not is_run(cards):
-                return f"{move} is not a run: cards of one suit in consecutive ranks, low to high"
+                return _t(
+                    "{move} is not a run: cards of one suit in consecutive ranks, low to high",
+                    move=move,
+                )
         top = max(self._plays[-1][1])
         trump = SUITS[self._trump]
         if self._trv and SUIT_OF[top] != self._trump and SUIT_OF[cards[0]] == self._trump:
-            return (
-                f"must beat {CARD_TEXT[top]} with a higher {SUIT_NAMES[SUITS[SUIT_OF[top]]][:-1]}: "
-                "a trump beats it only when you hold none of its suit, or take"
+            return _t(
+                "must beat {card} with a higher {suit}: a trump beats it only"
+                " when you hold none of its suit, or take",
+                card=CARD_TEXT[top],
+                suit=suit_one(SUITS[SUIT_OF[top]]),
             )
         if SUIT_OF[top] == self._trump:
-            return f"must beat {CARD_TEXT[top]}: play a higher trump ({trump}), or take"
-        suit = SUIT_NAMES[SUITS[SUIT_OF[top]]][:-1]
-        return f"must beat {CARD_TEXT[top]}: play a higher {suit} or a trump ({trump}), or take"
+            return _t(
+                "must beat {card}: play a higher trump ({trump}), or take",
+                card=CARD_TEXT[top],
+                trump=trump,
+            )
+        suit = suit_one(SUITS[SUIT_OF[top]])
+        return _t(
+            "must beat {card}: play a higher {suit} or a trump ({trump}), or take",
+            card=CARD_TEXT[top],
+            suit=suit,
+            trump=trump,
+        )
 
     # --- phase 1 ------------------------------------------------------------------------
 
@@ -680,7 +714,9 @@ class MyllymattiState(TableState):
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
         ):
-            raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
+            raise RulesError(
+                _t("no seat {seat!r}: seats are 0–{last} (or None)", seat=seat, last=self._n - 1)
+            )
         to_act = self.current_player
         public = self._trump >= 0
         view: JSON = {
@@ -825,8 +861,12 @@ def _run_texts(hand: list[int], starts: list[int]) -> list[str]:
 
 def _move_forms(phase: int) -> str:
     if phase == COLLECT:
-        return f"play a card (rank {RANKS} then suit {SUITS}, e.g. 7H) or stock"
-    return "play a card (e.g. 7H), a run (e.g. 5H+6H+7H, with option runs) or take"
+        return _t(
+            "play a card (rank {ranks} then suit {suits}, e.g. 7H) or stock",
+            ranks=RANKS,
+            suits=SUITS,
+        )
+    return _t("play a card (e.g. 7H), a run (e.g. 5H+6H+7H, with option runs) or take")
 
 
 # --- determinizer -------------------------------------------------------------------------

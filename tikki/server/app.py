@@ -16,12 +16,15 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tikki
+from tikki import i18n
 from tikki.core import games
+from tikki.i18n import _
 from tikki.rules import request_language
 from tikki.server import botplay, headers, schemas, web, ws
 from tikki.server.analysis import Analyses
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
+from tikki.server.lang import LanguageMiddleware
 from tikki.server.limits import MAX_MESSAGE, BodyLimit
 from tikki.server.outbox import TransportControl
 from tikki.server.quota import Policy
@@ -56,9 +59,9 @@ def bearer(authorization: str | None) -> str | None:
     """The token of an ``Authorization: Bearer TOKEN`` header (``None`` without one)."""
     if authorization is None:
         return None
-    scheme, _, token = authorization.strip().partition(" ")
+    scheme, _sep, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError("bad_token", "send the seat token as 'Authorization: Bearer TOKEN'")
+        raise ApiError("bad_token", _("send the seat token as 'Authorization: Bearer TOKEN'"))
     return token.strip()
 
 
@@ -91,8 +94,7 @@ def api_router() -> APIRouter:
     @router.get("/games", response_model=schemas.GamesInfo)
     async def list_games() -> dict[str, Any]:
         """The games, their players, variants and options, and the bot levels offered."""
-        levels = [{"spec": spec, "label": text} for spec, text in botplay.LEVELS]
-        return {"games": games(), "bots": levels}
+        return {"games": i18n.localized_games(games()), "bots": botplay.levels()}
 
     @router.get("/games/{game}/rules", response_model=schemas.RulesText)
     async def game_rules(
@@ -264,8 +266,11 @@ def api_router() -> APIRouter:
         if seat is None:
             raise ApiError(
                 "not_finished",
-                f"table {table_id} is not finished: its full record is published at the end; "
-                "a seat's own record needs its token",
+                _(
+                    "table {table_id} is not finished: its full record is "
+                    "published at the end; a seat's own record needs its token",
+                    table_id=table_id,
+                ),
             )
         return table.record(seat)
 
@@ -284,7 +289,10 @@ async def _invalid(_request: Request, err: Exception) -> JSONResponse:
     for e in err.errors()[:3]:
         where = ".".join(str(p) for p in e.get("loc", ()))
         problems.append(f"{where}: {e.get('msg', 'invalid')}")
-    message = "malformed request: " + "; ".join(problems) + " (see /docs for the request format)"
+    message = _(
+        "malformed request: {problems} (see /docs for the request format)",
+        problems="; ".join(problems),
+    )
     return JSONResponse({"detail": {"code": "bad_request", "message": message}}, status_code=422)
 
 
@@ -295,10 +303,12 @@ HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 async def _http_error(_request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, StarletteHTTPException)
     if err.status_code == 400:  # FastAPI could not decode the body
-        message = f"malformed request: {err.detail}; send a JSON body (UTF-8), see /docs"
+        message = _(
+            "malformed request: {detail}; send a JSON body (UTF-8), see /docs", detail=err.detail
+        )
         return JSONResponse({"detail": {"code": "bad_request", "message": message}}, 422)
     code = HTTP_CODES.get(err.status_code, "http_error")
-    detail = {"code": code, "message": f"{err.detail}: see /docs for the API"}
+    detail = {"code": code, "message": _("{detail}: see /docs for the API", detail=err.detail)}
     return JSONResponse({"detail": detail}, err.status_code, headers=err.headers)
 
 
@@ -313,9 +323,11 @@ def create_app(
     """The web table app on the database ``db_url`` (default: the user's SQLite file),
     with the limits of ``policy`` (default: :class:`~tikki.server.quota.Policy`);
     ``client_seeds`` accepts a creator's seed at tables with open seats too."""
-    name, _ = tikki.bots.parse_spec(hint_bot)
+    name, _params = tikki.bots.parse_spec(hint_bot)
     if name not in botplay.ALLOWED:
-        raise ValueError(f"the hint bot is random, heuristic or ismcts, not {hint_bot!r}")
+        raise ValueError(
+            _("the hint bot is random, heuristic or ismcts, not {hint_bot!r}", hint_bot=hint_bot)
+        )
     manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot, policy)
     analyses = Analyses(manager, manager.policy.analysis_samples)
 
@@ -342,6 +354,7 @@ def create_app(
     app.state.max_message = max_message
     app.add_middleware(BodyLimit, limit=max_message)
     app.add_middleware(headers.SecurityHeaders)
+    app.add_middleware(LanguageMiddleware)  # every text below in the request's language
     app.add_middleware(TransportControl)  # outermost: it needs the server's own send
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _invalid)

@@ -15,16 +15,17 @@ from typing import Any
 
 from tikki import bots as botlib
 from tikki.core import Game, RulesError
+from tikki.i18n import N_, _, tr, use
 
 MAX_ITERATIONS = 5000
 """The largest ``ismcts`` iteration budget a table may ask for."""
 
 LEVELS: tuple[tuple[str, str], ...] = (
-    ("random", "Easy"),
-    ("heuristic", "Medium"),
-    ("ismcts:iterations=1000", "Hard"),
+    ("random", N_("Easy")),
+    ("heuristic", N_("Medium")),
+    ("ismcts:iterations=1000", N_("Hard")),
 )
-"""The bot levels the lobby offers: (spec, label)."""
+"""The bot levels the lobby offers: (spec, label); the labels in English (see :func:`levels`)."""
 
 ALLOWED: Mapping[str, frozenset[str]] = {
     "random": frozenset(),
@@ -41,26 +42,43 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
 
     Without ``any_spec`` only the named levels are accepted.
     """
-    allowed = ", ".join(level for level, _ in LEVELS)
+    allowed = ", ".join(spec for spec, _label in LEVELS)
     try:
         name, params = botlib.parse_spec(spec)
     except RulesError as err:
-        raise RulesError(f"{err}; the server runs random, heuristic and ismcts") from None
+        raise RulesError(
+            _("{err}; the server runs random, heuristic and ismcts", err=err)
+        ) from None
     if name not in ALLOWED:
         raise RulesError(
-            f"the server does not run {name!r} bots: use random, heuristic or ismcts "
-            f"(for example {allowed})"
+            _(
+                "the server does not run {name!r} bots: use random, heuristic"
+                " or ismcts (for example {allowed})",
+                name=name,
+                allowed=allowed,
+            )
         )
     extra = sorted(set(params) - ALLOWED[name])
     if extra:
         takes = ", ".join(sorted(ALLOWED[name])) or "no parameters"
-        raise RulesError(f"bot {name!r} here takes {takes}, not {extra[0]!r}")
+        raise RulesError(
+            _(
+                "bot {name!r} here takes {takes}, not {extra!r}",
+                name=name,
+                takes=takes,
+                extra=extra[0],
+            )
+        )
     _check_ismcts(params)
     if not any_spec and spec.strip() not in dict(LEVELS):
         levels = ", ".join(f"{level} ({text})" for level, text in LEVELS)
         raise RulesError(
-            f"this server offers the bot levels {levels}, not {spec.strip()!r}; "
-            "other bot specs need a server started with --allow-bot-specs"
+            _(
+                "this server offers the bot levels {levels}, not {spec!r}; "
+                "other bot specs need a server started with --allow-bot-specs",
+                levels=levels,
+                spec=spec.strip(),
+            )
         )
     try:
         botlib.make(spec, seed=0)  # construction validates the values
@@ -69,7 +87,7 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
 
             policy_for(game)
     except (RulesError, ValueError, TypeError) as err:
-        raise RulesError(f"bot spec {spec!r}: {err}") from None
+        raise RulesError(_("bot spec {spec!r}: {err}", spec=spec, err=err)) from None
     return spec.strip()
 
 
@@ -79,33 +97,58 @@ def _check_ismcts(params: Mapping[str, str]) -> None:
         iterations.isdigit() and 1 <= int(iterations) <= MAX_ITERATIONS
     ):
         raise RulesError(
-            f"ismcts iterations must be a whole number 1–{MAX_ITERATIONS}, not {iterations!r}"
+            _(
+                "ismcts iterations must be a whole number 1–{most}, not {iterations!r}",
+                most=MAX_ITERATIONS,
+                iterations=iterations,
+            )
         )
     rollout = params.get("rollout")
     if rollout is not None and rollout not in FAST_ROLLOUTS:
-        raise RulesError(f"ismcts rollout here is greedy or random, not {rollout!r}")
+        raise RulesError(
+            _("ismcts rollout here is greedy or random, not {rollout!r}", rollout=rollout)
+        )
 
 
 BOT_NAMES: tuple[str, ...] = ("Aino", "Eero", "Helmi", "Onni", "Saga", "Veikko", "Kerttu")
 """Short names for a table's bots, given in seat order: each bot at a table has its own."""
 
 
+def levels() -> list[dict[str, str]]:
+    """The lobby's bot levels with their labels in the current language."""
+    return [{"spec": spec, "label": tr(text)} for spec, text in LEVELS]
+
+
 def level(spec: str) -> str:
-    """The level's name, as the lobby, the hint and the log say it: ``Medium`` for
-    ``heuristic``; an ``ismcts`` budget other than the lobby's is added."""
+    """The level's name, as the lobby, the hint and the log say it, in the current
+    language: ``Medium`` for ``heuristic``; an ``ismcts`` budget other than the lobby's is
+    added."""
     name, params = botlib.parse_spec(spec)
     for lobby_spec, text in LEVELS:
         if lobby_spec == spec or (name != "ismcts" and lobby_spec == name):
-            return text
+            return tr(text)
     if name == "ismcts":
-        return f"Hard, {params.get('iterations', '1000')} iterations"
+        return _("Hard, {n} iterations", n=params.get("iterations", "1000"))
     return name
 
 
 def label(spec: str, index: int = 0) -> str:
     """A seat name for the ``index``-th bot of a table: ``Aino (Medium)`` for a first
-    ``heuristic`` bot."""
-    return f"{BOT_NAMES[index % len(BOT_NAMES)]} ({level(spec)})"
+    ``heuristic`` bot (stored so, in English; :func:`shown_name` translates it)."""
+    with use("en"):
+        return f"{BOT_NAMES[index % len(BOT_NAMES)]} ({level(spec)})"
+
+
+def shown_name(stored: str, spec: str | None) -> str:
+    """A bot seat's stored name with its level in the current language: ``Aino (Medium)``
+    reads ``Aino (Keskitaso)`` in Finnish."""
+    first, paren, _rest = stored.partition(" (")
+    if spec is None or not paren:
+        return stored
+    try:
+        return f"{first} ({level(spec)})"
+    except RulesError:
+        return stored
 
 
 CHEAP = frozenset({"random", "heuristic"})
@@ -139,4 +182,7 @@ __all__ = [
     "choose",
     "is_cheap",
     "label",
+    "level",
+    "levels",
+    "shown_name",
 ]

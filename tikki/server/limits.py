@@ -6,6 +6,8 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tikki.i18n import _
+
 MAX_MESSAGE = 4096
 """The largest request body or WebSocket message the server reads, in bytes."""
 
@@ -48,7 +50,9 @@ class BodyLimit:
     async def _refuse(self, send: Send) -> None:
         detail = {
             "code": "too_large",
-            "message": f"the request body is over {self.limit} bytes: send at most {self.limit}",
+            "message": _(
+                "the request body is over {limit} bytes: send at most {limit}", limit=self.limit
+            ),
         }
         body = json.dumps({"detail": detail}).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]

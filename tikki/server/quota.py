@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tikki.i18n import _
 from tikki.server.errors import ApiError
 from tikki.server.pool import cores
 
@@ -64,13 +65,24 @@ class Policy:
         }
         for option, value in numbers.items():
             if not value > 0:
-                raise ValueError(f"{option} is a number > 0, not {value}")
+                raise ValueError(
+                    _("{option} is a number > 0, not {value}", option=option, value=value)
+                )
         if self.analysis_samples < 2:
-            raise ValueError(f"--analysis-samples is 2 or more, not {self.analysis_samples}")
+            raise ValueError(
+                _("--analysis-samples is 2 or more, not {value}", value=self.analysis_samples)
+            )
         if not 1 <= self.min_turn_timer <= 30:
-            raise ValueError(f"--min-turn-timer is 1–30 seconds, not {self.min_turn_timer}")
+            raise ValueError(
+                _("--min-turn-timer is 1–30 seconds, not {value}", value=self.min_turn_timer)
+            )
         if self.bot_workers < 0:
-            raise ValueError(f"--bot-workers is 0 (one per core) or more, not {self.bot_workers}")
+            raise ValueError(
+                _(
+                    "--bot-workers is 0 (one per core) or more, not {bot_workers}",
+                    bot_workers=self.bot_workers,
+                )
+            )
 
     @property
     def workers(self) -> int:
@@ -81,7 +93,11 @@ class Policy:
 def rate_limited(message: str, retry_after: float) -> ApiError:
     """The refusal of a request over a limit; retry after ``retry_after`` seconds."""
     wait = max(1, math.ceil(retry_after))
-    return ApiError("rate_limited", f"{message}: try again in {wait} s", retry_after=wait)
+    return ApiError(
+        "rate_limited",
+        _("{message}: try again in {wait} s", message=message, wait=wait),
+        retry_after=wait,
+    )
 
 
 class RateLimiter:

@@ -10,6 +10,7 @@ from types import FrameType
 
 import uvicorn
 
+from tikki.i18n import _
 from tikki.server.app import create_app
 from tikki.server.db import default_db_url
 from tikki.server.quota import Policy
@@ -54,12 +55,14 @@ def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0 picks a free one)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        family, kind, proto, _, address = infos[0]
+        family, kind, proto, _canonname, address = infos[0]
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
     except OSError as err:
-        raise ServeError(f"cannot listen on {host}:{port}: {err}") from None
+        raise ServeError(
+            _("cannot listen on {host}:{port}: {err}", host=host, port=port, err=err)
+        ) from None
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
@@ -79,7 +82,9 @@ def serve(
     real port); ``policy`` holds the limits on clients; ``client_seeds`` accepts a
     creator's seed at tables with open seats too."""
     if bot_delay < 0:
-        raise ServeError(f"--bot-delay is a number of seconds >= 0, not {bot_delay}")
+        raise ServeError(
+            _("--bot-delay is a number of seconds >= 0, not {bot_delay}", bot_delay=bot_delay)
+        )
     url = db or default_db_url()
     try:
         app = create_app(
@@ -89,7 +94,7 @@ def serve(
     except ValueError as err:
         raise ServeError(str(err)) from None
     except Exception as err:
-        raise ServeError(f"cannot open the database {url!r}: {err}") from None
+        raise ServeError(_("cannot open the database {url!r}: {err}", url=url, err=err)) from None
     sock = bind(host, port)
     real_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
@@ -104,13 +109,13 @@ def serve(
     )
     server = _Server(config)
     tune_gc()
-    announce(f"tikki web table: http://{shown}:{real_port}/")
-    announce(f"database: {app.state.manager.store.engine.url.render_as_string()}")
+    announce(_("tikki web table: {url}", url=f"http://{shown}:{real_port}/"))
+    announce(_("database: {url}", url=app.state.manager.store.engine.url.render_as_string()))
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
     sock.close()
     if not server.started:
-        raise ServeError("the server did not start (see the messages above)")
+        raise ServeError(_("the server did not start (see the messages above)"))
 
 
 __all__ = ["GC_THRESHOLDS", "ServeError", "bind", "serve", "tune_gc"]

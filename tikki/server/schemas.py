@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tikki.i18n import _
 from tikki.server.db import BOT_SPEC_MAX
 from tikki.server.seeds import SEED_DIGITS, SEED_MAX
 
@@ -66,7 +67,7 @@ class CreateTable(BaseModel):
         if isinstance(value, str):
             number = int(value)
             if number > SEED_MAX:
-                raise ValueError(f"a seed is a whole number 0–{SEED_MAX}")
+                raise ValueError(_("a seed is a whole number 0–{most}", most=SEED_MAX))
             return number
         return value
 
@@ -198,7 +199,7 @@ class JoinRequest(BaseModel):
     def _printable(cls, value: str) -> str:
         value = value.strip()
         if not value or not value.isprintable():
-            raise ValueError("a name is 1–40 printable characters, not only spaces")
+            raise ValueError(_("a name is 1–40 printable characters, not only spaces"))
         return value
 
 

@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from tikki.core import JSON, RULES_REVISION, Game, IllegalMove, RulesError, State, load
+from tikki.i18n import _, use
 from tikki.server import botplay, leave, seeds
 from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
@@ -77,6 +78,8 @@ class Connection:
 
     seat: int | None
     outbox: Outbox = field(default_factory=Outbox)
+    lang: str = "en"
+    """The language of the connection's texts (bot names, error messages)."""
 
     @property
     def close_code(self) -> int | None:
@@ -185,7 +188,7 @@ class Table:
         return {
             "seat": s.seat,
             "kind": s.kind,
-            "name": s.name,
+            "name": botplay.shown_name(s.name, s.bot) if s.name and s.kind == "bot" else s.name,
             "bot": s.bot,
             "anyone": s.kind == "open" and s.invite_hash is None,
             "connected": self.connected(s),
@@ -267,21 +270,28 @@ class Table:
                 return s.seat
         raise ApiError(
             "bad_token",
-            f"this token holds no seat at table {self.id}: use the token returned when you "
-            "joined, or watch without one",
+            _(
+                "this token holds no seat at table {id}: use the token "
+                "returned when you joined, or watch without one",
+                id=self.id,
+            ),
         )
 
     def broadcast(self) -> None:
         """Send every connection its own seat's state (each view computed once)."""
         if not self.connections:
             return
-        public = self.public()
-        texts: dict[int | None, str] = {}
+        publics: dict[str, JSON] = {}
+        texts: dict[tuple[int | None, str], str] = {}
         for conn in list(self.connections):
-            text = texts.get(conn.seat)
+            text = texts.get((conn.seat, conn.lang))
             if text is None:
-                text = json.dumps(self.state_message(conn.seat, public))
-                texts[conn.seat] = text
+                with use(conn.lang):
+                    if conn.lang not in publics:
+                        publics[conn.lang] = self.public()
+                    message = self.state_message(conn.seat, publics[conn.lang])
+                text = json.dumps(message)
+                texts[conn.seat, conn.lang] = text
             conn.push(text, state=True)
 
 
@@ -345,7 +355,9 @@ class TableManager:
             return await self._db(fn, *args)
         except Exception:
             log.exception("storing %s failed", what)
-            raise ApiError("unavailable", f"{what} could not be stored: try again") from None
+            raise ApiError(
+                "unavailable", _("{what} could not be stored: try again", what=what)
+            ) from None
 
     # --- life cycle -----------------------------------------------------------------
 
@@ -436,13 +448,17 @@ class TableManager:
         if row is None:
             raise ApiError(
                 "unknown_table",
-                f"there is no table {table_id!r}: GET /api/tables lists the open ones",
+                _(
+                    "there is no table {table_id!r}: GET /api/tables lists the open ones",
+                    table_id=table_id,
+                ),
             )
         try:
             table = self._rebuild(row)
         except (RulesError, IllegalMove) as err:
             raise ApiError(
-                "unknown_table", f"table {table_id!r} cannot be rebuilt: {err}"
+                "unknown_table",
+                _("table {table_id!r} cannot be rebuilt: {err}", table_id=table_id, err=err),
             ) from None
         if table_id in self.tables:
             return self.tables[table_id]
@@ -506,11 +522,11 @@ class TableManager:
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
             if table_id not in self.tables and await self._write(
-                "the new table", self.store.add_table, stored
+                _("the new table"), self.store.add_table, stored
             ):
                 break
         else:
-            raise ApiError("unavailable", "no free table id could be stored: try again")
+            raise ApiError("unavailable", _("no free table id could be stored: try again"))
         table = Table(
             table_id, game, state, seed, seats, status, created,
             memory_aids=request.memory_aids, owner=address, turn_timer=timer,
@@ -527,8 +543,11 @@ class TableManager:
         policy = self.policy
         if len(live) >= policy.max_tables:
             raise rate_limited(
-                f"the server has {len(live)} live tables, its limit: join a waiting table "
-                "from the lobby, or create one later",
+                _(
+                    "the server has {n_live} live tables, its limit: join a "
+                    "waiting table from the lobby, or create one later",
+                    n_live=len(live),
+                ),
                 CAP_RETRY,
             )
         if address is None:
@@ -536,14 +555,22 @@ class TableManager:
         own = sum(1 for t in live if t.owner == address)
         if own >= policy.tables_per_address:
             raise rate_limited(
-                f"your address has {own} live tables, the limit per address: "
-                "finish one (or let a waiting one expire) before creating more",
+                _(
+                    "your address has {own} live tables, the limit per address: "
+                    "finish one (or let a waiting one expire) before creating "
+                    "more",
+                    own=own,
+                ),
                 CAP_RETRY,
             )
         wait = self.creates.take(address)
         if wait > 0:
             raise rate_limited(
-                f"your address may create {policy.create_per_minute:g} tables a minute", wait
+                _(
+                    "your address may create {create_per_minute:g} tables a minute",
+                    create_per_minute=policy.create_per_minute,
+                ),
+                wait,
             )
 
     @staticmethod
@@ -552,7 +579,10 @@ class TableManager:
         if "rules" in options:
             raise ApiError(
                 "bad_options",
-                f"rules is not an option: new tables play rulings revision {RULES_REVISION}",
+                _(
+                    "rules is not an option: new tables play rulings revision {revision}",
+                    revision=RULES_REVISION,
+                ),
             )
         if request.variant is not None:
             options["variant"] = request.variant
@@ -564,13 +594,17 @@ class TableManager:
         if request.memory_aids and game.name != "mueckenstich":
             raise ApiError(
                 "bad_options",
-                "memory_aids is a Mückenstich table option: the other games show every card",
+                _("memory_aids is a Mückenstich table option: the other games show every card"),
             )
         if len(request.seats) != game.players:
             raise ApiError(
                 "bad_options",
-                f"a table of {game.players} players needs {game.players} seats "
-                f"(open or bot), got {len(request.seats)}",
+                _(
+                    "a table of {players} players needs {players} seats (open or "
+                    "bot), got {n_seats}",
+                    players=game.players,
+                    n_seats=len(request.seats),
+                ),
             )
         return game
 
@@ -581,11 +615,13 @@ class TableManager:
                 seats.append(StoredSeat(i, "open"))
                 continue
             if spec is None:
-                raise ApiError("bad_bot", f"seat {i} is a bot seat: give its spec, e.g. heuristic")
+                raise ApiError(
+                    "bad_bot", _("seat {i} is a bot seat: give its spec, e.g. heuristic", i=i)
+                )
             try:
                 spec = botplay.check_spec(spec, game, self.policy.allow_bot_specs)
             except RulesError as err:
-                raise ApiError("bad_bot", f"seat {i}: {err}") from None
+                raise ApiError("bad_bot", _("seat {i}: {err}", i=i, err=err)) from None
             bots = sum(1 for s in seats if s.kind == "bot")
             seats.append(StoredSeat(i, "bot", botplay.label(spec, bots), spec))
         return seats
@@ -604,13 +640,22 @@ class TableManager:
         if not 0 <= seat < len(table.seats):
             raise ApiError(
                 "unknown_seat",
-                f"table {table_id} has no seat {seat}: seats are 0–{len(table.seats) - 1}",
+                _(
+                    "table {table_id} has no seat {seat}: seats are 0–{last}",
+                    table_id=table_id,
+                    seat=seat,
+                    last=len(table.seats) - 1,
+                ),
             )
         if address is not None and table.seats[seat].kind == "open":
             wait = self.joins.take(address)
             if wait > 0:
                 raise rate_limited(
-                    f"your address may take {self.policy.join_per_minute:g} seats a minute", wait
+                    _(
+                        "your address may take {join_per_minute:g} seats a minute",
+                        join_per_minute=self.policy.join_per_minute,
+                    ),
+                    wait,
                 )
         async with table.lock:
             held = table.seats[seat]
@@ -620,7 +665,9 @@ class TableManager:
             token = secrets.token_urlsafe(24)
             new = StoredSeat(seat, "human", name, None, hash_token(token))
             status = "playing" if len(table.open_seats) == 1 else "waiting"
-            await self._write(f"your seat {seat}", self.store.take_seat, table.id, new, status)
+            await self._write(
+                _("your seat {seat}", seat=seat), self.store.take_seat, table.id, new, status
+            )
             table.seats[seat] = new
             table.status = status
             table.away_since[seat] = self.clock()
@@ -638,10 +685,13 @@ class TableManager:
         dealer moves on.  The first request makes the new table; each person's request
         takes that person's seat there.  Return the new table, the new seat and its token."""
         if seat is None:
-            raise ApiError("spectator", "spectators cannot ask for a rematch: a seat's token can")
+            raise ApiError(
+                "spectator", _("spectators cannot ask for a rematch: a seat's token can")
+            )
         if table.status != "finished":
             raise ApiError(
-                "not_finished", f"table {table.id} is still being played: play again at its end"
+                "not_finished",
+                _("table {id} is still being played: play again at its end", id=table.id),
             )
         async with table.lock:
             if table.rematch is None:
@@ -660,8 +710,12 @@ class TableManager:
             if err.code == "seat_taken":
                 raise ApiError(
                     "seat_taken",
-                    f"you already hold seat {new_seat} at the rematch {table.rematch}: "
-                    "its token was given with your first request",
+                    _(
+                        "you already hold seat {new_seat} at the rematch {rematch}: "
+                        "its token was given with your first request",
+                        new_seat=new_seat,
+                        rematch=table.rematch,
+                    ),
                 ) from None
             raise
         return new_table, new_seat, token
@@ -696,30 +750,43 @@ class TableManager:
         if seat is None:
             raise ApiError(
                 "spectator",
-                f"spectators cannot {verb}: join an open seat and use its token",
+                _("spectators cannot {verb}: join an open seat and use its token", verb=verb),
                 table.seq,
             )
         if table.status == "waiting":
             raise ApiError(
                 "not_started",
-                f"the game has not started: seats {_seat_list(table.open_seats)} are still "
-                "open; wait until every seat is taken",
+                _(
+                    "the game has not started: seats {seat_list} are still open; "
+                    "wait until every seat is taken",
+                    seat_list=_seat_list(table.open_seats),
+                ),
                 table.seq,
             )
         if table.status == "finished":
-            raise ApiError("finished", "the game is over: GET its record to review it", table.seq)
+            raise ApiError(
+                "finished", _("the game is over: GET its record to review it"), table.seq
+            )
         if seq is not None and seq != table.seq:
             raise ApiError(
                 "stale",
-                f"move made against state {seq}, the table is at state {table.seq}: "
-                "send your move again with the current seq",
+                _(
+                    "move made against state {seq}, the table is at state {now}: "
+                    "send your move again with the current seq",
+                    seq=seq,
+                    now=table.seq,
+                ),
                 table.seq,
             )
         to_act = table.state.current_player
         if to_act != seat:
             raise ApiError(
                 "not_your_turn",
-                f"it is seat {to_act}'s turn, not yours (seat {seat}): wait for your turn",
+                _(
+                    "it is seat {to_act}'s turn, not yours (seat {seat}): wait for your turn",
+                    to_act=to_act,
+                    seat=seat,
+                ),
                 table.seq,
             )
 
@@ -738,7 +805,7 @@ class TableManager:
         except Exception:
             log.exception("storing move %d of table %s failed", table.seq, table.id)
             raise ApiError(
-                "unavailable", "the move could not be stored: try again", table.seq
+                "unavailable", _("the move could not be stored: try again"), table.seq
             ) from None
         table.state = state
         table.seq += 1
@@ -1030,16 +1097,18 @@ class TableManager:
 
     # --- connections ----------------------------------------------------------------
 
-    def connect(self, table: Table, seat: int | None) -> Connection:
-        """Register a connection; others learn that the seat is present."""
-        conn = Connection(seat)
+    def connect(self, table: Table, seat: int | None, lang: str = "en") -> Connection:
+        """Register a connection (its texts in ``lang``); others learn that the seat is
+        present."""
+        conn = Connection(seat, lang=lang)
         table.connections.add(conn)
         if seat is not None:
             table.away_since.pop(seat, None)
         if seat is not None:
             table.broadcast()
         else:
-            conn.push(json.dumps(table.state_message(None)), state=True)
+            with use(lang):
+                conn.push(json.dumps(table.state_message(None)), state=True)
         return conn
 
     def disconnect(self, table: Table, conn: Connection) -> None:
@@ -1087,12 +1156,15 @@ def check_invite(table: Table, seat: StoredSeat, invite: str | None) -> None:
     if invite is not None and hmac.compare_digest(hash_token(invite), seat.invite_hash):
         return
     anyone = [s.seat for s in table.seats if s.kind == "open" and s.invite_hash is None]
-    raise ApiError(
-        "bad_invite",
-        f"seat {seat.seat} of table {table.id} is kept for the holder of its invite link: "
-        "open the link you were sent (it ends in #invite=…)"
-        + (f", or take a seat open to anyone: {_seat_list(anyone)}" if anyone else ""),
+    kept = _(
+        "seat {seat} of table {table} is kept for the holder of its invite link: "
+        "open the link you were sent (it ends in #invite=…)",
+        seat=seat.seat,
+        table=table.id,
     )
+    if anyone:
+        kept += _(", or take a seat open to anyone: {seats}", seats=_seat_list(anyone))
+    raise ApiError("bad_invite", kept)
 
 
 def _timer_ran_out(table: Table, now: datetime) -> bool:
@@ -1129,14 +1201,17 @@ def _not_away(table: Table, held: StoredSeat, wait: float | None) -> str:
 
 
 def _seat_list(seats: Iterable[int]) -> str:
-    return ", ".join(str(s) for s in seats) or "none"
+    return ", ".join(str(s) for s in seats) or _("none")
 
 
 def _taken_message(table: Table, held: StoredSeat) -> str:
     who = held.name or held.kind
-    return (
-        f"seat {held.seat} of table {table.id} is taken ({who}): "
-        f"open seats are {_seat_list(table.open_seats)}"
+    return _(
+        "seat {seat} of table {table} is taken ({who}): open seats are {open}",
+        seat=held.seat,
+        table=table.id,
+        who=who,
+        open=_seat_list(table.open_seats),
     )
 
 

@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from markdown_it import MarkdownIt
 
 from tikki.core import RulesError, game_class
+from tikki.i18n import _
 from tikki.rules import DEFAULT_LANGUAGE, request_language, rules_text
 from tikki.server.errors import ApiError
 
@@ -134,8 +135,8 @@ def static_file(path: str) -> Response:
     except (OSError, ValueError):  # a NUL byte, a name over the system's limit
         found = False
     if not found:
-        raise ApiError("not_found", f"no static file {path[:100]!r}")
-    media_type, _ = mimetypes.guess_type(target.name)
+        raise ApiError("not_found", _("no static file {path!r}", path=path[:100]))
+    media_type, _encoding = mimetypes.guess_type(target.name)
     return FileResponse(target, media_type=media_type or "application/octet-stream")
 
 

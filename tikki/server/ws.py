@@ -16,6 +16,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from tikki import i18n
+from tikki.i18n import _
 from tikki.server import outbox
 from tikki.server.errors import ApiError
 from tikki.server.quota import RateLimiter, rate_limited
@@ -58,7 +60,7 @@ async def serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_text(json.dumps(err.message_json()))
         await websocket.close(CLOSE_CODES.get(err.code, 4400))
         return
-    conn = manager.connect(table, seat)
+    conn = manager.connect(table, seat, i18n.current())
     try:
         await manager.come_back(table, seat)  # a stand-in bot stops: the person is back
     except ApiError as err:
@@ -87,13 +89,18 @@ async def serve_socket(websocket: WebSocket, table_id: str) -> None:
 
 async def hello(websocket: WebSocket, limit: int) -> str | None:
     """The token of the connection's first message, ``{"type": "hello", "token": T}``
-    (``None``: a spectator); :class:`ApiError` for anything else."""
+    (``None``: a spectator); :class:`ApiError` for anything else.  A ``"lang"`` in it
+    (``en``, ``fi``, ``de``) sets the connection's language; without one it is the
+    upgrade request's (``?lang=``, ``Accept-Language``)."""
     if "token" in websocket.query_params:
-        raise ApiError("bad_token", f"never put the seat token in the URL: {HELLO}")
+        raise ApiError("bad_token", _("never put the seat token in the URL: {hello}", hello=HELLO))
     try:
         message = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
     except TimeoutError:
-        raise ApiError("bad_message", f"no hello within {HELLO_SECONDS} s: {HELLO}") from None
+        raise ApiError(
+            "bad_message",
+            _("no hello within {seconds} s: {hello}", seconds=HELLO_SECONDS, hello=HELLO),
+        ) from None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
@@ -102,10 +109,19 @@ async def hello(websocket: WebSocket, limit: int) -> str | None:
         with contextlib.suppress(ValueError, RecursionError):
             data = json.loads(text)
     if not isinstance(data, dict) or data.get("type") != "hello":
-        raise ApiError("bad_message", f"the first message must be a hello: {HELLO}")
+        raise ApiError("bad_message", _("the first message must be a hello: {hello}", hello=HELLO))
+    lang = data.get("lang")
+    if lang is not None:
+        chosen = i18n.known(lang) if isinstance(lang, str) else None
+        if chosen is None:
+            names = ", ".join(i18n.LANGUAGES)
+            raise ApiError("bad_message", _("a hello's lang is one of {names}", names=names))
+        i18n.activate(chosen)  # this connection's language from now on
     token = data.get("token")
     if token is not None and not isinstance(token, str):
-        raise ApiError("bad_token", f"a token is the text returned when you joined: {HELLO}")
+        raise ApiError(
+            "bad_token", _("a token is the text returned when you joined: {hello}", hello=HELLO)
+        )
     return token
 
 
@@ -133,10 +149,19 @@ class Session:
         """Handle one client message; every refusal is an ``error`` message."""
         size = len(data) if text is None and data is not None else len((text or "").encode())
         if size > self.limit:
-            self.error("too_large", f"the message has {size} bytes: send at most {self.limit}")
+            self.error(
+                "too_large",
+                _(
+                    "the message has {size} bytes: send at most {limit}",
+                    size=size,
+                    limit=self.limit,
+                ),
+            )
             return
         if text is None:
-            self.error("bad_message", f"send text frames with a JSON object of type {TYPES}")
+            self.error(
+                "bad_message", _("send text frames with a JSON object of type {types}", types=TYPES)
+            )
             return
         parsed = _parse(text)
         if isinstance(parsed, str):
@@ -164,8 +189,11 @@ class Session:
                 self.conn.close(outbox.TOO_SLOW)
                 return
             err = rate_limited(
-                f"send sync at most {self.manager.policy.sync_per_minute:g} times a minute "
-                "(state messages come by themselves)",
+                _(
+                    "send sync at most {sync_per_minute:g} times a minute (state "
+                    "messages come by themselves)",
+                    sync_per_minute=self.manager.policy.sync_per_minute,
+                ),
                 wait,
             )
             self.send(err.message_json())
@@ -176,12 +204,15 @@ class Session:
     async def _move(self, message: dict[str, Any]) -> None:
         move, seq = message.get("move"), message.get("seq")
         if not isinstance(move, str) or not move.strip():
-            self.error("bad_message", 'a move message needs "move": a move text such as "7H"')
+            self.error("bad_message", _('a move message needs "move": a move text such as "7H"'))
             return
         if isinstance(seq, bool) or not isinstance(seq, int):
             self.error(
                 "bad_message",
-                f'a move message needs "seq": the state it was made against (now {self.table.seq})',
+                _(
+                    'a move message needs "seq": the state it was made against (now {seq})',
+                    seq=self.table.seq,
+                ),
             )
             return
         try:
@@ -222,14 +253,20 @@ def _parse(text: str) -> dict[str, Any] | str:
     try:
         data = json.loads(text)
     except ValueError as err:
-        return f"the message is not JSON ({err}): send a JSON object of type {TYPES}"
+        return _(
+            "the message is not JSON ({error}): send a JSON object of type {types}",
+            error=err,
+            types=TYPES,
+        )
     except RecursionError:
-        return f"the message nests too deeply: send a flat JSON object of type {TYPES}"
+        return _(
+            "the message nests too deeply: send a flat JSON object of type {types}", types=TYPES
+        )
     if not isinstance(data, dict):
-        return f"the message is not a JSON object: send an object of type {TYPES}"
+        return _("the message is not a JSON object: send an object of type {types}", types=TYPES)
     kind = data.get("type")
     if kind not in ("move", "hint", "sync", "ping", "resign", "hand_over", "back"):
-        return f"unknown message type {kind!r}: the types are {TYPES}"
+        return _("unknown message type {kind!r}: the types are {types}", kind=kind, types=TYPES)
     return data
 
 

@@ -26,17 +26,19 @@ from tikki import bots as botlib
 from tikki.bots.external import BotFailure
 from tikki.cards import parse_input, screen_text
 from tikki.core import Game, IllegalMove, RulesError, State
+from tikki.i18n import N_, _, tr
 from tikki.tui import common, generic
 from tikki.tui.events import event_lines
 
 COMMANDS = {
-    "help": "what each legal move means",
-    "pile": "the cards in your pile (the tricks you won)",
-    "rules": "the rules of this game",
-    "log": "every move so far",
-    "hint": "ask the strongest bot (ISMCTS) what it would play",
-    "quit": "stop now (the record is saved)",
+    "help": N_("what each legal move means"),
+    "pile": N_("the cards in your pile (the tricks you won)"),
+    "rules": N_("the rules of this game"),
+    "log": N_("every move so far"),
+    "hint": N_("ask the strongest bot (ISMCTS) what it would play"),
+    "quit": N_("stop now (the record is saved)"),
 }
+"""The commands the prompt takes (typed in English in every language) and what they do."""
 ECHO_LIMIT = 40
 """Input longer than this is echoed back shortened."""
 
@@ -89,7 +91,7 @@ class Session:
         try:
             status = self._loop()
         except KeyboardInterrupt:
-            self.console.print("\nInterrupted.")
+            self.console.print("\n" + _("Interrupted."))
             status = 130
         finally:
             self._end_bots()
@@ -105,16 +107,15 @@ class Session:
             assert seat is not None
             if seat == self.human:
                 if not self._human_turn(seat):
-                    self.console.print("Game stopped.")
+                    self.console.print(_("Game stopped."))
                     return 0
                 continue
             try:
                 self._bot_turn(seat)
             except (BotFailure, RulesError, IllegalMove) as err:
                 self._show_events()
-                self.console.print(
-                    Text(f"{self.names[seat]} forfeits the game: {err}", style="bold red")
-                )
+                forfeit = _("{name} forfeits the game: {error}", name=self.names[seat], error=err)
+                self.console.print(Text(forfeit, style="bold red"))
                 return 1
         return 0
 
@@ -126,30 +127,37 @@ class Session:
                 end(self.state.outcome)
 
     def _intro(self) -> None:
-        self.console.rule(f"[bold]{self.game.title}[/] — {self.game.players} players")
-        self.console.print(f"Options: {common.options_line(self.game)}", soft_wrap=True)
+        players = _("{n} players", n=self.game.players)
+        self.console.rule(f"[bold]{self.game.title}[/] — {players}")
+        options = _("Options: {options}", options=common.options_line(self.game))
+        self.console.print(options, soft_wrap=True, markup=False)
         if self.human is None:
-            self.console.print("You are watching: bots play every seat. Ctrl-C stops.")
+            self.console.print(_("You are watching: bots play every seat. Ctrl-C stops."))
             return
         self.console.print(
-            f"You are seat {self.human}. Type a move as the screen shows it "
-            f"({self._example()}), its number, or {' / '.join(COMMANDS)}."
+            _(
+                "You are seat {seat}. Type a move as the screen shows it ({example}), its "
+                "number, or {commands}.",
+                seat=self.human,
+                example=self._example(),
+                commands=" / ".join(COMMANDS),
+            )
         )
         if self.auto:
-            self.console.print("When you have only one legal move, it is played for you.")
+            self.console.print(_("When you have only one legal move, it is played for you."))
 
     def _example(self) -> str:
         """An example move in both notations, taken from the person's own hand."""
         hand = self.state.view(self.human)["hand"]
         if not hand:
-            return "e.g. take"
-        return f"e.g. {screen_text(hand[-1])} or {hand[-1].lower()}"
+            return _("e.g. take")
+        return _("e.g. {card} or {typed}", card=screen_text(hand[-1]), typed=hand[-1].lower())
 
     def _commands(self) -> dict[str, str]:
         """The commands and what they do, as this session offers them."""
-        out = dict(COMMANDS)
+        out = {name: tr(text) for name, text in COMMANDS.items()}
         if self.record_path is None:
-            out["quit"] = "stop now (no record is kept: --no-record)"
+            out["quit"] = _("stop now (no record is kept: --no-record)")
         return out
 
     def _bot_turn(self, seat: int) -> None:
@@ -179,15 +187,18 @@ class Session:
         view = self.state.view(seat)
         legal = view["legal_moves"]
         if self.auto and len(legal) == 1:
-            notice = Text("Your only legal move, ", style="dim")
-            notice.append(common.move_text(legal[0]))
-            self.console.print(notice.append(", is played for you.", style="dim"))
+            notice = common.styled(
+                _("Your only legal move, {0}, is played for you."),
+                common.move_text(legal[0]),
+                style="dim",
+            )
+            self.console.print(notice)
             self._apply(legal[0])
             return True
         self.console.print(self.view_module.render(self._shown(view), self.names))
         while True:
             try:
-                line = self.read("Your move: ")
+                line = self.read(_("Your move: "))
             except EOFError:
                 self.console.print()
                 return False
@@ -211,36 +222,38 @@ class Session:
                 self._apply(legal[number - 1])
                 return True
             span = "1" if len(legal) == 1 else f"1–{len(legal)}"
-            self.console.print(
-                Text(f"There is no move {common.shorten(answer)}: choose {span}.", "yellow")
+            nothing = _(
+                "There is no move {typed}: choose {span}.", typed=common.shorten(answer), span=span
             )
+            self.console.print(Text(nothing, "yellow"))
             return False
         try:
             self._apply(parse_input(answer))
         except IllegalMove as err:
             message = common.friendly_error(str(err), seat, answer)
-            self.console.print(Text(f"Not legal: {message}", style="yellow"))
-            self.console.print("Type help to see what each move means.")
+            self.console.print(Text(_("Not legal: {message}", message=message), style="yellow"))
+            self.console.print(_("Type help to see what each move means."))
             return False
         return True
 
     def _command(self, command: str, view: dict[str, Any]) -> None:
         if command in ("help", "?", "h"):
-            table = Table(title="Your legal moves", title_justify="left")
+            table = Table(title=_("Your legal moves"), title_justify="left")
             table.add_column("#", justify="right")
-            table.add_column("Move")
-            table.add_column("What it does")
+            table.add_column(_("Move"))
+            table.add_column(_("What it does"))
             for i, move in enumerate(view["legal_moves"], 1):
                 what = screen_text(self.view_module.explain(view, move))
                 table.add_row(str(i), common.move_text(move), what)
             self.console.print(table)
             commands = self._commands().items()
-            self.console.print("Commands: " + "; ".join(f"{k} — {v}" for k, v in commands))
+            listed = "; ".join(f"{k} — {v}" for k, v in commands)
+            self.console.print(_("Commands: {commands}", commands=listed), markup=False)
         elif command == "pile":
             show = getattr(self.view_module, "pile", None)
             self.console.print(show(view) if show else common.pile(view))
         elif command == "rules":
-            self.console.print(Markdown(self.game.rules_text or "No rules text."))
+            self.console.print(Markdown(self.game.rules_text or _("No rules text.")))
         elif command == "hint":
             self._hint(view)
         elif command == "log":
@@ -252,7 +265,7 @@ class Session:
         from tikki.bots.ismcts import ISMCTSBot
 
         bot = ISMCTSBot(seed=len(view["history"]), iterations=self.hint_iterations)
-        with self.console.status("Thinking..."):
+        with self.console.status(_("Thinking...")):
             root = bot.search(self.game, view)
         ranked = sorted(root.children.values(), key=lambda n: -n.visits)
         legal = set(view["legal_moves"])
@@ -260,14 +273,16 @@ class Session:
         if not ranked:
             return
         best = ranked[0]
-        line = Text("Hint: ")
-        line.append(common.move_text(best.move or ""))
         total = sum(n.visits for n in ranked) or 1
-        line.append(f" ({best.visits / total:.0%} of {total} searches")
+        share = f"{best.visits / total:.0%}"
+        best_move = common.move_text(best.move or "")
         if len(ranked) > 1 and ranked[1].move:
-            line.append("; next best ")
-            line.append(common.move_text(ranked[1].move))
-        line.append(")")
+            template = _("Hint: {0} ({share} of {total} searches; next best {1})")
+            second = common.move_text(ranked[1].move)
+            line = common.styled(template, best_move, second, share=share, total=total)
+        else:
+            template = _("Hint: {0} ({share} of {total} searches)")
+            line = common.styled(template, best_move, share=share, total=total)
         self.console.print(line)
 
     # --- output -------------------------------------------------------------------------
@@ -310,7 +325,7 @@ class Session:
         if show is not None:
             self.console.print(show(view, self.names))
         else:
-            self.console.print(f"Game over: {self.state.outcome}")
+            self.console.print(_("Game over: {outcome}", outcome=self.state.outcome), markup=False)
 
     def _save_record(self) -> None:
         if self.record_path is None:
@@ -318,9 +333,19 @@ class Session:
         path = self.record_path
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.state.record(), indent=1) + "\n")
-        self.console.print(f"Record saved to {path} — replay it with: tikki replay {path}")
+        self.console.print(
+            _("Record saved to {path} — replay it with: tikki replay {path}", path=path),
+            markup=False,
+        )
         if self.human is not None and self.state.is_over:
-            self.console.print(f"See how well you played: tikki analyse {path} --seat {self.human}")
+            self.console.print(
+                _(
+                    "See how well you played: tikki analyse {path} --seat {seat}",
+                    path=path,
+                    seat=self.human,
+                ),
+                markup=False,
+            )
 
 
 def default_record_path(game: Game) -> Path:

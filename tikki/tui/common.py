@@ -10,6 +10,7 @@ from typing import Any
 from rich.text import Text
 
 from tikki.cards import screen_text
+from tikki.i18n import N_, _, current, ngettext
 
 SUIT_STYLE = {
     "H": "bold red",
@@ -63,41 +64,91 @@ def _looks_like_card(word: str) -> bool:
     return 2 <= len(word) <= 3 and word[-1] in SUIT_STYLE and word[:-1] not in ("", "trump")
 
 
+def you() -> str:
+    """The human seat's name in the current language (``You``, ``Sinä``, ``Du``)."""
+    return _("You")
+
+
+def is_you(name: str) -> bool:
+    """Whether ``name`` is the human seat's (as :func:`seat_names` gave it)."""
+    return name == you()
+
+
+def seat_name(seat: int) -> str:
+    """A seat without a player name: ``Seat 2``, ``Paikka 2``, ``Platz 2``."""
+    return _("Seat {seat}", seat=seat)
+
+
 def seat_names(players: int, human: int | None, bot_names: Sequence[str]) -> list[str]:
     """Display names: ``You`` for the human seat, ``Seat 2 (random)`` for bots."""
     names = []
     for seat in range(players):
         if seat == human:
-            names.append("You")
+            names.append(you())
         else:
-            names.append(f"Seat {seat} ({bot_names[seat]})")
+            names.append(_("Seat {seat} ({bot})", seat=seat, bot=bot_names[seat]))
     return names
+
+
+def sentence(
+    who: str, mine: str, theirs: str, *parts: Text | str, style: str = "", **params: Any
+) -> Text:
+    """``mine`` (said of the human seat) or ``theirs`` (its ``{name}`` is ``who``),
+    translated, as :func:`styled` text (both marked with ``N_`` where they are written).
+
+    >>> str(sentence("Seat 1", "You play {0}", "{name} plays {0}", "7H"))
+    'Seat 1 plays 7H'
+    """
+    own = is_you(who)
+    template = _(mine) if own else _(theirs)
+    return styled(template, *parts, style=style or ("bold" if own else ""), name=who, **params)
+
+
+def styled(template: str, *parts: Text | str, style: str = "", **params: Any) -> Text:
+    """A translated ``template`` whose ``{0}``, ``{1}``… are the styled ``parts`` (cards)
+    and whose named placeholders are filled from ``params``.
+
+    >>> str(styled("{name} plays {0}", "7H", name="Seat {1}"))
+    'Seat {1} plays 7H'
+    """
+    out = Text(style=style)
+    for i, piece in enumerate(re.split(r"\{(\w+)\}", template)):
+        if i % 2 == 0:
+            out.append(piece)
+        elif piece.isdigit():
+            part = parts[int(piece)]
+            out.append(part if isinstance(part, Text) else Text(part))
+        elif piece in params:
+            out.append(str(params[piece]))
+        else:
+            out.append("{" + piece + "}")
+    return out
 
 
 def event_sentence(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
     """A history entry as a short sentence: ``Seat 1 (random) plays 7H``."""
     who = names[entry["seat"]]
     move = entry["move"]
-    you = who == "You"
-    out = Text(f"{who} ", style="bold" if you else "")
     if move == "stock":
-        out.append("turn " if you else "turns ")
-        out.append(card(entry.get("card", "?")))
-        out.append(" from the stock")
-    elif move in ("take", "pass"):
-        out = Text(says(who, move), style="bold" if you else "")
-    else:
-        out.append("play " if you else "plays ")
-        out.append(move_text(move))
-    return out
+        return sentence(
+            who,
+            N_("You turn {0} from the stock"),
+            N_("{name} turns {0} from the stock"),
+            card(entry.get("card", "?")),
+        )
+    if move == "take":
+        return sentence(who, N_("You take"), N_("{name} takes"))
+    if move == "pass":
+        return sentence(who, N_("You pass"), N_("{name} passes"))
+    return sentence(who, N_("You play {0}"), N_("{name} plays {0}"), move_text(move))
 
 
 def hand_and_moves(view: Mapping[str, Any]) -> Text:
     """The seat's hand, then its legal moves numbered as the prompt accepts them."""
-    line = Text("Your hand: ")
-    line.append(cards(view["hand"]) if view["hand"] else Text("(empty)"))
+    line = Text(_("Your hand: "))
+    line.append(cards(view["hand"]) if view["hand"] else Text(_("(empty)")))
     if view["legal_moves"]:
-        line.append("\nLegal moves: ")
+        line.append("\n" + _("Legal moves: "))
         for i, move in enumerate(view["legal_moves"]):
             if i:
                 line.append("  ")
@@ -111,7 +162,7 @@ def seat_label(view: Mapping[str, Any], names: Sequence[str], seat: int, loser: 
     and ``loser`` (the game's word for the loser) for the last holder."""
     status = ""
     if seat in view["out_order"]:
-        status = f" out #{view['out_order'].index(seat) + 1}"
+        status = " " + _("out #{place}", place=view["out_order"].index(seat) + 1)
     if seat == view["loser"]:
         status = f" {loser}"
     acting = seat == view["to_act"]
@@ -122,13 +173,13 @@ def shed_trick(trick: Mapping[str, Any], names: Sequence[str]) -> Text:
     """A phase-2 (shedding) trick of Myllymatti or Mattis: each play, and when it falls."""
     body = Text()
     if not trick["plays"]:
-        body.append("(empty — the next player leads)")
+        body.append(_("(empty — the next player leads)"))
     for play in trick["plays"]:
         body.append(f"{names[play['seat']]}: ")
         body.append(cards(play["cards"], "+"))
         body.append("\n")
     if trick["size"]:
-        body.append(f"falls at {trick['size']} plays")
+        body.append(_("falls at {size} plays", size=trick["size"]))
     return body
 
 
@@ -151,8 +202,21 @@ def says(name: str, verb: str) -> str:
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:
-    """``1 card``, ``2 cards``, ``0 cards``."""
+    """``1 card``, ``2 cards``, ``0 cards`` (English words; see :func:`card_count`)."""
     return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd`` in English; ``1.``, ``2.`` in Finnish and German."""
+    if current() != "en":
+        return _("{n}.", n=n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def card_count(n: int) -> str:
+    """``1 card``/``3 cards``, ``1 kortti``/``3 korttia``, ``1 Karte``/``3 Karten``."""
+    return ngettext("{n} card", "{n} cards", n)
 
 
 def shorten(text: str, limit: int = 40) -> str:
@@ -174,6 +238,9 @@ def friendly_error(message: str, seat: int | None, typed: str = "") -> str:
     """
     text = _RULE_IDS.sub("", message)
     if seat is not None:
+        # Finnish and German: the seat's own hand in the second person
+        text = text.replace(f"paikan {seat} kädessä", "kädessäsi")
+        text = text.replace(f"auf der Hand von Platz {seat}", "auf deiner Hand")
         own = f"seat {seat}"
         text = text.replace(f"{own}'s hand", "your hand")
         for verb, plain in (("names", "name"), ("must", "must"), ("may", "may")):
@@ -208,14 +275,14 @@ def options_line(game: Any) -> str:
         for key, value in game.options.items()
         if key != "variant" or game.variants
     ]
-    return ", ".join(pairs) or "none"
+    return ", ".join(pairs) or _("none")
 
 
 def pile(view: Mapping[str, Any]) -> Text:
     """The seat's own pile (the cards it has won), for the ``pile`` command."""
     mine = view.get("piles", [[]] * (view["seat"] + 1))[view["seat"]]
-    line = Text(f"Your pile ({count(len(mine), 'card')}): ")
-    return line.append(cards(mine) if mine else Text("(empty)"))
+    line = Text(_("Your pile ({cards}): ", cards=card_count(len(mine))))
+    return line.append(cards(mine) if mine else Text(_("(empty)")))
 
 
 def picked_up(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:

@@ -13,43 +13,27 @@ from typing import Any
 
 from rich.text import Text
 
-from tikki.tui.common import card, cards
+from tikki.cards import suit_word
+from tikki.i18n import N_, _, ngettext
+from tikki.tui.common import card, cards, is_you, ordinal, sentence
 
-SUIT_WORDS = {
-    "S": "spades",
-    "H": "hearts",
-    "D": "diamonds",
-    "C": "clubs",
-    "R": "red",
-    "B": "blue",
-    "G": "green",
-    "K": "black",
-}
 PHASE_WORDS = {
-    "shed": "Phase 2 begins: every hand is public",
-    "discard": "Discarding: each player sets two cards aside",
-    "play": "The tricks begin",
-    "score": "Scoring: the round's tricks are counted",
+    "shed": N_("Phase 2 begins: every hand is public"),
+    "discard": N_("Discarding: each player sets two cards aside"),
+    "play": N_("The tricks begin"),
+    "score": N_("Scoring: the round's tricks are counted"),
 }
-TIE_WORDS = {"myllymatti": "Kina", "mattis": "War"}
+TIE_WORDS = {"myllymatti": N_("Kina"), "mattis": N_("War")}
 
 
 def _you(name: str) -> bool:
-    return name == "You"
-
-
-def _verb(name: str, verb: str, third: str | None = None) -> str:
-    """``verb`` for "You", its third-person form otherwise (``win`` → ``wins``)."""
-    return verb if _you(name) else (third or verb + "s")
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return is_you(name)
 
 
 def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return _("{some} and {last}", some=", ".join(items[:-1]), last=items[-1])
 
 
 def event_lines(entry: Mapping[str, Any], names: Sequence[str], game: str = "") -> list[Text]:
@@ -72,22 +56,27 @@ def event_text(
     kind = event["type"]
     if kind == "trick":
         who = names[event["winner"]]
-        line = Text(f"{who} {_verb(who, 'win')} the trick: ", style="cyan")
-        return line.append(cards(c["card"] for c in event["cards"]))
+        won = cards(c["card"] for c in event["cards"])
+        return sentence(
+            who, N_("You win the trick: {0}"), N_("{name} wins the trick: {0}"), won, style="cyan"
+        )
     if kind == "tie":
         seats = _and([names[s] for s in event["seats"]])
-        word = TIE_WORDS.get(game, "Tie")
-        return Text(f"{word}: {seats} tie for the highest rank and play again.", style="cyan")
+        word = _(TIE_WORDS.get(game, N_("Tie")))
+        return Text(
+            _("{word}: {seats} tie for the highest rank and play again.", word=word, seats=seats),
+            style="cyan",
+        )
     if kind == "void_tie":
         return _void(event, names)
     if kind == "falls":
-        line = Text("The trick falls: ", style="cyan")
+        line = Text(_("The trick falls: "), style="cyan")
         line.append(cards(c["card"] for c in event["cards"]))
-        return line.append(" leave the game.")
+        return line.append(_(" leave the game."))
     if kind == "take":
         who = names[event["seat"]]
-        line = Text(f"{who} {_verb(who, 'pick')} up ", style="cyan")
-        return line.append(cards(event["cards"]))
+        got = cards(event["cards"])
+        return sentence(who, N_("You pick up {0}"), N_("{name} picks up {0}"), got, style="cyan")
     if kind == "draw":
         return _draw(event, names)
     if kind == "last_card":
@@ -97,9 +86,9 @@ def event_text(
 
 def _void(event: Mapping[str, Any], names: Sequence[str]) -> Text:
     if event.get("why") == "kina":
-        line = Text("The kina cannot go on: the trick is void, each takes back his cards (")
+        line = Text(_("The kina cannot go on: the trick is void, each takes back his cards ("))
     else:
-        line = Text("Phase 1 ends mid-trick: the cards go back to who played them (")
+        line = Text(_("Phase 1 ends mid-trick: the cards go back to who played them ("))
     line.stylize("cyan")
     for i, c in enumerate(event["cards"]):
         if i:
@@ -112,19 +101,43 @@ def _void(event: Mapping[str, Any], names: Sequence[str]) -> Text:
 def _draw(event: Mapping[str, Any], names: Sequence[str]) -> Text:
     who = names[event["seat"]]
     count = event["count"]
-    line = Text(f"{who} {_verb(who, 'draw')} ", style="dim")
     if "cards" in event:
-        return line.append(cards(event["cards"]))
-    return line.append("a card" if count == 1 else f"{count} cards")
+        drawn = cards(event["cards"])
+        return sentence(who, N_("You draw {0}"), N_("{name} draws {0}"), drawn, style="dim")
+    many = ngettext("{n} card", "{n} cards", count)
+    if count == 1:
+        return sentence(who, N_("You draw a card"), N_("{name} draws a card"), style="dim")
+    return sentence(who, N_("You draw {0}"), N_("{name} draws {0}"), many, style="dim")
 
 
 def _last_card(event: Mapping[str, Any], names: Sequence[str]) -> Text:
     who = names[event["seat"]]
     if "card" not in event:
-        verb = _verb(who, "set")
-        return Text(f"{who} {verb} the last stock card aside, unseen: it decides the trump.")
-    line = Text(f"{who} {_verb(who, 'draw')} the last stock card and {_verb(who, 'show')} it: ")
-    return line.append(card(event["card"]))
+        return sentence(
+            who,
+            N_("You set the last stock card aside, unseen: it decides the trump."),
+            N_("{name} sets the last stock card aside, unseen: it decides the trump."),
+        )
+    return sentence(
+        who,
+        N_("You draw the last stock card and show it: {0}"),
+        N_("{name} draws the last stock card and shows it: {0}"),
+        card(event["card"]),
+    )
+
+
+def _phase(event: Mapping[str, Any], names: Sequence[str]) -> Text:
+    phase = event["phase"]
+    text = _(PHASE_WORDS[phase]) if phase in PHASE_WORDS else _("Phase {phase} begins", phase=phase)
+    leader = event.get("leader")
+    if leader is not None and phase != "discard":
+        who = names[leader]
+        if phase == "score":
+            then = sentence(who, N_("you choose"), N_("{name} chooses"))
+        else:
+            then = sentence(who, N_("you lead"), N_("{name} leads"))
+        text += "; " + then.plain
+    return Text(text + ".", style="bold cyan")
 
 
 def _table_event(
@@ -132,42 +145,49 @@ def _table_event(
 ) -> Text | None:
     kind = event["type"]
     if kind == "phase":
-        text = PHASE_WORDS.get(event["phase"], f"Phase {event['phase']} begins")
-        leader = event.get("leader")
-        if leader is not None and event["phase"] != "discard":
-            who = names[leader]
-            verb = _verb(who, "choose") if event["phase"] == "score" else _verb(who, "lead")
-            text += f"; {'you' if _you(who) else who} {verb}"
-        return Text(text + ".", style="bold cyan")
+        return _phase(event, names)
     if kind == "trump":
         if entry is not None and str(entry.get("move", "")).startswith("trump"):
             return None  # the move itself names the trump
-        line = Text(f"Trump is {SUIT_WORDS.get(event['suit'], event['suit'])}", style="bold cyan")
+        suit = event["suit"]
+        line = Text(_("Trump is {suit}", suit=suit_word(suit)), style="bold cyan")
         if "card" in event:
             line.append(" (")
             line.append(card(event["card"]))
             line.append(")")
         return line.append(".")
     if kind == "dreck":
-        got = [f"{names[s]} {k}" for s, k in enumerate(event["counts"]) if k]
-        line = Text(f"Dreck dealt: {sum(event['counts'])} cards ({', '.join(got)})", style="cyan")
+        got = ", ".join(f"{names[s]} {k}" for s, k in enumerate(event["counts"]) if k)
+        dealt = ngettext("{n} card", "{n} cards", sum(event["counts"]))
+        line = Text(_("Dreck dealt: {cards} ({who})", cards=dealt, who=got), style="cyan")
         if "cards" in event:
-            line.append("; you get ")
+            line.append(_("; you get "))
             line.append(cards(event["cards"]))
         return line.append(".")
     if kind == "out":
         who = names[event["seat"]]
-        verb = "are" if _you(who) else "is"
-        return Text(f"{who} {verb} out ({_ordinal(event['place'])}).", style="bold green")
+        place = event["place"]
+        return sentence(
+            who,
+            N_("You are out ({place})."),
+            N_("{name} is out ({place})."),
+            style="bold green",
+            place=ordinal(place),
+        )
     if kind == "round":
         scores = ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(event["scores"]))
         totals = ", ".join(f"{names[s]} {v}" for s, v in enumerate(event["totals"]))
         return Text(
-            f"Round {event['round'] + 1} is scored. Points: {scores}; totals: {totals}.",
+            _(
+                "Round {round} is scored. Points: {scores}; totals: {totals}.",
+                round=event["round"] + 1,
+                scores=scores,
+                totals=totals,
+            ),
             style="bold cyan",
         )
     if kind == "over":
-        return Text("Game over.", style="bold")
+        return Text(_("Game over."), style="bold")
     return Text(f"({kind})")
 
 

@@ -9,20 +9,21 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from tikki.i18n import _
 from tikki.tui.common import cards
 
 
 def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     """Hand sizes, the phase, and the seat's own hand."""
-    table = Table(title=f"{view['game']} — phase {view['phase']}")
-    table.add_column("Seat")
-    table.add_column("Cards", justify="right")
+    table = Table(title=f"{view['game']} — " + _("phase {phase}", phase=view["phase"]))
+    table.add_column(_("Seat"))
+    table.add_column(_("Cards"), justify="right")
     for seat, size in enumerate(view.get("hand_sizes", [])):
         table.add_row(names[seat], str(size))
-    hand = Text("Your hand: ").append(cards(view.get("hand", [])))
+    hand = Text(_("Your hand: ")).append(cards(view.get("hand", [])))
     return Group(table, hand)
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:
     """A plain restatement of the move."""
-    return f"play {move}"
+    return _("play {move}", move=move)

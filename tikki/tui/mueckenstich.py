@@ -21,9 +21,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tikki.cards import COLOUR_NAMES, COLOURS
+from tikki.cards import COLOURS, colour_word, mueckenstich_word
 from tikki.games.mueckenstich import MOSQUITO_PENALTY
-from tikki.tui.common import card, cards, count, hand_and_moves, says
+from tikki.i18n import N_, _, ngettext
+from tikki.tui.common import card, cards, hand_and_moves, is_you, seat_name, sentence
 
 __all__ = ["event", "explain", "render", "result", "score_sheet", "table_view"]
 
@@ -74,18 +75,17 @@ def _history_shown(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _colour(letter: str | None) -> Text:
     if letter is None:
         return Text("—", style="dim")
-    return card(f"■{letter}").append(f" {COLOUR_NAMES[letter]}")
+    return card(f"■{letter}").append(f" {colour_word(letter)}")
 
 
 def _colour_word(letter: str | None) -> Text:
     if letter is None:
         return Text("—", style="dim")
-    return Text(COLOUR_NAMES[letter], style=card(f"■{letter}").style)
+    return Text(colour_word(letter), style=card(f"■{letter}").style)
 
 
 def _name(text: str) -> str:
-    number = "mosquito" if text[0] == "M" else text[:-1]
-    return f"{COLOUR_NAMES[text[-1]]} {number}"
+    return mueckenstich_word(text)
 
 
 def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
@@ -94,20 +94,21 @@ def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
 
 
 def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
-    deal = f" · deal {view['deal'] + 1} of 2" if view["deals"] == 2 else ""
-    title = f"Mückenstich · round {view['round'] + 1} of {view['rounds']}{deal}"
+    deal = " · " + _("deal {n} of 2", n=view["deal"] + 1) if view["deals"] == 2 else ""
+    rounds = _("round {n} of {rounds}", n=view["round"] + 1, rounds=view["rounds"])
+    title = f"Mückenstich · {rounds}{deal}"
     table = Table(title=title, title_justify="left", expand=False)
-    table.add_column("Seat")
-    table.add_column("Hand", justify="right")
-    table.add_column("Aside", justify="right")
-    table.add_column("Tricks", justify="right")
+    table.add_column(_("Seat"))
+    table.add_column(_("Hand"), justify="right")
+    table.add_column(_("Aside"), justify="right")
+    table.add_column(_("Tricks"), justify="right")
     mosquitoes = view["mosquitoes"]
     if mosquitoes is not None:
-        table.add_column("Mosquitoes", justify="right")
-    table.add_column("Total", justify="right")
+        table.add_column(_("Mosquitoes"), justify="right")
+    table.add_column(_("Total"), justify="right")
     for seat, size in enumerate(view["hand_sizes"]):
         marker = "▶ " if seat == view["to_act"] else "  "
-        dealer = " (dealer)" if seat == view["dealer"] else ""
+        dealer = " " + _("(dealer)") if seat == view["dealer"] else ""
         style = "bold" if seat == view["to_act"] else ""
         counts = [str(view["tricks"][seat])]
         if mosquitoes is not None:
@@ -120,16 +121,16 @@ def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
             str(view["scores"][seat]),
         )
     if mosquitoes is None:
-        table.caption = "Won tricks stay face down until the round is scored."
+        table.caption = _("Won tricks stay face down until the round is scored.")
         table.caption_justify = "left"
     return table
 
 
 def _table_line(view: Mapping[str, Any]) -> Text:
-    line = Text("Trump: ")
-    line.append(_colour(view["trump"]) if view["trump"] else Text("none yet"))
+    line = Text(_("Trump: "))
+    line.append(_colour(view["trump"]) if view["trump"] else Text(_("none yet")))
     if view["discards"]:
-        line.append(" · your cards aside: ")
+        line.append(" · " + _("your cards aside: "))
         line.append(cards(view["discards"]))
     return line
 
@@ -137,41 +138,49 @@ def _table_line(view: Mapping[str, Any]) -> Text:
 def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     body = Text()
     if view["phase"] == "discard":
-        body.append("Everyone sets two cards aside, face down (discard), the forehand first.")
+        body.append(_("Everyone sets two cards aside, face down (discard), the forehand first."))
     elif view["phase"] == "score":
-        body.append(f"Scoring round {view['round'] + 1}.")
+        body.append(_("Scoring round {n}.", n=view["round"] + 1))
         if view["doubled"]:
-            body.append("\nDoubled: ").append(_colour(view["doubled"]))
+            body.append("\n" + _("Doubled: ")).append(_colour(view["doubled"]))
         body.append("\n").append(won_cards(view, names))
     elif not view["trick"]:
         leader = view["to_act"]
         if leader is not None:
-            body.append(f"(empty — {says(names[leader], 'lead')})")
+            leads = sentence(names[leader], N_("you lead"), N_("{name} leads"), style="")
+            body.append(_("(empty — {leader})", leader=leads.plain))
     else:
         for entry in view["trick"]:
             body.append(f"{names[entry['seat']]}: ")
             body.append(card(entry["card"]))
             body.append("\n")
-        body.append("Led: ").append(_colour(view["led"]))
+        body.append(_("Led: ")).append(_colour(view["led"]))
         if view["naming_trump"]:
-            body.append(f"\n{says(names[view['to_act']], 'name')} the trump colour.")
+            naming = sentence(
+                names[view["to_act"]],
+                N_("You name the trump colour."),
+                N_("{name} names the trump colour."),
+                style="",
+            )
+            body.append("\n").append(naming)
     last = view["last_trick"]
     if last is not None and view["phase"] == "play" and not view["trick"]:
-        body.append(f"\nLast trick to {names[last['winner']]}: ")
+        body.append("\n" + _("Last trick to {name}: ", name=names[last["winner"]]))
         body.append(cards(e["card"] for e in last["cards"]))
-    return Panel(body, title="Trick", expand=False)
+    return Panel(body, title=_("Trick"), expand=False)
 
 
 def won_cards(view: Mapping[str, Any], names: Sequence[str]) -> Text:
     """Each seat's won number cards per colour and its mosquito colours (before scoring)."""
-    out = Text("Won number cards per colour (each scores 1, doubled 2, dropped 0):")
+    out = Text(_("Won number cards per colour (each scores 1, doubled 2, dropped 0):"))
     for seat, pile in enumerate(view["piles"]):
         numbers = {c: sum(1 for t in pile if t[-1] == c and t[0] != "M") for c in COLOURS}
         bitten = sorted({t[-1] for t in pile if t[0] == "M"}, key=COLOURS.index)
         out.append(f"\n  {names[seat]}: ")
-        out.append(", ".join(f"{COLOUR_NAMES[c]} {n}" for c, n in numbers.items()))
+        out.append(", ".join(f"{colour_word(c)} {n}" for c, n in numbers.items()))
         if bitten:
-            out.append(f"; mosquitoes: {', '.join(COLOUR_NAMES[c] for c in bitten)}")
+            bites = ", ".join(colour_word(c) for c in bitten)
+            out.append("; " + _("mosquitoes: {colours}", colours=bites))
     return out
 
 
@@ -179,7 +188,7 @@ def breakdown(
     piles: Sequence[Sequence[str]], entry: Mapping[str, Any], names: Sequence[str]
 ) -> Text:
     """How each seat's round score came about: ``12 points − 2 × 5 for mosquitoes = 2``."""
-    out = Text(f"Round {entry['round'] + 1} scores:", style="cyan")
+    out = Text(_("Round {n} scores:", n=entry["round"] + 1), style="cyan")
     for seat, pile in enumerate(piles):
         points = sum(
             0 if t[-1] == entry["dropped"] else 2 if t[-1] == entry["doubled"] else 1
@@ -187,9 +196,11 @@ def breakdown(
             if t[0] != "M"
         )
         bites = len({t[-1] for t in pile if t[0] == "M"})
-        line = count(points, "point")
+        line = ngettext("{n} point", "{n} points", points)
         if bites:
-            line += f" − {bites} × {MOSQUITO_PENALTY} for mosquitoes"
+            line += " " + _(
+                "− {bites} × {penalty} for mosquitoes", bites=bites, penalty=MOSQUITO_PENALTY
+            )
         out.append(f"\n  {names[seat]}: {line} = {entry['scores'][seat]}")
     return out
 
@@ -203,7 +214,7 @@ def round_scored(
     entry = next((e for e in view["sheet"] if e["round"] == scored["round"]), None)
     if entry is None:
         return []
-    piles: list[list[str]] = [[] for _ in names]
+    piles: list[list[str]] = [[] for _seat in names]
     start = index
     while start > 0 and not any(e["type"] == "round" for e in history[start - 1].get("events", ())):
         start -= 1
@@ -213,69 +224,72 @@ def round_scored(
                 piles[event["winner"]].extend(c["card"] for c in event["cards"])
     out: list[RenderableType] = [breakdown(piles, entry, names)]
     if view["phase"] != "over" and view["round"] > scored["round"]:
-        dealer = says(names[view["dealer"]], "deal")
-        out.append(Text(f"Round {view['round'] + 1}: {dealer}.", "bold cyan"))
+        dealer = sentence(names[view["dealer"]], N_("You deal"), N_("{name} deals")).plain
+        out.append(Text(_("Round {n}: {dealer}.", n=view["round"] + 1, dealer=dealer), "bold cyan"))
     return out
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:
     """What the legal ``move`` would do, in words."""
-    verb, _, arg = move.partition(" ")
+    verb, _sep, arg = move.partition(" ")
     if verb == "discard":
-        return f"set the {_name(arg)} aside, face down, for this round"
+        return _("set the {card} aside, face down, for this round", card=_name(arg))
     if verb == "trump":
-        return f"make {COLOUR_NAMES[arg]} the trump colour until the next mosquito"
+        return _("make {colour} the trump colour until the next mosquito", colour=colour_word(arg))
     if verb == "double":
-        return f"every {COLOUR_NAMES[arg]} number card scores 2 this round"
+        return _("every {colour} number card scores 2 this round", colour=colour_word(arg))
     if verb == "drop":
-        return f"{COLOUR_NAMES[arg]} number cards score nothing this round"
-    what = f"play the {_name(move)}"
+        return _("{colour} number cards score nothing this round", colour=colour_word(arg))
+    what = _name(move)
+    lead = not view["trick"]
     if move[0] == "M":
-        what += " (then name the trump colour)"
-    if not view["trick"]:
-        return what + " to lead a new trick"
-    return what
+        if lead:
+            return _("play the {card} (then name the trump colour) to lead a new trick", card=what)
+        return _("play the {card} (then name the trump colour)", card=what)
+    if lead:
+        return _("play the {card} to lead a new trick", card=what)
+    return _("play the {card}", card=what)
 
 
 def event(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
     """One history entry as a sentence."""
     who = names[entry["seat"]]
-    you = who == "You"
-    out = Text(f"{who} ", style="bold" if you else "")
-    verb, _, arg = entry["move"].partition(" ")
+    verb, _sep, arg = entry["move"].partition(" ")
     if verb == "discard":
-        out.append("set " if you else "sets ")
-        out.append(card(arg) if arg != "?" else Text("a card"))
-        out.append(" aside")
-    elif verb in ("trump", "double", "drop"):
-        words = {"trump": "name{} the trump", "double": "double{}", "drop": "drop{}"}[verb]
-        out.append(words.format("" if you else "s") + ": ")
-        out.append(_colour(arg))
-    elif entry["move"] == HIDDEN:
-        out.append("play " if you else "plays ")
-        out.append(Text("a card (face down now)", style="dim"))
-    else:
-        out.append("play " if you else "plays ")
-        out.append(card(entry["move"]))
-    return out
+        what = card(arg) if arg != "?" else Text(_("a card"))
+        return sentence(who, N_("You set {0} aside"), N_("{name} sets {0} aside"), what)
+    if verb == "trump":
+        colour = _colour(arg)
+        return sentence(
+            who, N_("You name the trump: {0}"), N_("{name} names the trump: {0}"), colour
+        )
+    if verb == "double":
+        return sentence(who, N_("You double: {0}"), N_("{name} doubles: {0}"), _colour(arg))
+    if verb == "drop":
+        return sentence(who, N_("You drop: {0}"), N_("{name} drops: {0}"), _colour(arg))
+    if entry["move"] == HIDDEN:
+        hidden = Text(_("a card (face down now)"), style="dim")
+        return sentence(who, N_("You play {0}"), N_("{name} plays {0}"), hidden)
+    return sentence(who, N_("You play {0}"), N_("{name} plays {0}"), card(entry["move"]))
 
 
 def score_sheet(view: Mapping[str, Any], names: Sequence[str]) -> Table:
     """Every finished round (doubled and dropped colour, scores) and the totals."""
     # Light rules and the seat alone as the header keep six players within 80 columns.
     table = Table(
-        title="Score sheet",
+        title=_("Score sheet"),
         title_justify="left",
         box=box.SIMPLE_HEAVY,
         padding=(0, 1),
         pad_edge=False,
         collapse_padding=True,
     )
-    table.add_column("Round", justify="right")
-    table.add_column("Doubled")
-    table.add_column("Dropped")
-    for name in names:
-        table.add_column(name.split(" (")[0], justify="right", no_wrap=True)
+    table.add_column(_("Round"), justify="right")
+    table.add_column(_("Doubled"))
+    table.add_column(_("Dropped"))
+    for seat, name in enumerate(names):
+        header = name if is_you(name) else seat_name(seat)
+        table.add_column(header, justify="right", no_wrap=True)
     for entry in view["sheet"]:
         table.add_row(
             str(entry["round"] + 1),
@@ -285,7 +299,7 @@ def score_sheet(view: Mapping[str, Any], names: Sequence[str]) -> Table:
         )
     best = max(view["scores"])
     table.add_row(
-        Text("Total", style="bold"),
+        Text(_("Total"), style="bold"),
         "",
         "",
         *(Text(str(s), style="bold green" if s == best else "bold") for s in view["scores"]),
@@ -297,6 +311,15 @@ def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     """The final score sheet and the winner(s)."""
     best = max(view["scores"])
     winners = [names[s] for s, total in enumerate(view["scores"]) if total == best]
-    verb = "win" if winners == ["You"] else "wins" if len(winners) == 1 else "share the win"
-    line = Text(f"{' and '.join(winners)} {verb} with {best} points.", style="bold green")
-    return Panel(Group(score_sheet(view, names), line), title="Match over")
+    if len(winners) == 1:
+        text = sentence(
+            winners[0],
+            N_("You win with {points} points."),
+            N_("{name} wins with {points} points."),
+            points=best,
+        ).plain
+    else:
+        together = _("{some} and {last}", some=", ".join(winners[:-1]), last=winners[-1])
+        text = _("{names} share the win with {points} points.", names=together, points=best)
+    line = Text(text, style="bold green")
+    return Panel(Group(score_sheet(view, names), line), title=_("Match over"))

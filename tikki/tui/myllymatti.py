@@ -10,11 +10,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tikki.cards import RANK_NAMES, SUIT_NAMES
+from tikki.cards import card_word
+from tikki.i18n import _
 from tikki.tui.common import (
     card,
+    card_count,
     cards,
-    count,
     hand_and_moves,
     move_text,
     seat_label,
@@ -23,8 +24,7 @@ from tikki.tui.common import (
 
 
 def _name(text: str) -> str:
-    rank = RANK_NAMES.get(text[0], text[0])
-    return f"{rank} of {SUIT_NAMES[text[1]]}"
+    return card_word(text)
 
 
 def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
@@ -39,16 +39,16 @@ def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
 
 
 def _seats(view: Mapping[str, Any], names: Sequence[str], collecting: bool) -> Table:
-    phase = "phase 1 — collecting" if collecting else "phase 2 — shedding"
+    phase = _("phase 1 — collecting") if collecting else _("phase 2 — shedding")
     table = Table(title=f"Myllymatti · {phase}", title_justify="left", expand=False)
-    table.add_column("Seat")
-    table.add_column("Hand", justify="right")
-    table.add_column("Pile" if collecting else "Cards (public)")
+    table.add_column(_("Seat"))
+    table.add_column(_("Hand"), justify="right")
+    table.add_column(_("Pile") if collecting else _("Cards (public)"))
     for seat, size in enumerate(view["hand_sizes"]):
         who = seat_label(view, names, seat, "MYLLYMATTI")
         if collecting:
             pile = view["piles"][seat]
-            table.add_row(who, str(size), count(len(pile), "card"))
+            table.add_row(who, str(size), card_count(len(pile)))
         else:
             table.add_row(who, str(size), cards(view["hands"][seat]))
     return table
@@ -57,14 +57,14 @@ def _seats(view: Mapping[str, Any], names: Sequence[str], collecting: bool) -> T
 def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
     line = Text()
     if view["hands"] is None:
-        line.append(f"Stock: {count(view['stock_size'], 'card')}")
+        line.append(_("Stock: {cards}", cards=card_count(view["stock_size"])))
         owner = view["aside_owner"]
         if owner is not None:
-            line.append(f" · set-aside trump card: {names[owner]} (unseen)")
+            line.append(" · " + _("set-aside trump card: {name} (unseen)", name=names[owner]))
     else:
-        line.append("Trump: ")
+        line.append(_("Trump: "))
         line.append(card(view["aside_card"] or "?"))
-        line.append(f" · cards out of the game: {len(view['fallen'])}")
+        line.append(" · " + _("cards out of the game: {n}", n=len(view["fallen"])))
     return line
 
 
@@ -74,22 +74,29 @@ def _trick(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
         body = shed_trick(trick, names)
         if _own_top(view):
             body.append(
-                "\nThe card to beat is your own: after a take the next player must beat "
-                "the card now on top, even his own, or take.",
+                "\n"
+                + _(
+                    "The card to beat is your own: after a take the next player must beat "
+                    "the card now on top, even his own, or take."
+                ),
                 style="yellow",
             )
-        return Panel(body, title="Trick", expand=False)
+        return Panel(body, title=_("Trick"), expand=False)
     body = Text()
     for entry in trick["cards"]:
         body.append(f"{names[entry['seat']]}: ")
         body.append(card(entry["card"]))
         if entry["stock"]:
-            body.append(" (from the stock)")
+            body.append(" " + _("(from the stock)"))
         body.append("\n")
     kina = len(trick["cards"]) > trick["round_played"]
     players = ", ".join(names[s] for s in trick["round"])
-    body.append(("Kina between " if kina else "Playing: ") + players)
-    title = "Duel" if trick["kind"] == "duel" else "Trick"
+    body.append(
+        _("Kina between {players}", players=players)
+        if kina
+        else _("Playing: {players}", players=players)
+    )
+    title = _("Duel") if trick["kind"] == "duel" else _("Trick")
     return Panel(body, title=title, expand=False)
 
 
@@ -97,23 +104,31 @@ def explain(view: Mapping[str, Any], move: str) -> str:
     """What the legal ``move`` would do, in words."""
     collecting = view["hands"] is None
     if move == "stock":
-        return "turn the top card of the stock into the duel (you draw nothing)"
+        return _("turn the top card of the stock into the duel (you draw nothing)")
     if move == "take":
-        return f"pick up {_take_target(view)} and pass the turn"
+        return _("pick up {what} and pass the turn", what=_take_target(view))
     parts = move.split("+")
     if len(parts) > 1:
-        return f"play the run {' '.join(parts)} (one play; it beats with its lowest card)"
-    what = f"play the {_name(move)}"
+        return _(
+            "play the run {cards} (one play; it beats with its lowest card)", cards=" ".join(parts)
+        )
+    card_name = _name(move)
     if collecting:
-        draw = " and draw a card" if view["stock_size"] > 1 else ""
+        if view["stock_size"] > 1:
+            return _("play the {card} and draw a card", card=card_name)
         if view["stock_size"] == 1:
-            draw = " and set the last stock card aside (the trump card)"
-        return what + draw
+            return _(
+                "play the {card} and set the last stock card aside (the trump card)",
+                card=card_name,
+            )
+        return _("play the {card}", card=card_name)
     plays = view["trick"]["plays"]
     if not plays:
-        return what + " to lead a new trick"
-    own = "your own " if _own_top(view) else ""
-    return what + " to beat " + own + str(max(plays[-1]["cards"], key=_order))
+        return _("play the {card} to lead a new trick", card=card_name)
+    top = str(max(plays[-1]["cards"], key=_order))
+    if _own_top(view):
+        return _("play the {card} to beat your own {top}", card=card_name, top=top)
+    return _("play the {card} to beat {top}", card=card_name, top=top)
 
 
 def _own_top(view: Mapping[str, Any]) -> bool:
@@ -127,10 +142,10 @@ def _take_target(view: Mapping[str, Any]) -> str:
     plays = view["trick"]["plays"]
     take = view["options"]["take"]
     if take == "all":
-        return "the whole trick"
+        return _("the whole trick")
     if take == "bottom":
-        return str(min(plays[0]["cards"], key=_order)) + " (the bottom card)"
-    return str(max(plays[-1]["cards"], key=_order)) + " (the last card played)"
+        return _("{card} (the bottom card)", card=min(plays[0]["cards"], key=_order))
+    return _("{card} (the last card played)", card=max(plays[-1]["cards"], key=_order))
 
 
 def _order(text: str) -> int:
@@ -141,13 +156,13 @@ def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     """Who went out in which order, and who is the myllymatti."""
     text = Text()
     if view["abandoned"]:
-        text.append(f"The game was abandoned after {view['move_count']} moves (no loser).")
-        return Panel(text, title="Game over")
+        text.append(_("The game was abandoned after {n} moves (no loser).", n=view["move_count"]))
+        return Panel(text, title=_("Game over"))
     for place, seat in enumerate(view["out_order"], 1):
         text.append(f"{place}. {names[seat]}\n")
     if view["loser"] is not None:
         text.append(f"Myllymatti: {names[view['loser']]}", style="bold red")
-    return Panel(text, title="Game over")
+    return Panel(text, title=_("Game over"))
 
 
 __all__ = ["explain", "move_text", "render", "result"]

@@ -1,0 +1,245 @@
+"""Languages: English (the source), Finnish and German, and how each text finds its own.
+
+The texts of the Python side live in the gettext domain ``tikki``: the catalogs are
+``tikki/locale/{fi,de}/LC_MESSAGES/tikki.po`` (compiled to ``tikki.mo``, which is what runs;
+``make catalogs`` extracts, updates and compiles them with Babel).  English is the msgid
+itself.  The pseudo-locale ``pseudo`` wraps every text in ``⟦…⟧``: tests use it to find a
+text that never went through a translation.
+
+Choosing the language:
+
+* the terminal: :func:`resolve` (``--lang``, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG``);
+* HTTP: :func:`negotiate` (``?lang=``, else ``Accept-Language``);
+* anything else is English.
+
+Translating: :func:`translator` gives one language's ``gettext``/``ngettext``; :func:`_` and
+:func:`ngettext` use the language of the current command or request (:func:`use`,
+:func:`activate`).  Placeholders are ``str.format`` names: ``_("{n} cards").format(n=3)``
+(:func:`_` takes them as keywords and formats for you).
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
+
+LANGUAGES = ("en", "fi", "de")
+"""The languages a person can choose, English (the source) first."""
+PSEUDO = "pseudo"
+"""The test language: every translated text wrapped in :data:`MARKS`; never offered."""
+MARKS = ("⟦", "⟧")
+"""The pseudo-locale's opening and closing marks."""
+DOMAIN = "tikki"
+"""The gettext domain of the Python side's texts."""
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+"""Where the catalogs are (``LOCALE_DIR/fi/LC_MESSAGES/tikki.mo``)."""
+NAMES = {"en": "English", "fi": "suomi", "de": "Deutsch"}
+"""Each language's name in itself (for switchers and help)."""
+
+_KNOWN = (*LANGUAGES, PSEUDO)
+
+
+def known(code: str | None) -> str | None:
+    """The language of a tag (``fi_FI.UTF-8``, ``de-AT``, ``FI``, ``pseudo``), or ``None``."""
+    if not code:
+        return None
+    tag = code.strip().lower()
+    if tag == PSEUDO:
+        return PSEUDO
+    primary = re.split(r"[-_.@]", tag, maxsplit=1)[0]
+    return primary if primary in LANGUAGES else None
+
+
+def resolve(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The terminal's language: ``explicit`` (``--lang``) if it names one, else the first
+    of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set (POSIX order: the first one set
+    decides, ``C``/``POSIX`` meaning English); anything else is ``"en"``.
+
+    >>> resolve("fi"), resolve(None, {"LANG": "de_DE.UTF-8"}), resolve(None, {"LANG": "sv_SE"})
+    ('fi', 'de', 'en')
+    """
+    if explicit:
+        return known(explicit) or "en"
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var)
+        if value:
+            return known(value) or "en"
+    return "en"
+
+
+def check(code: str) -> str:
+    """``code`` as a language, or :class:`ValueError` saying which ones there are."""
+    lang = known(code)
+    if lang is None:
+        raise ValueError(f"unknown language {code!r}: choose {', '.join(LANGUAGES)}")
+    return lang
+
+
+_Q = re.compile(r"^\s*q\s*=\s*([0-9.]+)\s*$", re.IGNORECASE)
+
+
+def negotiate(accept_language: str | None, query: str | None = None) -> str:
+    """The language of an HTTP request: ``?lang=`` if it names one, else the best of
+    ``Accept-Language`` by q-value (ties: the order given), else ``"en"``.
+
+    >>> negotiate("sv, de-CH;q=0.8, fi;q=0.9"), negotiate("fi", "de"), negotiate(None)
+    ('fi', 'de', 'en')
+    """
+    chosen = known(query)
+    if chosen is not None:
+        return chosen
+    best: tuple[float, int, str] | None = None
+    for order, item in enumerate((accept_language or "")[:1000].split(",")):
+        tag, *params = item.split(";")
+        quality = 1.0
+        for param in params:
+            m = _Q.match(param)
+            if m is not None:
+                try:
+                    quality = float(m.group(1))
+                except ValueError:
+                    quality = 0.0
+        lang = known(tag) if tag.strip() != "*" else None
+        if lang is None or lang == PSEUDO or quality <= 0:
+            continue
+        if best is None or quality > best[0]:
+            best = (quality, order, lang)
+    return best[2] if best else "en"
+
+
+class Translations(Protocol):
+    """What a language offers: ``gettext`` and ``ngettext``."""
+
+    def gettext(self, message: str, /) -> str:
+        """``message`` in this language."""
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str:
+        """The plural form for ``n`` in this language."""
+
+
+class Pseudo:
+    """The pseudo-locale: every text marked, plurals chosen as in English.  It keeps the
+    texts it was asked for in :attr:`asked` (tests check that each is in the catalogs)."""
+
+    def __init__(self) -> None:
+        self.asked: set[str] = set()
+
+    def gettext(self, message: str, /) -> str:
+        """``message`` between the marks."""
+        if not message:
+            return message
+        if len(self.asked) < 10_000:
+            self.asked.add(message)
+        return f"{MARKS[0]}{message}{MARKS[1]}"
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str:
+        """The English form for ``n``, between the marks."""
+        return self.gettext(singular if n == 1 else plural)
+
+
+@cache
+def translator(lang: str) -> Translations:
+    """The translations of ``lang`` (English, or an unknown language: the texts as they are)."""
+    if lang == PSEUDO:
+        return Pseudo()
+    if lang not in LANGUAGES or lang == "en":
+        return _gettext.NullTranslations()
+    return _gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+
+
+_current: ContextVar[str] = ContextVar("tikki_lang", default="en")
+
+
+def current() -> str:
+    """The language of the current command or request."""
+    return _current.get()
+
+
+def activate(lang: str) -> None:
+    """Make ``lang`` the language of the current context from now on (a command's)."""
+    _current.set(lang if lang in _KNOWN else "en")
+
+
+@contextmanager
+def use(lang: str) -> Iterator[str]:
+    """Speak ``lang`` inside the ``with`` block (a request, a WebSocket message)."""
+    token = _current.set(lang if lang in _KNOWN else "en")
+    try:
+        yield lang
+    finally:
+        _current.reset(token)
+
+
+def _(message: str, /, **params: Any) -> str:
+    """``message`` in the current language, its ``{placeholders}`` filled from ``params``."""
+    text = translator(_current.get()).gettext(message)
+    return text.format(**params) if params else text
+
+
+def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The form for ``n`` in the current language; ``{n}`` and ``params`` filled in."""
+    text = translator(_current.get()).ngettext(singular, plural, n)
+    return text.format(n=n, **params)
+
+
+def N_(message: str, /) -> str:
+    """Mark ``message`` for the catalog without translating it now (a table of texts)."""
+    return message
+
+
+def tr(message: str, /, **params: Any) -> str:
+    """A text that was marked with :func:`N_` (or comes from data), translated now."""
+    return _(message, **params)
+
+
+def localized_games(described: Mapping[str, Any]) -> dict[str, Any]:
+    """``tikki.games()`` in the current language: each summary and option ``text``
+    translated, the option ``help`` its translated text with the ruling ids kept."""
+    out: dict[str, Any] = {}
+    for name, info in described.items():
+        game = dict(info)
+        game["summary"] = _(info["summary"]) if info.get("summary") else info.get("summary")
+        options = []
+        for spec in info["options"]:
+            option = dict(spec)
+            option["text"] = _(spec["text"])
+            rulings = spec.get("rulings") or []
+            if current() != "en":
+                option["help"] = option["text"] + (f" ({', '.join(rulings)})" if rulings else "")
+            options.append(option)
+        game["options"] = options
+        out[name] = game
+    return out
+
+
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "MARKS",
+    "NAMES",
+    "N_",
+    "PSEUDO",
+    "Pseudo",
+    "Translations",
+    "_",
+    "activate",
+    "check",
+    "current",
+    "known",
+    "localized_games",
+    "negotiate",
+    "ngettext",
+    "resolve",
+    "tr",
+    "translator",
+    "use",
+]
