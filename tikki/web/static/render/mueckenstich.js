@@ -29,20 +29,6 @@ export function hiddenHistory(view) {
 
 const COLOURS = Object.keys(COLOUR_NAMES);
 
-/** One pile's points (MS-10, as `score_round` in the engine): every number card +1, ×2
- * in the `doubled` colour, ×0 in the `dropped` one; the first mosquito of each colour −5. */
-export function pileScore(pile, doubled = null, dropped = null) {
-  let score = 0;
-  const bitten = new Set();
-  for (const card of pile) {
-    const colour = card.slice(-1);
-    if (card.startsWith("M")) bitten.add(colour);
-    else if (colour === doubled) score += 2;
-    else if (colour !== dropped) score += 1;
-  }
-  return score - 5 * bitten.size;
-}
-
 /** Number cards and mosquitoes of one pile, per colour: `{R: [numbers, mosquitoes], …}`. */
 function pileCounts(pile) {
   const out = Object.fromEntries(COLOURS.map((c) => [c, [0, 0]]));
@@ -50,52 +36,42 @@ function pileCounts(pile) {
   return out;
 }
 
-/** Before `double` and `drop`: everyone's won cards per colour, and what each choice still
- * open would score for each seat (the round's piles are shown at scoring time). */
+/** Before `double` and `drop`: your won cards per colour and what each colour still open
+ * would score you this round. The figures are the engine's (`view.scoring_choice.scores`,
+ * from its own scoring), only for your own seat; onlookers see who chooses. */
 export function scoringChoices(view, ctx) {
-  if (view.phase !== "score" || !view.piles) return "";
+  const choice = view.scoring_choice;
+  if (view.phase !== "score" || !choice) return "";
   const legal = view.legal_moves || [];
-  const fewest = Math.min(...view.tricks);
-  const few = view.tricks.flatMap((t, s) => (t === fewest ? [s] : []));
-  const doubler = few.length === 1 ? few[0] : -1; // strictly the fewest tricks (MS-10)
-  const doubling = !view.doubled && !view.dropped && view.to_act === doubler;
-  const dropping = !doubling && !view.dropped && view.to_act !== null && view.to_act !== undefined;
-  if (!doubling && !dropping) return "";
   const names = ctx.names;
-  const seats = view.piles.map((_, s) => s);
-  const head = seats.map((s) => `<th scope="col"${s === ctx.mySeat ? ' class="mine"' : ""}>${esc(names[s])}</th>`).join("");
-  const counts = view.piles.map(pileCounts);
-  const cardRows = COLOURS.map((c) => {
-    const cells = seats
-      .map((s) => {
-        const [nums, mosq] = counts[s][c];
-        return `<td${s === ctx.mySeat ? ' class="mine"' : ""}>${nums}${mosq ? ` <span class="muted">+${mosq} M</span>` : ""}</td>`;
-      })
-      .join("");
-    return `<tr><th scope="row">${colourChip(c)}</th>${cells}</tr>`;
-  }).join("");
-  const verb = doubling ? "double" : "drop";
-  const options = COLOURS.filter((c) => c !== view.doubled);
-  const choiceRows = options
-    .map((c) => {
-      const scores = view.piles.map((p) => (doubling ? pileScore(p, c, null) : pileScore(p, view.doubled, c)));
-      const cells = scores
-        .map((x, s) => `<td${s === ctx.mySeat ? ' class="mine"' : ""}>${sign(x)}</td>`)
-        .join("");
-      const mine = legal.includes(`${verb} ${c}`) ? " data-choice" : "";
-      return `<tr${mine}><th scope="row">${verb === "double" ? "×2" : "×0"} ${colourChip(c)}</th>${cells}</tr>`;
-    })
-    .join("");
-  const chooser = `${says(names, view.to_act, "chooses", "choose")}`;
+  const doubling = choice.verb === "double";
+  const chooser = says(names, choice.seat, "chooses", "choose");
   const what = doubling
-    ? `${chooser} the doubled colour (the drop comes after; shown without it)`
+    ? `${chooser} the doubled colour`
     : `${chooser} the colour that scores nothing${view.doubled ? ` (${COLOUR_NAMES[view.doubled]} is doubled)` : ""}`;
+  const title = `<h3 class="trick-title">Scoring: ${what}</h3>`;
+  const scores = choice.scores;
+  const mine = ctx.mySeat !== null && ctx.mySeat !== undefined && view.piles ? view.piles[ctx.mySeat] : null;
+  if (!scores || !mine) return `<div class="scoring-choices">${title}</div>`;
+  const counts = pileCounts(mine);
+  const head = COLOURS.map((c) => `<th scope="col">${colourChip(c)}</th>`).join("");
+  const won = COLOURS.map((c) => {
+    const [nums, mosq] = counts[c];
+    return `<td>${nums}${mosq ? ` <span class="muted">+${mosq}&nbsp;M</span>` : ""}</td>`;
+  }).join("");
+  const figures = COLOURS.map((c) => {
+    if (!(c in scores)) return `<td class="muted" title="${esc(COLOUR_NAMES[c])} is doubled">—</td>`;
+    const chosen = legal.includes(`${choice.verb} ${c}`) ? " data-choice" : "";
+    return `<td${chosen}>${sign(scores[c])}</td>`;
+  }).join("");
+  const rowName = doubling ? "You score if ×2" : "You score if ×0";
+  const note = doubling ? `<p class="trick-note">Shown without the drop, which comes after.</p>` : "";
   return (
-    `<div class="scoring-choices"><h3 class="trick-title">Scoring: ${what}</h3>` +
-    `<table class="choice-table"><caption class="visually-hidden">Won number cards per colour (M: mosquitoes)</caption>` +
-    `<thead><tr><th scope="col">Won cards</th>${head}</tr></thead><tbody>${cardRows}</tbody></table>` +
-    `<table class="choice-table"><caption class="visually-hidden">Points of the round for each choice</caption>` +
-    `<thead><tr><th scope="col">If ${verb}</th>${head}</tr></thead><tbody>${choiceRows}</tbody></table></div>`
+    `<div class="scoring-choices">${title}` +
+    `<table class="choice-table"><caption class="visually-hidden">Your won cards per colour (M: mosquitoes) and your points of the round for each choice</caption>` +
+    `<thead><tr><th scope="col"></th>${head}</tr></thead><tbody>` +
+    `<tr><th scope="row">Your won cards</th>${won}</tr>` +
+    `<tr class="mine"><th scope="row">${rowName}</th>${figures}</tr></tbody></table>${note}</div>`
   );
 }
 
