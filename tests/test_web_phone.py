@@ -147,7 +147,7 @@ def open_table(
     page.goto(url if url.startswith("http") else base + url)
     page.evaluate("""() => { window.__clicks = [];
       for (const t of ['pointerdown', 'pointerup', 'click']) document.addEventListener(t, (e) =>
-        window.__clicks.push([t, e.detail, e.target.dataset.card || e.target.tagName, Date.now() % 100000]), true); }""")
+        window.__clicks.push([t, e.detail, e.target.closest && e.target.closest('button') ? e.target.closest('button').dataset.card + (e.target.isConnected ? '' : '-gone') : e.target.tagName, document.body.className, Date.now() % 100000]), true); }""")
     page.fill("#join-name", "Anna")
     page.click("#join-form button[type=submit]")
     page.wait_for_selector("#board[data-status=playing]", timeout=30_000)

@@ -737,7 +737,7 @@ function cardAtX(x) {
   return found;
 }
 
-const fan = { pointer: null, card: null, until: 0 };
+const fan = { pointer: null, card: null, picked: false };
 
 function lift(card) {
   if (fan.card === card) return;
@@ -747,6 +747,7 @@ function lift(card) {
 }
 
 document.addEventListener("pointerdown", (ev) => {
+  fan.picked = false;
   const hand = ev.target.closest && ev.target.closest("#hand.fan");
   if (!hand || ev.pointerType === "mouse") return;
   fan.pointer = ev.pointerId;
@@ -761,7 +762,7 @@ document.addEventListener("pointerup", (ev) => {
   fan.pointer = null;
   lift(null);
   if (card && !card.disabled) {
-    fan.until = Date.now() + 600; // the click that follows the touch is this same pick
+    fan.picked = true; // the click that follows this touch is this same pick
     onCard(card.dataset.card);
   }
 });
@@ -976,7 +977,7 @@ document.addEventListener("click", (ev) => {
     // state's card; a touch on the fanned hand has already picked its card.
     const again = ev.detail > 1 && Math.hypot(ev.clientX - lastClick.x, ev.clientY - lastClick.y) < 12;
     lastClick = { x: ev.clientX, y: ev.clientY };
-    if (again || Date.now() < fan.until) return;
+    if (again || fan.picked) return;
     onCard(target.dataset.card);
   } else if (target.id === "clear-selection") {
     app.selected = [];
