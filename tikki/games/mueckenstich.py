@@ -900,7 +900,7 @@ class MueckenstichState(TableState):
             "history": self.history(seat),
         }
 
-    def _scoring_choice(self, seat: int | None) -> JSON:
+    def _scoring_choice(self, seat: int | None) -> JSON | None:
         """The double or drop being chosen (MS-10), or ``None``: its ``verb``, the choosing
         ``seat``, and for a seat's own view its ``scores``: what each colour still open would
         make ``seat``'s won cards score this round (``_score_pile``, the round's scoring;

@@ -968,15 +968,16 @@ function onCard(card) {
 let lastClick = { x: -99, y: -99 };
 
 document.addEventListener("click", (ev) => {
+  // a second click on the same spot as the click before it (a double click or tap)
+  const again = ev.detail > 1 && Math.hypot(ev.clientX - lastClick.x, ev.clientY - lastClick.y) < 12;
+  lastClick = { x: ev.clientX, y: ev.clientY };
   const target = ev.target.closest("button, a");
   if (!target) return;
   if (target.dataset.closeNotice !== undefined) {
     $("#notice").hidden = true;
   } else if (target.dataset.card && target.closest("#hand")) {
-    // The second click of a double click (on the same spot) must not play the next
-    // state's card; a touch on the fanned hand has already picked its card.
-    const again = ev.detail > 1 && Math.hypot(ev.clientX - lastClick.x, ev.clientY - lastClick.y) < 12;
-    lastClick = { x: ev.clientX, y: ev.clientY };
+    // The second click of a double click must not play the next state's card; a touch on
+    // the fanned hand has already picked its card.
     if (again || fan.picked) return;
     onCard(target.dataset.card);
   } else if (target.id === "clear-selection") {

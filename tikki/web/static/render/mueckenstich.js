@@ -64,13 +64,13 @@ export function scoringChoices(view, ctx) {
     const chosen = legal.includes(`${choice.verb} ${c}`) ? " data-choice" : "";
     return `<td${chosen}>${sign(scores[c])}</td>`;
   }).join("");
-  const rowName = doubling ? "You score if ×2" : "You score if ×0";
+  const rowName = doubling ? "If ×2" : "If ×0";
   const note = doubling ? `<p class="trick-note">Shown without the drop, which comes after.</p>` : "";
   return (
     `<div class="scoring-choices">${title}` +
-    `<table class="choice-table"><caption class="visually-hidden">Your won cards per colour (M: mosquitoes) and your points of the round for each choice</caption>` +
+    `<table class="choice-table"><caption class="visually-hidden">Your won number cards per colour (M: mosquitoes) and the points each choice would give you this round</caption>` +
     `<thead><tr><th scope="col"></th>${head}</tr></thead><tbody>` +
-    `<tr><th scope="row">Your won cards</th>${won}</tr>` +
+    `<tr><th scope="row">You won</th>${won}</tr>` +
     `<tr class="mine"><th scope="row">${rowName}</th>${figures}</tr></tbody></table>${note}</div>`
   );
 }
