@@ -58,7 +58,7 @@ GAMES: dict[str, list[tuple[str, int, str, dict[str, Any], int]]] = {
     ],
     "360x740": [
         ("myllymatti", 4, "koira", {}, 7),
-        ("mattis", 3, "standard", {}, 9),
+        ("mattis", 3, "standard", {}, 5),
         ("mueckenstich", 3, "standard", {}, 8),
     ],
 }
@@ -189,7 +189,7 @@ def assert_layout(out: dict[str, Any], where: str) -> None:
 
 
 LAST_TAP = [0.0, -99.0, -99.0]
-DOUBLE_TAP_S = 0.6
+DOUBLE_TAP_S = 0.8
 """Two taps on one spot within this time make a double tap, whose second tap the page
 ignores (it must not play the next state's card): the test waits as a person would."""
 
@@ -293,6 +293,18 @@ def check_fan(page: Page, where: str) -> bool:
     return True
 
 
+RANKS = "23456789TJQKA"
+
+
+def phone_choose(legal: list[str], phase: str) -> str:
+    """The test player's move: in phase 1 the highest card (big phase-2 hands, to see the
+    hand fan), else as in the desktop tests (:func:`choose`)."""
+    cards = [m for m in legal if len(m) == 2 and m[0] in RANKS]
+    if phase == "collect" and cards:
+        return max(cards, key=lambda m: RANKS.index(m[0]))
+    return choose(legal)
+
+
 def play_phone_game(page: Page, where: str, game: str, shot_name: str) -> dict[str, int]:
     """Play to the end by tapping, checking the layout before each of our moves."""
     stats = {"turns": 0, "fans": 0, "max_hand": 0, "scoring": 0}
@@ -315,7 +327,7 @@ def play_phone_game(page: Page, where: str, game: str, shot_name: str) -> dict[s
             shot_due = False
         seq = board(page, "seq")
         legal = json.loads(board(page, "legal"))
-        move = choose(legal)
+        move = phone_choose(legal, board(page, "phase"))
         tap_move(page, move, legal)
         try:
             page.wait_for_function(
@@ -348,7 +360,7 @@ def test_whole_games_fit_a_phone(server: Server, browser: Browser, size: str) ->
     watch.check()
     context.close()
     print(size, seen)
-    assert seen["mattis"]["max_hand"] >= 12, seen
+    assert seen["mattis"]["max_hand"] >= 18, seen
     assert seen["mueckenstich"]["scoring"] >= 1, f"no scoring panel was checked: {seen}"
     assert sum(s["turns"] for s in seen.values()) > 40, seen
 
