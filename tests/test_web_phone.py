@@ -319,12 +319,12 @@ def play_phone_game(page: Page, where: str, game: str, shot_name: str) -> dict[s
         out = check_layout(page, f"{where} turn {turns} ({board(page, 'phase')})")
         stats["max_hand"] = max(stats["max_hand"], len(out["cards"]))
         stats["scoring"] += "scoring" in out["parts"]
-        if out["fan"] and stats["fans"] < 2 and check_fan(page, where):
-            stats["fans"] += 1
         if shot_due and page.evaluate(PHASE2[game]):
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / f"{shot_name}.png"))
             shot_due = False
+        if out["fan"] and stats["fans"] < 2 and check_fan(page, where):
+            stats["fans"] += 1
         seq = board(page, "seq")
         legal = json.loads(board(page, "legal"))
         move = phone_choose(legal, board(page, "phase"))
@@ -359,7 +359,6 @@ def test_whole_games_fit_a_phone(server: Server, browser: Browser, size: str) ->
         page.wait_for_selector("#result:not([hidden])")
     watch.check()
     context.close()
-    print(size, seen)
     assert seen["mattis"]["max_hand"] >= 18, seen
     assert seen["mueckenstich"]["scoring"] >= 1, f"no scoring panel was checked: {seen}"
     assert sum(s["turns"] for s in seen.values()) > 40, seen
