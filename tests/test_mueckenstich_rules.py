@@ -711,6 +711,35 @@ def test_ms10_fewest_tricks_doubles_then_most_mosquitoes_drops(players: int) -> 
     assert after["sheet"][0]["doubled"] == "G" and after["sheet"][0]["dropped"] == "K"
 
 
+def test_ms10_the_view_carries_each_choice_s_score_for_its_own_seat() -> None:
+    """Issue 12 item 5: while the double or the drop is chosen, each seat's view says what
+    every open colour would make its own won cards score (the round's own scoring); the
+    public view names the choice but no seat's figures; outside scoring there is none."""
+
+    def both(view: Mapping[str, Any]) -> bool:
+        tricks, mosq = view["tricks"], view["mosquitoes"]
+        doubler = strict(tricks, min(tricks))
+        dropper = strict(mosq, max(mosq))
+        return doubler is not None and dropper is not None and doubler != dropper
+
+    state = find_round(4, both)
+    piles = state.view(None)["piles"]
+    doubler = state.current_player
+    assert state.view(None)["scoring_choice"] == {"verb": "double", "seat": doubler, "scores": None}
+    for seat in range(4):
+        choice = state.view(seat)["scoring_choice"]
+        assert choice["verb"] == "double" and choice["seat"] == doubler
+        assert choice["scores"] == {c: score_round([piles[seat]], c)[0] for c in "RBGK"}
+    state.play("double G")
+    dropper = state.current_player
+    for seat in range(4):
+        choice = state.view(seat)["scoring_choice"]
+        assert choice["verb"] == "drop" and choice["seat"] == dropper
+        assert choice["scores"] == {c: score_round([piles[seat]], "G", c)[0] for c in "RBK"}
+    state.play("drop K")
+    assert all(state.view(s)["scoring_choice"] is None for s in (None, 0, 1, 2, 3))
+
+
 def test_ms10_one_player_may_do_both() -> None:
     """MS-10: the same player can have the fewest tricks and the most mosquitoes."""
 
@@ -737,6 +766,12 @@ def test_ms10_tie_for_fewest_tricks_no_doubling() -> None:
     view = state.view(None)
     assert state.current_player == strict(view["mosquitoes"], max(view["mosquitoes"]))
     assert sorted(state.legal_moves()) == ["drop B", "drop G", "drop K", "drop R"]
+    seat = state.current_player
+    assert state.view(seat)["scoring_choice"] == {
+        "verb": "drop",
+        "seat": seat,
+        "scores": {c: score_round([view["piles"][seat]], None, c)[0] for c in "RBGK"},
+    }
     refuse(state, "double R", "not a doubled one")
     state.play("drop R")
     assert state.view(None)["round_scores"] == [pile_score(view, None, "R")]

@@ -734,40 +734,68 @@ def test_completing_card_of_a_trick_stays_visible(server: Server, browser: Brows
     context.close()
 
 
-def test_mueckenstich_scoring_choices(server: Server, browser: Browser) -> None:
-    """Before double and drop the table shows each seat's won cards and what each choice
-    would score: the figures equal the engine's ``score_round``."""
-    from tikki.games.mueckenstich import score_round
+def _scoring_views() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Engine views at a Mückenstich scoring with both a double and a drop to choose:
+    the doubler's view, the dropper's view after ``double G``, and the public view."""
+    import random
 
+    game = tikki.load("mueckenstich", players=3)
+    for seed in range(200):
+        state, rng = game.new_state(seed=seed), random.Random(seed)
+        while state.phase != "score" and not state.is_over:
+            state.play(rng.choice(state.legal_moves()))
+        choice = state.view(None)["scoring_choice"]
+        if choice is None or choice["verb"] != "double":
+            continue
+        doubling = state.view(choice["seat"])
+        public = state.view(None)
+        state.play("double G")
+        if state.phase == "score":
+            return doubling, state.view(state.current_player), public
+    pytest.fail("no seed gives a double and then a drop")
+
+
+def test_mueckenstich_scoring_choices(server: Server, browser: Browser) -> None:
+    """Before double and drop the table shows your won cards per colour and what each
+    choice would score you: the engine's figures (the view's ``scoring_choice``), which
+    the page shows and no longer computes; onlookers see only who chooses."""
+    doubling, dropping, public = _scoring_views()
     page = browser.new_page()
     page.goto(server.url + "/")
-    piles = [["2R", "5R", "MR", "MR", "7G"], ["5G", "12G", "1B", "MK"], ["3K", "4K", "11B"]]
     out = page.evaluate(
-        """async (piles) => {
+        """async ([doubling, dropping, pub]) => {
           const r = await import('/static/render/mueckenstich.js');
-          const names = ['You', 'Bea', 'Cai'];
-          const base = {phase: 'score', piles, tricks: [1, 2, 2], dropped: null,
-                        legal_moves: ['double R', 'double B', 'double G', 'double K']};
+          const names = ['Ann', 'Bea', 'Cai'];
           const box = document.createElement('div');
-          box.innerHTML = r.scoringChoices({...base, doubled: null, to_act: 0},
-                                           {names, mySeat: 0});
-          const rows = (el) => [...el.querySelectorAll('table:last-of-type tbody tr')]
-            .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
-          const doubling = rows(box);
-          const title = box.querySelector('h3').textContent;
-          box.innerHTML = r.scoringChoices({...base, doubled: 'G', to_act: 1, legal_moves: []},
-                                           {names, mySeat: 0});
-          const cards = box.querySelector('tbody').textContent;
-          return {doubling, title, dropping: rows(box), cards,
-                  played: r.scoringChoices({...base, phase: 'play', doubled: null, to_act: 0},
-                                           {names, mySeat: 0})};
+          const rows = (view) => {
+            names[view.seat] = 'You';
+            box.innerHTML = r.scoringChoices(view, {names, mySeat: view.seat});
+            names[view.seat] = ['Ann', 'Bea', 'Cai'][view.seat];
+            return {title: box.querySelector('h3').textContent,
+                    rows: [...box.querySelectorAll('tbody tr')]
+                      .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+                    chosen: [...box.querySelectorAll('td[data-choice]')].length};
+          };
+          const shown = {doubling: rows(doubling), dropping: rows(dropping)};
+          box.innerHTML = r.scoringChoices(pub, {names, mySeat: null});
+          return {...shown, publicTables: box.querySelectorAll('table').length,
+                  publicTitle: box.textContent, copy: 'pileScore' in r,
+                  played: r.scoringChoices({...doubling, phase: 'play'}, {names, mySeat: 0})};
         }""",
-        piles,
+        [doubling, dropping, public],
     )
     sign = lambda x: f"+{x}" if x > 0 else str(x)  # noqa: E731
-    assert out["doubling"] == [[sign(x) for x in score_round(piles, c)] for c in "RBGK"]
-    assert out["dropping"] == [[sign(x) for x in score_round(piles, "G", c)] for c in "RBK"]
-    assert "You choose the doubled colour" in out["title"]
-    assert "2 +2 M" in out["cards"]  # seat 0's reds: two number cards, two mosquitoes
+    for view, key in ((doubling, "doubling"), (dropping, "dropping")):
+        scores = view["scoring_choice"]["scores"]
+        won, figures = out[key]["rows"]
+        assert figures == [sign(scores[c]) if c in scores else "—" for c in "RBGK"], out[key]
+        pile = view["piles"][view["seat"]]
+        numbers = [sum(1 for x in pile if x[-1] == c and x[0] != "M") for c in "RBGK"]
+        assert [int(cell.split()[0]) for cell in won] == numbers
+        assert out[key]["chosen"] == len(view["legal_moves"]) > 0
+    assert "You choose the doubled colour" in out["doubling"]["title"]
+    assert "scores nothing (green is doubled)" in out["dropping"]["title"]
+    assert out["publicTables"] == 0 and "chooses the doubled colour" in out["publicTitle"]
+    assert out["copy"] is False, "the page must not compute scores itself"
     assert out["played"] == ""
     page.close()

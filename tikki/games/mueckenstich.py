@@ -869,6 +869,7 @@ class MueckenstichState(TableState):
             },
             "doubled": _colour_or_none(self._doubled),
             "dropped": _colour_or_none(self._dropped),
+            "scoring_choice": self._scoring_choice(seat),
             "sheet": [
                 dict(
                     e,
@@ -882,6 +883,26 @@ class MueckenstichState(TableState):
             "scores": list(self._totals),
             "history": self.history(seat),
         }
+
+    def _scoring_choice(self, seat: int | None) -> JSON | None:
+        """The double or drop being chosen (MS-10), or ``None``: its ``verb``, the choosing
+        ``seat``, and for a seat's own view its ``scores``: what each colour still open would
+        make ``seat``'s won cards score this round (``_score_pile``, the round's scoring;
+        while the double is chosen, without a drop)."""
+        if self._phase != SCORE or self._to_act < 0:
+            return None
+        double = self._doubled < 0 and self._to_act == self._doubler()
+        scores = None
+        if seat is not None:
+            pile = self._piles[seat]
+            scores = {
+                COLOURS[c]: _score_pile(pile, c, -1)
+                if double
+                else _score_pile(pile, self._doubled, c)
+                for c in range(len(COLOURS))
+                if c != self._doubled
+            }
+        return {"verb": "double" if double else "drop", "seat": self._to_act, "scores": scores}
 
     def reveal(self) -> JSON:
         """Everything: every card's place this round (``zones``) and what each seat cannot see.

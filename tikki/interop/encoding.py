@@ -75,9 +75,21 @@ from tikki.core import Game
 PHASE_BUCKETS = 32
 """Size of the phase one-hot (``crc32(phase) % PHASE_BUCKETS``)."""
 META_KEYS = frozenset(
-    {"game", "players", "options", "seat", "phase", "to_act", "hand", "legal_moves", "history"}
+    {
+        "game",
+        "players",
+        "options",
+        "seat",
+        "phase",
+        "to_act",
+        "hand",
+        "legal_moves",
+        "history",
+        "scoring_choice",
+    }
 )
-"""Top-level view keys that are not part of the ``fields`` block."""
+"""Top-level view keys that are not part of the ``fields`` block (``scoring_choice``, the
+figures of Mückenstich's double and drop, follows from the piles that are encoded)."""
 OBS_BOUND = 1e6
 """Bound of every observation value (PettingZoo ``Box`` limits)."""
 

@@ -707,32 +707,95 @@ function renderHand(m, ctx) {
       )}" title="${esc(title)}"${pressed}${mine && playable ? "" : " disabled"}>${cardSVG(card)}</button></li>`
     );
   });
-  box.innerHTML = items.join("") || `<li class="muted empty-hand">${esc(_("No cards in your hand."))}</li>`;
+  // Unchanged (a re-render for the finished trick's timer): keep the buttons, so that a
+  // tap in progress is not lost on replaced elements.
+  setHtml(box, items.join("") || `<li class="muted empty-hand">${esc(_("No cards in your hand."))}</li>`);
   box.dataset.count = hand.length;
   fitHand();
   $("#hand-title").textContent = _("Your hand · {n}", { n: hand.length });
 }
 
-/** Overlap the hand's cards just enough to keep them on one row (down to a third of a card
- * showing; more cards than that wrap onto further rows). */
+const drawn = new WeakMap();
+
+/** Set an element's HTML unless it is what was set last (elements under a finger stay). */
+function setHtml(el, html) {
+  if (drawn.get(el) === html) return;
+  drawn.set(el, html);
+  el.innerHTML = html;
+}
+
+/** The least width of a hand card left showing (px) before the hand fans (MIN_STRIP). */
+const MIN_STRIP = 24;
+
+/** Keep the hand on one row: overlap the cards just enough to fit the hand's width, from
+ * the real widths (each card after the first is moved left by the same amount). When less
+ * than MIN_STRIP of a card would show, the hand fans: the card under the finger (or the
+ * mouse) is lifted whole, and letting go picks it. */
 function fitHand() {
   const box = $("#hand");
-  const first = box.querySelector(".card");
-  const n = box.children.length;
-  if (!first || n < 2) {
-    box.style.removeProperty("--hand-m");
-    box.style.removeProperty("--hand-pad");
-    return;
-  }
-  const parent = box.parentElement;
-  const cs = getComputedStyle(parent);
-  const width = parent.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 2;
-  const w = first.getBoundingClientRect().width;
-  let m = (width - w) / (n - 1) - w;
-  m = Math.max(Math.min(m, 6), -0.66 * w);
+  const items = [...box.children].filter((li) => li.querySelector(".card"));
+  const n = items.length;
+  box.style.removeProperty("--hand-m");
+  box.classList.remove("fan");
+  if (n < 2) return;
+  const width = box.clientWidth;
+  const w = items[0].querySelector(".card").getBoundingClientRect().width;
+  const m = Math.min(6, (width - n * w) / (n - 1));
   box.style.setProperty("--hand-m", `${m.toFixed(2)}px`);
-  box.style.setProperty("--hand-pad", `${m < 0 ? (-m).toFixed(2) : 0}px`);
+  box.classList.toggle("fan", w + m < MIN_STRIP);
 }
+
+// ---------------------------------------------------------------- the fanned hand (touch)
+
+/** The hand card whose showing strip holds the x coordinate, or null. */
+function cardAtX(x) {
+  const items = [...$("#hand").children].filter((li) => li.querySelector(".card"));
+  let found = null;
+  for (const li of items) {
+    const r = li.getBoundingClientRect();
+    if (x >= r.left) found = li.querySelector(".card");
+  }
+  if (found) {
+    const last = items[items.length - 1].getBoundingClientRect();
+    if (x > last.right) found = null;
+  }
+  return found;
+}
+
+const fan = { pointer: null, card: null, picked: false };
+
+function lift(card) {
+  if (fan.card === card) return;
+  if (fan.card) fan.card.classList.remove("under-finger");
+  fan.card = card;
+  if (card) card.classList.add("under-finger");
+}
+
+document.addEventListener("pointerdown", (ev) => {
+  fan.picked = false;
+  const hand = ev.target.closest && ev.target.closest("#hand.fan");
+  if (!hand || ev.pointerType === "mouse") return;
+  fan.pointer = ev.pointerId;
+  lift(cardAtX(ev.clientX));
+});
+document.addEventListener("pointermove", (ev) => {
+  if (ev.pointerId === fan.pointer) lift(cardAtX(ev.clientX));
+});
+document.addEventListener("pointerup", (ev) => {
+  if (ev.pointerId !== fan.pointer) return;
+  const card = fan.card;
+  fan.pointer = null;
+  lift(null);
+  if (card && !card.disabled) {
+    fan.picked = true; // the click that follows this touch is this same pick
+    onCard(card.dataset.card);
+  }
+});
+document.addEventListener("pointercancel", (ev) => {
+  if (ev.pointerId !== fan.pointer) return;
+  fan.pointer = null;
+  lift(null);
+});
 
 let resizeTimer = null;
 window.addEventListener("resize", () => {
@@ -776,7 +839,7 @@ function renderActions(m, ctx) {
       `<button type="button" id="hint-btn" class="secondary"${mine ? "" : " disabled"} aria-describedby="hint-text">${esc(_("Hint"))}</button>`,
     );
   }
-  box.innerHTML = parts.join("");
+  setHtml(box, parts.join(""));
   let hintText = "";
   if (app.hint && mine) {
     hintText = _("Suggestion ({level} bot): {move}", { level: esc(levelName(app.hint.bot)), move: moveChips(app.hint.move) });
@@ -937,14 +1000,20 @@ function onCard(card) {
   render();
 }
 
+let lastClick = { x: -99, y: -99 };
+
 document.addEventListener("click", (ev) => {
+  // a second click on the same spot as the click before it (a double click or tap)
+  const again = ev.detail > 1 && Math.hypot(ev.clientX - lastClick.x, ev.clientY - lastClick.y) < 12;
+  lastClick = { x: ev.clientX, y: ev.clientY };
   const target = ev.target.closest("button, a");
   if (!target) return;
   if (target.dataset.closeNotice !== undefined) {
     $("#notice").hidden = true;
   } else if (target.dataset.card && target.closest("#hand")) {
-    // The second click of a double click must not play the next state's card.
-    if (ev.detail > 1) return;
+    // The second click of a double click must not play the next state's card; a touch on
+    // the fanned hand has already picked its card.
+    if (again || fan.picked) return;
     onCard(target.dataset.card);
   } else if (target.id === "clear-selection") {
     app.selected = [];

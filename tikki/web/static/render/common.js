@@ -41,9 +41,9 @@ export function stockPile(size, playable) {
   return `<div class="pile">${body}<span class="pile-label">${esc(_("Stock · {n}", { n: size }))}</span></div>`;
 }
 
-/** A labelled fact for the table's info line: `Trump ♥ hearts` (`label` already translated). */
-export function fact(label, valueHtml) {
-  return `<div class="fact"><span class="fact-label">${esc(label)}</span> <span class="fact-value">${valueHtml}</span></div>`;
+/** A labelled fact for the table's info line: `Trump ♥ hearts` (`extra`: more classes). */
+export function fact(label, valueHtml, extra = "") {
+  return `<div class="fact${extra ? ` ${extra}` : ""}"><span class="fact-label">${esc(label)}</span> <span class="fact-value">${valueHtml}</span></div>`;
 }
 
 export function suitFact(letter) {

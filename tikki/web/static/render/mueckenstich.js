@@ -31,20 +31,6 @@ export function hiddenHistory(view) {
 
 const COLOURS = Object.keys(COLOUR_NAMES);
 
-/** One pile's points (MS-10, as `score_round` in the engine): every number card +1, ×2
- * in the `doubled` colour, ×0 in the `dropped` one; the first mosquito of each colour −5. */
-export function pileScore(pile, doubled = null, dropped = null) {
-  let score = 0;
-  const bitten = new Set();
-  for (const card of pile) {
-    const colour = card.slice(-1);
-    if (card.startsWith("M")) bitten.add(colour);
-    else if (colour === doubled) score += 2;
-    else if (colour !== dropped) score += 1;
-  }
-  return score - 5 * bitten.size;
-}
-
 /** Number cards and mosquitoes of one pile, per colour: `{R: [numbers, mosquitoes], …}`. */
 function pileCounts(pile) {
   const out = Object.fromEntries(COLOURS.map((c) => [c, [0, 0]]));
@@ -52,70 +38,61 @@ function pileCounts(pile) {
   return out;
 }
 
-/** Before `double` and `drop`: everyone's won cards per colour, and what each choice still
- * open would score for each seat (the round's piles are shown at scoring time). */
+/** Before `double` and `drop`: your won cards per colour and what each colour still open
+ * would score you this round. The figures are the engine's (`view.scoring_choice.scores`,
+ * from its own scoring), only for your own seat; onlookers see who chooses. */
 export function scoringChoices(view, ctx) {
-  if (view.phase !== "score" || !view.piles) return "";
+  const choice = view.scoring_choice;
+  if (view.phase !== "score" || !choice) return "";
   const legal = view.legal_moves || [];
-  const fewest = Math.min(...view.tricks);
-  const few = view.tricks.flatMap((t, s) => (t === fewest ? [s] : []));
-  const doubler = few.length === 1 ? few[0] : -1; // strictly the fewest tricks (MS-10)
-  const doubling = !view.doubled && !view.dropped && view.to_act === doubler;
-  const dropping = !doubling && !view.dropped && view.to_act !== null && view.to_act !== undefined;
-  if (!doubling && !dropping) return "";
   const names = ctx.names;
-  const seats = view.piles.map((_, s) => s);
-  const head = seats.map((s) => `<th scope="col"${s === ctx.mySeat ? ' class="mine"' : ""}>${esc(names[s])}</th>`).join("");
-  const counts = view.piles.map(pileCounts);
-  const cardRows = COLOURS.map((c) => {
-    const cells = seats
-      .map((s) => {
-        const [nums, mosq] = counts[s][c];
-        const bites = mosq ? ` <span class="muted">${esc(_("+{n} M", { n: mosq }))}</span>` : "";
-        return `<td${s === ctx.mySeat ? ' class="mine"' : ""}>${nums}${bites}</td>`;
-      })
-      .join("");
-    return `<tr><th scope="row">${colourChip(c)}</th>${cells}</tr>`;
-  }).join("");
-  const verb = doubling ? "double" : "drop";
-  const options = COLOURS.filter((c) => c !== view.doubled);
-  const choiceRows = options
-    .map((c) => {
-      const scores = view.piles.map((p) => (doubling ? pileScore(p, c, null) : pileScore(p, view.doubled, c)));
-      const cells = scores
-        .map((x, s) => `<td${s === ctx.mySeat ? ' class="mine"' : ""}>${sign(x)}</td>`)
-        .join("");
-      const mine = legal.includes(`${verb} ${c}`) ? " data-choice" : "";
-      return `<tr${mine}><th scope="row">${verb === "double" ? "×2" : "×0"} ${colourChip(c)}</th>${cells}</tr>`;
-    })
-    .join("");
+  const doubling = choice.verb === "double";
   const what = doubling
-    ? says(
-        names,
-        view.to_act,
-        _("{name} choose the doubled colour (the drop comes after; shown without it)"),
-        _("{name} chooses the doubled colour (the drop comes after; shown without it)"),
-      )
+    ? says(names, choice.seat, _("{name} choose the doubled colour"), _("{name} chooses the doubled colour"))
     : view.doubled
       ? says(
           names,
-          view.to_act,
+          choice.seat,
           _("{name} choose the colour that scores nothing ({colour} is doubled)"),
           _("{name} chooses the colour that scores nothing ({colour} is doubled)"),
           { colour: esc(COLOUR_NAMES[view.doubled]) },
         )
       : says(
           names,
-          view.to_act,
+          choice.seat,
           _("{name} choose the colour that scores nothing"),
           _("{name} chooses the colour that scores nothing"),
         );
+  const title = `<h3 class="trick-title">${_("Scoring: {what}", { what })}</h3>`;
+  const scores = choice.scores;
+  const mine = ctx.mySeat !== null && ctx.mySeat !== undefined && view.piles ? view.piles[ctx.mySeat] : null;
+  if (!scores || !mine) return `<div class="scoring-choices">${title}</div>`;
+  const counts = pileCounts(mine);
+  const head = COLOURS.map((c) => `<th scope="col">${colourChip(c)}</th>`).join("");
+  const won = COLOURS.map((c) => {
+    const [nums, mosq] = counts[c];
+    const bites = mosq ? ` <span class="muted">${esc(_("+{n} M", { n: mosq }))}</span>` : "";
+    return `<td>${nums}${bites}</td>`;
+  }).join("");
+  const figures = COLOURS.map((c) => {
+    if (!(c in scores)) {
+      const doubled = _("{colour} is doubled", { colour: COLOUR_NAMES[c] });
+      return `<td class="muted" title="${esc(doubled)}">—</td>`;
+    }
+    const chosen = legal.includes(`${choice.verb} ${c}`) ? " data-choice" : "";
+    return `<td${chosen}>${sign(scores[c])}</td>`;
+  }).join("");
+  const rowName = doubling ? _("If ×2") : _("If ×0");
+  const withoutDrop = _("Shown without the drop, which comes after.");
+  const note = doubling ? `<p class="trick-note">${esc(withoutDrop)}</p>` : "";
+  const caption = _("Your won number cards per colour (M: mosquitoes) and the points each choice would give you this round");
+  const youWon = _("You won");
   return (
-    `<div class="scoring-choices"><h3 class="trick-title">${_("Scoring: {what}", { what })}</h3>` +
-    `<table class="choice-table"><caption class="visually-hidden">${esc(_("Won number cards per colour (M: mosquitoes)"))}</caption>` +
-    `<thead><tr><th scope="col">${esc(_("Won cards"))}</th>${head}</tr></thead><tbody>${cardRows}</tbody></table>` +
-    `<table class="choice-table"><caption class="visually-hidden">${esc(_("Points of the round for each choice"))}</caption>` +
-    `<thead><tr><th scope="col">${esc(doubling ? _("If doubled") : _("If dropped"))}</th>${head}</tr></thead><tbody>${choiceRows}</tbody></table></div>`
+    `<div class="scoring-choices">${title}` +
+    `<table class="choice-table"><caption class="visually-hidden">${esc(caption)}</caption>` +
+    `<thead><tr><th scope="col"></th>${head}</tr></thead><tbody>` +
+    `<tr><th scope="row">${esc(youWon)}</th>${won}</tr>` +
+    `<tr class="mine"><th scope="row">${esc(rowName)}</th>${figures}</tr></tbody></table>${note}</div>`
   );
 }
 

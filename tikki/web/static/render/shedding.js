@@ -30,7 +30,7 @@ export const shedBase = {
 /** The phase-1 table: facts, the stock and the trick with its heading and notes. */
 export function collectTable(view, legal, facts, headingHtml, slots, notes = []) {
   return (
-    `<div class="facts">${fact(_("Trump"), `<span class="muted">${esc(_("decided by the last stock card"))}</span>`)}${facts}</div>` +
+    `<div class="facts">${fact(_("Trump"), `<span class="muted">${esc(_("decided by the last stock card"))}</span>`, "minor")}${facts}</div>` +
     `<div class="table-row">${stockPile(view.stock_size, legal.includes("stock"))}` +
     `<div class="trick-wrap"><h3 class="trick-title">${headingHtml}</h3>` +
     `<div class="trick" aria-label="${esc(_("Trick"))}">${slots}</div>` +
