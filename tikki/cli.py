@@ -394,6 +394,7 @@ def analyse_command(
     db: Annotated[
         Path | None, typer.Option("--db", help="an arena database: FILE is a game id")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Judge every decision of one seat: each legal move's value from that seat's view.
 
@@ -406,6 +407,7 @@ def analyse_command(
     """
     from tikki import analysis
 
+    _use(lang)
     data = _read_record(target, db)
     _verify(target, data)
     if plot is not None:
