@@ -184,3 +184,56 @@ def test_a_start_up_error_is_reported_in_the_language(lang: str, expected: str) 
 
     with i18n.use(lang), pytest.raises(ServeError, match=expected):
         bind("256.0.0.1", 0)
+
+
+def test_pseudo_marks_the_timer_resign_hand_over_and_analysis_refusals(c: TestClient) -> None:
+    """The texts of people who leave and of "Analyse my game" go through the catalogs."""
+    q = {"lang": "pseudo"}
+    two = [{"kind": "open"}, {"kind": "open"}]
+    waiting = create(c)["table"]["id"]
+    token = join(c, waiting, 0)
+    tid = create(c)["table"]["id"]
+    tokens = [join(c, tid, 0), join(c, tid, 1, "Ben")]
+    answers = [
+        c.post("/api/tables", json={"game": "myllymatti", "seats": two, "turn_timer": 7}, params=q),
+        c.post(
+            "/api/tables",
+            json={"game": "myllymatti", "seats": two, "on_timeout": "later"},
+            params=q,
+        ),
+        c.post(f"/api/tables/{waiting}/resign", headers=auth(token), params=q),
+        c.post(f"/api/tables/{waiting}/seats/1/bot", headers=auth(token), params=q),
+        c.post(f"/api/tables/{tid}/resign", params=q),
+        c.post(f"/api/tables/{tid}/seats/1/bot", params=q),
+        c.post(f"/api/tables/{tid}/seats/0/bot", headers=auth(tokens[0]), params=q),
+        c.post(f"/api/tables/{tid}/seats/5/bot", headers=auth(tokens[0]), params=q),
+        c.post(f"/api/tables/{tid}/seats/1/bot", headers=auth(tokens[0]), params=q),
+        c.post(f"/api/tables/{tid}/back", params=q),
+        c.post(f"/api/tables/{tid}/analysis/0", params=q),
+    ]
+    assert c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[1])).is_success
+    answers.append(c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[1]), params=q))
+    for r in answers:
+        status, code, message = error_of(r)
+        assert status >= 400 and code
+        assert message.startswith(MARKED[0]) and message.endswith(MARKED[1]), (code, message)
+
+
+def test_resign_and_timer_refusals_speak_the_language_and_keep_their_code(c: TestClient) -> None:
+    waiting = create(c)["table"]["id"]
+    token = join(c, waiting, 0)
+    headers = {**auth(token), "Accept-Language": "de"}
+    r = c.post(f"/api/tables/{waiting}/resign", headers=headers)
+    assert error_of(r) == (
+        409,
+        "not_started",
+        f"Tisch {waiting} wartet noch: aufgeben kannst du nur in einer laufenden Partie",
+    )
+    seats = [{"kind": "open"}, {"kind": "open"}]
+    body = {"game": "myllymatti", "seats": seats, "turn_timer": 7}
+    r = c.post("/api/tables", json=body, params={"lang": "fi"})
+    assert error_of(r) == (
+        400,
+        "bad_timer",
+        "turn_timer on pois (null) tai 30, 60, 120 sekuntia, ei 7",
+    )

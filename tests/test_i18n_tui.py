@@ -222,3 +222,50 @@ def test_help_of_the_command_line_is_translated(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     text = " ".join(ANSI.sub("", child.before or "").split())
     assert "Pelaa peliä päätteessä botteja vastaan." in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "worst", "summary"),
+    [
+        ("fi", "siirto 100: take (törkeä virhe); AH olisi ollut 100% parempi", "Tarkkuus "),
+        ("de", "Zug 100: take (grober Fehler); AH wäre um 100% besser gewesen", "Genauigkeit "),
+    ],
+)
+def test_the_analysis_speaks_the_language(
+    tmp_path: Path, lang: str, worst: str, summary: str
+) -> None:
+    """``tikki analyse``: the table's title and columns, the verdicts and the summary are
+    translated; the moves and the JSON's labels are not."""
+    from tests.test_analysis import endgame
+
+    record, out = tmp_path / "endgame.json", tmp_path / "analysis.json"
+    record.write_text(json.dumps(endgame("take")))
+    args = ["analyse", str(record), "--samples", "10", "--from", "80", "--json", str(out)]
+    result = runner.invoke(
+        app, ["--lang", lang, *args] if lang == "fi" else [*args, "--lang", lang]
+    )
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert worst in text and summary in text, text
+    assert "blunder" not in text and "Accuracy" not in text
+    assert json.loads(out.read_text())["decisions"][-1]["label"] == "blunder"
+
+
+def test_pseudo_marks_every_line_of_the_analysis(tmp_path: Path) -> None:
+    from tests.test_analysis import endgame
+
+    record = tmp_path / "endgame.json"
+    record.write_text(json.dumps(endgame("take")))
+    args = ["--lang", "pseudo", "analyse", str(record), "--samples", "10", "--from", "80"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    for marked in (
+        "⟦myllymatti, seat 0: chance of not losing⟧",
+        "⟦move⟧ ⟦phase⟧ ⟦played⟧",
+        "⟦loss⟧",
+        "⟦Accuracy 9",
+        "⟦1 blunder⟧",
+        "⟦move 100: take (⟦blunder⟧); AH was better by 100%⟧",
+    ):
+        assert marked in text, (marked, text)

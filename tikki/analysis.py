@@ -35,6 +35,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tikki.core import Game, RulesError, State, load, replay
+from tikki.i18n import _ as _t
+from tikki.i18n import ngettext
 
 ROLLOUTS = ("greedy", "random", "heuristic")
 """Rollout policies of the analysis: the game's fast greedy playout (``ismcts``'s own),
@@ -47,6 +49,23 @@ THRESHOLDS: Mapping[str, tuple[float, float, float]] = {
 being the loser (5, 10 and 20 percentage points), or in expected points (1, 2 and 4)."""
 LABELS = ("inaccuracy", "mistake", "blunder")
 """The labels, mildest first."""
+
+
+def label_word(label: str) -> str:
+    """A label as people read it, in the current language (``blunder``: ``törkeä virhe``)."""
+    words = {"inaccuracy": _t("inaccuracy"), "mistake": _t("mistake"), "blunder": _t("blunder")}
+    return words[label]
+
+
+def label_count(label: str, n: int) -> str:
+    """``2 blunders``, ``2 törkeää virhettä``, ``2 grobe Fehler``."""
+    if label == "inaccuracy":
+        return ngettext("{n} inaccuracy", "{n} inaccuracies", n)
+    if label == "mistake":
+        return ngettext("{n} mistake", "{n} mistakes", n)
+    return ngettext("{n} blunder", "{n} blunders", n)
+
+
 SAMPLES = 100
 """Default number of determinizations per decision."""
 GREEDY = 0.9
@@ -205,7 +224,7 @@ def evaluate(
     legal = [str(m) for m in view.get("legal_moves") or []]
     seat = view.get("seat")
     if not legal or not isinstance(seat, int):
-        raise RulesError("the view has no legal moves: it is not this seat's turn")
+        raise RulesError(_t("the view has no legal moves: it is not this seat's turn"))
     kind = value_kind(game)
     sample = game.sampler(view)
     rng = random.Random(seed)
@@ -284,7 +303,7 @@ def decisions_of(record: Mapping[str, Any], seat: int) -> tuple[Game, Found]:
     state = replay(cut)
     game = state.game
     if not 0 <= seat < game.players:
-        raise RulesError(f"no seat {seat}: seats are 0–{game.players - 1}")
+        raise RulesError(_t("no seat {seat}: seats are 0–{last}", seat=seat, last=game.players - 1))
     for i, move in enumerate(moves):
         if state.current_player == seat and len(state.legal_moves()) > 1:
             found.append((i + 1, state.phase, str(move), state.view(seat)))
@@ -309,11 +328,16 @@ def analyse(
     checked first: a malformed or illegal one raises :class:`RulesError`.
     """
     if rollout not in ROLLOUTS:
-        raise RulesError(f"the analysis rollout is {' or '.join(ROLLOUTS)}, not {rollout!r}")
+        choices = _t(" or ").join(ROLLOUTS)
+        raise RulesError(
+            _t("the analysis rollout is {choices}, not {value!r}", choices=choices, value=rollout)
+        )
     if samples < 2:
-        raise RulesError(f"the analysis needs at least 2 samples, not {samples}")
+        raise RulesError(
+            _t("the analysis needs at least 2 samples, not {samples}", samples=samples)
+        )
     if jobs < 1:
-        raise RulesError(f"jobs is 1 or more, not {jobs}")
+        raise RulesError(_t("jobs is 1 or more, not {jobs}", jobs=jobs))
     replay(record)  # the whole record is valid before any work starts
     game, found = decisions_of(record, seat)
     options = tuple(sorted(game.options.items()))
@@ -368,20 +392,27 @@ def plot(analysis: Analysis, path: Any) -> None:
     values = [d.value for d in analysis.decisions]
     played = [d.values[d.played] for d in analysis.decisions]
     fig, ax = plt.subplots(figsize=(12, 4), dpi=100)
-    ax.plot(numbers, values, marker="o", label="best move")
-    ax.plot(numbers, played, marker=".", linestyle="--", label="move played")
+    ax.plot(numbers, values, marker="o", label=_t("best move"))
+    ax.plot(numbers, played, marker=".", linestyle="--", label=_t("move played"))
     colours = {"inaccuracy": "#e0a000", "mistake": "#e06000", "blunder": "#c00000"}
     for d in analysis.decisions:
         if d.label is not None:
             mark = (d.number, d.values[d.played])
-            ax.annotate(d.label[0].upper(), mark, color=colours[d.label], ha="center", va="top")
-    ax.set_xlabel("move number")
+            letter = label_word(d.label)[0].upper()
+            ax.annotate(letter, mark, color=colours[d.label], ha="center", va="top")
+    ax.set_xlabel(_t("move number"))
     if analysis.kind == "not_loser":
-        ax.set_ylabel("chance of not being the loser")
+        ax.set_ylabel(_t("chance of not being the loser"))
         ax.set_ylim(-0.02, 1.02)
     else:
-        ax.set_ylabel("expected points at the end of the round")
-    ax.set_title(f"{analysis.game}, seat {analysis.seat}: accuracy {analysis.accuracy:.0%}")
+        ax.set_ylabel(_t("expected points at the end of the round"))
+    title = _t(
+        "{game}, seat {seat}: accuracy {accuracy}",
+        game=analysis.game,
+        seat=analysis.seat,
+        accuracy=f"{analysis.accuracy:.0%}",
+    )
+    ax.set_title(title)
     ax.legend(loc="best")
     fig.tight_layout()
     fig.savefig(path)
@@ -401,7 +432,9 @@ __all__ = [
     "evaluate",
     "judge",
     "judge_task",
+    "label_count",
     "label_for",
+    "label_word",
     "plot",
     "value_kind",
 ]

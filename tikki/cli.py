@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,7 +31,7 @@ from rich.text import Text
 from tikki import arena, extras, i18n, rules
 from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
-from tikki.i18n import _
+from tikki.i18n import _, ngettext
 from tikki.tui import common
 from tikki.tui.app import Session, default_record_path, presenter
 from tikki.tui.events import event_lines
@@ -393,6 +394,7 @@ def analyse_command(
     db: Annotated[
         Path | None, typer.Option("--db", help="an arena database: FILE is a game id")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Judge every decision of one seat: each legal move's value from that seat's view.
 
@@ -405,13 +407,14 @@ def analyse_command(
     """
     from tikki import analysis
 
+    _use(lang)
     data = _read_record(target, db)
     _verify(target, data)
     if plot is not None:
         extras.require("plot", "analyse --plot")
     try:
         with _progress_bar() as progress:
-            task = progress.add_task(f"analysing seat {seat}", total=None)
+            task = progress.add_task(_("analysing seat {seat}", seat=seat), total=None)
 
             def advance(done: int, total: int) -> None:
                 progress.update(task, completed=done, total=total)
@@ -422,10 +425,10 @@ def analyse_command(
     _print_analysis(result)
     if json_out is not None:
         json_out.write_text(json.dumps(result.to_json(), indent=1) + "\n")
-        console.print(f"Analysis written to {json_out}")
+        console.print(_("Analysis written to {file}", file=json_out))
     if plot is not None:
         analysis.plot(result, plot)
-        console.print(f"Plot written to {plot}")
+        console.print(_("Plot written to {file}", file=plot))
 
 
 def _progress_bar() -> Progress:
@@ -438,38 +441,74 @@ def _progress_bar() -> Progress:
     return Progress(*columns, console=console, transient=True)
 
 
-_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+def _analysis_table(result: Any, fmt: Callable[[float], str]) -> Table:
+    """One row per decision: the move played, the best one, their values and the verdict."""
+    from tikki.analysis import label_word
+
+    if result.kind == "not_loser":
+        title = _("{game}, seat {seat}: chance of not losing", game=result.game, seat=result.seat)
+    else:
+        title = _(
+            "{game}, seat {seat}: expected points (end of round)",
+            game=result.game,
+            seat=result.seat,
+        )
+    table = Table(title=title, box=box.SIMPLE_HEAD)
+    for column, right in (
+        (_("move"), False),
+        (_("phase"), False),
+        (_("played"), False),
+        (_("its value"), True),
+        (_("best"), False),
+        (_("best value"), True),
+        (_("loss"), True),
+        (_("verdict"), False),
+    ):
+        table.add_column(column, justify="right" if right else "left")
+    for d in result.decisions:
+        table.add_row(
+            str(d.number), d.phase, d.played, fmt(d.values[d.played]),
+            d.best if d.best != d.played else "=", fmt(d.value), fmt(d.loss).lstrip("+"),
+            label_word(d.label) if d.label else "",
+        )  # fmt: skip
+    return table
 
 
 def _print_analysis(result: Any) -> None:
     """The decisions table and the summary of an analysis."""
+    from tikki.analysis import label_count, label_word
+
     percent = result.kind == "not_loser"
 
     def fmt(value: float) -> str:
         return f"{value:.0%}" if percent else f"{value:+.1f}"
 
-    title = "chance of not losing" if percent else "expected points (end of round)"
-    table = Table(title=f"{result.game}, seat {result.seat}: {title}", box=box.SIMPLE_HEAD)
-    for column in ("move", "phase", "played", "its value", "best", "best value", "loss", "verdict"):
-        table.add_column(
-            column, justify="right" if "value" in column or column == "loss" else "left"
-        )
-    for d in result.decisions:
-        table.add_row(
-            str(d.number), d.phase, d.played, fmt(d.values[d.played]),
-            d.best if d.best != d.played else "=", fmt(d.value), fmt(d.loss).lstrip("+"),
-            d.label or "",
-        )  # fmt: skip
-    console.print(table)
-    counts = result.counts()
+    console.print(_analysis_table(result, fmt))
+    counts = ", ".join(label_count(label, n) for label, n in result.counts().items())
     console.print(
-        f"Accuracy {result.accuracy:.0%} over {len(result.decisions)} decisions: "
-        + ", ".join(common.count(n, label, _PLURALS[label]) for label, n in counts.items())
-        + f" ({result.samples} samples each, {result.rollout} rollouts, seed {result.seed})."
+        ngettext(
+            "Accuracy {accuracy} over {n} decision: {counts} ({samples} samples each, "
+            "{rollout} rollouts, seed {seed}).",
+            "Accuracy {accuracy} over {n} decisions: {counts} ({samples} samples each, "
+            "{rollout} rollouts, seed {seed}).",
+            len(result.decisions),
+            accuracy=f"{result.accuracy:.0%}",
+            counts=counts,
+            samples=result.samples,
+            rollout=result.rollout,
+            seed=result.seed,
+        )
     )
     for d in result.worst():
-        better = fmt(d.loss).lstrip("+")
-        console.print(f"  move {d.number}: {d.played} ({d.label}); {d.best} was better by {better}")
+        line = _(
+            "move {n}: {played} ({label}); {best} was better by {loss}",
+            n=d.number,
+            played=d.played,
+            label=label_word(d.label),
+            best=d.best,
+            loss=fmt(d.loss).lstrip("+"),
+        )
+        console.print("  " + line)
 
 
 @app.command("rules")
@@ -714,9 +753,9 @@ def _think_table(figures: list[dict[str, Any]]) -> None:
     """Each bot's think time per move: median, 90th percentile and longest."""
     if not any(f["think_max"] > 0 for f in figures):
         return
-    table = Table(title="Think time per move", title_justify="left", **_COMPACT)
-    table.add_column("Bot")
-    for column in ("Median", "90th percentile", "Longest"):
+    table = Table(title=_("Think time per move"), title_justify="left", **_COMPACT)
+    table.add_column(_("Bot"))
+    for column in (_("Median"), _("90th percentile"), _("Longest")):
         table.add_column(column, justify="right")
     for f in figures:
         table.add_row(

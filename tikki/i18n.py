@@ -206,7 +206,8 @@ def localized_games(described: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, info in described.items():
         game = dict(info)
-        game["summary"] = _(info["summary"]) if info.get("summary") else info.get("summary")
+        summary = info.get("summary")
+        game["summary"] = _(summary) if summary else summary
         options = []
         for spec in info["options"]:
             option = dict(spec)

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from importlib import resources
 
 from tikki.core import RulesError
+from tikki.i18n import _ as _t
 
 LANGUAGES = ("en", "fi", "de")
 """The languages every game's rules are written in."""
@@ -77,7 +78,10 @@ def rules_text(game: str, lang: str = DEFAULT_LANGUAGE) -> str:
     """
     texts = _files().get(game) if isinstance(game, str) else None
     if not texts:
-        raise RulesError(f"no rules for game {game!r}: the games are {', '.join(rules_games())}")
+        games = ", ".join(rules_games())
+        raise RulesError(
+            _t("no rules for game {game!r}: the games are {games}", game=game, games=games)
+        )
     return texts.get(language_of(lang) or DEFAULT_LANGUAGE) or texts[DEFAULT_LANGUAGE]
 
 
@@ -91,7 +95,10 @@ def terminal_language(explicit: str | None = None, environ: Mapping[str, str] | 
     if explicit is not None:
         lang = language_of(explicit)
         if lang is None:
-            raise RulesError(f"--lang is one of {', '.join(LANGUAGES)}, not {explicit!r}")
+            names = ", ".join(LANGUAGES)
+            raise RulesError(
+                _t("--lang is one of {names}, not {value!r}", names=names, value=explicit)
+            )
         return lang
     env = os.environ if environ is None else environ
     for name in LOCALE_VARIABLES:

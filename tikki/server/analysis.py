@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tikki import analysis
+from tikki.i18n import _, ngettext
 from tikki.server.errors import ApiError
 
 if TYPE_CHECKING:
@@ -83,8 +84,12 @@ class Analyses:
         if job is None:
             raise ApiError(
                 "not_found",
-                f"no analysis of seat {seat} at table {table.id} was asked for: "
-                f"POST /api/tables/{table.id}/analysis/{seat} starts one",
+                _(
+                    "no analysis of seat {seat} at table {table} was asked for: "
+                    "POST /api/tables/{table}/analysis/{seat} starts one",
+                    seat=seat,
+                    table=table.id,
+                ),
             )
         return job
 
@@ -100,7 +105,11 @@ class Analyses:
         if running >= PER_ADDRESS:
             raise ApiError(
                 "rate_limited",
-                f"{running} analyses from this address are still running; wait for one to finish",
+                ngettext(
+                    "{n} analysis from this address is still running; wait for it to finish",
+                    "{n} analyses from this address are still running; wait for one to finish",
+                    running,
+                ),
                 retry_after=10,
             )
         job = Job(table.id, seat, address)
@@ -114,10 +123,16 @@ class Analyses:
         if table.status != "finished":
             raise ApiError(
                 "not_finished",
-                f"table {table.id} is not finished: a game is analysed once it is over",
+                _(
+                    "table {table} is not finished: a game is analysed once it is over",
+                    table=table.id,
+                ),
             )
         if not 0 <= seat < len(table.seats):
-            raise ApiError("unknown_seat", f"no seat {seat}: seats are 0–{len(table.seats) - 1}")
+            last = len(table.seats) - 1
+            raise ApiError(
+                "unknown_seat", _("no seat {seat}: seats are 0–{last}", seat=seat, last=last)
+            )
 
     def _trim(self) -> None:
         while len(self.jobs) > KEEP:
@@ -151,7 +166,7 @@ class Analyses:
         except asyncio.CancelledError:
             raise
         except Exception as err:
-            job.error = f"the analysis failed: {err}"
+            job.error = _("the analysis failed: {error}", error=err)
 
     async def _judge(self, job: Job, task: analysis.Task) -> analysis.Decision:
         manager = self.manager

@@ -221,7 +221,8 @@ def api_router() -> APIRouter:
         table = await manager.get(table_id)
         seat = table.seat_of(bearer(authorization))
         if seat is None:
-            raise ApiError("spectator", "spectators hold no seat to take back: send its token")
+            message = _("spectators hold no seat to take back: send its token")
+            raise ApiError("spectator", message)
         await manager.come_back(table, seat)
         return table.state_message(seat)
 

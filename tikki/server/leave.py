@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tikki.core import JSON
+from tikki.i18n import _
 from tikki.server.errors import ApiError
 
 TIMERS = (30, 60, 120)
@@ -79,10 +80,15 @@ def ended(takeovers: list[Takeover], seat: int, seq: int) -> list[Takeover]:
 
 def allowed_timers(min_timer: int) -> str:
     """The turn timers a server accepts, in words."""
-    text = "off (null), " + ", ".join(str(t) for t in TIMERS) + " seconds"
+    timers = ", ".join(str(t) for t in TIMERS)
     if min_timer < TIMERS[0]:
-        text += f", or (this server) any whole number {min_timer}–{TIMERS[-1]}"
-    return text
+        return _(
+            "off (null), {timers} seconds, or (this server) any whole number {low}–{high}",
+            timers=timers,
+            low=min_timer,
+            high=TIMERS[-1],
+        )
+    return _("off (null), {timers} seconds", timers=timers)
 
 
 def parse_timer(value: Any, on_timeout: Any, min_timer: int) -> tuple[int | None, str]:
@@ -93,8 +99,11 @@ def parse_timer(value: Any, on_timeout: Any, min_timer: int) -> tuple[int | None
     if on_timeout not in ON_TIMEOUT:
         raise ApiError(
             "bad_timer",
-            f"on_timeout is 'wait' (the others may hand the seat to a bot) or 'bot' (a bot "
-            f"plays that turn), not {on_timeout!r}",
+            _(
+                "on_timeout is 'wait' (the others may hand the seat to a bot) or 'bot' (a bot "
+                "plays that turn), not {value!r}",
+                value=on_timeout,
+            ),
         )
     if value is None or value == "off":
         return None, on_timeout
@@ -107,7 +116,11 @@ def parse_timer(value: Any, on_timeout: Any, min_timer: int) -> tuple[int | None
     if not fits:
         raise ApiError(
             "bad_timer",
-            f"turn_timer is {allowed_timers(min_timer)}, not {value!r}",
+            _(
+                "turn_timer is {allowed}, not {value!r}",
+                allowed=allowed_timers(min_timer),
+                value=value,
+            ),
         )
     return seconds, on_timeout
 

@@ -734,7 +734,8 @@ class TableManager:
             self._check_turn(table, seat, seq, moving=True)
             assert seat is not None
             if by_bot and self._bot_spec(table, seat) is None:
-                raise ApiError("not_your_turn", f"seat {seat} is played by its person again")
+                message = _("seat {seat} is played by its person again", seat=seat)
+                raise ApiError("not_your_turn", message)
             if not by_bot:
                 stand_in = active(table.takeovers, seat)
                 if stand_in is not None and stand_in.why in TAKEN_BACK:
@@ -918,24 +919,35 @@ class TableManager:
         table.takeovers = takeovers
 
     @staticmethod
-    def _check_playing(table: Table, seat: int | None, verb: str) -> int:
+    def _check_playing(table: Table, seat: int | None, resigning: bool) -> int:
+        """``seat`` if it may resign (``resigning``) or hand a seat to a bot now."""
         if seat is None:
-            raise ApiError("spectator", f"spectators cannot {verb}: only a seat's token can")
+            if resigning:
+                message = _("spectators cannot resign: only a seat's token can")
+            else:
+                message = _("spectators cannot hand a seat to a bot: only a seat's token can")
+            raise ApiError("spectator", message)
         if table.status != "playing":
-            code = "finished" if table.status == "finished" else "not_started"
-            raise ApiError(code, f"table {table.id} is {table.status}: only a game being "
-                           f"played lets you {verb}", table.seq)  # fmt: skip
+            over = table.status == "finished"
+            raise ApiError(
+                "finished" if over else "not_started",
+                _not_playing(table.id, over, resigning),
+                table.seq,
+            )
         return seat
 
     async def resign(self, table: Table, seat: int | None) -> None:
         """Resign ``seat``: a Medium bot plays it to the end (the record says so); its
         person can still watch with the token."""
-        seat = self._check_playing(table, seat, "resign")
+        seat = self._check_playing(table, seat, resigning=True)
         async with table.lock:
             now_playing = active(table.takeovers, seat)
             if now_playing is not None and now_playing.why == "resigned":
-                raise ApiError("resigned", f"you resigned at move {now_playing.start}: "
-                               "a bot plays your seat to the end", table.seq)  # fmt: skip
+                message = _(
+                    "you resigned at move {move}: a bot plays your seat to the end",
+                    move=now_playing.start,
+                )
+                raise ApiError("resigned", message, table.seq)
             kept = leave.ended(table.takeovers, seat, table.seq)
             await self._set_takeovers(
                 table, [*kept, Takeover(seat, table.seq, STAND_IN, "resigned")]
@@ -947,12 +959,19 @@ class TableManager:
     async def hand_to_bot(self, table: Table, by: int | None, seat: int) -> None:
         """Hand the seat of a person who is away (for :attr:`Policy.away_after`) or whose
         turn timer ran out to a Medium bot, at the request of another seated person."""
-        by = self._check_playing(table, by, "hand a seat to a bot")
+        by = self._check_playing(table, by, resigning=False)
         if not 0 <= seat < len(table.seats):
-            raise ApiError("unknown_seat", f"table {table.id} has no seat {seat}: "
-                           f"seats are 0–{len(table.seats) - 1}")  # fmt: skip
+            raise ApiError(
+                "unknown_seat",
+                _(
+                    "table {table_id} has no seat {seat}: seats are 0–{last}",
+                    table_id=table.id,
+                    seat=seat,
+                    last=len(table.seats) - 1,
+                ),
+            )
         if seat == by:
-            raise ApiError("not_away", "this is your own seat: resign to hand it to a bot")
+            raise ApiError("not_away", _("this is your own seat: resign to hand it to a bot"))
         async with table.lock:
             held = table.seats[seat]
             wait = table.hand_over_in(held)
@@ -987,8 +1006,11 @@ class TableManager:
             if refuse_resigned:
                 raise ApiError(
                     "resigned",
-                    f"you resigned at move {stand_in.start}: a bot plays your seat to the "
-                    "end; you can still watch",
+                    _(
+                        "you resigned at move {move}: a bot plays your seat to the end; you can "
+                        "still watch",
+                        move=stand_in.start,
+                    ),
                     table.seq,
                 )
             return False
@@ -1186,18 +1208,48 @@ def _check_legal(table: Table, move: str) -> None:
         raise ApiError("illegal_move", str(err), table.seq) from None
 
 
-def _not_away(table: Table, held: StoredSeat, wait: float | None) -> str:
-    who = f"seat {held.seat} ({held.name or held.kind})"
-    if held.kind != "human":
-        return f"{who} is not a person's seat: only a person who is away can be replaced"
-    if active(table.takeovers, held.seat) is not None:
-        return f"a bot already plays {who}"
-    if wait is None:
-        return (
-            f"{who} is here: a seat can be handed to a bot after its person has been "
-            f"away {table.away_after:g} s, or when their turn timer ran out"
+def _not_playing(table: str, over: bool, resigning: bool) -> str:
+    """Why a table that is not being played refuses a resign or a hand-over."""
+    if over and resigning:
+        return _("table {table} is finished: only a game being played lets you resign", table=table)
+    if over:
+        return _(
+            "table {table} is finished: only a game being played lets you hand a seat to a bot",
+            table=table,
         )
-    return f"{who} has been away a short while: you may hand it to a bot in {wait:g} s"
+    if resigning:
+        return _("table {table} is waiting: only a game being played lets you resign", table=table)
+    return _(
+        "table {table} is waiting: only a game being played lets you hand a seat to a bot",
+        table=table,
+    )
+
+
+def _not_away(table: Table, held: StoredSeat, wait: float | None) -> str:
+    who = held.name or held.kind
+    seat = held.seat
+    if held.kind != "human":
+        return _(
+            "seat {seat} ({who}) is not a person's seat: only a person who is away can be replaced",
+            seat=seat,
+            who=who,
+        )
+    if active(table.takeovers, held.seat) is not None:
+        return _("a bot already plays seat {seat} ({who})", seat=seat, who=who)
+    if wait is None:
+        return _(
+            "seat {seat} ({who}) is here: a seat can be handed to a bot after its person has "
+            "been away {away} s, or when their turn timer ran out",
+            seat=seat,
+            who=who,
+            away=f"{table.away_after:g}",
+        )
+    return _(
+        "seat {seat} ({who}) has been away a short while: you may hand it to a bot in {wait} s",
+        seat=seat,
+        who=who,
+        wait=f"{wait:g}",
+    )
 
 
 def _seat_list(seats: Iterable[int]) -> str:
