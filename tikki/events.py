@@ -191,17 +191,75 @@ def attach(
             if evs:
                 entry["events"] = evs[:] if seat == owner else [_public(e) for e in evs]
     for event in events:
-        entry = entries[event[0] - 1]
-        kind = event[1]
-        js = event[4] if kind == DRAW and seat == event[2] else event[-1]
-        if js is None or kind == DRECK:
-            js = to_json(event, seat, text, outcome)
-        got = entry.get("events")
-        if got is None:
-            entry["events"] = [js]
-        else:
-            got.append(js)
+        _add(entries[event[0] - 1], event, seat, text, outcome)
     return entries
+
+
+def _add(
+    entry: JSON,
+    event: Event,
+    seat: int | None,
+    text: Sequence[str],
+    outcome: Callable[[], JSON | None],
+) -> None:
+    """Append ``event``'s JSON, as ``seat`` sees it, to a history entry's ``events``."""
+    kind = event[1]
+    js = event[4] if kind == DRAW and seat == event[2] else event[-1]
+    if js is None or kind == DRECK:
+        js = to_json(event, seat, text, outcome)
+    got = entry.get("events")
+    if got is None:
+        entry["events"] = [js]
+    else:
+        got.append(js)
+
+
+Book = dict[int | None, list[Any]]
+"""A state's built history, per seat (``None``: the public): ``[entries, events used]``."""
+
+
+def extend(
+    book: Book,
+    seat: int | None,
+    count: int,
+    entry: Callable[[int, int | None], JSON],
+    events: Sequence[Event],
+    past: Past | None,
+    text: Sequence[str],
+    outcome: Callable[[], JSON | None],
+) -> list[JSON]:
+    """``seat``'s history of the first ``count`` moves, built incrementally (issue 17).
+
+    The same entries as :func:`attach` over every ``entry(i, seat)``, but each entry is
+    built once: ``book`` keeps the entries built so far and how many ``events`` they hold,
+    and only the moves and events added since are built now.  The entries are shared
+    between successive histories (read them, never change them); the list is new.
+    """
+    kept = book.get(seat)
+    if kept is None:
+        kept = book[seat] = [[], 0]
+    entries: list[JSON] = kept[0]
+    start = len(entries)
+    if start < count:
+        entries.extend([entry(i, seat) for i in range(start, count)])
+        if past is not None and start < len(past[1]):
+            owner, lists = past
+            for i in range(start, min(count, len(lists))):
+                evs = lists[i]
+                if evs:
+                    entries[i]["events"] = evs[:] if seat == owner else [_public(e) for e in evs]
+    done = kept[1]
+    if done < len(events):
+        for event in events[done:]:
+            i = event[0] - 1
+            if i < start:  # an entry already handed out: change a copy, never it
+                old = entries[i]
+                entries[i] = old = dict(old)
+                if "events" in old:
+                    old["events"] = list(old["events"])
+            _add(entries[i], event, seat, text, outcome)
+        kept[1] = len(events)
+    return entries[:]
 
 
 def _public(event: JSON) -> JSON:

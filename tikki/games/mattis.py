@@ -87,10 +87,11 @@ from tikki.events import (
     TRICK,
     TRUMP,
     VOID_TIE,
+    Book,
     Event,
     Past,
-    attach,
     ev,
+    extend,
     last_trick,
     past_of,
 )
@@ -294,6 +295,7 @@ class MattisState(TableState):
     PHASE_NAMES = PHASE_NAMES
 
     __slots__ = (
+        "_book",
         "_draws",
         "_dreck",
         "_dreck_seed",
@@ -387,6 +389,7 @@ class MattisState(TableState):
         self._hist: list[tuple[int, str, int]] = []
         self._ev: list[Event] = []
         self._past: Past | None = None
+        self._book: Book | None = None
         self._facts: list[tuple[int, int, int, int]] = []
         self._draws: list[tuple[int, int, int]] = []
         self._none: list[int] = [0] * n
@@ -459,6 +462,7 @@ class MattisState(TableState):
         new._out = self._out[:]
         new._hist = self._hist[:]
         new._ev = self._ev[:]
+        new._book = None
         new._facts = self._facts[:]
         new._draws = self._draws[:]
         new._none = self._none[:]
@@ -1064,13 +1068,26 @@ class MattisState(TableState):
 
     def history(self, seat: int | None) -> list[JSON]:
         """Every move with its seat and events; a `stock` move shows the card it turned."""
-        entries = [
-            {"seat": s, "move": move}
-            if card < 0
-            else {"seat": s, "move": move, "card": CARD_TEXT[card]}
-            for s, move, card in self._hist
-        ]
-        return attach(entries, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
+        book = self._book
+        if book is None:
+            book = self._book = {}
+        return extend(
+            book,
+            seat,
+            len(self._hist),
+            self._entry,
+            self._ev,
+            self._past,
+            CARD_TEXT,
+            lambda: self.outcome,
+        )
+
+    def _entry(self, i: int, seat: int | None) -> JSON:
+        """The history entry of move ``i`` (the same for every seat), before its events."""
+        s, move, card = self._hist[i]
+        if card < 0:
+            return {"seat": s, "move": move}
+        return {"seat": s, "move": move, "card": CARD_TEXT[card]}
 
     def _known_hands(self, seat: int | None) -> list[list[str]] | None:
         """Phase 2: the cards of each hand that ``seat`` knows (its own: all)."""
@@ -1206,6 +1223,7 @@ _SHARED_SLOTS = tuple(
     for name in MattisState.__slots__
     if name
     not in (
+        "_book",
         "_hands",
         "_piles",
         "_stock",

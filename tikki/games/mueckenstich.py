@@ -58,10 +58,11 @@ from tikki.events import (
     ROUND,
     TRICK,
     TRUMP,
+    Book,
     Event,
     Past,
-    attach,
     ev,
+    extend,
     past_of,
 )
 
@@ -302,6 +303,7 @@ class MueckenstichState(TableState):
 
     __slots__ = (
         "_base",
+        "_book",
         "_deal",
         "_decks",
         "_discards",
@@ -378,6 +380,7 @@ class MueckenstichState(TableState):
         self._own_seen = [0] * n
         self._ev: list[Event] = []
         self._past: Past | None = None
+        self._book: Book | None = None
         self._legal: list[str] | None = None
 
     # --- dealing ------------------------------------------------------------------------
@@ -505,6 +508,7 @@ class MueckenstichState(TableState):
         new._seats = self._seats[:]
         new._own_seen = self._own_seen[:]
         new._ev = self._ev[:]
+        new._book = None
         return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
@@ -835,11 +839,24 @@ class MueckenstichState(TableState):
 
     def history(self, seat: int | None) -> list[JSON]:
         """Every move with its seat and events; another seat's discard reads ``discard ?``."""
-        entries = [
-            {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
-            for s, move in zip(self._seats, self._moves, strict=True)
-        ]
-        return attach(entries, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
+        book = self._book
+        if book is None:
+            book = self._book = {}
+        return extend(
+            book,
+            seat,
+            len(self._moves),
+            self._entry,
+            self._ev,
+            self._past,
+            CARD_TEXT,
+            lambda: self.outcome,
+        )
+
+    def _entry(self, i: int, seat: int | None) -> JSON:
+        """The history entry of move ``i`` as ``seat`` sees it, before its events."""
+        s, move = self._seats[i], self._moves[i]
+        return {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
 
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may know (``None``: the public view)."""
@@ -947,6 +964,7 @@ _SHARED_SLOTS = tuple(
     for name in MueckenstichState.__slots__
     if name
     not in (
+        "_book",
         "_hands",
         "_discards",
         "_piles",

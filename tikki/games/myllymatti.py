@@ -61,10 +61,11 @@ from tikki.events import (
     TRICK,
     TRUMP,
     VOID_TIE,
+    Book,
     Event,
     Past,
-    attach,
     ev,
+    extend,
     last_trick,
     past_of,
     to_json,
@@ -246,6 +247,7 @@ class MyllymattiState(TableState):
     __slots__ = (
         "_aside",
         "_aside_owner",
+        "_book",
         "_duel",
         "_ev",
         "_fallen",
@@ -313,6 +315,7 @@ class MyllymattiState(TableState):
         self._hist: list[tuple[int, str, int, tuple[int, ...]]] = []
         self._ev: list[Event] = []
         self._past: Past | None = None
+        self._book: Book | None = None
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
 
@@ -364,6 +367,7 @@ class MyllymattiState(TableState):
         new._out = self._out[:]
         new._hist = self._hist[:]
         new._ev = self._ev[:]
+        new._book = None
         return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
@@ -699,19 +703,34 @@ class MyllymattiState(TableState):
         """Every move with its seat and events; a `stock` move shows the card it turned.
 
         The commonest events, a phase-1 draw and a phase-2 take, are kept in the move's
-        own history item (its cards drawn or taken), the others in ``_ev``.
+        own history item (its cards drawn or taken), the others in ``_ev``.  Entries are
+        built once per seat and shared between successive histories (``_book``).
         """
-        out: list[JSON] = []
-        for s, move, card, got in self._hist:
-            entry: JSON = {"seat": s, "move": move}
-            if card >= 0:
-                entry["card"] = CARD_TEXT[card]
-            if got:
-                entry["events"] = [
-                    _take_event(s, got) if move == "take" else _draw_event(s, got[0], s == seat)
-                ]
-            out.append(entry)
-        return attach(out, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
+        book = self._book
+        if book is None:
+            book = self._book = {}
+        return extend(
+            book,
+            seat,
+            len(self._hist),
+            self._entry,
+            self._ev,
+            self._past,
+            CARD_TEXT,
+            lambda: self.outcome,
+        )
+
+    def _entry(self, i: int, seat: int | None) -> JSON:
+        """The history entry of move ``i`` as ``seat`` sees it, before ``_ev``'s events."""
+        s, move, card, got = self._hist[i]
+        entry: JSON = {"seat": s, "move": move}
+        if card >= 0:
+            entry["card"] = CARD_TEXT[card]
+        if got:
+            entry["events"] = [
+                _take_event(s, got) if move == "take" else _draw_event(s, got[0], s == seat)
+            ]
+        return entry
 
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may know (``None``: the public view)."""
@@ -809,6 +828,7 @@ _SHARED_SLOTS = tuple(
     for name in MyllymattiState.__slots__
     if name
     not in (
+        "_book",
         "_hands",
         "_piles",
         "_stock",
