@@ -64,11 +64,14 @@ def reference_history(state: Any, seat: int | None) -> list[JSON]:
 
 
 def _same(state: State, seat: int | None, view: JSON | None = None) -> None:
-    """``state``'s view (or ``view``) of ``seat`` holds the reference history."""
+    """``state``'s view (or ``view``) of ``seat`` holds the reference history, and the
+    whole view is the one a cold state (a clone, nothing built yet) gives."""
     got = state.view(seat) if view is None else view
     want = reference_history(state, seat)
     assert json.dumps(got["history"]) == json.dumps(want), (state, seat)
     assert json.dumps(state.history(seat)) == json.dumps(want), (state, seat)
+    cold = state.clone()  # a clone keeps none of the parts built for earlier views
+    assert json.dumps(got) == json.dumps(cold.view(seat)), (state, seat)
 
 
 @pytest.mark.parametrize(("name", "players", "variant"), _configs())

@@ -284,7 +284,8 @@ def last_trick(events: Sequence[Event], past: Past | None, text: Sequence[str]) 
     ``{"kind", "winner", "cards", "move"}``: ``kind`` is the event type (``trick``,
     ``falls`` or ``void_tie``), ``winner`` the seat that won it (``None`` unless a won
     trick), ``cards`` ``[{"seat", "card"}]`` in play order, ``move`` the index of the move
-    that ended it.
+    that ended it.  Its ``cards`` list is the trick event's own, shared with the history
+    (read it, never change it).
     """
     for event in reversed(events):
         if event[1] in (TRICK, FALLS, VOID_TIE):
@@ -300,9 +301,10 @@ def last_trick(events: Sequence[Event], past: Past | None, text: Sequence[str]) 
 
 
 def _trick_of(event: JSON, move: int) -> JSON:
+    """The ``last_trick`` of a trick event's JSON; its ``cards`` are the event's (shared)."""
     return {
         "kind": event["type"],
         "winner": event.get("winner"),
-        "cards": [dict(c) for c in event["cards"]],
+        "cards": event["cards"],
         "move": move,
     }

@@ -149,7 +149,7 @@ A card `7R`, `12B`, `MK` (also lower case); `discard 7R`; `trump G`; `double R`;
 
 
 def _texts(cards: Sequence[int]) -> list[str]:
-    return [CARD_TEXT[c] for c in cards]
+    return list(map(CARD_TEXT.__getitem__, cards))
 
 
 def _colour_word(word: str) -> str | None:
@@ -335,6 +335,7 @@ class MueckenstichState(TableState):
         "_trick",
         "_tricks",
         "_trump",
+        "_vc",
         "_voids",
         "deck",
         "game",
@@ -381,6 +382,7 @@ class MueckenstichState(TableState):
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._book: Book | None = None
+        self._vc: list[list[Any]] | None = None
         self._legal: list[str] | None = None
 
     # --- dealing ------------------------------------------------------------------------
@@ -509,6 +511,7 @@ class MueckenstichState(TableState):
         new._own_seen = self._own_seen[:]
         new._ev = self._ev[:]
         new._book = None
+        new._vc = None
         return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
@@ -866,6 +869,10 @@ class MueckenstichState(TableState):
             raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
         to_act = self.current_player
         last = self._last_trick
+        cache = self._vc
+        if cache is None:
+            cache = self._vc = [[None, -1, []] for _ in range(self._n + 2)]
+        sheet = self._sheet_json(cache[self._n + 1])
         return {
             "game": self.game.name,
             "players": self._n,
@@ -890,31 +897,58 @@ class MueckenstichState(TableState):
             "led": _colour_or_none(self._led),
             "trump": _colour_or_none(self._trump),
             "naming_trump": self._pending,
-            "voids": [[COLOURS[k] for k in range(4) if v >> k & 1] for v in self._voids],
+            "voids": [list(_VOID_TEXTS[v]) for v in self._voids],
             "tricks": list(self._tricks),
             "mosquitoes": list(self._mosq),
-            "piles": [_texts(sorted(p)) for p in self._piles],
-            "last_trick": None
-            if last is None
-            else {
-                "winner": last[0],
-                "cards": [{"seat": s, "card": CARD_TEXT[c]} for s, c in last[1]],
-            },
+            "piles": self._pile_texts(cache),
+            "last_trick": None if last is None else self._last_trick_json(last, cache),
             "doubled": _colour_or_none(self._doubled),
             "dropped": _colour_or_none(self._dropped),
-            "sheet": [
+            "sheet": sheet,
+            "round_scores": [list(e["scores"]) for e in sheet],
+            "scores": list(self._totals),
+            "history": self.history(seat),
+        }
+
+    def _pile_texts(self, cache: list[list[Any]]) -> list[list[str]]:
+        """Each pile's sorted texts, rebuilt only for a pile that grew since the last view.
+
+        ``cache[s]`` is ``[pile, length, texts]``: a pile only ever grows (a new round
+        makes new lists), so the same list at the same length has the same texts.
+        """
+        out = []
+        for s, pile in enumerate(self._piles):
+            kept = cache[s]
+            if kept[0] is not pile or kept[1] != len(pile):
+                kept[0], kept[1], kept[2] = pile, len(pile), _texts(sorted(pile))
+            out.append(kept[2][:])
+        return out
+
+    def _last_trick_json(
+        self, last: tuple[int, list[tuple[int, int]]], cache: list[list[Any]]
+    ) -> JSON:
+        """The view's ``last_trick``, built once per trick (``cache[n]``; shared: read it)."""
+        kept = cache[self._n]
+        if kept[0] is not last:
+            cards = [{"seat": s, "card": CARD_TEXT[c]} for s, c in last[1]]
+            kept[0], kept[2] = last, cards
+        return {"winner": last[0], "cards": kept[2]}
+
+    def _sheet_json(self, kept: list[Any]) -> list[JSON]:
+        """The view's ``sheet``: copies of the scored rounds, made once per round."""
+        sheet = self._sheet
+        if kept[0] is not sheet or kept[1] != len(sheet):
+            built = [
                 dict(
                     e,
                     tricks=list(e["tricks"]),
                     mosquitoes=list(e["mosquitoes"]),
                     scores=list(e["scores"]),
                 )
-                for e in self._sheet
-            ],
-            "round_scores": [list(e["scores"]) for e in self._sheet],
-            "scores": list(self._totals),
-            "history": self.history(seat),
-        }
+                for e in sheet
+            ]
+            kept[0], kept[1], kept[2] = sheet, len(sheet), built
+        return kept[2][:]  # type: ignore[no-any-return]
 
     def reveal(self) -> JSON:
         """Everything: every card's place this round (``zones``) and what each seat cannot see.
@@ -964,6 +998,7 @@ _SHARED_SLOTS = tuple(
     for name in MueckenstichState.__slots__
     if name
     not in (
+        "_vc",
         "_book",
         "_hands",
         "_discards",
@@ -981,6 +1016,10 @@ _SHARED_SLOTS = tuple(
         "_ev",
     )
 )
+_VOID_TEXTS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(COLOURS[k] for k in range(4) if v >> k & 1) for v in range(16)
+)
+"""The colours of each 4-bit void mask, as the view's ``voids`` lists them."""
 _CHEAP_ORDER: tuple[int, ...] = tuple((c & 15) * 4 + (c >> 4) for c in range(64))
 _DUMP_ORDER: tuple[int, ...] = tuple(
     100 if c & 15 == MOSQUITO else (c & 15) * 4 + (c >> 4) for c in range(64)

@@ -275,6 +275,7 @@ class MyllymattiState(TableState):
         "_trick_size",
         "_trump",
         "_trv",
+        "_vc",
         "abandoned",
         "deck",
         "game",
@@ -316,6 +317,7 @@ class MyllymattiState(TableState):
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._book: Book | None = None
+        self._vc: list[list[Any]] | None = None
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
 
@@ -368,6 +370,7 @@ class MyllymattiState(TableState):
         new._hist = self._hist[:]
         new._ev = self._ev[:]
         new._book = None
+        new._vc = None
         return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
@@ -754,12 +757,12 @@ class MyllymattiState(TableState):
             "aside_owner": None if self._aside_owner < 0 else self._aside_owner,
             "aside_card": CARD_TEXT[self._aside] if public and self._aside >= 0 else None,
             "trump": SUITS[self._trump] if self._trump >= 0 else None,
-            "piles": [[CARD_TEXT[c] for c in p] for p in self._piles],
+            "piles": self._pile_texts(),
             "hands": [_sorted_texts(h, public) for h in self._hands] if public else None,
             "trick": self._trick_view(),
             "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
-            "fallen": [CARD_TEXT[c] for c in self._fallen],
+            "fallen": self._fallen_texts(),
             "out_order": list(self._out),
             "loser": None if self._loser < 0 else self._loser,
             "abandoned": self.abandoned,
@@ -768,6 +771,23 @@ class MyllymattiState(TableState):
             "history": self.history(seat),
         }
         return view
+
+    def _pile_texts(self) -> list[list[str]]:
+        """Each pile's texts; only the cards added since the last view are converted.
+
+        ``_vc[s]`` holds ``[pile, texts]``: a pile only grows (phase 2 gives new lists).
+        """
+        cache = self._vc
+        if cache is None:
+            cache = self._vc = [[None, []] for _ in range(self._n + 1)]
+        return [_grown(cache[s], p) for s, p in enumerate(self._piles)]
+
+    def _fallen_texts(self) -> list[str]:
+        """The fallen cards' texts, converted once each (``_vc[n]``)."""
+        cache = self._vc
+        if cache is None:
+            cache = self._vc = [[None, []] for _ in range(self._n + 1)]
+        return _grown(cache[self._n], self._fallen)
 
     def _trick_view(self) -> JSON:
         if self._trump < 0:
@@ -828,6 +848,7 @@ _SHARED_SLOTS = tuple(
     for name in MyllymattiState.__slots__
     if name
     not in (
+        "_vc",
         "_book",
         "_hands",
         "_piles",
@@ -857,6 +878,19 @@ def _take_event(seat: int, cards: tuple[int, ...]) -> JSON:
 
 def _none() -> None:
     return None
+
+
+def _grown(kept: list[Any], cards: list[int]) -> list[str]:
+    """A copy of the texts of ``cards``, a list that only grows: ``kept`` is ``[list,
+    texts]`` from the last call, extended by the cards added since (rebuilt for another
+    list)."""
+    texts: list[str] = kept[1]
+    if kept[0] is not cards or len(texts) > len(cards):
+        kept[0] = cards
+        texts = kept[1] = []
+    if len(texts) < len(cards):
+        texts.extend(map(CARD_TEXT.__getitem__, cards[len(texts) :]))
+    return texts[:]
 
 
 def _sorted_texts(hand: list[int], public: bool) -> list[str]:
