@@ -95,7 +95,7 @@ from tikki.events import (
     last_trick,
     past_of,
 )
-from tikki.games.shedding import holders, is_run, next_with_cards, run_text, runs_in
+from tikki.games.shedding import grown, holders, is_run, next_with_cards, run_text, runs_in
 
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
@@ -209,6 +209,15 @@ def _ranks_text(mask: int) -> str:
     if text is None:
         text = _MASK_TEXT[mask] = "".join(RANKS[r] for r in range(13) if mask >> r & 1)
     return text
+
+
+def _fact_json(fact: tuple[int, int, int, int]) -> list[Any]:
+    """A public fact as the view's ``facts`` lists it: ``[t, seat, ranks, kind]``."""
+    t, s, mask, k = fact
+    return [t, s, _ranks_text(mask), FACT_KINDS[k]]
+
+
+_text = CARD_TEXT.__getitem__
 
 
 def _ranks_mask(text: str) -> int:
@@ -339,6 +348,7 @@ class MattisState(TableState):
         "_trick",
         "_trick_size",
         "_trump",
+        "_vc",
         "_war",
         "_war_trick",
         "abandoned",
@@ -390,6 +400,7 @@ class MattisState(TableState):
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._book: Book | None = None
+        self._vc: list[list[Any]] | None = None
         self._facts: list[tuple[int, int, int, int]] = []
         self._draws: list[tuple[int, int, int]] = []
         self._none: list[int] = [0] * n
@@ -463,6 +474,7 @@ class MattisState(TableState):
         new._hist = self._hist[:]
         new._ev = self._ev[:]
         new._book = None
+        new._vc = None
         new._facts = self._facts[:]
         new._draws = self._draws[:]
         new._none = self._none[:]
@@ -1128,6 +1140,10 @@ class MattisState(TableState):
         shown_in_hand = (
             collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
         )
+        n = self._n
+        cache = self._vc
+        if cache is None:  # per pile, then fallen, facts, draws: see shedding.grown
+            cache = self._vc = [[None, []] for _ in range(n + 3)]
         view: JSON = {
             "game": self.game.name,
             "players": self._n,
@@ -1143,21 +1159,21 @@ class MattisState(TableState):
             "shown_owner": None if self._shown_owner < 0 else self._shown_owner,
             "shown_in_hand": shown_in_hand,
             "trump": SUITS[self._trump] if self._trump >= 0 else None,
-            "piles": [[CARD_TEXT[c] for c in p] for p in self._piles],
+            "piles": [grown(cache[s], p, _text) for s, p in enumerate(self._piles)],
             "hands": self._known_hands(seat),
             "trick": self._trick_view(),
             "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
             "dreck": dreck,
-            "fallen": [CARD_TEXT[c] for c in self._fallen],
+            "fallen": grown(cache[n], self._fallen, _text),
             "out_order": list(self._out),
             "loser": None if self._loser < 0 else self._loser,
             "abandoned": self.abandoned,
             "move_count": len(self._hist),
             "max_moves": self._max_moves,
             "history": self.history(seat),
-            "facts": [[t, s, _ranks_text(mask), FACT_KINDS[k]] for t, s, mask, k in self._facts],
-            "draws": [list(d) for d in self._draws],
+            "facts": grown(cache[n + 1], self._facts, _fact_json),
+            "draws": grown(cache[n + 2], self._draws, list),
         }
         return view
 
@@ -1223,6 +1239,7 @@ _SHARED_SLOTS = tuple(
     for name in MattisState.__slots__
     if name
     not in (
+        "_vc",
         "_book",
         "_hands",
         "_piles",

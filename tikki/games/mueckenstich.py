@@ -382,7 +382,7 @@ class MueckenstichState(TableState):
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._book: Book | None = None
-        self._vc: list[list[Any]] | None = None
+        self._vc: tuple[Any, ...] | None = None
         self._legal: list[str] | None = None
 
     # --- dealing ------------------------------------------------------------------------
@@ -862,93 +862,91 @@ class MueckenstichState(TableState):
         return {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
 
     def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may know (``None``: the public view)."""
+        """What ``seat`` may know (``None``: the public view).
+
+        The parts that change only when an event is emitted (tricks, mosquitoes, piles,
+        the last trick, the score sheet) are built once per event (:meth:`_parts`) and
+        shared between successive views, as the history's entries are: read a view,
+        never change it.
+        """
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
         ):
             raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
+        parts = self._vc
+        if parts is None or parts[0] != len(self._ev):
+            parts = self._vc = self._parts()
         to_act = self.current_player
-        last = self._last_trick
-        cache = self._vc
-        if cache is None:
-            cache = self._vc = [[None, -1, []] for _ in range(self._n + 2)]
-        sheet = self._sheet_json(cache[self._n + 1])
+        n = self._n
         return {
             "game": self.game.name,
-            "players": self._n,
+            "players": n,
             "options": self.game.options,
             "seat": seat,
-            "phase": self.phase,
+            "phase": PHASE_NAMES[self._phase],
             "to_act": to_act,
             "hand": _texts(self._hands[seat]) if seat is not None else [],
             "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
             "round": self._round,
-            "rounds": self._n,
+            "rounds": n,
             "deal": self._deal,
-            "deals": 2 if self._n == 3 else 1,
-            "dealer": self.dealer,
-            "forehand": self.forehand,
+            "deals": 2 if n == 3 else 1,
+            "dealer": (n - 1 + self._round) % n,
+            "forehand": self._round % n,
             "leader": self._leader,
-            "hand_sizes": [len(h) for h in self._hands],
+            "hand_sizes": list(map(len, self._hands)),
             "discards": _texts(sorted(self._discards[seat])) if seat is not None else [],
-            "discard_counts": [len(d) for d in self._discards],
+            "discard_counts": list(map(len, self._discards)),
             "stock_size": len(self._stock),
             "trick": [{"seat": s, "card": CARD_TEXT[c]} for s, c in self._trick],
             "led": _colour_or_none(self._led),
             "trump": _colour_or_none(self._trump),
             "naming_trump": self._pending,
             "voids": [list(_VOID_TEXTS[v]) for v in self._voids],
-            "tricks": list(self._tricks),
-            "mosquitoes": list(self._mosq),
-            "piles": self._pile_texts(cache),
-            "last_trick": None if last is None else self._last_trick_json(last, cache),
+            "tricks": parts[1],
+            "mosquitoes": parts[2],
+            "piles": parts[3],
+            "last_trick": parts[4],
             "doubled": _colour_or_none(self._doubled),
             "dropped": _colour_or_none(self._dropped),
-            "sheet": sheet,
-            "round_scores": [list(e["scores"]) for e in sheet],
-            "scores": list(self._totals),
+            "sheet": parts[5],
+            "round_scores": parts[6],
+            "scores": parts[7],
             "history": self.history(seat),
         }
 
-    def _pile_texts(self, cache: list[list[Any]]) -> list[list[str]]:
-        """Each pile's sorted texts, rebuilt only for a pile that grew since the last view.
+    def _parts(self) -> tuple[Any, ...]:
+        """The view's parts that change only with an event, after ``len(_ev)`` events.
 
-        ``cache[s]`` is ``[pile, length, texts]``: a pile only ever grows (a new round
-        makes new lists), so the same list at the same length has the same texts.
+        Tricks and mosquitoes won, piles and the last trick change only when a trick is
+        won (a ``trick`` event), the score sheet and the totals when a round is scored (a
+        ``round`` event); a new round begins with that event too.
         """
-        out = []
-        for s, pile in enumerate(self._piles):
-            kept = cache[s]
-            if kept[0] is not pile or kept[1] != len(pile):
-                kept[0], kept[1], kept[2] = pile, len(pile), _texts(sorted(pile))
-            out.append(kept[2][:])
-        return out
-
-    def _last_trick_json(
-        self, last: tuple[int, list[tuple[int, int]]], cache: list[list[Any]]
-    ) -> JSON:
-        """The view's ``last_trick``, built once per trick (``cache[n]``; shared: read it)."""
-        kept = cache[self._n]
-        if kept[0] is not last:
-            cards = [{"seat": s, "card": CARD_TEXT[c]} for s, c in last[1]]
-            kept[0], kept[2] = last, cards
-        return {"winner": last[0], "cards": kept[2]}
-
-    def _sheet_json(self, kept: list[Any]) -> list[JSON]:
-        """The view's ``sheet``: copies of the scored rounds, made once per round."""
-        sheet = self._sheet
-        if kept[0] is not sheet or kept[1] != len(sheet):
-            built = [
-                dict(
-                    e,
-                    tricks=list(e["tricks"]),
-                    mosquitoes=list(e["mosquitoes"]),
-                    scores=list(e["scores"]),
-                )
-                for e in sheet
-            ]
-            kept[0], kept[1], kept[2] = sheet, len(sheet), built
-        return kept[2][:]  # type: ignore[no-any-return]
+        last = self._last_trick
+        sheet = [
+            dict(
+                e,
+                tricks=list(e["tricks"]),
+                mosquitoes=list(e["mosquitoes"]),
+                scores=list(e["scores"]),
+            )
+            for e in self._sheet
+        ]
+        return (
+            len(self._ev),
+            list(self._tricks),
+            list(self._mosq),
+            [_texts(sorted(p)) for p in self._piles],
+            None
+            if last is None
+            else {
+                "winner": last[0],
+                "cards": [{"seat": s, "card": CARD_TEXT[c]} for s, c in last[1]],
+            },
+            sheet,
+            [list(e["scores"]) for e in sheet],
+            list(self._totals),
+        )
 
     def reveal(self) -> JSON:
         """Everything: every card's place this round (``zones``) and what each seat cannot see.

@@ -317,7 +317,7 @@ class MyllymattiState(TableState):
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._book: Book | None = None
-        self._vc: list[list[Any]] | None = None
+        self._vc: tuple[Any, ...] | None = None
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
 
@@ -736,34 +736,44 @@ class MyllymattiState(TableState):
         return entry
 
     def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may know (``None``: the public view)."""
+        """What ``seat`` may know (``None``: the public view).
+
+        The parts that change only when an event is emitted (piles, fallen cards, the
+        last trick, the out order) are built once per event (:meth:`_parts`) and shared
+        between successive views, as the history's entries are: read a view, never
+        change it.
+        """
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
         ):
             raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
-        to_act = self.current_player
+        parts = self._vc
+        if parts is None or parts[0] != len(self._ev):
+            parts = self._vc = self._parts()
+        to_act = None if self._phase == OVER else self._to_act
         public = self._trump >= 0
+        hands = self._hands
         view: JSON = {
             "game": self.game.name,
             "players": self._n,
             "options": self.game.options,
             "seat": seat,
-            "phase": self.phase,
+            "phase": PHASE_NAMES[self._phase],
             "to_act": to_act,
-            "hand": _sorted_texts(self._hands[seat], public) if seat is not None else [],
+            "hand": _sorted_texts(hands[seat], public) if seat is not None else [],
             "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
-            "hand_sizes": [len(h) for h in self._hands],
+            "hand_sizes": list(map(len, hands)),
             "stock_size": len(self._stock),
             "aside_owner": None if self._aside_owner < 0 else self._aside_owner,
             "aside_card": CARD_TEXT[self._aside] if public and self._aside >= 0 else None,
-            "trump": SUITS[self._trump] if self._trump >= 0 else None,
-            "piles": self._pile_texts(),
-            "hands": [_sorted_texts(h, public) for h in self._hands] if public else None,
+            "trump": SUITS[self._trump] if public else None,
+            "piles": parts[1],
+            "hands": [_sorted_texts(h, public) for h in hands] if public else None,
             "trick": self._trick_view(),
-            "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
+            "last_trick": parts[2],
             "last_winner": None if self._last_winner < 0 else self._last_winner,
-            "fallen": self._fallen_texts(),
-            "out_order": list(self._out),
+            "fallen": parts[3],
+            "out_order": parts[4],
             "loser": None if self._loser < 0 else self._loser,
             "abandoned": self.abandoned,
             "move_count": len(self._hist),
@@ -772,22 +782,19 @@ class MyllymattiState(TableState):
         }
         return view
 
-    def _pile_texts(self) -> list[list[str]]:
-        """Each pile's texts; only the cards added since the last view are converted.
+    def _parts(self) -> tuple[Any, ...]:
+        """The view's parts that change only with an event, after ``len(_ev)`` events.
 
-        ``_vc[s]`` holds ``[pile, texts]``: a pile only grows (phase 2 gives new lists).
+        Piles grow when a phase-1 trick is won or void and empty when phase 2 begins;
+        cards fall, and players go out, in phase 2 with their events.
         """
-        cache = self._vc
-        if cache is None:
-            cache = self._vc = [[None, []] for _ in range(self._n + 1)]
-        return [_grown(cache[s], p) for s, p in enumerate(self._piles)]
-
-    def _fallen_texts(self) -> list[str]:
-        """The fallen cards' texts, converted once each (``_vc[n]``)."""
-        cache = self._vc
-        if cache is None:
-            cache = self._vc = [[None, []] for _ in range(self._n + 1)]
-        return _grown(cache[self._n], self._fallen)
+        return (
+            len(self._ev),
+            [list(map(CARD_TEXT.__getitem__, p)) for p in self._piles],
+            last_trick(self._ev, self._past, CARD_TEXT),
+            list(map(CARD_TEXT.__getitem__, self._fallen)),
+            list(self._out),
+        )
 
     def _trick_view(self) -> JSON:
         if self._trump < 0:
@@ -880,22 +887,9 @@ def _none() -> None:
     return None
 
 
-def _grown(kept: list[Any], cards: list[int]) -> list[str]:
-    """A copy of the texts of ``cards``, a list that only grows: ``kept`` is ``[list,
-    texts]`` from the last call, extended by the cards added since (rebuilt for another
-    list)."""
-    texts: list[str] = kept[1]
-    if kept[0] is not cards or len(texts) > len(cards):
-        kept[0] = cards
-        texts = kept[1] = []
-    if len(texts) < len(cards):
-        texts.extend(map(CARD_TEXT.__getitem__, cards[len(texts) :]))
-    return texts[:]
-
-
 def _sorted_texts(hand: list[int], public: bool) -> list[str]:
     cards = sorted(hand) if public else sorted(hand, key=_PHASE1_POS.__getitem__)
-    return [CARD_TEXT[c] for c in cards]
+    return list(map(CARD_TEXT.__getitem__, cards))
 
 
 def _runs(hand: list[int], starts: list[int]) -> list[list[int]]:

@@ -7,10 +7,31 @@ is ``low, low + 1, …`` within one suit, written low to high, ``5H+6H+7H``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
+from typing import Any, TypeVar
 
 from tikki.cards import CARD_TEXT, SUIT_OF
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+def grown(kept: list[Any], items: list[T], convert: Callable[[T], U]) -> list[U]:
+    """A new list of ``convert`` over ``items``, a list that only ever grows, converting
+    only the items added since the last call (issue 17: views kept up to date).
+
+    ``kept`` is ``[items, converted]`` from the last call (``[None, []]`` at first); for
+    another list (or a shorter one) everything is converted again.  The converted items
+    are shared between the lists returned: read them, never change them.
+    """
+    done: list[U] = kept[1]
+    if kept[0] is not items or len(done) > len(items):
+        kept[0] = items
+        done = kept[1] = []
+    if len(done) < len(items):
+        done.extend(map(convert, items[len(done) :]))
+    return done[:]
 
 
 def next_with_cards(hands: Sequence[Sequence[int]], seat: int) -> int:
