@@ -227,27 +227,89 @@ def extend(
     past: Past | None,
     text: Sequence[str],
     outcome: Callable[[], JSON | None],
+    own: Callable[[int, int], bool] | None = None,
 ) -> list[JSON]:
     """``seat``'s history of the first ``count`` moves, built incrementally (issue 17).
 
     The same entries as :func:`attach` over every ``entry(i, seat)``, but each entry is
     built once: ``book`` keeps the entries built so far and how many ``events`` they hold,
-    and only the moves and events added since are built now.  The entries are shared
-    between successive histories (read them, never change them); the list is new.
+    and only the moves and events added since are built now.  With ``own`` (``own(i,
+    seat)``: whether move ``i`` itself reads otherwise for ``seat``, e.g. its own draw),
+    a seat's entry that differs from the public one neither by its move nor by an event
+    (a seat's own draw or dreck, the events a sampled state kept from its seat's view)
+    is the public entry itself.  Entries are shared between successive histories and
+    between seats (read them, never change them); the list is new.
     """
+    if seat is None or own is None:
+        return _grow(book, seat, count, entry, events, past, text, outcome)[:]
+    public = _grow(book, None, count, entry, events, past, text, outcome)
+    kept = book.get(seat)
+    if kept is None:
+        kept = book[seat] = [[], 0]
+    entries: list[JSON] = kept[0]
+    start, done = len(entries), kept[1]
+    fresh = events[done:]
+    if any(0 <= e[0] - 1 < start for e in fresh):  # an event for an entry handed out
+        del book[seat]
+        return extend(book, seat, count, entry, events, past, text, outcome, own)
+    if start < count:
+        private = {e[0] - 1 for e in fresh if _private(e, seat)}
+        if past is not None and past[0] == seat:
+            lists = past[1]
+            private.update(i for i in range(start, min(count, len(lists))) if lists[i])
+        mine: list[int] = []
+        for i in range(start, count):
+            if i in private or own(i, seat):
+                mine.append(i)
+                entries.append(_fresh_entry(entry, i, seat, past))
+            else:
+                entries.append(public[i])
+        if mine:
+            owned = set(mine)
+            for event in fresh:
+                if event[0] - 1 in owned:
+                    _add(entries[event[0] - 1], event, seat, text, outcome)
+    kept[1] = len(events)
+    return entries[:]
+
+
+def _private(event: Event, seat: int) -> bool:
+    """Whether ``seat`` sees ``event`` otherwise than the public does."""
+    kind = event[1]
+    return (kind == DRAW and event[2] == seat) or (kind == DRECK and bool(event[3][seat]))
+
+
+def _fresh_entry(
+    entry: Callable[[int, int | None], JSON], i: int, seat: int | None, past: Past | None
+) -> JSON:
+    """Move ``i``'s entry for ``seat`` with the events a sampled state kept for it."""
+    made = entry(i, seat)
+    if past is not None and i < len(past[1]):
+        owner, lists = past
+        evs = lists[i]
+        if evs:
+            made["events"] = evs[:] if seat == owner else [_public(e) for e in evs]
+    return made
+
+
+def _grow(
+    book: Book,
+    seat: int | None,
+    count: int,
+    entry: Callable[[int, int | None], JSON],
+    events: Sequence[Event],
+    past: Past | None,
+    text: Sequence[str],
+    outcome: Callable[[], JSON | None],
+) -> list[JSON]:
+    """``book[seat]``'s entries brought up to ``count`` moves and every event (kept)."""
     kept = book.get(seat)
     if kept is None:
         kept = book[seat] = [[], 0]
     entries: list[JSON] = kept[0]
     start = len(entries)
     if start < count:
-        entries.extend([entry(i, seat) for i in range(start, count)])
-        if past is not None and start < len(past[1]):
-            owner, lists = past
-            for i in range(start, min(count, len(lists))):
-                evs = lists[i]
-                if evs:
-                    entries[i]["events"] = evs[:] if seat == owner else [_public(e) for e in evs]
+        entries.extend([_fresh_entry(entry, i, seat, past) for i in range(start, count)])
     done = kept[1]
     if done < len(events):
         for event in events[done:]:
@@ -259,7 +321,7 @@ def extend(
                     old["events"] = list(old["events"])
             _add(entries[i], event, seat, text, outcome)
         kept[1] = len(events)
-    return entries[:]
+    return entries
 
 
 def _public(event: JSON) -> JSON:

@@ -1092,7 +1092,12 @@ class MattisState(TableState):
             self._past,
             CARD_TEXT,
             lambda: self.outcome,
+            self._own,
         )
+
+    def _own(self, i: int, seat: int) -> bool:
+        """Whether move ``i`` reads otherwise for ``seat``: never (its draws are events)."""
+        return False
 
     def _entry(self, i: int, seat: int | None) -> JSON:
         """The history entry of move ``i`` (the same for every seat), before its events."""

@@ -854,7 +854,12 @@ class MueckenstichState(TableState):
             self._past,
             CARD_TEXT,
             lambda: self.outcome,
+            self._own,
         )
+
+    def _own(self, i: int, seat: int) -> bool:
+        """Whether move ``i`` reads otherwise for ``seat``: its own discard."""
+        return self._seats[i] == seat and self._moves[i][:2] == "di"
 
     def _entry(self, i: int, seat: int | None) -> JSON:
         """The history entry of move ``i`` as ``seat`` sees it, before its events."""

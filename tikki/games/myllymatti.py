@@ -721,7 +721,13 @@ class MyllymattiState(TableState):
             self._past,
             CARD_TEXT,
             lambda: self.outcome,
+            self._own,
         )
+
+    def _own(self, i: int, seat: int) -> bool:
+        """Whether move ``i`` reads otherwise for ``seat``: its own phase-1 draw."""
+        s, move, _, got = self._hist[i]
+        return s == seat and bool(got) and move != "take"
 
     def _entry(self, i: int, seat: int | None) -> JSON:
         """The history entry of move ``i`` as ``seat`` sees it, before ``_ev``'s events."""
