@@ -382,7 +382,7 @@ class MueckenstichState(TableState):
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._book: Book | None = None
-        self._vc: tuple[Any, ...] | None = None
+        self._vc: tuple[int, JSON] | None = None
         self._legal: list[str] | None = None
 
     # --- dealing ------------------------------------------------------------------------
@@ -878,55 +878,38 @@ class MueckenstichState(TableState):
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
         ):
             raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
-        parts = self._vc
-        if parts is None or parts[0] != len(self._ev):
-            parts = self._vc = self._parts()
+        base = self._vc
+        if base is None or base[0] != len(self._ev):
+            base = self._vc = (len(self._ev), self._parts())
         to_act = self.current_player
-        n = self._n
-        return {
-            "game": self.game.name,
-            "players": n,
-            "options": self.game.options,
-            "seat": seat,
-            "phase": PHASE_NAMES[self._phase],
-            "to_act": to_act,
-            "hand": _texts(self._hands[seat]) if seat is not None else [],
-            "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
-            "round": self._round,
-            "rounds": n,
-            "deal": self._deal,
-            "deals": 2 if n == 3 else 1,
-            "dealer": (n - 1 + self._round) % n,
-            "forehand": self._round % n,
-            "leader": self._leader,
-            "hand_sizes": list(map(len, self._hands)),
-            "discards": _texts(sorted(self._discards[seat])) if seat is not None else [],
-            "discard_counts": list(map(len, self._discards)),
-            "stock_size": len(self._stock),
-            "trick": [{"seat": s, "card": CARD_TEXT[c]} for s, c in self._trick],
-            "led": _colour_or_none(self._led),
-            "trump": _colour_or_none(self._trump),
-            "naming_trump": self._pending,
-            "voids": [list(_VOID_TEXTS[v]) for v in self._voids],
-            "tricks": parts[1],
-            "mosquitoes": parts[2],
-            "piles": parts[3],
-            "last_trick": parts[4],
-            "doubled": _colour_or_none(self._doubled),
-            "dropped": _colour_or_none(self._dropped),
-            "sheet": parts[5],
-            "round_scores": parts[6],
-            "scores": parts[7],
-            "history": self.history(seat),
-        }
+        view: JSON = base[1].copy()  # the keys in order; set what changes with any move
+        view["seat"] = seat
+        view["to_act"] = to_act
+        view["hand"] = _texts(self._hands[seat]) if seat is not None else []
+        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
+        view["discards"] = _texts(sorted(self._discards[seat])) if seat is not None else []
+        view["leader"] = self._leader
+        view["hand_sizes"] = list(map(len, self._hands))
+        view["discard_counts"] = list(map(len, self._discards))
+        view["trick"] = [{"seat": s, "card": CARD_TEXT[c]} for s, c in self._trick]
+        view["led"] = _colour_or_none(self._led)
+        view["trump"] = _colour_or_none(self._trump)
+        view["naming_trump"] = self._pending
+        view["voids"] = [list(_VOID_TEXTS[v]) for v in self._voids]
+        view["doubled"] = _colour_or_none(self._doubled)
+        view["dropped"] = _colour_or_none(self._dropped)
+        view["history"] = self.history(seat)
+        return view
 
-    def _parts(self) -> tuple[Any, ...]:
-        """The view's parts that change only with an event, after ``len(_ev)`` events.
+    def _parts(self) -> JSON:
+        """The view as it stands after ``len(_ev)`` events, every key in its place.
 
-        Tricks and mosquitoes won, piles and the last trick change only when a trick is
-        won (a ``trick`` event), the score sheet and the totals when a round is scored (a
-        ``round`` event); a new round begins with that event too.
+        What changes only with an event is built here once: a deal (its draws), the
+        phase, tricks and mosquitoes won, piles and the last trick (a ``trick`` event),
+        the score sheet and totals (a ``round`` event).  :meth:`view` sets the keys that
+        change with any move.
         """
+        n = self._n
         last = self._last_trick
         sheet = [
             dict(
@@ -937,21 +920,47 @@ class MueckenstichState(TableState):
             )
             for e in self._sheet
         ]
-        return (
-            len(self._ev),
-            list(self._tricks),
-            list(self._mosq),
-            [_texts(sorted(p)) for p in self._piles],
-            None
+        return {
+            "game": self.game.name,
+            "players": n,
+            "options": self.game.options,
+            "seat": None,
+            "phase": PHASE_NAMES[self._phase],
+            "to_act": None,
+            "hand": [],
+            "legal_moves": [],
+            "round": self._round,
+            "rounds": n,
+            "deal": self._deal,
+            "deals": 2 if n == 3 else 1,
+            "dealer": (n - 1 + self._round) % n,
+            "forehand": self._round % n,
+            "leader": None,
+            "hand_sizes": None,
+            "discards": [],
+            "discard_counts": None,
+            "stock_size": len(self._stock),
+            "trick": None,
+            "led": None,
+            "trump": None,
+            "naming_trump": None,
+            "voids": None,
+            "tricks": list(self._tricks),
+            "mosquitoes": list(self._mosq),
+            "piles": [_texts(sorted(p)) for p in self._piles],
+            "last_trick": None
             if last is None
             else {
                 "winner": last[0],
                 "cards": [{"seat": s, "card": CARD_TEXT[c]} for s, c in last[1]],
             },
-            sheet,
-            [list(e["scores"]) for e in sheet],
-            list(self._totals),
-        )
+            "doubled": None,
+            "dropped": None,
+            "sheet": sheet,
+            "round_scores": [list(e["scores"]) for e in sheet],
+            "scores": list(self._totals),
+            "history": None,
+        }
 
     def reveal(self) -> JSON:
         """Everything: every card's place this round (``zones``) and what each seat cannot see.

@@ -317,7 +317,7 @@ class MyllymattiState(TableState):
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._book: Book | None = None
-        self._vc: tuple[Any, ...] | None = None
+        self._vc: tuple[int, JSON] | None = None
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
 
@@ -745,62 +745,69 @@ class MyllymattiState(TableState):
         """What ``seat`` may know (``None``: the public view).
 
         The parts that change only when an event is emitted (piles, fallen cards, the
-        last trick, the out order) are built once per event (:meth:`_parts`) and shared
-        between successive views, as the history's entries are: read a view, never
-        change it.
+        last trick, the out order, …) are built once per event (:meth:`_parts`) and
+        shared between successive views, as the history's entries are: read a view,
+        never change it.
         """
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
         ):
             raise RulesError(f"no seat {seat!r}: seats are 0–{self._n - 1} (or None)")
-        parts = self._vc
-        if parts is None or parts[0] != len(self._ev):
-            parts = self._vc = self._parts()
+        base = self._vc
+        if base is None or base[0] != len(self._ev):
+            base = self._vc = (len(self._ev), self._parts())
         to_act = None if self._phase == OVER else self._to_act
         public = self._trump >= 0
         hands = self._hands
-        view: JSON = {
+        view: JSON = base[1].copy()  # the keys in order; set what changes with any move
+        view["seat"] = seat
+        view["to_act"] = to_act
+        view["hand"] = _sorted_texts(hands[seat], public) if seat is not None else []
+        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
+        view["hand_sizes"] = list(map(len, hands))
+        view["stock_size"] = len(self._stock)
+        view["hands"] = [_sorted_texts(h, public) for h in hands] if public else None
+        view["trick"] = self._trick_view()
+        view["move_count"] = len(self._hist)
+        view["history"] = self.history(seat)
+        return view
+
+    def _parts(self) -> JSON:
+        """The view as it stands after ``len(_ev)`` events, every key in its place.
+
+        What changes only with an event is built here once: piles grow when a phase-1
+        trick is won or void and empty when phase 2 begins (its trump set); the last
+        trick, the aside card's owner, fallen cards, the out order, the loser and the end
+        come with their events.  :meth:`view` sets the keys that change with any move.
+        """
+        public = self._trump >= 0
+        return {
             "game": self.game.name,
             "players": self._n,
             "options": self.game.options,
-            "seat": seat,
+            "seat": None,
             "phase": PHASE_NAMES[self._phase],
-            "to_act": to_act,
-            "hand": _sorted_texts(hands[seat], public) if seat is not None else [],
-            "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
-            "hand_sizes": list(map(len, hands)),
-            "stock_size": len(self._stock),
+            "to_act": None,
+            "hand": None,
+            "legal_moves": None,
+            "hand_sizes": None,
+            "stock_size": None,
             "aside_owner": None if self._aside_owner < 0 else self._aside_owner,
             "aside_card": CARD_TEXT[self._aside] if public and self._aside >= 0 else None,
             "trump": SUITS[self._trump] if public else None,
-            "piles": parts[1],
-            "hands": [_sorted_texts(h, public) for h in hands] if public else None,
-            "trick": self._trick_view(),
-            "last_trick": parts[2],
+            "piles": [list(map(CARD_TEXT.__getitem__, p)) for p in self._piles],
+            "hands": None,
+            "trick": None,
+            "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
-            "fallen": parts[3],
-            "out_order": parts[4],
+            "fallen": list(map(CARD_TEXT.__getitem__, self._fallen)),
+            "out_order": list(self._out),
             "loser": None if self._loser < 0 else self._loser,
             "abandoned": self.abandoned,
-            "move_count": len(self._hist),
+            "move_count": None,
             "max_moves": self._max_moves,
-            "history": self.history(seat),
+            "history": None,
         }
-        return view
-
-    def _parts(self) -> tuple[Any, ...]:
-        """The view's parts that change only with an event, after ``len(_ev)`` events.
-
-        Piles grow when a phase-1 trick is won or void and empty when phase 2 begins;
-        cards fall, and players go out, in phase 2 with their events.
-        """
-        return (
-            len(self._ev),
-            [list(map(CARD_TEXT.__getitem__, p)) for p in self._piles],
-            last_trick(self._ev, self._past, CARD_TEXT),
-            list(map(CARD_TEXT.__getitem__, self._fallen)),
-            list(self._out),
-        )
 
     def _trick_view(self) -> JSON:
         if self._trump < 0:
