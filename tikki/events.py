@@ -242,34 +242,42 @@ def extend(
     """
     if seat is None or own is None:
         return _grow(book, seat, count, entry, events, past, text, outcome)[:]
-    public = _grow(book, None, count, entry, events, past, text, outcome)
+    total = len(events)
+    public = book.get(None)
+    if public is None or len(public[0]) != count or public[1] != total:
+        _grow(book, None, count, entry, events, past, text, outcome)
+        public = book[None]
     kept = book.get(seat)
     if kept is None:
         kept = book[seat] = [[], 0]
     entries: list[JSON] = kept[0]
     start, done = len(entries), kept[1]
-    fresh = events[done:]
-    if any(0 <= e[0] - 1 < start for e in fresh):  # an event for an entry handed out
-        del book[seat]
-        return extend(book, seat, count, entry, events, past, text, outcome, own)
+    fresh = events[done:] if done < total else ()
+    private: set[int] = set()
+    for event in fresh:
+        i = event[0] - 1
+        if 0 <= i < start:  # an event for an entry handed out: build this seat's again
+            del book[seat]
+            return extend(book, seat, count, entry, events, past, text, outcome, own)
+        if _private(event, seat):
+            private.add(i)
     if start < count:
-        private = {e[0] - 1 for e in fresh if _private(e, seat)}
         if past is not None and past[0] == seat:
             lists = past[1]
             private.update(i for i in range(start, min(count, len(lists))) if lists[i])
-        mine: list[int] = []
+        shared = public[0]
+        mine: set[int] = set()
         for i in range(start, count):
             if i in private or own(i, seat):
-                mine.append(i)
+                mine.add(i)
                 entries.append(_fresh_entry(entry, i, seat, past))
             else:
-                entries.append(public[i])
+                entries.append(shared[i])
         if mine:
-            owned = set(mine)
             for event in fresh:
-                if event[0] - 1 in owned:
+                if event[0] - 1 in mine:
                     _add(entries[event[0] - 1], event, seat, text, outcome)
-    kept[1] = len(events)
+    kept[1] = total
     return entries[:]
 
 

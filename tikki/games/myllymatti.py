@@ -252,6 +252,7 @@ class MyllymattiState(TableState):
         "_ev",
         "_fallen",
         "_hands",
+        "_hc",
         "_hist",
         "_last_winner",
         "_legal",
@@ -318,6 +319,7 @@ class MyllymattiState(TableState):
         self._past: Past | None = None
         self._book: Book | None = None
         self._vc: tuple[int, JSON] | None = None
+        self._hc: list[list[Any]] | None = None
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
 
@@ -371,6 +373,7 @@ class MyllymattiState(TableState):
         new._ev = self._ev[:]
         new._book = None
         new._vc = None
+        new._hc = None
         return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
@@ -762,15 +765,28 @@ class MyllymattiState(TableState):
         view: JSON = base[1].copy()  # the keys in order; set what changes with any move
         view["seat"] = seat
         view["to_act"] = to_act
-        view["hand"] = _sorted_texts(hands[seat], public) if seat is not None else []
+        view["hand"] = self._hand_texts(seat, public)[:] if seat is not None else []
         view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
         view["hand_sizes"] = list(map(len, hands))
         view["stock_size"] = len(self._stock)
-        view["hands"] = [_sorted_texts(h, public) for h in hands] if public else None
+        view["hands"] = [self._hand_texts(s, public) for s in range(self._n)] if public else None
         view["trick"] = self._trick_view()
         view["move_count"] = len(self._hist)
         view["history"] = self.history(seat)
         return view
+
+    def _hand_texts(self, seat: int, public: bool) -> list[str]:
+        """The texts of ``seat``'s hand in view order, converted again only when it
+        changed (``_hc[seat]``: the cards and order they were converted for, the texts;
+        shared between views: read them, never change them)."""
+        cache = self._hc
+        if cache is None:
+            cache = self._hc = [[None, public, []] for _ in range(self._n)]
+        kept = cache[seat]
+        hand = self._hands[seat]
+        if kept[0] != hand or kept[1] != public:
+            kept[0], kept[1], kept[2] = hand[:], public, _sorted_texts(hand, public)
+        return kept[2]  # type: ignore[no-any-return]
 
     def _parts(self) -> JSON:
         """The view as it stands after ``len(_ev)`` events, every key in its place.
@@ -868,6 +884,7 @@ _SHARED_SLOTS = tuple(
     for name in MyllymattiState.__slots__
     if name
     not in (
+        "_hc",
         "_vc",
         "_book",
         "_hands",
