@@ -86,7 +86,7 @@ def test_incremental_history_matches_the_full_rebuild(
         state = game.new_state(seed=seed)
         kept: list[tuple[State, int | None, JSON, str]] = []
         while not state.is_over:
-            if rng.random() < 0.3:
+            if rng.random() < 0.15:
                 seat = rng.choice(seats)
                 view = state.view(seat)
                 _same(state, seat, view)
