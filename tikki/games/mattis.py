@@ -73,6 +73,7 @@ from tikki.core import (
     max_moves_option,
     register,
     shedding_outcome,
+    slot_cloner,
 )
 from tikki.events import (
     DRAW,
@@ -459,29 +460,7 @@ class MattisState(TableState):
 
     def clone(self) -> MattisState:
         """An independent copy (cheap: flat lists of ints)."""
-        new = MattisState.__new__(MattisState)
-        for name in _SHARED_SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
-        new._hands = [h[:] for h in self._hands]
-        new._piles = [p[:] for p in self._piles]
-        new._stock = self._stock[:]
-        new._trick = self._trick[:]
-        new._round = self._round[:]
-        new._rcards = self._rcards[:]
-        new._plays = [[s, cs[:]] for s, cs in self._plays]
-        new._fallen = self._fallen[:]
-        new._out = self._out[:]
-        new._hist = self._hist[:]
-        new._ev = self._ev[:]
-        new._book = None
-        new._vc = None
-        new._facts = self._facts[:]
-        new._draws = self._draws[:]
-        new._none = self._none[:]
-        new._given = self._given[:]
-        new._received = self._received[:]
-        new._secret = [s[:] for s in self._secret]
-        return new
+        return _clone(self)
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
@@ -1239,32 +1218,31 @@ class MattisState(TableState):
         }
 
 
-_SHARED_SLOTS = tuple(
-    name
-    for name in MattisState.__slots__
-    if name
-    not in (
-        "_vc",
-        "_book",
-        "_hands",
-        "_piles",
-        "_stock",
-        "_trick",
-        "_round",
-        "_rcards",
-        "_plays",
-        "_fallen",
-        "_out",
-        "_hist",
-        "_ev",
-        "_facts",
-        "_draws",
-        "_none",
-        "_given",
-        "_received",
-        "_secret",
-    )
+_clone = slot_cloner(
+    MattisState,
+    {
+        "_hands": "[h[:] for h in self._hands]",
+        "_piles": "[p[:] for p in self._piles]",
+        "_stock": "self._stock[:]",
+        "_trick": "self._trick[:]",
+        "_round": "self._round[:]",
+        "_rcards": "self._rcards[:]",
+        "_plays": "[[s, cs[:]] for s, cs in self._plays]",
+        "_fallen": "self._fallen[:]",
+        "_out": "self._out[:]",
+        "_hist": "self._hist[:]",
+        "_ev": "self._ev[:]",
+        "_book": "None",
+        "_vc": "None",
+        "_facts": "self._facts[:]",
+        "_draws": "self._draws[:]",
+        "_none": "self._none[:]",
+        "_given": "self._given[:]",
+        "_received": "self._received[:]",
+        "_secret": "[s[:] for s in self._secret]",
+    },
 )
+"""A copy of a state: lists copied, caches of views left behind, the rest shared."""
 
 
 # --- determinizer -------------------------------------------------------------------------

@@ -50,6 +50,7 @@ from tikki.core import (
     TableState,
     illegal,
     register,
+    slot_cloner,
 )
 from tikki.events import (
     DRAW,
@@ -493,26 +494,7 @@ class MueckenstichState(TableState):
 
     def clone(self) -> MueckenstichState:
         """An independent copy (flat lists of ints)."""
-        new = MueckenstichState.__new__(MueckenstichState)
-        for name in _SHARED_SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
-        new._hands = [h[:] for h in self._hands]
-        new._discards = [d[:] for d in self._discards]
-        new._piles = [p[:] for p in self._piles]
-        new._tricks = self._tricks[:]
-        new._mosq = self._mosq[:]
-        new._voids = self._voids[:]
-        new._stock = self._stock[:]
-        new._trick = self._trick[:]
-        new._sheet = self._sheet[:]
-        new._totals = self._totals[:]
-        new._moves = self._moves[:]
-        new._seats = self._seats[:]
-        new._own_seen = self._own_seen[:]
-        new._ev = self._ev[:]
-        new._book = None
-        new._vc = None
-        return new
+        return _clone(self)
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play the match on quickly (the fast path of search rollouts).
@@ -1005,29 +987,28 @@ class MueckenstichState(TableState):
         }
 
 
-_SHARED_SLOTS = tuple(
-    name
-    for name in MueckenstichState.__slots__
-    if name
-    not in (
-        "_vc",
-        "_book",
-        "_hands",
-        "_discards",
-        "_piles",
-        "_tricks",
-        "_mosq",
-        "_voids",
-        "_stock",
-        "_trick",
-        "_sheet",
-        "_totals",
-        "_moves",
-        "_seats",
-        "_own_seen",
-        "_ev",
-    )
+_clone = slot_cloner(
+    MueckenstichState,
+    {
+        "_hands": "[h[:] for h in self._hands]",
+        "_discards": "[d[:] for d in self._discards]",
+        "_piles": "[p[:] for p in self._piles]",
+        "_tricks": "self._tricks[:]",
+        "_mosq": "self._mosq[:]",
+        "_voids": "self._voids[:]",
+        "_stock": "self._stock[:]",
+        "_trick": "self._trick[:]",
+        "_sheet": "self._sheet[:]",
+        "_totals": "self._totals[:]",
+        "_moves": "self._moves[:]",
+        "_seats": "self._seats[:]",
+        "_own_seen": "self._own_seen[:]",
+        "_ev": "self._ev[:]",
+        "_book": "None",
+        "_vc": "None",
+    },
 )
+"""A copy of a state: lists copied, caches of views left behind, the rest shared."""
 _VOID_TEXTS: tuple[tuple[str, ...], ...] = tuple(
     tuple(COLOURS[k] for k in range(4) if v >> k & 1) for v in range(16)
 )

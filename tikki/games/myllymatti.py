@@ -48,6 +48,7 @@ from tikki.core import (
     max_moves_option,
     register,
     shedding_outcome,
+    slot_cloner,
 )
 from tikki.events import (
     DRAW,
@@ -358,23 +359,7 @@ class MyllymattiState(TableState):
 
     def clone(self) -> MyllymattiState:
         """An independent copy (cheap: flat lists of ints)."""
-        new = MyllymattiState.__new__(MyllymattiState)
-        for name in _SHARED_SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
-        new._hands = [h[:] for h in self._hands]
-        new._piles = [p[:] for p in self._piles]
-        new._stock = self._stock[:]
-        new._trick = self._trick[:]
-        new._round = self._round[:]
-        new._plays = [[s, cs[:]] for s, cs in self._plays]
-        new._fallen = self._fallen[:]
-        new._out = self._out[:]
-        new._hist = self._hist[:]
-        new._ev = self._ev[:]
-        new._book = None
-        new._vc = None
-        new._hc = None
-        return new
+        return _clone(self)
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
@@ -879,26 +864,25 @@ class MyllymattiState(TableState):
         }
 
 
-_SHARED_SLOTS = tuple(
-    name
-    for name in MyllymattiState.__slots__
-    if name
-    not in (
-        "_hc",
-        "_vc",
-        "_book",
-        "_hands",
-        "_piles",
-        "_stock",
-        "_trick",
-        "_round",
-        "_plays",
-        "_fallen",
-        "_out",
-        "_hist",
-        "_ev",
-    )
+_clone = slot_cloner(
+    MyllymattiState,
+    {
+        "_hands": "[h[:] for h in self._hands]",
+        "_piles": "[p[:] for p in self._piles]",
+        "_stock": "self._stock[:]",
+        "_trick": "self._trick[:]",
+        "_round": "self._round[:]",
+        "_plays": "[[s, cs[:]] for s, cs in self._plays]",
+        "_fallen": "self._fallen[:]",
+        "_out": "self._out[:]",
+        "_hist": "self._hist[:]",
+        "_ev": "self._ev[:]",
+        "_book": "None",
+        "_vc": "None",
+        "_hc": "None",
+    },
 )
+"""A copy of a state: lists copied, caches of views left behind, the rest shared."""
 
 
 @functools.cache
