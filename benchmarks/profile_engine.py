@@ -7,8 +7,11 @@ games and times each primitive on the same positions, in µs per call:
 * ``play``: ``play(move)`` of a legal move, its legal moves already listed;
 * ``clone``: ``clone()``;
 * ``clone+play``: both, as a search step costs;
-* ``view``: ``view(seat to act)``; ``history``: its ``history`` part alone;
-* ``view[-1]``: ``view`` at the last position of a game (the longest history);
+* ``view``: what ``view(seat to act)`` adds to each move of a playout (the loop with a
+  view before every move against the loop without, in CPU time), views kept up to date;
+* ``cold view``: ``view(seat to act)`` of a fresh clone (nothing built yet);
+  ``history``: its ``history`` part alone; ``view[-1]``: a cold view at the last
+  position of a game (the longest history);
 
 With ``--cprofile`` it also prints the functions that take the most time in the loop
 ``view(seat to act); play(random legal move)``, grouped into those parts.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import pstats
 import random
 import sys
@@ -72,11 +76,20 @@ def positions(game: Any, games: int, seed: int) -> list[Any]:
 
 
 def per_call(fn: Callable[[Any], object], items: Sequence[Any]) -> float:
-    """µs per call of ``fn`` over ``items`` (one pass)."""
-    t0 = time.perf_counter()
-    for item in items:
-        fn(item)
-    return (time.perf_counter() - t0) / max(1, len(items)) * 1e6
+    """µs of CPU time per call of ``fn`` over ``items`` (one pass).
+
+    The items (thousands of states) are frozen out of the garbage collector first, so
+    that its passes over them are not charged to ``fn``.
+    """
+    gc.collect()
+    gc.freeze()
+    try:
+        t0 = time.process_time()
+        for item in items:
+            fn(item)
+        return (time.process_time() - t0) / max(1, len(items)) * 1e6
+    finally:
+        gc.unfreeze()
 
 
 def measure(name: str, players: int, options: dict[str, Any], games: int) -> dict[str, float]:
@@ -97,12 +110,33 @@ def measure(name: str, players: int, options: dict[str, Any], games: int) -> dic
     out["clone+play"] = per_call(
         lambda p: p[0].clone().play(p[1]), list(zip(states, moves, strict=True))
     )
-    out["view"] = per_call(lambda s: s.view(s.current_player), [s.clone() for s in states])
+    out["view"] = _view_share(game, games)
+    out["cold view"] = per_call(lambda s: s.view(s.current_player), [s.clone() for s in states])
     out["history"] = per_call(lambda s: s.history(s.current_player), [s.clone() for s in states])
     last = [states[i] for i in range(len(states)) if i + 1 == len(states) or _starts(states, i + 1)]
-    out["view[-1]"] = per_call(lambda s: s.view(s.current_player), [s.clone() for s in last] * 20)
+    out["view[-1]"] = per_call(
+        lambda s: s.view(s.current_player), [s.clone() for s in last for _ in range(5)]
+    )
     out["moves/game"] = len(states) / games
     return out
+
+
+def _view_share(game: Any, games: int) -> float:
+    """µs that ``view(seat to act)`` adds to each move of a random playout (CPU time)."""
+    spent = {False: 0.0, True: 0.0}
+    moves = 0
+    for view in (False, True, False, True):
+        rng = random.Random(4)
+        t0 = time.process_time()
+        for k in range(games):
+            state = game.new_state(seed=k)
+            while not state.is_over:
+                if view:
+                    state.view(state.current_player)
+                state.play(rng.choice(state.legal_moves()))
+                moves += not view
+        spent[view] += time.process_time() - t0
+    return (spent[True] - spent[False]) / max(1, moves) * 1e6
 
 
 def _starts(states: Sequence[Any], i: int) -> bool:
@@ -162,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cprofile", action="store_true", help="also print cProfile groups")
     args = parser.parse_args(argv)
     settings = SETTINGS + (MORE if args.all else [])
-    cols = ["legal", "play", "clone", "clone+play", "view", "history", "view[-1]"]
+    cols = ["legal", "play", "clone", "clone+play", "view", "cold view", "history", "view[-1]"]
     table = Table(title="µs per call (random positions of random games)")
     table.add_column("setting")
     for col in [*cols, "moves/game"]:
