@@ -191,16 +191,144 @@ def attach(
             if evs:
                 entry["events"] = evs[:] if seat == owner else [_public(e) for e in evs]
     for event in events:
-        entry = entries[event[0] - 1]
-        kind = event[1]
-        js = event[4] if kind == DRAW and seat == event[2] else event[-1]
-        if js is None or kind == DRECK:
-            js = to_json(event, seat, text, outcome)
-        got = entry.get("events")
-        if got is None:
-            entry["events"] = [js]
-        else:
-            got.append(js)
+        _add(entries[event[0] - 1], event, seat, text, outcome)
+    return entries
+
+
+def _add(
+    entry: JSON,
+    event: Event,
+    seat: int | None,
+    text: Sequence[str],
+    outcome: Callable[[], JSON | None],
+) -> None:
+    """Append ``event``'s JSON, as ``seat`` sees it, to a history entry's ``events``."""
+    kind = event[1]
+    js = event[4] if kind == DRAW and seat == event[2] else event[-1]
+    if js is None or kind == DRECK:
+        js = to_json(event, seat, text, outcome)
+    got = entry.get("events")
+    if got is None:
+        entry["events"] = [js]
+    else:
+        got.append(js)
+
+
+Book = dict[int | None, list[Any]]
+"""A state's built history, per seat (``None``: the public): ``[entries, events used]``."""
+
+
+def extend(
+    book: Book,
+    seat: int | None,
+    count: int,
+    entry: Callable[[int, int | None], JSON],
+    events: Sequence[Event],
+    past: Past | None,
+    text: Sequence[str],
+    outcome: Callable[[], JSON | None],
+    own: Callable[[int, int], bool] | None = None,
+) -> list[JSON]:
+    """``seat``'s history of the first ``count`` moves, built incrementally (issue 17).
+
+    The same entries as :func:`attach` over every ``entry(i, seat)``, but each entry is
+    built once: ``book`` keeps the entries built so far and how many ``events`` they hold,
+    and only the moves and events added since are built now.  With ``own`` (``own(i,
+    seat)``: whether move ``i`` itself reads otherwise for ``seat``, e.g. its own draw),
+    a seat's entry that differs from the public one neither by its move nor by an event
+    (a seat's own draw or dreck, the events a sampled state kept from its seat's view)
+    is the public entry itself.  Entries are shared between successive histories and
+    between seats (read them, never change them); the list is new.
+    """
+    if seat is None or own is None:
+        return _grow(book, seat, count, entry, events, past, text, outcome)[:]
+    total = len(events)
+    public = book.get(None)
+    if public is None or len(public[0]) != count or public[1] != total:
+        _grow(book, None, count, entry, events, past, text, outcome)
+        public = book[None]
+    kept = book.get(seat)
+    if kept is None:
+        kept = book[seat] = [[], 0]
+    entries: list[JSON] = kept[0]
+    start, done = len(entries), kept[1]
+    fresh = events[done:] if done < total else ()
+    private: set[int] = set()
+    for event in fresh:
+        i = event[0] - 1
+        if 0 <= i < start:  # an event for an entry handed out: build this seat's again
+            del book[seat]
+            return extend(book, seat, count, entry, events, past, text, outcome, own)
+        if _private(event, seat):
+            private.add(i)
+    if start < count:
+        if past is not None and past[0] == seat:
+            lists = past[1]
+            private.update(i for i in range(start, min(count, len(lists))) if lists[i])
+        shared = public[0]
+        mine: set[int] = set()
+        for i in range(start, count):
+            if i in private or own(i, seat):
+                mine.add(i)
+                entries.append(_fresh_entry(entry, i, seat, past))
+            else:
+                entries.append(shared[i])
+        if mine:
+            for event in fresh:
+                if event[0] - 1 in mine:
+                    _add(entries[event[0] - 1], event, seat, text, outcome)
+    kept[1] = total
+    return entries[:]
+
+
+def _private(event: Event, seat: int) -> bool:
+    """Whether ``seat`` sees ``event`` otherwise than the public does."""
+    kind = event[1]
+    return (kind == DRAW and event[2] == seat) or (kind == DRECK and bool(event[3][seat]))
+
+
+def _fresh_entry(
+    entry: Callable[[int, int | None], JSON], i: int, seat: int | None, past: Past | None
+) -> JSON:
+    """Move ``i``'s entry for ``seat`` with the events a sampled state kept for it."""
+    made = entry(i, seat)
+    if past is not None and i < len(past[1]):
+        owner, lists = past
+        evs = lists[i]
+        if evs:
+            made["events"] = evs[:] if seat == owner else [_public(e) for e in evs]
+    return made
+
+
+def _grow(
+    book: Book,
+    seat: int | None,
+    count: int,
+    entry: Callable[[int, int | None], JSON],
+    events: Sequence[Event],
+    past: Past | None,
+    text: Sequence[str],
+    outcome: Callable[[], JSON | None],
+) -> list[JSON]:
+    """``book[seat]``'s entries brought up to ``count`` moves and every event (kept)."""
+    kept = book.get(seat)
+    if kept is None:
+        kept = book[seat] = [[], 0]
+    entries: list[JSON] = kept[0]
+    start = len(entries)
+    if start < count:
+        entries.extend([_fresh_entry(entry, i, seat, past) for i in range(start, count)])
+    done = kept[1]
+    if done < len(events):
+        for event in events[done:]:
+            i = event[0] - 1
+            if i < start:  # an entry already handed out: change a copy, never it
+                old = entries[i]
+                entries[i] = old = dict(old)
+                if "events" in old:
+                    old["events"] = list(old["events"])
+            _add(entries[i], event, seat, text, outcome)
+        kept[1] = len(events)
     return entries
 
 
@@ -226,7 +354,8 @@ def last_trick(events: Sequence[Event], past: Past | None, text: Sequence[str]) 
     ``{"kind", "winner", "cards", "move"}``: ``kind`` is the event type (``trick``,
     ``falls`` or ``void_tie``), ``winner`` the seat that won it (``None`` unless a won
     trick), ``cards`` ``[{"seat", "card"}]`` in play order, ``move`` the index of the move
-    that ended it.
+    that ended it.  Its ``cards`` list is the trick event's own, shared with the history
+    (read it, never change it).
     """
     for event in reversed(events):
         if event[1] in (TRICK, FALLS, VOID_TIE):
@@ -242,9 +371,10 @@ def last_trick(events: Sequence[Event], past: Past | None, text: Sequence[str]) 
 
 
 def _trick_of(event: JSON, move: int) -> JSON:
+    """The ``last_trick`` of a trick event's JSON; its ``cards`` are the event's (shared)."""
     return {
         "kind": event["type"],
         "winner": event.get("winner"),
-        "cards": [dict(c) for c in event["cards"]],
+        "cards": event["cards"],
         "move": move,
     }

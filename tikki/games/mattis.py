@@ -73,6 +73,7 @@ from tikki.core import (
     max_moves_option,
     register,
     shedding_outcome,
+    slot_cloner,
 )
 from tikki.events import (
     DRAW,
@@ -87,14 +88,15 @@ from tikki.events import (
     TRICK,
     TRUMP,
     VOID_TIE,
+    Book,
     Event,
     Past,
-    attach,
     ev,
+    extend,
     last_trick,
     past_of,
 )
-from tikki.games.shedding import holders, is_run, next_with_cards, run_text, runs_in
+from tikki.games.shedding import grown, holders, is_run, next_with_cards, run_text, runs_in
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
@@ -156,6 +158,15 @@ def _ranks_text(mask: int) -> str:
     if text is None:
         text = _MASK_TEXT[mask] = "".join(RANKS[r] for r in range(13) if mask >> r & 1)
     return text
+
+
+def _fact_json(fact: tuple[int, int, int, int]) -> list[Any]:
+    """A public fact as the view's ``facts`` lists it: ``[t, seat, ranks, kind]``."""
+    t, s, mask, k = fact
+    return [t, s, _ranks_text(mask), FACT_KINDS[k]]
+
+
+_text = CARD_TEXT.__getitem__
 
 
 def _ranks_mask(text: str) -> int:
@@ -242,6 +253,7 @@ class MattisState(TableState):
     PHASE_NAMES = PHASE_NAMES
 
     __slots__ = (
+        "_book",
         "_draws",
         "_dreck",
         "_dreck_seed",
@@ -285,6 +297,7 @@ class MattisState(TableState):
         "_trick",
         "_trick_size",
         "_trump",
+        "_vc",
         "_war",
         "_war_trick",
         "abandoned",
@@ -335,6 +348,8 @@ class MattisState(TableState):
         self._hist: list[tuple[int, str, int]] = []
         self._ev: list[Event] = []
         self._past: Past | None = None
+        self._book: Book | None = None
+        self._vc: list[list[Any]] | None = None
         self._facts: list[tuple[int, int, int, int]] = []
         self._draws: list[tuple[int, int, int]] = []
         self._none: list[int] = [0] * n
@@ -393,27 +408,7 @@ class MattisState(TableState):
 
     def clone(self) -> MattisState:
         """An independent copy (cheap: flat lists of ints)."""
-        new = MattisState.__new__(MattisState)
-        for name in _SHARED_SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
-        new._hands = [h[:] for h in self._hands]
-        new._piles = [p[:] for p in self._piles]
-        new._stock = self._stock[:]
-        new._trick = self._trick[:]
-        new._round = self._round[:]
-        new._rcards = self._rcards[:]
-        new._plays = [[s, cs[:]] for s, cs in self._plays]
-        new._fallen = self._fallen[:]
-        new._out = self._out[:]
-        new._hist = self._hist[:]
-        new._ev = self._ev[:]
-        new._facts = self._facts[:]
-        new._draws = self._draws[:]
-        new._none = self._none[:]
-        new._given = self._given[:]
-        new._received = self._received[:]
-        new._secret = [s[:] for s in self._secret]
-        return new
+        return _clone(self)
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
@@ -1054,13 +1049,31 @@ class MattisState(TableState):
 
     def history(self, seat: int | None) -> list[JSON]:
         """Every move with its seat and events; a `stock` move shows the card it turned."""
-        entries = [
-            {"seat": s, "move": move}
-            if card < 0
-            else {"seat": s, "move": move, "card": CARD_TEXT[card]}
-            for s, move, card in self._hist
-        ]
-        return attach(entries, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
+        book = self._book
+        if book is None:
+            book = self._book = {}
+        return extend(
+            book,
+            seat,
+            len(self._hist),
+            self._entry,
+            self._ev,
+            self._past,
+            CARD_TEXT,
+            lambda: self.outcome,
+            self._own,
+        )
+
+    def _own(self, i: int, seat: int) -> bool:
+        """Whether move ``i`` reads otherwise for ``seat``: never (its draws are events)."""
+        return False
+
+    def _entry(self, i: int, seat: int | None) -> JSON:
+        """The history entry of move ``i`` (the same for every seat), before its events."""
+        s, move, card = self._hist[i]
+        if card < 0:
+            return {"seat": s, "move": move}
+        return {"seat": s, "move": move, "card": CARD_TEXT[card]}
 
     def known_cards(self, seat: int | None) -> list[list[int]]:
         """Phase 2: the cards (ints) of each hand that ``seat`` knows (its own: all).
@@ -1112,6 +1125,10 @@ class MattisState(TableState):
         shown_in_hand = (
             collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
         )
+        n = self._n
+        cache = self._vc
+        if cache is None:  # per pile, then fallen, facts, draws: see shedding.grown
+            cache = self._vc = [[None, []] for _ in range(n + 3)]
         view: JSON = {
             "game": self.game.name,
             "players": self._n,
@@ -1127,21 +1144,21 @@ class MattisState(TableState):
             "shown_owner": None if self._shown_owner < 0 else self._shown_owner,
             "shown_in_hand": shown_in_hand,
             "trump": SUITS[self._trump] if self._trump >= 0 else None,
-            "piles": [[CARD_TEXT[c] for c in p] for p in self._piles],
+            "piles": [grown(cache[s], p, _text) for s, p in enumerate(self._piles)],
             "hands": self._known_hands(seat),
             "trick": self._trick_view(),
             "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
             "dreck": dreck,
-            "fallen": [CARD_TEXT[c] for c in self._fallen],
+            "fallen": grown(cache[n], self._fallen, _text),
             "out_order": list(self._out),
             "loser": None if self._loser < 0 else self._loser,
             "abandoned": self.abandoned,
             "move_count": len(self._hist),
             "max_moves": self._max_moves,
             "history": self.history(seat),
-            "facts": [[t, s, _ranks_text(mask), FACT_KINDS[k]] for t, s, mask, k in self._facts],
-            "draws": [list(d) for d in self._draws],
+            "facts": grown(cache[n + 1], self._facts, _fact_json),
+            "draws": grown(cache[n + 2], self._draws, list),
         }
         return view
 
@@ -1202,30 +1219,31 @@ class MattisState(TableState):
         }
 
 
-_SHARED_SLOTS = tuple(
-    name
-    for name in MattisState.__slots__
-    if name
-    not in (
-        "_hands",
-        "_piles",
-        "_stock",
-        "_trick",
-        "_round",
-        "_rcards",
-        "_plays",
-        "_fallen",
-        "_out",
-        "_hist",
-        "_ev",
-        "_facts",
-        "_draws",
-        "_none",
-        "_given",
-        "_received",
-        "_secret",
-    )
+_clone = slot_cloner(
+    MattisState,
+    {
+        "_hands": "[h[:] for h in self._hands]",
+        "_piles": "[p[:] for p in self._piles]",
+        "_stock": "self._stock[:]",
+        "_trick": "self._trick[:]",
+        "_round": "self._round[:]",
+        "_rcards": "self._rcards[:]",
+        "_plays": "[[s, cs[:]] for s, cs in self._plays]",
+        "_fallen": "self._fallen[:]",
+        "_out": "self._out[:]",
+        "_hist": "self._hist[:]",
+        "_ev": "self._ev[:]",
+        "_book": "None",
+        "_vc": "None",
+        "_facts": "self._facts[:]",
+        "_draws": "self._draws[:]",
+        "_none": "self._none[:]",
+        "_given": "self._given[:]",
+        "_received": "self._received[:]",
+        "_secret": "[s[:] for s in self._secret]",
+    },
 )
+"""A copy of a state: lists copied, caches of views left behind, the rest shared."""
 
 
 # --- determinizer -------------------------------------------------------------------------

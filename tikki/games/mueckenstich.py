@@ -56,6 +56,7 @@ from tikki.core import (
     TableState,
     illegal,
     register,
+    slot_cloner,
 )
 from tikki.events import (
     DRAW,
@@ -64,10 +65,11 @@ from tikki.events import (
     ROUND,
     TRICK,
     TRUMP,
+    Book,
     Event,
     Past,
-    attach,
     ev,
+    extend,
     past_of,
 )
 from tikki.i18n import _ as _t
@@ -109,7 +111,7 @@ RULES_TEXT = rules_text("mueckenstich", "en")
 
 
 def _texts(cards: Sequence[int]) -> list[str]:
-    return [CARD_TEXT[c] for c in cards]
+    return list(map(CARD_TEXT.__getitem__, cards))
 
 
 def _colour_word(word: str) -> str | None:
@@ -274,6 +276,7 @@ class MueckenstichState(TableState):
 
     __slots__ = (
         "_base",
+        "_book",
         "_deal",
         "_decks",
         "_discards",
@@ -305,6 +308,7 @@ class MueckenstichState(TableState):
         "_trick",
         "_tricks",
         "_trump",
+        "_vc",
         "_voids",
         "deck",
         "game",
@@ -350,6 +354,8 @@ class MueckenstichState(TableState):
         self._own_seen = [0] * n
         self._ev: list[Event] = []
         self._past: Past | None = None
+        self._book: Book | None = None
+        self._vc: tuple[int, JSON] | None = None
         self._legal: list[str] | None = None
 
     # --- dealing ------------------------------------------------------------------------
@@ -460,24 +466,7 @@ class MueckenstichState(TableState):
 
     def clone(self) -> MueckenstichState:
         """An independent copy (flat lists of ints)."""
-        new = MueckenstichState.__new__(MueckenstichState)
-        for name in _SHARED_SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
-        new._hands = [h[:] for h in self._hands]
-        new._discards = [d[:] for d in self._discards]
-        new._piles = [p[:] for p in self._piles]
-        new._tricks = self._tricks[:]
-        new._mosq = self._mosq[:]
-        new._voids = self._voids[:]
-        new._stock = self._stock[:]
-        new._trick = self._trick[:]
-        new._sheet = self._sheet[:]
-        new._totals = self._totals[:]
-        new._moves = self._moves[:]
-        new._seats = self._seats[:]
-        new._own_seen = self._own_seen[:]
-        new._ev = self._ev[:]
-        return new
+        return _clone(self)
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play the match on quickly (the fast path of search rollouts).
@@ -817,47 +806,112 @@ class MueckenstichState(TableState):
 
     def history(self, seat: int | None) -> list[JSON]:
         """Every move with its seat and events; another seat's discard reads ``discard ?``."""
-        entries = [
-            {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
-            for s, move in zip(self._seats, self._moves, strict=True)
-        ]
-        return attach(entries, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
+        book = self._book
+        if book is None:
+            book = self._book = {}
+        return extend(
+            book,
+            seat,
+            len(self._moves),
+            self._entry,
+            self._ev,
+            self._past,
+            CARD_TEXT,
+            lambda: self.outcome,
+            self._own,
+        )
+
+    def _own(self, i: int, seat: int) -> bool:
+        """Whether move ``i`` reads otherwise for ``seat``: its own discard."""
+        return self._seats[i] == seat and self._moves[i][:2] == "di"
+
+    def _entry(self, i: int, seat: int | None) -> JSON:
+        """The history entry of move ``i`` as ``seat`` sees it, before its events."""
+        s, move = self._seats[i], self._moves[i]
+        return {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
 
     def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may know (``None``: the public view)."""
+        """What ``seat`` may know (``None``: the public view).
+
+        The parts that change only when an event is emitted (tricks, mosquitoes, piles,
+        the last trick, the score sheet) are built once per event (:meth:`_parts`) and
+        shared between successive views, as the history's entries are: read a view,
+        never change it.
+        """
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
         ):
             raise RulesError(
                 _t("no seat {seat!r}: seats are 0–{last} (or None)", seat=seat, last=self._n - 1)
             )
+        base = self._vc
+        if base is None or base[0] != len(self._ev):
+            base = self._vc = (len(self._ev), self._parts())
         to_act = self.current_player
+        view: JSON = base[1].copy()  # the keys in order; set what changes with any move
+        view["seat"] = seat
+        view["to_act"] = to_act
+        view["hand"] = _texts(self._hands[seat]) if seat is not None else []
+        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
+        view["discards"] = _texts(sorted(self._discards[seat])) if seat is not None else []
+        view["leader"] = self._leader
+        view["hand_sizes"] = list(map(len, self._hands))
+        view["discard_counts"] = list(map(len, self._discards))
+        view["trick"] = [{"seat": s, "card": CARD_TEXT[c]} for s, c in self._trick]
+        view["led"] = _colour_or_none(self._led)
+        view["trump"] = _colour_or_none(self._trump)
+        view["naming_trump"] = self._pending
+        view["voids"] = [list(_VOID_TEXTS[v]) for v in self._voids]
+        view["doubled"] = _colour_or_none(self._doubled)
+        view["dropped"] = _colour_or_none(self._dropped)
+        view["scoring_choice"] = self._scoring_choice(seat)
+        view["history"] = self.history(seat)
+        return view
+
+    def _parts(self) -> JSON:
+        """The view as it stands after ``len(_ev)`` events, every key in its place.
+
+        What changes only with an event is built here once: a deal (its draws), the
+        phase, tricks and mosquitoes won, piles and the last trick (a ``trick`` event),
+        the score sheet and totals (a ``round`` event).  :meth:`view` sets the keys that
+        change with any move.
+        """
+        n = self._n
         last = self._last_trick
+        sheet = [
+            dict(
+                e,
+                tricks=list(e["tricks"]),
+                mosquitoes=list(e["mosquitoes"]),
+                scores=list(e["scores"]),
+            )
+            for e in self._sheet
+        ]
         return {
             "game": self.game.name,
-            "players": self._n,
+            "players": n,
             "options": self.game.options,
-            "seat": seat,
-            "phase": self.phase,
-            "to_act": to_act,
-            "hand": _texts(self._hands[seat]) if seat is not None else [],
-            "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
+            "seat": None,
+            "phase": PHASE_NAMES[self._phase],
+            "to_act": None,
+            "hand": [],
+            "legal_moves": [],
             "round": self._round,
-            "rounds": self._n,
+            "rounds": n,
             "deal": self._deal,
-            "deals": 2 if self._n == 3 else 1,
-            "dealer": self.dealer,
-            "forehand": self.forehand,
-            "leader": self._leader,
-            "hand_sizes": [len(h) for h in self._hands],
-            "discards": _texts(sorted(self._discards[seat])) if seat is not None else [],
-            "discard_counts": [len(d) for d in self._discards],
+            "deals": 2 if n == 3 else 1,
+            "dealer": (n - 1 + self._round) % n,
+            "forehand": self._round % n,
+            "leader": None,
+            "hand_sizes": None,
+            "discards": [],
+            "discard_counts": None,
             "stock_size": len(self._stock),
-            "trick": [{"seat": s, "card": CARD_TEXT[c]} for s, c in self._trick],
-            "led": _colour_or_none(self._led),
-            "trump": _colour_or_none(self._trump),
-            "naming_trump": self._pending,
-            "voids": [[COLOURS[k] for k in range(4) if v >> k & 1] for v in self._voids],
+            "trick": None,
+            "led": None,
+            "trump": None,
+            "naming_trump": None,
+            "voids": None,
             "tricks": list(self._tricks),
             "mosquitoes": list(self._mosq),
             "piles": [_texts(sorted(p)) for p in self._piles],
@@ -867,21 +921,13 @@ class MueckenstichState(TableState):
                 "winner": last[0],
                 "cards": [{"seat": s, "card": CARD_TEXT[c]} for s, c in last[1]],
             },
-            "doubled": _colour_or_none(self._doubled),
-            "dropped": _colour_or_none(self._dropped),
-            "scoring_choice": self._scoring_choice(seat),
-            "sheet": [
-                dict(
-                    e,
-                    tricks=list(e["tricks"]),
-                    mosquitoes=list(e["mosquitoes"]),
-                    scores=list(e["scores"]),
-                )
-                for e in self._sheet
-            ],
-            "round_scores": [list(e["scores"]) for e in self._sheet],
+            "doubled": None,
+            "dropped": None,
+            "scoring_choice": None,
+            "sheet": sheet,
+            "round_scores": [list(e["scores"]) for e in sheet],
             "scores": list(self._totals),
-            "history": self.history(seat),
+            "history": None,
         }
 
     def _scoring_choice(self, seat: int | None) -> JSON | None:
@@ -947,27 +993,32 @@ class MueckenstichState(TableState):
         }
 
 
-_SHARED_SLOTS = tuple(
-    name
-    for name in MueckenstichState.__slots__
-    if name
-    not in (
-        "_hands",
-        "_discards",
-        "_piles",
-        "_tricks",
-        "_mosq",
-        "_voids",
-        "_stock",
-        "_trick",
-        "_sheet",
-        "_totals",
-        "_moves",
-        "_seats",
-        "_own_seen",
-        "_ev",
-    )
+_clone = slot_cloner(
+    MueckenstichState,
+    {
+        "_hands": "[h[:] for h in self._hands]",
+        "_discards": "[d[:] for d in self._discards]",
+        "_piles": "[p[:] for p in self._piles]",
+        "_tricks": "self._tricks[:]",
+        "_mosq": "self._mosq[:]",
+        "_voids": "self._voids[:]",
+        "_stock": "self._stock[:]",
+        "_trick": "self._trick[:]",
+        "_sheet": "self._sheet[:]",
+        "_totals": "self._totals[:]",
+        "_moves": "self._moves[:]",
+        "_seats": "self._seats[:]",
+        "_own_seen": "self._own_seen[:]",
+        "_ev": "self._ev[:]",
+        "_book": "None",
+        "_vc": "None",
+    },
 )
+"""A copy of a state: lists copied, caches of views left behind, the rest shared."""
+_VOID_TEXTS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(COLOURS[k] for k in range(4) if v >> k & 1) for v in range(16)
+)
+"""The colours of each 4-bit void mask, as the view's ``voids`` lists them."""
 _CHEAP_ORDER: tuple[int, ...] = tuple((c & 15) * 4 + (c >> 4) for c in range(64))
 _DUMP_ORDER: tuple[int, ...] = tuple(
     100 if c & 15 == MOSQUITO else (c & 15) * 4 + (c >> 4) for c in range(64)

@@ -48,6 +48,7 @@ from tikki.core import (
     max_moves_option,
     register,
     shedding_outcome,
+    slot_cloner,
 )
 from tikki.events import (
     DRAW,
@@ -61,10 +62,11 @@ from tikki.events import (
     TRICK,
     TRUMP,
     VOID_TIE,
+    Book,
     Event,
     Past,
-    attach,
     ev,
+    extend,
     last_trick,
     past_of,
     to_json,
@@ -209,10 +211,12 @@ class MyllymattiState(TableState):
     __slots__ = (
         "_aside",
         "_aside_owner",
+        "_book",
         "_duel",
         "_ev",
         "_fallen",
         "_hands",
+        "_hc",
         "_hist",
         "_last_winner",
         "_legal",
@@ -236,6 +240,7 @@ class MyllymattiState(TableState):
         "_trick_size",
         "_trump",
         "_trv",
+        "_vc",
         "abandoned",
         "deck",
         "game",
@@ -276,6 +281,9 @@ class MyllymattiState(TableState):
         self._hist: list[tuple[int, str, int, tuple[int, ...]]] = []
         self._ev: list[Event] = []
         self._past: Past | None = None
+        self._book: Book | None = None
+        self._vc: tuple[int, JSON] | None = None
+        self._hc: list[list[Any]] | None = None
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
 
@@ -314,20 +322,7 @@ class MyllymattiState(TableState):
 
     def clone(self) -> MyllymattiState:
         """An independent copy (cheap: flat lists of ints)."""
-        new = MyllymattiState.__new__(MyllymattiState)
-        for name in _SHARED_SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
-        new._hands = [h[:] for h in self._hands]
-        new._piles = [p[:] for p in self._piles]
-        new._stock = self._stock[:]
-        new._trick = self._trick[:]
-        new._round = self._round[:]
-        new._plays = [[s, cs[:]] for s, cs in self._plays]
-        new._fallen = self._fallen[:]
-        new._out = self._out[:]
-        new._hist = self._hist[:]
-        new._ev = self._ev[:]
-        return new
+        return _clone(self)
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
@@ -695,58 +690,123 @@ class MyllymattiState(TableState):
         """Every move with its seat and events; a `stock` move shows the card it turned.
 
         The commonest events, a phase-1 draw and a phase-2 take, are kept in the move's
-        own history item (its cards drawn or taken), the others in ``_ev``.
+        own history item (its cards drawn or taken), the others in ``_ev``.  Entries are
+        built once per seat and shared between successive histories (``_book``).
         """
-        out: list[JSON] = []
-        for s, move, card, got in self._hist:
-            entry: JSON = {"seat": s, "move": move}
-            if card >= 0:
-                entry["card"] = CARD_TEXT[card]
-            if got:
-                entry["events"] = [
-                    _take_event(s, got) if move == "take" else _draw_event(s, got[0], s == seat)
-                ]
-            out.append(entry)
-        return attach(out, self._ev, self._past, seat, CARD_TEXT, lambda: self.outcome)
+        book = self._book
+        if book is None:
+            book = self._book = {}
+        return extend(
+            book,
+            seat,
+            len(self._hist),
+            self._entry,
+            self._ev,
+            self._past,
+            CARD_TEXT,
+            lambda: self.outcome,
+            self._own,
+        )
+
+    def _own(self, i: int, seat: int) -> bool:
+        """Whether move ``i`` reads otherwise for ``seat``: its own phase-1 draw."""
+        s, move, _, got = self._hist[i]
+        return s == seat and bool(got) and move != "take"
+
+    def _entry(self, i: int, seat: int | None) -> JSON:
+        """The history entry of move ``i`` as ``seat`` sees it, before ``_ev``'s events."""
+        s, move, card, got = self._hist[i]
+        entry: JSON = {"seat": s, "move": move}
+        if card >= 0:
+            entry["card"] = CARD_TEXT[card]
+        if got:
+            entry["events"] = [
+                _take_event(s, got) if move == "take" else _draw_event(s, got[0], s == seat)
+            ]
+        return entry
 
     def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may know (``None``: the public view)."""
+        """What ``seat`` may know (``None``: the public view).
+
+        The parts that change only when an event is emitted (piles, fallen cards, the
+        last trick, the out order, …) are built once per event (:meth:`_parts`) and
+        shared between successive views, as the history's entries are: read a view,
+        never change it.
+        """
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
         ):
             raise RulesError(
                 _t("no seat {seat!r}: seats are 0–{last} (or None)", seat=seat, last=self._n - 1)
             )
-        to_act = self.current_player
+        base = self._vc
+        if base is None or base[0] != len(self._ev):
+            base = self._vc = (len(self._ev), self._parts())
+        to_act = None if self._phase == OVER else self._to_act
         public = self._trump >= 0
-        view: JSON = {
+        hands = self._hands
+        view: JSON = base[1].copy()  # the keys in order; set what changes with any move
+        view["seat"] = seat
+        view["to_act"] = to_act
+        view["hand"] = self._hand_texts(seat, public)[:] if seat is not None else []
+        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
+        view["hand_sizes"] = list(map(len, hands))
+        view["stock_size"] = len(self._stock)
+        view["hands"] = [self._hand_texts(s, public) for s in range(self._n)] if public else None
+        view["trick"] = self._trick_view()
+        view["move_count"] = len(self._hist)
+        view["history"] = self.history(seat)
+        return view
+
+    def _hand_texts(self, seat: int, public: bool) -> list[str]:
+        """The texts of ``seat``'s hand in view order, converted again only when it
+        changed (``_hc[seat]``: the cards and order they were converted for, the texts;
+        shared between views: read them, never change them)."""
+        cache = self._hc
+        if cache is None:
+            cache = self._hc = [[None, public, []] for _ in range(self._n)]
+        kept = cache[seat]
+        hand = self._hands[seat]
+        if kept[0] != hand or kept[1] != public:
+            kept[0], kept[1], kept[2] = hand[:], public, _sorted_texts(hand, public)
+        return kept[2]  # type: ignore[no-any-return]
+
+    def _parts(self) -> JSON:
+        """The view as it stands after ``len(_ev)`` events, every key in its place.
+
+        What changes only with an event is built here once: piles grow when a phase-1
+        trick is won or void and empty when phase 2 begins (its trump set); the last
+        trick, the aside card's owner, fallen cards, the out order, the loser and the end
+        come with their events.  :meth:`view` sets the keys that change with any move.
+        """
+        public = self._trump >= 0
+        return {
             "game": self.game.name,
             "players": self._n,
             "options": self.game.options,
-            "seat": seat,
-            "phase": self.phase,
-            "to_act": to_act,
-            "hand": _sorted_texts(self._hands[seat], public) if seat is not None else [],
-            "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
-            "hand_sizes": [len(h) for h in self._hands],
-            "stock_size": len(self._stock),
+            "seat": None,
+            "phase": PHASE_NAMES[self._phase],
+            "to_act": None,
+            "hand": None,
+            "legal_moves": None,
+            "hand_sizes": None,
+            "stock_size": None,
             "aside_owner": None if self._aside_owner < 0 else self._aside_owner,
             "aside_card": CARD_TEXT[self._aside] if public and self._aside >= 0 else None,
-            "trump": SUITS[self._trump] if self._trump >= 0 else None,
-            "piles": [[CARD_TEXT[c] for c in p] for p in self._piles],
-            "hands": [_sorted_texts(h, public) for h in self._hands] if public else None,
-            "trick": self._trick_view(),
+            "trump": SUITS[self._trump] if public else None,
+            "piles": [list(map(CARD_TEXT.__getitem__, p)) for p in self._piles],
+            "hands": None,
+            "trick": None,
             "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
-            "fallen": [CARD_TEXT[c] for c in self._fallen],
+            "fallen": list(map(CARD_TEXT.__getitem__, self._fallen)),
             "out_order": list(self._out),
             "loser": None if self._loser < 0 else self._loser,
             "abandoned": self.abandoned,
-            "move_count": len(self._hist),
+            "move_count": None,
             "max_moves": self._max_moves,
-            "history": self.history(seat),
+            "history": None,
         }
-        return view
 
     def _trick_view(self) -> JSON:
         if self._trump < 0:
@@ -802,23 +862,25 @@ class MyllymattiState(TableState):
         }
 
 
-_SHARED_SLOTS = tuple(
-    name
-    for name in MyllymattiState.__slots__
-    if name
-    not in (
-        "_hands",
-        "_piles",
-        "_stock",
-        "_trick",
-        "_round",
-        "_plays",
-        "_fallen",
-        "_out",
-        "_hist",
-        "_ev",
-    )
+_clone = slot_cloner(
+    MyllymattiState,
+    {
+        "_hands": "[h[:] for h in self._hands]",
+        "_piles": "[p[:] for p in self._piles]",
+        "_stock": "self._stock[:]",
+        "_trick": "self._trick[:]",
+        "_round": "self._round[:]",
+        "_plays": "[[s, cs[:]] for s, cs in self._plays]",
+        "_fallen": "self._fallen[:]",
+        "_out": "self._out[:]",
+        "_hist": "self._hist[:]",
+        "_ev": "self._ev[:]",
+        "_book": "None",
+        "_vc": "None",
+        "_hc": "None",
+    },
 )
+"""A copy of a state: lists copied, caches of views left behind, the rest shared."""
 
 
 @functools.cache
@@ -839,7 +901,7 @@ def _none() -> None:
 
 def _sorted_texts(hand: list[int], public: bool) -> list[str]:
     cards = sorted(hand) if public else sorted(hand, key=_PHASE1_POS.__getitem__)
-    return [CARD_TEXT[c] for c in cards]
+    return list(map(CARD_TEXT.__getitem__, cards))
 
 
 def _runs(hand: list[int], starts: list[int]) -> list[list[int]]:

@@ -7,10 +7,33 @@ is ``low, low + 1, …`` within one suit, written low to high, ``5H+6H+7H``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import reduce
 from itertools import pairwise
+from operator import or_
+from typing import Any, TypeVar
 
 from tikki.cards import CARD_TEXT, SUIT_OF
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+def grown(kept: list[Any], items: list[T], convert: Callable[[T], U]) -> list[U]:
+    """A new list of ``convert`` over ``items``, a list that only ever grows, converting
+    only the items added since the last call (issue 17: views kept up to date).
+
+    ``kept`` is ``[items, converted]`` from the last call (``[None, []]`` at first); for
+    another list (or a shorter one) everything is converted again.  The converted items
+    are shared between the lists returned: read them, never change them.
+    """
+    done: list[U] = kept[1]
+    if kept[0] is not items or len(done) > len(items):
+        kept[0] = items
+        done = kept[1] = []
+    if len(done) < len(items):
+        done.extend(map(convert, items[len(done) :]))
+    return done[:]
 
 
 def next_with_cards(hands: Sequence[Sequence[int]], seat: int) -> int:
@@ -41,22 +64,31 @@ def run_text(low: int, length: int) -> str:
 def runs_in(hand: Iterable[int], max_len: int | None = None) -> list[tuple[int, int]]:
     """Every run of 2 or more (at most ``max_len``) cards in ``hand``: ``(low, length)``.
 
-    Ordered by lowest card, then length.
+    Ordered by lowest card, then length.  Worked on a bitmask of the hand: bit ``c`` of
+    ``links`` says that ``c`` and ``c + 1`` are held and of one suit.
     """
-    cards = sorted(set(hand))
-    starts = [a for a, b in pairwise(cards) if b == a + 1 and SUIT_OF[a] == SUIT_OF[b]]
-    limit = len(cards) if max_len is None else max_len
-    if not starts or limit < 2:
+    held = reduce(or_, map(_BIT.__getitem__, hand), 0)
+    links = held & (held >> 1) & _NOT_ACES
+    limit = held.bit_count() if max_len is None else max_len
+    if not links or limit < 2:
         return []
-    linked = set(starts)
     out: list[tuple[int, int]] = []
-    for c in starts:
+    rest = links
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        c = bit.bit_length() - 1
         length = 2
         out.append((c, 2))
-        while length < limit and c + length - 1 in linked:
+        while length < limit and links >> (c + length - 1) & 1:
             length += 1
             out.append((c, length))
     return out
+
+
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+_NOT_ACES = sum(1 << c for c in range(52) if c % 13 != 12)
+"""The cards that may link to the next int: all but the aces (the next int is a new suit)."""
 
 
 def run_texts(hand: Iterable[int], starts: Iterable[int], max_len: int | None = None) -> list[str]:
