@@ -57,6 +57,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tikki.core import Game, RulesError, State
+from tikki.i18n import _ as _t
 
 ROLLOUTS = ("greedy", "random", "heuristic")
 """Rollout policies: the game's fast cheap-move playout where it has one (``greedy``,
@@ -137,11 +138,23 @@ class ISMCTSBot:
         self.seconds = None if seconds is None else float(seconds)
         self.c = float(c)
         if self.iterations < 1 or (self.seconds is not None and self.seconds <= 0):
-            raise RulesError("ismcts needs iterations >= 1 and seconds > 0")
+            raise RulesError(_t("ismcts needs iterations >= 1 and seconds > 0"))
         if rollout not in ROLLOUTS:
-            raise RulesError(f"ismcts rollout is {', '.join(ROLLOUTS)}, not {rollout!r}")
+            raise RulesError(
+                _t(
+                    "ismcts rollout is {allowed}, not {rollout!r}",
+                    allowed=", ".join(ROLLOUTS),
+                    rollout=rollout,
+                )
+            )
         if horizon not in HORIZONS:
-            raise RulesError(f"ismcts horizon is {', '.join(HORIZONS)}, not {horizon!r}")
+            raise RulesError(
+                _t(
+                    "ismcts horizon is {allowed}, not {horizon!r}",
+                    allowed=", ".join(HORIZONS),
+                    horizon=horizon,
+                )
+            )
         self.rollout = rollout
         self.greedy = float(greedy) if rollout == "greedy" else 0.0
         self.stop = bool(int(stop))

@@ -16,6 +16,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tikki.i18n import _
 from tikki.server.errors import ApiError
 
 CSP = "; ".join(
@@ -104,7 +105,7 @@ def docs_router() -> APIRouter:
         """One of Swagger UI's files."""
         folder = swagger_ui_files()
         if folder is None or name not in SWAGGER_FILES:
-            raise ApiError("not_found", f"no file {name[:100]!r} under /docs")
+            raise ApiError("not_found", _("no file {name!r} under /docs", name=name[:100]))
         media = "text/css" if name.endswith(".css") else "text/javascript"
         return FileResponse(folder / name, media_type=media)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
+from tikki.i18n import _
 from tikki.server.errors import ApiError
 
 SEED_BITS = 128
@@ -41,9 +42,11 @@ def deal_seed(given: int | None, kinds: Sequence[str], client_seeds: bool = Fals
         return given
     raise ApiError(
         "seed_not_allowed",
-        "a seed may be given only for a table whose seats are all bots: whoever knows the "
-        "seed knows every hand; leave out seed and the server draws a secret one "
-        "(published when the game is over)",
+        _(
+            "a seed may be given only for a table whose seats are all bots: whoever knows "
+            "the seed knows every hand; leave out seed and the server draws a secret one "
+            "(published when the game is over)"
+        ),
     )
 
 
