@@ -10,8 +10,10 @@ which would credit training with what the action order gives.)
 
     .venv/bin/python examples/train_policy.py --minutes 4 --eval-every 1000 --plot train.png
 
-The plot goes where ``--plot`` says.  No plot is committed yet: this version (measuring
-the sampling policy) has not been run to the end.
+The plot goes where ``--plot`` says.  ``examples/train_policy.png`` is one run
+(``--minutes 5 --eval-every 400 --eval-games 300``, on a loaded 2-core machine): a random
+seat loses 30.3% of 300 fixed deals; the policy went from 32.3% (zero weights) to 5.3%
+after 400 episodes and stayed between 5.3% and 9.7% up to 1,600 episodes.
 
 Needs the ``gym`` and ``plot`` extras.  Not part of ``make test`` (it runs for minutes).
 The figures depend on the machine only through how many episodes fit in the time.
