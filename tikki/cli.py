@@ -928,7 +928,10 @@ i18n.N_("Show this message and exit.")  # the help option's own help, from click
 
 def translated_command(lang: str) -> Any:
     """The click command of ``tikki`` with its help texts in ``lang``."""
-    import click
+    try:  # typer 0.29 carries its own click; the bare install has no other
+        from typer import _click as click  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:  # pragma: no cover - an older typer on top of click
+        import click  # type: ignore[no-redef]
     import typer.main
     import typer.rich_utils
 
