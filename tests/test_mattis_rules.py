@@ -836,3 +836,25 @@ def test_c4_r2_only_a_seat_that_has_played_holds_no_sloughable_card() -> None:
             assert sample.view(0) == view
             threes += any(c[0] == "3" for c in sample.reveal()["zones"]["hand 2"])
         assert (threes > 0) is possible, rules
+
+
+def test_am9_a_sampled_world_keeps_the_public_dreck_secrets() -> None:
+    """AM-9: a world drawn from a receiver's view (C-4) keeps the *other* receivers' dreck
+    cards secret too, so its public view is the real one, also after dreck cards were shed
+    (a shed dreck card is secret no more)."""
+    checked = 0
+    rng = random.Random(3)
+    for _, after in _dreck_states(5):
+        takers = [s for s in range(5) if after.view(None)["dreck"]["received"][s]]
+        if len(takers) < 2:
+            continue
+        state = after.clone()
+        for step in range(12):
+            for seat in takers:
+                world = state.game.sample_state(state.view(seat), rng)
+                assert world.view(None) == state.view(None), f"seat {seat}, step {step}"
+                checked += 1
+            if state.is_over:
+                break
+            state.play(rng.choice(state.legal_moves()))
+    assert checked >= 20
