@@ -72,6 +72,7 @@ class Server:
         cmd += ["--db", f"sqlite:///{db_path}", "--bot-delay", "0"]
         cmd.append("--allow-client-seeds")  # the games replay known deals
         cmd += ["--analysis-samples", "8"]  # "Analyse my game" in seconds
+        cmd += ["--create-rate", "600", "--join-rate", "600"]  # a module makes many tables
         cmd += extra
         self.proc = subprocess.Popen(
             cmd,
