@@ -304,9 +304,33 @@ def create_in_lobby(
     found = re.search(r"/t/([^/?]+)\?seat=0#invite=[\w-]{20,}$", url)
     assert found, url
     assert page.locator("[data-copy='invite-0']").is_visible()
-    page.click("#created [data-take='0']")
-    page.wait_for_url(re.compile(r"/t/[^/?]+\?seat=0$"))
+    take_first_seat(page)
     return found.group(1)
+
+
+def take_first_seat(page: Page) -> None:
+    """Click "Take this seat" for seat 1 of the table just created in the lobby and wait
+    for its table page.  On failure say why: the lobby's notice, the API answers that
+    were not 2xx and where the page is (a bare URL timeout says nothing)."""
+    refused: list[str] = []
+
+    def note(response: Any) -> None:
+        if "/api/" in response.url and response.status >= 400:
+            refused.append(f"{response.request.method} {response.url} -> {response.status}")
+
+    page.on("response", note)
+    page.click("#created [data-take='0']")
+    seated = re.compile(r"/t/[^/?]+\?seat=0$")
+    deadline = time.monotonic() + 90
+    while not seated.search(page.url):
+        notice = page.locator("#notice:not([hidden])")
+        if notice.count() and "error" in (notice.get_attribute("class") or ""):
+            pytest.fail(f"the seat was not taken: {notice.inner_text()!r}; {refused}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"no table page after 90 s: at {page.url}; {refused}")
+        page.wait_for_timeout(100)
+    page.remove_listener("response", note)
+    page.wait_for_load_state("load")
 
 
 def check_record(page: Page, base: str, table_id: str) -> dict[str, Any]:

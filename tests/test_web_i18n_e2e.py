@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from tests import test_web_e2e as e2e
-from tests.test_web_e2e import DESKTOP, Browser, Page, Server, Watch
+from tests.test_web_e2e import DESKTOP, Browser, Page, Server, Watch, take_first_seat
 
 server = e2e.server
 """The ``tikki serve`` fixture of tests/test_web_e2e.py."""
@@ -110,8 +110,7 @@ def create_table(
     url = page.locator("#invite-0").input_value()
     found = re.search(r"/t/([^/?]+)\?seat=0#", url)
     assert found, url
-    page.click("#created [data-take='0']")
-    page.wait_for_url(re.compile(r"/t/[^/?]+\?seat=0$"))
+    take_first_seat(page)
     return found.group(1)
 
 

@@ -26,6 +26,7 @@ from tests.test_web_e2e import (
     click_move,
     server,
     shot,
+    take_first_seat,
     wait_turn_or_end,
 )
 
@@ -49,8 +50,7 @@ def create(page: Page, base: str, memory_aids: bool) -> str:
     page.fill("#seed", "4")
     page.click("#create-btn")
     page.locator("#invite-0").wait_for()
-    page.click("#created [data-take='0']")
-    page.wait_for_url(re.compile(r"/t/[^/?]+\?seat=0$"))
+    take_first_seat(page)
     found = re.search(r"/t/([^/?]+)\?", page.url)
     assert found
     return found.group(1)
