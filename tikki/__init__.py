@@ -10,6 +10,9 @@ The public contract (``DESIGN.md``)::
     print(state.outcome)
 """
 
+# The package tikki.games first: its import sets the attribute ``tikki.games`` to the
+# package, once; the function ``games`` bound below replaces it for good (see that package).
+import tikki.games as _games_package  # noqa: F401
 from tikki import bots
 from tikki.core import (
     RULES_REVISION,
@@ -38,3 +41,4 @@ __all__ = [
     "replay",
 ]
 __version__ = "0.1.0"
+"""The package version: the one place it is written (``pyproject.toml`` reads it from here)."""

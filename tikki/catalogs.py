@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tikki import __version__
 from tikki.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 PACKAGE = Path(__file__).resolve().parent
@@ -72,7 +73,7 @@ def template() -> Any:
     # a fixed creation date: running ``make catalogs`` twice changes nothing
     catalog = Catalog(
         project="tikki",
-        version="0.1.0",
+        version=__version__,
         domain=DOMAIN,
         fuzzy=False,
         creation_date=FIXED_DATE,

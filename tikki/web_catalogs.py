@@ -32,6 +32,8 @@ from babel.messages import extract as babel_extract
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
+from tikki import __version__
+
 ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "web"
 STATIC = WEB / "static"
@@ -182,7 +184,7 @@ def _catalog(locale: str | None) -> Catalog:
         locale=locale,
         domain=DOMAIN,
         project="tikki",
-        version="0.1.0",
+        version=__version__,
         copyright_holder="the tikki authors",
         msgid_bugs_address="the tikki issue tracker",
         last_translator="the tikki authors",

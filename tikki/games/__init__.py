@@ -1,24 +1,9 @@
 """The game modules, one per game; each registers its Game class with the core.
 
-``tikki.games()`` (the registry listing of :func:`tikki.core.games`) and this package share
-a name, so the package itself is callable: after ``import tikki.games.myllymatti``,
-``tikki.games()`` still returns the games and their option specs.
+``tikki.games()`` is a function (:func:`tikki.core.games`, the registry listing) and this
+package shares its name. ``tikki/__init__.py`` imports this package *before* it binds the
+function, so the import system's "set the package as an attribute of its parent" happens
+once, early, and importing a game module later (``import tikki.games.myllymatti``,
+``from tikki.games import mattis``) leaves ``tikki.games`` the function. Reach the game
+modules by importing them, not as attributes of ``tikki.games``.
 """
-
-from __future__ import annotations
-
-import sys
-import types
-from typing import Any
-
-
-class _GamesPackage(types.ModuleType):
-    """The ``tikki.games`` package, callable as :func:`tikki.core.games`."""
-
-    def __call__(self) -> dict[str, Any]:
-        from tikki.core import games
-
-        return games()
-
-
-sys.modules[__name__].__class__ = _GamesPackage
