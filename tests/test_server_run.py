@@ -22,5 +22,4 @@ def test_tune_gc_collects_less_often_and_freezes_startup_objects(restore_gc: Non
     gc.unfreeze()
     tune_gc()
     assert gc.get_threshold() == GC_THRESHOLDS
-    assert GC_THRESHOLDS[0] > 2000  # fewer young collections than Python's default
     assert gc.get_freeze_count() > 0
