@@ -13,8 +13,7 @@ import pytest
 
 from tests._server import TestClient, client, create, join
 
-for _var in ("LC_ALL", "LC_MESSAGES", "LANG"):  # the tests speak English on any machine
-    os.environ[_var] = "C.UTF-8" if _var == "LANG" else ""
+# The tests speak English on any machine: the repository's conftest.py sets the locale.
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TIKKI_SHARED", ROOT.parent / "shared"))

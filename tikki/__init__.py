@@ -1,13 +1,16 @@
 """tikki: Myllymatti, Mattis and Mückenstich played exactly by their rules.
 
-The public contract (``DESIGN.md``)::
+The public contract (``DESIGN.md``); this example runs as a doctest:
 
-    import tikki
-    game = tikki.load("myllymatti", players=3, variant="koira")
-    state = game.new_state(seed=7)
-    while not state.is_over:
-        state.play(state.legal_moves()[0])
-    print(state.outcome)
+>>> import tikki
+>>> game = tikki.load("myllymatti", players=3, variant="koira")
+>>> state = game.new_state(seed=7)
+>>> while not state.is_over:
+...     state.play(state.legal_moves()[0])
+>>> print(state.outcome)
+{'loser': 2, 'out_order': [0, 1], 'abandoned': False, 'returns': [0.5, 0.5, -1.0]}
+>>> sorted(tikki.games())
+['mattis', 'mueckenstich', 'myllymatti']
 """
 
 # The package tikki.games first: its import sets the attribute ``tikki.games`` to the

@@ -1,0 +1,34 @@
+"""Test set-up shared by the tests and the doctests (``--doctest-modules`` over ``tikki``).
+
+The doctests import every module of the package; the modules that need an optional extra
+are left out of that collection where the extra is not installed (a bare install runs the
+doctests of the engine, the bots and the terminal).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+for _var in ("LC_ALL", "LC_MESSAGES", "LANG"):  # the tests speak English on any machine
+    os.environ[_var] = "C.UTF-8" if _var == "LANG" else ""
+
+NEEDS: dict[str, tuple[str, ...]] = {
+    "tikki/server/*.py": ("fastapi", "uvicorn", "sqlalchemy", "markdown_it", "fastapi_offline"),
+    "tikki/interop/encoding.py": ("numpy",),
+    "tikki/interop/observations.py": ("numpy",),
+    "tikki/interop/openspiel.py": ("numpy", "pyspiel"),
+    "tikki/interop/spiel.py": ("numpy", "pyspiel"),
+    "tikki/interop/pettingzoo.py": ("numpy", "gymnasium", "pettingzoo"),
+    "tikki/rl.py": ("numpy", "gymnasium"),
+    "tikki/arena_ray.py": ("ray",),
+    "tikki/catalogs.py": ("babel",),
+    "tikki/web_catalogs.py": ("babel",),
+}
+"""Modules (globs from the repository root) and the optional imports each needs."""
+
+collect_ignore_glob = [
+    pattern
+    for pattern, modules in NEEDS.items()
+    if any(importlib.util.find_spec(module) is None for module in modules)
+]
