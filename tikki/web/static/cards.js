@@ -1,3 +1,4 @@
+// @ts-check
 // Cards as SVG: French-suited cards (Myllymatti, Mattis) and Mückenstich's four colours
 // with their mosquitoes. Suits and the mosquito are drawn as paths, so no font is needed
 // for them; only the rank and number are text. Names are in the page's language; the card
@@ -60,7 +61,28 @@ const MOSQUITO =
   '<path d="M24 33 6 18"/><path d="M36 50 26 66 16 74"/><path d="M41 52 38 70 32 84"/>' +
   '<path d="M45 51 52 68 54 84"/><path d="M34 46 18 56 8 56"/></g>';
 
-/** Parse a card text (`7H`, `TH`, `10R`, `MK`) into its parts. */
+/**
+ * @typedef {object} FrenchCard A French-suited card (RULINGS C-3).
+ * @property {"french"} kind
+ * @property {string} rank `2`…`9`, `T`, `J`, `Q`, `K`, `A`
+ * @property {string} suit `S`, `H`, `D` or `C`
+ * @property {string} text the card's canonical text (`TH`)
+ */
+
+/**
+ * @typedef {object} ColourCard A Mückenstich card (RULINGS C-3, MS-1).
+ * @property {"colour"} kind
+ * @property {string} number `1`…`12`, or `M` for a mosquito
+ * @property {string} colour `R`, `B`, `G` or `K`
+ * @property {boolean} mosquito
+ * @property {string} text the card's canonical text (`12R`, `MK`)
+ */
+
+/**
+ * Parse a card text (`7H`, `TH`, `10R`, `MK`) into its parts.
+ * @param {string} text
+ * @returns {FrenchCard | ColourCard | null}
+ */
 export function parseCard(text) {
   const t = String(text).toUpperCase();
   const last = t.slice(-1);

@@ -1,3 +1,4 @@
+// @ts-check
 // The engine's events (docs/events.md) as log lines: what each move did, as this seat
 // may know it. Every line comes from an event in the view's history, never from
 // comparing two states, so the log after a reload equals the log before.

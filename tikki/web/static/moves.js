@@ -1,3 +1,4 @@
+// @ts-check
 // Pure logic about move texts (RULINGS C-3): which hand card plays which legal move,
 // matching a selection of cards to a legal run or sequence, and the log's sentences.
 import { cardChip, colourChip, isCard } from "./cards.js";
@@ -7,7 +8,25 @@ const esc = (text) => String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeA
 
 const CARD_VERBS = ["slough", "discard"];
 
-/** Split a move text: `{verb, cards, arg}`; verb is "play" for cards and runs. */
+/**
+ * @typedef {object} ParsedMove A move text taken apart.
+ * @property {string} verb `play` for cards and runs, else the move's first word
+ * @property {string | null} arg the word after the verb (`slough 7H`: `7H`), if any
+ * @property {string[]} cards the cards the move puts down
+ */
+
+/**
+ * @typedef {object} Classified The legal moves by what a click does (see classify).
+ * @property {Map<string, string>} single a card to the one-card move it makes
+ * @property {[string[], string][]} multi the runs and sequences: their cards and move
+ * @property {string[]} buttons the moves that are no card
+ */
+
+/**
+ * Split a move text: `{verb, cards, arg}`; verb is "play" for cards and runs.
+ * @param {string} move
+ * @returns {ParsedMove}
+ */
 export function parseMove(move) {
   const [head, arg] = String(move).split(" ", 2);
   if (arg !== undefined) {
@@ -24,10 +43,15 @@ export function parseMove(move) {
  * `single` maps a card to the one-card move it makes (`7H`, `slough 7H`, `discard 7R`),
  * `multi` lists the runs and sequences, `buttons` every move that is no card (`stock`,
  * `take`, `pass`, `trump G`, `double R`, `drop B`).
+ * @param {string[]} legal
+ * @returns {Classified}
  */
 export function classify(legal) {
+  /** @type {Map<string, string>} */
   const single = new Map();
+  /** @type {[string[], string][]} */
   const multi = [];
+  /** @type {string[]} */
   const buttons = [];
   for (const move of legal) {
     const m = parseMove(move);

@@ -1,6 +1,7 @@
-// The table page (/t/{id}?seat=N): joins or reconnects to a seat, keeps a WebSocket open
-// (docs/protocol.md), and draws the seat's view. Rendering of each game's centre lives in
-// render/*.js; this module owns the connection, the hand, the moves and the log.
+// The table page (/t/{id}?seat=N): joins or reconnects to a seat and draws the seat's view;
+// the input (cards, moves, hints) goes from here. The WebSocket is connection.js's, the
+// state a message leaves is store.js's (no DOM there), each game's centre is render/*.js's;
+// this module draws the board, the hand, the moves and the log.
 import {
   api,
   copyText,
@@ -21,17 +22,20 @@ import {
 import { _, lang, languageSwitcher, translatePage } from "./i18n.js";
 import { levelName, variantName } from "./words.js";
 import { cardName, cardSVG, sortCards } from "./cards.js";
-import { backImg, trickSlot } from "./render/common.js";
-import { eventLines, eventText } from "./events.js";
+import { eventText } from "./events.js";
+import { buttonLabel, classify, describe, extensions, moveChips, moveForSelection, parseMove } from "./moves.js";
+import { CLOSED_FOR_GOOD, Connection } from "./connection.js";
 import {
-  buttonLabel,
-  classify,
-  describe,
-  extensions,
-  moveChips,
-  moveForSelection,
-  parseMove,
-} from "./moves.js";
+  clearSelection,
+  dueTrick,
+  faceDownAt,
+  initialState,
+  myTurn,
+  pickCard,
+  receive,
+  recentEvents,
+} from "./store.js";
+import { doneTrickHtml, reviewHtml } from "./render/trick.js";
 import generic from "./render/generic.js";
 import { renderExtras } from "./table_extras.js";
 import mattis from "./render/mattis.js";
@@ -48,15 +52,11 @@ const app = {
   seatParam: params.has("seat") ? Number(params.get("seat")) : null,
   invite: fragment().get("invite"),
   token: null,
-  ws: null,
-  msg: null,
-  selected: [],
+  /** @type {Connection | null} */
+  conn: null,
+  store: initialState(), // the latest state message, the selection and the hint (store.js)
   pending: false,
   pendingTimer: null,
-  hint: null,
-  retries: 0,
-  retryTimer: null,
-  pingTimer: null,
   watching: false,
   logged: 0,
   resultShown: false,
@@ -65,10 +65,6 @@ const app = {
   reviewOpen: false,
   seenSlots: new Set(),
 };
-
-/** How long a finished trick stays on the table at least, in ms (it also stays until the
- * next move). */
-const TRICK_HOLD_MS = 1600;
 
 // ---------------------------------------------------------------- notices and status
 
@@ -198,80 +194,34 @@ function watch() {
 // ---------------------------------------------------------------- the connection
 
 function connect() {
-  clearTimeout(app.retryTimer);
-  if (app.ws) {
-    app.ws.onclose = null;
-    app.ws.close();
+  if (!app.conn) {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const url = `${proto}//${location.host}/ws/tables/${encodeURIComponent(app.id)}?lang=${lang}`;
+    app.conn = new Connection(url, { token: () => app.token, onMessage, onStatus: conn, onClose: closed });
+    app.conn.reviveWhen(() => Boolean(app.token || app.watching));
   }
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(app.id)}?lang=${lang}`);
-  app.ws = ws;
-  conn("connecting", _("connecting…"));
-  ws.onopen = () => {
-    // The first message says who we are; the token never goes into a URL.
-    ws.send(JSON.stringify(app.token ? { type: "hello", token: app.token } : { type: "hello" }));
-    app.retries = 0;
-    conn("online", _("connected"));
-    clearInterval(app.pingTimer);
-    app.pingTimer = setInterval(() => sendRaw({ type: "ping" }), 25000);
-  };
-  ws.onmessage = (ev) => {
-    let m;
-    try {
-      m = JSON.parse(ev.data);
-    } catch {
-      return;
-    }
-    onMessage(m);
-  };
-  ws.onclose = (ev) => {
-    clearInterval(app.pingTimer);
-    if (app.ws !== ws) return;
-    app.ws = null;
-    setPending(false);
-    if (ev.code === 4403) {
-      forgetToken(app.id);
-      app.token = null;
-      conn("offline", _("not seated"));
-      showJoin(_("This browser's seat token is not valid for this table."));
-      return;
-    }
-    if (ev.code === 4404) {
-      conn("offline", _("offline"));
-      fatal(_("This table does not exist."));
-      return;
-    }
-    reconnectLater();
-  };
+  app.conn.connect();
 }
 
-function reconnectLater() {
-  const delay = Math.min(10000, 500 * 2 ** app.retries) + Math.floor(Math.random() * 250);
-  app.retries += 1;
-  conn("offline", _("reconnecting in {n} s…", { n: Math.ceil(delay / 1000) }));
-  app.retryTimer = setTimeout(connect, delay);
+/** The socket closed: true to reconnect later; a bad token or a gone table ends it here. */
+function closed(code) {
+  setPending(false);
+  if (code === CLOSED_FOR_GOOD.badToken) {
+    forgetToken(app.id);
+    app.token = null;
+    conn("offline", _("not seated"));
+    showJoin(_("This browser's seat token is not valid for this table."));
+    return false;
+  }
+  if (code === CLOSED_FOR_GOOD.unknownTable) {
+    conn("offline", _("offline"));
+    fatal(_("This table does not exist."));
+    return false;
+  }
+  return true;
 }
 
-function sendRaw(obj) {
-  if (app.ws && app.ws.readyState === WebSocket.OPEN) {
-    app.ws.send(JSON.stringify(obj));
-    return true;
-  }
-  return false;
-}
-
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && !app.ws && app.id && (app.token || app.watching)) {
-    app.retries = 0;
-    connect();
-  }
-});
-window.addEventListener("online", () => {
-  if (!app.ws && (app.token || app.watching)) {
-    app.retries = 0;
-    connect();
-  }
-});
+const sendRaw = (obj) => (app.conn ? app.conn.send(obj) : false);
 
 function setPending(on) {
   app.pending = on;
@@ -288,7 +238,7 @@ function setPending(on) {
 }
 
 function play(move) {
-  const m = app.msg;
+  const m = app.store.msg;
   if (!m || app.pending || !myTurn(m)) return;
   if (!m.view.legal_moves.includes(move)) {
     notice(_("{move} is not a legal move now.", { move }));
@@ -306,11 +256,11 @@ function play(move) {
       else notice(err.message);
       api.state(app.id, app.token).then(onMessage, () => {});
     });
-  if (!app.ws) connect();
+  if (!app.conn || !app.conn.active) connect();
 }
 
 function askHint() {
-  if (!app.msg || !myTurn(app.msg)) return;
+  if (!app.store.msg || !myTurn(app.store.msg)) return;
   $("#hint-text").innerHTML = `<span class="muted">${esc(_("Asking a bot…"))}</span>`;
   if (sendRaw({ type: "hint" })) return;
   api.hint(app.id, app.token).then(
@@ -320,165 +270,24 @@ function askHint() {
 }
 
 function onMessage(m) {
-  if (m.type === "state") {
-    if (app.msg && m.seq < app.msg.seq && m.table && m.table.id === app.msg.table.id) return;
-    if (!app.msg || m.seq !== app.msg.seq) {
-      app.selected = [];
-      app.hint = null;
-    }
-    app.msg = m;
-    setPending(false);
-    render();
-  } else if (m.type === "error") {
-    setPending(false);
-    if (m.code === "stale") {
-      notice(_("The table moved on before your move arrived; here is the current state."), "info");
-      sendRaw({ type: "sync" });
-    } else if (m.code === "not_started") {
-      notice(_("The game starts when every seat is taken."), "info");
-    } else if (m.code === "bad_token" || m.code === "unknown_table") {
-      // the close code that follows decides what to do
-    } else {
-      notice(m.message || _("That did not work."));
-    }
-  } else if (m.type === "hint") {
-    app.hint = m;
-    const parsed = parseMove(m.move);
-    if (parsed.verb === "play" && parsed.cards.length > 1) app.selected = [...parsed.cards];
-    render();
-  }
+  const got = receive(app.store, m);
+  app.store = got.state;
+  if (got.answered) setPending(false);
+  if (got.notice) notice(got.notice.text, got.notice.kind);
+  if (got.sync) sendRaw({ type: "sync" });
+  if (got.render) render();
 }
-
-// ---------------------------------------------------------------- events
-
-/** What the latest moves did (the newest entry, among the last round of moves, whose
- * events say more than a draw): shown on the table under the trick. */
-function recentEvents(m, ctx) {
-  const history = m.view.history || [];
-  const stop = Math.max(0, history.length - m.table.players);
-  for (let i = history.length - 1; i >= stop; i--) {
-    const [from, to] = m.view.memory_hidden || [0, 0];
-    const faceDown = i >= from && i < to; // table memory: a won trick's cards stay hidden
-    const events = (history[i].events || [])
-      .filter((e) => e.type !== "draw")
-      .map((e) => (faceDown && e.type === "trick" ? { ...e, cards: [] } : e));
-    if (events.length) return eventLines({ ...history[i], events }, ctx.names, m.table.game);
-  }
-  return [];
-}
-
 
 // ---------------------------------------------------------------- the finished trick
 
-const TRICK_EVENTS = ["trick", "falls", "void_tie"];
-
-/** The tricks that left the table during the last rounds of moves, oldest first:
- * `[{index, key, type, winner, cards}]` (`index` in history). */
-function finishedTricks(m) {
-  const history = m.view.history || [];
-  const out = [];
-  for (let i = Math.max(0, history.length - 3 * m.table.players - 3); i < history.length; i++) {
-    const event = (history[i].events || []).find((e) => TRICK_EVENTS.includes(e.type));
-    if (event) out.push({ index: i, key: `${m.table.id}:${i}`, ...event });
-  }
-  return out;
-}
-
-/** Which finished trick to show now: each stays TRICK_HOLD_MS at least, one after the
- * other, and the newest also until the next move; a move of this seat's own after a trick
- * means it was seen. Returns `[trick, ms left]` (0: until the next move) or null. */
-function dueTrick(m) {
-  const history = m.view.history || [];
-  const tricks = finishedTricks(m);
-  if (!tricks.length) return null;
-  const now = Date.now();
-  const seen = app.doneSeen;
-  const newest = tricks[tricks.length - 1];
-  if (!seen.size) seen.set(newest.key, now); // a fresh page: the newest only
-  for (const t of tricks) {
-    const later = history.slice(t.index + 1);
-    if (t === newest && !later.length) {
-      if (!seen.has(t.key)) seen.set(t.key, now);
-      return [t, 0];
-    }
-    if (later.some((e) => e.seat === m.seat)) continue;
-    if (!seen.has(t.key)) {
-      if (tricks.some((u) => u.index > t.index && seen.has(u.key))) continue;
-      seen.set(t.key, now);
-    }
-    const left = TRICK_HOLD_MS - (now - seen.get(t.key));
-    if (left > 0) return [t, left];
-  }
-  return null;
-}
-
-/** Consecutive cards of one seat as one slot: `[[seat, [cards]]]`. */
-function bySeat(cards) {
-  const out = [];
-  for (const c of cards) {
-    const last = out[out.length - 1];
-    if (last && last[0] === c.seat) last[1].push(c.card);
-    else out.push([c.seat, [c.card]]);
-  }
-  return out;
-}
-
-/** The trick just finished, kept on the table until the next move and for at least
- * TRICK_HOLD_MS: who played each card and who won. Table memory (Mückenstich) turns its
- * cards face down once the next trick has begun. */
-function doneTrickHtml(m, ctx) {
-  const due = dueTrick(m);
+/** The finished trick to show now (store.js's dueTrick), drawn again when its time is up. */
+function doneTrick(m, ctx) {
+  const due = dueTrick(m, app.doneSeen, Date.now());
   clearTimeout(app.doneTimer);
   if (!due) return "";
   const [done, left] = due;
   if (left > 0) app.doneTimer = setTimeout(render, left + 20);
-  const [from, to] = m.view.memory_hidden || [0, 0];
-  const hidden = done.index >= from && done.index < to;
-  const names = ctx.names;
-  const title =
-    done.type === "trick"
-      ? _("Trick won by {name}", { name: names[done.winner] ?? "" })
-      : done.type === "falls"
-        ? _("The trick falls: out of the game")
-        : _("Void trick: the cards go back");
-  const slots = bySeat(done.cards || [])
-    .map(([seat, cards]) => {
-      const won = done.type === "trick" && seat === done.winner;
-      if (hidden) {
-        return `<figure class="slot"><span class="card-row">${cards.map(() => backImg()).join("")}</span><figcaption><span class="who">${esc(names[seat] ?? "")}</span></figcaption></figure>`;
-      }
-      return trickSlot(cards, names[seat] ?? "", won ? _("won") : "", won ? "winner" : "");
-    })
-    .join("");
-  return (
-    `<div class="trick-done" role="status"><h3 class="trick-title">${esc(title)}</h3>` +
-    `<div class="trick">${slots}</div></div>`
-  );
-}
-
-/** The last trick, to review on demand (every game; in Mückenstich only while table
- * memory allows, since the table view then drops it). */
-function reviewHtml(view, ctx) {
-  const last = view.last_trick;
-  if (!last || !last.cards || !last.cards.length) return "";
-  const names = ctx.names;
-  const kind = last.kind ?? "trick";
-  const what =
-    kind === "trick"
-      ? _("won by {name}", { name: names[last.winner] ?? "" })
-      : kind === "falls"
-        ? _("fell out of the game")
-        : _("void: the cards went back");
-  const slots = bySeat(last.cards)
-    .map(([seat, cards]) => {
-      const won = kind === "trick" && seat === last.winner;
-      return trickSlot(cards, names[seat] ?? "", won ? _("won") : "", won ? "winner" : "");
-    })
-    .join("");
-  return (
-    `<details id="last-trick-review" class="last-trick"${app.reviewOpen ? " open" : ""}>` +
-    `<summary>${esc(_("Last trick"))}</summary><p class="muted small">${esc(what)}</p><div class="trick">${slots}</div></details>`
-  );
+  return doneTrickHtml(done, faceDownAt(m.view, done.index), ctx.names);
 }
 
 /** Marks the trick slots not drawn before, so that they (alone) animate in. */
@@ -492,13 +301,6 @@ function markArrivals(box) {
   }
   app.seenSlots = seen;
 }
-
-const myTurn = (m) =>
-  m.seat !== null &&
-  m.seat !== undefined &&
-  m.status === "playing" &&
-  m.view.to_act === m.seat &&
-  !m.table.seats[m.seat]?.stand_in; // a bot plays the seat of a person who resigned or left
 
 function renderer(m) {
   return RENDERERS[m.table.game] ?? generic;
@@ -517,7 +319,7 @@ function ctxOf(m) {
 }
 
 function render() {
-  const full = app.msg;
+  const full = app.store.msg;
   if (!full) return;
   const R = renderer(full);
   const ctx = ctxOf(full);
@@ -541,12 +343,12 @@ function render() {
   renderStatus(m, R, ctx);
   renderDevice(m);
   renderSeats(m, R, ctx);
-  const recent = recentEvents(m, ctx);
+  const recent = recentEvents(m, ctx.names);
   $("#centre").innerHTML =
     R.centre(view, ctx) +
-    doneTrickHtml(m, ctx) +
+    doneTrick(m, ctx) +
     (recent.length ? `<p class="event-line">${recent.join(" ")}</p>` : "") +
-    reviewHtml(view, ctx);
+    reviewHtml(view, ctx.names, app.reviewOpen);
   markArrivals($("#centre"));
   renderHand(full, ctx);
   renderActions(full, ctx);
@@ -670,10 +472,10 @@ function renderHand(m, ctx) {
   const legal = ctx.legal;
   const { single, multi } = classify(legal);
   const inMulti = new Set(multi.flatMap(([cards]) => cards));
-  const ext = app.selected.length ? extensions(app.selected, legal) : null;
-  const hintCards = app.hint ? parseMove(app.hint.move).cards : [];
+  const ext = app.store.selected.length ? extensions(app.store.selected, legal) : null;
+  const hintCards = app.store.hint ? parseMove(app.store.hint.move).cards : [];
   const hand = sortCards(view.hand || []);
-  const selectedLeft = [...app.selected];
+  const selectedLeft = [...app.store.selected];
   const mine = myTurn(m);
   const items = hand.map((card) => {
     const playable = single.has(card) || inMulti.has(card);
@@ -814,19 +616,19 @@ function renderActions(m, ctx) {
   const { buttons, multi } = classify(legal);
   const parts = [];
   if (multi.length) {
-    const chosen = moveForSelection(app.selected, legal);
+    const chosen = moveForSelection(app.store.selected, legal);
     parts.push(
       `<button type="button" id="play-selected" class="primary"${chosen ? ` data-move="${esc(chosen)}"` : " disabled"}>` +
         (chosen
           ? _("Play {cards}", { cards: moveChips(chosen) })
-          : esc(app.selected.length ? _("Select more cards") : _("Play selected"))) +
+          : esc(app.store.selected.length ? _("Select more cards") : _("Play selected"))) +
         `</button>`,
     );
-    if (app.selected.length) {
+    if (app.store.selected.length) {
       parts.push(`<button type="button" id="clear-selection" class="secondary">${esc(_("Clear"))}</button>`);
     }
   }
-  const hinted = app.hint ? app.hint.move : null;
+  const hinted = app.store.hint ? app.store.hint.move : null;
   for (const move of buttons) {
     parts.push(
       `<button type="button" class="move-btn${move === hinted ? " hinted" : ""}" data-move="${esc(move)}">${buttonLabel(
@@ -841,8 +643,8 @@ function renderActions(m, ctx) {
   }
   setHtml(box, parts.join(""));
   let hintText = "";
-  if (app.hint && mine) {
-    hintText = _("Suggestion ({level} bot): {move}", { level: esc(levelName(app.hint.bot)), move: moveChips(app.hint.move) });
+  if (app.store.hint && mine) {
+    hintText = _("Suggestion ({level} bot): {move}", { level: esc(levelName(app.store.hint.bot)), move: moveChips(app.store.hint.move) });
   } else if (mine && multi.length) {
     hintText = `<span class="muted">${esc(
       _("Click a card to select it; a run or sequence is several cards in a row, then press Play."),
@@ -980,24 +782,12 @@ function restoreFocus(key) {
 // ---------------------------------------------------------------- input
 
 function onCard(card) {
-  const m = app.msg;
+  const m = app.store.msg;
   if (!m || app.pending || !myTurn(m)) return;
-  const legal = m.view.legal_moves;
-  const { single, multi } = classify(legal);
-  const inMulti = multi.some(([cards]) => cards.includes(card));
-  if (!app.selected.length && !inMulti && single.has(card)) {
-    play(single.get(card));
-    return;
-  }
-  const i = app.selected.indexOf(card);
-  if (i >= 0) {
-    app.selected.splice(i, 1);
-  } else if (app.selected.length && extensions(app.selected, legal).has(card)) {
-    app.selected.push(card);
-  } else if (single.has(card) || inMulti) {
-    app.selected = [card];
-  }
-  render();
+  const picked = pickCard(app.store, card);
+  app.store = picked.state;
+  if (picked.play) play(picked.play);
+  else render();
 }
 
 let lastClick = { x: -99, y: -99 };
@@ -1016,7 +806,7 @@ document.addEventListener("click", (ev) => {
     if (again || fan.picked) return;
     onCard(target.dataset.card);
   } else if (target.id === "clear-selection") {
-    app.selected = [];
+    app.store = clearSelection(app.store);
     render();
   } else if (target.id === "hint-btn") {
     askHint();
@@ -1034,10 +824,10 @@ document.addEventListener("click", (ev) => {
 document.addEventListener("dblclick", (ev) => {
   // A double click on a selected card plays it alone (a single card that could start a run).
   const target = ev.target.closest("#hand [data-card]");
-  if (!target || !app.msg || !myTurn(app.msg)) return;
+  if (!target || !app.store.msg || !myTurn(app.store.msg)) return;
   const card = target.dataset.card;
-  if (app.selected.length !== 1 || app.selected[0] !== card) return;
-  const move = classify(app.msg.view.legal_moves).single.get(card);
+  if (app.store.selected.length !== 1 || app.store.selected[0] !== card) return;
+  const move = classify(app.store.msg.view.legal_moves).single.get(card);
   if (move) play(move);
 });
 
@@ -1050,8 +840,8 @@ document.addEventListener(
 );
 
 document.addEventListener("keydown", (ev) => {
-  if (ev.key === "Escape" && app.selected.length) {
-    app.selected = [];
+  if (ev.key === "Escape" && app.store.selected.length) {
+    app.store = clearSelection(app.store);
     render();
   }
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // Words the lobby and the table share, in the page's language: lists, bot levels, and the
 // names of variants, options and option values (the server sends their identifiers; the
 // identifiers themselves never change with the language).

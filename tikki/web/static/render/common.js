@@ -1,3 +1,4 @@
+// @ts-check
 // Pieces shared by the game renderers: rows of cards, trick plays, the stock, results.
 import { backSVG, cardName, cardSVG, colourChip } from "../cards.js";
 import { YOU, esc } from "../api.js";

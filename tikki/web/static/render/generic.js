@@ -1,3 +1,4 @@
+// @ts-check
 // A fallback for a game without its own renderer: driven by the view's common keys.
 import { esc } from "../api.js";
 import { _ } from "../i18n.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Mattis: phase 1 tricks with must-match, wars and slough laps; phase 2 shedding.
 import { cardChip, cardShort } from "../cards.js";
 import { esc } from "../api.js";

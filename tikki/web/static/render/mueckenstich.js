@@ -1,3 +1,4 @@
+// @ts-check
 // Mückenstich: set-aside, tricks with changing trump, the end-of-round choices, the sheet.
 import { COLOUR_NAMES, cardChip, colourChip } from "../cards.js";
 import { YOU, esc } from "../api.js";

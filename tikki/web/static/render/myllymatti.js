@@ -1,3 +1,4 @@
+// @ts-check
 // Myllymatti (and Koira): phase 1 duels or tricks with the stock, phase 2 shedding.
 import { esc } from "../api.js";
 import { cardChip } from "../cards.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The shedding phase shared by Myllymatti and Mattis: the trick of plays, public hands.
 import { cardChip, cardShort, SUIT_NAMES, SUIT_SINGULAR } from "../cards.js";
 import { esc } from "../api.js";

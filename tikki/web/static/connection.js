@@ -1,0 +1,104 @@
+// The table page's WebSocket (docs/protocol.md): the hello with the seat token, a ping
+// every 25 s, reconnects with a growing delay, and a fresh try when the page comes back or
+// the network returns. What the messages mean is store.js's business; drawing is table.js's.
+import { _ } from "./i18n.js";
+
+/** The close codes the server ends a connection with for good (no reconnect). */
+export const CLOSED_FOR_GOOD = { badToken: 4403, unknownTable: 4404 };
+
+/**
+ * @typedef {object} ConnectionHooks
+ * @property {() => string | null} token the seat token to say hello with (none: watch)
+ * @property {(message: object) => void} onMessage a message from the server
+ * @property {(state: "connecting" | "online" | "offline", text: string) => void} onStatus
+ * @property {(code: number) => boolean} onClose the socket closed; true: reconnect later
+ */
+
+export class Connection {
+  /**
+   * @param {string} url the WebSocket's address
+   * @param {ConnectionHooks} hooks
+   */
+  constructor(url, hooks) {
+    this.url = url;
+    this.hooks = hooks;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    this.retries = 0;
+    this.retryTimer = undefined;
+    this.pingTimer = undefined;
+  }
+
+  /** Whether a socket is open or opening. */
+  get active() {
+    return this.ws !== null;
+  }
+
+  /** Open a new socket (closing the old one without reconnecting). */
+  connect() {
+    clearTimeout(this.retryTimer);
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close();
+    }
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    this.hooks.onStatus("connecting", _("connecting…"));
+    ws.onopen = () => {
+      // The first message says who we are; the token never goes into a URL.
+      const token = this.hooks.token();
+      ws.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+      this.retries = 0;
+      this.hooks.onStatus("online", _("connected"));
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (ev) => {
+      let m;
+      try {
+        m = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.hooks.onMessage(m);
+    };
+    ws.onclose = (ev) => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.hooks.onClose(ev.code)) this.reconnectLater();
+    };
+  }
+
+  /** Try again after a delay that doubles with each failure (at most 10 s). */
+  reconnectLater() {
+    const delay = Math.min(10000, 500 * 2 ** this.retries) + Math.floor(Math.random() * 250);
+    this.retries += 1;
+    this.hooks.onStatus("offline", _("reconnecting in {n} s…", { n: Math.ceil(delay / 1000) }));
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Send a message if the socket is open; false if it is not. */
+  send(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    }
+    return false;
+  }
+
+  /** Reconnect at once when the page becomes visible or the network returns, if `wanted()`
+   * and no socket is open. */
+  reviveWhen(wanted) {
+    const revive = () => {
+      if (!this.ws && wanted()) {
+        this.retries = 0;
+        this.connect();
+      }
+    };
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") revive();
+    });
+    window.addEventListener("online", revive);
+  }
+}
