@@ -58,3 +58,22 @@ def test_games_in_this_process_is_the_function() -> None:
     assert isinstance(tikki.games, types.FunctionType)
     assert tikki.games is tikki.core.games
     assert type(sys.modules["tikki.games"]) is types.ModuleType
+
+
+def test_each_game_declares_its_terminal_presenter() -> None:
+    """Every game's presenter module declares ``PRESENTER`` with every hook of the
+    protocol; the terminal takes it as it is (nothing probed by name)."""
+    import importlib
+
+    from tikki.tui.app import presenter
+    from tikki.tui.presenter import Hooks, Presenter
+
+    hooks = [name for name in vars(Presenter) if not name.startswith("_")]
+    assert len(hooks) == 8, hooks
+    for name in tikki.games():
+        module = importlib.import_module(f"tikki.tui.{name}")
+        assert isinstance(module.PRESENTER, Hooks), name
+        found = presenter(tikki.load(name))
+        assert found is module.PRESENTER
+        for hook in hooks:
+            assert callable(getattr(found, hook)), f"{name}: {hook}"

@@ -360,10 +360,9 @@ def _read_record(target: str, db: Path | None) -> Any:
 def _print_replay(state: State, seat: int | None = None) -> None:
     g = state.game
     names = [common.seat_name(s) for s in range(g.players)]
-    module = presenter(g)
-    describe = getattr(module, "event", None)
+    describe = presenter(g).event
     for i, entry in enumerate(state.history(seat), 1):
-        line = describe(entry, names) if describe else common.event_sentence(entry, names)
+        line = describe(entry, names)
         console.print(f"{i:4d}. ", line, sep="")
         for event in event_lines(entry, names, g.name):
             console.print("      ", event, sep="")

@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from rich.console import Console
@@ -29,6 +28,7 @@ from tikki.core import Game, IllegalMove, RulesError, State
 from tikki.i18n import N_, _, tr
 from tikki.tui import common, generic
 from tikki.tui.events import event_lines
+from tikki.tui.presenter import Presenter
 
 COMMANDS = {
     "help": N_("what each legal move means"),
@@ -43,12 +43,15 @@ ECHO_LIMIT = 40
 """Input longer than this is echoed back shortened."""
 
 
-def presenter(game: Game) -> ModuleType:
-    """The presenter module of a game, or the generic one."""
+def presenter(game: Game) -> Presenter:
+    """The presenter of a game (``PRESENTER`` of ``tikki.tui.<game name>``), or the
+    generic one."""
     try:
-        return importlib.import_module(f"tikki.tui.{game.name}")
+        module = importlib.import_module(f"tikki.tui.{game.name}")
     except ModuleNotFoundError:
-        return generic
+        return generic.PRESENTER
+    found: Presenter = module.PRESENTER
+    return found
 
 
 @dataclass
@@ -76,7 +79,7 @@ class Session:
             if seat != self.human:
                 self.bots[seat] = botlib.make(self.bot_specs[seat], seed=seed * 101 + seat)
         self.names = common.seat_names(self.game.players, self.human, self.bot_specs)
-        self.view_module = presenter(self.game)
+        self.presenter = presenter(self.game)
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -175,11 +178,7 @@ class Session:
     def _shown(self, view: dict[str, Any]) -> dict[str, Any]:
         """The view as the table shows it (a game may hide some public history, e.g. the
         won tricks of Mückenstich without memory aids); bots and hints get ``view``."""
-        table_view = getattr(self.view_module, "table_view", None)
-        if table_view is None:
-            return view
-        shown: dict[str, Any] = table_view(view, self.memory_aids)
-        return shown
+        return self.presenter.table_view(view, self.memory_aids)
 
     def _human_turn(self, seat: int) -> bool:
         """Ask until a legal move is played; ``False`` if the person quits."""
@@ -195,7 +194,7 @@ class Session:
             self.console.print(notice)
             self._apply(legal[0])
             return True
-        self.console.print(self.view_module.render(self._shown(view), self.names))
+        self.console.print(self.presenter.render(self._shown(view), self.names))
         while True:
             try:
                 line = self.read(_("Your move: "))
@@ -243,15 +242,14 @@ class Session:
             table.add_column(_("Move"))
             table.add_column(_("What it does"))
             for i, move in enumerate(view["legal_moves"], 1):
-                what = screen_text(self.view_module.explain(view, move))
+                what = screen_text(self.presenter.explain(view, move))
                 table.add_row(str(i), common.move_text(move), what)
             self.console.print(table)
             commands = self._commands().items()
             listed = "; ".join(f"{k} — {v}" for k, v in commands)
             self.console.print(_("Commands: {commands}", commands=listed), markup=False)
         elif command == "pile":
-            show = getattr(self.view_module, "pile", None)
-            self.console.print(show(view) if show else common.pile(view))
+            self.console.print(self.presenter.pile(view))
         elif command == "rules":
             self.console.print(Markdown(self.game.rules_text or _("No rules text.")))
         elif command == "hint":
@@ -288,11 +286,7 @@ class Session:
     # --- output -------------------------------------------------------------------------
 
     def _sentence(self, entry: dict[str, Any]) -> Text:
-        describe = getattr(self.view_module, "event", None)
-        if describe is not None:
-            result: Text = describe(entry, self.names)
-            return result
-        return common.event_sentence(entry, self.names)
+        return self.presenter.event(entry, self.names)
 
     def _show_events(self) -> None:
         seat = self.human
@@ -311,19 +305,17 @@ class Session:
         if not any(e["type"] == "round" for e in history[index].get("events", ())):
             return
         view = self.state.view(self.human)
-        scored = getattr(self.view_module, "round_scored", None)
-        if scored is not None:
-            for line in scored(history, index, view, self.names):
-                self.console.print(line)
-        sheet = getattr(self.view_module, "score_sheet", None)
+        for line in self.presenter.round_scored(history, index, view, self.names):
+            self.console.print(line)
+        sheet = self.presenter.score_sheet(view, self.names)
         if sheet is not None and not self.state.is_over:
-            self.console.print(sheet(view, self.names))
+            self.console.print(sheet)
 
     def _show_result(self) -> None:
         view = self.state.view(self.human)
-        show = getattr(self.view_module, "result", None)
-        if show is not None:
-            self.console.print(show(view, self.names))
+        shown = self.presenter.result(view, self.names)
+        if shown is not None:
+            self.console.print(shown)
         else:
             self.console.print(_("Game over: {outcome}", outcome=self.state.outcome), markup=False)
 

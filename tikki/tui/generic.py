@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tikki.i18n import _
 from tikki.tui.common import cards
+from tikki.tui.presenter import Hooks, Presenter
 
 
 def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
@@ -27,3 +28,7 @@ def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
 def explain(view: Mapping[str, Any], move: str) -> str:
     """A plain restatement of the move."""
     return _("play {move}", move=move)
+
+
+PRESENTER: Presenter = Hooks(render=render, explain=explain)
+"""The terminal hooks of this game (:class:`tikki.tui.presenter.Presenter`)."""

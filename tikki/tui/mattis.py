@@ -23,6 +23,7 @@ from tikki.tui.common import (
     shed_trick,
     styled,
 )
+from tikki.tui.presenter import Hooks, Presenter
 
 RANKS = "23456789TJQKA"
 
@@ -216,4 +217,7 @@ def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     return Panel(text, title=_("Game over"))
 
 
-__all__ = ["event", "explain", "move_text", "render", "result"]
+__all__ = ["PRESENTER", "event", "explain", "move_text", "render", "result"]
+
+PRESENTER: Presenter = Hooks(render=render, explain=explain, event=event, result=result)
+"""The terminal hooks of this game (:class:`tikki.tui.presenter.Presenter`)."""

@@ -25,8 +25,9 @@ from tikki.cards import COLOURS, colour_word, mueckenstich_word
 from tikki.games.mueckenstich import MOSQUITO_PENALTY
 from tikki.i18n import N_, _, ngettext
 from tikki.tui.common import card, cards, hand_and_moves, is_you, seat_name, sentence
+from tikki.tui.presenter import Hooks, Presenter
 
-__all__ = ["event", "explain", "render", "result", "score_sheet", "table_view"]
+__all__ = ["PRESENTER", "event", "explain", "render", "result", "score_sheet", "table_view"]
 
 HIDDEN = "?"
 """The move text of a card play the table no longer shows (table memory)."""
@@ -323,3 +324,15 @@ def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
         text = _("{names} share the win with {points} points.", names=together, points=best)
     line = Text(text, style="bold green")
     return Panel(Group(score_sheet(view, names), line), title=_("Match over"))
+
+
+PRESENTER: Presenter = Hooks(
+    render=render,
+    explain=explain,
+    event=event,
+    result=result,
+    table_view=table_view,
+    round_scored=round_scored,
+    score_sheet=score_sheet,
+)
+"""The terminal hooks of this game (:class:`tikki.tui.presenter.Presenter`)."""

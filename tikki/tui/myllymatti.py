@@ -21,6 +21,7 @@ from tikki.tui.common import (
     seat_label,
     shed_trick,
 )
+from tikki.tui.presenter import Hooks, Presenter
 
 
 def _name(text: str) -> str:
@@ -165,4 +166,7 @@ def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     return Panel(text, title=_("Game over"))
 
 
-__all__ = ["explain", "move_text", "render", "result"]
+__all__ = ["PRESENTER", "explain", "move_text", "render", "result"]
+
+PRESENTER: Presenter = Hooks(render=render, explain=explain, result=result)
+"""The terminal hooks of this game (:class:`tikki.tui.presenter.Presenter`)."""
