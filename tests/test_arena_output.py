@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -92,7 +93,7 @@ def test_plot_is_wide_labels_its_baseline_and_shows_zero_bars(
     import matplotlib.image
     import matplotlib.pyplot as plt
 
-    saved: list[object] = []
+    saved: list[Any] = []
     real_close = plt.close
     monkeypatch.setattr(plt, "close", lambda fig: saved.append(fig))
     spec = arena.ArenaSpec("myllymatti", 3, {}, ("heuristic", "random", "random"), 3, 1)
@@ -109,7 +110,7 @@ def test_plot_is_wide_labels_its_baseline_and_shows_zero_bars(
     height, width = matplotlib.image.imread(path).shape[:2]
     assert width >= 1000 and height >= 500
     fig = saved[0]
-    ax = fig.axes[0]  # type: ignore[attr-defined]
+    ax = fig.axes[0]
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any("random player's loss rate (1 in 3)" in label for label in labels)
     ticks = [c for c in ax.collections if len(c.get_offsets())]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from tikki.bots.external import BotFailure
 from tikki.bots.ismcts import ISMCTSBot
 from tikki.core import RulesError
 
-VARIANTS = [
+VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
     ("mattis", 3, {}),
     ("mueckenstich", 4, {}),
     ("myllymatti", 3, {}),
@@ -45,7 +46,7 @@ def test_specs_parse_and_unknown_bots_are_named() -> None:
 
 @pytest.mark.parametrize(("name", "players", "options"), VARIANTS)
 def test_heuristic_plays_legally_everywhere(
-    name: str, players: int, options: dict[str, object]
+    name: str, players: int, options: dict[str, Any]
 ) -> None:
     game = tikki.load(name, players=players, **options)
     for seed in range(8):

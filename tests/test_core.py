@@ -96,7 +96,8 @@ def test_bad_option_value_names_what_is_valid(option: str, value: Any, needle: s
 
 
 def test_option_text_values_are_read() -> None:
-    game = tikki.load("myllymatti", players="4", runs="true", duel="off", max_moves="99")
+    as_text: dict[str, Any] = {"players": "4", "runs": "true", "duel": "off", "max_moves": "99"}
+    game = tikki.load("myllymatti", **as_text)
     assert game.players == 4
     assert game.options["runs"] is True and game.options["duel"] is False
     assert game.options["max_moves"] == 99
@@ -215,7 +216,8 @@ def test_unfinished_record_replays_to_the_same_position() -> None:
 
 
 def record_of(seed: int = 4) -> dict[str, Any]:
-    return json.loads(json.dumps(finished({"players": 3}, seed).record()))
+    record: dict[str, Any] = json.loads(json.dumps(finished({"players": 3}, seed).record()))
+    return record
 
 
 def test_tampered_move_names_the_first_bad_move() -> None:

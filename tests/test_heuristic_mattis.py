@@ -16,7 +16,7 @@ GAMES = [(2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2}), (4, {"max
 
 
 @pytest.mark.parametrize(("players", "options"), GAMES)
-def test_plays_whole_games_legally(players: int, options: dict[str, object]) -> None:
+def test_plays_whole_games_legally(players: int, options: dict[str, Any]) -> None:
     game = tikki.load("mattis", players=players, **options)
     for seed in range(3):
         lineup = [bots.make("heuristic", seed=seed * 10 + s) for s in range(players)]

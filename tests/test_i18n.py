@@ -46,9 +46,9 @@ def problems(catalog: Iterable[Message]) -> list[str]:
         if not all(strings):
             out.append(f"untranslated: {ids[0]!r}")
             continue
-        wanted = placeholders(ids[-1])
+        wanted = placeholders(str(ids[-1]))
         for form in strings:
-            have = placeholders(form)
+            have = placeholders(str(form))
             if have != wanted:
                 out.append(f"placeholders {have} != {wanted}: {ids[0]!r} → {form!r}")
     return out

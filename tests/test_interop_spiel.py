@@ -16,7 +16,8 @@ openspiel.register()
 
 
 def _game(text: str = "python_tikki_myllymatti(players=3,rng_seed=1)") -> openspiel.TikkiGame:
-    return pyspiel.load_game(text)
+    game: openspiel.TikkiGame = pyspiel.load_game(text)
+    return game
 
 
 def test_tikki_bots_play_through_evaluate_bots_reproducibly() -> None:

@@ -14,7 +14,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -118,6 +118,17 @@ def first_legal(state: tikki.State) -> str:
     return state.legal_moves()[0]
 
 
+def per_round(decks: Sequence[Sequence[str]]) -> Sequence[str]:
+    """A Mückenstich deck given round by round (MS-3: one deck a round), which
+    ``Game.new_state(deck=...)`` accepts although its signature names a list of card texts."""
+    return cast("Sequence[str]", decks)
+
+
+def moves_reach(stop: int) -> Callable[[tikki.State], bool]:
+    """A stop condition for :func:`run_until`: the game has ``stop`` moves."""
+    return lambda s: len(s.moves) >= stop
+
+
 def run_until(
     state: tikki.State, stop: Callable[[tikki.State], bool], policy: Callable[[tikki.State], str]
 ) -> None:
@@ -172,8 +183,8 @@ def test_ms1_card_texts_are_forgiving_and_canonical() -> None:
 def test_ms2_as_many_rounds_as_players_dealer_moves_left(players: int) -> None:
     """MS-2 / C-1: n rounds; the dealer of round r is seat n-1+r, its left neighbour leads."""
     decks = [shuffled(100 + r) for r in range(players)]
-    state = game(players).new_state(deck=decks)
-    seen_rounds = []
+    state = game(players).new_state(deck=per_round(decks))
+    seen_rounds: list[int] = []
     rng = random.Random(players)
     while not state.is_over:
         view = state.view(None)
@@ -194,7 +205,7 @@ def test_ms2_as_many_rounds_as_players_dealer_moves_left(players: int) -> None:
 def test_ms2_later_rounds_come_from_the_given_decks_then_the_seed() -> None:
     """MS-2 / DESIGN: a list of decks fixes each round; one deck the first, the seed the rest."""
     decks = [shuffled(1), shuffled(2)]
-    state = game(4).new_state(seed=5, deck=decks)
+    state = game(4).new_state(seed=5, deck=per_round(decks))
     run_until(state, lambda s: s.view(None)["round"] == 1, first_legal)
     assert hand(state, 1) == sorted_hand(state, decks[1][0:60:4])
     same = game(4).new_state(seed=5, deck=decks[0])
@@ -206,7 +217,7 @@ def test_ms2_later_rounds_come_from_the_given_decks_then_the_seed() -> None:
     assert record["deck"] == decks
     assert tikki.replay(record).view(0) == state.view(0)
     with pytest.raises(tikki.RulesError, match="rounds"):
-        game(3).new_state(deck=[shuffled(k) for k in range(4)])
+        game(3).new_state(deck=per_round([shuffled(k) for k in range(4)]))
 
 
 def sorted_hand(state: tikki.State, cards: Sequence[str]) -> list[str]:
@@ -233,7 +244,7 @@ def test_ms3_three_players_deal_twice_from_one_deck() -> None:
     """MS-3: 3 players get 10 each, then deck cards 31–60 after the first ten tricks; the
     last 4 cards are never used nor seen; the forehand of round 2 is dealt first."""
     decks = [shuffled(7), shuffled(8)]
-    state = game(3).new_state(deck=decks)
+    state = game(3).new_state(deck=per_round(decks))
     for seat in range(3):
         assert hand(state, seat) == sorted_hand(state, decks[0][seat:30:3])
     assert state.view(None)["stock_size"] == 34
@@ -320,7 +331,7 @@ def test_ms4_three_players_discard_again_before_the_second_deal() -> None:
 def test_ms5_forehand_leads_and_three_player_second_deal_led_by_last_winner() -> None:
     """MS-5: the forehand leads the first trick; with 3 players the second deal's first
     trick is led by whoever won the first deal's last trick."""
-    state = game(3).new_state(deck=[shuffled(21), shuffled(22)])
+    state = game(3).new_state(deck=per_round([shuffled(21), shuffled(22)]))
     discard_all(state)
     assert state.phase == "play" and state.current_player == 0
     run_until(state, lambda s: s.view(None)["deal"] == 1, first_legal)
@@ -521,7 +532,7 @@ def test_ms8_every_round_starts_without_trump_and_three_players_carry_it() -> No
     the end of the first deal carries into the second deal (r1: reset for every deal)."""
     for rules, carried in (("r2", True), ("r1", False)):
         state = tikki.load("mueckenstich", players=3, rules=rules).new_state(
-            deck=[shuffled(31), shuffled(32)]
+            deck=per_round([shuffled(31), shuffled(32)])
         )
         assert state.view(None)["trump"] is None
         run_until(state, lambda s: s.view(None)["deal"] == 1, first_legal)
@@ -661,7 +672,7 @@ def test_ms10_first_mosquito_per_colour_counts() -> None:
 
 def find_round(players: int, want: Callable[[dict[str, Any]], bool]) -> tikki.State:
     for k in range(400):
-        state = game(players).new_state(deck=[shuffled(k)] * players)
+        state = game(players).new_state(deck=per_round([shuffled(k)] * players))
         run_until(state, lambda s: s.phase == "score" or s.view(None)["round"] == 1, first_legal)
         if state.phase == "score" and want(state.view(None)):
             return state
@@ -801,7 +812,7 @@ def test_ms10_neither_choice_scores_at_once() -> None:
         return bool(sheet) and sheet[0]["doubled"] is None and sheet[0]["dropped"] is None
 
     for k in range(400):
-        state = game(4).new_state(deck=[shuffled(k)] * 4)
+        state = game(4).new_state(deck=per_round([shuffled(k)] * 4))
         run_until(state, lambda s: s.phase == "score" or s.view(None)["round"] == 1, first_legal)
         if state.phase != "score":
             break
@@ -847,7 +858,7 @@ def refuse_over(state: tikki.State) -> None:
 @pytest.mark.parametrize("players", [4, 5])
 def test_ms11_outcome_of_a_whole_match(players: int) -> None:
     """MS-11: scores per round add up to the totals; the highest total wins."""
-    state = game(players).new_state(deck=[shuffled(60 + r) for r in range(players)])
+    state = game(players).new_state(deck=per_round([shuffled(60 + r) for r in range(players)]))
     rng = random.Random(3)
     while not state.is_over:
         state.play(rng.choice(state.legal_moves()))
@@ -887,7 +898,7 @@ def test_sample_state_respects_void_colours() -> None:
     for k in range(30):
         state = g.new_state(deck=shuffled(200 + k))
         stop = 8 + 4 * random.Random(k).randrange(3, 9)
-        run_until(state, lambda s, stop=stop: len(s.moves) >= stop, first_legal)
+        run_until(state, moves_reach(stop), first_legal)
         view = state.view(0)
         voids = view["voids"]
         if not any(voids[1:]):
@@ -993,12 +1004,12 @@ def test_later_rounds_leak_nothing_by_equivalence(players: int) -> None:
     checked = 0
     for k in range(12):
         decks = [shuffled(500 + 10 * k + r) for r in range(players)]
-        state = g.new_state(deck=decks)
+        state = g.new_state(deck=per_round(decks))
         rng = random.Random(k)
         policy = random_policy(rng)
         run_until(state, lambda s: s.view(None)["round"] == 1, policy)
         stop = len(state.moves) + rng.randrange(4, 40)
-        run_until(state, lambda s, stop=stop: len(s.moves) >= stop, first_legal)
+        run_until(state, moves_reach(stop), first_legal)
         if state.view(None)["round"] != 1:
             continue
         zones = state.reveal()["zones"]
@@ -1021,7 +1032,7 @@ def test_later_rounds_leak_nothing_by_equivalence(players: int) -> None:
         a, b = pairs[rng.randrange(len(pairs))]
         other_decks = [list(d) for d in decks]
         other_decks[1] = [b if c == a else a if c == b else c for c in decks[1]]
-        other = g.new_state(deck=other_decks)
+        other = g.new_state(deck=per_round(other_decks))
         for move in state.moves:
             other.play(move)
         assert other.view(0) == state.view(0), f"seat 0 can tell {a} from {b}"
@@ -1044,7 +1055,7 @@ def test_random_playout_plays_legal_moves_to_the_end(players: int, greedy: float
     for k in range(5):
         state = g.new_state(seed=k)
         stop = random.Random(k).randrange(150)
-        run_until(state, lambda s, stop=stop: len(s.moves) >= stop, first_legal)
+        run_until(state, moves_reach(stop), first_legal)
         fast = state.clone()
         fast.random_playout(random.Random(k), greedy=greedy)  # type: ignore[attr-defined]
         assert fast.is_over and fast.outcome is not None
@@ -1059,7 +1070,7 @@ def test_random_playout_plays_legal_moves_to_the_end(players: int, greedy: float
 def test_random_playout_is_uniform_over_the_legal_moves() -> None:
     """With greedy=0 the first move is distributed like rng.choice(legal_moves())."""
     last = make_deck(3, {2: ["12R", "12R", "MR", "MR"]}, forehand=2)
-    state = game(3).new_state(deck=[shuffled(1), shuffled(2), last])
+    state = game(3).new_state(deck=per_round([shuffled(1), shuffled(2), last]))
     run_until(state, lambda s: s.view(None)["round"] == 2, first_legal)
     discard_all(state, keep=("12R",))
     assert state.current_player == 2  # the last round, so that the playouts are short

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -26,16 +27,16 @@ Outcome
 """
 
 
-def _record(game: str, players: int, seed: int, moves: int | None = None) -> dict:
+def _record(game: str, players: int, seed: int, moves: int | None = None) -> dict[str, Any]:
     """A game played by always taking the first legal move (deterministic)."""
     state = tikki.load(game, players=players).new_state(seed=seed)
     while not state.is_over and (moves is None or len(state.moves) < moves):
         state.play(state.legal_moves()[0])
-    record: dict = state.record()
+    record: dict[str, Any] = state.record()
     return record
 
 
-def _replay(tmp_path: Path, record: dict, *args: str) -> tuple[int, str]:
+def _replay(tmp_path: Path, record: dict[str, Any], *args: str) -> tuple[int, str]:
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     result = runner.invoke(app, ["replay", *args, str(path)])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 import tikki
 from tikki.core import RulesError
-from tikki.rl import VectorEnv, make_env
+from tikki.rl import TikkiGymEnv, VectorEnv, make_env
 
 
 @pytest.mark.parametrize(
@@ -28,7 +29,7 @@ def test_env_passes_gymnasium_check_env(game: str, players: int, opponents: list
         check_env(env, skip_render_check=True)
 
 
-def _episode(seed: int) -> tuple[list[int], float, dict]:
+def _episode(seed: int) -> tuple[list[int], float, dict[str, Any]]:
     env = make_env("myllymatti", players=3, opponents=["heuristic", "random"], seat=2)
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -57,10 +58,12 @@ def test_illegal_action_ends_the_episode_with_the_penalty_and_changes_nothing() 
     env = make_env("myllymatti", players=3, seat=0, illegal_reward=-5)
     obs, info = env.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    moves = list(env.unwrapped.state.moves)
+    unwrapped = env.unwrapped
+    assert isinstance(unwrapped, TikkiGymEnv) and unwrapped.state is not None
+    moves = list(unwrapped.state.moves)
     obs2, reward, terminated, _, info2 = env.step(illegal)
     assert (reward, terminated, info2["illegal"]) == (-5, True, True)
-    assert env.unwrapped.state.moves == moves
+    assert unwrapped.state.moves == moves
     np.testing.assert_array_equal(obs, obs2)
 
 

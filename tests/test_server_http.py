@@ -33,7 +33,7 @@ def test_games_lists_the_games_and_bot_levels(c: TestClient) -> None:
 
 
 def test_create_gives_invites_and_hides_the_seed(c: TestClient) -> None:
-    seats = [
+    seats: list[dict[str, Any]] = [
         {"kind": "open"},
         {"kind": "bot", "bot": "heuristic"},
         {"kind": "open", "anyone": True},
@@ -349,7 +349,12 @@ def test_bad_tables_are_refused(c: TestClient, body: dict[str, Any], code: str, 
 
 
 def test_malformed_create_requests(c: TestClient) -> None:
-    for body in ({"game": "myllymatti"}, {"seats": []}, {"game": "x", "seats": [{"kind": "me"}]}):
+    bodies: list[dict[str, Any]] = [
+        {"game": "myllymatti"},
+        {"seats": []},
+        {"game": "x", "seats": [{"kind": "me"}]},
+    ]
+    for body in bodies:
         assert error_of(c.post("/api/tables", json=body))[:2] == (422, "bad_request")
     body = {"game": "myllymatti", "seats": [{"kind": "open"}] * 2, "seed": True}
     r = c.post("/api/tables", json=body)

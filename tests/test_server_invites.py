@@ -8,7 +8,11 @@ from typing import Any
 
 from tests._server import INVITES, TestClient, auth, client, create, error_of, join
 
-INVITED = [{"kind": "open"}, {"kind": "open", "anyone": True}, {"kind": "bot", "bot": "random"}]
+INVITED: list[dict[str, Any]] = [
+    {"kind": "open"},
+    {"kind": "open", "anyone": True},
+    {"kind": "bot", "bot": "random"},
+]
 
 
 def take(c: TestClient, tid: str, seat: int, invite: str | None = None) -> Any:

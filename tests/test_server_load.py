@@ -91,6 +91,7 @@ def test_sigterm_ends_a_server_in_the_middle_of_a_search_within_5_s(tmp_path: Pa
     command = [sys.executable, "-m", "tikki.cli", "serve", "--port", "0", "--bot-delay", "0"]
     command += ["--allow-bot-specs", "--db", db]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 60)
         assert ready and proc.stdout is not None, "the server did not start"

@@ -51,6 +51,7 @@ def server(db_url: str, log: Path) -> Iterator[tuple[subprocess.Popen[str], http
         proc = subprocess.Popen(
             [*command, "--db", db_url], stdout=subprocess.PIPE, stderr=errors, text=True
         )
+    assert proc.stdout is not None
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 60)
         assert ready and proc.stdout is not None, f"the server did not start: {log.read_text()}"

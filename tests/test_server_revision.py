@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import tikki
 from tests._server import auth, client, create, error_of
@@ -13,7 +14,7 @@ from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.tables import hash_token
 
 TOKENS = ["token-a", "token-b", "token-c"]
-OPTIONS = {"max_moves": 80}
+OPTIONS: dict[str, Any] = {"max_moves": 80}
 
 
 def r1_only_game() -> tuple[int, list[str]]:

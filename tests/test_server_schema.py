@@ -10,6 +10,7 @@ import atexit
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -43,5 +44,5 @@ CHECKS = [
     suppress_health_check=list(HealthCheck),
     database=None,
 )
-def test_api_has_no_server_errors_and_keeps_its_schema(case: schemathesis.Case) -> None:
+def test_api_has_no_server_errors_and_keeps_its_schema(case: schemathesis.Case[Any]) -> None:
     case.call_and_validate(checks=CHECKS)

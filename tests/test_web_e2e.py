@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -40,16 +40,21 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 LABELS = ("inaccuracy", "mistake", "blunder")
 MAX_TURNS = 800
 """Our own moves in one game before the test gives up (a game has a few hundred at most)."""
 
 try:
     from playwright.sync_api import Browser, Error, Page, sync_playwright
+
+    HAVE_PLAYWRIGHT = True
 except ImportError:  # pragma: no cover - only without the test extras
-    sync_playwright = None
+    HAVE_PLAYWRIGHT = False
 
 
 def _missing(reason: str) -> None:
@@ -127,7 +132,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if sync_playwright is None:
+    if not HAVE_PLAYWRIGHT:
         _missing("the Python package playwright (pip install -e '.[test]')")
     if not Path(CHROMIUM).exists():
         _missing(
@@ -559,7 +564,10 @@ def test_invite_link_join_and_watch(server: Server, browser: Browser) -> None:
 
 
 def _log_lines(page: Page) -> list[str]:
-    return page.locator("#log-list li").evaluate_all("els => els.map(e => e.innerText.trim())")
+    lines: list[str] = page.locator("#log-list li").evaluate_all(
+        "els => els.map(e => e.innerText.trim())"
+    )
+    return lines
 
 
 def test_log_after_a_reload_equals_the_log_before(server: Server, browser: Browser) -> None:
@@ -809,7 +817,10 @@ def test_mueckenstich_scoring_choices(server: Server, browser: Browser) -> None:
         }""",
         [doubling, dropping, public],
     )
-    sign = lambda x: f"+{x}" if x > 0 else str(x)  # noqa: E731
+
+    def sign(x: int) -> str:
+        return f"+{x}" if x > 0 else str(x)
+
     for view, key in ((doubling, "doubling"), (dropping, "dropping")):
         scores = view["scoring_choice"]["scores"]
         won, figures = out[key]["rows"]

@@ -26,7 +26,7 @@ def template() -> Catalog:
 
 
 def _ids(template: Catalog) -> set[str]:
-    return {m.id[0] if isinstance(m.id, tuple) else m.id for m in template if m.id}
+    return {m.id[0] if isinstance(m.id, (tuple, list)) else m.id for m in template if m.id}
 
 
 def test_babel_extracts_every_call_in_the_scripts(template: Catalog) -> None:

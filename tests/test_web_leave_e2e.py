@@ -59,7 +59,10 @@ def test_a_timer_hands_a_turn_to_a_bot(server: Server, browser: Browser) -> None
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     watch = Watch(page)
-    seats = [{"kind": "open", "anyone": True}, {"kind": "bot", "bot": "random"}]
+    seats: list[dict[str, Any]] = [
+        {"kind": "open", "anyone": True},
+        {"kind": "bot", "bot": "random"},
+    ]
     table_id = new_table(page, server.url, seats, turn_timer=5, on_timeout="bot")
     sit(page, server.url, table_id, 0, "Anna")
     wait_turn_or_end(page)
@@ -109,7 +112,10 @@ def test_resign(server: Server, browser: Browser) -> None:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     watch = Watch(page)
-    seats = [{"kind": "open", "anyone": True}, {"kind": "bot", "bot": "random"}]
+    seats: list[dict[str, Any]] = [
+        {"kind": "open", "anyone": True},
+        {"kind": "bot", "bot": "random"},
+    ]
     table_id = new_table(page, server.url, seats)
     sit(page, server.url, table_id, 0, "Anna <b>")
     wait_turn_or_end(page)

@@ -22,7 +22,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -40,11 +40,19 @@ from tests.test_web_e2e import (
 
 try:
     from playwright.sync_api import Browser, Error, Page, sync_playwright
+
+    HAVE_PLAYWRIGHT = True
 except ImportError:  # pragma: no cover - only without the test extras
-    sync_playwright = None
+    HAVE_PLAYWRIGHT = False
 
 SHOTS = ARTIFACTS / "phase2"
-PHONES = {"390x844": {"width": 390, "height": 844}, "360x740": {"width": 360, "height": 740}}
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
+
+PHONES: dict[str, ViewportSize] = {
+    "390x844": {"width": 390, "height": 844},
+    "360x740": {"width": 360, "height": 740},
+}
 MIN_STRIP = 24
 """The least width of each hand card left showing (px), unless the hand fans."""
 MAX_TURNS = 400
@@ -106,7 +114,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if sync_playwright is None:
+    if not HAVE_PLAYWRIGHT:
         _missing("the Python package playwright (pip install -e '.[test]')")
     if not Path(CHROMIUM).exists():
         _missing(

@@ -35,6 +35,7 @@ from tikki.i18n import _, ngettext
 from tikki.tui import common
 from tikki.tui.app import Session, default_record_path, presenter
 from tikki.tui.events import event_lines
+from tikki.views import match_outcome, shedding_outcome
 
 app = typer.Typer(
     name="tikki",
@@ -304,21 +305,22 @@ def _verify(target: str, data: Any) -> State:
 
 def outcome_table(state: State, names: list[str]) -> Table:
     """The outcome of a finished game as a table: places and the loser, or the scores."""
-    outcome = state.outcome or {}
     table = Table(title=_("Outcome"), title_justify="left")
     table.add_column(_("Seat"))
-    if "scores" in outcome:
+    match = match_outcome(state.outcome)
+    if match is not None:
         table.add_column(_("Points"), justify="right")
-        best = max(outcome["scores"])
-        for seat, score in enumerate(outcome["scores"]):
+        best = max(match["scores"])
+        for seat, score in enumerate(match["scores"]):
             table.add_row(names[seat], str(score) + (" " + _("(winner)") if score == best else ""))
         return table
     table.add_column(_("Result"))
-    order = outcome.get("out_order", [])
+    shedding = shedding_outcome(state.outcome)  # None: the game is not over
+    order = shedding["out_order"] if shedding else []
     for seat in range(state.game.players):
-        if outcome.get("abandoned"):
+        if shedding and shedding["abandoned"]:
             result = _("abandoned (no loser)")
-        elif seat == outcome.get("loser"):
+        elif shedding and seat == shedding["loser"]:
             result = _("lost (last to hold cards)")
         elif seat in order:
             result = _ordinal(order.index(seat) + 1)

@@ -1,0 +1,209 @@
+"""The shapes of the games' views and outcomes, as ``TypedDict``\\ s.
+
+The engine hands out plain JSON-ready dicts (``State.view(seat)``, ``State.outcome``;
+DESIGN.md); this module says what is in them, for the code that reads them (the terminal,
+the server, the command line) and for a newcomer. ``tests/test_views_types.py`` checks
+every key against the engine's real views, so the shapes cannot drift from the games.
+
+Values that each game describes in its own module (a trick, an event, the facts) stay
+``Any`` here; ``docs/events.md`` and ``docs/protocol.md`` describe them.
+"""
+
+# No ``from __future__ import annotations`` here: TypedDict reads ``NotRequired`` from the
+# evaluated annotations (as strings, Python 3.11 would take every key as required).
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict, cast
+
+# --- the parts every view shares ------------------------------------------------------
+
+
+class CardPlay(TypedDict):
+    """One card a seat put into a trick."""
+
+    seat: int
+    card: str
+
+
+class LastTrick(TypedDict):
+    """The trick that last left the table."""
+
+    winner: int | None
+    cards: list[CardPlay]
+    kind: NotRequired[str]
+    """``trick``, ``falls`` or ``void_tie`` (the shedding games)."""
+    move: NotRequired[int]
+    """The move that finished it (the shedding games)."""
+
+
+class HistoryEntry(TypedDict):
+    """One move of the history as a seat sees it."""
+
+    seat: int | None
+    move: str
+    events: NotRequired[list[dict[str, Any]]]
+    """What the move did (``docs/events.md``)."""
+    card: NotRequired[str]
+    """The card a ``stock`` move turned, or a draw the seat may see."""
+
+
+class BaseView(TypedDict):
+    """The keys of every game's view (DESIGN.md: views)."""
+
+    game: str
+    players: int
+    seat: int | None
+    phase: str
+    to_act: int | None
+    legal_moves: list[str]
+    hand: list[str]
+    hand_sizes: list[int]
+    history: list[HistoryEntry]
+    options: dict[str, Any]
+    piles: list[Any]
+    stock_size: int
+    trump: str | None
+    last_trick: LastTrick | None
+
+
+class SheddingView(BaseView):
+    """The keys Myllymatti and Mattis share (a collecting phase, then shedding)."""
+
+    abandoned: bool
+    fallen: list[str]
+    hands: list[list[str]] | None
+    """Every hand, once the hands are public (phase 2), else ``None``."""
+    last_winner: int | None
+    loser: int | None
+    max_moves: int
+    move_count: int
+    out_order: list[int]
+    trick: dict[str, Any]
+
+
+class MyllymattiView(SheddingView):
+    """A seat's view of Myllymatti (MM-1..MM-18)."""
+
+    aside_card: str | None
+    """The set-aside last stock card, once it is shown (MM-6, MM-10)."""
+    aside_owner: int | None
+
+
+class MattisView(SheddingView):
+    """A seat's view of Mattis (AM-1..AM-14)."""
+
+    draws: list[Any]
+    dreck: dict[str, Any] | None
+    """The dreck of phase 2 as this seat may see it (AM-9)."""
+    facts: list[Any]
+    """What the rules force to be public (C-4): voids, ranks not held."""
+    shown_card: str | None
+    shown_in_hand: bool
+    shown_owner: int | None
+
+
+class MueckenstichView(BaseView):
+    """A seat's view of a Mückenstich match (MS-1..MS-12)."""
+
+    deal: int
+    dealer: int
+    deals: int
+    discard_counts: list[int]
+    discards: list[str]
+    doubled: str | None
+    dropped: str | None
+    forehand: int
+    leader: int
+    led: str | None
+    mosquitoes: list[int]
+    naming_trump: bool
+    round: int
+    round_scores: list[list[int]]
+    """Each scored round's scores so far."""
+    rounds: int
+    scores: list[int]
+    scoring_choice: dict[str, Any] | None
+    sheet: list[dict[str, Any]]
+    trick: list[CardPlay]
+    tricks: list[int]
+    voids: list[Any]
+
+
+GameView = MyllymattiView | MattisView | MueckenstichView
+"""Any game's view."""
+
+VIEWS: dict[str, type[BaseView]] = {
+    "myllymatti": MyllymattiView,
+    "mattis": MattisView,
+    "mueckenstich": MueckenstichView,
+}
+"""Each game's view type by the game's name."""
+
+# --- outcomes ----------------------------------------------------------------------------
+
+
+class SheddingOutcome(TypedDict):
+    """The outcome of Myllymatti and Mattis: who went out in which order, and the loser."""
+
+    loser: int | None
+    out_order: list[int]
+    abandoned: bool
+    returns: list[float]
+
+
+class MatchOutcome(TypedDict):
+    """The outcome of a Mückenstich match: the totals, each round's scores, the winners."""
+
+    scores: list[int]
+    rounds: list[list[int]]
+    winners: list[int]
+    abandoned: bool
+    returns: list[float]
+
+
+Outcome = SheddingOutcome | MatchOutcome
+"""Any game's outcome."""
+
+
+def match_outcome(outcome: Mapping[str, Any] | None) -> MatchOutcome | None:
+    """``outcome`` as a match's outcome if it is one (it has ``scores``), else ``None``.
+
+    >>> match_outcome({"scores": [3, 1], "rounds": [[3, 1]], "winners": [0],
+    ...                "abandoned": False, "returns": [1.0, -1.0]})["winners"]
+    [0]
+    >>> match_outcome({"loser": 1, "out_order": [0], "abandoned": False, "returns": []})
+    """
+    if outcome is None or "scores" not in outcome:
+        return None
+    return cast(MatchOutcome, outcome)
+
+
+def shedding_outcome(outcome: Mapping[str, Any] | None) -> SheddingOutcome | None:
+    """``outcome`` as a shedding game's outcome if it is one (it has ``out_order``).
+
+    >>> shedding_outcome({"loser": 1, "out_order": [0], "abandoned": False,
+    ...                   "returns": [1.0, -1.0]})["loser"]
+    1
+    >>> shedding_outcome(None)
+    """
+    if outcome is None or "out_order" not in outcome:
+        return None
+    return cast(SheddingOutcome, outcome)
+
+
+__all__ = [
+    "VIEWS",
+    "BaseView",
+    "CardPlay",
+    "GameView",
+    "HistoryEntry",
+    "LastTrick",
+    "MatchOutcome",
+    "MattisView",
+    "MueckenstichView",
+    "MyllymattiView",
+    "Outcome",
+    "SheddingOutcome",
+    "SheddingView",
+    "match_outcome",
+    "shedding_outcome",
+]
