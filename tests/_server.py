@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from tikki.server import create_app  # noqa: E402
 
 __all__ = [
     "TestClient",
+    "app_state",
     "auth",
     "client",
     "create",
@@ -29,6 +31,13 @@ __all__ = [
 Seats = list[dict[str, Any]]
 INVITES: dict[tuple[str, int], str] = {}
 """The invite secrets of the tables :func:`create` made: (table id, seat) -> secret."""
+
+
+def app_state(c: TestClient) -> Any:
+    """The server's ``app.state`` (its table manager, its analyses) for tests that look in."""
+    app = c.app
+    assert isinstance(app, FastAPI)
+    return app.state
 
 
 @contextmanager
@@ -49,7 +58,7 @@ def create(
     server started with ``--allow-client-seeds`` (tests replay known deals).
     """
     seats = seats if seats is not None else [{"kind": "open"}, {"kind": "open"}]
-    manager = c.app.state.manager  # type: ignore[attr-defined]
+    manager = app_state(c).manager
     manager.client_seeds = "seed" in body
     try:
         r = c.post("/api/tables", json={"game": game, "seats": seats, **body})

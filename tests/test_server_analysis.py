@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests._server import TestClient, client, create, error_of, join
+from tests._server import TestClient, app_state, client, create, error_of, join
 from tikki import analysis
 from tikki.server import analysis as server_analysis
 
@@ -36,7 +36,7 @@ def wait_done(c: TestClient, url: str) -> dict[str, Any]:
 
 def test_analysis_of_a_finished_game_matches_tikki_analyse(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        c.app.state.analyses.samples = 6  # type: ignore[attr-defined]
+        app_state(c).analyses.samples = 6
         table_id, record = finished_table(c)
         url = f"/api/tables/{table_id}/analysis/1"
         started = c.post(url)
@@ -44,7 +44,7 @@ def test_analysis_of_a_finished_game_matches_tikki_analyse(tmp_path: Path) -> No
         assert started.json()["status"] in ("running", "done")
         again = c.post(url)  # the same job, not a second one
         assert again.status_code == 202
-        assert c.app.state.analyses.jobs.keys() == {(table_id, 1)}  # type: ignore[attr-defined]
+        assert app_state(c).analyses.jobs.keys() == {(table_id, 1)}
         job = wait_done(c, url)
     assert job["status"] == "done", job
     assert job["done"] == job["total"] > 0
@@ -72,7 +72,7 @@ def test_analysis_is_refused_clearly_before_the_end_and_for_unknown_seats(
 
 def test_one_address_runs_a_bounded_number_of_analyses(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        analyses = c.app.state.analyses  # type: ignore[attr-defined]
+        analyses = app_state(c).analyses
         analyses.samples = 400  # long enough to still be running
         table_id, _ = finished_table(c)
         for seat in range(server_analysis.PER_ADDRESS):

@@ -13,7 +13,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.exc import OperationalError
 
-from tests._server import INVITES, TestClient, client, create, error_of, join, socket, state
+from tests._server import (
+    INVITES,
+    TestClient,
+    app_state,
+    client,
+    create,
+    error_of,
+    join,
+    socket,
+    state,
+)
 from tikki.server import create_app
 from tikki.server.db import Store
 from tikki.server.quota import Policy
@@ -35,7 +45,7 @@ def test_storage_failing_during_create_is_503(
     assert (status, code) == (503, "unavailable") and "try again" in message
     monkeypatch.undo()
     assert c.get("/api/tables?status=all").json()["tables"] == []
-    assert c.app.state.manager.tables == {}  # type: ignore[attr-defined]
+    assert app_state(c).manager.tables == {}
 
 
 def test_storage_failing_during_join_is_503(c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,18 @@ from typing import Any
 import pytest
 
 import tikki
-from tests._server import TestClient, auth, client, create, error_of, join, pick, socket, state
+from tests._server import (
+    TestClient,
+    app_state,
+    auth,
+    client,
+    create,
+    error_of,
+    join,
+    pick,
+    socket,
+    state,
+)
 from tikki.server import create_app
 from tikki.server.quota import Policy
 from tikki.server.tables import rematch_request
@@ -22,7 +33,7 @@ TWO_OPEN = [{"kind": "open"}, {"kind": "open"}]
 
 def manager_of(c: TestClient) -> Any:
     """The app's table manager."""
-    return c.app.state.manager  # type: ignore[attr-defined]
+    return app_state(c).manager
 
 
 def later(c: TestClient, seconds: float) -> None:
@@ -34,7 +45,8 @@ def later(c: TestClient, seconds: float) -> None:
 
 def tick(c: TestClient) -> None:
     """Act on the turn timers now (as the server's ticker does every second)."""
-    c.portal.call(manager_of(c).tick)  # type: ignore[union-attr]
+    assert c.portal is not None
+    c.portal.call(manager_of(c).tick)
 
 
 def two_people(c: TestClient, **body: Any) -> tuple[str, dict[int, str]]:

@@ -18,7 +18,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 import tikki
-from tests._server import TestClient, client, create, error_of, join, socket
+from tests._server import TestClient, app_state, client, create, error_of, join, socket
 from tikki import bots as botlib
 from tikki.bots.ismcts import CHECK_EVERY, ISMCTSBot
 from tikki.server.outbox import Outbox, write
@@ -277,7 +277,7 @@ def test_the_429_answer_is_documented(c: TestClient) -> None:
 
 def test_waiting_tables_expire_and_leave_the_lobby(tmp_path: Path) -> None:
     with client(tmp_path, policy=Policy(waiting_expiry=3600)) as c:
-        manager: Any = c.app.state.manager  # type: ignore[attr-defined]
+        manager: Any = app_state(c).manager
         old = create(c)["table"]["id"]
         seats = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
         playing = create(c, seats=seats)["table"]["id"]
