@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test lint typecheck unit bench load clean catalogs catalogs-python catalogs-web
+.PHONY: run play test test-newest lint typecheck unit bench load clean catalogs catalogs-python catalogs-web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,14 +25,28 @@ play: $(STAMP)
 test: lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check tikki tests benchmarks
-	$(BIN)/ruff format --check tikki tests benchmarks
+	$(BIN)/ruff check tikki tests benchmarks conftest.py
+	$(BIN)/ruff format --check tikki tests benchmarks conftest.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
 	$(BIN)/pytest -n 2 -q
+
+## A second, fast pass on the newest supported Python (3.13; CI runs it after `make test`):
+## a fresh venv with the bare install and the test extras, and the engine's tests (rules,
+## conformance, records; no browser, no server). Without a Python 3.13 it says so loudly
+## and passes (.ci/test-newest.sh). PYTHON_NEWEST names an interpreter to try first.
+VENV_NEWEST  := .venv-newest
+NEWEST_TESTS := tests/test_core.py tests/test_myllymatti_rules.py tests/test_mattis_rules.py \
+	tests/test_mueckenstich_rules.py tests/test_playthroughs.py tests/test_events.py \
+	tests/test_habits.py tests/test_docs_rules.py \
+	tests/test_conformance.py -k 'not test_random_playouts'
+# (the conformance harness's long random playouts run once, in `make test`)
+
+test-newest:
+	bash .ci/test-newest.sh $(VENV_NEWEST) $(NEWEST_TESTS)
 
 ## Throughput benchmark with the peer systems (installs bench extras into the venv);
 ## options through ARGS, e.g. make bench ARGS='--seconds 1 --only mattis'.
@@ -57,4 +71,4 @@ catalogs-web: $(STAMP)
 	$(BIN)/python -m tikki.web_catalogs
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV_NEWEST) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -6,12 +6,13 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import pytest
 
-from tests._server import TestClient, client, create, join
+if TYPE_CHECKING:  # the web-table fixtures import the server (the web extra) only when used
+    from tests._server import TestClient
 
 # The tests speak English on any machine: the repository's conftest.py sets the locale.
 
@@ -34,6 +35,8 @@ def shared_path(*parts: str) -> Path:
 @pytest.fixture
 def c(tmp_path: Path) -> Iterator[TestClient]:
     """An in-process web-table server on a fresh SQLite file, with its test client."""
+    from tests._server import client
+
     with client(tmp_path) as test_client:
         yield test_client
 
@@ -41,6 +44,8 @@ def c(tmp_path: Path) -> Iterator[TestClient]:
 @pytest.fixture
 def duel(c: TestClient) -> dict[str, Any]:
     """A two-person Myllymatti table, both seats joined (seat 0 to act)."""
+    from tests._server import create, join
+
     table = create(c, seed=11)["table"]
     tokens = [join(c, table["id"], 0, "Anna"), join(c, table["id"], 1, "Ben")]
     return {"id": table["id"], "tokens": tokens}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The engine's tests on the newest supported Python (3.13): a fresh venv with the bare
+# install and the test extras (no web, no browser), then the test files given as arguments.
+# Without a working Python 3.13 it says so loudly and exits 0 (the pass did not run).
+# Usage: .ci/test-newest.sh VENV TEST_FILE...   (PYTHON_NEWEST: an interpreter to try first)
+set -euo pipefail
+venv="$1"
+shift
+want="3.13"
+py=""
+for candidate in "${PYTHON_NEWEST:-}" "$(command -v python$want || true)" \
+    "${PYENV_ROOT:-$HOME/.pyenv}"/versions/$want*/bin/python$want; do
+  [ -n "$candidate" ] && [ -x "$candidate" ] || continue
+  # a pyenv shim exists even where that version is not selected: ask the interpreter itself
+  if "$candidate" -c "import sys; assert sys.version_info[:2] == (3, 13)" 2>/dev/null; then
+    py="$candidate"
+    break
+  fi
+done
+if [ -z "$py" ]; then
+  echo "!!! test-newest: no working Python $want found (PYTHON_NEWEST, python$want on PATH, pyenv):" >&2
+  echo "!!! the tests on the newest Python did NOT run" >&2
+  exit 0
+fi
+echo "test-newest: $("$py" --version) at $py"
+rm -rf "$venv"
+"$py" -m venv "$venv"
+"$venv/bin/python" -m pip install -q --upgrade pip
+"$venv/bin/python" -m pip install -q -e '.[test]'
+"$venv/bin/python" -m pytest -n 2 -q -p no:cacheprovider "$@"
