@@ -32,7 +32,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n 2 -q
+	$(BIN)/pytest -n 2 -q --durations=15
 
 ## A second, fast pass on the newest supported Python (3.13; CI runs it after `make test`):
 ## a fresh venv with the bare install and the test extras, and the engine's tests (rules,
