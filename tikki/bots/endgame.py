@@ -54,7 +54,7 @@ CLOCK_EVERY = 128
 Clock = Callable[[], float]
 
 
-class OutOfBudget(Exception):  # noqa: N818 - a signal, not an error
+class OutOfBudget(Exception):
     """The search ran out of nodes or time before it was decided."""
 
 

@@ -70,9 +70,7 @@ class ExpertBot:
         self.endgame = int(endgame)
         self.samples = int(samples)
         if self.seconds <= 0 or not 0 <= self.solve <= 1 or self.samples < 1:
-            raise RulesError(
-                _t("expert needs seconds > 0, solve between 0 and 1 and samples >= 1")
-            )
+            raise RulesError(_t("expert needs seconds > 0, solve between 0 and 1 and samples >= 1"))
         self.search = ISMCTSBot(seed=self.rng.randrange(2**32), iterations=10**9, stop=0)
         self.clock: Clock = time.perf_counter
         self.halt: Callable[[], bool] | None = None
