@@ -316,7 +316,7 @@ def test_unknown_table(c: TestClient, method: str, path: str) -> None:
         (
             {"game": "myllymatti", "seats": [{"kind": "open"}, {"kind": "bot", "bot": "alpha"}]},
             "bad_bot",
-            "random, heuristic or ismcts",
+            "random, heuristic, ismcts or expert",
         ),
         (
             {

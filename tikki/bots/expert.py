@@ -26,6 +26,12 @@ more): a choice between many moves gets more thought than one between two.  The 
 ``bot.clock`` (``time.perf_counter``; tests put a fake clock there), and ``bot.halt`` (as
 for ``ismcts``) ends a search early.  ``bot.last`` says what the last move cost: how it was
 chosen, the ISMCTS iterations and the solver's positions.
+
+**A budget in work instead of time:** ``expert:iterations=3000`` gives each move that many
+ISMCTS iterations (times the same weight) and the solver :data:`NODES_PER_ITERATION`
+positions per iteration of its ``solve`` share, whatever the machine's speed: the same
+seed and views then give the same moves (the web table uses it, so a table restarted
+from its records plays on exactly as before).
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ from tikki.i18n import _ as _t
 
 WEIGHTS = (0.75, 1.0, 1.25, 1.5)
 """Budget weights for 2, 3, 4 and 5+ legal moves (time management)."""
+NODES_PER_ITERATION = 2.0
+"""Solver positions per ISMCTS iteration of budget (about their speeds' ratio)."""
 TABLE_LIMIT = 2_000_000
 """A solver's table is emptied when it holds more proven positions than this."""
 
@@ -63,9 +71,11 @@ class ExpertBot:
         solve: float | str = 0.4,
         endgame: int | str = 16,
         samples: int | str = 4,
+        iterations: int | str | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.seconds = float(seconds)
+        self.iterations = None if iterations is None else int(iterations)
         self.solve = float(solve)
         self.endgame = int(endgame)
         self.samples = int(samples)
@@ -85,9 +95,18 @@ class ExpertBot:
         self.last = {"how": "only", "iterations": 0, "nodes": 0}
         if len(legal) == 1:
             return legal[0]
-        start = self.clock()
-        deadline = start + self.seconds * weight(len(legal))
-        values = self._exact(game, view, start + (deadline - start) * self.solve)
+        share = weight(len(legal))
+        if self.iterations is None:
+            start = self.clock()
+            deadline: float | None = start + self.seconds * share
+            solve_by, nodes = start + self.seconds * share * self.solve, 10**9
+            self.search.iterations = 10**9
+        else:
+            deadline = solve_by = None
+            budget = max(1, round(self.iterations * share))
+            nodes = max(1, round(budget * self.solve * NODES_PER_ITERATION))
+            self.search.iterations = budget
+        values = self._exact(game, view, solve_by, nodes)
         winners = [m for m in legal if values.get(m) == WIN]
         if winners:
             self.last["how"] = "proof"
@@ -99,12 +118,12 @@ class ExpertBot:
         return self._ismcts(game, view, deadline, allowed)
 
     def _ismcts(
-        self, game: Game, view: Mapping[str, Any], deadline: float, allowed: list[str]
+        self, game: Game, view: Mapping[str, Any], deadline: float | None, allowed: list[str]
     ) -> str:
         clock, outer = self.clock, self.halt
 
         def halt() -> bool:
-            return clock() >= deadline or (outer is not None and outer())
+            return (deadline is not None and clock() >= deadline) or (outer is not None and outer())
 
         self.search.halt = halt
         root = self.search.search(game, view)
@@ -113,7 +132,9 @@ class ExpertBot:
         children = root.children
         return max(allowed, key=lambda m: children[m].visits if m in children else -1)
 
-    def _exact(self, game: Game, view: Mapping[str, Any], deadline: float) -> dict[str, int]:
+    def _exact(
+        self, game: Game, view: Mapping[str, Any], deadline: float | None, nodes: int
+    ) -> dict[str, int]:
         """Proven values of the legal moves, where an endgame can be solved; else none."""
         if view.get("phase") != "shed" or game.name not in ("myllymatti", "mattis"):
             return {}
@@ -127,17 +148,22 @@ class ExpertBot:
             worlds = [sample(self.rng) for _ in range(self.samples)]
         if cards_in_hands(worlds[0]) > self.endgame:
             return {}
-        values = self._solve(solver, worlds, deadline)
+        values = self._solve(solver, worlds, deadline, nodes)
         self.last["nodes"] = solver.nodes - before
         return values
 
-    def _solve(self, solver: Solver, worlds: list[State], deadline: float) -> dict[str, int]:
+    def _solve(
+        self, solver: Solver, worlds: list[State], deadline: float | None, nodes: int
+    ) -> dict[str, int]:
         """Values every world agrees on (a move that wins in each, or loses in each)."""
         agreed: dict[str, int] | None = None
         clock = self.clock
         for i, world in enumerate(worlds):
-            share = clock() + (deadline - clock()) / (len(worlds) - i)
-            values = solver.move_values(world, deadline=share)
+            left = len(worlds) - i
+            share = None if deadline is None else clock() + (deadline - clock()) / left
+            values = solver.move_values(
+                world, max_nodes=max(1, nodes // len(worlds)), deadline=share
+            )
             if agreed is None:
                 agreed = values
             else:
