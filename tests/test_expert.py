@@ -179,11 +179,13 @@ def swapped_twin(game: Game, state: State, seat: int, rng: random.Random) -> Sta
     if len(hidden) < 2:
         return None
     a, b = rng.sample(hidden, 2)
-    deck = state.reveal()["deal_order"]
+    deck = list(state.reveal()["deal_order"])
+    if a == b or a not in deck or b not in deck:  # identical copies: nothing to swap
+        return None
+    i, j = deck.index(a), deck.index(b)
+    deck[i], deck[j] = b, a
     assert state.seed is not None
-    other = game.new_state(
-        seed=state.seed, deck=[b if c == a else a if c == b else c for c in deck]
-    )
+    other = game.new_state(seed=state.seed, deck=deck)
     try:
         for move in state.moves:
             other.play(move)
@@ -281,3 +283,22 @@ def test_expert_plays_whole_games_legally() -> None:
             assert seat is not None
             state.play(lineup[seat].choose(game, state.view(seat)))
         assert state.outcome is not None
+
+
+def test_the_web_table_offers_expert_with_a_work_budget() -> None:
+    from tikki.server import botplay, pool
+
+    game = tikki.load("myllymatti", players=3)
+    assert ("expert:iterations=3000", "Expert") in botplay.LEVELS
+    assert botplay.check_spec("expert:iterations=3000", game) == "expert:iterations=3000"
+    assert botplay.level("expert:iterations=3000") == "Expert"
+    assert not botplay.is_cheap("expert:iterations=3000")
+    with pytest.raises(RulesError, match="work budget"):
+        botplay.check_spec("expert", game, any_spec=True)
+    with pytest.raises(RulesError, match="1–5000"):
+        botplay.check_spec("expert:iterations=9000", game, any_spec=True)
+    with pytest.raises(RulesError, match="takes iterations"):
+        botplay.check_spec("expert:seconds=1", game, any_spec=True)
+    view = game.new_state(seed=4).view(0)
+    move = pool.search_move("expert:iterations=20", pool.game_key(game), view, seed=1)
+    assert move in view["legal_moves"]
