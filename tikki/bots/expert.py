@@ -79,8 +79,18 @@ class ExpertBot:
         self.solve = float(solve)
         self.endgame = int(endgame)
         self.samples = int(samples)
-        if self.seconds <= 0 or not 0 <= self.solve <= 1 or self.samples < 1:
-            raise RulesError(_t("expert needs seconds > 0, solve between 0 and 1 and samples >= 1"))
+        if (
+            self.seconds <= 0
+            or not 0 <= self.solve <= 1
+            or self.samples < 1
+            or (self.iterations is not None and self.iterations < 1)
+        ):
+            raise RulesError(
+                _t(
+                    "expert needs seconds > 0, solve between 0 and 1, samples >= 1 and"
+                    " iterations >= 1"
+                )
+            )
         self.search = ISMCTSBot(seed=self.rng.randrange(2**32), iterations=10**9, stop=0)
         self.clock: Clock = time.perf_counter
         self.halt: Callable[[], bool] | None = None
