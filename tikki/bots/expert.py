@@ -69,7 +69,7 @@ class ExpertBot:
         seed: int | None = None,
         seconds: float | str = 1.0,
         solve: float | str = 0.4,
-        endgame: int | str = 16,
+        endgame: int | str = 10,
         samples: int | str = 4,
         iterations: int | str | None = None,
     ) -> None:
