@@ -302,3 +302,28 @@ def test_the_web_table_offers_expert_with_a_work_budget() -> None:
     view = game.new_state(seed=4).view(0)
     move = pool.search_move("expert:iterations=20", pool.game_key(game), view, seed=1)
     assert move in view["legal_moves"]
+
+
+def test_mattis_endgames_are_solved_over_sampled_dreck_deals() -> None:
+    """Mattis phase 2: the expert solves several deals of the hidden dreck and plays a move
+    proven in all of them; where the seat's view hides nothing, that move is an escape
+    by brute force on the true state."""
+    game = tikki.load("mattis", players=3)
+    proofs = checked = 0
+    for seed in range(40):
+        state = small_endgame(game, seed, 4)
+        if state is None or len(state.legal_moves()) < 2:
+            continue
+        seat = state.current_player
+        assert seat is not None
+        bot = expert(samples=3)
+        move = bot.choose(game, state.view(seat))
+        assert move in state.legal_moves()
+        if bot.last["how"] == "proof":
+            proofs += 1
+            if not state.reveal()["hidden"][str(seat)]:
+                after = state.clone()
+                after.play(move)
+                assert brute_force(after, seat, depth=30) != LOSS, seed
+                checked += 1
+    assert proofs >= 5, proofs

@@ -152,12 +152,11 @@ class ExpertBot:
         solver = self._solver(game, seat)
         before = solver.nodes
         sample = game.sampler(view)
-        if game.name == "myllymatti":  # MM-10: the only state consistent with the view
-            worlds = [sample(self.rng)]
-        else:
-            worlds = [sample(self.rng) for _ in range(self.samples)]
+        worlds = [sample(self.rng)]  # Myllymatti (MM-10): the only state the view allows
         if cards_in_hands(worlds[0]) > self.endgame:
             return {}
+        if game.name == "mattis":  # only the dreck split is hidden: several deals of it
+            worlds += [sample(self.rng) for _ in range(self.samples - 1)]
         values = self._solve(solver, worlds, deadline, nodes)
         self.last["nodes"] = solver.nodes - before
         return values
