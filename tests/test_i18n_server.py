@@ -27,15 +27,20 @@ def test_the_lobby_follows_accept_language(c: TestClient) -> None:
     take = next(o for o in myllymatti["options"] if o["name"] == "take")
     assert take["text"].startswith("mitä kaatamatta jättävä pelaaja nostaa")
     assert take["help"].endswith("(MM-14)") and take["rulings"] == ["MM-14"]
-    assert [b["label"] for b in info["bots"]] == ["Helppo", "Keskitaso", "Vaikea"]
-    assert [b["spec"] for b in info["bots"]] == ["random", "heuristic", "ismcts:iterations=1000"]
+    assert [b["label"] for b in info["bots"]] == ["Helppo", "Keskitaso", "Vaikea", "Mestari"]
+    assert [b["spec"] for b in info["bots"]] == [
+        "random",
+        "heuristic",
+        "ismcts:iterations=1000",
+        "expert:iterations=3000",
+    ]
 
 
 def test_the_query_wins_over_the_header(c: TestClient) -> None:
     info, lang = _games(c, params={"lang": "de"}, headers={"Accept-Language": "fi"})
     assert lang == "de"
     assert info["games"]["mueckenstich"]["summary"].startswith("3–6 Spieler")
-    assert [b["label"] for b in info["bots"]] == ["Leicht", "Mittel", "Schwer"]
+    assert [b["label"] for b in info["bots"]] == ["Leicht", "Mittel", "Schwer", "Experte"]
     info, lang = _games(c, headers={"Accept-Language": "sv, nb"})
     assert lang == "en" and info["bots"][0]["label"] == "Easy"
 

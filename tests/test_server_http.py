@@ -29,7 +29,12 @@ def test_games_lists_the_games_and_bot_levels(c: TestClient) -> None:
     body = c.get("/api/games").json()
     assert set(body["games"]) == {"myllymatti", "mattis", "mueckenstich"}
     assert body["games"]["myllymatti"]["players"]["min"] == 2
-    assert [b["spec"] for b in body["bots"]] == ["random", "heuristic", "ismcts:iterations=1000"]
+    assert [b["spec"] for b in body["bots"]] == [
+        "random",
+        "heuristic",
+        "ismcts:iterations=1000",
+        "expert:iterations=3000",
+    ]
 
 
 def test_create_gives_invites_and_hides_the_seed(c: TestClient) -> None:
@@ -316,7 +321,7 @@ def test_unknown_table(c: TestClient, method: str, path: str) -> None:
         (
             {"game": "myllymatti", "seats": [{"kind": "open"}, {"kind": "bot", "bot": "alpha"}]},
             "bad_bot",
-            "random, heuristic or ismcts",
+            "random, heuristic, ismcts or expert",
         ),
         (
             {

@@ -801,7 +801,9 @@ def serve_command(
     ] = False,
     allow_bot_specs: Annotated[
         bool,
-        typer.Option("--allow-bot-specs", help="accept any bot spec, not only Easy/Medium/Hard"),
+        typer.Option(
+            "--allow-bot-specs", help="accept any bot spec, not only Easy/Medium/Hard/Expert"
+        ),
     ] = False,
     bot_workers: Annotated[
         int, typer.Option("--bot-workers", help="processes for searching bots (0: one per core)")

@@ -172,12 +172,13 @@ def _load_builtin() -> None:
     a user's bot of the same name registered first is kept)."""
     if not _BUILTIN_LOADED:
         _BUILTIN_LOADED.append(True)
-        from tikki.bots import external, heuristic, ismcts, random_bot
+        from tikki.bots import expert, external, heuristic, ismcts, random_bot
 
         builtin: dict[str, BotFactory] = {
             "random": random_bot.RandomBot,
             "heuristic": heuristic.HeuristicBot,
             "ismcts": ismcts.ISMCTSBot,
+            "expert": expert.ExpertBot,
             "cmd": external.ExternalBot,
         }
         for name, factory in builtin.items():

@@ -1,9 +1,11 @@
 """Bots at the web table: which specs the server runs, their names and their seeds.
 
-The server offers its named levels (:data:`LEVELS`: Easy, Medium, Hard) only; other
-specs of ``random``, ``heuristic`` and ``ismcts`` (at most :data:`MAX_ITERATIONS`
-iterations, no time budgets) need ``tikki serve --allow-bot-specs``; external ``cmd:``
-bots never run on the server.  A bot's randomness comes from (table seed, seat, seq), so
+The server offers its named levels (:data:`LEVELS`: Easy, Medium, Hard, Expert) only;
+other specs of ``random``, ``heuristic`` and ``ismcts`` (at most :data:`MAX_ITERATIONS`
+iterations, no time budgets) need ``tikki serve --allow-bot-specs``; ``expert`` runs with
+a work budget (``expert:iterations=3000``, about a second a move on one core) so that
+its moves do not depend on the machine's speed; external ``cmd:`` bots never run on the
+server.  A bot's randomness comes from (table seed, seat, seq), so
 a table rebuilt after a restart plays on exactly as it would have.
 """
 
@@ -24,6 +26,7 @@ LEVELS: tuple[tuple[str, str], ...] = (
     ("random", N_("Easy")),
     ("heuristic", N_("Medium")),
     ("ismcts:iterations=1000", N_("Hard")),
+    ("expert:iterations=3000", N_("Expert")),
 )
 """The bot levels the lobby offers: (spec, label); the labels in English (see :func:`levels`)."""
 
@@ -31,6 +34,7 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "random": frozenset(),
     "heuristic": frozenset(),
     "ismcts": frozenset({"iterations", "c", "rollout", "greedy", "stop", "horizon", "prior"}),
+    "expert": frozenset({"iterations"}),
 }
 """Bot names the server runs, with the parameters each may take."""
 
@@ -47,13 +51,13 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
         name, params = botlib.parse_spec(spec)
     except RulesError as err:
         raise RulesError(
-            _("{err}; the server runs random, heuristic and ismcts", err=err)
+            _("{err}; the server runs random, heuristic, ismcts and expert", err=err)
         ) from None
     if name not in ALLOWED:
         raise RulesError(
             _(
-                "the server does not run {name!r} bots: use random, heuristic"
-                " or ismcts (for example {allowed})",
+                "the server does not run {name!r} bots: use random, heuristic,"
+                " ismcts or expert (for example {allowed})",
                 name=name,
                 allowed=allowed,
             )
@@ -70,6 +74,13 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
             )
         )
     _check_ismcts(params)
+    if name == "expert" and "iterations" not in params:
+        raise RulesError(
+            _(
+                "the server runs expert with a work budget, e.g. expert:iterations=3000"
+                " (a time budget would make a table play differently after a restart)"
+            )
+        )
     if not any_spec and spec.strip() not in dict(LEVELS):
         levels = ", ".join(f"{level} ({text})" for level, text in LEVELS)
         raise RulesError(

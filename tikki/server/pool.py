@@ -195,12 +195,13 @@ def search_move(
     seconds: float = MAX_SECONDS,
 ) -> str:
     """A search bot's move (runs in a worker process; stops early when the pool stops)."""
+    from tikki.bots.expert import ExpertBot
     from tikki.bots.ismcts import ISMCTSBot
 
     if _STOP is not None and _STOP.is_set():  # the pool is stopping: any legal move
         return str(view["legal_moves"][0])
     bot = botlib.make(spec, seed=seed)
-    if isinstance(bot, ISMCTSBot):
+    if isinstance(bot, ISMCTSBot | ExpertBot):
         bot.halt = _halt(time.perf_counter() + seconds)
     return bot.choose(_game(*game), view)
 

@@ -14,7 +14,7 @@ export function andList(items) {
   return _("{items} and {last}", { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
-const LEVELS = { random: N_("Easy"), heuristic: N_("Medium"), ismcts: N_("Hard") };
+const LEVELS = { random: N_("Easy"), heuristic: N_("Medium"), ismcts: N_("Hard"), expert: N_("Expert") };
 
 /** A bot spec's level in words: `heuristic` → `Medium`; an unknown one stays as it is. */
 export function levelName(spec) {

@@ -1,0 +1,189 @@
+"""The ``expert`` bot (issue 15): ISMCTS under a time budget, exact search where it can.
+
+``expert`` (default one second a move, ``expert:seconds=0.5``) sees only its view, like
+every bot.  Each move:
+
+1. **One legal move:** played at once, no search.
+2. **Exact endgames** (:mod:`tikki.bots.endgame`, paranoid alpha-beta):
+
+   * *Myllymatti phase 2* is a perfect-information game (every hand is public, MM-10): the
+     state drawn from the view by the game's determinizer is the true position.  Once at
+     most ``endgame`` cards are in the hands, the solver gets a ``solve`` share of the
+     move's time; its table of proven positions is kept from move to move, so a solved
+     endgame is then played without search.
+   * *Mattis phase 2* is nearly perfect: only who received which dreck card is hidden
+     (AM-9).  The bot solves ``samples`` determinizations the same way and trusts only what
+     holds in every one of them (a move that escapes in each, or a move lost in each).
+
+   A proven escape (:data:`~tikki.bots.endgame.WIN`) is played; moves proven lost are left
+   out of the choice unless every move is.
+3. **ISMCTS** (:class:`~tikki.bots.ismcts.ISMCTSBot`, its defaults) spends the rest of the
+   time, and the most visited move not proven lost is played.
+
+**Time management:** the budget of a move is ``seconds`` times a weight that grows with
+the number of legal moves (0.75 for two, 1.0 for three, 1.25 for four, 1.5 for five or
+more): a choice between many moves gets more thought than one between two.  The clock is
+``bot.clock`` (``time.perf_counter``; tests put a fake clock there), and ``bot.halt`` (as
+for ``ismcts``) ends a search early.  ``bot.last`` says what the last move cost: how it was
+chosen, the ISMCTS iterations and the solver's positions.
+
+**A budget in work instead of time:** ``expert:iterations=3000`` gives each move that many
+ISMCTS iterations (times the same weight) and the solver :data:`NODES_PER_ITERATION`
+positions per iteration of its ``solve`` share, whatever the machine's speed: the same
+seed and views then give the same moves (the web table uses it, so a table restarted
+from its records plays on exactly as before).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tikki.bots.endgame import DRAW, LOSS, WIN, Clock, Solver, cards_in_hands
+from tikki.bots.ismcts import ISMCTSBot
+from tikki.core import Game, RulesError, State
+from tikki.i18n import _ as _t
+
+WEIGHTS = (0.75, 1.0, 1.25, 1.5)
+"""Budget weights for 2, 3, 4 and 5+ legal moves (time management)."""
+NODES_PER_ITERATION = 2.0
+"""Solver positions per ISMCTS iteration of budget (about their speeds' ratio)."""
+TABLE_LIMIT = 2_000_000
+"""A solver's table is emptied when it holds more proven positions than this."""
+
+
+def weight(legal: int) -> float:
+    """The share of ``seconds`` a move with ``legal`` legal moves gets."""
+    return WEIGHTS[min(max(legal, 2), 5) - 2]
+
+
+class ExpertBot:
+    """ISMCTS with exact shedding endgames and time management (see the module notes)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        seconds: float | str = 1.0,
+        solve: float | str = 0.4,
+        endgame: int | str = 10,
+        samples: int | str = 4,
+        iterations: int | str | None = None,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.seconds = float(seconds)
+        self.iterations = None if iterations is None else int(iterations)
+        self.solve = float(solve)
+        self.endgame = int(endgame)
+        self.samples = int(samples)
+        if (
+            self.seconds <= 0
+            or not 0 <= self.solve <= 1
+            or self.samples < 1
+            or (self.iterations is not None and self.iterations < 1)
+        ):
+            raise RulesError(
+                _t(
+                    "expert needs seconds > 0, solve between 0 and 1, samples >= 1 and"
+                    " iterations >= 1"
+                )
+            )
+        self.search = ISMCTSBot(seed=self.rng.randrange(2**32), iterations=10**9, stop=0)
+        self.clock: Clock = time.perf_counter
+        self.halt: Callable[[], bool] | None = None
+        self.last: dict[str, Any] = {}
+        self._solvers: dict[tuple[Game, int], Solver] = {}
+
+    def choose(self, game: Game, view: Mapping[str, Any]) -> str:
+        """The move: forced, proven, or the most visited of the search."""
+        legal: list[str] = [str(m) for m in view.get("legal_moves") or []]
+        if not legal:
+            raise RulesError("the view has no legal moves: it is not this seat's turn")
+        self.last = {"how": "only", "iterations": 0, "nodes": 0}
+        if len(legal) == 1:
+            return legal[0]
+        share = weight(len(legal))
+        if self.iterations is None:
+            start = self.clock()
+            deadline: float | None = start + self.seconds * share
+            solve_by, nodes = start + self.seconds * share * self.solve, 10**9
+            self.search.iterations = 10**9
+        else:
+            deadline = solve_by = None
+            budget = max(1, round(self.iterations * share))
+            nodes = max(1, round(budget * self.solve * NODES_PER_ITERATION))
+            self.search.iterations = budget
+        values = self._exact(game, view, solve_by, nodes)
+        winners = [m for m in legal if values.get(m) == WIN]
+        if winners:
+            self.last["how"] = "proof"
+            return winners[0]
+        allowed = [m for m in legal if values.get(m, DRAW) != LOSS] or legal
+        if len(allowed) == 1:
+            self.last["how"] = "proof"
+            return allowed[0]
+        return self._ismcts(game, view, deadline, allowed)
+
+    def _ismcts(
+        self, game: Game, view: Mapping[str, Any], deadline: float | None, allowed: list[str]
+    ) -> str:
+        clock, outer = self.clock, self.halt
+
+        def halt() -> bool:
+            return (deadline is not None and clock() >= deadline) or (outer is not None and outer())
+
+        self.search.halt = halt
+        root = self.search.search(game, view)
+        self.last["how"] = "search"
+        self.last["iterations"] = self.search.last_iterations
+        children = root.children
+        return max(allowed, key=lambda m: children[m].visits if m in children else -1)
+
+    def _exact(
+        self, game: Game, view: Mapping[str, Any], deadline: float | None, nodes: int
+    ) -> dict[str, int]:
+        """Proven values of the legal moves, where an endgame can be solved; else none."""
+        if view.get("phase") != "shed" or game.name not in ("myllymatti", "mattis"):
+            return {}
+        seat = int(view["seat"])
+        solver = self._solver(game, seat)
+        before = solver.nodes
+        sample = game.sampler(view)
+        worlds = [sample(self.rng)]  # Myllymatti (MM-10): the only state the view allows
+        if cards_in_hands(worlds[0]) > self.endgame:
+            return {}
+        if game.name == "mattis":  # only the dreck split is hidden: several deals of it
+            worlds += [sample(self.rng) for _ in range(self.samples - 1)]
+        values = self._solve(solver, worlds, deadline, nodes)
+        self.last["nodes"] = solver.nodes - before
+        return values
+
+    def _solve(
+        self, solver: Solver, worlds: list[State], deadline: float | None, nodes: int
+    ) -> dict[str, int]:
+        """Values every world agrees on (a move that wins in each, or loses in each)."""
+        agreed: dict[str, int] | None = None
+        clock = self.clock
+        for i, world in enumerate(worlds):
+            left = len(worlds) - i
+            share = None if deadline is None else clock() + (deadline - clock()) / left
+            values = solver.move_values(
+                world, max_nodes=max(1, nodes // len(worlds)), deadline=share
+            )
+            if agreed is None:
+                agreed = values
+            else:
+                agreed = {m: v for m, v in agreed.items() if values.get(m) == v}
+            if self.halt is not None and self.halt():
+                return {}
+        return {m: v for m, v in (agreed or {}).items() if v != DRAW}
+
+    def _solver(self, game: Game, seat: int) -> Solver:
+        solver = self._solvers.get((game, seat))
+        if solver is None or len(solver.table) > TABLE_LIMIT:
+            solver = self._solvers[(game, seat)] = Solver(seat, self.clock)
+        solver.clock = self.clock
+        return solver
