@@ -66,14 +66,17 @@ from tikki.core import (
     JSON,
     Game,
     IllegalMove,
+    MoveGrammar,
     OptionSpec,
     RulesError,
     TableState,
     illegal,
     max_moves_option,
     register,
+    shedding_bounds,
     shedding_outcome,
     slot_cloner,
+    tactics,
 )
 from tikki.events import (
     DRAW,
@@ -116,30 +119,6 @@ RULES_TEXT = rules_text("mattis", "en")
 _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 _SLOUGH_TEXT = tuple("slough " + t for t in CARD_TEXT)
-_LEAD_MAX = RANKS.index("8")
-"""Cheap playouts lead from hand only an eight or lower (else turn the stock)."""
-_TAKE_RANK = RANKS.index("A")
-"""Cheap playouts take a lone card rather than beat it with a trump this high."""
-_NEARLY_OUT = 2
-"""...unless they hold this many cards or fewer."""
-
-
-def _cheapest(singles: list[int], runs: list[tuple[int, int]]) -> tuple[int, int] | None:
-    """The play whose lowest card ranks lowest, the longest from it (``None``: no play)."""
-    run = min(runs, key=_cheap_key) if runs else None
-    if not singles:
-        return run
-    card = min(singles, key=RANK_OF.__getitem__)
-    if run is not None and RANK_OF[run[0]] <= RANK_OF[card]:
-        return run
-    return card, 1
-
-
-def _cheap_key(play: tuple[int, int]) -> tuple[int, int]:
-    """Cheapest play first: lowest rank of its lowest card, then the longest."""
-    return RANK_OF[play[0]], -play[1]
-
-
 _RUN_TEXT: dict[tuple[int, int], str] = {}
 
 
@@ -211,6 +190,20 @@ class Mattis(Game):
     def deck(self) -> list[str]:
         """The 52 French cards."""
         return french_deck()
+
+    def move_grammar(self) -> MoveGrammar:
+        """Cards, sequences up to ``max_sequence`` (AM-10), ``stock``, ``take``, ``pass``
+        and ``slough <card>``."""
+        return MoveGrammar(
+            max_run=int(self.option("max_sequence")),
+            words=("stock", "take", "pass"),
+            card_words=("slough",),
+        )
+
+    @property
+    def utility_bounds(self) -> tuple[float, float]:
+        """The loser's -1 and the others' share 1/(n-1)."""
+        return shedding_bounds(self.players)
 
     def normalize_card(self, text: str) -> str | None:
         """Canonical French card text, or ``None``."""
@@ -410,7 +403,7 @@ class MattisState(TableState):
         """An independent copy (cheap: flat lists of ints)."""
         return _clone(self)
 
-    def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
+    def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
 
         Moves are chosen among the same options as ``legal_moves`` (``_collect_options``,
@@ -418,9 +411,10 @@ class MattisState(TableState):
         ``play``, without building the texts to choose from.  With ``greedy=0`` every
         move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``.  With probability ``greedy`` a move is instead the
-        *cheap* one, the main rules of the heuristic bot read from the state rather
-        than a view (see :meth:`_cheap_collect`, :meth:`_cheap_lap`, :meth:`_cheap_shed`).
+        *cheap* one, the heuristic bot's rules (:mod:`tikki.bots.heuristic.mattis`) read
+        from the state rather than a view.  A game of one round: ``rounds`` changes nothing.
         """
+        rules = tactics("mattis")
         while self._phase != OVER:
             hand = self._hands[self._to_act]
             cheap = greedy > 0.0 and rng.random() < greedy
@@ -429,7 +423,8 @@ class MattisState(TableState):
             elif self._lap_left:
                 options = self._slough_options(hand)
                 if cheap:
-                    card = self._cheap_lap(options)
+                    card = rules.slough(self._to_act, self._round, self._rcards, options)
+                    card = -1 if card is None else card
                 else:
                     i = int(rng.random() * (len(options) + 1))
                     card = options[i] if i < len(options) else -1
@@ -437,7 +432,9 @@ class MattisState(TableState):
             else:
                 cards, stock = self._collect_options(hand)
                 if cheap:
-                    card = self._cheap_collect(cards, stock)
+                    best = self._rbest if self._rcards else None
+                    card = rules.cheap_collect(cards, stock, best)
+                    card = -1 if card is None else card
                 else:
                     i = int(rng.random() * (len(cards) + stock))
                     card = cards[i] if i < len(cards) else -1
@@ -445,34 +442,6 @@ class MattisState(TableState):
             if self._phase != OVER and len(self._hist) >= self._max_moves:
                 self._abandon()
         self._legal = None
-
-    def _cheap_collect(self, cards: list[int], stock: bool) -> int:
-        """Phase 1, cheaply: lead low (an eight or lower) else turn the stock; follow
-        with the lowest losing card, else turn the stock, else win with the highest card.
-        """
-        if not cards:
-            return -1
-        if not self._rcards:
-            low = min(cards, key=RANK_OF.__getitem__)
-            return low if RANK_OF[low] <= _LEAD_MAX or not stock else -1
-        best = self._rbest
-        losers = [c for c in cards if RANK_OF[c] < best]
-        if losers:
-            return min(losers, key=RANK_OF.__getitem__)
-        return -1 if stock else max(cards, key=RANK_OF.__getitem__)
-
-    def _cheap_lap(self, options: list[int]) -> int:
-        """A slough lap, cheaply: pass while this seat may still win the round, else
-        slough the highest card it can (onto another's trick)."""
-        if not options:
-            return -1
-        seat = self._to_act
-        if seat in self._round[self._rpos :]:
-            return -1
-        best = self._rbest
-        if any(s == seat and r == best for s, r in self._rcards):
-            return -1
-        return max(options, key=RANK_OF.__getitem__)
 
     def _playout_shed(self, hand: list[int], rng: random.Random, cheap: bool) -> None:
         singles, runs = self._shed_options(hand)
@@ -494,31 +463,14 @@ class MattisState(TableState):
     def _cheap_shed(
         self, singles: list[int], runs: list[tuple[int, int]], held: int
     ) -> tuple[int, int] | None:
-        """Phase 2, cheaply: go out if a play empties the hand; otherwise the play whose
-        lowest card is lowest (the longest sequence from it), a non-trump one when there
-        is one; take with no beater, or rather than beat a lone card with the trump ace.
-        """
-        if held == 1 and singles:
-            return singles[0], 1
-        for run in runs:
-            if run[1] == held:
-                return run
-        trump = self._trump
-        plain = [c for c in singles if SUIT_OF[c] != trump]
-        plain_runs = [r for r in runs if SUIT_OF[r[0]] != trump]
-        if plain or plain_runs:
-            return _cheapest(plain, plain_runs)
-        best = _cheapest(singles, runs)
+        """Phase 2, cheaply: the heuristic bot's shedding rules (``None``: take), read
+        from the state (:func:`tikki.bots.heuristic.mattis.shed`)."""
         top = self._plays
-        if (
-            best is not None
-            and len(top) == 1
-            and len(top[0][1]) == 1
-            and held > _NEARLY_OUT
-            and RANK_OF[best[0]] >= _TAKE_RANK
-        ):
-            return None
-        return best
+        lone = len(top) == 1 and len(top[0][1]) == 1
+        play: tuple[int, int] | None = tactics("mattis").shed(
+            singles, runs, held, self._trump, lone
+        )
+        return play
 
     # --- legality -----------------------------------------------------------------------
 

@@ -29,8 +29,8 @@ Design notes
 * Search support: ``random_playout(rng, greedy, rounds)`` plays on with the same move
   code as ``play``; ``rounds=1`` stops once the round in progress is scored (the later
   rounds are dealt independently of it), and ``returns_so_far`` gives the running totals.
-  Its cheap card moves throw mosquitoes when void, duck tricks holding one, and, as the
-  last to play, take a trick worth having with the lowest winner.
+  Its cheap moves are the bots' (:mod:`tikki.bots.heuristic.mueckenstich`), which use
+  the public helpers :func:`trick_winner` and :func:`score_pile` as the rules do.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from typing import Any
 from tikki.cards import (
     COLOUR_NAMES,
     COLOURS,
+    MOSQUITO,
     colour_word,
     mueckenstich_deck,
     normalize_mueckenstich,
@@ -52,11 +53,13 @@ from tikki.core import (
     JSON,
     Game,
     IllegalMove,
+    MoveGrammar,
     RulesError,
     TableState,
     illegal,
     register,
     slot_cloner,
+    tactics,
 )
 from tikki.events import (
     DRAW,
@@ -79,8 +82,6 @@ DISCARD, PLAY, SCORE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("discard", "play", "score", "over")
 HAND_SIZES = {3: 10, 4: 15, 5: 12, 6: 10}
 """Cards dealt to each player per deal (MS-3)."""
-MOSQUITO = 13
-"""The value of a mosquito within its colour (above the two 12s, MS-7)."""
 MOSQUITO_PENALTY = 5
 """Points lost for the first mosquito of each colour in a player's tricks (MS-10)."""
 ALL_COLOURS = 0b1111
@@ -142,7 +143,7 @@ def score_round(
             if canon is None:
                 raise RulesError(_t("{text!r} is not a Mückenstich card", text=text))
             cards.append(TEXT_CARD[canon])
-        out.append(_score_pile(cards, double, drop))
+        out.append(score_pile(cards, double, drop))
     return out
 
 
@@ -162,7 +163,9 @@ def _scoring_colour(colour: str | None, what: str) -> int:
     return COLOURS.index(letter)
 
 
-def _score_pile(cards: Sequence[int], double: int, drop: int) -> int:
+def score_pile(cards: Sequence[int], double: int, drop: int) -> int:
+    """The score of one seat's won cards (card ints) with the ``double`` and the ``drop``
+    colour (colour indexes, -1: none), as :func:`score_round` scores them (MS-10)."""
     score = 0
     bitten = 0
     for c in cards:
@@ -195,6 +198,22 @@ class Mueckenstich(Game):
     def deck(self) -> list[str]:
         """The 64 Mückenstich cards (MS-1)."""
         return mueckenstich_deck()
+
+    def move_grammar(self) -> MoveGrammar:
+        """Cards, ``discard <card>``, and ``trump``, ``double``, ``drop <colour>``."""
+        return MoveGrammar(card_words=("discard",), suit_words=("trump", "double", "drop"))
+
+    @property
+    def utility_bounds(self) -> tuple[float, float]:
+        """A round scores from -20 (four first mosquitoes) to 65 (every number card, one
+        colour doubled, none dropped), MS-10; a match has as many rounds as players."""
+        n = self.players
+        return (-20.0 * n, 65.0 * n)
+
+    @property
+    def max_length(self) -> int:
+        """At most 86 moves a round: 100 a round is safe."""
+        return 100 * self.players
 
     def normalize_card(self, text: str) -> str | None:
         """Canonical Mückenstich card text, or ``None``."""
@@ -473,31 +492,39 @@ class MueckenstichState(TableState):
 
         With ``greedy=0`` every move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``, without building move texts to choose from.  With
-        probability ``greedy`` a move is instead the *cheap* one (:meth:`_cheap_card`,
-        :meth:`_cheap_trump`; a discard sets a mosquito aside when there is one).
+        probability ``greedy`` a move is instead the *cheap* one, by the bots' quick rules
+        (:mod:`tikki.bots.heuristic.mueckenstich`: ``cheap_card``, ``cheap_trump``,
+        ``cheap_discard``).
         ``rounds``: stop once that many more rounds are scored (``0``: play to the end
         of the match); :meth:`returns_so_far` then gives the running totals.
         """
         stop = self._round + rounds if rounds > 0 else self._n
+        rules = tactics("mueckenstich")
         while self._phase != OVER and self._round < stop:
             phase = self._phase
             cheap = greedy > 0.0 and rng.random() < greedy
             if phase == PLAY:
                 if self._pending:
-                    colour = self._cheap_trump() if cheap else int(rng.random() * 4)
+                    colour = (
+                        rules.cheap_trump(self._trick, self._to_act, self._led, self._trump)
+                        if cheap
+                        else int(rng.random() * 4)
+                    )
                     self._name_trump(colour)
                     continue
                 options = self._playable(self._hands[self._to_act])
                 if cheap:
-                    card = self._cheap_card(options)
+                    card = rules.cheap_card(
+                        options, self._trick, self._to_act, self._led, self._trump, self._n
+                    )
                 else:
                     distinct = sorted(set(options))
                     card = distinct[int(rng.random() * len(distinct))]
                 self._play_card(card)
             elif phase == DISCARD:
                 hand = self._hands[self._to_act]
-                card = max(hand, key=_CHEAP_ORDER.__getitem__) if cheap else -1
-                if card < 0 or card & 15 != MOSQUITO:
+                card = rules.cheap_discard(hand) if cheap else None
+                if card is None:
                     distinct = sorted(set(hand))
                     card = distinct[int(rng.random() * len(distinct))]
                 self._discard(card)
@@ -511,40 +538,6 @@ class MueckenstichState(TableState):
     def returns_so_far(self) -> list[float]:
         """Each seat's total so far (the match's ``returns`` once it is over)."""
         return [float(t) for t in self._totals]
-
-    def _cheap_card(self, options: list[int]) -> int:
-        """A card, cheaply: void in the colour led, throw a mosquito (else the highest
-        card); last to play, win a trick worth having with the lowest winner and duck
-        any other with the highest card that does not win it; following a trick that holds
-        a mosquito, the highest card that does not take it; otherwise the lowest number
-        card (a trick's worth: +1 a number card, -5 a mosquito)."""
-        trick = self._trick
-        if trick and options[0] >> 4 != self._led:
-            return max(options, key=_DUMP_ORDER.__getitem__)
-        low = min(options, key=_CHEAP_ORDER.__getitem__)
-        if not trick:
-            return low
-        worth = 1 + sum(-MOSQUITO_PENALTY if c & 15 == MOSQUITO else 1 for _, c in trick)
-        last = len(trick) == self._n - 1
-        if worth > 0 and not last:
-            return low
-        seat, led, trump = self._to_act, self._led, self._trump
-        wins = [c for c in options if _trick_winner([*trick, (seat, c)], led, trump) == seat]
-        if worth > 0 and wins:
-            return min(wins, key=_CHEAP_ORDER.__getitem__)
-        ducks = [c for c in options if c not in wins]
-        return max(ducks, key=_CHEAP_ORDER.__getitem__) if ducks else low
-
-    def _cheap_trump(self) -> int:
-        """A trump, cheaply: the first colour that leaves the trick so far to another
-        seat, else keep the current one (any colour when there is none)."""
-        seat, trick, led = self._to_act, self._trick, self._led
-        if not trick:
-            return max(self._trump, 0)
-        for colour in range(4):
-            if _trick_winner(trick, led, colour) != seat:
-                return colour
-        return max(self._trump, 0)
 
     # --- legality -----------------------------------------------------------------------
 
@@ -717,7 +710,7 @@ class MueckenstichState(TableState):
             self._to_act = (seat + 1) % n
             return
         trick = self._trick
-        winner = _trick_winner(trick, self._led, self._trump)
+        winner = trick_winner(trick, self._led, self._trump)[0]
         self._tricks[winner] += 1
         pile = self._piles[winner]
         for _, c in trick:
@@ -778,7 +771,7 @@ class MueckenstichState(TableState):
         self._finish_round()
 
     def _finish_round(self) -> None:
-        scores = [_score_pile(p, self._doubled, self._dropped) for p in self._piles]
+        scores = [score_pile(p, self._doubled, self._dropped) for p in self._piles]
         for s in range(self._n):
             self._totals[s] += scores[s]
         self._sheet.append(
@@ -933,7 +926,7 @@ class MueckenstichState(TableState):
     def _scoring_choice(self, seat: int | None) -> JSON | None:
         """The double or drop being chosen (MS-10), or ``None``: its ``verb``, the choosing
         ``seat``, and for a seat's own view its ``scores``: what each colour still open would
-        make ``seat``'s won cards score this round (``_score_pile``, the round's scoring;
+        make ``seat``'s won cards score this round (``score_pile``, the round's scoring;
         while the double is chosen, without a drop)."""
         if self._phase != SCORE or self._to_act < 0:
             return None
@@ -942,9 +935,9 @@ class MueckenstichState(TableState):
         if seat is not None:
             pile = self._piles[seat]
             scores = {
-                COLOURS[c]: _score_pile(pile, c, -1)
+                COLOURS[c]: score_pile(pile, c, -1)
                 if double
-                else _score_pile(pile, self._doubled, c)
+                else score_pile(pile, self._doubled, c)
                 for c in range(len(COLOURS))
                 if c != self._doubled
             }
@@ -1019,18 +1012,14 @@ _VOID_TEXTS: tuple[tuple[str, ...], ...] = tuple(
     tuple(COLOURS[k] for k in range(4) if v >> k & 1) for v in range(16)
 )
 """The colours of each 4-bit void mask, as the view's ``voids`` lists them."""
-_CHEAP_ORDER: tuple[int, ...] = tuple((c & 15) * 4 + (c >> 4) for c in range(64))
-_DUMP_ORDER: tuple[int, ...] = tuple(
-    100 if c & 15 == MOSQUITO else (c & 15) * 4 + (c >> 4) for c in range(64)
-)
-"""Cheap playouts: a seat void in the colour led throws a mosquito, else its highest card."""
 _DISCARD_TEXT: tuple[str, ...] = tuple(f"discard {t}" if t else "" for t in CARD_TEXT)
 _DISCARD_CARD: dict[str, int] = {f"discard {t}": c for t, c in TEXT_CARD.items()}
 
 
-def _trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> int:
-    """The seat winning ``trick`` (MS-7, MS-9): the highest trump present, else the
-    highest card of the colour led; of identical cards the later one."""
+def trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> tuple[int, int]:
+    """The winning ``(seat, card)`` of ``trick``, ``(seat, card)`` pairs in play order
+    (MS-7, MS-9): the highest trump present, else the highest card of the colour led; of
+    identical cards the later one.  ``led`` and ``trump`` are colour indexes (-1: none)."""
     colour = led
     if trump >= 0 and trump != led:
         for _, c in trick:
@@ -1041,7 +1030,7 @@ def _trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> int
     for s, c in trick:
         if c >> 4 == colour and c >= best:
             best_seat, best = s, c
-    return best_seat
+    return best_seat, best
 
 
 def _strict(values: Sequence[int], target: int) -> int:

@@ -41,14 +41,17 @@ from tikki.core import (
     JSON,
     Game,
     IllegalMove,
+    MoveGrammar,
     OptionSpec,
     RulesError,
     TableState,
     illegal,
     max_moves_option,
     register,
+    shedding_bounds,
     shedding_outcome,
     slot_cloner,
+    tactics,
 )
 from tikki.events import (
     DRAW,
@@ -97,11 +100,6 @@ _BEATS: tuple[tuple[bytes, ...], ...] = tuple(
 )
 """``_BEATS[trump][top][card]``: the beating rule of MM-13 as a table (index -1: no trump)."""
 
-_CHEAP: tuple[tuple[int, ...], ...] = tuple(
-    tuple(RANK_OF[c] + 13 * (SUIT_OF[c] == trump) for c in range(52)) for trump in range(5)
-)
-"""``_CHEAP[trump][card]``: the greedy rollout's cost of spending a card (trumps dearest)."""
-
 _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 
@@ -148,6 +146,15 @@ class Myllymatti(Game):
     def deck(self) -> list[str]:
         """The 52 French cards."""
         return french_deck()
+
+    def move_grammar(self) -> MoveGrammar:
+        """Cards, runs with option ``runs`` (MM-17), ``stock`` and ``take``."""
+        return MoveGrammar(max_run=13 if self.option("runs") else 0, words=("stock", "take"))
+
+    @property
+    def utility_bounds(self) -> tuple[float, float]:
+        """The loser's -1 and the others' share 1/(n-1)."""
+        return shedding_bounds(self.players)
 
     def normalize_card(self, text: str) -> str | None:
         """Canonical French card text, or ``None``."""
@@ -324,50 +331,48 @@ class MyllymattiState(TableState):
         """An independent copy (cheap: flat lists of ints)."""
         return _clone(self)
 
-    def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
+    def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
 
         With ``greedy=0`` every move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``; only the move texts are skipped while choosing.
-        With probability ``greedy`` a move is instead the *cheapest* legal one, a crude
-        but fast policy that makes rollouts far more realistic: in phase 1 the lowest
-        card that loses the round (else uniform); in phase 2 the lowest beater, a suit
-        card before a trump (else take), and the lowest non-trump card to lead.
+        With probability ``greedy`` a move is instead the *cheap* one of the heuristic
+        bot's rules (:mod:`tikki.bots.heuristic.myllymatti`), a crude but fast policy that
+        makes rollouts far more realistic: in phase 1 the lowest card that loses the round
+        (else uniform); in phase 2 the lowest beater, a suit card before a trump (else
+        take), and the lowest non-trump card to lead.  One round: ``rounds`` changes nothing.
         """
+        rules = tactics("myllymatti")
         while self._phase != OVER:
             hand = self._hands[self._to_act]
             cheap = greedy > 0.0 and rng.random() < greedy
             if self._phase == COLLECT:
-                card = self._cheap_loser(hand) if cheap else -2
-                if card == -2:
+                loser = (
+                    rules.lowest_loser(hand, self._round_best()) if cheap and self._rpos else None
+                )
+                if loser is None:
                     k = len(hand) + (len(self._stock) >= 2)
                     i = int(rng.random() * k)
-                    card = hand[i] if i < len(hand) else -1
-                self._collect(card)
+                    self._collect(hand[i] if i < len(hand) else -1)
+                else:
+                    self._collect(loser)
             elif cheap:
-                self._cheap_shed(hand)
+                trump = self._trump
+                options = self._beaters(hand) if self._plays else hand
+                if options:
+                    card = rules.cheapest_card(options, trump)
+                    self._shed([card], CARD_TEXT[card])
+                else:
+                    self._take_move()
             else:
                 self._random_shed(hand, rng)
             if len(self._hist) >= self._max_moves and self._phase != OVER:
                 self._abandon()
         self._legal = None
 
-    def _cheap_loser(self, hand: list[int]) -> int:
-        """The lowest hand card that loses the current round, or -2 if none does."""
-        if not self._rpos:
-            return -2
-        best = max(RANK_OF[c] for _, c, _ in self._trick[len(self._trick) - self._rpos :])
-        losers = [c for c in hand if RANK_OF[c] < best]
-        return min(losers, key=RANK_OF.__getitem__) if losers else -2
-
-    def _cheap_shed(self, hand: list[int]) -> None:
-        trump = self._trump if self._trump >= 0 else 4
-        options = self._beaters(hand) if self._plays else hand
-        if not options:
-            self._take_move()
-            return
-        card = min(options, key=_CHEAP[trump].__getitem__)
-        self._shed([card], CARD_TEXT[card])
+    def _round_best(self) -> int:
+        """The best rank played in the current phase-1 round."""
+        return max(RANK_OF[c] for _, c, _ in self._trick[len(self._trick) - self._rpos :])
 
     def _random_shed(self, hand: list[int], rng: random.Random) -> None:
         leading = not self._plays
