@@ -647,6 +647,20 @@ class TableState(State):
             self._apply(legal[int(rng.random() * len(legal))])
             self._legal = None
 
+    def _check_seat(self, seat: Any) -> None:
+        """Raise :class:`RulesError` unless ``seat`` is a seat of this game or ``None``
+        (the public view)."""
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.players
+        ):
+            raise RulesError(
+                _t(
+                    "no seat {seat!r}: seats are 0–{last} (or None)",
+                    seat=seat,
+                    last=self.game.players - 1,
+                )
+            )
+
     @abstractmethod
     def _generate(self) -> list[str]:
         """The legal move texts of the seat to act (empty when the game is over)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import random
 from bisect import insort
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from tikki.cards import (
@@ -34,6 +34,7 @@ from tikki.cards import (
     SUITS,
     TEXT_CARD,
     french_deck,
+    ints_of,
     normalize_french,
     suit_one,
 )
@@ -44,19 +45,15 @@ from tikki.core import (
     MoveGrammar,
     OptionSpec,
     RulesError,
-    TableState,
     illegal,
     max_moves_option,
     register,
     shedding_bounds,
-    shedding_outcome,
     slot_cloner,
     tactics,
 )
 from tikki.events import (
     DRAW,
-    FALLS,
-    GAME_OVER,
     LAST_CARD,
     OUT,
     PHASE,
@@ -69,12 +66,11 @@ from tikki.events import (
     Event,
     Past,
     ev,
-    extend,
     last_trick,
     past_of,
     to_json,
 )
-from tikki.games.shedding import is_run, next_with_cards
+from tikki.games.shedding import SheddingState, holders, is_run, next_with_cards
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
@@ -206,7 +202,7 @@ class Myllymatti(Game):
         return sample
 
 
-class MyllymattiState(TableState):
+class MyllymattiState(SheddingState):
     """One game of Myllymatti; see the module notes for the representation.
 
     Legal moves: phase 1 cards by rank then suit, then ``stock``; phase 2 cards by suit
@@ -306,19 +302,6 @@ class MyllymattiState(TableState):
 
     # --- the contract -------------------------------------------------------------------
 
-    @property
-    def outcome(self) -> JSON | None:
-        """The loser, the out order, whether abandoned, and the returns (DESIGN)."""
-        if self._phase != OVER:
-            return None
-        loser = None if self._loser < 0 else self._loser
-        return shedding_outcome(self._n, loser, self._out, self.abandoned)
-
-    @property
-    def moves(self) -> list[str]:
-        """Every move played so far."""
-        return [h[1] for h in self._hist]
-
     def _apply(self, move: str) -> None:
         if self._phase == COLLECT:
             self._play_collect(move)
@@ -351,7 +334,7 @@ class MyllymattiState(TableState):
                     rules.lowest_loser(hand, self._round_best()) if cheap and self._rpos else None
                 )
                 if loser is None:
-                    k = len(hand) + (len(self._stock) >= 2)
+                    k = len(hand) + self._may_turn_stock()
                     i = int(rng.random() * k)
                     self._collect(hand[i] if i < len(hand) else -1)
                 else:
@@ -397,7 +380,7 @@ class MyllymattiState(TableState):
         hand = self._hands[self._to_act]
         if self._phase == COLLECT:
             moves = [CARD_TEXT[c] for c in sorted(hand, key=_PHASE1_POS.__getitem__)]
-            if len(self._stock) >= 2:
+            if self._may_turn_stock():
                 moves.append("stock")
             return moves
         return self._generate_shed(hand)
@@ -511,15 +494,19 @@ class MyllymattiState(TableState):
 
     # --- phase 1 ------------------------------------------------------------------------
 
+    def _may_turn_stock(self) -> bool:
+        """MM-3: ``stock`` turns the top card of the stock while it has at least two."""
+        return len(self._stock) >= 2
+
     def _can_play(self, seat: int) -> bool:
-        return bool(self._hands[seat]) or len(self._stock) >= 2
+        return bool(self._hands[seat]) or self._may_turn_stock()
 
     def _next_with_cards(self, seat: int) -> int:
         """The first seat clockwise from ``seat`` (itself included) that holds cards."""
         return next_with_cards(self._hands, seat)
 
     def _holders(self) -> int:
-        return self._n - self._hands.count([])
+        return holders(self._hands)
 
     def _start_trick(self, candidate: int) -> None:
         leader = self._next_with_cards(candidate)
@@ -633,31 +620,8 @@ class MyllymattiState(TableState):
         self._hist.append((seat, "take", -1, self._take_cards(seat)))  # the take event
         self._to_act = self._next_with_cards((seat + 1) % self._n)
 
-    def _shed(self, cards: list[int], move: str) -> None:
-        """Phase 2: the seat to act plays ``cards`` (one card or a run), text ``move``."""
-        seat = self._to_act
-        hand = self._hands[seat]
-        for c in cards:
-            hand.remove(c)
-        plays = self._plays
-        if not plays:
-            self._trick_size = self._holders() + (0 if hand else 1)
-        plays.append([seat, cards])
+    def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
         self._hist.append((seat, move, -1, ()))
-        if not hand:
-            self._out.append(seat)
-            self._ev.append(ev(len(self._hist), OUT, seat, len(self._out)))
-            if self._holders() <= 1:
-                self._finish()
-                return
-        if len(plays) >= self._trick_size:
-            for _, cs in plays:
-                self._fallen.extend(cs)
-            self._ev.append([len(self._hist), FALLS, plays, None])  # ev(), inlined
-            self._plays = []
-            self._to_act = self._next_with_cards(seat)
-        else:
-            self._to_act = self._next_with_cards((seat + 1) % self._n)
 
     def _take_cards(self, seat: int) -> tuple[int, ...]:
         """``seat`` takes by the option (MM-14); return the cards taken."""
@@ -676,42 +640,7 @@ class MyllymattiState(TableState):
             plays.pop(index)
         return (card,)
 
-    def _finish(self) -> None:
-        self._phase = OVER
-        self._to_act = -1
-        holders = [s for s in range(self._n) if self._hands[s]]
-        self._loser = holders[0] if holders else -1
-        self._ev.append(ev(len(self._hist), GAME_OVER))
-
-    def _abandon(self) -> None:
-        self.abandoned = True
-        self._phase = OVER
-        self._to_act = -1
-        self._ev.append(ev(len(self._hist), GAME_OVER))
-
     # --- views --------------------------------------------------------------------------
-
-    def history(self, seat: int | None) -> list[JSON]:
-        """Every move with its seat and events; a `stock` move shows the card it turned.
-
-        The commonest events, a phase-1 draw and a phase-2 take, are kept in the move's
-        own history item (its cards drawn or taken), the others in ``_ev``.  Entries are
-        built once per seat and shared between successive histories (``_book``).
-        """
-        book = self._book
-        if book is None:
-            book = self._book = {}
-        return extend(
-            book,
-            seat,
-            len(self._hist),
-            self._entry,
-            self._ev,
-            self._past,
-            CARD_TEXT,
-            lambda: self.outcome,
-            self._own,
-        )
 
     def _own(self, i: int, seat: int) -> bool:
         """Whether move ``i`` reads otherwise for ``seat``: its own phase-1 draw."""
@@ -738,12 +667,7 @@ class MyllymattiState(TableState):
         shared between successive views, as the history's entries are: read a view,
         never change it.
         """
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
-        ):
-            raise RulesError(
-                _t("no seat {seat!r}: seats are 0–{last} (or None)", seat=seat, last=self._n - 1)
-            )
+        self._check_seat(seat)
         base = self._vc
         if base is None or base[0] != len(self._ev):
             base = self._vc = (len(self._ev), self._parts())
@@ -944,7 +868,7 @@ def _from_view(
 ) -> MyllymattiState:
     """Build a full state from a seat's view, dealing the unseen cards at random."""
     state = MyllymattiState(game, None, None)
-    ints = _ints_of
+    ints = ints_of
     n = game.players
     phase = PHASE_NAMES.index(view["phase"])
     state._phase = phase
@@ -979,15 +903,11 @@ def _from_view(
     return state
 
 
-def _ints_of(texts: Sequence[str]) -> list[int]:
-    return [TEXT_CARD[t] for t in texts]
-
-
 def _deal_unseen(
     state: MyllymattiState, view: Mapping[str, Any], seat: int, rng: random.Random
 ) -> None:
     """Phase 1: deal every card the seat has not seen to the places it cannot see."""
-    own = _ints_of(view["hand"])
+    own = ints_of(view["hand"])
     seen = set(own)
     for pile in state._piles:
         seen.update(pile)
