@@ -54,20 +54,17 @@ from tikki.cards import (
     SUIT_OF,
     SUITS,
     TEXT_CARD,
-    french_deck,
     normalize_french,
     suit_one,
 )
 from tikki.core import (
     JSON,
-    Game,
     IllegalMove,
     MoveGrammar,
     OptionSpec,
     illegal,
     max_moves_option,
     register,
-    shedding_bounds,
     slot_cloner,
     tactics,
 )
@@ -89,6 +86,7 @@ from tikki.events import (
     last_trick,
 )
 from tikki.games.shedding import (
+    FrenchGame,
     SheddingState,
     grown,
     holders,
@@ -154,7 +152,7 @@ def ranks_mask(text: str) -> int:
 
 
 @register
-class Mattis(Game):
+class Mattis(FrenchGame):
     """Mattis for 2–5 players (3 by default): collect in phase 1, shed in phase 2."""
 
     name = "mattis"
@@ -185,10 +183,6 @@ class Mattis(Game):
         "loses."
     )
 
-    def deck(self) -> list[str]:
-        """The 52 French cards."""
-        return french_deck()
-
     def move_grammar(self) -> MoveGrammar:
         """Cards, sequences up to ``max_sequence`` (AM-10), ``stock``, ``take``, ``pass``
         and ``slough <card>``."""
@@ -197,15 +191,6 @@ class Mattis(Game):
             words=("stock", "take", "pass"),
             card_words=("slough",),
         )
-
-    @property
-    def utility_bounds(self) -> tuple[float, float]:
-        """The loser's -1 and the others' share 1/(n-1)."""
-        return shedding_bounds(self.players)
-
-    def normalize_card(self, text: str) -> str | None:
-        """Canonical French card text, or ``None``."""
-        return normalize_french(text)
 
     def _new_state(self, seed: int, deck: list[str] | None) -> MattisState:
         rng = random.Random(seed)
@@ -408,7 +393,7 @@ class MattisState(SheddingState):
             hand = self._hands[self._to_act]
             cheap = greedy > 0.0 and rng.random() < greedy
             if self._phase == SHED:
-                self._playout_shed(hand, rng, cheap)
+                self._playout_shed(hand, rng, rules if cheap else None)
             elif self._lap_left:
                 options = self._slough_options(hand)
                 if cheap:
@@ -432,10 +417,14 @@ class MattisState(SheddingState):
                 self._abandon()
         self._legal = None
 
-    def _playout_shed(self, hand: list[int], rng: random.Random, cheap: bool) -> None:
+    def _playout_shed(self, hand: list[int], rng: random.Random, rules: Any) -> None:
+        """A phase-2 move of a playout: uniform, or with ``rules`` (the bots' tactics
+        module) the cheap one."""
         singles, runs = self._shed_options(hand)
-        if cheap:
-            choice = self._cheap_shed(singles, runs, len(hand))
+        if rules is not None:
+            top = self._plays
+            lone = len(top) == 1 and len(top[0][1]) == 1
+            choice = rules.shed(singles, runs, len(hand), self._trump, lone)
         else:
             k = len(singles)
             i = int(rng.random() * (k + len(runs) + bool(self._plays)))
@@ -1094,13 +1083,7 @@ class MattisState(SheddingState):
             "zones": zones,
             "hidden": hidden,
             "secret": [[CARD_TEXT[c] for c in sec] for sec in self._secret],
-            "seed": self.seed,
-            "deal_order": [CARD_TEXT[c] for c in self._order],
-            "trump": SUITS[self._trump] if self._trump >= 0 else None,
-            "out_order": list(self._out),
-            "loser": None if self._loser < 0 else self._loser,
-            "abandoned": self.abandoned,
-            "moves": self.moves,
+            **self._reveal_end(),
         }
 
 

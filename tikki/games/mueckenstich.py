@@ -71,7 +71,7 @@ from tikki.events import (
     Event,
     Past,
     ev,
-    extend,
+    history_of,
     past_of,
 )
 from tikki.games.dealing import Dealer
@@ -799,20 +799,7 @@ class MueckenstichState(TableState):
 
     def history(self, seat: int | None) -> list[JSON]:
         """Every move with its seat and events; another seat's discard reads ``discard ?``."""
-        book = self._book
-        if book is None:
-            book = self._book = {}
-        return extend(
-            book,
-            seat,
-            len(self._moves),
-            self._entry,
-            self._ev,
-            self._past,
-            CARD_TEXT,
-            lambda: self.outcome,
-            self._own,
-        )
+        return history_of(self, seat, len(self._moves), CARD_TEXT)
 
     def _own(self, i: int, seat: int) -> bool:
         """Whether move ``i`` reads otherwise for ``seat``: its own discard."""

@@ -33,14 +33,12 @@ from tikki.cards import (
     SUIT_OF,
     SUITS,
     TEXT_CARD,
-    french_deck,
     ints_of,
     normalize_french,
     suit_one,
 )
 from tikki.core import (
     JSON,
-    Game,
     IllegalMove,
     MoveGrammar,
     OptionSpec,
@@ -48,7 +46,6 @@ from tikki.core import (
     illegal,
     max_moves_option,
     register,
-    shedding_bounds,
     slot_cloner,
     tactics,
 )
@@ -70,7 +67,7 @@ from tikki.events import (
     past_of,
     to_json,
 )
-from tikki.games.shedding import SheddingState, holders, is_run, next_with_cards
+from tikki.games.shedding import FrenchGame, SheddingState, holders, is_run, next_with_cards
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
@@ -101,7 +98,7 @@ _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 
 
 @register
-class Myllymatti(Game):
+class Myllymatti(FrenchGame):
     """Myllymatti for 2–4 players; ``variant="koira"`` is the Koira preset (MM-18)."""
 
     name = "myllymatti"
@@ -139,22 +136,9 @@ class Myllymatti(Game):
         "duels, then get rid of them; the last player holding cards loses."
     )
 
-    def deck(self) -> list[str]:
-        """The 52 French cards."""
-        return french_deck()
-
     def move_grammar(self) -> MoveGrammar:
         """Cards, runs with option ``runs`` (MM-17), ``stock`` and ``take``."""
         return MoveGrammar(max_run=13 if self.option("runs") else 0, words=("stock", "take"))
-
-    @property
-    def utility_bounds(self) -> tuple[float, float]:
-        """The loser's -1 and the others' share 1/(n-1)."""
-        return shedding_bounds(self.players)
-
-    def normalize_card(self, text: str) -> str | None:
-        """Canonical French card text, or ``None``."""
-        return normalize_french(text)
 
     def _new_state(self, seed: int, deck: list[str] | None) -> MyllymattiState:
         if deck is None:
@@ -415,22 +399,11 @@ class MyllymattiState(SheddingState):
         if self._phase == OVER:
             raise IllegalMove(_t("the game is over: no more moves"))
         text = "".join(move.split())
-        if not text.isascii():
-            raise illegal(
-                move,
-                _t(
-                    "{move!r} is not a move: {move_forms}",
-                    move=move,
-                    move_forms=_move_forms(self._phase),
-                ),
-                legal,
-            )
-        text = text.lower()
-        if text in ("stock", "take"):
-            canon = text
+        if text.lower() in ("stock", "take") and text.isascii():
+            canon = text.lower()
         else:
-            parts = [normalize_french(p) for p in text.split("+")]
-            if any(p is None for p in parts):
+            parts = [normalize_french(p) for p in text.lower().split("+")] if text.isascii() else []
+            if not parts or any(p is None for p in parts):
                 raise illegal(
                     move,
                     _t(
@@ -781,13 +754,7 @@ class MyllymattiState(SheddingState):
             "to_act": self.current_player,
             "zones": zones,
             "hidden": hidden,
-            "seed": self.seed,
-            "deal_order": [CARD_TEXT[c] for c in self._order],
-            "trump": SUITS[self._trump] if self._trump >= 0 else None,
-            "out_order": list(self._out),
-            "loser": None if self._loser < 0 else self._loser,
-            "abandoned": self.abandoned,
-            "moves": self.moves,
+            **self._reveal_end(),
         }
 
 

@@ -15,9 +15,9 @@ from itertools import pairwise
 from operator import or_
 from typing import Any, TypeVar
 
-from tikki.cards import CARD_TEXT, SUIT_OF
-from tikki.core import JSON, TableState, shedding_outcome
-from tikki.events import FALLS, GAME_OVER, OUT, Book, Event, Past, ev, extend
+from tikki.cards import CARD_TEXT, SUIT_OF, SUITS, french_deck, normalize_french
+from tikki.core import JSON, Game, TableState, shedding_bounds, shedding_outcome
+from tikki.events import FALLS, GAME_OVER, OUT, Book, Event, Past, ev, history_of
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -95,6 +95,23 @@ _NOT_ACES = sum(1 << c for c in range(52) if c % 13 != 12)
 """The cards that may link to the next int: all but the aces (the next int is a new suit)."""
 
 
+class FrenchGame(Game):
+    """A game of the 52 French cards whose loser loses 1 and the others share 1."""
+
+    def deck(self) -> list[str]:
+        """The 52 French cards."""
+        return french_deck()
+
+    def normalize_card(self, text: str) -> str | None:
+        """Canonical French card text, or ``None``."""
+        return normalize_french(text)
+
+    @property
+    def utility_bounds(self) -> tuple[float, float]:
+        """The loser's -1 and the others' share 1/(n-1)."""
+        return shedding_bounds(self.players)
+
+
 class SheddingState(TableState):
     """The state of a shedding game, what Myllymatti and Mattis share.
 
@@ -119,6 +136,8 @@ class SheddingState(TableState):
     _ev: list[Event]
     _past: Past | None
     _book: Book | None
+    _order: tuple[int, ...]
+    _trump: int
 
     @property
     def outcome(self) -> JSON | None:
@@ -134,25 +153,20 @@ class SheddingState(TableState):
         return [h[1] for h in self._hist]
 
     def history(self, seat: int | None) -> list[JSON]:
-        """Every move with its seat and events (:meth:`_entry`, then the events of ``_ev``).
+        """Every move with its seat and events (:meth:`_entry`, then the events of ``_ev``)."""
+        return history_of(self, seat, len(self._hist), CARD_TEXT)
 
-        Entries are built once per seat and shared between successive histories
-        (``_book``): read them, never change them.
-        """
-        book = self._book
-        if book is None:
-            book = self._book = {}
-        return extend(
-            book,
-            seat,
-            len(self._hist),
-            self._entry,
-            self._ev,
-            self._past,
-            CARD_TEXT,
-            lambda: self.outcome,
-            self._own,
-        )
+    def _reveal_end(self) -> JSON:
+        """The keys that end ``reveal()``: the seed and deal, trump, the end, the moves."""
+        return {
+            "seed": self.seed,
+            "deal_order": [CARD_TEXT[c] for c in self._order],
+            "trump": SUITS[self._trump] if self._trump >= 0 else None,
+            "out_order": list(self._out),
+            "loser": None if self._loser < 0 else self._loser,
+            "abandoned": self.abandoned,
+            "moves": self.moves,
+        }
 
     def _entry(self, i: int, seat: int | None) -> JSON:
         """The history entry of move ``i`` as ``seat`` sees it, before ``_ev``'s events."""

@@ -121,16 +121,6 @@ def slough(
     return max(options, key=RANK_OF.__getitem__)
 
 
-def going_out(singles: Sequence[int], runs: Sequence[Play], held: int) -> Play | None:
-    """Rule 7: the first play that empties a hand of ``held`` cards, if any."""
-    if held == 1 and singles:
-        return singles[0], 1
-    for run in runs:
-        if run[1] == held:
-            return run
-    return None
-
-
 def cheapest(
     singles: Sequence[int], runs: Sequence[Play], counts: Sequence[int] | None = None
 ) -> Play | None:
@@ -166,9 +156,11 @@ def shed(
     """Rules 7–10 over the legal plays (``None``: take): go out when a play empties the
     hand; else the cheapest play of a plain suit, else of trumps; take rather than beat a
     lone top card (``lone_top``) with a trump this high unless nearly out."""
-    out = going_out(singles, runs, held)
-    if out is not None:
-        return out
+    if held == 1 and singles:  # rule 7: go out
+        return singles[0], 1
+    for run in runs:
+        if run[1] == held:
+            return run
     plain = [c for c in singles if SUIT_OF[c] != trump]
     plain_runs = [r for r in runs if SUIT_OF[r[0]] != trump]
     if plain or plain_runs:
