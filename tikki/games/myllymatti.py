@@ -310,13 +310,15 @@ class MyllymattiState(SheddingState):
         take), and the lowest non-trump card to lead.  One round: ``rounds`` changes nothing.
         """
         rules = tactics("myllymatti")
+        lowest_loser, cheapest_card = rules.lowest_loser, rules.cheapest_card
         while self._phase != OVER:
             hand = self._hands[self._to_act]
             cheap = greedy > 0.0 and rng.random() < greedy
             if self._phase == COLLECT:
-                loser = (
-                    rules.lowest_loser(hand, self._round_best()) if cheap and self._rpos else None
-                )
+                loser = None
+                if cheap and self._rpos:
+                    played = self._trick[len(self._trick) - self._rpos :]
+                    loser = lowest_loser(hand, max(RANK_OF[c] for _, c, _ in played))
                 if loser is None:
                     k = len(hand) + self._may_turn_stock()
                     i = int(rng.random() * k)
@@ -327,7 +329,7 @@ class MyllymattiState(SheddingState):
                 trump = self._trump
                 options = self._beaters(hand) if self._plays else hand
                 if options:
-                    card = rules.cheapest_card(options, trump)
+                    card = cheapest_card(options, trump)
                     self._shed([card], CARD_TEXT[card])
                 else:
                     self._take_move()
@@ -336,10 +338,6 @@ class MyllymattiState(SheddingState):
             if len(self._hist) >= self._max_moves and self._phase != OVER:
                 self._abandon()
         self._legal = None
-
-    def _round_best(self) -> int:
-        """The best rank played in the current phase-1 round."""
-        return max(RANK_OF[c] for _, c, _ in self._trick[len(self._trick) - self._rpos :])
 
     def _random_shed(self, hand: list[int], rng: random.Random) -> None:
         leading = not self._plays

@@ -50,9 +50,9 @@ def next_with_cards(hands: Sequence[Sequence[int]], seat: int) -> int:
     return -1
 
 
-def holders(hands: Iterable[Sequence[int]]) -> int:
+def holders(hands: list[list[int]]) -> int:
     """How many hands hold at least one card."""
-    return sum(1 for h in hands if h)
+    return len(hands) - hands.count([])
 
 
 def is_run(cards: Sequence[int]) -> bool:
