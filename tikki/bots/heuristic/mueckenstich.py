@@ -78,7 +78,6 @@ from tikki.cards import COLOURS, MOSQUITO
 from tikki.core import Game
 from tikki.games.mueckenstich import DECK, MOSQUITO_PENALTY, TEXT_CARD, score_pile, trick_winner
 
-PENALTY = MOSQUITO_PENALTY
 COPIES: dict[int, int] = dict(Counter(DECK))
 """How many copies of each card int the deck has (MS-1)."""
 
@@ -153,7 +152,7 @@ class _Table:
                 bites |= 1 << _colour(c)
             else:
                 plus += 1
-        return plus - PENALTY * (bites & ~self.bitten[seat]).bit_count()
+        return plus - MOSQUITO_PENALTY * (bites & ~self.bitten[seat]).bit_count()
 
     def later(self, trick: Sequence[tuple[int, int]]) -> list[int]:
         """The seats still to play to ``trick``, in order."""
@@ -204,7 +203,7 @@ class _Table:
         if pool == 0:
             return 1.0
         p_mosq = min(1.0, mosq / pool * (DUMP if void else 1.0))
-        return (1.0 - p_mosq) - PENALTY * p_mosq
+        return (1.0 - p_mosq) - MOSQUITO_PENALTY * p_mosq
 
     def evaluate(self, trick: Sequence[tuple[int, int]], led: int, trump: int) -> float:
         """The expected worth to me of ``trick`` (my card in it) once it is finished."""
@@ -411,7 +410,7 @@ def cheap_card(
     low = min(options, key=_CHEAP_ORDER.__getitem__)
     if not trick:
         return low
-    worth = 1 + sum(-PENALTY if c & 15 == MOSQUITO else 1 for _, c in trick)
+    worth = 1 + sum(-MOSQUITO_PENALTY if c & 15 == MOSQUITO else 1 for _, c in trick)
     last = len(trick) == n - 1
     if worth > 0 and not last:
         return low
