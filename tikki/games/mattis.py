@@ -393,7 +393,7 @@ class MattisState(SheddingState):
             hand = self._hands[self._to_act]
             cheap = greedy > 0.0 and rng.random() < greedy
             if self._phase == SHED:
-                self._playout_shed(hand, rng, rules if cheap else None)
+                self._playout_shed(hand, rng, cheap)
             elif self._lap_left:
                 options = self._slough_options(hand)
                 if cheap:
@@ -417,14 +417,11 @@ class MattisState(SheddingState):
                 self._abandon()
         self._legal = None
 
-    def _playout_shed(self, hand: list[int], rng: random.Random, rules: Any) -> None:
-        """A phase-2 move of a playout: uniform, or with ``rules`` (the bots' tactics
-        module) the cheap one."""
+    def _playout_shed(self, hand: list[int], rng: random.Random, cheap: bool) -> None:
+        """A phase-2 move of a playout: the cheap one, or uniform."""
         singles, runs = self._shed_options(hand)
-        if rules is not None:
-            top = self._plays
-            lone = len(top) == 1 and len(top[0][1]) == 1
-            choice = rules.shed(singles, runs, len(hand), self._trump, lone)
+        if cheap:
+            choice = self._cheap_shed(singles, runs, len(hand))
         else:
             k = len(singles)
             i = int(rng.random() * (k + len(runs) + bool(self._plays)))
