@@ -374,3 +374,33 @@ def _deck_of(state: State) -> list[str] | None:
     initial = state.game.new_state(seed=state.seed)
     order = initial.reveal().get("deal_order")
     return list(order) if order else None
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
+def test_playing_on_a_clone_leaves_the_original(config: tuple[str, int, dict[str, Any]]) -> None:
+    """A clone shares nothing that play changes: playing a clone to its end (move by move,
+    and by the fast playout) leaves the original's ``reveal()`` and views as they were;
+    likewise for a clone of a state sampled from a view (the determinizer's template)."""
+    name, players, options = config
+    game = tikki.load(name, players=players, **options)
+    for seed in range(3):
+        state, rng = game.new_state(seed=seed), random.Random(seed)
+        step = 0
+        while not state.is_over:
+            if step % 7 == 0:
+                seat = state.current_player
+                before = json.dumps([state.reveal(), state.view(seat), state.view(None)])
+                by_moves, fast = state.clone(), state.clone()
+                while not by_moves.is_over:
+                    by_moves.play(rng.choice(by_moves.legal_moves()))
+                fast.random_playout(rng, greedy=0.5)
+                after = json.dumps([state.reveal(), state.view(seat), state.view(None)])
+                assert after == before, f"playing a clone changed the original (seed {seed})"
+                assert seat is not None
+                sampled = game.sample_state(state.view(seat), rng)
+                known = json.dumps(sampled.reveal())
+                copy = sampled.clone()
+                copy.random_playout(rng)
+                assert json.dumps(sampled.reveal()) == known, "a sampled state's clone leaked"
+            state.play(rng.choice(state.legal_moves()))
+            step += 1

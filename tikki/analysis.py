@@ -169,15 +169,7 @@ def _rollout(state: State, rng: random.Random, rollout: str) -> None:
     if rollout == "heuristic":
         _heuristic_rollout(state, rng)
         return
-    fast = getattr(state, "random_playout", None)
-    if fast is None:
-        while not state.is_over:
-            state.play(rng.choice(state.legal_moves()))
-        return
-    kwargs: dict[str, Any] = {"greedy": GREEDY if rollout == "greedy" else 0.0}
-    if hasattr(state, "returns_so_far"):
-        kwargs["rounds"] = 1
-    fast(rng, **kwargs)
+    state.random_playout(rng, GREEDY if rollout == "greedy" else 0.0, rounds=1)
 
 
 def _heuristic_rollout(state: State, rng: random.Random) -> None:
@@ -185,9 +177,8 @@ def _heuristic_rollout(state: State, rng: random.Random) -> None:
 
     game = state.game
     policy = policy_for(game)
-    start = getattr(state, "round", None)
-    by_round = start is not None and hasattr(state, "returns_so_far")
-    while not state.is_over and not (by_round and getattr(state, "round") != start):  # noqa: B009
+    start = state.round
+    while not state.is_over and state.round == start:
         seat = state.current_player
         state.play(policy(game, state.view(seat), rng))
 
@@ -198,7 +189,7 @@ def _score(state: State, seat: int, kind: str) -> float:
         outcome = state.outcome
         if outcome is not None:
             return float(outcome["returns"][seat])
-        return float(getattr(state, "returns_so_far")()[seat])  # noqa: B009
+        return state.returns_so_far()[seat]
     outcome = state.outcome
     if outcome is None:  # pragma: no cover - shedding rollouts always end the game
         return 0.0

@@ -17,7 +17,7 @@ the three mosquitoes of a colour) share one text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from tikki.i18n import N_, _
 
@@ -59,6 +59,12 @@ TEXT_CARD: dict[str, int] = {t: i for i, t in enumerate(CARD_TEXT)}
 _FRENCH_RE = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
 
 
+def ints_of(texts: Iterable[str], table: Mapping[str, int] = TEXT_CARD) -> list[int]:
+    """The card ints of canonical card texts (French by default; a game's own ``table``
+    for another deck)."""
+    return [table[t] for t in texts]
+
+
 def french_deck() -> list[str]:
     """Return the 52 French cards in canonical order (by suit, then rank)."""
     return list(CARD_TEXT)
@@ -89,13 +95,6 @@ def parse_french(text: str) -> int:
             f"(or 10), suits {' '.join(SUITS)}, e.g. 7H or TS"
         )
     return TEXT_CARD[canon]
-
-
-def french_name(card: int) -> str:
-    """Return a card's English name, e.g. ``'ten of hearts'``."""
-    text = CARD_TEXT[card]
-    rank = RANK_NAMES.get(text[0], text[0])
-    return f"{rank} of {SUIT_NAMES[text[1]]}"
 
 
 # --- names in the current language (tikki.i18n) -------------------------------------------
@@ -181,11 +180,6 @@ def mueckenstich_word(text: str) -> str:
 def card_sort_key(card: int) -> tuple[int, int]:
     """Sort key ordering French cards by rank, then suit (the phase-1 display order)."""
     return (RANK_OF[card], SUIT_OF[card])
-
-
-def texts(cards: Iterable[int]) -> list[str]:
-    """Canonical texts of French card ints, in the given order."""
-    return [CARD_TEXT[c] for c in cards]
 
 
 # --- Mückenstich -------------------------------------------------------------------------

@@ -191,6 +191,26 @@ def max_moves_option(default: int = 2000) -> OptionSpec:
 # --- games --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class MoveGrammar:
+    """Which move forms a game has besides playing one card (DESIGN: move texts).
+
+    Runs of 2..``max_run`` consecutive cards of a suit (``5H+6H``), plain ``words``
+    (``stock``, ``take``, ``pass``), ``<word> <card>`` for each of ``card_words``
+    (``slough 7H``) and ``<word> <suit>`` for each of ``suit_words`` (``trump G``).  The
+    adapters build their fixed action spaces from it (``tikki.interop.encoding``).
+    """
+
+    max_run: int = 0
+    words: tuple[str, ...] = ()
+    card_words: tuple[str, ...] = ()
+    suit_words: tuple[str, ...] = ()
+
+
+DEFAULT_MAX_LENGTH = 100_000
+"""The longest game :attr:`Game.max_length` assumes of a game that declares nothing."""
+
+
 class Game(ABC):
     """An immutable game definition: name, number of players and resolved options.
 
@@ -389,6 +409,32 @@ class Game(ABC):
         """JSON-ready description: name, title, players and option specs."""
         return describe_game(type(self))
 
+    # --- what adapters need (OpenSpiel's game info) -------------------------------------
+
+    def move_grammar(self) -> MoveGrammar:
+        """The forms this game's moves take (with these options).  By default every form of
+        DESIGN's grammar, runs up to a whole suit: a large action space, right for any game
+        whose moves follow the grammar; games declare their own."""
+        suits = Counter(card[-1] for card in dict.fromkeys(self.deck()))
+        return MoveGrammar(
+            max_run=max(suits.values()),
+            words=("stock", "take", "pass"),
+            card_words=("slough", "discard"),
+            suit_words=("trump", "double", "drop"),
+        )
+
+    @property
+    def utility_bounds(self) -> tuple[float, float]:
+        """The lowest and the highest return of a seat (by default far out of reach)."""
+        return (-1e9, 1e9)
+
+    @property
+    def max_length(self) -> int:
+        """The most moves a game can last: its ``max_moves`` option where it has one."""
+        if "max_moves" in self._options:
+            return int(self._options["max_moves"])
+        return DEFAULT_MAX_LENGTH
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self._options.items())
         rules = "" if self._rules == RULES_REVISION else f", rules={self._rules!r}"
@@ -474,6 +520,32 @@ class State(ABC):
     @abstractmethod
     def moves(self) -> list[str]:
         """Every move played so far, canonical texts (the full record's move list)."""
+
+    # --- the search contract (bots/ismcts.py, analysis.py) -------------------------------
+
+    @property
+    def round(self) -> int:
+        """The round in progress, from 0; a game of one round stays at 0."""
+        return 0
+
+    def returns_so_far(self) -> list[float]:
+        """Each seat's running total: the outcome's ``returns`` once the game is over,
+        zeros before (a game of one round scores only at its end)."""
+        outcome = self.outcome
+        if outcome is not None:
+            return [float(r) for r in outcome["returns"]]
+        return [0.0] * self.game.players
+
+    def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
+        """Play on to the end quickly (the rollouts of search bots).
+
+        Uniformly random legal moves, ``play(rng.choice(legal_moves()))``.  A game may play
+        with probability ``greedy`` a *cheap* move instead (its bots' quick rules: see
+        ``tikki.bots.heuristic``), and stop once ``rounds`` more rounds are scored (``0``:
+        at the end of the game; a game of one round ignores it).
+        """
+        while not self.is_over:
+            self.play(rng.choice(self.legal_moves()))
 
     def record(self, seat: int | None = None) -> JSON:
         """The game as a JSON-ready record.
@@ -562,17 +634,32 @@ class TableState(State):
         self._apply(move)
         self._legal = None
 
-    def random_playout(self, rng: random.Random) -> None:
+    def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play uniformly random legal moves to the end (a fast path for search rollouts).
 
         The same moves and distribution as ``play(rng.choice(legal_moves()))`` without
-        copying or re-checking the legal moves; games may override it with a faster one.
+        copying or re-checking the legal moves; games override it with a faster one that
+        honours ``greedy`` and ``rounds`` (see :meth:`State.random_playout`).
         """
         last = len(self.PHASE_NAMES) - 1
         while self._phase != last:
             legal = self._generate()
             self._apply(legal[int(rng.random() * len(legal))])
             self._legal = None
+
+    def _check_seat(self, seat: Any) -> None:
+        """Raise :class:`RulesError` unless ``seat`` is a seat of this game or ``None``
+        (the public view)."""
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.players
+        ):
+            raise RulesError(
+                _t(
+                    "no seat {seat!r}: seats are 0–{last} (or None)",
+                    seat=seat,
+                    last=self.game.players - 1,
+                )
+            )
 
     @abstractmethod
     def _generate(self) -> list[str]:
@@ -609,6 +696,20 @@ def slot_cloner(cls: type[S], copies: Mapping[str, str]) -> Callable[[S], S]:
     exec("\n".join(lines), namespace)  # the dataclasses way: code made from the slot names
     clone: Callable[[S], S] = namespace["clone"]
     return clone
+
+
+@functools.cache
+def tactics(game_name: str) -> Any:
+    """The bots' rules of thumb for ``game_name`` on ints, the module
+    ``tikki.bots.heuristic.<game_name>``: a game's greedy ``random_playout`` plays its cheap
+    moves by them, so that rollout policy has one home, with the bots (imported on first
+    use: the bots import the games)."""
+    return importlib.import_module(f"tikki.bots.heuristic.{game_name}")
+
+
+def shedding_bounds(players: int) -> tuple[float, float]:
+    """The lowest and highest return in a shedding game: the loser's -1, the others' share."""
+    return (-1.0, 1.0 / (players - 1))
 
 
 def shedding_outcome(

@@ -42,7 +42,7 @@ hidden cards behind the view's events, so it keeps them as the view gave them
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from tikki.core import JSON
 
@@ -378,3 +378,44 @@ def _trick_of(event: JSON, move: int) -> JSON:
         "cards": event["cards"],
         "move": move,
     }
+
+
+class Chronicled(Protocol):
+    """A state whose history :func:`history_of` builds: its event log ``_ev``, the past
+    of a sampled state ``_past``, the entries built so far ``_book``, and how one move's
+    entry reads (``_entry``) and whether it reads otherwise for its own seat (``_own``)."""
+
+    _book: Book | None
+    _ev: list[Event]
+    _past: Past | None
+
+    @property
+    def outcome(self) -> JSON | None:
+        """The outcome, ``None`` until the game is over."""
+        ...
+
+    def _entry(self, i: int, seat: int | None) -> JSON: ...
+
+    def _own(self, i: int, seat: int) -> bool: ...
+
+
+def history_of(
+    state: Chronicled, seat: int | None, count: int, card_text: Sequence[str]
+) -> list[JSON]:
+    """``seat``'s history of ``state``'s ``count`` moves (DESIGN: view ``history``), built
+    by :func:`extend` and kept in the state's ``_book``: the entries are shared between
+    successive histories (read them, never change them)."""
+    book = state._book
+    if book is None:
+        book = state._book = {}
+    return extend(
+        book,
+        seat,
+        count,
+        state._entry,
+        state._ev,
+        state._past,
+        card_text,
+        lambda: state.outcome,
+        state._own,
+    )

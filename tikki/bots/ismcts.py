@@ -11,9 +11,8 @@ iteration
    often it was available, not its parent's visits);
 3. expands one untried legal move, then plays on with the rollout policy: ``greedy``
    (default: the game's fast playout, mostly *cheap* moves that follow the main rules of
-   its heuristic bot, where the state offers ``random_playout(rng, greedy=p)``; uniform
-   otherwise), ``random`` (uniform), or ``heuristic`` (the game's heuristic bot on views:
-   faithful but slow);
+   its heuristic bot: ``State.random_playout(rng, greedy=p)``), ``random`` (uniform), or
+   ``heuristic`` (the game's heuristic bot on views: faithful but slow);
 4. backs the result up: each node scores the reward of the player who made its move.
 
 Rewards are the returns gained since the root (the running totals at the root, the same in
@@ -24,12 +23,13 @@ this is the same as dividing each iteration by its own spread; for Mückenstich 
 points linear (a 10 point lead counts ten times a 1 point lead, which a per-iteration
 spread would not).
 
-Horizon: a game of several independent rounds (Mückenstich: every round is dealt afresh,
-whatever was played before) may offer ``random_playout(rng, greedy=p, rounds=k)`` and
-``returns_so_far()``.  With ``horizon="round"`` (default) a rollout then stops once the
-round in progress is scored, and the running totals are its returns: the later rounds
-add only noise and time to the choice at hand.  ``horizon="game"`` plays every rollout to
-the end of the game.
+Horizon: in a game of several independent rounds (Mückenstich: every round is dealt
+afresh, whatever was played before) ``State.random_playout(rng, greedy=p, rounds=k)`` stops
+after ``k`` rounds and ``State.returns_so_far()`` gives the running totals.  With
+``horizon="round"`` (default) a rollout stops once the round in progress is scored, and the
+running totals are its returns: the later rounds add only noise and time to the choice at
+hand.  ``horizon="game"`` plays every rollout to the end of the game.  (A game of one round
+declares none of this: ``State``'s defaults play to the end.)
 
 Decision-preserving stop: with an iteration budget, ``choose`` ends the search early once
 the most visited root move leads the runner-up by more than the iterations left (checked
@@ -49,7 +49,6 @@ server uses it to stop searches on shutdown and to cap their time).
 
 from __future__ import annotations
 
-import inspect
 import math
 import random
 import time
@@ -103,17 +102,14 @@ def _returns(state: State) -> Sequence[float]:
     if outcome is not None:
         returns: Sequence[float] = outcome["returns"]
         return returns
-    so_far: Callable[[], Sequence[float]] = getattr(state, "returns_so_far")  # noqa: B009
-    return so_far()
+    return state.returns_so_far()
 
 
 def _baseline(state: State) -> Sequence[float]:
     """The running totals at the root (what was scored before it), else zeros."""
-    so_far = getattr(state, "returns_so_far", None)
-    if so_far is None or state.is_over:
+    if state.is_over:
         return [0.0] * state.game.players
-    totals: Sequence[float] = so_far()
-    return totals
+    return state.returns_so_far()
 
 
 class ISMCTSBot:
@@ -263,25 +259,10 @@ class ISMCTSBot:
     def _playout(self, game: Game) -> Playout:
         if self.rollout == "heuristic":
             return self._heuristic_playout(game)
-        greedy, by_round = self.greedy, self.horizon == "round"
-        params: dict[type, Mapping[str, inspect.Parameter]] = {}
+        greedy, rounds = self.greedy, 1 if self.horizon == "round" else 0
 
         def random_playout(state: State, rng: random.Random) -> Sequence[float]:
-            fast = getattr(state, "random_playout", None)
-            if fast is None:
-                choice = rng.choice
-                while not state.is_over:
-                    state.play(choice(state.legal_moves()))
-                return _returns(state)
-            kind = type(state)
-            if kind not in params:
-                params[kind] = inspect.signature(fast).parameters
-            kwargs: dict[str, Any] = {}
-            if greedy and "greedy" in params[kind]:
-                kwargs["greedy"] = greedy
-            if by_round and "rounds" in params[kind]:
-                kwargs["rounds"] = 1
-            fast(rng, **kwargs)
+            state.random_playout(rng, greedy, rounds)
             return _returns(state)
 
         return random_playout
@@ -293,9 +274,8 @@ class ISMCTSBot:
         by_round = self.horizon == "round"
 
         def heuristic_playout(state: State, rng: random.Random) -> Sequence[float]:
-            start = getattr(state, "round", None)
-            stops = by_round and start is not None and hasattr(state, "returns_so_far")
-            while not state.is_over and not (stops and getattr(state, "round") != start):  # noqa: B009
+            start = state.round
+            while not state.is_over and not (by_round and state.round != start):
                 seat = state.current_player
                 state.play(policy(game, state.view(seat), rng))
             return _returns(state)

@@ -35,21 +35,17 @@ Design notes
   ``_slough_options``, ``_shed_options``) are computed on ints and turned into texts by
   ``legal_moves``; ``random_playout`` chooses among the same options and applies them
   with the same code as ``play`` (``_collect``, ``_lap``, ``_shed``, ``_take``), so a
-  rollout has no copy of the rules.  Its *cheap* moves follow the heuristic bot's main
-  rules, read from the state (lead low, lose with the lowest card, slough only onto
-  another's trick, shed the cheapest play, suit before trump).  ``Mattis.sampler`` reads
-  the view and its facts once (a template state and each seat's constraints); a draw
-  clones the template and deals the hidden cards, checking a drawn hand first for a card
-  of every rank set the seat must still hold before the full feasibility check.
+  rollout has no copy of the rules.  Its *cheap* moves are the heuristic bot's rules
+  (:mod:`tikki.bots.heuristic.mattis`), read from the state.  The determinizer
+  (``Mattis.sampler``) is :mod:`tikki.games.mattis_sampler`.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable, Mapping, Sequence
-from heapq import heappop, heappush
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from tikki.cards import (
     CARD_TEXT,
@@ -58,28 +54,23 @@ from tikki.cards import (
     SUIT_OF,
     SUITS,
     TEXT_CARD,
-    french_deck,
     normalize_french,
     suit_one,
 )
 from tikki.core import (
     JSON,
-    Game,
     IllegalMove,
+    MoveGrammar,
     OptionSpec,
-    RulesError,
-    TableState,
     illegal,
     max_moves_option,
     register,
-    shedding_outcome,
     slot_cloner,
+    tactics,
 )
 from tikki.events import (
     DRAW,
     DRECK,
-    FALLS,
-    GAME_OVER,
     LAST_CARD,
     OUT,
     PHASE,
@@ -92,11 +83,18 @@ from tikki.events import (
     Event,
     Past,
     ev,
-    extend,
     last_trick,
-    past_of,
 )
-from tikki.games.shedding import grown, holders, is_run, next_with_cards, run_text, runs_in
+from tikki.games.shedding import (
+    FrenchGame,
+    SheddingState,
+    grown,
+    holders,
+    is_run,
+    next_with_cards,
+    run_text,
+    runs_in,
+)
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
@@ -116,30 +114,6 @@ RULES_TEXT = rules_text("mattis", "en")
 _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 _SLOUGH_TEXT = tuple("slough " + t for t in CARD_TEXT)
-_LEAD_MAX = RANKS.index("8")
-"""Cheap playouts lead from hand only an eight or lower (else turn the stock)."""
-_TAKE_RANK = RANKS.index("A")
-"""Cheap playouts take a lone card rather than beat it with a trump this high."""
-_NEARLY_OUT = 2
-"""...unless they hold this many cards or fewer."""
-
-
-def _cheapest(singles: list[int], runs: list[tuple[int, int]]) -> tuple[int, int] | None:
-    """The play whose lowest card ranks lowest, the longest from it (``None``: no play)."""
-    run = min(runs, key=_cheap_key) if runs else None
-    if not singles:
-        return run
-    card = min(singles, key=RANK_OF.__getitem__)
-    if run is not None and RANK_OF[run[0]] <= RANK_OF[card]:
-        return run
-    return card, 1
-
-
-def _cheap_key(play: tuple[int, int]) -> tuple[int, int]:
-    """Cheapest play first: lowest rank of its lowest card, then the longest."""
-    return RANK_OF[play[0]], -play[1]
-
-
 _RUN_TEXT: dict[tuple[int, int], str] = {}
 
 
@@ -169,7 +143,8 @@ def _fact_json(fact: tuple[int, int, int, int]) -> list[Any]:
 _text = CARD_TEXT.__getitem__
 
 
-def _ranks_mask(text: str) -> int:
+def ranks_mask(text: str) -> int:
+    """The bit mask of the ranks in ``text`` (rank letters, as the view's facts list them)."""
     mask = 0
     for ch in text:
         mask |= 1 << RANKS.index(ch)
@@ -177,7 +152,7 @@ def _ranks_mask(text: str) -> int:
 
 
 @register
-class Mattis(Game):
+class Mattis(FrenchGame):
     """Mattis for 2–5 players (3 by default): collect in phase 1, shed in phase 2."""
 
     name = "mattis"
@@ -208,13 +183,14 @@ class Mattis(Game):
         "loses."
     )
 
-    def deck(self) -> list[str]:
-        """The 52 French cards."""
-        return french_deck()
-
-    def normalize_card(self, text: str) -> str | None:
-        """Canonical French card text, or ``None``."""
-        return normalize_french(text)
+    def move_grammar(self) -> MoveGrammar:
+        """Cards, sequences up to ``max_sequence`` (AM-10), ``stock``, ``take``, ``pass``
+        and ``slough <card>``."""
+        return MoveGrammar(
+            max_run=int(self.option("max_sequence")),
+            words=("stock", "take", "pass"),
+            card_words=("slough",),
+        )
 
     def _new_state(self, seed: int, deck: list[str] | None) -> MattisState:
         rng = random.Random(seed)
@@ -236,14 +212,18 @@ class Mattis(Game):
         place the seat does not know are dealt at random among the seats holding them.
         """
         seat = self.check_view(view)
-        return _sampler(self, view, seat)(rng)
+        from tikki.games.mattis_sampler import sampler  # the determinizer, split off
+
+        return sampler(self, view, seat)(rng)
 
     def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], MattisState]:
         """Draw states like :meth:`sample_state`, reading the view and its facts once."""
-        return _sampler(self, view, self.check_view(view))
+        from tikki.games.mattis_sampler import sampler
+
+        return sampler(self, view, self.check_view(view))
 
 
-class MattisState(TableState):
+class MattisState(SheddingState):
     """One game of Mattis; see the module notes for the representation.
 
     Legal moves: phase 1 cards by rank then suit, then ``stock``; in a slough lap ``pass``
@@ -375,19 +355,6 @@ class MattisState(TableState):
     # --- the contract -------------------------------------------------------------------
 
     @property
-    def outcome(self) -> JSON | None:
-        """The loser, the out order, whether abandoned, and the returns (DESIGN)."""
-        if self._phase != OVER:
-            return None
-        loser = None if self._loser < 0 else self._loser
-        return shedding_outcome(self._n, loser, self._out, self.abandoned)
-
-    @property
-    def moves(self) -> list[str]:
-        """Every move played so far."""
-        return [h[1] for h in self._hist]
-
-    @property
     def in_slough_lap(self) -> bool:
         """Whether the seat to act is answering a slough lap (AM-5)."""
         return self._phase == COLLECT and self._lap_left > 0
@@ -410,7 +377,7 @@ class MattisState(TableState):
         """An independent copy (cheap: flat lists of ints)."""
         return _clone(self)
 
-    def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
+    def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
 
         Moves are chosen among the same options as ``legal_moves`` (``_collect_options``,
@@ -418,9 +385,10 @@ class MattisState(TableState):
         ``play``, without building the texts to choose from.  With ``greedy=0`` every
         move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``.  With probability ``greedy`` a move is instead the
-        *cheap* one, the main rules of the heuristic bot read from the state rather
-        than a view (see :meth:`_cheap_collect`, :meth:`_cheap_lap`, :meth:`_cheap_shed`).
+        *cheap* one, the heuristic bot's rules (:mod:`tikki.bots.heuristic.mattis`) read
+        from the state rather than a view.  A game of one round: ``rounds`` changes nothing.
         """
+        rules = tactics("mattis")
         while self._phase != OVER:
             hand = self._hands[self._to_act]
             cheap = greedy > 0.0 and rng.random() < greedy
@@ -429,7 +397,8 @@ class MattisState(TableState):
             elif self._lap_left:
                 options = self._slough_options(hand)
                 if cheap:
-                    card = self._cheap_lap(options)
+                    card = rules.slough(self._to_act, self._round, self._rcards, options)
+                    card = -1 if card is None else card
                 else:
                     i = int(rng.random() * (len(options) + 1))
                     card = options[i] if i < len(options) else -1
@@ -437,7 +406,9 @@ class MattisState(TableState):
             else:
                 cards, stock = self._collect_options(hand)
                 if cheap:
-                    card = self._cheap_collect(cards, stock)
+                    best = self._rbest if self._rcards else None
+                    card = rules.cheap_collect(cards, stock, best)
+                    card = -1 if card is None else card
                 else:
                     i = int(rng.random() * (len(cards) + stock))
                     card = cards[i] if i < len(cards) else -1
@@ -446,35 +417,8 @@ class MattisState(TableState):
                 self._abandon()
         self._legal = None
 
-    def _cheap_collect(self, cards: list[int], stock: bool) -> int:
-        """Phase 1, cheaply: lead low (an eight or lower) else turn the stock; follow
-        with the lowest losing card, else turn the stock, else win with the highest card.
-        """
-        if not cards:
-            return -1
-        if not self._rcards:
-            low = min(cards, key=RANK_OF.__getitem__)
-            return low if RANK_OF[low] <= _LEAD_MAX or not stock else -1
-        best = self._rbest
-        losers = [c for c in cards if RANK_OF[c] < best]
-        if losers:
-            return min(losers, key=RANK_OF.__getitem__)
-        return -1 if stock else max(cards, key=RANK_OF.__getitem__)
-
-    def _cheap_lap(self, options: list[int]) -> int:
-        """A slough lap, cheaply: pass while this seat may still win the round, else
-        slough the highest card it can (onto another's trick)."""
-        if not options:
-            return -1
-        seat = self._to_act
-        if seat in self._round[self._rpos :]:
-            return -1
-        best = self._rbest
-        if any(s == seat and r == best for s, r in self._rcards):
-            return -1
-        return max(options, key=RANK_OF.__getitem__)
-
     def _playout_shed(self, hand: list[int], rng: random.Random, cheap: bool) -> None:
+        """A phase-2 move of a playout: the cheap one, or uniform."""
         singles, runs = self._shed_options(hand)
         if cheap:
             choice = self._cheap_shed(singles, runs, len(hand))
@@ -494,31 +438,14 @@ class MattisState(TableState):
     def _cheap_shed(
         self, singles: list[int], runs: list[tuple[int, int]], held: int
     ) -> tuple[int, int] | None:
-        """Phase 2, cheaply: go out if a play empties the hand; otherwise the play whose
-        lowest card is lowest (the longest sequence from it), a non-trump one when there
-        is one; take with no beater, or rather than beat a lone card with the trump ace.
-        """
-        if held == 1 and singles:
-            return singles[0], 1
-        for run in runs:
-            if run[1] == held:
-                return run
-        trump = self._trump
-        plain = [c for c in singles if SUIT_OF[c] != trump]
-        plain_runs = [r for r in runs if SUIT_OF[r[0]] != trump]
-        if plain or plain_runs:
-            return _cheapest(plain, plain_runs)
-        best = _cheapest(singles, runs)
+        """Phase 2, cheaply: the heuristic bot's shedding rules (``None``: take), read
+        from the state (:func:`tikki.bots.heuristic.mattis.shed`)."""
         top = self._plays
-        if (
-            best is not None
-            and len(top) == 1
-            and len(top[0][1]) == 1
-            and held > _NEARLY_OUT
-            and RANK_OF[best[0]] >= _TAKE_RANK
-        ):
-            return None
-        return best
+        lone = len(top) == 1 and len(top[0][1]) == 1
+        play: tuple[int, int] | None = tactics("mattis").shed(
+            singles, runs, held, self._trump, lone
+        )
+        return play
 
     # --- legality -----------------------------------------------------------------------
 
@@ -1002,67 +929,16 @@ class MattisState(TableState):
         self._plays = []
         self._to_act = next_with_cards(hands, (seat + 1) % self._n)
 
-    def _shed(self, cards: list[int], move: str) -> None:
-        """Play ``cards`` (one card or a sequence, low to high); ``move`` is its text."""
-        seat = self._to_act
-        hands = self._hands
-        hand = hands[seat]
+    def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
+        """The play's history entry; a dreck card played is no longer secret (AM-9)."""
         self._hist.append((seat, move, -1))
         secret = self._secret[seat]
-        for c in cards:
-            hand.remove(c)
-            if secret and c in secret:
-                secret.remove(c)
-        plays = self._plays
-        if not plays:
-            self._trick_size = holders(hands) + (0 if hand else 1)
-        plays.append([seat, cards])
-        if not hand:
-            self._out.append(seat)
-            self._ev.append(ev(len(self._hist), OUT, seat, len(self._out)))
-            if holders(hands) <= 1:
-                self._finish()
-                return
-        if len(plays) >= self._trick_size:
-            for _, cs in plays:
-                self._fallen.extend(cs)
-            self._ev.append([len(self._hist), FALLS, plays, None])  # ev(), inlined
-            self._plays = []
-            self._to_act = next_with_cards(hands, seat)
-        else:
-            self._to_act = next_with_cards(hands, (seat + 1) % self._n)
-
-    def _finish(self) -> None:
-        self._phase = OVER
-        self._to_act = -1
-        left = [s for s in range(self._n) if self._hands[s]]
-        self._loser = left[0] if left else -1
-        self._ev.append(ev(len(self._hist), GAME_OVER))
-
-    def _abandon(self) -> None:
-        self.abandoned = True
-        self._phase = OVER
-        self._to_act = -1
-        self._ev.append(ev(len(self._hist), GAME_OVER))
+        if secret:
+            for c in cards:
+                if c in secret:
+                    secret.remove(c)
 
     # --- views --------------------------------------------------------------------------
-
-    def history(self, seat: int | None) -> list[JSON]:
-        """Every move with its seat and events; a `stock` move shows the card it turned."""
-        book = self._book
-        if book is None:
-            book = self._book = {}
-        return extend(
-            book,
-            seat,
-            len(self._hist),
-            self._entry,
-            self._ev,
-            self._past,
-            CARD_TEXT,
-            lambda: self.outcome,
-            self._own,
-        )
 
     def _own(self, i: int, seat: int) -> bool:
         """Whether move ``i`` reads otherwise for ``seat``: never (its draws are events)."""
@@ -1101,12 +977,7 @@ class MattisState(TableState):
 
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may know (``None``: the public view)."""
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
-        ):
-            raise RulesError(
-                _t("no seat {seat!r}: seats are 0–{last} (or None)", seat=seat, last=self._n - 1)
-            )
+        self._check_seat(seat)
         to_act = self.current_player
         collect = self._phase == COLLECT
         hand: list[str] = []
@@ -1209,13 +1080,7 @@ class MattisState(TableState):
             "zones": zones,
             "hidden": hidden,
             "secret": [[CARD_TEXT[c] for c in sec] for sec in self._secret],
-            "seed": self.seed,
-            "deal_order": [CARD_TEXT[c] for c in self._order],
-            "trump": SUITS[self._trump] if self._trump >= 0 else None,
-            "out_order": list(self._out),
-            "loser": None if self._loser < 0 else self._loser,
-            "abandoned": self.abandoned,
-            "moves": self.moves,
+            **self._reveal_end(),
         }
 
 
@@ -1244,390 +1109,3 @@ _clone = slot_cloner(
     },
 )
 """A copy of a state: lists copied, caches of views left behind, the rest shared."""
-
-
-# --- determinizer -------------------------------------------------------------------------
-
-
-def _ints_of(texts: Sequence[str]) -> list[int]:
-    return [TEXT_CARD[t] for t in texts]
-
-
-Dealer = Callable[[MattisState, random.Random], None]
-"""Deals the hidden cards into a clone of a view's template state."""
-
-
-def _sampler(
-    game: Mattis, view: Mapping[str, Any], seat: int
-) -> Callable[[random.Random], MattisState]:
-    """Read the view once: a template state without the hidden cards, and its dealer."""
-    template, deal = _template(game, view, seat)
-
-    def sample(rng: random.Random) -> MattisState:
-        state = template.clone()
-        state._dreck_seed = rng.getrandbits(63)
-        deal(state, rng)
-        return state
-
-    return sample
-
-
-def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisState, Dealer]:
-    """The state of a seat's view with empty hands (and stock), and how to deal them."""
-    state = MattisState(game, None, None)
-    n = game.players
-    if len(view["hand_sizes"]) != n:
-        raise RulesError("the view does not match the game's number of players")
-    state._phase = PHASE_NAMES.index(view["phase"])
-    state._to_act = -1 if view["to_act"] is None else view["to_act"]
-    state._piles = [_ints_of(p) for p in view["piles"]]
-    state._shown = -1 if view["shown_card"] is None else TEXT_CARD[view["shown_card"]]
-    state._shown_owner = -1 if view["shown_owner"] is None else view["shown_owner"]
-    state._trump = -1 if view["trump"] is None else SUITS.index(view["trump"])
-    state._last_winner = -1 if view["last_winner"] is None else view["last_winner"]
-    state._fallen = _ints_of(view["fallen"])
-    state._out = list(view["out_order"])
-    state._loser = -1 if view["loser"] is None else view["loser"]
-    state.abandoned = bool(view["abandoned"])
-    state._hist = [
-        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1) for h in view["history"]
-    ]
-    state._past = past_of(view)
-    state._facts = [(t, s, _ranks_mask(r), FACT_KINDS.index(k)) for t, s, r, k in view["facts"]]
-    state._draws = [(t, s, k) for t, s, k in view["draws"]]
-    last_draw = [-1] * n
-    for t, s, _ in state._draws:
-        last_draw[s] = max(last_draw[s], 3 * t + 1)
-    for t, s, mask, kind in state._facts:
-        when = 3 * t + 2 if kind == NO_MATCH else 3 * t
-        if kind != HOLDS and when > last_draw[s]:
-            state._none[s] |= mask
-    dreck = view["dreck"]
-    if dreck is not None:
-        state._dreck = _ints_of(dreck["cards"])
-        state._given = list(dreck["given"])
-        state._received = list(dreck["received"])
-    trick = view["trick"]
-    if trick["kind"] != "collect":
-        state._plays = [[p["seat"], _ints_of(p["cards"])] for p in trick["plays"]]
-        state._trick_size = trick["size"] or 0
-        return state, _shed_dealer(state, view, seat)
-    state._trick = [(t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]]
-    state._leader = trick["leader"]
-    state._round = list(trick["round"])
-    state._rpos = trick["round_played"]
-    rplays = [(s, RANK_OF[c]) for s, c, how in state._trick if how != SLOUGHED]
-    state._rcards = rplays[len(rplays) - state._rpos :] if state._rpos else []
-    state._rbest = max((r for _, r in state._rcards), default=NO_RANK)
-    state._war = len(rplays) > state._rpos
-    for s, _ in rplays:
-        state._played |= 1 << s
-    ranks = [RANK_OF[c] for _, c, _ in state._trick]
-    state._top = max(ranks, default=NO_RANK)
-    for r in ranks:
-        state._present |= 1 << r
-    if trick["slough_lap"] is not None:
-        state._lap_seat, state._lap_left = trick["slough_lap"]
-        state._losing = _ranks_mask(trick["losing_ranks"])
-    return state, _collect_dealer(state, view, seat)
-
-
-def _shed_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> Dealer:
-    """Phase 2: deal the dreck cards whose place is unknown among the seats holding them."""
-    known = [_ints_of(h) for h in view["hands"]]
-    known[seat] = _ints_of(view["hand"])
-    sizes = view["hand_sizes"]
-    placed = {c for h in known for c in h}
-    dreck = view["dreck"]
-    unplaced = [c for c in _ints_of(dreck["cards"]) if c not in placed] if dreck else []
-    unplaced = [c for c in unplaced if c not in state._fallen and not _in_plays(state, c)]
-    mine = _ints_of(dreck["mine"]) if dreck is not None else None
-    # the dreck cards still secret in other hands: received, not the viewer's, not yet shed
-    unknown: set[int] = set()
-    if dreck is not None:
-        unknown = set(_ints_of(dreck["cards"])) - set(mine or ()) - _shed_since_dreck(view)
-
-    def deal(state: MattisState, rng: random.Random) -> None:
-        pool = unplaced[:]
-        rng.shuffle(pool)
-        hands: list[list[int]] = []
-        for s in range(state._n):
-            missing = sizes[s] - len(known[s])
-            got = pool[:missing]
-            del pool[:missing]
-            hands.append(sorted(known[s] + got))
-            if s != seat and state._received[s]:
-                state._secret[s] = sorted(got or [c for c in known[s] if c in unknown])
-        if pool or any(len(h) != sizes[s] for s, h in enumerate(hands)):
-            raise RulesError("the view's dreck does not add up")
-        if mine is not None:
-            state._secret[seat] = mine[:]
-        state._hands = hands
-
-    return deal
-
-
-def _shed_since_dreck(view: Mapping[str, Any]) -> set[int]:
-    """The cards shed since the dreck was dealt (a shed dreck card is secret no more)."""
-    shed: set[int] = set()
-    dealt = False
-    for entry in view.get("history") or []:
-        if dealt:
-            shed.update(TEXT_CARD[t] for t in str(entry["move"]).split("+") if t in TEXT_CARD)
-        elif any(e.get("type") == "dreck" for e in entry.get("events") or []):
-            dealt = True
-    return shed
-
-
-def _in_plays(state: MattisState, card: int) -> bool:
-    return any(card in cs for _, cs in state._plays)
-
-
-INF = 1 << 40
-
-
-class _SeatFacts(NamedTuple):
-    """What one other seat's hidden hand must fit (phase 1; see :func:`_collect_dealer`)."""
-
-    size: int
-    fixed: list[int]
-    slots: list[int]
-    played: list[tuple[int, int]]
-    negatives: list[tuple[int, int]]
-    positives: list[tuple[int, int]]
-    allowed: list[bool]
-    needs: list[int]
-
-
-def _collect_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> Dealer:
-    """Phase 1: deal the unseen cards so that every public fact of the history holds.
-
-    Times are ``3t`` for what a slough lap showed after ``t`` moves, ``3t + 1`` for the
-    draws that follow it, ``3t + 2`` for move ``t`` itself (a card played by it is held
-    until then; a failure to match is seen then).
-    Each other seat's hidden acquisitions (the deal and its draws, with their times) are
-    matched to the cards it played from hand (known, with the time they left) and to its
-    current hidden hand (sampled), so that no card of a rank it was known not to hold was
-    held then, and it held a card of each rank set it was known to hold.  Seats are
-    sampled one by one by rejection; the rest of the unseen cards is the stock.  The
-    facts are read once per view; each deal only samples.
-    """
-    n = state._n
-    own = _ints_of(view["hand"])
-    stock_size = view["stock_size"]
-    shown = state._shown
-    seen = set(own)
-    for pile in state._piles:
-        seen.update(pile)
-    seen.update(c for _, c, _ in state._trick)
-    if shown >= 0:
-        seen.add(shown)
-    unseen = [c for c in range(52) if c not in seen]
-    facts = {s: _seat_facts(state, view, s) for s in range(n) if s != seat}
-    others = list(facts)
-
-    def deal(state: MattisState, rng: random.Random) -> None:
-        for _ in range(500):
-            rng.shuffle(others)
-            pool = unseen[:]
-            hands: dict[int, list[int]] = {}
-            for s in others:
-                hand = _sample_hand(pool, facts[s], rng)
-                if hand is None:
-                    break
-                hands[s] = hand
-                taken = set(hand)
-                pool = [c for c in pool if c not in taken]
-            else:
-                rng.shuffle(pool)
-                if len(pool) != stock_size:
-                    raise RulesError("the view's card counts do not add up to the deck")
-                full: list[list[int]] = []
-                for s in range(n):
-                    h = own[:] if s == seat else hands[s] + facts[s].fixed
-                    full.append(h)
-                state._hands = full
-                state._stock = pool
-                return
-        raise RulesError("no deal is consistent with the view's public facts")
-
-    return deal
-
-
-def _seat_facts(state: MattisState, view: Mapping[str, Any], s: int) -> _SeatFacts:
-    """Seat ``s``'s acquisition times, played cards and facts, read from the template."""
-    fixed = [state._shown] if view["shown_in_hand"] and state._shown_owner == s else []
-    played: list[tuple[int, int]] = []
-    for t, (who, move, card) in enumerate(state._hist):
-        if who != s or card >= 0 or move in ("stock", "pass"):
-            continue
-        c = TEXT_CARD[move[7:]] if move.startswith("slough") else TEXT_CARD[move]
-        played.append((c, 3 * t + 2))
-    slots: list[int] = []
-    for t, who, k in state._draws:
-        if who == s:
-            slots.extend([3 * t + 1] * k)
-    negatives: list[tuple[int, int]] = []
-    positives: list[tuple[int, int]] = []
-    for t, who, mask, kind in state._facts:
-        if who != s:
-            continue
-        if kind == HOLDS:
-            positives.append((3 * t, mask))
-        else:
-            negatives.append((3 * t + 2 if kind == NO_MATCH else 3 * t, mask))
-    latest = max(slots, default=-1)
-    last_none = [-1] * 13
-    for t, mask in negatives:
-        for r in range(13):
-            if mask >> r & 1 and t > last_none[r]:
-                last_none[r] = t
-    allowed = [last_none[RANK_OF[c]] < latest for c in range(52)]
-    witnesses = played + [(c, INF) for c in fixed]
-    needs = [
-        mask
-        for t, mask in positives
-        if not any(mask >> RANK_OF[c] & 1 and r >= t for c, r in witnesses)
-    ]
-    size = view["hand_sizes"][s] - len(fixed)
-    return _SeatFacts(size, fixed, slots, played, negatives, positives, allowed, needs)
-
-
-def _sample_hand(pool: list[int], f: _SeatFacts, rng: random.Random) -> list[int] | None:
-    """A random hidden hand of ``f.size`` cards from ``pool`` fitting one seat's facts.
-
-    Uniform draws are checked first for a card of each rank set the seat must still hold
-    (a quick necessary condition), then fully by :func:`_feasible`.
-    """
-    size = f.size
-    if size == 0:
-        return [] if _feasible(f.slots, f.played, f.fixed, f.negatives, f.positives) else None
-    allowed = f.allowed
-    candidates = [c for c in pool if allowed[c]]
-    if len(candidates) < size:
-        return None
-    needs = f.needs
-    for attempt in range(60):
-        if attempt < 30:
-            hand: list[int] | None = rng.sample(candidates, size)
-            assert hand is not None
-            if needs:
-                held = 0
-                for c in hand:
-                    held |= 1 << RANK_OF[c]
-                if any(not mask & held for mask in needs):
-                    continue
-        else:
-            hand = _seeded_hand(
-                candidates, size, f.played + [(c, INF) for c in f.fixed], f.positives, rng
-            )
-        if hand is None:
-            return None
-        if _feasible(f.slots, f.played, f.fixed + hand, f.negatives, f.positives):
-            return hand
-    return None
-
-
-def _seeded_hand(
-    candidates: list[int],
-    size: int,
-    played: list[tuple[int, int]],
-    positives: list[tuple[int, int]],
-    rng: random.Random,
-) -> list[int] | None:
-    """A hand holding a witness for each known holding no played card can explain."""
-    hand: list[int] = []
-    for t, mask in positives:
-        if any(mask >> RANK_OF[c] & 1 and r >= t for c, r in played):
-            continue
-        if any(mask >> RANK_OF[c] & 1 for c in hand):
-            continue
-        witnesses = [c for c in candidates if mask >> RANK_OF[c] & 1 and c not in hand]
-        if not witnesses or len(hand) >= size:
-            return None
-        hand.append(rng.choice(witnesses))
-    rest = [c for c in candidates if c not in hand]
-    if len(rest) < size - len(hand):
-        return None
-    hand.extend(rng.sample(rest, size - len(hand)))
-    return hand
-
-
-def _feasible(
-    slots: list[int],
-    played: list[tuple[int, int]],
-    hand: list[int],
-    negatives: list[tuple[int, int]],
-    positives: list[tuple[int, int]],
-) -> bool:
-    """Whether the seat's cards can be matched to its acquisition times under its facts.
-
-    A card is held from its acquisition to the move that played it (``INF`` for a card
-    still in hand), so it must be acquired in a window: after the last "none" fact for
-    its rank while it was held, and not after it was played.  A "holds" fact at ``t``
-    picks a witness of its ranks held at ``t``, which narrows that card's window to end at
-    ``t``.  Witnesses are chosen depth first; each choice is checked by matching windows
-    to times earliest deadline first (exact for windows and points).
-    """
-    cards = [(c, r) for c, r in played] + [(c, INF) for c in hand]
-    k = len(cards)
-    if k != len(slots):
-        return False
-    ranks = [RANK_OF[c] for c, _ in cards]
-    lows: list[int] = []
-    for i, (_, release) in enumerate(cards):
-        bit = 1 << ranks[i]
-        low = -1
-        for t, mask in negatives:
-            if mask & bit and low < t <= release:
-                low = t
-        if low >= release:
-            return False
-        lows.append(low)
-    times = sorted(slots)
-    by_low = sorted(range(k), key=lows.__getitem__)
-
-    def matchable(deadlines: list[int]) -> bool:
-        heap: list[int] = []
-        p = 0
-        for a in times:
-            while p < k and lows[by_low[p]] < a:
-                heappush(heap, deadlines[by_low[p]])
-                p += 1
-            if not heap or heappop(heap) < a:
-                return False
-        return p == k
-
-    facts = sorted(set(positives))
-    chosen: list[int] = []
-    budget = [3000]
-
-    def pick(fi: int, deadlines: list[int]) -> bool:
-        budget[0] -= 1
-        if budget[0] < 0:
-            return False
-        if fi == len(facts):
-            return True
-        t, mask = facts[fi]
-        for i in chosen:
-            if mask >> ranks[i] & 1 and cards[i][1] >= t:
-                return pick(fi + 1, deadlines)
-        tried: set[tuple[int, int, int]] = set()
-        for i in range(k):
-            if not mask >> ranks[i] & 1 or cards[i][1] < t or lows[i] >= t:
-                continue
-            key = (ranks[i], lows[i], deadlines[i])
-            if key in tried:
-                continue
-            tried.add(key)
-            narrowed = deadlines[:]
-            narrowed[i] = min(narrowed[i], t)
-            if matchable(narrowed):
-                chosen.append(i)
-                if pick(fi + 1, narrowed):
-                    return True
-                chosen.pop()
-        return False
-
-    deadlines = [r for _, r in cards]
-    return matchable(deadlines) and pick(0, deadlines)

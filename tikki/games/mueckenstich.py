@@ -22,29 +22,29 @@ Design notes
   read ``discard ?``) and the undealt cards.  Everything played is public (C-4), and so
   is every **void**: a seat that did not follow a colour holds none of it for the rest
   of that deal.  :meth:`Mueckenstich.sample_state` deals the hidden cards uniformly among
-  all deals consistent with the sizes and the voids (exact constraint-aware dealing, not
-  shuffling and hoping).
+  all deals consistent with the sizes and the voids (:mod:`tikki.games.dealing`).
 * :func:`score_round` is the scoring of MS-10 on its own: piles, doubled and dropped
   colour in, scores out.
 * Search support: ``random_playout(rng, greedy, rounds)`` plays on with the same move
   code as ``play``; ``rounds=1`` stops once the round in progress is scored (the later
   rounds are dealt independently of it), and ``returns_so_far`` gives the running totals.
-  Its cheap card moves throw mosquitoes when void, duck tricks holding one, and, as the
-  last to play, take a trick worth having with the lowest winner.
+  Its cheap moves are the bots' (:mod:`tikki.bots.heuristic.mueckenstich`), which use
+  the public helpers :func:`trick_winner` and :func:`score_pile` as the rules do.
 """
 
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
-from math import comb
+from functools import partial
 from typing import Any
 
 from tikki.cards import (
     COLOUR_NAMES,
     COLOURS,
+    MOSQUITO,
     colour_word,
+    ints_of,
     mueckenstich_deck,
     normalize_mueckenstich,
 )
@@ -52,11 +52,13 @@ from tikki.core import (
     JSON,
     Game,
     IllegalMove,
+    MoveGrammar,
     RulesError,
     TableState,
     illegal,
     register,
     slot_cloner,
+    tactics,
 )
 from tikki.events import (
     DRAW,
@@ -69,9 +71,10 @@ from tikki.events import (
     Event,
     Past,
     ev,
-    extend,
+    history_of,
     past_of,
 )
+from tikki.games.dealing import Dealer
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
@@ -79,8 +82,6 @@ DISCARD, PLAY, SCORE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("discard", "play", "score", "over")
 HAND_SIZES = {3: 10, 4: 15, 5: 12, 6: 10}
 """Cards dealt to each player per deal (MS-3)."""
-MOSQUITO = 13
-"""The value of a mosquito within its colour (above the two 12s, MS-7)."""
 MOSQUITO_PENALTY = 5
 """Points lost for the first mosquito of each colour in a player's tricks (MS-10)."""
 ALL_COLOURS = 0b1111
@@ -142,7 +143,7 @@ def score_round(
             if canon is None:
                 raise RulesError(_t("{text!r} is not a Mückenstich card", text=text))
             cards.append(TEXT_CARD[canon])
-        out.append(_score_pile(cards, double, drop))
+        out.append(score_pile(cards, double, drop))
     return out
 
 
@@ -162,7 +163,9 @@ def _scoring_colour(colour: str | None, what: str) -> int:
     return COLOURS.index(letter)
 
 
-def _score_pile(cards: Sequence[int], double: int, drop: int) -> int:
+def score_pile(cards: Sequence[int], double: int, drop: int) -> int:
+    """The score of one seat's won cards (card ints) with the ``double`` and the ``drop``
+    colour (colour indexes, -1: none), as :func:`score_round` scores them (MS-10)."""
     score = 0
     bitten = 0
     for c in cards:
@@ -195,6 +198,22 @@ class Mueckenstich(Game):
     def deck(self) -> list[str]:
         """The 64 Mückenstich cards (MS-1)."""
         return mueckenstich_deck()
+
+    def move_grammar(self) -> MoveGrammar:
+        """Cards, ``discard <card>``, and ``trump``, ``double``, ``drop <colour>``."""
+        return MoveGrammar(card_words=("discard",), suit_words=("trump", "double", "drop"))
+
+    @property
+    def utility_bounds(self) -> tuple[float, float]:
+        """A round scores from -20 (four first mosquitoes) to 65 (every number card, one
+        colour doubled, none dropped), MS-10; a match has as many rounds as players."""
+        n = self.players
+        return (-20.0 * n, 65.0 * n)
+
+    @property
+    def max_length(self) -> int:
+        """At most 86 moves a round: 100 a round is safe."""
+        return 100 * self.players
 
     def normalize_card(self, text: str) -> str | None:
         """Canonical Mückenstich card text, or ``None``."""
@@ -473,31 +492,39 @@ class MueckenstichState(TableState):
 
         With ``greedy=0`` every move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``, without building move texts to choose from.  With
-        probability ``greedy`` a move is instead the *cheap* one (:meth:`_cheap_card`,
-        :meth:`_cheap_trump`; a discard sets a mosquito aside when there is one).
+        probability ``greedy`` a move is instead the *cheap* one, by the bots' quick rules
+        (:mod:`tikki.bots.heuristic.mueckenstich`: ``cheap_card``, ``cheap_trump``,
+        ``cheap_discard``).
         ``rounds``: stop once that many more rounds are scored (``0``: play to the end
         of the match); :meth:`returns_so_far` then gives the running totals.
         """
         stop = self._round + rounds if rounds > 0 else self._n
+        rules = tactics("mueckenstich")
         while self._phase != OVER and self._round < stop:
             phase = self._phase
             cheap = greedy > 0.0 and rng.random() < greedy
             if phase == PLAY:
                 if self._pending:
-                    colour = self._cheap_trump() if cheap else int(rng.random() * 4)
+                    colour = (
+                        rules.cheap_trump(self._trick, self._to_act, self._led, self._trump)
+                        if cheap
+                        else int(rng.random() * 4)
+                    )
                     self._name_trump(colour)
                     continue
                 options = self._playable(self._hands[self._to_act])
                 if cheap:
-                    card = self._cheap_card(options)
+                    card = rules.cheap_card(
+                        options, self._trick, self._to_act, self._led, self._trump, self._n
+                    )
                 else:
                     distinct = sorted(set(options))
                     card = distinct[int(rng.random() * len(distinct))]
                 self._play_card(card)
             elif phase == DISCARD:
                 hand = self._hands[self._to_act]
-                card = max(hand, key=_CHEAP_ORDER.__getitem__) if cheap else -1
-                if card < 0 or card & 15 != MOSQUITO:
+                card = rules.cheap_discard(hand) if cheap else None
+                if card is None:
                     distinct = sorted(set(hand))
                     card = distinct[int(rng.random() * len(distinct))]
                 self._discard(card)
@@ -511,40 +538,6 @@ class MueckenstichState(TableState):
     def returns_so_far(self) -> list[float]:
         """Each seat's total so far (the match's ``returns`` once it is over)."""
         return [float(t) for t in self._totals]
-
-    def _cheap_card(self, options: list[int]) -> int:
-        """A card, cheaply: void in the colour led, throw a mosquito (else the highest
-        card); last to play, win a trick worth having with the lowest winner and duck
-        any other with the highest card that does not win it; following a trick that holds
-        a mosquito, the highest card that does not take it; otherwise the lowest number
-        card (a trick's worth: +1 a number card, -5 a mosquito)."""
-        trick = self._trick
-        if trick and options[0] >> 4 != self._led:
-            return max(options, key=_DUMP_ORDER.__getitem__)
-        low = min(options, key=_CHEAP_ORDER.__getitem__)
-        if not trick:
-            return low
-        worth = 1 + sum(-MOSQUITO_PENALTY if c & 15 == MOSQUITO else 1 for _, c in trick)
-        last = len(trick) == self._n - 1
-        if worth > 0 and not last:
-            return low
-        seat, led, trump = self._to_act, self._led, self._trump
-        wins = [c for c in options if _trick_winner([*trick, (seat, c)], led, trump) == seat]
-        if worth > 0 and wins:
-            return min(wins, key=_CHEAP_ORDER.__getitem__)
-        ducks = [c for c in options if c not in wins]
-        return max(ducks, key=_CHEAP_ORDER.__getitem__) if ducks else low
-
-    def _cheap_trump(self) -> int:
-        """A trump, cheaply: the first colour that leaves the trick so far to another
-        seat, else keep the current one (any colour when there is none)."""
-        seat, trick, led = self._to_act, self._trick, self._led
-        if not trick:
-            return max(self._trump, 0)
-        for colour in range(4):
-            if _trick_winner(trick, led, colour) != seat:
-                return colour
-        return max(self._trump, 0)
 
     # --- legality -----------------------------------------------------------------------
 
@@ -717,7 +710,7 @@ class MueckenstichState(TableState):
             self._to_act = (seat + 1) % n
             return
         trick = self._trick
-        winner = _trick_winner(trick, self._led, self._trump)
+        winner = trick_winner(trick, self._led, self._trump)[0]
         self._tricks[winner] += 1
         pile = self._piles[winner]
         for _, c in trick:
@@ -778,7 +771,7 @@ class MueckenstichState(TableState):
         self._finish_round()
 
     def _finish_round(self) -> None:
-        scores = [_score_pile(p, self._doubled, self._dropped) for p in self._piles]
+        scores = [score_pile(p, self._doubled, self._dropped) for p in self._piles]
         for s in range(self._n):
             self._totals[s] += scores[s]
         self._sheet.append(
@@ -806,20 +799,7 @@ class MueckenstichState(TableState):
 
     def history(self, seat: int | None) -> list[JSON]:
         """Every move with its seat and events; another seat's discard reads ``discard ?``."""
-        book = self._book
-        if book is None:
-            book = self._book = {}
-        return extend(
-            book,
-            seat,
-            len(self._moves),
-            self._entry,
-            self._ev,
-            self._past,
-            CARD_TEXT,
-            lambda: self.outcome,
-            self._own,
-        )
+        return history_of(self, seat, len(self._moves), CARD_TEXT)
 
     def _own(self, i: int, seat: int) -> bool:
         """Whether move ``i`` reads otherwise for ``seat``: its own discard."""
@@ -838,12 +818,7 @@ class MueckenstichState(TableState):
         shared between successive views, as the history's entries are: read a view,
         never change it.
         """
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
-        ):
-            raise RulesError(
-                _t("no seat {seat!r}: seats are 0–{last} (or None)", seat=seat, last=self._n - 1)
-            )
+        self._check_seat(seat)
         base = self._vc
         if base is None or base[0] != len(self._ev):
             base = self._vc = (len(self._ev), self._parts())
@@ -933,7 +908,7 @@ class MueckenstichState(TableState):
     def _scoring_choice(self, seat: int | None) -> JSON | None:
         """The double or drop being chosen (MS-10), or ``None``: its ``verb``, the choosing
         ``seat``, and for a seat's own view its ``scores``: what each colour still open would
-        make ``seat``'s won cards score this round (``_score_pile``, the round's scoring;
+        make ``seat``'s won cards score this round (``score_pile``, the round's scoring;
         while the double is chosen, without a drop)."""
         if self._phase != SCORE or self._to_act < 0:
             return None
@@ -942,9 +917,9 @@ class MueckenstichState(TableState):
         if seat is not None:
             pile = self._piles[seat]
             scores = {
-                COLOURS[c]: _score_pile(pile, c, -1)
+                COLOURS[c]: score_pile(pile, c, -1)
                 if double
-                else _score_pile(pile, self._doubled, c)
+                else score_pile(pile, self._doubled, c)
                 for c in range(len(COLOURS))
                 if c != self._doubled
             }
@@ -1019,18 +994,14 @@ _VOID_TEXTS: tuple[tuple[str, ...], ...] = tuple(
     tuple(COLOURS[k] for k in range(4) if v >> k & 1) for v in range(16)
 )
 """The colours of each 4-bit void mask, as the view's ``voids`` lists them."""
-_CHEAP_ORDER: tuple[int, ...] = tuple((c & 15) * 4 + (c >> 4) for c in range(64))
-_DUMP_ORDER: tuple[int, ...] = tuple(
-    100 if c & 15 == MOSQUITO else (c & 15) * 4 + (c >> 4) for c in range(64)
-)
-"""Cheap playouts: a seat void in the colour led throws a mosquito, else its highest card."""
 _DISCARD_TEXT: tuple[str, ...] = tuple(f"discard {t}" if t else "" for t in CARD_TEXT)
 _DISCARD_CARD: dict[str, int] = {f"discard {t}": c for t, c in TEXT_CARD.items()}
 
 
-def _trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> int:
-    """The seat winning ``trick`` (MS-7, MS-9): the highest trump present, else the
-    highest card of the colour led; of identical cards the later one."""
+def trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> tuple[int, int]:
+    """The winning ``(seat, card)`` of ``trick``, ``(seat, card)`` pairs in play order
+    (MS-7, MS-9): the highest trump present, else the highest card of the colour led; of
+    identical cards the later one.  ``led`` and ``trump`` are colour indexes (-1: none)."""
     colour = led
     if trump >= 0 and trump != led:
         for _, c in trick:
@@ -1041,7 +1012,7 @@ def _trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> int
     for s, c in trick:
         if c >> 4 == colour and c >= best:
             best_seat, best = s, c
-    return best_seat
+    return best_seat, best
 
 
 def _strict(values: Sequence[int], target: int) -> int:
@@ -1063,14 +1034,14 @@ def _colour_or_none(colour: int) -> str | None:
 
 def _template(
     game: Mueckenstich, view: Mapping[str, Any], seat: int
-) -> tuple[MueckenstichState, _Dealer]:
+) -> tuple[MueckenstichState, Dealer]:
     """A state with everything public from ``view`` and the seat's own cards, and the
     dealer of the hidden cards (other hands, other discards, the undealt cards)."""
     n = game.players
     if len(view["hand_sizes"]) != n:
         raise RulesError("the view does not match the game's number of players")
     state = MueckenstichState(game, None, None)
-    ints = _ints_of
+    ints = partial(ints_of, table=TEXT_CARD)
     state._round = view["round"]
     state._deal = view["deal"]
     state._phase = PHASE_NAMES.index(view["phase"])
@@ -1128,7 +1099,7 @@ def _template(
     places.append((view["stock_size"], ALL_COLOURS))
     if sum(size for size, _ in places) != len(pool):
         raise RulesError("the view's card counts do not add up to the deck")
-    return state, _Dealer(pool, places)
+    return state, Dealer(pool, places)
 
 
 def _sampler(
@@ -1153,122 +1124,3 @@ def _sampler(
         return state
 
     return sample
-
-
-def _ints_of(texts: Sequence[str]) -> list[int]:
-    return [TEXT_CARD[t] for t in texts]
-
-
-def deal_constrained(
-    pool: Sequence[int], places: Sequence[tuple[int, int]], rng: random.Random
-) -> list[list[int]]:
-    """Deal ``pool`` into ``places`` (``(size, allowed colour mask)`` each), uniformly.
-
-    Every assignment of the (physically distinct) cards to the places that gives each
-    place its size and only allowed colours is equally likely.  The colour counts per
-    group of places with the same mask are drawn first, weighted by how many card
-    assignments each gives (exact integer counting), then the cards themselves.
-    Raises :class:`RulesError` when no assignment exists.
-    """
-    return _Dealer(pool, places).deal(rng)
-
-
-class _Dealer:
-    """:func:`deal_constrained` for one pool and one set of places, drawn many times."""
-
-    def __init__(self, pool: Sequence[int], places: Sequence[tuple[int, int]]) -> None:
-        groups: dict[int, list[int]] = {}
-        for i, (_, mask) in enumerate(places):
-            groups.setdefault(mask, []).append(i)
-        self.masks = sorted(groups, key=lambda m: (m == ALL_COLOURS, m))
-        self.members = [groups[m] for m in self.masks]
-        self.sizes = [sum(places[i][0] for i in groups[m]) for m in self.masks]
-        self.place_sizes = [size for size, _ in places]
-        self.by_colour: list[list[int]] = [[], [], [], []]
-        for c in sorted(pool):
-            self.by_colour[c >> 4].append(c)
-        self.remaining = tuple(len(b) for b in self.by_colour)
-        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.choices: dict[
-            tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]
-        ] = {}
-        if self.count(0, self.remaining) == 0:
-            raise RulesError("no deal of the hidden cards agrees with the view")
-
-    def count(self, j: int, rem: tuple[int, ...]) -> int:
-        """How many card assignments deal ``rem`` (colour counts) to groups ``j`` on."""
-        if j == len(self.masks) - 1:  # the last group takes what is left, if it may
-            mask = self.masks[j]
-            fits = sum(rem) == self.sizes[j] and all(mask >> k & 1 or not rem[k] for k in range(4))
-            return 1 if fits else 0
-        key = (j, rem)
-        found = self.memo.get(key)
-        if found is None:
-            cumulative = self._options(j, rem)[1]
-            found = self.memo[key] = cumulative[-1] if cumulative else 0
-        return found
-
-    def _options(self, j: int, rem: tuple[int, ...]) -> tuple[list[tuple[int, ...]], list[int]]:
-        key = (j, rem)
-        found = self.choices.get(key)
-        if found is None:
-            xs: list[tuple[int, ...]] = []
-            cumulative: list[int] = []
-            total = 0
-            for x in _compositions(self.sizes[j], rem, self.masks[j]):
-                weight = _ways(rem, x) * self.count(j + 1, _minus(rem, x))
-                if weight:
-                    total += weight
-                    xs.append(x)
-                    cumulative.append(total)
-            found = self.choices[key] = (xs, cumulative)
-        return found
-
-    def deal(self, rng: random.Random) -> list[list[int]]:
-        """One uniform deal: a list of cards per place, in the order of the places."""
-        split: list[tuple[int, ...]] = []
-        rem = self.remaining
-        for j in range(len(self.masks) - 1):
-            xs, cumulative = self._options(j, rem)
-            x = xs[bisect_right(cumulative, rng.randrange(cumulative[-1]))]
-            split.append(x)
-            rem = _minus(rem, x)
-        split.append(rem)
-        by_colour = [cards[:] for cards in self.by_colour]
-        for cards in by_colour:
-            rng.shuffle(cards)
-        out: list[list[int]] = [[] for _ in self.place_sizes]
-        for j, x in enumerate(split):
-            cards = []
-            for colour in range(4):
-                take = x[colour]
-                if take:
-                    cards.extend(by_colour[colour][:take])
-                    del by_colour[colour][:take]
-            rng.shuffle(cards)
-            for i in self.members[j]:
-                size = self.place_sizes[i]
-                out[i] = cards[:size]
-                del cards[:size]
-        return out
-
-
-def _ways(rem: tuple[int, ...], x: tuple[int, ...]) -> int:
-    return comb(rem[0], x[0]) * comb(rem[1], x[1]) * comb(rem[2], x[2]) * comb(rem[3], x[3])
-
-
-def _minus(rem: tuple[int, ...], x: tuple[int, ...]) -> tuple[int, ...]:
-    return (rem[0] - x[0], rem[1] - x[1], rem[2] - x[2], rem[3] - x[3])
-
-
-def _compositions(size: int, rem: tuple[int, ...], mask: int) -> list[tuple[int, ...]]:
-    """Colour-count vectors of ``size`` cards within ``rem`` using only ``mask`` colours."""
-    c0, c1, c2, c3 = (rem[k] if mask >> k & 1 else 0 for k in range(4))
-    out: list[tuple[int, ...]] = []
-    for a in range(max(0, size - c1 - c2 - c3), min(c0, size) + 1):
-        r1 = size - a
-        for b in range(max(0, r1 - c2 - c3), min(c1, r1) + 1):
-            r2 = r1 - b
-            for c in range(max(0, r2 - c3), min(c2, r2) + 1):
-                out.append((a, b, c, r2 - c))
-    return out

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import random
 from bisect import insort
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from tikki.cards import (
@@ -33,27 +33,24 @@ from tikki.cards import (
     SUIT_OF,
     SUITS,
     TEXT_CARD,
-    french_deck,
+    ints_of,
     normalize_french,
     suit_one,
 )
 from tikki.core import (
     JSON,
-    Game,
     IllegalMove,
+    MoveGrammar,
     OptionSpec,
     RulesError,
-    TableState,
     illegal,
     max_moves_option,
     register,
-    shedding_outcome,
     slot_cloner,
+    tactics,
 )
 from tikki.events import (
     DRAW,
-    FALLS,
-    GAME_OVER,
     LAST_CARD,
     OUT,
     PHASE,
@@ -66,12 +63,11 @@ from tikki.events import (
     Event,
     Past,
     ev,
-    extend,
     last_trick,
     past_of,
     to_json,
 )
-from tikki.games.shedding import is_run, next_with_cards
+from tikki.games.shedding import FrenchGame, SheddingState, holders, is_run, next_with_cards
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
@@ -97,17 +93,12 @@ _BEATS: tuple[tuple[bytes, ...], ...] = tuple(
 )
 """``_BEATS[trump][top][card]``: the beating rule of MM-13 as a table (index -1: no trump)."""
 
-_CHEAP: tuple[tuple[int, ...], ...] = tuple(
-    tuple(RANK_OF[c] + 13 * (SUIT_OF[c] == trump) for c in range(52)) for trump in range(5)
-)
-"""``_CHEAP[trump][card]``: the greedy rollout's cost of spending a card (trumps dearest)."""
-
 _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 
 
 @register
-class Myllymatti(Game):
+class Myllymatti(FrenchGame):
     """Myllymatti for 2–4 players; ``variant="koira"`` is the Koira preset (MM-18)."""
 
     name = "myllymatti"
@@ -145,13 +136,9 @@ class Myllymatti(Game):
         "duels, then get rid of them; the last player holding cards loses."
     )
 
-    def deck(self) -> list[str]:
-        """The 52 French cards."""
-        return french_deck()
-
-    def normalize_card(self, text: str) -> str | None:
-        """Canonical French card text, or ``None``."""
-        return normalize_french(text)
+    def move_grammar(self) -> MoveGrammar:
+        """Cards, runs with option ``runs`` (MM-17), ``stock`` and ``take``."""
+        return MoveGrammar(max_run=13 if self.option("runs") else 0, words=("stock", "take"))
 
     def _new_state(self, seed: int, deck: list[str] | None) -> MyllymattiState:
         if deck is None:
@@ -199,7 +186,7 @@ class Myllymatti(Game):
         return sample
 
 
-class MyllymattiState(TableState):
+class MyllymattiState(SheddingState):
     """One game of Myllymatti; see the module notes for the representation.
 
     Legal moves: phase 1 cards by rank then suit, then ``stock``; phase 2 cards by suit
@@ -299,19 +286,6 @@ class MyllymattiState(TableState):
 
     # --- the contract -------------------------------------------------------------------
 
-    @property
-    def outcome(self) -> JSON | None:
-        """The loser, the out order, whether abandoned, and the returns (DESIGN)."""
-        if self._phase != OVER:
-            return None
-        loser = None if self._loser < 0 else self._loser
-        return shedding_outcome(self._n, loser, self._out, self.abandoned)
-
-    @property
-    def moves(self) -> list[str]:
-        """Every move played so far."""
-        return [h[1] for h in self._hist]
-
     def _apply(self, move: str) -> None:
         if self._phase == COLLECT:
             self._play_collect(move)
@@ -324,50 +298,46 @@ class MyllymattiState(TableState):
         """An independent copy (cheap: flat lists of ints)."""
         return _clone(self)
 
-    def random_playout(self, rng: random.Random, greedy: float = 0.0) -> None:
+    def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
 
         With ``greedy=0`` every move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``; only the move texts are skipped while choosing.
-        With probability ``greedy`` a move is instead the *cheapest* legal one, a crude
-        but fast policy that makes rollouts far more realistic: in phase 1 the lowest
-        card that loses the round (else uniform); in phase 2 the lowest beater, a suit
-        card before a trump (else take), and the lowest non-trump card to lead.
+        With probability ``greedy`` a move is instead the *cheap* one of the heuristic
+        bot's rules (:mod:`tikki.bots.heuristic.myllymatti`), a crude but fast policy that
+        makes rollouts far more realistic: in phase 1 the lowest card that loses the round
+        (else uniform); in phase 2 the lowest beater, a suit card before a trump (else
+        take), and the lowest non-trump card to lead.  One round: ``rounds`` changes nothing.
         """
+        rules = tactics("myllymatti")
+        lowest_loser, cheapest_card = rules.lowest_loser, rules.cheapest_card
         while self._phase != OVER:
             hand = self._hands[self._to_act]
             cheap = greedy > 0.0 and rng.random() < greedy
             if self._phase == COLLECT:
-                card = self._cheap_loser(hand) if cheap else -2
-                if card == -2:
-                    k = len(hand) + (len(self._stock) >= 2)
+                loser = None
+                if cheap and self._rpos:
+                    played = self._trick[len(self._trick) - self._rpos :]
+                    loser = lowest_loser(hand, max(RANK_OF[c] for _, c, _ in played))
+                if loser is None:
+                    k = len(hand) + self._may_turn_stock()
                     i = int(rng.random() * k)
-                    card = hand[i] if i < len(hand) else -1
-                self._collect(card)
+                    self._collect(hand[i] if i < len(hand) else -1)
+                else:
+                    self._collect(loser)
             elif cheap:
-                self._cheap_shed(hand)
+                trump = self._trump
+                options = self._beaters(hand) if self._plays else hand
+                if options:
+                    card = cheapest_card(options, trump)
+                    self._shed([card], CARD_TEXT[card])
+                else:
+                    self._take_move()
             else:
                 self._random_shed(hand, rng)
             if len(self._hist) >= self._max_moves and self._phase != OVER:
                 self._abandon()
         self._legal = None
-
-    def _cheap_loser(self, hand: list[int]) -> int:
-        """The lowest hand card that loses the current round, or -2 if none does."""
-        if not self._rpos:
-            return -2
-        best = max(RANK_OF[c] for _, c, _ in self._trick[len(self._trick) - self._rpos :])
-        losers = [c for c in hand if RANK_OF[c] < best]
-        return min(losers, key=RANK_OF.__getitem__) if losers else -2
-
-    def _cheap_shed(self, hand: list[int]) -> None:
-        trump = self._trump if self._trump >= 0 else 4
-        options = self._beaters(hand) if self._plays else hand
-        if not options:
-            self._take_move()
-            return
-        card = min(options, key=_CHEAP[trump].__getitem__)
-        self._shed([card], CARD_TEXT[card])
 
     def _random_shed(self, hand: list[int], rng: random.Random) -> None:
         leading = not self._plays
@@ -392,7 +362,7 @@ class MyllymattiState(TableState):
         hand = self._hands[self._to_act]
         if self._phase == COLLECT:
             moves = [CARD_TEXT[c] for c in sorted(hand, key=_PHASE1_POS.__getitem__)]
-            if len(self._stock) >= 2:
+            if self._may_turn_stock():
                 moves.append("stock")
             return moves
         return self._generate_shed(hand)
@@ -427,22 +397,11 @@ class MyllymattiState(TableState):
         if self._phase == OVER:
             raise IllegalMove(_t("the game is over: no more moves"))
         text = "".join(move.split())
-        if not text.isascii():
-            raise illegal(
-                move,
-                _t(
-                    "{move!r} is not a move: {move_forms}",
-                    move=move,
-                    move_forms=_move_forms(self._phase),
-                ),
-                legal,
-            )
-        text = text.lower()
-        if text in ("stock", "take"):
-            canon = text
+        if text.lower() in ("stock", "take") and text.isascii():
+            canon = text.lower()
         else:
-            parts = [normalize_french(p) for p in text.split("+")]
-            if any(p is None for p in parts):
+            parts = [normalize_french(p) for p in text.lower().split("+")] if text.isascii() else []
+            if not parts or any(p is None for p in parts):
                 raise illegal(
                     move,
                     _t(
@@ -506,15 +465,19 @@ class MyllymattiState(TableState):
 
     # --- phase 1 ------------------------------------------------------------------------
 
+    def _may_turn_stock(self) -> bool:
+        """MM-3: ``stock`` turns the top card of the stock while it has at least two."""
+        return len(self._stock) >= 2
+
     def _can_play(self, seat: int) -> bool:
-        return bool(self._hands[seat]) or len(self._stock) >= 2
+        return bool(self._hands[seat]) or self._may_turn_stock()
 
     def _next_with_cards(self, seat: int) -> int:
         """The first seat clockwise from ``seat`` (itself included) that holds cards."""
         return next_with_cards(self._hands, seat)
 
     def _holders(self) -> int:
-        return self._n - self._hands.count([])
+        return holders(self._hands)
 
     def _start_trick(self, candidate: int) -> None:
         leader = self._next_with_cards(candidate)
@@ -628,31 +591,8 @@ class MyllymattiState(TableState):
         self._hist.append((seat, "take", -1, self._take_cards(seat)))  # the take event
         self._to_act = self._next_with_cards((seat + 1) % self._n)
 
-    def _shed(self, cards: list[int], move: str) -> None:
-        """Phase 2: the seat to act plays ``cards`` (one card or a run), text ``move``."""
-        seat = self._to_act
-        hand = self._hands[seat]
-        for c in cards:
-            hand.remove(c)
-        plays = self._plays
-        if not plays:
-            self._trick_size = self._holders() + (0 if hand else 1)
-        plays.append([seat, cards])
+    def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
         self._hist.append((seat, move, -1, ()))
-        if not hand:
-            self._out.append(seat)
-            self._ev.append(ev(len(self._hist), OUT, seat, len(self._out)))
-            if self._holders() <= 1:
-                self._finish()
-                return
-        if len(plays) >= self._trick_size:
-            for _, cs in plays:
-                self._fallen.extend(cs)
-            self._ev.append([len(self._hist), FALLS, plays, None])  # ev(), inlined
-            self._plays = []
-            self._to_act = self._next_with_cards(seat)
-        else:
-            self._to_act = self._next_with_cards((seat + 1) % self._n)
 
     def _take_cards(self, seat: int) -> tuple[int, ...]:
         """``seat`` takes by the option (MM-14); return the cards taken."""
@@ -671,42 +611,7 @@ class MyllymattiState(TableState):
             plays.pop(index)
         return (card,)
 
-    def _finish(self) -> None:
-        self._phase = OVER
-        self._to_act = -1
-        holders = [s for s in range(self._n) if self._hands[s]]
-        self._loser = holders[0] if holders else -1
-        self._ev.append(ev(len(self._hist), GAME_OVER))
-
-    def _abandon(self) -> None:
-        self.abandoned = True
-        self._phase = OVER
-        self._to_act = -1
-        self._ev.append(ev(len(self._hist), GAME_OVER))
-
     # --- views --------------------------------------------------------------------------
-
-    def history(self, seat: int | None) -> list[JSON]:
-        """Every move with its seat and events; a `stock` move shows the card it turned.
-
-        The commonest events, a phase-1 draw and a phase-2 take, are kept in the move's
-        own history item (its cards drawn or taken), the others in ``_ev``.  Entries are
-        built once per seat and shared between successive histories (``_book``).
-        """
-        book = self._book
-        if book is None:
-            book = self._book = {}
-        return extend(
-            book,
-            seat,
-            len(self._hist),
-            self._entry,
-            self._ev,
-            self._past,
-            CARD_TEXT,
-            lambda: self.outcome,
-            self._own,
-        )
 
     def _own(self, i: int, seat: int) -> bool:
         """Whether move ``i`` reads otherwise for ``seat``: its own phase-1 draw."""
@@ -733,12 +638,7 @@ class MyllymattiState(TableState):
         shared between successive views, as the history's entries are: read a view,
         never change it.
         """
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n
-        ):
-            raise RulesError(
-                _t("no seat {seat!r}: seats are 0–{last} (or None)", seat=seat, last=self._n - 1)
-            )
+        self._check_seat(seat)
         base = self._vc
         if base is None or base[0] != len(self._ev):
             base = self._vc = (len(self._ev), self._parts())
@@ -852,13 +752,7 @@ class MyllymattiState(TableState):
             "to_act": self.current_player,
             "zones": zones,
             "hidden": hidden,
-            "seed": self.seed,
-            "deal_order": [CARD_TEXT[c] for c in self._order],
-            "trump": SUITS[self._trump] if self._trump >= 0 else None,
-            "out_order": list(self._out),
-            "loser": None if self._loser < 0 else self._loser,
-            "abandoned": self.abandoned,
-            "moves": self.moves,
+            **self._reveal_end(),
         }
 
 
@@ -939,7 +833,7 @@ def _from_view(
 ) -> MyllymattiState:
     """Build a full state from a seat's view, dealing the unseen cards at random."""
     state = MyllymattiState(game, None, None)
-    ints = _ints_of
+    ints = ints_of
     n = game.players
     phase = PHASE_NAMES.index(view["phase"])
     state._phase = phase
@@ -974,15 +868,11 @@ def _from_view(
     return state
 
 
-def _ints_of(texts: Sequence[str]) -> list[int]:
-    return [TEXT_CARD[t] for t in texts]
-
-
 def _deal_unseen(
     state: MyllymattiState, view: Mapping[str, Any], seat: int, rng: random.Random
 ) -> None:
     """Phase 1: deal every card the seat has not seen to the places it cannot see."""
-    own = _ints_of(view["hand"])
+    own = ints_of(view["hand"])
     seen = set(own)
     for pile in state._piles:
         seen.update(pile)

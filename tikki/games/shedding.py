@@ -1,4 +1,6 @@
-"""Pieces shared by the shedding games (Myllymatti, Mattis): seats with cards, runs.
+"""Pieces shared by the shedding games (Myllymatti, Mattis): seats with cards, runs, and
+:class:`SheddingState`, the state parts both games play alike (phase 2's falling trick,
+the end, the outcome, the history).
 
 French cards are ints (:mod:`tikki.cards`), ``suit * 13 + rank``, so the cards of one
 suit in consecutive ranks are consecutive ints: a run (Myllymatti) or sequence (Mattis)
@@ -13,7 +15,9 @@ from itertools import pairwise
 from operator import or_
 from typing import Any, TypeVar
 
-from tikki.cards import CARD_TEXT, SUIT_OF
+from tikki.cards import CARD_TEXT, SUIT_OF, SUITS, french_deck, normalize_french
+from tikki.core import JSON, Game, TableState, shedding_bounds, shedding_outcome
+from tikki.events import FALLS, GAME_OVER, OUT, Book, Event, Past, ev, history_of
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -46,9 +50,9 @@ def next_with_cards(hands: Sequence[Sequence[int]], seat: int) -> int:
     return -1
 
 
-def holders(hands: Iterable[Sequence[int]]) -> int:
+def holders(hands: list[list[int]]) -> int:
     """How many hands hold at least one card."""
-    return sum(1 for h in hands if h)
+    return len(hands) - hands.count([])
 
 
 def is_run(cards: Sequence[int]) -> bool:
@@ -91,17 +95,132 @@ _NOT_ACES = sum(1 << c for c in range(52) if c % 13 != 12)
 """The cards that may link to the next int: all but the aces (the next int is a new suit)."""
 
 
-def run_texts(hand: Iterable[int], starts: Iterable[int], max_len: int | None = None) -> list[str]:
-    """Texts of every run of 2+ (at most ``max_len``) cards in ``hand`` starting in ``starts``."""
-    held = set(hand)
-    out: list[str] = []
-    for c in starts:
-        text = CARD_TEXT[c]
-        nxt = c + 1
-        length = 1
-        while nxt in held and SUIT_OF[nxt] == SUIT_OF[c] and (max_len is None or length < max_len):
-            text += "+" + CARD_TEXT[nxt]
-            out.append(text)
-            nxt += 1
-            length += 1
-    return out
+class FrenchGame(Game):
+    """A game of the 52 French cards whose loser loses 1 and the others share 1."""
+
+    def deck(self) -> list[str]:
+        """The 52 French cards."""
+        return french_deck()
+
+    def normalize_card(self, text: str) -> str | None:
+        """Canonical French card text, or ``None``."""
+        return normalize_french(text)
+
+    @property
+    def utility_bounds(self) -> tuple[float, float]:
+        """The loser's -1 and the others' share 1/(n-1)."""
+        return shedding_bounds(self.players)
+
+
+class SheddingState(TableState):
+    """The state of a shedding game, what Myllymatti and Mattis share.
+
+    A subclass keeps ``_n``, ``_hands``, ``_plays`` (phase 2's trick: ``[seat, cards]``
+    plays), ``_trick_size``, ``_fallen``, ``_out``, ``_loser``, ``abandoned``, ``_hist``
+    (one entry a move, the move text second), ``_ev``, ``_past`` and ``_book``, and
+    implements ``_entry``, ``_own`` (the history's entries, :func:`tikki.events.extend`)
+    and ``_note_shed`` (a phase-2 play's history entry and any bookkeeping of its own).
+    """
+
+    __slots__ = ()
+    OVER: int = 2
+    _n: int
+    _hands: list[list[int]]
+    _plays: list[list[Any]]
+    _trick_size: int
+    _fallen: list[int]
+    _out: list[int]
+    _loser: int
+    abandoned: bool
+    _hist: list[Any]
+    _ev: list[Event]
+    _past: Past | None
+    _book: Book | None
+    _order: tuple[int, ...]
+    _trump: int
+
+    @property
+    def outcome(self) -> JSON | None:
+        """The loser, the out order, whether abandoned, and the returns (DESIGN)."""
+        if self._phase != self.OVER:
+            return None
+        loser = None if self._loser < 0 else self._loser
+        return shedding_outcome(self._n, loser, self._out, self.abandoned)
+
+    @property
+    def moves(self) -> list[str]:
+        """Every move played so far."""
+        return [h[1] for h in self._hist]
+
+    def history(self, seat: int | None) -> list[JSON]:
+        """Every move with its seat and events (:meth:`_entry`, then the events of ``_ev``)."""
+        return history_of(self, seat, len(self._hist), CARD_TEXT)
+
+    def _reveal_end(self) -> JSON:
+        """The keys that end ``reveal()``: the seed and deal, trump, the end, the moves."""
+        return {
+            "seed": self.seed,
+            "deal_order": [CARD_TEXT[c] for c in self._order],
+            "trump": SUITS[self._trump] if self._trump >= 0 else None,
+            "out_order": list(self._out),
+            "loser": None if self._loser < 0 else self._loser,
+            "abandoned": self.abandoned,
+            "moves": self.moves,
+        }
+
+    def _entry(self, i: int, seat: int | None) -> JSON:
+        """The history entry of move ``i`` as ``seat`` sees it, before ``_ev``'s events."""
+        raise NotImplementedError
+
+    def _own(self, i: int, seat: int) -> bool:
+        """Whether move ``i`` reads otherwise for ``seat`` than for the others."""
+        raise NotImplementedError
+
+    def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
+        """Record a phase-2 play of ``cards`` (text ``move``) by ``seat`` in the history,
+        with whatever else the game keeps of it."""
+        raise NotImplementedError
+
+    def _shed(self, cards: list[int], move: str) -> None:
+        """Phase 2: the seat to act plays ``cards`` (one card or a run, low to high), text
+        ``move``.  The trick falls when it has as many plays as seats held cards when it
+        was led (MM-15, AM-13); a seat that goes out is out, and the last holder loses."""
+        seat = self._to_act
+        hands = self._hands
+        hand = hands[seat]
+        self._note_shed(seat, move, cards)
+        for c in cards:
+            hand.remove(c)
+        plays = self._plays
+        if not plays:
+            self._trick_size = holders(hands) + (0 if hand else 1)
+        plays.append([seat, cards])
+        if not hand:
+            self._out.append(seat)
+            self._ev.append(ev(len(self._hist), OUT, seat, len(self._out)))
+            if holders(hands) <= 1:
+                self._finish()
+                return
+        if len(plays) >= self._trick_size:
+            for _, cs in plays:
+                self._fallen.extend(cs)
+            self._ev.append([len(self._hist), FALLS, plays, None])  # ev(), inlined
+            self._plays = []
+            self._to_act = next_with_cards(hands, seat)
+        else:
+            self._to_act = next_with_cards(hands, (seat + 1) % self._n)
+
+    def _finish(self) -> None:
+        """The game ends: the seat still holding cards (if any) loses."""
+        self._phase = self.OVER
+        self._to_act = -1
+        left = [s for s in range(self._n) if self._hands[s]]
+        self._loser = left[0] if left else -1
+        self._ev.append(ev(len(self._hist), GAME_OVER))
+
+    def _abandon(self) -> None:
+        """The game is abandoned at ``max_moves`` (C-5): no loser."""
+        self.abandoned = True
+        self._phase = self.OVER
+        self._to_act = -1
+        self._ev.append(ev(len(self._hist), GAME_OVER))

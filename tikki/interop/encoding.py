@@ -17,13 +17,13 @@ space is built instead from the game's deck and its move grammar (DESIGN: move t
 4. ``<word> <card>`` for each card word (``slough 7H``, ``discard 7R``) and card;
 5. ``<word> <suit>`` for each suit word (``trump G``, ``double G``, ``drop G``) and suit.
 
-Which runs and words a game has comes from :data:`GRAMMARS`, keyed by game name (a
-function of the game's options, e.g. Myllymatti has runs only with ``runs=True``; Mattis
-sequences are at most ``max_sequence`` long).  A game missing from the table gets
-:func:`fallback_grammar`: every word of DESIGN's move grammar and runs up to a whole suit
-(a larger space, correct for any game whose moves follow that grammar).  A legal move
-outside the space raises :class:`ActionSpaceError` naming the table to extend; the tests
-play every registered game to make sure that never happens.
+Which runs and words a game has, the game declares: ``Game.move_grammar()`` (a function
+of the game's options, e.g. Myllymatti has runs only with ``runs=True``; Mattis sequences
+are at most ``max_sequence`` long), collected by name in :data:`GRAMMARS`.  A game missing
+from the table gets :func:`fallback_grammar`: every word of DESIGN's move grammar and runs
+up to a whole suit (a larger space, correct for any game whose moves follow that grammar).
+A legal move outside the space raises :class:`ActionSpaceError` saying where to declare it;
+the tests play every registered game to make sure that never happens.
 
 Suits are the last character of the card texts and "consecutive" is the order of the
 distinct cards of a suit in ``game.deck()`` (rank order for the French and Mückenstich
@@ -64,13 +64,12 @@ require("gym", "the observation encoders (NumPy)", ("numpy",))
 import json
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from tikki.core import Game
+from tikki.core import Game, MoveGrammar, game_class, games
 
 PHASE_BUCKETS = 32
 """Size of the phase one-hot (``crc32(phase) % PHASE_BUCKETS``)."""
@@ -98,41 +97,21 @@ class ActionSpaceError(ValueError):
     """A move text that the adapter's fixed action space does not hold."""
 
 
-@dataclass(frozen=True)
-class Grammar:
-    """Which move forms a game has, besides playing a single card."""
-
-    max_run: int = 0
-    words: tuple[str, ...] = ()
-    card_words: tuple[str, ...] = ()
-    suit_words: tuple[str, ...] = ()
+Grammar = MoveGrammar
+"""Which move forms a game has, besides playing a single card (:class:`tikki.core.MoveGrammar`)."""
 
 
 def fallback_grammar(game: Game) -> Grammar:
-    """Every form of DESIGN's move grammar, runs up to a whole suit (for unknown games)."""
-    longest = max(len(cards) for cards in _suits(_distinct(game.deck())).values())
-    return Grammar(
-        max_run=longest,
-        words=("stock", "take", "pass"),
-        card_words=("slough", "discard"),
-        suit_words=("trump", "double", "drop"),
-    )
+    """Every form of DESIGN's move grammar, runs up to a whole suit (for unknown games):
+    the default of :meth:`Game.move_grammar`."""
+    return Game.move_grammar(game)
 
 
 GRAMMARS: dict[str, Callable[[Game], Grammar]] = {
-    "myllymatti": lambda g: Grammar(
-        max_run=13 if g.options.get("runs") else 0, words=("stock", "take")
-    ),
-    "mattis": lambda g: Grammar(
-        max_run=int(g.options.get("max_sequence", 3)),
-        words=("stock", "take", "pass"),
-        card_words=("slough",),
-    ),
-    "mueckenstich": lambda g: Grammar(
-        card_words=("discard",), suit_words=("trump", "double", "drop")
-    ),
+    name: game_class(name).move_grammar for name in games()
 }
-"""The move grammar of each known game, as a function of the game (its options)."""
+"""The move grammar of each registered game, its ``move_grammar`` (a function of the game,
+its options)."""
 
 
 def _distinct(deck: Sequence[str]) -> list[str]:
@@ -177,7 +156,7 @@ class ActionSpace:
         except KeyError:
             raise ActionSpaceError(
                 f"move {move!r} of {self.game_name} is outside the adapter's action space: "
-                "extend tikki.interop.encoding.GRAMMARS for this game"
+                "declare it in the game's move_grammar() (tikki.interop.encoding.GRAMMARS)"
             ) from None
 
     def to_text(self, action: int) -> str:

@@ -108,18 +108,6 @@ from tikki.interop.observations import encoder_for
 PREFIX = "python_tikki_"
 """OpenSpiel short names are ``PREFIX + tikki name``."""
 
-UTILITY: dict[str, Callable[[int], tuple[float, float]]] = {
-    "myllymatti": lambda n: (-1.0, 1.0 / (n - 1)),
-    "mattis": lambda n: (-1.0, 1.0 / (n - 1)),
-    "mueckenstich": lambda n: (-20.0 * n, 65.0 * n),
-}
-"""Bounds of the returns per game, by number of players (MS-10: a round scores from −20,
-four first mosquitoes, to 65, every number card with one colour doubled and none dropped)."""
-DEFAULT_UTILITY = (-1e9, 1e9)
-"""Bounds for a game missing from :data:`UTILITY`."""
-GAME_LENGTH: dict[str, Callable[[int], int]] = {"mueckenstich": lambda n: 100 * n}
-"""Most moves of a game without a ``max_moves`` option (Mückenstich: at most 86 a round)."""
-DEFAULT_GAME_LENGTH = 100_000
 _NO_INFOSTATE_TENSOR = (
     "tikki games provide no information-state tensor: a perfect-recall tensor of a "
     "whole game does not fit a useful fixed size. Use information_state_string() (the "
@@ -183,14 +171,8 @@ class _Adapter:
         self.game = game
         self.encoder = encoder_for(game)
         self.actions = self.encoder.actions
-        n = game.players
-        bounds = UTILITY.get(game.name)
-        self.utility = DEFAULT_UTILITY if bounds is None else bounds(n)
-        length = GAME_LENGTH.get(game.name)
-        if "max_moves" in game.options:
-            self.length = int(game.options["max_moves"])
-        else:
-            self.length = DEFAULT_GAME_LENGTH if length is None else length(n)
+        self.utility = game.utility_bounds
+        self.length = game.max_length
 
 
 @cache

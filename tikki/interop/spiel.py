@@ -87,7 +87,7 @@ class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         """The mean returns of ``n_rollouts`` playouts from ``state``."""
         total = np.zeros(state.get_game().num_players(), np.float64)
         for _ in range(self.n_rollouts):
-            working: Any = state.tikki_state.clone()  # a TableState: random_playout
+            working = state.tikki_state.clone()
             working.random_playout(self._rng)
             outcome = working.outcome
             assert outcome is not None

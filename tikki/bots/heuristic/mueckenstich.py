@@ -60,21 +60,26 @@ Scoring choices (MS-10), from the public piles
     to the colour the dropper will then drop (the same rule below, played for him).
 11. *Drop* the colour (not the doubled one) that lowers the others' mean most against your
     own score.
+
+Fast playouts (the game's ``random_playout(rng, greedy=p)``) play quicker rules, written
+here on card ints beside the bot's: :func:`cheap_discard`, :func:`cheap_card` and
+:func:`cheap_trump`.  Both use the game's public :func:`~tikki.games.mueckenstich.trick_winner`
+and :func:`~tikki.games.mueckenstich.score_pile`.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tikki.cards import COLOURS, MOSQUITO
 from tikki.core import Game
+from tikki.games.mueckenstich import DECK, MOSQUITO_PENALTY, TEXT_CARD, score_pile, trick_winner
 
-COLOURS = "RBGK"
-MOSQUITO = 13
-PENALTY = 5
-COPIES = {**{v: 1 for v in range(1, 12)}, 12: 2, MOSQUITO: 3}
-"""How many cards of each value a colour has (MS-1)."""
+COPIES: dict[int, int] = dict(Counter(DECK))
+"""How many copies of each card int the deck has (MS-1)."""
 
 BEAT = 0.5
 """Chance that a seat holding a card that beats the trick actually plays it (0.5 measured
@@ -92,12 +97,6 @@ TRUMP_STRENGTH = 0.1
 """The worth per high card held in the colour named trump (rule 7)."""
 
 
-def _card(text: str) -> int:
-    colour = COLOURS.index(text[-1])
-    value = MOSQUITO if text[0] == "M" else int(text[:-1])
-    return colour * 16 + value
-
-
 def _colour(card: int) -> int:
     return card >> 4
 
@@ -106,16 +105,7 @@ def _value(card: int) -> int:
     return card & 15
 
 
-def _winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> tuple[int, int]:
-    """The winning ``(seat, card)`` of ``trick`` (MS-7, MS-9; later identical cards win)."""
-    colour = led
-    if trump >= 0 and trump != led and any(_colour(c) == trump for _, c in trick):
-        colour = trump
-    best_seat, best = -1, -1
-    for s, c in trick:
-        if _colour(c) == colour and c >= best:
-            best_seat, best = s, c
-    return best_seat, best
+_card = TEXT_CARD.__getitem__
 
 
 class _Table:
@@ -140,7 +130,7 @@ class _Table:
         self.voids = [sum(1 << COLOURS.index(k) for k in v) for v in view["voids"]]
         self.sizes: list[int] = list(view["hand_sizes"])
         self.tricks: list[int] = list(view["tricks"])
-        unseen = {c * 16 + v: k for c in range(4) for v, k in COPIES.items()}
+        unseen = dict(COPIES)
         known = [*self.hand, *(_card(t) for t in view["discards"]), *(c for _, c in self.trick)]
         for pile in self.piles:
             known.extend(pile)
@@ -162,7 +152,7 @@ class _Table:
                 bites |= 1 << _colour(c)
             else:
                 plus += 1
-        return plus - PENALTY * (bites & ~self.bitten[seat]).bit_count()
+        return plus - MOSQUITO_PENALTY * (bites & ~self.bitten[seat]).bit_count()
 
     def later(self, trick: Sequence[tuple[int, int]]) -> list[int]:
         """The seats still to play to ``trick``, in order."""
@@ -213,11 +203,11 @@ class _Table:
         if pool == 0:
             return 1.0
         p_mosq = min(1.0, mosq / pool * (DUMP if void else 1.0))
-        return (1.0 - p_mosq) - PENALTY * p_mosq
+        return (1.0 - p_mosq) - MOSQUITO_PENALTY * p_mosq
 
     def evaluate(self, trick: Sequence[tuple[int, int]], led: int, trump: int) -> float:
         """The expected worth to me of ``trick`` (my card in it) once it is finished."""
-        seat, best = _winner(trick, led, trump)
+        seat, best = trick_winner(trick, led, trump)
         cards = [c for _, c in trick]
         others = self.n - 1
         rest = self.later(trick)
@@ -360,14 +350,7 @@ def _name_trump(table: _Table, legal: list[str]) -> str:
 
 
 def _final_scores(table: _Table, doubled: int, dropped: int) -> list[int]:
-    scores = []
-    for s in range(table.n):
-        plus = sum(
-            count * (2 if c == doubled else 0 if c == dropped else 1)
-            for c, count in enumerate(table.numbers[s])
-        )
-        scores.append(plus - PENALTY * table.bitten[s].bit_count())
-    return scores
+    return [score_pile(pile, doubled, dropped) for pile in table.piles]
 
 
 def _advantage(table: _Table, seat: int, doubled: int, dropped: int) -> float:
@@ -396,3 +379,54 @@ def _score(table: _Table, view: Mapping[str, Any], legal: list[str]) -> str:
         return _best(scored)
     doubled = -1 if view["doubled"] is None else COLOURS.index(view["doubled"])
     return f"drop {COLOURS[_drop_for(table, me, doubled)]}"
+
+
+# --- fast playouts: quick rules on card ints, read off the state ------------------------------
+
+_CHEAP_ORDER: tuple[int, ...] = tuple((c & 15) * 4 + (c >> 4) for c in range(64))
+"""Cheapest card first: by value, then colour."""
+_DUMP_ORDER: tuple[int, ...] = tuple(
+    100 if c & 15 == MOSQUITO else (c & 15) * 4 + (c >> 4) for c in range(64)
+)
+"""A seat void in the colour led throws a mosquito, else its highest card."""
+
+
+def cheap_discard(hand: Sequence[int]) -> int | None:
+    """A discard, cheaply: a mosquito when the hand holds one (else ``None``: any card)."""
+    card = max(hand, key=_CHEAP_ORDER.__getitem__)
+    return card if card & 15 == MOSQUITO else None
+
+
+def cheap_card(
+    options: list[int], trick: Sequence[tuple[int, int]], seat: int, led: int, trump: int, n: int
+) -> int:
+    """A card, cheaply: void in the colour led, throw a mosquito (else the highest card);
+    last to play, win a trick worth having with the lowest winner and duck any other with
+    the highest card that does not win it; following a trick that holds a mosquito, the
+    highest card that does not take it; otherwise the lowest number card (a trick's worth:
+    +1 a number card, -5 a mosquito)."""
+    if trick and options[0] >> 4 != led:
+        return max(options, key=_DUMP_ORDER.__getitem__)
+    low = min(options, key=_CHEAP_ORDER.__getitem__)
+    if not trick:
+        return low
+    worth = 1 + sum(-MOSQUITO_PENALTY if c & 15 == MOSQUITO else 1 for _, c in trick)
+    last = len(trick) == n - 1
+    if worth > 0 and not last:
+        return low
+    wins = [c for c in options if trick_winner([*trick, (seat, c)], led, trump)[0] == seat]
+    if worth > 0 and wins:
+        return min(wins, key=_CHEAP_ORDER.__getitem__)
+    ducks = [c for c in options if c not in wins]
+    return max(ducks, key=_CHEAP_ORDER.__getitem__) if ducks else low
+
+
+def cheap_trump(trick: Sequence[tuple[int, int]], seat: int, led: int, trump: int) -> int:
+    """A trump, cheaply: the first colour that leaves the trick so far to another seat,
+    else keep the current one (any colour when there is none)."""
+    if not trick:
+        return max(trump, 0)
+    for colour in range(4):
+        if trick_winner(trick, led, colour)[0] != seat:
+            return colour
+    return max(trump, 0)

@@ -13,6 +13,9 @@ Phase 1 — collecting (collect few cards; what you win lands on your own pile)
 4. *Leading*: lead your lowest card if it is low (eight or less); otherwise turn the stock
    while allowed, so the opponent has nothing to aim at.
 
+Rules 1–4 are :func:`tikki.bots.heuristic.shedding.collect`, on card ints; the game's fast
+greedy playout plays rule 1 from the state, and :func:`cheapest_card` in phase 2.
+
 Phase 2 — shedding (every hand is public)
 5. *Finish tricks*: if your play makes the trick fall, play the cheapest beater (its cards
    leave the game).
@@ -27,21 +30,29 @@ Phase 2 — shedding (every hand is public)
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tikki.bots.heuristic import shedding
+from tikki.bots.heuristic.shedding import lowest_loser as lowest_loser  # rule 1, for playouts
+from tikki.cards import CARD_TEXT, RANK_OF, RANKS, SUIT_OF, SUITS, TEXT_CARD
 from tikki.core import Game
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
+_COST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(RANK_OF[c] + 13 * (SUIT_OF[c] == trump) for c in range(52)) for trump in range(5)
+)
+"""``_COST[trump][card]``: what spending a card costs a fast playout (trumps dearest;
+index 4: no trump)."""
+
+
+def cheapest_card(options: Sequence[int], trump: int) -> int:
+    """Phase 2 for fast playouts, the quick form of rules 6 and 8: the lowest card of
+    ``options``, a trump (``trump``; -1: none) dearer than any other card."""
+    return min(options, key=_COST[trump if trump >= 0 else 4].__getitem__)
 
 
 def _rank(card: str) -> int:
     return RANKS.index(card[0])
-
-
-def _lowest(moves: list[str]) -> str:
-    return min(moves, key=lambda m: (_rank(m.split("+")[0]), -len(m)))
 
 
 def choose(game: Game, view: Mapping[str, Any], rng: random.Random) -> str:
@@ -53,25 +64,14 @@ def choose(game: Game, view: Mapping[str, Any], rng: random.Random) -> str:
 
 def _collect(view: Mapping[str, Any], rng: random.Random) -> str:
     legal: list[str] = view["legal_moves"]
-    cards = [m for m in legal if m != "stock"]
-    can_stock = "stock" in legal
+    cards = [TEXT_CARD[m] for m in legal if m != "stock"]
     trick = view["trick"]
     round_cards = trick["cards"][len(trick["cards"]) - trick["round_played"] :]
-    if not round_cards:
-        low = min(cards, key=_rank)
-        if _rank(low) <= RANKS.index("8") or not can_stock:
-            return low
-        return "stock"
-    best = max(_rank(e["card"]) for e in round_cards)
-    losers = [c for c in cards if _rank(c) < best]
-    if losers:
-        return min(losers, key=_rank)
-    if can_stock and _lower_share(view, best) > 0.5:
-        return "stock"
-    winners = [c for c in cards if _rank(c) > best]
-    if winners:
-        return max(winners, key=_rank)
-    return "stock" if can_stock else rng.choice(cards)
+    best = max(RANK_OF[TEXT_CARD[e["card"]]] for e in round_cards) if round_cards else None
+    card = shedding.collect(
+        cards, "stock" in legal, best, lambda b: _lower_share(view, b) > 0.5, rng
+    )
+    return "stock" if card is None else CARD_TEXT[card]
 
 
 def _lower_share(view: Mapping[str, Any], best: int) -> float:
@@ -80,10 +80,7 @@ def _lower_share(view: Mapping[str, Any], best: int) -> float:
     for pile in view["piles"]:
         seen.update(pile)
     seen.update(e["card"] for e in view["trick"]["cards"])
-    unseen = [r + s for s in SUITS for r in RANKS if r + s not in seen]
-    if not unseen:
-        return 0.0
-    return sum(1 for c in unseen if _rank(c) < best) / len(unseen)
+    return shedding.share_below((c for c, t in enumerate(CARD_TEXT) if t not in seen), best)
 
 
 def _shed(view: Mapping[str, Any]) -> str:
