@@ -163,7 +163,7 @@ def test_fast_random_playout_plays_only_legal_moves(greedy: float) -> None:
             for _ in range(seed * 7):
                 if not state.is_over:
                     state.play(state.legal_moves()[0])
-            state.random_playout(random.Random(seed), greedy=greedy)  # type: ignore[attr-defined]
+            state.random_playout(random.Random(seed), greedy=greedy)
             assert state.is_over
             again = tikki.replay(state.record())
             assert again.reveal() == state.reveal()
@@ -175,10 +175,10 @@ def test_mueckenstich_playout_can_stop_at_the_end_of_the_round() -> None:
         state = game.new_state(seed=seed)
         for _ in range(seed * 40):
             state.play(state.legal_moves()[-1])
-        start = state.round  # type: ignore[attr-defined]
-        state.random_playout(random.Random(seed), greedy=0.9, rounds=1)  # type: ignore[attr-defined]
-        assert state.round == start + 1 and state.phase == "discard"  # type: ignore[attr-defined]
-        totals = state.returns_so_far()  # type: ignore[attr-defined]
+        start = state.round
+        state.random_playout(random.Random(seed), greedy=0.9, rounds=1)
+        assert state.round == start + 1 and state.phase == "discard"
+        totals = state.returns_so_far()
         assert totals == [float(t) for t in state.view(None)["scores"]]
         assert tikki.replay(state.record()).reveal() == state.reveal()
 

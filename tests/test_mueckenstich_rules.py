@@ -1057,7 +1057,7 @@ def test_random_playout_plays_legal_moves_to_the_end(players: int, greedy: float
         stop = random.Random(k).randrange(150)
         run_until(state, moves_reach(stop), first_legal)
         fast = state.clone()
-        fast.random_playout(random.Random(k), greedy=greedy)  # type: ignore[attr-defined]
+        fast.random_playout(random.Random(k), greedy=greedy)
         assert fast.is_over and fast.outcome is not None
         slow = state.clone()
         for move in fast.moves[len(state.moves) :]:
@@ -1080,7 +1080,7 @@ def test_random_playout_is_uniform_over_the_legal_moves() -> None:
     got: Counter[str] = Counter()
     for i in range(draws):
         trial = state.clone()
-        trial.random_playout(random.Random(i))  # type: ignore[attr-defined]
+        trial.random_playout(random.Random(i))
         got[trial.moves[len(state.moves)]] += 1
     assert set(got) == set(legal)
     expected = draws / len(legal)
