@@ -8,21 +8,21 @@ Design notes
   input) and explains a refusal from the same position.
 * Phase 1 (``collect``): a trick is a list of ``(seat, card, how)`` entries (``how``: from
   hand, turned from the stock, sloughed).  The current *round* (the first play-through
-  or a war) is ``_round`` (its seats in play order), ``_rpos`` (how many have played) and
-  ``_rbest`` (its highest rank, for must-match, AM-3).  ``_top`` is the highest rank of
+  or a war) is ``_round`` (its seats in play order), ``_round_played`` (how many have played) and
+  ``_round_best`` (its highest rank, for must-match, AM-3).  ``_top`` is the highest rank of
   the whole trick and ``_present`` a bitmask of the ranks in it: the losing ranks
   (AM-5) are ``_present`` below ``_top``, less the war round's best rank during a war
   (``_war``; not so under the r1 readings, ``_r1``).  A slough lap is ``_lap_seat``
   (the seat considered now) and ``_lap_left`` (seats still to consider; 0: no lap); it
   asks only seats in ``_played`` (a bitmask of those who played to the trick; r1: all).
-  With ``war_match=trick`` must-match binds to ``_top`` instead of ``_rbest``.
+  With ``war_match=trick`` must-match binds to ``_top`` instead of ``_round_best``.
 * Public facts (C-4) are kept as they arise, in ``_facts``: ``(t, seat, rank mask,
   holds)`` says that after ``t`` moves the seat held a card of one of those ranks
   (``holds``: it was asked to slough) or none (it did not match under AM-3, or was not
   asked to slough).  ``_draws`` says who drew how many hidden cards after ``t`` moves
   (the deal is ``t = 0``; the shown last stock card is counted like any other).  Both
   are in the view, so the determinizer deals unseen cards consistent with them.  A "none"
-  fact implied by an earlier one (same seat, no draw since) is not repeated: ``_none[s]``
+  fact implied by an earlier one (same seat, no draw since) is not repeated: ``_known_lacking[s]``
   holds the ranks seat ``s`` is known to lack since its last draw.
 * Phase 2 (``shed``): a trick is a list of plays ``[seat, cards]`` (a sequence is one
   play, AM-10) and the number of plays at which it is finished (AM-13).  Every card is
@@ -243,6 +243,7 @@ class MattisState(SheddingState):
         "_given",
         "_hands",
         "_hist",
+        "_known_lacking",
         "_lap_left",
         "_lap_seat",
         "_last_winner",
@@ -253,7 +254,6 @@ class MattisState(SheddingState):
         "_max_moves",
         "_max_seq",
         "_n",
-        "_none",
         "_order",
         "_out",
         "_past",
@@ -263,11 +263,11 @@ class MattisState(SheddingState):
         "_plays",
         "_present",
         "_r1",
-        "_rbest",
         "_rcards",
         "_received",
         "_round",
-        "_rpos",
+        "_round_best",
+        "_round_played",
         "_secret",
         "_shown",
         "_shown_owner",
@@ -310,8 +310,8 @@ class MattisState(SheddingState):
         self._trick: list[tuple[int, int, int]] = []
         self._leader = -1
         self._round: list[int] = []
-        self._rpos = 0
-        self._rbest = NO_RANK
+        self._round_played = 0
+        self._round_best = NO_RANK
         self._rcards: list[tuple[int, int]] = []
         self._top = NO_RANK
         self._present = 0
@@ -332,7 +332,7 @@ class MattisState(SheddingState):
         self._vc: list[list[Any]] | None = None
         self._facts: list[tuple[int, int, int, int]] = []
         self._draws: list[tuple[int, int, int]] = []
-        self._none: list[int] = [0] * n
+        self._known_lacking: list[int] = [0] * n
         self._dreck: list[int] = []
         self._given: list[int] = [0] * n
         self._received: list[int] = [0] * n
@@ -406,7 +406,7 @@ class MattisState(SheddingState):
             else:
                 cards, stock = self._collect_options(hand)
                 if cheap:
-                    best = self._rbest if self._rcards else None
+                    best = self._round_best if self._rcards else None
                     card = rules.cheap_collect(cards, stock, best)
                     card = -1 if card is None else card
                 else:
@@ -492,7 +492,7 @@ class MattisState(SheddingState):
         The highest rank of the current round; with ``war_match=trick`` the highest rank
         of the whole trick, so that it binds in war rounds too.
         """
-        return self._top if self._war_trick else self._rbest
+        return self._top if self._war_trick else self._round_best
 
     def _losing_ranks(self) -> int:
         """The ranks losing the trick now, as a mask (AM-5).
@@ -502,7 +502,7 @@ class MattisState(SheddingState):
         """
         losing = self._present & ((1 << self._top) - 1)
         if self._war and not self._r1:
-            losing &= ~(1 << self._rbest)
+            losing &= ~(1 << self._round_best)
         return losing
 
     def _may_slough(self, seat: int) -> bool:
@@ -696,8 +696,8 @@ class MattisState(SheddingState):
         self._leader = leader
         self._trick = []
         self._round = [(leader + k) % n for k in range(n)]
-        self._rpos = 0
-        self._rbest = NO_RANK
+        self._round_played = 0
+        self._round_best = NO_RANK
         self._rcards = []
         self._top = NO_RANK
         self._present = 0
@@ -727,7 +727,7 @@ class MattisState(SheddingState):
             drawn.append(card)
         if drawn:
             self._draws.append((t, seat, len(drawn)))
-            self._none[seat] = 0
+            self._known_lacking[seat] = 0
             self._ev.append([t, DRAW, seat, drawn, None, None])  # ev(), inlined
             if not stock:
                 card = drawn[-1]
@@ -754,16 +754,16 @@ class MattisState(SheddingState):
         best = self._match_rank()
         if best >= 0 and rank != best:
             bit = 1 << best
-            if not self._none[seat] & bit:
-                self._none[seat] |= bit
+            if not self._known_lacking[seat] & bit:
+                self._known_lacking[seat] |= bit
                 self._facts.append((t, seat, bit, NO_MATCH))
-        if rank > self._rbest:
-            self._rbest = rank
+        if rank > self._round_best:
+            self._round_best = rank
         self._rcards.append((seat, rank))
         if rank > self._top:
             self._top = rank
         self._present |= 1 << rank
-        self._rpos += 1
+        self._round_played += 1
         losing = self._losing_ranks()
         if losing:
             self._losing = losing
@@ -786,9 +786,9 @@ class MattisState(SheddingState):
                         self._to_act = s
                         self._facts.append((t, s, losing, HOLDS))
                         return
-                new = losing & ~self._none[s]
+                new = losing & ~self._known_lacking[s]
                 if new:
-                    self._none[s] |= new
+                    self._known_lacking[s] |= new
                     self._facts.append((t, s, new, HOLDS_NONE))
             self._lap_seat = (s + 1) % n
             self._lap_left -= 1
@@ -807,9 +807,9 @@ class MattisState(SheddingState):
                 if losing >> RANK_OF[c] & 1:
                     self._facts.append((len(self._hist), seat, losing, HOLDS))
                     return
-            new = losing & ~self._none[seat]
+            new = losing & ~self._known_lacking[seat]
             if hand and new:
-                self._none[seat] |= new
+                self._known_lacking[seat] |= new
                 self._facts.append((len(self._hist), seat, new, HOLDS_NONE))
         self._lap_seat = (seat + 1) % self._n
         self._lap_left -= 1
@@ -817,18 +817,18 @@ class MattisState(SheddingState):
 
     def _after_lap(self) -> None:
         self._lap_left = 0
-        if self._rpos < len(self._round):
-            self._make_due(self._round[self._rpos])
+        if self._round_played < len(self._round):
+            self._make_due(self._round[self._round_played])
             return
-        best = self._rbest
+        best = self._round_best
         tied = [s for s, r in self._rcards if r == best]
         if len(tied) == 1:
             self._win(tied[0])
             return
         self._ev.append(ev(len(self._hist), TIE, tied))
         self._round = tied
-        self._rpos = 0
-        self._rbest = NO_RANK
+        self._round_played = 0
+        self._round_best = NO_RANK
         self._rcards = []
         self._war = True
         self._make_due(tied[0])
@@ -860,8 +860,8 @@ class MattisState(SheddingState):
         self._trick = []
         self._round = []
         self._rcards = []
-        self._rpos = 0
-        self._rbest = self._top = NO_RANK
+        self._round_played = 0
+        self._round_best = self._top = NO_RANK
         self._present = self._losing = 0
         self._lap_left = 0
         hands = self._hands
@@ -1043,7 +1043,7 @@ class MattisState(SheddingState):
                     {"seat": s, "card": CARD_TEXT[c], "how": HOW[how]} for s, c, how in self._trick
                 ],
                 "round": list(self._round),
-                "round_played": self._rpos,
+                "round_played": self._round_played,
                 "match_rank": RANKS[match] if (match := self._match_rank()) >= 0 else None,
                 "losing_ranks": _ranks_text(self._losing) if lap else None,
                 "slough_lap": [self._lap_seat, self._lap_left] if lap else None,
@@ -1102,7 +1102,7 @@ _clone = slot_cloner(
         "_vc": "None",
         "_facts": "self._facts[:]",
         "_draws": "self._draws[:]",
-        "_none": "self._none[:]",
+        "_known_lacking": "self._known_lacking[:]",
         "_given": "self._given[:]",
         "_received": "self._received[:]",
         "_secret": "[s[:] for s in self._secret]",

@@ -88,7 +88,7 @@ def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisS
     for t, s, mask, kind in state._facts:
         when = 3 * t + 2 if kind == NO_MATCH else 3 * t
         if kind != HOLDS and when > last_draw[s]:
-            state._none[s] |= mask
+            state._known_lacking[s] |= mask
     dreck = view["dreck"]
     if dreck is not None:
         state._dreck = ints_of(dreck["cards"])
@@ -102,11 +102,11 @@ def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisS
     state._trick = [(t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]]
     state._leader = trick["leader"]
     state._round = list(trick["round"])
-    state._rpos = trick["round_played"]
+    state._round_played = trick["round_played"]
     rplays = [(s, RANK_OF[c]) for s, c, how in state._trick if how != SLOUGHED]
-    state._rcards = rplays[len(rplays) - state._rpos :] if state._rpos else []
-    state._rbest = max((r for _, r in state._rcards), default=NO_RANK)
-    state._war = len(rplays) > state._rpos
+    state._rcards = rplays[len(rplays) - state._round_played :] if state._round_played else []
+    state._round_best = max((r for _, r in state._rcards), default=NO_RANK)
+    state._war = len(rplays) > state._round_played
     for s, _ in rplays:
         state._played |= 1 << s
     ranks = [RANK_OF[c] for _, c, _ in state._trick]

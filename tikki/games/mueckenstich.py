@@ -101,6 +101,11 @@ TEXT_CARD: dict[str, int] = {t: c for c, t in enumerate(CARD_TEXT) if t}
 DECK: tuple[int, ...] = tuple(TEXT_CARD[t] for t in mueckenstich_deck())
 """The 64 cards in canonical order (MS-1)."""
 
+NO_COLOUR = -1
+"""An empty colour slot: no suit led yet, no trump, nothing doubled or dropped."""
+NO_SEAT = -1
+"""No seat: nobody to act (the match is over), or no strict doubler or dropper (MS-10)."""
+
 _TRUMP_MOVES = tuple(f"trump {c}" for c in COLOURS)
 _DOUBLE_MOVES = tuple(f"double {c}" for c in COLOURS)
 _DROP_MOVES = tuple(f"drop {c}" for c in COLOURS)
@@ -149,7 +154,7 @@ def score_round(
 
 def _scoring_colour(colour: str | None, what: str) -> int:
     if colour is None:
-        return -1
+        return NO_COLOUR
     letter = _colour_word(colour.strip()) if isinstance(colour, str) else None
     if letter is None:
         raise RulesError(
@@ -165,7 +170,7 @@ def _scoring_colour(colour: str | None, what: str) -> int:
 
 def score_pile(cards: Sequence[int], double: int, drop: int) -> int:
     """The score of one seat's won cards (card ints) with the ``double`` and the ``drop``
-    colour (colour indexes, -1: none), as :func:`score_round` scores them (MS-10)."""
+    colour (colour indexes, ``NO_COLOUR``: none), as :func:`score_round` scores them (MS-10)."""
     score = 0
     bitten = 0
     for c in cards:
@@ -359,12 +364,12 @@ class MueckenstichState(TableState):
         self._stock: list[int] = []
         self._trick: list[tuple[int, int]] = []
         self._leader = 0
-        self._led = -1
-        self._trump = -1
+        self._led = NO_COLOUR
+        self._trump = NO_COLOUR
         self._pending = False
         self._last_trick: tuple[int, list[tuple[int, int]]] | None = None
-        self._doubled = -1
-        self._dropped = -1
+        self._doubled = NO_COLOUR
+        self._dropped = NO_COLOUR
         self._sheet: list[JSON] = []
         self._totals = [0] * n
         self._moves: list[str] = []
@@ -401,7 +406,7 @@ class MueckenstichState(TableState):
         self._discards = [[] for _ in range(n)]
         self._tricks = [0] * n
         self._mosq = [0] * n
-        self._doubled = self._dropped = -1
+        self._doubled = self._dropped = NO_COLOUR
         self._last_trick = None
         self._deal = 0
         self._stock = order
@@ -419,9 +424,9 @@ class MueckenstichState(TableState):
         self._hands = hands
         self._stock = stock[size * n :]
         self._trick = []
-        self._led = -1
+        self._led = NO_COLOUR
         if self._deal == 0 or self._r1:
-            self._trump = -1  # MS-8: a round starts without trump (r1: every deal)
+            self._trump = NO_COLOUR  # MS-8: a round starts without trump (r1: every deal)
         self._pending = False
         self._voids = [0] * n
         self._leader = leader
@@ -720,7 +725,7 @@ class MueckenstichState(TableState):
         self._last_trick = (winner, trick)
         self._ev.append([len(self._moves), TRICK, winner, trick, None])  # ev(), inlined
         self._trick = []
-        self._led = -1
+        self._led = NO_COLOUR
         self._leader = winner
         self._to_act = winner
         if self._hands[winner]:
@@ -734,13 +739,13 @@ class MueckenstichState(TableState):
     # --- scoring ------------------------------------------------------------------------
 
     def _doubler(self) -> int:
-        """The seat with strictly the fewest tricks, or -1 (MS-10)."""
+        """The seat with strictly the fewest tricks, or ``NO_SEAT`` (MS-10)."""
         return _strict(self._tricks, min(self._tricks))
 
     def _dropper(self) -> int:
-        """The seat with strictly the most mosquitoes (at least one), or -1 (MS-10)."""
+        """The seat with strictly the most mosquitoes (at least one), or ``NO_SEAT`` (MS-10)."""
         most = max(self._mosq)
-        return _strict(self._mosq, most) if most > 0 else -1
+        return _strict(self._mosq, most) if most > 0 else NO_SEAT
 
     def _start_scoring(self) -> None:
         self._phase = SCORE
@@ -789,7 +794,7 @@ class MueckenstichState(TableState):
         self._ev.append(ev(t, ROUND, self._round, scores, self._totals[:]))
         if self._round + 1 >= self._n:
             self._phase = OVER
-            self._to_act = -1
+            self._to_act = NO_SEAT
             self._ev.append(ev(t, GAME_OVER))
             return
         self._round += 1
@@ -917,7 +922,7 @@ class MueckenstichState(TableState):
         if seat is not None:
             pile = self._piles[seat]
             scores = {
-                COLOURS[c]: score_pile(pile, c, -1)
+                COLOURS[c]: score_pile(pile, c, NO_COLOUR)
                 if double
                 else score_pile(pile, self._doubled, c)
                 for c in range(len(COLOURS))
@@ -1008,7 +1013,7 @@ def trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> tupl
             if c >> 4 == trump:
                 colour = trump
                 break
-    best_seat, best = -1, -1
+    best_seat, best = NO_SEAT, -1
     for s, c in trick:
         if c >> 4 == colour and c >= best:
             best_seat, best = s, c
@@ -1016,11 +1021,11 @@ def trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> tupl
 
 
 def _strict(values: Sequence[int], target: int) -> int:
-    found = -1
+    found = NO_SEAT
     for s, v in enumerate(values):
         if v == target:
             if found >= 0:
-                return -1
+                return NO_SEAT
             found = s
     return found
 
@@ -1045,11 +1050,11 @@ def _template(
     state._round = view["round"]
     state._deal = view["deal"]
     state._phase = PHASE_NAMES.index(view["phase"])
-    state._to_act = -1 if view["to_act"] is None else view["to_act"]
+    state._to_act = NO_SEAT if view["to_act"] is None else view["to_act"]
     state._leader = view["leader"]
     state._trick = [(t["seat"], TEXT_CARD[t["card"]]) for t in view["trick"]]
-    state._led = -1 if view["led"] is None else COLOURS.index(view["led"])
-    state._trump = -1 if view["trump"] is None else COLOURS.index(view["trump"])
+    state._led = NO_COLOUR if view["led"] is None else COLOURS.index(view["led"])
+    state._trump = NO_COLOUR if view["trump"] is None else COLOURS.index(view["trump"])
     state._pending = bool(view["naming_trump"])
     state._voids = [sum(1 << COLOURS.index(k) for k in v) for v in view["voids"]]
     state._tricks = list(view["tricks"])
@@ -1061,8 +1066,8 @@ def _template(
             last["winner"],
             [(t["seat"], TEXT_CARD[t["card"]]) for t in last["cards"]],
         )
-    state._doubled = -1 if view["doubled"] is None else COLOURS.index(view["doubled"])
-    state._dropped = -1 if view["dropped"] is None else COLOURS.index(view["dropped"])
+    state._doubled = NO_COLOUR if view["doubled"] is None else COLOURS.index(view["doubled"])
+    state._dropped = NO_COLOUR if view["dropped"] is None else COLOURS.index(view["dropped"])
     state._sheet = [
         dict(
             e, tricks=list(e["tricks"]), mosquitoes=list(e["mosquitoes"]), scores=list(e["scores"])

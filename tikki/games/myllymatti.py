@@ -7,7 +7,7 @@ Design notes
 * Phase 1 (``collect``) is a sequence of *tricks*: a duel of two players (MM-2) or, with
   ``duel=False``, every player with cards (MM-18).  A trick is a list of ``(seat, card,
   from_stock)`` entries; the current *round* (the first play-through or a kina round) is
-  ``_round`` (its players, in play order) and ``_rpos`` (how many have played in it).
+  ``_round`` (its players, in play order) and ``_round_played`` (how many have played in it).
 * Phase 2 (``shed``) keeps the trick as a list of plays ``[seat, cards]`` (a run is one
   play, MM-17) and the number of plays at which it falls (MM-15).
 * ``legal_moves`` is the one source of legality: it is computed once per position and
@@ -217,7 +217,7 @@ class MyllymattiState(SheddingState):
         "_piles",
         "_plays",
         "_round",
-        "_rpos",
+        "_round_played",
         "_runs",
         "_stock",
         "_take",
@@ -226,7 +226,7 @@ class MyllymattiState(SheddingState):
         "_trick_leader",
         "_trick_size",
         "_trump",
-        "_trv",
+        "_trump_requires_void",
         "_vc",
         "abandoned",
         "deck",
@@ -244,7 +244,7 @@ class MyllymattiState(SheddingState):
         self._take = TAKE_MODES.index(opts["take"])
         self._runs: bool = opts["runs"]
         self._duel: bool = opts["duel"]
-        self._trv: bool = opts["trump_requires_void"]
+        self._trump_requires_void: bool = opts["trump_requires_void"]
         self._max_moves: int = opts["max_moves"]
         self._hands: list[list[int]] = [[] for _ in range(n)]
         self._piles: list[list[int]] = [[] for _ in range(n)]
@@ -256,7 +256,7 @@ class MyllymattiState(SheddingState):
         self._trick: list[tuple[int, int, bool]] = []
         self._trick_leader = -1
         self._round: list[int] = []
-        self._rpos = 0
+        self._round_played = 0
         self._last_winner = -1
         self._plays: list[list[Any]] = []
         self._trick_size = 0
@@ -316,8 +316,8 @@ class MyllymattiState(SheddingState):
             cheap = greedy > 0.0 and rng.random() < greedy
             if self._phase == COLLECT:
                 loser = None
-                if cheap and self._rpos:
-                    played = self._trick[len(self._trick) - self._rpos :]
+                if cheap and self._round_played:
+                    played = self._trick[len(self._trick) - self._round_played :]
                     loser = lowest_loser(hand, max(RANK_OF[c] for _, c, _ in played))
                 if loser is None:
                     k = len(hand) + self._may_turn_stock()
@@ -384,7 +384,7 @@ class MyllymattiState(SheddingState):
         """Hand cards that beat the highest card of the top play (MM-13, MM-17)."""
         top = max(self._plays[-1][1])
         table = _BEATS[self._trump][top]
-        if self._trv and SUIT_OF[top] != self._trump:
+        if self._trump_requires_void and SUIT_OF[top] != self._trump:
             suit = SUIT_OF[top]
             if any(SUIT_OF[c] == suit for c in hand):
                 table = _BEATS[-1][top]
@@ -442,7 +442,11 @@ class MyllymattiState(SheddingState):
                 )
         top = max(self._plays[-1][1])
         trump = SUITS[self._trump]
-        if self._trv and SUIT_OF[top] != self._trump and SUIT_OF[cards[0]] == self._trump:
+        if (
+            self._trump_requires_void
+            and SUIT_OF[top] != self._trump
+            and SUIT_OF[cards[0]] == self._trump
+        ):
             return _t(
                 "must beat {card} with a higher {suit}: a trump beats it only"
                 " when you hold none of its suit, or take",
@@ -488,7 +492,7 @@ class MyllymattiState(SheddingState):
         else:
             n = self._n
             self._round = [s for s in ((leader + k) % n for k in range(n)) if self._hands[s]]
-        self._rpos = 0
+        self._round_played = 0
         self._to_act = leader
 
     def _play_collect(self, move: str) -> None:
@@ -515,9 +519,9 @@ class MyllymattiState(SheddingState):
                 hand.append(drawn[0])
             self._trick.append((seat, card, False))
             self._hist.append((seat, CARD_TEXT[card], -1, drawn))  # the draw event (history)
-        self._rpos += 1
-        if self._rpos < len(self._round):
-            self._to_act = self._round[self._rpos]
+        self._round_played += 1
+        if self._round_played < len(self._round):
+            self._to_act = self._round[self._round_played]
         else:
             self._end_round()
 
@@ -535,7 +539,7 @@ class MyllymattiState(SheddingState):
         elif all(self._can_play(s) for s in tied):
             self._ev.append(ev(t, TIE, tied))
             self._round = tied
-            self._rpos = 0
+            self._round_played = 0
             self._to_act = tied[0]
         else:
             for s, c, _ in self._trick:
@@ -717,7 +721,7 @@ class MyllymattiState(SheddingState):
                     {"seat": s, "card": CARD_TEXT[c], "stock": st} for s, c, st in self._trick
                 ],
                 "round": list(self._round),
-                "round_played": self._rpos,
+                "round_played": self._round_played,
             }
         return {
             "kind": "shed",
@@ -780,16 +784,19 @@ _clone = slot_cloner(
 @functools.cache
 def _draw_event(seat: int, card: int, own: bool) -> JSON:
     """The JSON of a phase-1 draw (shared between views: read it, never change it)."""
-    return to_json([0, DRAW, seat, (card,), None, None], seat if own else None, CARD_TEXT, _none)
+    return to_json(
+        [0, DRAW, seat, (card,), None, None], seat if own else None, CARD_TEXT, _no_outcome
+    )
 
 
 @functools.cache
 def _take_event(seat: int, cards: tuple[int, ...]) -> JSON:
     """The JSON of a phase-2 take (shared between views: read it, never change it)."""
-    return to_json([0, TAKE, seat, cards, None], None, CARD_TEXT, _none)
+    return to_json([0, TAKE, seat, cards, None], None, CARD_TEXT, _no_outcome)
 
 
-def _none() -> None:
+def _no_outcome() -> None:
+    """The outcome a draw or take event carries: none."""
     return None
 
 
@@ -856,7 +863,7 @@ def _from_view(
         state._trick = [(t["seat"], TEXT_CARD[t["card"]], t["stock"]) for t in trick["cards"]]
         state._trick_leader = trick["leader"]
         state._round = list(trick["round"])
-        state._rpos = trick["round_played"]
+        state._round_played = trick["round_played"]
         _deal_unseen(state, view, seat, rng)
     else:
         state._plays = [[p["seat"], ints(p["cards"])] for p in trick["plays"]]
