@@ -332,7 +332,7 @@ class MueckenstichState(TableState):
         "_trick",
         "_tricks",
         "_trump",
-        "_vc",
+        "_view_cache",
         "_voids",
         "deck",
         "game",
@@ -379,7 +379,7 @@ class MueckenstichState(TableState):
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._book: Book | None = None
-        self._vc: tuple[int, JSON] | None = None
+        self._view_cache: tuple[int, JSON] | None = None
         self._legal: list[str] | None = None
 
     # --- dealing ------------------------------------------------------------------------
@@ -824,11 +824,9 @@ class MueckenstichState(TableState):
         never change it.
         """
         self._check_seat(seat)
-        base = self._vc
-        if base is None or base[0] != len(self._ev):
-            base = self._vc = (len(self._ev), self._parts())
+        parts = self._shared_parts()
         to_act = self.current_player
-        view: JSON = base[1].copy()  # the keys in order; set what changes with any move
+        view: JSON = parts.copy()  # the keys in order; set what changes with any move
         view["seat"] = seat
         view["to_act"] = to_act
         view["hand"] = _texts(self._hands[seat]) if seat is not None else []
@@ -991,7 +989,7 @@ _clone = slot_cloner(
         "_own_seen": "self._own_seen[:]",
         "_ev": "self._ev[:]",
         "_book": "None",
-        "_vc": "None",
+        "_view_cache": "None",
     },
 )
 """A copy of a state: lists copied, caches of views left behind, the rest shared."""

@@ -227,7 +227,7 @@ class MyllymattiState(SheddingState):
         "_trick_size",
         "_trump",
         "_trump_requires_void",
-        "_vc",
+        "_view_cache",
         "abandoned",
         "deck",
         "game",
@@ -269,7 +269,7 @@ class MyllymattiState(SheddingState):
         self._ev: list[Event] = []
         self._past: Past | None = None
         self._book: Book | None = None
-        self._vc: tuple[int, JSON] | None = None
+        self._view_cache: tuple[int, JSON] | None = None
         self._hc: list[list[Any]] | None = None
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
@@ -643,13 +643,11 @@ class MyllymattiState(SheddingState):
         never change it.
         """
         self._check_seat(seat)
-        base = self._vc
-        if base is None or base[0] != len(self._ev):
-            base = self._vc = (len(self._ev), self._parts())
+        parts = self._shared_parts()
         to_act = None if self._phase == OVER else self._to_act
         public = self._trump >= 0
         hands = self._hands
-        view: JSON = base[1].copy()  # the keys in order; set what changes with any move
+        view: JSON = parts.copy()  # the keys in order; set what changes with any move
         view["seat"] = seat
         view["to_act"] = to_act
         view["hand"] = self._hand_texts(seat, public)[:] if seat is not None else []
@@ -774,7 +772,7 @@ _clone = slot_cloner(
         "_hist": "self._hist[:]",
         "_ev": "self._ev[:]",
         "_book": "None",
-        "_vc": "None",
+        "_view_cache": "None",
         "_hc": "None",
     },
 )
