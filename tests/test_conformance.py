@@ -21,6 +21,7 @@ A new game plugs in with one line in :data:`CONFIGS`.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from collections import Counter
@@ -55,7 +56,9 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("mattis", 5, {}),
     ("mattis", 3, {"max_sequence": 2}),
 ]
-GAMES = 300
+GAMES = int(os.environ.get("TIKKI_CONFORMANCE_GAMES", "150"))
+"""Random playouts per configuration (3,300 games in all; raise it for a longer campaign,
+e.g. ``TIKKI_CONFORMANCE_GAMES=2000 pytest tests/test_conformance.py``)."""
 DEEP = 12
 GARBAGE = ["", "   ", "xyz", "7", "H7", "11H", "stock stock", "+", "7H+", "None", "🂡", "take 7H"]
 
