@@ -352,7 +352,7 @@ async function start() {
   translatePage();
   languageSwitcher(document.querySelector(".topbar"));
   const name = $("#player-name");
-  name.value = loadName();
+  if (!name.value.trim()) name.value = loadName(); // keep a name typed while the page loaded
   name.addEventListener("change", () => name.value.trim() && saveName(name.value.trim()));
   $("#create-form").addEventListener("submit", create);
   $("#players").addEventListener("change", renderSeats);
