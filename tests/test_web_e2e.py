@@ -50,7 +50,7 @@ MAX_TURNS = 800
 """Our own moves in one game before the test gives up (a game has a few hundred at most)."""
 
 try:
-    from playwright.sync_api import Browser, Error, Page, sync_playwright
+    from playwright.sync_api import Browser, BrowserContext, Error, Page, sync_playwright
 
     HAVE_PLAYWRIGHT = True
 except ImportError:  # pragma: no cover - only without the test extras
@@ -143,8 +143,39 @@ def browser() -> Iterator[Browser]:
             b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         except Error as err:
             _missing(f"a Chromium that starts ({CHROMIUM}: {err})")
+        quick_tricks(b)
         yield b
         b.close()
+
+
+QUICK_TRICK_HOLD_MS = 150
+"""The tests' trick hold (``store.js``'s ``TRICK_HOLD_MS``, 1600 ms for players): the tests
+play whole games and need not wait for the pause after each finished trick."""
+
+
+def hold_tricks(target: BrowserContext | Page, ms: int) -> None:
+    """Pages of ``target`` loaded from now on hold each finished trick ``ms`` ms."""
+    target.add_init_script(f"globalThis.TIKKI_TRICK_HOLD_MS = {int(ms)};")
+
+
+def quick_tricks(browser: Browser) -> None:
+    """Every context and page this browser makes from now on holds tricks
+    :data:`QUICK_TRICK_HOLD_MS` ms; a test that watches the hold sets it back with
+    :func:`hold_tricks`."""
+    make_context, make_page = browser.new_context, browser.new_page
+
+    def new_context(**kwargs: Any) -> BrowserContext:
+        context = make_context(**kwargs)
+        hold_tricks(context, QUICK_TRICK_HOLD_MS)
+        return context
+
+    def new_page(**kwargs: Any) -> Page:
+        page = make_page(**kwargs)
+        hold_tricks(page, QUICK_TRICK_HOLD_MS)
+        return page
+
+    setattr(browser, "new_context", new_context)  # noqa: B010 (a bound method replaced)
+    setattr(browser, "new_page", new_page)  # noqa: B010
 
 
 class Watch:
@@ -729,6 +760,7 @@ def test_completing_card_of_a_trick_stays_visible(server: Server, browser: Brows
     still on the table (in the trick, or in the just-finished trick with its winner), and
     at least one of our plays completed a trick. The last trick can be reviewed."""
     context = browser.new_context(viewport=DESKTOP)
+    hold_tricks(context, 1600)  # the players' hold: this test watches it
     page = context.new_page()
     watch = Watch(page)
     create_in_lobby(page, server.url, "myllymatti", ["open", "bot:random", "bot:random"], 11)

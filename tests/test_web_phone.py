@@ -21,29 +21,25 @@ import itertools
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.test_web_e2e import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DESKTOP,
+    Browser,
+    Error,
+    Page,
     Server,
     Watch,
-    _missing,
     board,
+    browser,
     choose,
 )
 
-try:
-    from playwright.sync_api import Browser, Error, Page, sync_playwright
+__all__ = ["browser"]  # the fixture, shared with test_web_e2e (its quick trick hold too)
 
-    HAVE_PLAYWRIGHT = True
-except ImportError:  # pragma: no cover - only without the test extras
-    HAVE_PLAYWRIGHT = False
 
 SHOTS = ARTIFACTS / "phase2"
 if TYPE_CHECKING:
@@ -110,23 +106,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("phone") / "phone.sqlite")
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not HAVE_PLAYWRIGHT:
-        _missing("the Python package playwright (pip install -e '.[test]')")
-    if not Path(CHROMIUM).exists():
-        _missing(
-            f"Chromium at {CHROMIUM} (Debian: apt-get install chromium; or set TIKKI_CHROMIUM)"
-        )
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        except Error as err:
-            _missing(f"a Chromium that starts ({CHROMIUM}: {err})")
-        yield b
-        b.close()
 
 
 def open_table(

@@ -8,6 +8,7 @@ import {
   clearSelection,
   dueTrick,
   finishedTricks,
+  holdMs,
   initialState,
   myTurn,
   pickCard,
@@ -115,6 +116,15 @@ test("finished tricks are found in the recent history, held TRICK_HOLD_MS, then 
   assert.equal(dueTrick(later, seen, 1000 + TRICK_HOLD_MS), null);
   const mine = stateMessage({ history: [TRICK, { seat: 0, move: "3D", events: [] }] });
   assert.equal(dueTrick(mine, new Map([["t1:0", 1000]]), 1001), null, "a move of one's own: seen");
+});
+
+test("the trick hold is 1600 ms unless a page asks for a whole number of ms up to 10 s", () => {
+  assert.equal(TRICK_HOLD_MS, 1600, "nothing set: the players' hold");
+  assert.equal(holdMs(150), 150);
+  assert.equal(holdMs(0), 0);
+  for (const bad of [undefined, null, -1, 1.5, "150", 10_001, NaN]) {
+    assert.equal(holdMs(bad), 1600, `${String(bad)} is not a hold`);
+  }
 });
 
 test("bySeat groups a seat's consecutive cards; the trick renderers name the winner", () => {

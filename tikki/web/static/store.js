@@ -120,8 +120,18 @@ import { _ } from "./i18n.js";
  */
 
 /** How long a finished trick stays on the table at least, in ms (it also stays until the
- * next move). */
-export const TRICK_HOLD_MS = 1600;
+ * next move). A page may set `globalThis.TIKKI_TRICK_HOLD_MS` before this module loads
+ * (the browser tests shorten it: they watch whole games, not the pause). */
+export const TRICK_HOLD_MS = holdMs(/** @type {any} */ (globalThis).TIKKI_TRICK_HOLD_MS);
+
+/**
+ * @param {unknown} asked a hold in ms, or anything else for the default
+ * @returns {number} `asked` if it is a whole number from 0 to 10,000, else 1600
+ */
+export function holdMs(asked) {
+  return Number.isInteger(asked) && /** @type {number} */ (asked) >= 0 &&
+    /** @type {number} */ (asked) <= 10_000 ? /** @type {number} */ (asked) : 1600;
+}
 
 /** The events that take a trick off the table. */
 export const TRICK_EVENTS = ["trick", "falls", "void_tie"];
