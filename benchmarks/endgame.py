@@ -15,26 +15,21 @@ Run: ``.venv/bin/python benchmarks/endgame.py [--cards 4,6,8,12,16] [--positions
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 from rich.console import Console
 from rich.table import Table
 
 import tikki
-from tikki.bots.endgame import DRAW, LOSS, WIN, Solver, cards_in_hands
+from tikki.bots.endgame import DRAW, LOSS, WIN, Solver, endgame_position
 from tikki.core import Game, State
 
 
 def position(game: Game, seed: int, cards: int) -> State | None:
-    """A phase-2 state with at most ``cards`` cards in hands (None if the game ended)."""
-    rng = random.Random(seed)
-    state = game.new_state(seed=seed)
-    while not state.is_over and (state.phase != "shed" or cards_in_hands(state) > cards):
-        legal = state.legal_moves()
-        plays = [m for m in legal if m != "take"]
-        state.play(rng.choice(plays if plays and rng.random() < 0.9 else legal))
-    return None if state.is_over or len(state.legal_moves()) < 2 else state
+    """A phase-2 state with at most ``cards`` cards in hands and a choice to make (None if
+    the game ended first or the seat has one move)."""
+    state = endgame_position(game, seed, cards)
+    return None if state is None or len(state.legal_moves()) < 2 else state
 
 
 def main() -> None:

@@ -13,7 +13,14 @@ import pytest
 import tikki
 from tests.test_analysis import ENDGAME_MOVES
 from tikki import bots
-from tikki.bots.endgame import DRAW, LOSS, WIN, Solver, brute_force, cards_in_hands
+from tikki.bots.endgame import (
+    DRAW,
+    LOSS,
+    WIN,
+    Solver,
+    brute_force,
+    endgame_position,
+)
 from tikki.bots.expert import ExpertBot, weight
 from tikki.core import Game, RulesError, State
 
@@ -40,24 +47,12 @@ def expert(seed: int = 1, seconds: float = 0.05, **params: object) -> ExpertBot:
     return bot
 
 
-def small_endgame(game: Game, seed: int, cards: int) -> State | None:
-    """A phase-2 state with at most ``cards`` cards in hands, reached by mostly-shedding
-    random play from ``seed`` (None if the game ended first)."""
-    rng = random.Random(seed)
-    state = game.new_state(seed=seed)
-    while not state.is_over and (state.phase != "shed" or cards_in_hands(state) > cards):
-        legal = state.legal_moves()
-        plays = [m for m in legal if m != "take"]
-        state.play(rng.choice(plays if plays and rng.random() < 0.9 else legal))
-    return None if state.is_over else state
-
-
 @pytest.mark.parametrize(("name", "players"), [("myllymatti", 3), ("myllymatti", 2), ("mattis", 3)])
 def test_solver_agrees_with_brute_force_on_small_positions(name: str, players: int) -> None:
     game = tikki.load(name, players=players)
     compared = decided = 0
     for seed in range(60):
-        state = small_endgame(game, seed, 4)
+        state = endgame_position(game, seed, 4)
         if state is None:
             continue
         for seat in range(players):
@@ -72,7 +67,7 @@ def test_move_values_match_brute_force_move_by_move() -> None:
     game = tikki.load("myllymatti", players=3)
     checked = 0
     for seed in range(40):
-        state = small_endgame(game, seed, 4)
+        state = endgame_position(game, seed, 4)
         if state is None:
             continue
         seat = state.current_player
@@ -116,7 +111,7 @@ def test_expert_plays_a_proven_escape_where_one_exists() -> None:
     game = tikki.load("myllymatti", players=3)
     found = 0
     for seed in range(40):
-        state = small_endgame(game, seed, 4)
+        state = endgame_position(game, seed, 4)
         if state is None or len(state.legal_moves()) < 2:
             continue
         seat = state.current_player
@@ -139,7 +134,7 @@ def test_expert_avoids_a_proven_loss() -> None:
     """Myllymatti 4p, an endgame of 6 cards where ``JC`` is proven lost and ``4H`` is not:
     the expert leaves the lost move out of its choice."""
     game = tikki.load("myllymatti", players=4)
-    state = small_endgame(game, 2, 6)
+    state = endgame_position(game, 2, 6)
     assert state is not None
     seat = state.current_player
     assert seat is not None
@@ -314,7 +309,7 @@ def test_mattis_endgames_are_solved_over_sampled_dreck_deals() -> None:
     game = tikki.load("mattis", players=3)
     proofs = checked = 0
     for seed in range(40):
-        state = small_endgame(game, seed, 4)
+        state = endgame_position(game, seed, 4)
         if state is None or len(state.legal_moves()) < 2:
             continue
         seat = state.current_player

@@ -38,11 +38,12 @@ The engine is used only through its public API (``legal_moves``, ``play``, ``clo
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from tikki.core import State
+from tikki.core import Game, State
 
 WIN, DRAW, LOSS = 1, 0, -1
 """The three values of an end for the searching seat."""
@@ -76,6 +77,20 @@ def cards_in_hands(state: State) -> int:
     """How many cards the hands hold (the size of the endgame)."""
     zones = state.reveal()["zones"]
     return sum(len(zones[f"hand {s}"]) for s in range(state.game.players))
+
+
+def endgame_position(game: Game, seed: int, cards: int) -> State | None:
+    """A shedding game's phase-2 state with at most ``cards`` cards in hands, reached from
+    ``seed`` by mostly-shedding random play (a ``take`` one time in ten where a play is
+    legal), or ``None`` if the game ended first: the positions of the solver's tests and
+    of ``benchmarks/endgame.py``."""
+    rng = random.Random(seed)
+    state = game.new_state(seed=seed)
+    while not state.is_over and (state.phase != "shed" or cards_in_hands(state) > cards):
+        legal = state.legal_moves()
+        plays = [m for m in legal if m != "take"]
+        state.play(rng.choice(plays if plays and rng.random() < 0.9 else legal))
+    return None if state.is_over else state
 
 
 def _ordered(moves: list[str]) -> list[str]:
