@@ -111,9 +111,15 @@ test("finished tricks are found in the recent history, held TRICK_HOLD_MS, then 
   );
   const seen = new Map();
   assert.deepEqual(dueTrick(m, seen, 1000)?.[1], 0, "the newest stays until the next move");
-  const later = stateMessage({ history: [TRICK, { seat: 1, move: "3D", events: [] }] });
+  const later = stateMessage({ seat: 2, history: [TRICK, { seat: 1, move: "3D", events: [] }] });
   assert.equal(dueTrick(later, seen, 1000 + TRICK_HOLD_MS / 2)?.[1], TRICK_HOLD_MS / 2);
-  assert.equal(dueTrick(later, seen, 1000 + TRICK_HOLD_MS), null);
+  assert.equal(dueTrick(later, seen, 1000 + TRICK_HOLD_MS), null, "held, then gone");
+  const myTurnNow = stateMessage({ history: [TRICK, { seat: 1, move: "3D", events: [] }] });
+  assert.deepEqual(
+    dueTrick(myTurnNow, seen, 1000 + 10 * TRICK_HOLD_MS)?.[1],
+    0,
+    "on our turn the newest trick stays until we move: the hand does not jump under a finger",
+  );
   const mine = stateMessage({ history: [TRICK, { seat: 0, move: "3D", events: [] }] });
   assert.equal(dueTrick(mine, new Map([["t1:0", 1000]]), 1001), null, "a move of one's own: seen");
 });

@@ -304,7 +304,8 @@ export function finishedTricks(m) {
 
 /**
  * Which finished trick to show now: each stays TRICK_HOLD_MS at least, one after the
- * other, and the newest also until the next move; a move of this seat's own after a trick
+ * other, and the newest also until the next move, or while it is this seat's turn (so the
+ * hand never moves under a finger about to play); a move of this seat's own after a trick
  * means it was seen. `seen` (trick key -> when first drawn) is updated.
  * @param {StateMessage} m
  * @param {Map<string, number>} seen
@@ -330,6 +331,7 @@ export function dueTrick(m, seen, now) {
     }
     const left = TRICK_HOLD_MS - (now - (seen.get(t.key) ?? now));
     if (left > 0) return [t, left];
+    if (t === newest && myTurn(m)) return [t, 0];
   }
   return null;
 }
