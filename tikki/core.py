@@ -691,30 +691,6 @@ class TableState(State):
         """Play the legal canonical ``move``."""
 
 
-S = TypeVar("S")
-
-
-def slot_cloner(cls: type[S], copies: Mapping[str, str]) -> Callable[[S], S]:
-    """A fast ``clone`` for a ``__slots__`` state class (issue 17: search copies states).
-
-    The function made assigns every slot of ``cls`` on a new instance: the value shared
-    with the original, or for a slot named in ``copies`` the Python expression given (over
-    ``self``), e.g. ``"self._stock[:]"`` or ``"None"``.  Written out as plain assignments
-    it costs a third of a loop over the slots with ``getattr`` and ``setattr``.
-    """
-    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
-    unknown = sorted(set(copies) - set(slots))
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no slots {unknown}")
-    lines = ["def clone(self):", "    new = _new(_cls)"]
-    lines += [f"    new.{name} = {copies.get(name, 'self.' + name)}" for name in slots]
-    lines.append("    return new")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    exec("\n".join(lines), namespace)  # the dataclasses way: code made from the slot names
-    clone: Callable[[S], S] = namespace["clone"]
-    return clone
-
-
 @functools.cache
 def tactics(game_name: str) -> Any:
     """The bots' rules of thumb for ``game_name`` on ints, the module
@@ -760,7 +736,8 @@ G = TypeVar("G", bound=type[Game])
 
 
 def register(cls: G) -> G:
-    """Class decorator: make a Game subclass loadable by its ``name``."""
+    """Make a Game subclass loadable by its ``name``; a game module calls it after the
+    class (not as a decorator, which would keep a compiled class from being native)."""
     _REGISTRY[cls.name] = cls
     return cls
 

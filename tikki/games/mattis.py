@@ -65,7 +65,6 @@ from tikki.core import (
     illegal,
     max_moves_option,
     register,
-    slot_cloner,
     tactics,
 )
 from tikki.events import (
@@ -151,7 +150,6 @@ def ranks_mask(text: str) -> int:
     return mask
 
 
-@register
 class Mattis(FrenchGame):
     """Mattis for 2–5 players (3 by default): collect in phase 1, shed in phase 2."""
 
@@ -374,8 +372,61 @@ class MattisState(SheddingState):
             self._abandon()
 
     def clone(self) -> MattisState:
-        """An independent copy (cheap: flat lists of ints)."""
-        return _clone(self)
+        """An independent copy: lists copied, caches of views left behind, the rest
+        shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
+        new = MattisState.__new__(MattisState)
+        new._book = None
+        new._draws = self._draws[:]
+        new._dreck = self._dreck
+        new._dreck_seed = self._dreck_seed
+        new._ev = self._ev[:]
+        new._facts = self._facts[:]
+        new._fallen = self._fallen[:]
+        new._given = self._given[:]
+        new._hands = [h[:] for h in self._hands]
+        new._hist = self._hist[:]
+        new._known_lacking = self._known_lacking[:]
+        new._lap_left = self._lap_left
+        new._lap_seat = self._lap_seat
+        new._last_winner = self._last_winner
+        new._leader = self._leader
+        new._legal = self._legal
+        new._loser = self._loser
+        new._losing = self._losing
+        new._max_moves = self._max_moves
+        new._max_seq = self._max_seq
+        new._n = self._n
+        new._order = self._order
+        new._out = self._out[:]
+        new._past = self._past
+        new._phase = self._phase
+        new._piles = [p[:] for p in self._piles]
+        new._played = self._played
+        new._plays = [[s, cs[:]] for s, cs in self._plays]
+        new._present = self._present
+        new._r1 = self._r1
+        new._rcards = self._rcards[:]
+        new._received = self._received[:]
+        new._round = self._round[:]
+        new._round_best = self._round_best
+        new._round_played = self._round_played
+        new._secret = [s[:] for s in self._secret]
+        new._shown = self._shown
+        new._shown_owner = self._shown_owner
+        new._stock = self._stock[:]
+        new._to_act = self._to_act
+        new._top = self._top
+        new._trick = self._trick[:]
+        new._trick_size = self._trick_size
+        new._trump = self._trump
+        new._vc = None
+        new._war = self._war
+        new._war_trick = self._war_trick
+        new.abandoned = self.abandoned
+        new.deck = self.deck
+        new.game = self.game
+        new.seed = self.seed
+        return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
@@ -1084,28 +1135,4 @@ class MattisState(SheddingState):
         }
 
 
-_clone = slot_cloner(
-    MattisState,
-    {
-        "_hands": "[h[:] for h in self._hands]",
-        "_piles": "[p[:] for p in self._piles]",
-        "_stock": "self._stock[:]",
-        "_trick": "self._trick[:]",
-        "_round": "self._round[:]",
-        "_rcards": "self._rcards[:]",
-        "_plays": "[[s, cs[:]] for s, cs in self._plays]",
-        "_fallen": "self._fallen[:]",
-        "_out": "self._out[:]",
-        "_hist": "self._hist[:]",
-        "_ev": "self._ev[:]",
-        "_book": "None",
-        "_vc": "None",
-        "_facts": "self._facts[:]",
-        "_draws": "self._draws[:]",
-        "_known_lacking": "self._known_lacking[:]",
-        "_given": "self._given[:]",
-        "_received": "self._received[:]",
-        "_secret": "[s[:] for s in self._secret]",
-    },
-)
-"""A copy of a state: lists copied, caches of views left behind, the rest shared."""
+register(Mattis)

@@ -57,7 +57,6 @@ from tikki.core import (
     TableState,
     illegal,
     register,
-    slot_cloner,
     tactics,
 )
 from tikki.events import (
@@ -184,7 +183,6 @@ def score_pile(cards: Sequence[int], double: int, drop: int) -> int:
     return score - MOSQUITO_PENALTY * bitten.bit_count()
 
 
-@register
 class Mueckenstich(Game):
     """Mückenstich for 3–6 players; one state is a whole match (MS-2)."""
 
@@ -489,8 +487,48 @@ class MueckenstichState(TableState):
         return out
 
     def clone(self) -> MueckenstichState:
-        """An independent copy (flat lists of ints)."""
-        return _clone(self)
+        """An independent copy: lists copied, caches of views left behind, the rest
+        shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
+        new = MueckenstichState.__new__(MueckenstichState)
+        new._base = self._base
+        new._book = None
+        new._deal = self._deal
+        new._decks = self._decks
+        new._discards = [d[:] for d in self._discards]
+        new._doubled = self._doubled
+        new._dropped = self._dropped
+        new._ev = self._ev[:]
+        new._hands = [h[:] for h in self._hands]
+        new._last_trick = self._last_trick
+        new._leader = self._leader
+        new._led = self._led
+        new._legal = self._legal
+        new._mosq = self._mosq[:]
+        new._moves = self._moves[:]
+        new._n = self._n
+        new._order = self._order
+        new._own_seen = self._own_seen[:]
+        new._past = self._past
+        new._pending = self._pending
+        new._phase = self._phase
+        new._piles = [p[:] for p in self._piles]
+        new._r1 = self._r1
+        new._round = self._round
+        new._seats = self._seats[:]
+        new._seen = self._seen
+        new._sheet = self._sheet[:]
+        new._stock = self._stock[:]
+        new._to_act = self._to_act
+        new._totals = self._totals[:]
+        new._trick = self._trick[:]
+        new._tricks = self._tricks[:]
+        new._trump = self._trump
+        new._view_cache = None
+        new._voids = self._voids[:]
+        new.deck = self.deck
+        new.game = self.game
+        new.seed = self.seed
+        return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play the match on quickly (the fast path of search rollouts).
@@ -971,28 +1009,6 @@ class MueckenstichState(TableState):
         }
 
 
-_clone = slot_cloner(
-    MueckenstichState,
-    {
-        "_hands": "[h[:] for h in self._hands]",
-        "_discards": "[d[:] for d in self._discards]",
-        "_piles": "[p[:] for p in self._piles]",
-        "_tricks": "self._tricks[:]",
-        "_mosq": "self._mosq[:]",
-        "_voids": "self._voids[:]",
-        "_stock": "self._stock[:]",
-        "_trick": "self._trick[:]",
-        "_sheet": "self._sheet[:]",
-        "_totals": "self._totals[:]",
-        "_moves": "self._moves[:]",
-        "_seats": "self._seats[:]",
-        "_own_seen": "self._own_seen[:]",
-        "_ev": "self._ev[:]",
-        "_book": "None",
-        "_view_cache": "None",
-    },
-)
-"""A copy of a state: lists copied, caches of views left behind, the rest shared."""
 _VOID_TEXTS: tuple[tuple[str, ...], ...] = tuple(
     tuple(COLOURS[k] for k in range(4) if v >> k & 1) for v in range(16)
 )
@@ -1127,3 +1143,6 @@ def _sampler(
         return state
 
     return sample
+
+
+register(Mueckenstich)

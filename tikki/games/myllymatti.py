@@ -46,7 +46,6 @@ from tikki.core import (
     illegal,
     max_moves_option,
     register,
-    slot_cloner,
     tactics,
 )
 from tikki.events import (
@@ -97,7 +96,6 @@ _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 
 
-@register
 class Myllymatti(FrenchGame):
     """Myllymatti for 2–4 players; ``variant="koira"`` is the Koira preset (MM-18)."""
 
@@ -295,8 +293,46 @@ class MyllymattiState(SheddingState):
             self._abandon()
 
     def clone(self) -> MyllymattiState:
-        """An independent copy (cheap: flat lists of ints)."""
-        return _clone(self)
+        """An independent copy: lists copied, caches of views left behind, the rest
+        shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
+        new = MyllymattiState.__new__(MyllymattiState)
+        new._aside = self._aside
+        new._aside_owner = self._aside_owner
+        new._book = None
+        new._duel = self._duel
+        new._ev = self._ev[:]
+        new._fallen = self._fallen[:]
+        new._hands = [h[:] for h in self._hands]
+        new._hc = None
+        new._hist = self._hist[:]
+        new._last_winner = self._last_winner
+        new._legal = self._legal
+        new._loser = self._loser
+        new._max_moves = self._max_moves
+        new._n = self._n
+        new._order = self._order
+        new._out = self._out[:]
+        new._past = self._past
+        new._phase = self._phase
+        new._piles = [p[:] for p in self._piles]
+        new._plays = [[s, cs[:]] for s, cs in self._plays]
+        new._round = self._round[:]
+        new._round_played = self._round_played
+        new._runs = self._runs
+        new._stock = self._stock[:]
+        new._take = self._take
+        new._to_act = self._to_act
+        new._trick = self._trick[:]
+        new._trick_leader = self._trick_leader
+        new._trick_size = self._trick_size
+        new._trump = self._trump
+        new._trump_requires_void = self._trump_requires_void
+        new._view_cache = None
+        new.abandoned = self.abandoned
+        new.deck = self.deck
+        new.game = self.game
+        new.seed = self.seed
+        return new
 
     def random_playout(self, rng: random.Random, greedy: float = 0.0, rounds: int = 0) -> None:
         """Play the game to its end quickly (the fast path of search rollouts).
@@ -758,27 +794,6 @@ class MyllymattiState(SheddingState):
         }
 
 
-_clone = slot_cloner(
-    MyllymattiState,
-    {
-        "_hands": "[h[:] for h in self._hands]",
-        "_piles": "[p[:] for p in self._piles]",
-        "_stock": "self._stock[:]",
-        "_trick": "self._trick[:]",
-        "_round": "self._round[:]",
-        "_plays": "[[s, cs[:]] for s, cs in self._plays]",
-        "_fallen": "self._fallen[:]",
-        "_out": "self._out[:]",
-        "_hist": "self._hist[:]",
-        "_ev": "self._ev[:]",
-        "_book": "None",
-        "_view_cache": "None",
-        "_hc": "None",
-    },
-)
-"""A copy of a state: lists copied, caches of views left behind, the rest shared."""
-
-
 @functools.cache
 def _draw_event(seat: int, card: int, own: bool) -> JSON:
     """The JSON of a phase-1 draw (shared between views: read it, never change it)."""
@@ -898,3 +913,6 @@ def _deal_unseen(
         raise RulesError("the view's card counts do not add up to the deck")
     state._hands = hands
     state._stock = unseen
+
+
+register(Myllymatti)
