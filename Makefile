@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test test-newest lint typecheck unit bench load clean catalogs catalogs-python catalogs-web
+.PHONY: run play test test-newest test-compiled compiled lint typecheck unit bench bench-compiled load clean catalogs catalogs-python catalogs-web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,29 @@ NEWEST_TESTS := tests/test_core.py tests/test_myllymatti_rules.py tests/test_mat
 test-newest:
 	bash .ci/test-newest.sh $(VENV_NEWEST) $(NEWEST_TESTS)
 
+## The optional compiled build (issue 17): a copy of the tree in .build-compiled with the
+## engine's hot modules compiled by mypyc (setup.py's COMPILED_MODULES; gcc and the Python
+## headers, nothing else), then the engine's tests on it (CI runs it after `make test`).
+## The package itself stays pure Python: `TIKKI_MYPYC=1 pip install .` installs a compiled one.
+BUILD_COMPILED := .build-compiled
+COMPILED_TESTS := tests/test_core.py tests/test_clone.py tests/test_myllymatti_rules.py \
+	tests/test_mattis_rules.py tests/test_mueckenstich_rules.py tests/test_playthroughs.py \
+	tests/test_events.py tests/test_view_incremental.py tests/test_bots.py tests/test_expert.py \
+	tests/test_heuristic_mattis.py tests/test_heuristic_mueckenstich.py tests/test_cli_fuzz.py \
+	tests/test_observations.py tests/test_analysis.py tests/test_interop_spiel.py \
+	tests/test_conformance.py
+
+compiled: $(STAMP)
+	bash .ci/test-compiled.sh $(BIN)/python $(BUILD_COMPILED)
+
+test-compiled: $(STAMP)
+	bash .ci/test-compiled.sh $(BIN)/python $(BUILD_COMPILED) $(COMPILED_TESTS)
+
+## The throughput benchmark on the compiled build, e.g. make bench-compiled ARGS='--seconds 1'.
+bench-compiled: compiled
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	cd $(BUILD_COMPILED) && PYTHONPATH=. ../$(BIN)/python benchmarks/throughput.py $(ARGS)
+
 ## Throughput benchmark with the peer systems (installs bench extras into the venv);
 ## options through ARGS, e.g. make bench ARGS='--seconds 1 --only mattis'.
 bench: $(STAMP)
@@ -71,4 +94,4 @@ catalogs-web: $(STAMP)
 	$(BIN)/python -m tikki.web_catalogs
 
 clean:
-	rm -rf $(VENV) $(VENV_NEWEST) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV_NEWEST) $(BUILD_COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -270,7 +270,8 @@ def import_tikki() -> tuple[ModuleType | None, str]:
     if missing:
         where = getattr(tikki, "__file__", None) or list(getattr(tikki, "__path__", []))
         return None, f"tikki ({where}) has no {', '.join(missing)} yet"
-    return tikki, f"tikki from {Path(tikki.__file__ or '.').parent}"
+    build = "compiled (mypyc)" if getattr(tikki, "COMPILED", False) else "pure Python"
+    return tikki, f"tikki from {Path(tikki.__file__ or '.').parent}, {build}"
 
 
 def tikki_playouts(game: Any, label: str, budget: Budget, seed: int) -> Throughput:

@@ -168,7 +168,7 @@ def test_incomplete_or_wrong_deck_is_refused(deck: Any, needle: str) -> None:
 
 def test_seed_must_be_a_whole_number() -> None:
     with pytest.raises(RulesError, match="seed"):
-        tikki.load("myllymatti").new_state(seed="7")  # type: ignore[arg-type]
+        tikki.load("myllymatti").new_state(seed="7")
 
 
 def test_same_seed_same_game_and_deck_fixes_the_deal() -> None:
@@ -303,7 +303,7 @@ def test_seat_record_has_no_seed_deck_or_moves_and_does_not_replay() -> None:
             tikki.replay(record)
     for bad in (3, -1, True, "0"):
         with pytest.raises(RulesError):
-            state.record(bad)  # type: ignore[arg-type]
+            state.record(bad)
 
 
 def test_replay_refuses_non_records() -> None:

@@ -16,7 +16,7 @@ The public contract (``DESIGN.md``); this example runs as a doctest:
 # The package tikki.games first: its import sets the attribute ``tikki.games`` to the
 # package, once; the function ``games`` bound below replaces it for good (see that package).
 import tikki.games as _games_package  # noqa: F401
-from tikki import bots
+from tikki import bots, core
 from tikki.core import (
     RULES_REVISION,
     RULES_REVISIONS,
@@ -31,6 +31,7 @@ from tikki.core import (
 )
 
 __all__ = [
+    "COMPILED",
     "RULES_REVISION",
     "RULES_REVISIONS",
     "Game",
@@ -43,5 +44,8 @@ __all__ = [
     "load",
     "replay",
 ]
+COMPILED: bool = not core.__file__.endswith(".py")
+"""Whether the engine runs compiled (``TIKKI_MYPYC=1 pip install .``, issue 17) or as pure
+Python (the default): the same rules and results either way, only the speed differs."""
 __version__ = "0.1.0"
 """The package version: the one place it is written (``pyproject.toml`` reads it from here)."""

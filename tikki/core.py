@@ -229,9 +229,8 @@ class Game(ABC):
     summary: ClassVar[str] = ""
     """One or two lines for a lobby: players, length, what kind of game it is."""
 
-    def __init__(
-        self, players: int | None = None, *, rules: str | None = None, **options: Any
-    ) -> None:
+    def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
+        # any values: what is not a valid count, revision or option gets a RulesError
         self._players = self._check_players(players)
         self._options = self._resolve(options)
         self._rules = check_revision(rules)
@@ -321,7 +320,7 @@ class Game(ABC):
         """Canonical text of a forgiving card text, or ``None`` if it is not a card."""
         return None
 
-    def new_state(self, seed: int | None = None, deck: Sequence[str] | None = None) -> State:
+    def new_state(self, seed: Any = None, deck: Any = None) -> State:
         """Start a game.
 
         ``seed`` drives every random event (the same seed gives the same game); ``deck``
@@ -547,7 +546,7 @@ class State(ABC):
         while not self.is_over:
             self.play(rng.choice(self.legal_moves()))
 
-    def record(self, seat: int | None = None) -> JSON:
+    def record(self, seat: Any = None) -> JSON:
         """The game as a JSON-ready record.
 
         Without a seat: the full record (seed, deck if given, moves), replayable by
@@ -641,7 +640,7 @@ class TableState(State):
             legal = self._legal = self._generate()
         return list(legal)
 
-    def play(self, move: str) -> None:
+    def play(self, move: Any) -> None:
         """Apply one move (forgiving text); raise :class:`IllegalMove`, state unchanged."""
         legal = self._legal
         if legal is None:
@@ -758,9 +757,7 @@ def _registry() -> dict[str, type[Game]]:
     return _REGISTRY
 
 
-def load(
-    name: str, players: int | None = None, *, rules: str | None = None, **options: Any
-) -> Game:
+def load(name: Any, players: Any = None, *, rules: Any = None, **options: Any) -> Game:
     """Make a game by name: ``load("myllymatti", players=3, variant="koira")``.
 
     ``rules`` picks an older rulings revision (``"r1"``), as a stored game needs; new

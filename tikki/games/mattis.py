@@ -197,7 +197,8 @@ class Mattis(FrenchGame):
             rng.shuffle(order)
         else:
             order = [TEXT_CARD[t] for t in deck]
-        state = MattisState(self, seed, deck)
+        state = MattisState()
+        state._setup(self, seed, deck)
         state._dreck_seed = rng.getrandbits(63)
         state._deal(order)
         return state
@@ -284,7 +285,10 @@ class MattisState(SheddingState):
         "seed",
     )
 
-    def __init__(self, game: Mattis, seed: int | None, deck: list[str] | None) -> None:
+    def __init__(self) -> None:
+        """An empty state: :meth:`_setup` (a new game) or :meth:`clone` sets every slot."""
+
+    def _setup(self, game: Mattis, seed: int | None, deck: list[str] | None) -> None:
         self.game = game
         self.seed = seed
         self.deck = deck
@@ -374,7 +378,7 @@ class MattisState(SheddingState):
     def clone(self) -> MattisState:
         """An independent copy: lists copied, caches of views left behind, the rest
         shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
-        new = MattisState.__new__(MattisState)
+        new = MattisState()
         new._book = None
         new._draws = self._draws[:]
         new._dreck = self._dreck
@@ -1026,7 +1030,7 @@ class MattisState(SheddingState):
             return None
         return [[CARD_TEXT[c] for c in hand] for hand in self.known_cards(seat)]
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: Any) -> JSON:
         """What ``seat`` may know (``None``: the public view)."""
         self._check_seat(seat)
         to_act = self.current_player

@@ -61,7 +61,8 @@ def sampler(
 
 def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisState, Dealer]:
     """The state of a seat's view with empty hands (and stock), and how to deal them."""
-    state = MattisState(game, None, None)
+    state = MattisState()
+    state._setup(game, None, None)
     n = game.players
     if len(view["hand_sizes"]) != n:
         raise RulesError("the view does not match the game's number of players")

@@ -267,7 +267,8 @@ class Mueckenstich(Game):
                 seed = 0
         elif seed is None:
             seed = random.SystemRandom().randrange(2**32)
-        state = MueckenstichState(self, seed, given)
+        state = MueckenstichState()
+        state._setup(self, seed, given)
         state._base = seed
         state._decks = [[TEXT_CARD[t] for t in d] for d in decks] if decks else []
         state._start_round()
@@ -337,7 +338,10 @@ class MueckenstichState(TableState):
         "seed",
     )
 
-    def __init__(
+    def __init__(self) -> None:
+        """An empty state: :meth:`_setup` (a new game) or :meth:`clone` sets every slot."""
+
+    def _setup(
         self, game: Mueckenstich, seed: int | None, deck: list[str] | list[list[str]] | None
     ) -> None:
         self.game = game
@@ -479,17 +483,18 @@ class MueckenstichState(TableState):
         else:
             self._choose(move[1] == "o", COLOURS.index(move[-1]))
 
-    def record(self, seat: int | None = None) -> JSON:
+    def record(self, seat: Any = None) -> JSON:
         """The match as a JSON-ready record (the ``deck`` as given: one deck or a list)."""
         out = super().record(seat)
         if seat is None and self.deck is not None:
-            out["deck"] = [list(d) if isinstance(d, list) else d for d in self.deck]
+            given: list[Any] = self.deck  # one deck, or a deck for each round
+            out["deck"] = [list(d) if isinstance(d, list) else d for d in given]
         return out
 
     def clone(self) -> MueckenstichState:
         """An independent copy: lists copied, caches of views left behind, the rest
         shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
-        new = MueckenstichState.__new__(MueckenstichState)
+        new = MueckenstichState()
         new._base = self._base
         new._book = None
         new._deal = self._deal
@@ -840,7 +845,7 @@ class MueckenstichState(TableState):
 
     # --- views --------------------------------------------------------------------------
 
-    def history(self, seat: int | None) -> list[JSON]:
+    def history(self, seat: Any) -> list[JSON]:
         """Every move with its seat and events; another seat's discard reads ``discard ?``."""
         return history_of(self, seat, len(self._moves), CARD_TEXT)
 
@@ -853,7 +858,7 @@ class MueckenstichState(TableState):
         s, move = self._seats[i], self._moves[i]
         return {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: Any) -> JSON:
         """What ``seat`` may know (``None``: the public view).
 
         The parts that change only when an event is emitted (tricks, mosquitoes, piles,
@@ -1059,7 +1064,8 @@ def _template(
     n = game.players
     if len(view["hand_sizes"]) != n:
         raise RulesError("the view does not match the game's number of players")
-    state = MueckenstichState(game, None, None)
+    state = MueckenstichState()
+    state._setup(game, None, None)
     ints = partial(ints_of, table=TEXT_CARD)
     state._round = view["round"]
     state._deal = view["deal"]

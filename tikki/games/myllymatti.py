@@ -144,7 +144,8 @@ class Myllymatti(FrenchGame):
             random.Random(seed).shuffle(order)
         else:
             order = [TEXT_CARD[t] for t in deck]
-        state = MyllymattiState(self, seed, deck)
+        state = MyllymattiState()
+        state._setup(self, seed, deck)
         state._deal(order)
         return state
 
@@ -232,7 +233,10 @@ class MyllymattiState(SheddingState):
         "seed",
     )
 
-    def __init__(self, game: Myllymatti, seed: int | None, deck: list[str] | None) -> None:
+    def __init__(self) -> None:
+        """An empty state: :meth:`_setup` (a new game) or :meth:`clone` sets every slot."""
+
+    def _setup(self, game: Myllymatti, seed: int | None, deck: list[str] | None) -> None:
         self.game = game
         self.seed = seed
         self.deck = deck
@@ -295,7 +299,7 @@ class MyllymattiState(SheddingState):
     def clone(self) -> MyllymattiState:
         """An independent copy: lists copied, caches of views left behind, the rest
         shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
-        new = MyllymattiState.__new__(MyllymattiState)
+        new = MyllymattiState()
         new._aside = self._aside
         new._aside_owner = self._aside_owner
         new._book = None
@@ -670,7 +674,7 @@ class MyllymattiState(SheddingState):
             ]
         return entry
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: Any) -> JSON:
         """What ``seat`` may know (``None``: the public view).
 
         The parts that change only when an event is emitted (piles, fallen cards, the
@@ -852,7 +856,8 @@ def _from_view(
     game: Myllymatti, view: Mapping[str, Any], seat: int, rng: random.Random
 ) -> MyllymattiState:
     """Build a full state from a seat's view, dealing the unseen cards at random."""
-    state = MyllymattiState(game, None, None)
+    state = MyllymattiState()
+    state._setup(game, None, None)
     ints = ints_of
     n = game.players
     phase = PHASE_NAMES.index(view["phase"])

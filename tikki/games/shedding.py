@@ -152,7 +152,7 @@ class SheddingState(TableState):
         """Every move played so far."""
         return [h[1] for h in self._hist]
 
-    def history(self, seat: int | None) -> list[JSON]:
+    def history(self, seat: Any) -> list[JSON]:
         """Every move with its seat and events (:meth:`_entry`, then the events of ``_ev``)."""
         return history_of(self, seat, len(self._hist), CARD_TEXT)
 
