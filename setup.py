@@ -28,6 +28,8 @@ COMPILED_MODULES = [
     "tikki/bots/heuristic/myllymatti.py",
     "tikki/bots/heuristic/mattis.py",
     "tikki/bots/heuristic/mueckenstich.py",
+    "tikki/bots/ismcts.py",
+    "tikki/bots/endgame.py",
 ]
 """The modules a compiled build compiles: the rules, their events and the rollout tactics
 (what search and playouts spend their time in)."""

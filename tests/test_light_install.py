@@ -48,7 +48,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_bare_install_brings_only_the_core(tmp_path: Path) -> None:
     source = tmp_path / "src"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(ROOT / "tikki", source / "tikki", ignore=shutil.ignore_patterns("__pycache__"))
     env_dir = tmp_path / "venv"
