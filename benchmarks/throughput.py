@@ -47,7 +47,10 @@ note; a missing peer is skipped with a note and tikki's part still runs.
 How to run
 ----------
 ``make bench`` installs the ``bench`` extras (open-spiel, rlcard) into ``.venv`` and runs
-this script; or, once installed, ``.venv/bin/python benchmarks/throughput.py [options]``::
+this script; or, once installed, ``.venv/bin/python benchmarks/throughput.py [options]``.
+It measures whichever tikki it imports and says which build that is (pure Python, or
+compiled by mypyc); ``make bench-compiled`` runs it on the compiled build
+(``.build-compiled``, issue 17), with the same peers in the same run::
 
     --seconds S        time per configuration (default 3)
     --games N          a fixed number of games per configuration instead of --seconds
