@@ -22,10 +22,11 @@ time of ``expert`` at most 1 s a move):
 
 Each line gives the exact ``tikki arena`` command that reproduces it, the figure with its
 95% interval and the median seconds per move of the bot measured.  Progress (one line per
-finished game) goes to stderr.  The defaults are the full protocol (300 games a target,
-seed 12 fixed before the run, one core); the full runs take hours (the expert ones about
-40 hours at 1 s a move); ``--games`` and ``--expert expert:seconds=0.2`` make a quick,
-noisy, weaker check, and the table's title says what was run.
+finished game, with the figure so far) goes to stderr.  The defaults are the full protocol
+(300 games a target, seed 12 fixed before the run, one core); the full runs take hours
+(the expert ones about 40 hours at 1 s a move); ``--games`` and
+``--expert expert:seconds=0.2`` make a quick, noisy, weaker check, and the table's title
+says what was run.
 
 Run: ``.venv/bin/python benchmarks/strength.py [--targets mattis-ismcts,...]
 [--games 300] [--seed 12] [--mueckenstich-ismcts ismcts:iterations=500]
@@ -37,6 +38,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rich.console import Console
@@ -86,10 +88,16 @@ def measure(
         seed,
     )
     start = time.perf_counter()
+    done: list[arena.GameResult] = []
 
     def progress(result: arena.GameResult) -> None:
+        done.append(result)
         elapsed = time.perf_counter() - start
-        print(f"{target.name}: game {result.index + 1}/{games} {elapsed:.0f}s", file=sys.stderr)
+        print(
+            f"{target.name}: game {len(done)}/{games} {elapsed:.0f}s,"
+            f" so far {so_far(done, spec.lineup)}",
+            file=sys.stderr,
+        )
 
     results = arena.run(spec, jobs=jobs, on_result=progress)
     figures = arena.summarize(results, spec.lineup)[0].as_dict()
@@ -109,6 +117,14 @@ def measure(
         met = (low > target.limit if target.limit == 0.0 else advantage >= target.limit) and fast
         figure, interval = f"advantage {advantage:+.2f}", f"{low:+.2f}–{high:+.2f}"
     return figure, interval, f"{median:.3f}", met, command
+
+
+def so_far(results: list[arena.GameResult], lineup: Sequence[str]) -> str:
+    """The measured bot's figure over the games finished so far (the progress line)."""
+    figures = arena.summarize(results, lineup)[0].as_dict()
+    if "loss_rate" in figures:
+        return f"lost {figures['losses']} ({figures['loss_rate']:.1%})"
+    return f"advantage {figures['mean_advantage']:+.2f} a round"
 
 
 def main() -> None:
