@@ -23,7 +23,8 @@ tikki bot's loss rate with its Wilson 95% interval, and each side's median secon
 OpenSpiel's median simulations per move.  Timing-based, so figures vary from run to run.
 
 Run: ``.venv/bin/python benchmarks/openspiel_ismcts.py [--game myllymatti] [--players 3]
-[--deals 100] [--seconds 1.0] [--bot expert] [--seed 15]`` (needs the ``openspiel`` extra).
+[--deals 100] [--seconds 1.0] [--bot expert] [--seed 15] [--jobs 1]`` (needs the
+``openspiel`` extra).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import argparse
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import numpy as np
@@ -89,8 +91,12 @@ def tikki_spec(spec: str, seconds: float) -> str:
     return spec
 
 
-def play(args: argparse.Namespace, deal: int, seat: int, spec: str) -> tuple[bool, list[float]]:
-    """One game: the tikki bot at ``seat``; return whether it lost and its think times."""
+def play(
+    args: argparse.Namespace, deal: int, seat: int, spec: str
+) -> tuple[bool, list[float], list[int]]:
+    """One game: the tikki bot at ``seat``; return whether it lost, its think times and
+    OpenSpiel's simulations per move."""
+    openspiel.register()
     deal_seed = arena._derive(args.seed, deal) % 2**31
     game = pyspiel.load_game(
         f"python_tikki_{args.game}(players={args.players},rng_seed={deal_seed})"
@@ -115,11 +121,8 @@ def play(args: argparse.Namespace, deal: int, seat: int, spec: str) -> tuple[boo
             )
         else:
             state.apply_action(others[player].step(state))
-    OTHERS_STATS.extend(s for bot in others.values() for s in bot.simulations)
-    return state.tikki_state.outcome["loser"] == seat, times
-
-
-OTHERS_STATS: list[int] = []
+    simulations = [s for bot in others.values() for s in bot.simulations]
+    return state.tikki_state.outcome["loser"] == seat, times, simulations
 
 
 def main() -> None:
@@ -131,17 +134,25 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--bot", default="expert")
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games at once, each on its own core (default 1)"
+    )
     args = parser.parse_args()
-    openspiel.register()
     spec = tikki_spec(args.bot, args.seconds)
-    losses, games, times = 0, 0, []
+    losses, games, times, sims = 0, 0, [], []
     begin = time.perf_counter()
-    for deal in range(args.deals):
-        for seat in range(args.players):
-            lost, spent = play(args, deal, seat, spec)
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        futures = [
+            pool.submit(play, args, deal, seat, spec)
+            for deal in range(args.deals)
+            for seat in range(args.players)
+        ]
+        for future in as_completed(futures):
+            lost, spent, simulations = future.result()
             losses += lost
             games += 1
             times.extend(spent)
+            sims.extend(simulations)
             elapsed = time.perf_counter() - begin
             print(f"game {games}: lost={lost} losses={losses} {elapsed:.0f}s", file=sys.stderr)
     low, high = arena.wilson(losses, games)
@@ -158,7 +169,7 @@ def main() -> None:
         f"{losses / games:.1%}",
         f"{low:.1%}–{high:.1%}",
         f"{statistics.median(times):.3f}" if times else "-",
-        f"{statistics.median(OTHERS_STATS):.0f}" if OTHERS_STATS else "-",
+        f"{statistics.median(sims):.0f}" if sims else "-",
     )
     Console(width=200).print(table)
 
