@@ -223,3 +223,49 @@ def test_a_bare_ray_option_means_a_local_ray() -> None:
     assert bare_options(["arena", "x", "--ray", "--seed", "3"])[3:5] == ["local", "--seed"]
     assert bare_options(["arena", "x", "--ray", "auto"]) == ["arena", "x", "--ray", "auto"]
     assert bare_options(["arena", "x", "--ray", "10.0.0.2:6379"])[-1] == "10.0.0.2:6379"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        *(
+            ["--lang", "en", command, "--help"]
+            for command in ("play", "replay", "analyse", "rules", "games", "arena", "serve")
+        ),
+        ["--lang", "fi", "analyse", "--help"],
+        ["--lang", "de", "arena", "--help"],
+    ],
+)
+def test_help_paragraphs_wrap_to_an_80_column_terminal(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every paragraph of a command's help fills the terminal's lines: the help texts'
+    own line breaks (docstrings wrapped wider than 80 columns) are not kept, which once
+    left one- and two-word lines in ``tikki analyse --help``."""
+    from tikki import cli, i18n
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(sys, "argv", ["tikki", *args])
+    try:
+        with pytest.raises(SystemExit) as exited:
+            cli.main()
+    finally:
+        i18n.activate("en")  # main() speaks the asked language for the rest of the process
+    assert exited.value.code in (0, None)
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if "Usage:" in line) + 1
+    end = next(i for i, line in enumerate(lines) if line.lstrip().startswith("╭"))
+    assert max(len(line) for line in lines) <= 80, out
+    paragraphs: list[list[str]] = [[]]
+    for line in lines[start:end]:
+        if line.strip():
+            paragraphs[-1].append(line.strip())
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    texts = [p for p in paragraphs if p]
+    assert texts, out
+    for paragraph in texts:
+        for line in paragraph[:-1]:  # a paragraph's last line may be short
+            assert len(line) >= 55, f"a ragged help line {line!r} in:\n{out}"

@@ -929,6 +929,16 @@ HELP_WORDS = {
 i18n.N_("Show this message and exit.")  # the help option's own help, from click
 
 
+def reflow(text: str) -> str:
+    """``text`` with each paragraph on one line, for the terminal to wrap.
+
+    Typer's rich help keeps a help text's line breaks, so a docstring wrapped at 88
+    columns came out ragged in an 80-column terminal; paragraphs (split by blank lines)
+    are joined here instead.
+    """
+    return "\n\n".join(" ".join(p.split()) for p in text.split("\n\n"))
+
+
 def translated_command(lang: str) -> Any:
     """The click command of ``tikki`` with its help texts in ``lang``."""
     try:  # typer 0.29 carries its own click; the bare install has no other
@@ -944,7 +954,7 @@ def translated_command(lang: str) -> Any:
         setattr(typer.rich_utils, name, speak.gettext(text))
     for cmd in (command, *command.commands.values()):
         if cmd.help:
-            cmd.help = speak.gettext(cmd.help)
+            cmd.help = reflow(speak.gettext(cmd.help))
         if getattr(cmd, "short_help", None):
             cmd.short_help = speak.gettext(cmd.short_help)
         for param in cmd.params:
@@ -961,9 +971,6 @@ def main() -> None:
 
     args = bare_options(sys.argv[1:])
     lang = i18n.known(_argv_language(args) or "") or i18n.resolve(None)
-    if lang == "en":
-        app(args=args)
-        return
     i18n.activate(lang)
     translated_command(lang)(args=args, prog_name="tikki")
 
