@@ -890,7 +890,9 @@ class MattisState(SheddingState):
 
     def _win(self, winner: int) -> None:
         """The winner takes the trick; everyone draws back to three (AM-6); he leads."""
-        self._piles[winner].extend(c for _, c, _ in self._trick)
+        pile = self._piles[winner]
+        for play in self._trick:  # a loop, not a generator: a hot path of playouts
+            pile.append(play[1])
         self._last_winner = winner
         self._ev.append(ev(len(self._hist), TRICK, winner, self._trick))
         self._trick = []

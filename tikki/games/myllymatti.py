@@ -357,8 +357,7 @@ class MyllymattiState(SheddingState):
             if self._phase == COLLECT:
                 loser = None
                 if cheap and self._round_played:
-                    played = self._trick[len(self._trick) - self._round_played :]
-                    loser = lowest_loser(hand, max(RANK_OF[c] for _, c, _ in played))
+                    loser = lowest_loser(hand, self._round_best())
                 if loser is None:
                     k = len(hand) + self._may_turn_stock()
                     i = int(rng.random() * k)
@@ -565,14 +564,30 @@ class MyllymattiState(SheddingState):
         else:
             self._end_round()
 
+    def _round_best(self) -> int:
+        """The best rank played so far in the round in progress (loops: a hot path)."""
+        trick = self._trick
+        best = -1
+        for i in range(len(trick) - self._round_played, len(trick)):
+            r = RANK_OF[trick[i][1]]
+            if r > best:
+                best = r
+        return best
+
     def _end_round(self) -> None:
-        plays = self._trick[-len(self._round) :]
-        best = max(RANK_OF[c] for _, c, _ in plays)
-        tied = [s for s, c, _ in plays if RANK_OF[c] == best]
+        trick = self._trick
+        best = self._round_best()
+        tied = [
+            trick[i][0]
+            for i in range(len(trick) - self._round_played, len(trick))
+            if RANK_OF[trick[i][1]] == best
+        ]
         t = len(self._hist)
         if len(tied) == 1:
             winner = tied[0]
-            self._piles[winner].extend(c for _, c, _ in self._trick)
+            pile = self._piles[winner]
+            for play in trick:
+                pile.append(play[1])
             self._last_winner = winner
             self._ev.append(ev(t, TRICK, winner, self._trick))
             self._end_trick(winner)

@@ -10,9 +10,7 @@ is ``low, low + 1, …`` within one suit, written low to high, ``5H+6H+7H``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import reduce
 from itertools import pairwise
-from operator import or_
 from typing import Any, TypeVar
 
 from tikki.cards import CARD_TEXT, SUIT_OF, SUITS, french_deck, normalize_french
@@ -71,7 +69,9 @@ def runs_in(hand: Iterable[int], max_len: int | None = None) -> list[tuple[int, 
     Ordered by lowest card, then length.  Worked on a bitmask of the hand: bit ``c`` of
     ``links`` says that ``c`` and ``c + 1`` are held and of one suit.
     """
-    held = reduce(or_, map(_BIT.__getitem__, hand), 0)
+    held = 0
+    for c in hand:  # a loop, not reduce(): the hot path of Mattis playouts
+        held |= 1 << c
     links = held & (held >> 1) & _NOT_ACES
     limit = held.bit_count() if max_len is None else max_len
     if not links or limit < 2:

@@ -66,7 +66,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tikki.bots.heuristic import shedding
-from tikki.bots.heuristic.shedding import lead_low, lowest_loser
+from tikki.bots.heuristic.shedding import highest, lead_low, lowest, lowest_loser
 from tikki.cards import CARD_TEXT, RANK_OF, RANKS, SUIT_OF, SUITS, TEXT_CARD
 from tikki.core import Game
 
@@ -96,7 +96,7 @@ def cheap_collect(cards: Sequence[int], can_stock: bool, best: int | None) -> in
     loser = lowest_loser(cards, best)
     if loser is not None:
         return loser
-    return None if can_stock else max(cards, key=RANK_OF.__getitem__)
+    return None if can_stock else highest(cards)
 
 
 def might_win(seat: int, round_seats: Sequence[int], played: Sequence[tuple[int, int]]) -> bool:
@@ -107,8 +107,11 @@ def might_win(seat: int, round_seats: Sequence[int], played: Sequence[tuple[int,
         return False
     if not played or seat in round_seats[len(played) :]:
         return True
-    best = max(r for _, r in played)
-    return any(s == seat and r == best for s, r in played)
+    best = -1
+    for _, r in played:  # loops, not generators: playouts call this
+        if r > best:
+            best = r
+    return any(s == seat and r == best for s, r in played)  # mypyc makes any() a loop
 
 
 def slough(
@@ -118,7 +121,7 @@ def slough(
     else slough its highest card of ``options``."""
     if not options or might_win(seat, round_seats, played):
         return None
-    return max(options, key=RANK_OF.__getitem__)
+    return highest(options)
 
 
 def cheapest(
@@ -132,17 +135,25 @@ def cheapest(
         if not plays:
             return None
         return min(plays, key=lambda p: (RANK_OF[p[0]], -p[1], -counts[SUIT_OF[p[0]]]))
-    run = min(runs, key=_cheap_key) if runs else None
+    run = _cheapest_run(runs) if runs else None
     if not singles:
         return run
-    card = min(singles, key=RANK_OF.__getitem__)
+    card = lowest(singles)
     if run is not None and RANK_OF[run[0]] <= RANK_OF[card]:
         return run
     return card, 1
 
 
-def _cheap_key(play: Play) -> tuple[int, int]:
-    return RANK_OF[play[0]], -play[1]
+def _cheapest_run(runs: Sequence[Play]) -> Play:
+    """The run whose lowest card ranks lowest, the longest of those (the first listed of
+    equals): ``min(key=(rank, -length))`` as a loop, for playouts."""
+    best = runs[0]
+    rank, length = RANK_OF[best[0]], best[1]
+    for run in runs:
+        r = RANK_OF[run[0]]
+        if r < rank or (r == rank and run[1] > length):
+            best, rank, length = run, r, run[1]
+    return best
 
 
 def shed(

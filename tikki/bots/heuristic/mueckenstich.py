@@ -391,9 +391,29 @@ _DUMP_ORDER: tuple[int, ...] = tuple(
 """A seat void in the colour led throws a mosquito, else its highest card."""
 
 
+def _first_max(cards: Sequence[int], order: Sequence[int]) -> int:
+    """``max(cards, key=order.__getitem__)`` (the first of equals), as a loop."""
+    best, key = cards[0], order[cards[0]]
+    for c in cards:
+        k = order[c]
+        if k > key:
+            best, key = c, k
+    return best
+
+
+def _first_min(cards: Sequence[int], order: Sequence[int]) -> int:
+    """``min(cards, key=order.__getitem__)`` (the first of equals), as a loop."""
+    best, key = cards[0], order[cards[0]]
+    for c in cards:
+        k = order[c]
+        if k < key:
+            best, key = c, k
+    return best
+
+
 def cheap_discard(hand: Sequence[int]) -> int | None:
     """A discard, cheaply: a mosquito when the hand holds one (else ``None``: any card)."""
-    card = max(hand, key=_CHEAP_ORDER.__getitem__)
+    card = _first_max(hand, _CHEAP_ORDER)
     return card if card & 15 == MOSQUITO else None
 
 
@@ -406,19 +426,21 @@ def cheap_card(
     highest card that does not take it; otherwise the lowest number card (a trick's worth:
     +1 a number card, -5 a mosquito)."""
     if trick and options[0] >> 4 != led:
-        return max(options, key=_DUMP_ORDER.__getitem__)
-    low = min(options, key=_CHEAP_ORDER.__getitem__)
+        return _first_max(options, _DUMP_ORDER)
+    low = _first_min(options, _CHEAP_ORDER)
     if not trick:
         return low
-    worth = 1 + sum(-MOSQUITO_PENALTY if c & 15 == MOSQUITO else 1 for _, c in trick)
+    worth = 1
+    for _, c in trick:  # loops, not generators or min(key=...): playouts call this
+        worth += -MOSQUITO_PENALTY if c & 15 == MOSQUITO else 1
     last = len(trick) == n - 1
     if worth > 0 and not last:
         return low
     wins = [c for c in options if trick_winner([*trick, (seat, c)], led, trump)[0] == seat]
     if worth > 0 and wins:
-        return min(wins, key=_CHEAP_ORDER.__getitem__)
+        return _first_min(wins, _CHEAP_ORDER)
     ducks = [c for c in options if c not in wins]
-    return max(ducks, key=_CHEAP_ORDER.__getitem__) if ducks else low
+    return _first_max(ducks, _CHEAP_ORDER) if ducks else low
 
 
 def cheap_trump(trick: Sequence[tuple[int, int]], seat: int, led: int, trump: int) -> int:

@@ -48,7 +48,13 @@ index 4: no trump)."""
 def cheapest_card(options: Sequence[int], trump: int) -> int:
     """Phase 2 for fast playouts, the quick form of rules 6 and 8: the lowest card of
     ``options``, a trump (``trump``; -1: none) dearer than any other card."""
-    return min(options, key=_COST[trump if trump >= 0 else 4].__getitem__)
+    cost = _COST[trump if trump >= 0 else 4]
+    best, best_cost = options[0], cost[options[0]]
+    for c in options:  # a loop, not min(key=...): the hot path of every playout
+        k = cost[c]
+        if k < best_cost:
+            best, best_cost = c, k
+    return best
 
 
 def _rank(card: str) -> int:

@@ -20,14 +20,41 @@ LEAD_MAX = RANKS.index("8")
 def lead_low(cards: Sequence[int], can_stock: bool) -> int | None:
     """Leading: the lowest card if it is an eight or lower, else the stock while allowed
     (a blind card may well be lower), else still the lowest card."""
-    low = min(cards, key=RANK_OF.__getitem__)
+    low = lowest(cards)
     return low if RANK_OF[low] <= LEAD_MAX or not can_stock else None
+
+
+def lowest(cards: Sequence[int]) -> int:
+    """The lowest-ranked of ``cards`` (the first of equals), as ``min(key=rank)`` but a
+    loop: playouts call it on every move."""
+    low = cards[0]
+    low_rank = RANK_OF[low]
+    for c in cards:
+        r = RANK_OF[c]
+        if r < low_rank:
+            low, low_rank = c, r
+    return low
+
+
+def highest(cards: Sequence[int]) -> int:
+    """The highest-ranked of ``cards`` (the first of equals), as ``max(key=rank)``."""
+    high = cards[0]
+    high_rank = RANK_OF[high]
+    for c in cards:
+        r = RANK_OF[c]
+        if r > high_rank:
+            high, high_rank = c, r
+    return high
 
 
 def lowest_loser(cards: Sequence[int], best: int) -> int | None:
     """Lose cheaply: the lowest card ranked below ``best`` (the best rank of the round)."""
-    losers = [c for c in cards if RANK_OF[c] < best]
-    return min(losers, key=RANK_OF.__getitem__) if losers else None
+    low, low_rank = None, best
+    for c in cards:  # a loop, not min() over a list: the hot path of every playout
+        r = RANK_OF[c]
+        if r < low_rank:
+            low, low_rank = c, r
+    return low
 
 
 def highest_winner(cards: Sequence[int], best: int) -> int | None:
