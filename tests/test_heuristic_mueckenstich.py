@@ -196,3 +196,45 @@ def test_beats_random_clearly() -> None:
         advantages.append(_advantage(outcome, seat))
     mean = sum(advantages) / len(advantages)
     assert mean > 3.0, advantages
+
+
+def test_cheap_scoring_choices_double_your_colour_and_drop_theirs() -> None:
+    """MS-10, the playouts' quick rules 10 and 11: the same choices as the bot above."""
+    from tikki.games.mueckenstich import TEXT_CARD
+
+    mine = ["1R", "2R", "3R", "4B"]
+    theirs = [["5G", "6G", "7G", "8G", "MB"], ["9G", "10G", "5B", "MG"], ["1K", "2K", "MR"]]
+    piles = [[TEXT_CARD[t] for t in p] for p in [mine, *theirs]]
+    red, green = "RBGK".index("R"), "RBGK".index("G")
+    for seat in range(4):
+        rotated = piles[-seat:] + piles[:-seat] if seat else piles
+        assert policy.cheap_double(rotated, seat) == red
+        assert policy.cheap_drop(rotated, seat, red) == green
+        assert policy.cheap_drop(rotated, seat, green) != green
+
+
+def test_greedy_playouts_score_by_the_cheap_rules() -> None:
+    """A fully greedy playout doubles and drops as cheap_double and cheap_drop say (MS-10),
+    where uniform choices would pick any colour."""
+    game = tikki.load("mueckenstich", players=4)
+    checked = 0
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while state.phase != "score" and not state.is_over:
+            state.play(rng.choice(state.legal_moves()))
+        if state.is_over or not state.legal_moves()[0].startswith("double"):
+            continue
+        seat = state.current_player
+        assert seat is not None
+        piles = [list(p) for p in state._piles]  # type: ignore[attr-defined]
+        dropper = state._dropper()  # type: ignore[attr-defined]
+        sheet = state._sheet  # type: ignore[attr-defined]
+        before = len(sheet)
+        state.random_playout(random.Random(seed), greedy=1.0, rounds=1)
+        doubled = policy.cheap_double(piles, seat)
+        assert sheet[before]["doubled"] == "RBGK"[doubled]
+        if dropper >= 0:
+            assert sheet[before]["dropped"] == "RBGK"[policy.cheap_drop(piles, dropper, doubled)]
+        checked += 1
+    assert checked >= 5

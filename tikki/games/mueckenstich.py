@@ -542,7 +542,7 @@ class MueckenstichState(TableState):
         ``rng.choice(legal_moves())``, without building move texts to choose from.  With
         probability ``greedy`` a move is instead the *cheap* one, by the bots' quick rules
         (:mod:`tikki.bots.heuristic.mueckenstich`: ``cheap_card``, ``cheap_trump``,
-        ``cheap_discard``).
+        ``cheap_discard``, and at the scoring ``cheap_double`` and ``cheap_drop``).
         ``rounds``: stop once that many more rounds are scored (``0``: play to the end
         of the match); :meth:`returns_so_far` then gives the running totals.
         """
@@ -577,7 +577,12 @@ class MueckenstichState(TableState):
                     card = distinct[int(rng.random() * len(distinct))]
                 self._discard(card)
             elif self._doubled < 0 and self._to_act == self._doubler():
-                self._choose(True, int(rng.random() * 4))
+                seat = self._to_act
+                self._choose(
+                    True, rules.cheap_double(self._piles, seat) if cheap else int(rng.random() * 4)
+                )
+            elif cheap:
+                self._choose(False, rules.cheap_drop(self._piles, self._to_act, self._doubled))
             else:
                 colours = [c for c in range(4) if c != self._doubled]
                 self._choose(False, colours[int(rng.random() * len(colours))])

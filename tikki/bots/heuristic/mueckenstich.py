@@ -62,8 +62,11 @@ Scoring choices (MS-10), from the public piles
     own score.
 
 Fast playouts (the game's ``random_playout(rng, greedy=p)``) play quicker rules, written
-here on card ints beside the bot's: :func:`cheap_discard`, :func:`cheap_card` and
-:func:`cheap_trump`.  Both use the game's public :func:`~tikki.games.mueckenstich.trick_winner`
+here on card ints beside the bot's: :func:`cheap_discard`, :func:`cheap_card`,
+:func:`cheap_trump`, and at the scoring :func:`cheap_double` and :func:`cheap_drop` (rules 10
+and 11 without the look-ahead: over the same 80 deals, ``ismcts:iterations=1000`` against
+three heuristic seats gained +1.84 points a round with them, +1.06 with uniform choices).
+Both use the game's public :func:`~tikki.games.mueckenstich.trick_winner`
 and :func:`~tikki.games.mueckenstich.score_pile`.
 """
 
@@ -452,3 +455,39 @@ def cheap_trump(trick: Sequence[tuple[int, int]], seat: int, led: int, trump: in
         if trick_winner(trick, led, colour)[0] != seat:
             return colour
     return max(trump, 0)
+
+
+def _edges(piles: Sequence[Sequence[int]], seat: int) -> list[int]:
+    """For each colour, ``seat``'s number cards in it times ``n - 1`` minus the others'
+    (what one point per card of that colour is worth to ``seat`` against the others' mean,
+    scaled by ``n - 1``)."""
+    n = len(piles)
+    edge = [0, 0, 0, 0]
+    for s in range(n):
+        weight = n - 1 if s == seat else -1
+        for c in piles[s]:
+            if c & 15 != MOSQUITO:
+                edge[c >> 4] += weight
+    return edge
+
+
+def cheap_double(piles: Sequence[Sequence[int]], seat: int) -> int:
+    """A doubled colour, cheaply (rule 10 without the look-ahead): the colour whose
+    doubling raises ``seat``'s score most against the others' mean."""
+    edge = _edges(piles, seat)
+    best = 0
+    for colour in range(1, 4):
+        if edge[colour] > edge[best]:
+            best = colour
+    return best
+
+
+def cheap_drop(piles: Sequence[Sequence[int]], seat: int, doubled: int) -> int:
+    """A dropped colour, cheaply (rule 11): the colour other than ``doubled`` whose cards
+    lower the others' mean most against ``seat``'s own score."""
+    edge = _edges(piles, seat)
+    best = -1
+    for colour in range(4):
+        if colour != doubled and (best < 0 or edge[colour] < edge[best]):
+            best = colour
+    return best
