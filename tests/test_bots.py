@@ -124,7 +124,7 @@ def test_ismcts_stop_keeps_the_decision(name: str, players: int) -> None:
     """The early stop plays the move the whole budget would, with fewer iterations."""
     game = tikki.load(name, players=players)
     saved = 0
-    for seed in range(4):
+    for seed in range(8):
         state = game.new_state(seed=seed)
         rng = random.Random(seed)
         for _ in range(5 + 9 * seed):
