@@ -13,7 +13,7 @@ import tikki
 from tests._bots import play_game
 from tikki import bots
 from tikki.bots.external import BotFailure
-from tikki.bots.ismcts import ISMCTSBot
+from tikki.bots.ismcts import ISMCTSBot, Node
 from tikki.core import RulesError
 
 VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
@@ -117,6 +117,23 @@ def test_ismcts_search_statistics() -> None:
     assert timed.last_iterations >= 1
     with pytest.raises(RulesError, match="horizon"):
         ISMCTSBot(horizon="forever")
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_ismcts_depth_limits_the_tree(depth: int) -> None:
+    """``depth=K`` grows the tree K moves deep at most; the rollouts play the rest."""
+    game = tikki.load("mueckenstich", players=4)
+    state = game.new_state(seed=3)
+    view = state.view(state.current_player)
+    root = ISMCTSBot(seed=1, iterations=300, depth=depth).search(game, view)
+
+    def height(node: Node) -> int:
+        return 1 + max((height(c) for c in node.children.values()), default=0)
+
+    assert height(root) - 1 == depth
+    assert height(ISMCTSBot(seed=1, iterations=300).search(game, view)) - 1 > 2
+    with pytest.raises(RulesError, match="depth"):
+        ISMCTSBot(depth=-1)
 
 
 @pytest.mark.parametrize(("name", "players"), [("mattis", 3), ("mueckenstich", 4)])

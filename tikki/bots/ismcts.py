@@ -41,6 +41,12 @@ Heuristic prior: with ``prior=k`` the move of the game's heuristic bot counts ``
 more when the move is chosen, so the search overrules the heuristic only by a clear
 margin (the stop then waits until no move can make up ``k`` more).
 
+Depth limit: with ``depth=k`` the tree grows at most ``k`` moves below the root and the
+rollout plays every later move (``depth=1``: UCB over the root moves alone, each iteration a
+fresh determinization played out); ``0`` (default) sets no limit.  A deep SO-ISMCTS tree
+holds the other seats' moves as they would be made seeing the sampled cards, which a
+shallow tree leaves to the rollout policy.
+
 The move played is the root child with the most visits.  Budgets: ``iterations``
 (deterministic for a seed) or ``seconds``.  A caller may set ``bot.halt`` to a callable
 that returns True to end the search early (checked every ``CHECK_EVERY`` iterations; the
@@ -128,6 +134,7 @@ class ISMCTSBot:
         stop: int | str = 1,
         horizon: str = "round",
         prior: int | str = 0,
+        depth: int | str = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = int(iterations)
@@ -156,6 +163,9 @@ class ISMCTSBot:
         self.stop = bool(int(stop))
         self.horizon = horizon
         self.prior = int(prior)
+        self.depth = int(depth)
+        if self.depth < 0:
+            raise RulesError(_t("ismcts needs depth >= 0 (0: no limit)"))
         self.last_iterations = 0
         self.halt: Callable[[], bool] | None = None
 
@@ -209,7 +219,7 @@ class ISMCTSBot:
             if base is None:
                 base = _baseline(state)
             scale = spreads / count if spreads > 0 else 1.0
-            path = self._descend(root, state, rng, c, scale)
+            path = self._descend(root, state, rng, c, scale, self.depth)
             returns = [r - b for r, b in zip(playout(state, rng), base, strict=True)]
             mean = sum(returns) / len(returns)
             spreads += max(returns) - min(returns)
@@ -222,10 +232,11 @@ class ISMCTSBot:
 
     @staticmethod
     def _descend(
-        root: Node, state: State, rng: random.Random, c: float, scale: float
+        root: Node, state: State, rng: random.Random, c: float, scale: float, depth: int
     ) -> list[Node]:
-        node, path = root, []
-        while not state.is_over:
+        node: Node = root
+        path: list[Node] = []
+        while not state.is_over and (depth == 0 or len(path) < depth):
             legal = state.legal_moves()
             player = state.current_player
             assert player is not None
