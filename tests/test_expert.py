@@ -264,6 +264,7 @@ def test_expert_halt_ends_the_search() -> None:
         "expert:samples=0",
         "expert:seconds=abc",
         "expert:iterations=0",
+        "expert:rules=2",
     ],
 )
 def test_bad_expert_specs_are_clear_errors(spec: str) -> None:
@@ -325,3 +326,19 @@ def test_mattis_endgames_are_solved_over_sampled_dreck_deals() -> None:
                 assert brute_force(after, seat, depth=30) != LOSS, seed
                 checked += 1
     assert proofs >= 5, proofs
+
+
+def test_expert_sets_mueckenstich_discards_aside_by_rule() -> None:
+    """RULE_PHASES, MS-4: the discards follow the heuristic's rule 1 (a mosquito that would
+    bite is set aside first), with no search; ``rules=0`` searches them like any move."""
+    game = tikki.load("mueckenstich", players=4)
+    state = game.new_state(seed=1)
+    view = state.view(0)
+    assert view["phase"] == "discard" and view["legal_moves"]
+    assert [c for c in view["hand"] if c.startswith("M")] == ["MR"]
+    bot = expert()
+    assert bot.choose(game, view) == "discard MR"
+    assert bot.last["how"] == "rule" and bot.last["iterations"] == 0
+    searching = expert(rules=0)
+    searching.choose(game, view)
+    assert searching.last["how"] == "search" and searching.last["iterations"] > 0

@@ -4,7 +4,10 @@
 every bot.  Each move:
 
 1. **One legal move:** played at once, no search.
-2. **Exact endgames** (:mod:`tikki.bots.endgame`, paranoid alpha-beta):
+2. **Moves by rule:** in the phases of :data:`RULE_PHASES` (Mückenstich's discards) the
+   game's heuristic rules choose, where they were measured to beat the search
+   (``expert:rules=0`` searches there too).
+3. **Exact endgames** (:mod:`tikki.bots.endgame`, paranoid alpha-beta):
 
    * *Myllymatti phase 2* is a perfect-information game (every hand is public, MM-10): the
      state drawn from the view by the game's determinizer is the true position.  Once at
@@ -17,7 +20,7 @@ every bot.  Each move:
 
    A proven escape (:data:`~tikki.bots.endgame.WIN`) is played; moves proven lost are left
    out of the choice unless every move is.
-3. **ISMCTS** (:class:`~tikki.bots.ismcts.ISMCTSBot`, its defaults) spends the rest of the
+4. **ISMCTS** (:class:`~tikki.bots.ismcts.ISMCTSBot`, its defaults) spends the rest of the
    time, and the most visited move not proven lost is played.
 
 **Time management:** the budget of a move is ``seconds`` times a weight that grows with
@@ -42,6 +45,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tikki.bots.endgame import DRAW, LOSS, WIN, Clock, Solver, cards_in_hands
+from tikki.bots.heuristic import policy_for
 from tikki.bots.ismcts import ISMCTSBot
 from tikki.core import Game, RulesError, State
 from tikki.i18n import _ as _t
@@ -50,6 +54,16 @@ WEIGHTS = (0.75, 1.0, 1.25, 1.5)
 """Budget weights for 2, 3, 4 and 5+ legal moves (time management)."""
 NODES_PER_ITERATION = 2.0
 """Solver positions per ISMCTS iteration of budget (about their speeds' ratio)."""
+RULE_PHASES: Mapping[str, frozenset[str]] = {"mueckenstich": frozenset({"discard"})}
+"""The phases, per game, whose moves ``expert`` plays by the heuristic's rules.
+
+Mückenstich's two discards (MS-4) are a choice among 15 and 14 cards whose worth shows
+only at the round's end, and the search hardly tells them apart: over 60 deals
+``ismcts:iterations=500`` and ``expert:rules=0`` set aside few more mosquitoes than they
+hold, the heuristic most of them (its rule 1, "set aside mosquitoes that would bite
+you"), and over one round of each of those deals in every seat against three
+``ismcts:iterations=500``, discarding by rule scored more (``benchmarks/discards.py``;
+the figures are in the README, "How strong expert is")."""
 TABLE_LIMIT = 2_000_000
 """A solver's table is emptied when it holds more proven positions than this."""
 
@@ -72,6 +86,7 @@ class ExpertBot:
         endgame: int | str = 10,
         samples: int | str = 4,
         iterations: int | str | None = None,
+        rules: int | str = 1,
     ) -> None:
         self.rng = random.Random(seed)
         self.seconds = float(seconds)
@@ -79,16 +94,18 @@ class ExpertBot:
         self.solve = float(solve)
         self.endgame = int(endgame)
         self.samples = int(samples)
+        self.rules = int(rules)
         if (
             self.seconds <= 0
             or not 0 <= self.solve <= 1
             or self.samples < 1
+            or self.rules not in (0, 1)
             or (self.iterations is not None and self.iterations < 1)
         ):
             raise RulesError(
                 _t(
-                    "expert needs seconds > 0, solve between 0 and 1, samples >= 1 and"
-                    " iterations >= 1"
+                    "expert needs seconds > 0, solve between 0 and 1, samples >= 1,"
+                    " iterations >= 1 and rules 0 or 1"
                 )
             )
         self.search = ISMCTSBot(seed=self.rng.randrange(2**32), iterations=10**9, stop=0)
@@ -105,6 +122,9 @@ class ExpertBot:
         self.last = {"how": "only", "iterations": 0, "nodes": 0}
         if len(legal) == 1:
             return legal[0]
+        if self.rules and view.get("phase") in RULE_PHASES.get(game.name, ()):
+            self.last["how"] = "rule"
+            return policy_for(game)(game, view, self.rng)
         share = weight(len(legal))
         if self.iterations is None:
             start = self.clock()
