@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 import tikki
-from tikki import bots
+from tikki import arena, bots
 
 PLAYERS = 4
 
@@ -71,13 +71,6 @@ def round_advantage(spec: str, opponent: str, seed: int, seat: int, deal: int) -
     return scores[seat] - (sum(scores) - scores[seat]) / (PLAYERS - 1)
 
 
-def ci(values: list[float]) -> tuple[float, float]:
-    """Mean and 95% half-width (normal)."""
-    mean = statistics.mean(values)
-    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
-    return mean, half
-
-
 def main() -> None:
     """Measure and print the tables asked for."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -113,16 +106,16 @@ def worth_table(args: argparse.Namespace, deals: range) -> Table:
     """Table 2: A and B against three opponents, one round a deal, each seat in turn."""
     per_deal: list[tuple[float, float]] = []
     for deal in deals:
-        pair = tuple(
+        a, b = (
             statistics.mean(
                 round_advantage(spec, args.opponent, args.seed, seat, deal)
                 for seat in range(PLAYERS)
             )
             for spec in (args.a, args.b)
         )
-        per_deal.append((pair[0], pair[1]))
+        per_deal.append((a, b))
         print(
-            f"deal {len(per_deal)}/{args.deals}: A {pair[0]:+.2f}, B {pair[1]:+.2f}",
+            f"deal {len(per_deal)}/{args.deals}: A {a:+.2f}, B {b:+.2f}",
             file=sys.stderr,
         )
     worth = Table(title=f"One round a deal, each seat in turn, against three {args.opponent}")
@@ -133,8 +126,8 @@ def worth_table(args: argparse.Namespace, deals: range) -> Table:
         (f"B {args.b}", [b for _, b in per_deal]),
         ("B - A (paired by deal)", [b - a for a, b in per_deal]),
     ):
-        mean, half = ci(values)
-        worth.add_row(label, f"{mean:+.2f}", f"{mean - half:+.2f} to {mean + half:+.2f}")
+        mean, (low, high) = arena.mean_ci(values)
+        worth.add_row(label, f"{mean:+.2f}", f"{low:+.2f} to {high:+.2f}")
     return worth
 
 

@@ -5,7 +5,7 @@ every bot.  Each move:
 
 1. **One legal move:** played at once, no search.
 2. **Moves by rule:** in the phases of :data:`RULE_PHASES` (Mückenstich's discards) the
-   game's heuristic rules choose, where they were measured to beat the search
+   game's heuristic rules choose, where a measurement favoured them over the search
    (``expert:rules=0`` searches there too).
 3. **Exact endgames** (:mod:`tikki.bots.endgame`, paranoid alpha-beta):
 
@@ -63,7 +63,8 @@ only at the round's end, and the search hardly tells them apart: over 60 deals
 hold (15% and 19% of their discards; 19% of the cards held), the heuristic 84% (its
 rule 1, "set aside mosquitoes that would bite you"); over one round of each of those
 deals in every seat against three ``ismcts:iterations=500``, discarding by rule scored
-more (``benchmarks/discards.py``; the figures are in the README, "How strong expert is")."""
+more (``benchmarks/discards.py``), though a whole-match run did not confirm the gain (the
+figures are in the README, "How strong expert is")."""
 TABLE_LIMIT = 2_000_000
 """A solver's table is emptied when it holds more proven positions than this."""
 
