@@ -436,6 +436,12 @@ def analyse_my_game(page: Page) -> None:
     marks = ", ".join(f"svg.analysis-chart circle.{label}" for label in LABELS)
     labelled = page.locator(marks).count()
     assert page.locator("#log-list .verdict").count() == labelled
+    # moves read as in the log (9♦, not the move text 9D), in the summary and the marks
+    shown = page.inner_text("#analysis-body") + " ".join(
+        page.locator("#log-list .verdict").all_inner_texts()
+    )
+    raw = re.findall(r"\b(?:[2-9]|10|[JQKA])[CDHS]\b", shown)
+    assert not raw, f"raw move texts in the analysis: {raw}"
     shot(page, "analysis-end")
 
 

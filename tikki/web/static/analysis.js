@@ -3,11 +3,21 @@
 // job, shows its progress, then the summary, a chart of your chances move by move, and
 // marks the inaccuracies, mistakes and blunders in the move log.
 import { api, esc } from "./api.js";
+import { cardShort, isCard } from "./cards.js";
 import { _, ngettext } from "./i18n.js";
+import { moveChips } from "./moves.js";
 
 const $ = (sel) => document.querySelector(sel);
 const POLL_MS = 1000;
 const SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+/** A move as plain text with the log's card names (`9♦`, `red 12`): for tooltips. */
+function plainMove(move) {
+  return String(move)
+    .split(/([ +])/)
+    .map((word) => (isCard(word) ? cardShort(word) : word))
+    .join("");
+}
 
 /** A verdict's name in the page's language. */
 function labelName(label) {
@@ -93,9 +103,9 @@ function summary(a) {
     .map((d) => {
       const params = {
         n: d.number,
-        played: `<b>${esc(d.played)}</b>`,
+        played: `<b>${moveChips(d.played)}</b>`,
         label: esc(labelName(d.label)),
-        best: `<b>${esc(d.best)}</b>`,
+        best: `<b>${moveChips(d.best)}</b>`,
         loss: fmt(a, d.loss).replace("+", ""),
       };
       const text = _("Move {n}: you played {played} ({label}); {best} was better by {loss}.", params);
@@ -134,7 +144,7 @@ function chart(a) {
   const dots = ds
     .map((d) => {
       const cls = d.label ? `dot ${d.label}` : "dot";
-      const title = _("move {n}: {played} {value}", { n: d.number, played: d.played, value: fmt(a, d.values[d.played]) }) +
+      const title = _("move {n}: {played} {value}", { n: d.number, played: plainMove(d.played), value: fmt(a, d.values[d.played]) }) +
         (d.label ? ` (${labelName(d.label)})` : "");
       return `<circle class="${cls}" cx="${x(d.number).toFixed(1)}" cy="${y(d.values[d.played]).toFixed(1)}" r="${d.label ? 5 : 3}"><title>${esc(title)}</title></circle>`;
     })
@@ -158,7 +168,7 @@ function markLog(a) {
     li.classList.add(`verdict-${d.label}`);
     const badge = document.createElement("span");
     badge.className = `verdict ${d.label}`;
-    badge.textContent = ` ${SIGN[d.label]} ${_("{label}: {best} was better", { label: labelName(d.label), best: d.best })}`;
+    badge.innerHTML = ` ${SIGN[d.label]} ${_("{label}: {best} was better", { label: esc(labelName(d.label)), best: moveChips(d.best) })}`;
     li.appendChild(badge);
   }
 }
