@@ -175,7 +175,7 @@ def test_cli_prints_the_verdicts_and_writes_json_and_plot(tmp_path: Path) -> Non
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "blunder" in result.output
-    assert "move 100: take (blunder); AH was better by 100%" in result.output
+    assert "move 100: take (blunder); A♥ was better by 100%" in result.output
     data = json.loads(out.read_text())
     assert data["decisions"][-1]["label"] == "blunder"
     assert data["counts"]["blunder"] >= 1

@@ -182,33 +182,43 @@ def _spawn(args: list[str], cwd: Path, env: dict[str, str]) -> pexpect.spawn:
 
 
 @pytest.mark.parametrize(
-    ("args", "env", "prompt", "end"),
+    ("args", "env", "prompt", "end", "offer"),
     [
         (
             ["play", "myllymatti", "--lang", "fi"],
             {"LANG": "de_DE.UTF-8"},
             "Siirtosi:",
             "Peli päättyi",
+            r"Analysoidaanko siirtosi nyt\? .* \(k/E\)",
         ),
-        (["play", "myllymatti"], {"LANG": "de_DE.UTF-8"}, "Dein Zug:", "Spiel vorbei"),
+        (
+            ["play", "myllymatti"],
+            {"LANG": "de_DE.UTF-8"},
+            "Dein Zug:",
+            "Spiel vorbei",
+            r"Deine Züge jetzt analysieren\? .* \(j/N\)",
+        ),
     ],
 )
 def test_a_terminal_game_to_the_end(
-    tmp_path: Path, args: list[str], env: dict[str, str], prompt: str, end: str
+    tmp_path: Path, args: list[str], env: dict[str, str], prompt: str, end: str, offer: str
 ) -> None:
-    """A whole game in a real terminal: ``--lang`` wins over the environment's language."""
+    """A whole game in a real terminal: ``--lang`` wins over the environment's language;
+    at the end the analysis is offered in it (declined here)."""
     child = _spawn([*args, "--players", "2", "--seed", "5", "--no-record"], tmp_path, env)
     seen = ""
+    offered = 0
     for _turn in range(400):
-        index = child.expect([prompt, pexpect.EOF])
+        index = child.expect([prompt, offer, pexpect.EOF])
         seen += ANSI.sub("", child.before or "")
-        if index == 1:
+        if index == 2:
             break
-        child.sendline("1")
+        offered += index == 1
+        child.sendline("e" if index == 1 else "1")
     child.close()
     text = " ".join(seen.split())
     assert child.exitstatus == 0, text[-2000:]
-    assert end in text
+    assert end in text and offered == 1
 
 
 def test_help_of_the_command_line_is_translated(tmp_path: Path) -> None:
@@ -227,8 +237,8 @@ def test_help_of_the_command_line_is_translated(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("lang", "worst", "summary"),
     [
-        ("fi", "siirto 100: take (törkeä virhe); AH olisi ollut 100% parempi", "Tarkkuus "),
-        ("de", "Zug 100: take (grober Fehler); AH wäre um 100% besser gewesen", "Genauigkeit "),
+        ("fi", "siirto 100: take (törkeä virhe); A♥ olisi ollut 100% parempi", "Tarkkuus "),
+        ("de", "Zug 100: take (grober Fehler); A♥ wäre um 100% besser gewesen", "Genauigkeit "),
     ],
 )
 def test_the_analysis_speaks_the_language(
@@ -266,6 +276,6 @@ def test_pseudo_marks_every_line_of_the_analysis(tmp_path: Path) -> None:
         "⟦loss⟧",
         "⟦Accuracy 9",
         "⟦1 blunder⟧",
-        "⟦move 100: take (⟦blunder⟧); AH was better by 100%⟧",
+        "⟦move 100: take (⟦blunder⟧); A♥ was better by 100%⟧",
     ):
         assert marked in text, (marked, text)

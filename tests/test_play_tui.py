@@ -308,3 +308,51 @@ def test_myllymatti_explains_beating_your_own_card() -> None:
         assert "to beat your own" in myllymatti.explain(view, move)
         return
     raise AssertionError("no seed gave a seat its own card to beat")
+
+
+# --- the analysis offered at the end (issue 15 item 5) -------------------------------------
+
+
+def _offered_game(tmp_path: Path, answer: str | None) -> tuple[list[str], str]:
+    """A whole Myllymatti game by numbers; the offer answered with ``answer`` (None: end
+    of input).  Returns the prompts of the offer and what the screen showed."""
+    from tikki.tui.app import Session
+
+    game = tikki.load("myllymatti", players=3)
+    console = Console(record=True, width=120, force_terminal=False)
+    offers: list[str] = []
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("Analyse"):
+            offers.append(prompt)
+            if answer is None:
+                raise EOFError
+            return answer
+        return "1"
+
+    session = Session(
+        game, game.new_state(seed=5), 0, ["you", "random", "random"], console, read,
+        tmp_path / "game.json",
+    )  # fmt: skip
+    assert session.run() == 0
+    return offers, console.export_text()
+
+
+def test_the_end_of_a_game_offers_its_analysis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tikki.analysis.SAMPLES", 4)  # the same judging, in seconds
+    offers, shown = _offered_game(tmp_path, "y")
+    assert len(offers) == 1 and "(y/N)" in offers[0]
+    assert re.search(r"Accuracy \d+% over \d+ decisions: .* \(4 samples each", shown), shown
+    # the moves read as on the game's screen: suit symbols, not the move texts
+    table = shown[shown.index("chance of not losing") :]
+    assert any(symbol in table for symbol in "♠♥♦♣")
+    assert not re.search(r"\b(?:[2-9]|T|[JQKA])[CDHS]\b", table), table
+
+
+@pytest.mark.parametrize("answer", ["n", "", None])
+def test_declining_the_offered_analysis_ends_the_game(tmp_path: Path, answer: str | None) -> None:
+    offers, shown = _offered_game(tmp_path, answer)
+    assert len(offers) == 1
+    assert "Accuracy" not in shown and "Record saved" in shown

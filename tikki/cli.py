@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,7 +30,8 @@ from rich.text import Text
 from tikki import arena, extras, i18n, rules
 from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
-from tikki.i18n import _, ngettext
+from tikki.i18n import _
+from tikki.tui import analysis as analysis_view
 from tikki.tui import common
 from tikki.tui.app import Session, default_record_path, presenter
 from tikki.tui.events import event_lines
@@ -414,102 +414,16 @@ def analyse_command(
     if plot is not None:
         extras.require("plot", "analyse --plot")
     try:
-        with _progress_bar() as progress:
-            task = progress.add_task(_("analysing seat {seat}", seat=seat), total=None)
-
-            def advance(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-
-            result = analysis.analyse(data, seat, samples, bot, seed, jobs, advance, first)
+        result = analysis_view.run(console, data, seat, samples, bot, seed, jobs, first)
     except RulesError as err:
         raise _fail(str(err)) from None
-    _print_analysis(result)
+    analysis_view.show(console, result)
     if json_out is not None:
         json_out.write_text(json.dumps(result.to_json(), indent=1) + "\n")
         console.print(_("Analysis written to {file}", file=json_out))
     if plot is not None:
         analysis.plot(result, plot)
         console.print(_("Plot written to {file}", file=plot))
-
-
-def _progress_bar() -> Progress:
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    )
-    return Progress(*columns, console=console, transient=True)
-
-
-def _analysis_table(result: Any, fmt: Callable[[float], str]) -> Table:
-    """One row per decision: the move played, the best one, their values and the verdict."""
-    from tikki.analysis import label_word
-
-    if result.kind == "not_loser":
-        title = _("{game}, seat {seat}: chance of not losing", game=result.game, seat=result.seat)
-    else:
-        title = _(
-            "{game}, seat {seat}: expected points (end of round)",
-            game=result.game,
-            seat=result.seat,
-        )
-    table = Table(title=title, box=box.SIMPLE_HEAD)
-    for column, right in (
-        (_("move"), False),
-        (_("phase"), False),
-        (_("played"), False),
-        (_("its value"), True),
-        (_("best"), False),
-        (_("best value"), True),
-        (_("loss"), True),
-        (_("verdict"), False),
-    ):
-        table.add_column(column, justify="right" if right else "left")
-    for d in result.decisions:
-        table.add_row(
-            str(d.number), d.phase, d.played, fmt(d.values[d.played]),
-            d.best if d.best != d.played else "=", fmt(d.value), fmt(d.loss).lstrip("+"),
-            label_word(d.label) if d.label else "",
-        )  # fmt: skip
-    return table
-
-
-def _print_analysis(result: Any) -> None:
-    """The decisions table and the summary of an analysis."""
-    from tikki.analysis import label_count, label_word
-
-    percent = result.kind == "not_loser"
-
-    def fmt(value: float) -> str:
-        return f"{value:.0%}" if percent else f"{value:+.1f}"
-
-    console.print(_analysis_table(result, fmt))
-    counts = ", ".join(label_count(label, n) for label, n in result.counts().items())
-    console.print(
-        ngettext(
-            "Accuracy {accuracy} over {n} decision: {counts} ({samples} samples each, "
-            "{rollout} rollouts, seed {seed}).",
-            "Accuracy {accuracy} over {n} decisions: {counts} ({samples} samples each, "
-            "{rollout} rollouts, seed {seed}).",
-            len(result.decisions),
-            accuracy=f"{result.accuracy:.0%}",
-            counts=counts,
-            samples=result.samples,
-            rollout=result.rollout,
-            seed=result.seed,
-        )
-    )
-    for d in result.worst():
-        line = _(
-            "move {n}: {played} ({label}); {best} was better by {loss}",
-            n=d.number,
-            played=d.played,
-            label=label_word(d.label),
-            best=d.best,
-            loss=fmt(d.loss).lstrip("+"),
-        )
-        console.print("  " + line)
 
 
 @app.command("rules")

@@ -26,6 +26,7 @@ from tikki.bots.external import BotFailure
 from tikki.cards import parse_input, screen_text
 from tikki.core import Game, IllegalMove, RulesError, State
 from tikki.i18n import N_, _, tr
+from tikki.tui import analysis as analysis_view
 from tikki.tui import common, generic
 from tikki.tui.events import event_lines
 from tikki.tui.presenter import Presenter
@@ -102,6 +103,8 @@ class Session:
         if self.state.is_over:
             self._show_result()
         self._save_record()
+        if status == 0:
+            self._offer_analysis()
         return status
 
     def _loop(self) -> int:
@@ -319,6 +322,33 @@ class Session:
         else:
             self.console.print(_("Game over: {outcome}", outcome=self.state.outcome), markup=False)
 
+    def _offer_analysis(self) -> None:
+        """At the end of a finished game, offer to judge the person's moves right here
+        (``tikki analyse``'s defaults, with a progress bar); end of input declines."""
+        if self.human is None or not self.state.is_over:
+            return
+        try:
+            answer = self.read(_("Analyse your moves now? It takes a minute or two. (y/N) "))
+        except EOFError:
+            self.console.print()
+            return
+        if answer.strip().lower() not in YES:
+            return
+        from tikki import analysis
+
+        try:
+            result = analysis_view.run(
+                self.console,
+                self.state.record(),
+                self.human,
+                analysis.SAMPLES,
+                jobs=analysis_view.offer_jobs(),
+            )
+        except KeyboardInterrupt:
+            self.console.print(_("Analysis stopped."))
+            return
+        analysis_view.show(self.console, result)
+
     def _save_record(self) -> None:
         if self.record_path is None:
             return
@@ -338,6 +368,10 @@ class Session:
                 ),
                 markup=False,
             )
+
+
+YES = frozenset({"y", "yes", "k", "kyllä", "kylla", "j", "ja"})
+"""Answers that accept the offered analysis (English, Finnish, German; any case)."""
 
 
 def default_record_path(game: Game) -> Path:
