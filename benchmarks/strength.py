@@ -28,18 +28,29 @@ finished game, with the figure so far) goes to stderr.  The defaults are the ful
 ``--expert expert:seconds=0.2`` make a quick, noisy, weaker check, and the table's title
 says what was run.
 
+**Long runs across sessions:** with ``--results FILE`` every finished game is appended to
+``FILE`` (one JSON line: the target, its lineup, the seed and the game's result, without
+its record), and a run started again with the same file plays only the games missing
+there: the table is then over all of them, as one uninterrupted run would give (each game
+is fixed by the seed and its index).  Lines of other targets, lineups or seeds are left
+alone, so one file can hold several runs.
+
 Run: ``.venv/bin/python benchmarks/strength.py [--targets mattis-ismcts,...]
 [--games 300] [--seed 12] [--mueckenstich-ismcts ismcts:iterations=500]
-[--expert expert] [--jobs 1]``.
+[--expert expert] [--jobs 1] [--results FILE]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -74,11 +85,51 @@ TARGETS = (
 )
 
 
+def run_key(target: Target, spec: arena.ArenaSpec) -> dict[str, Any]:
+    """What identifies a run's games in a results file: target, lineup and seed."""
+    return {"target": target.name, "lineup": list(spec.lineup), "seed": spec.seed}
+
+
+def load_results(path: Path, key: dict[str, Any], games: int) -> list[arena.GameResult]:
+    """The games of the run ``key`` already in ``path`` (those with an index below
+    ``games``, the last line of an index winning); none if the file does not exist.
+
+    Raise ``SystemExit`` with the line's number when a line is not a saved game.
+    """
+    if not path.exists():
+        return []
+    found: dict[int, arena.GameResult] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if {k: row[k] for k in key} != key:
+                continue
+            result = arena.GameResult(**row["result"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise SystemExit(
+                f"{path}:{number}: not a saved game of benchmarks/strength.py ({error});"
+                " fix or remove that line, or name another --results file"
+            ) from None
+        if 0 <= result.index < games:
+            found[result.index] = result
+    return [found[i] for i in sorted(found)]
+
+
+def save_result(path: Path, key: dict[str, Any], result: arena.GameResult) -> None:
+    """Append one finished game of the run ``key`` to ``path`` (its record left out)."""
+    row = dict(key, result=dataclasses.asdict(replace(result, record={})))
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(row) + "\n")
+
+
 def measure(
-    target: Target, games: int, seed: int, jobs: int = 1
+    target: Target, games: int, seed: int, jobs: int = 1, results_file: Path | None = None
 ) -> tuple[str, str, str, bool, str]:
     """Run one target; return its figure, interval, median seconds per move, whether it
-    is met, and the command."""
+    is met, and the command.  With ``results_file`` the games saved there are not
+    played again, and each new one is saved as it ends."""
     spec = arena.ArenaSpec(
         target.game,
         target.players,
@@ -87,19 +138,29 @@ def measure(
         games,
         seed,
     )
+    key = run_key(target, spec)
+    done = [] if results_file is None else load_results(results_file, key, games)
+    if done:
+        print(f"{target.name}: {len(done)} games resumed from {results_file}", file=sys.stderr)
+    before = len(done)
     start = time.perf_counter()
-    done: list[arena.GameResult] = []
 
     def progress(result: arena.GameResult) -> None:
         done.append(result)
+        if results_file is not None:
+            save_result(results_file, key, result)
         elapsed = time.perf_counter() - start
         print(
-            f"{target.name}: game {len(done)}/{games} {elapsed:.0f}s,"
-            f" so far {so_far(done, spec.lineup)}",
+            f"{target.name}: game {len(done)}/{games} {elapsed:.0f}s"
+            f" ({len(done) - before} this run), so far {so_far(done, spec.lineup)}",
             file=sys.stderr,
         )
 
-    results = arena.run(spec, jobs=jobs, on_result=progress)
+    old = {r.index for r in done}
+    results = sorted(
+        done[:before] + arena.run(spec, jobs=jobs, on_result=progress, skip=old),
+        key=lambda r: r.index,
+    )
     figures = arena.summarize(results, spec.lineup)[0].as_dict()
     command = (
         f"tikki arena {target.game} --players {target.players} --bots {','.join(target.bots)} "
@@ -142,6 +203,13 @@ def main() -> None:
     parser.add_argument(
         "--jobs", type=int, default=1, help="games at once (the protocol: 1, one core)"
     )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="a JSON-lines file: each finished game is saved there, and the games already"
+        " there are not played again (a long run resumed)",
+    )
     args = parser.parse_args()
     chosen = [t for t in TARGETS if t.name in args.targets.split(",")]
     cores = "one core" if args.jobs == 1 else f"{args.jobs} games at once"
@@ -159,7 +227,9 @@ def main() -> None:
             )
         if target.bots[0] == "expert":
             target = replace(target, bots=(args.expert, target.bots[1]))
-        figure, interval, median, met, command = measure(target, args.games, args.seed, args.jobs)
+        figure, interval, median, met, command = measure(
+            target, args.games, args.seed, args.jobs, args.results
+        )
         table.add_row(target.name, figure, interval, median, "yes" if met else "NO", command)
     Console(width=200).print(table)
 

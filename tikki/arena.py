@@ -23,7 +23,7 @@ import math
 import multiprocessing
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -162,17 +162,22 @@ def run(
     jobs: int = 1,
     on_result: Callable[[GameResult], None] | None = None,
     ray: str | None = None,
+    skip: Collection[int] = (),
 ) -> list[GameResult]:
     """Play every game of the arena, ``jobs`` worker processes; results in game order.
 
     ``ray``: play the games as Ray tasks instead (``"local"``, ``"auto"`` or an address;
     :mod:`tikki.arena_ray`), with ``jobs`` CPUs for a local Ray when above 1.
+    ``skip``: the indices of games not to play (a run resumed: they were played before;
+    every other game is exactly as in the whole run).
     """
     if ray is not None:
+        if skip:
+            raise ValueError("a Ray run plays every game: skip needs the local pool")
         from tikki import arena_ray
 
         return arena_ray.run(spec, ray, on_result, jobs if jobs > 1 else None)
-    tasks = [(spec, i) for i in range(spec.games)]
+    tasks = [(spec, i) for i in range(spec.games) if i not in skip]
     results: list[GameResult] = []
     if jobs <= 1:
         stream: Iterator[GameResult] = map(_play_task, tasks)

@@ -1,0 +1,67 @@
+"""``benchmarks/strength.py --results``: a long strength run saved game by game and resumed
+(issue 15: the full protocol takes longer than a session), and ``arena.run(skip=...)``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tikki import arena
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def strength() -> ModuleType:
+    """benchmarks/strength.py as a module (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("strength", ROOT / "benchmarks" / "strength.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["strength"] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_skipped_games_are_not_played_and_the_rest_are_unchanged() -> None:
+    spec = arena.ArenaSpec("myllymatti", 3, {}, ("heuristic", "random", "random"), 6, 4)
+    whole = arena.run(spec)
+    part = arena.run(spec, skip={0, 2, 3})
+    assert [r.index for r in part] == [1, 4, 5]
+    assert [r.record["moves"] for r in part] == [whole[i].record["moves"] for i in (1, 4, 5)]
+
+
+def test_a_resumed_run_plays_only_the_missing_games_and_gives_the_same_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = strength()
+    target = bench.Target("t", "myllymatti", 3, ("heuristic", "random"), 0.12)
+    saved = tmp_path / "runs.jsonl"
+    whole = bench.measure(target, 6, 4, 1, saved)
+    lines = saved.read_text().splitlines()
+    assert len(lines) == 6
+    assert all(json.loads(line)["result"]["record"] == {} for line in lines)
+    saved.write_text("\n".join(lines[:4]) + "\n")  # a run cut off after four games
+    capsys.readouterr()
+    resumed = bench.measure(target, 6, 4, 1, saved)
+    err = capsys.readouterr().err
+    assert "4 games resumed" in err
+    assert err.count("this run)") == 2  # only the two missing games were played
+    assert [resumed[i] for i in (0, 1, 3)] == [whole[i] for i in (0, 1, 3)]  # figure, interval, met
+    assert len(saved.read_text().splitlines()) == 6
+    other = bench.Target("t", "myllymatti", 3, ("heuristic", "random"), 0.12)
+    assert bench.measure(other, 6, 5, 1, saved)[0]  # another seed: its own games
+    assert len(saved.read_text().splitlines()) == 12
+
+
+def test_a_malformed_results_line_is_a_clear_error(tmp_path: Path) -> None:
+    bench = strength()
+    target = bench.Target("t", "myllymatti", 3, ("heuristic", "random"), 0.12)
+    saved = tmp_path / "runs.jsonl"
+    saved.write_text('{"target": "t"\n')
+    with pytest.raises(SystemExit, match=r"runs.jsonl:1: not a saved game"):
+        bench.measure(target, 2, 4, 1, saved)
+    assert saved.read_text() == '{"target": "t"\n'  # nothing lost
