@@ -43,12 +43,11 @@ Run: ``.venv/bin/python benchmarks/strength.py [--targets mattis-ismcts,...]
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +118,7 @@ def load_results(path: Path, key: dict[str, Any], games: int) -> list[arena.Game
 
 def save_result(path: Path, key: dict[str, Any], result: arena.GameResult) -> None:
     """Append one finished game of the run ``key`` to ``path`` (its record left out)."""
-    row = dict(key, result=dataclasses.asdict(replace(result, record={})))
+    row = dict(key, result=asdict(replace(result, record={})))
     with path.open("a", encoding="utf-8") as out:
         out.write(json.dumps(row) + "\n")
 
@@ -139,10 +138,10 @@ def measure(
         seed,
     )
     key = run_key(target, spec)
-    done = [] if results_file is None else load_results(results_file, key, games)
-    if done:
-        print(f"{target.name}: {len(done)} games resumed from {results_file}", file=sys.stderr)
-    before = len(done)
+    saved = [] if results_file is None else load_results(results_file, key, games)
+    if saved:
+        print(f"{target.name}: {len(saved)} games resumed from {results_file}", file=sys.stderr)
+    done = list(saved)
     start = time.perf_counter()
 
     def progress(result: arena.GameResult) -> None:
@@ -152,13 +151,13 @@ def measure(
         elapsed = time.perf_counter() - start
         print(
             f"{target.name}: game {len(done)}/{games} {elapsed:.0f}s"
-            f" ({len(done) - before} this run), so far {so_far(done, spec.lineup)}",
+            f" ({len(done) - len(saved)} this run), so far {so_far(done, spec.lineup)}",
             file=sys.stderr,
         )
 
-    old = {r.index for r in done}
+    skip = {r.index for r in saved}
     results = sorted(
-        done[:before] + arena.run(spec, jobs=jobs, on_result=progress, skip=old),
+        saved + arena.run(spec, jobs=jobs, on_result=progress, skip=skip),
         key=lambda r: r.index,
     )
     figures = arena.summarize(results, spec.lineup)[0].as_dict()
