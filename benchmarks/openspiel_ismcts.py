@@ -7,7 +7,7 @@ adapter (``python_tikki_<game>``):
 * **Equal wall time per move:** the tikki bot gets ``--seconds`` (``expert:seconds=S``;
   an ``ismcts`` spec gets ``seconds=S``), and OpenSpiel's bot searches for the same time
   (its search loop run against a clock instead of ``max_simulations``), weighted by the
-  number of legal moves as ``expert`` weighs its own (:func:`tikki.bots.expert.weight`),
+  number of legal moves as ``expert`` weighs its own (:func:`tikki.bots.expert.time_share`),
   so that both think equally long over the same decisions.
   OpenSpiel's C++ ``ISMCTSBot`` crashes on Python games, so the Python one is used.
 * **Seeded:** OpenSpiel's ISMCTS draws its determinizations through
@@ -44,7 +44,7 @@ from rich.table import Table
 
 from tikki import arena
 from tikki import bots as botlib
-from tikki.bots.expert import weight
+from tikki.bots.expert import time_share
 from tikki.interop import openspiel
 
 
@@ -74,7 +74,7 @@ class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
         if len(legal_actions) == 1:
             return [(legal_actions[0], 1.0)]
         self._root_node = self.create_new_node(state)
-        deadline = time.perf_counter() + self.seconds * weight(len(legal_actions))
+        deadline = time.perf_counter() + self.seconds * time_share(len(legal_actions))
         count = 0
         while count < 2 or time.perf_counter() < deadline:  # the first only expands the root
             self.run_simulation(self.sample_root_state(state))

@@ -21,7 +21,7 @@ from tikki.bots.endgame import (
     brute_force,
     endgame_position,
 )
-from tikki.bots.expert import ExpertBot, weight
+from tikki.bots.expert import ExpertBot, time_share, weight
 from tikki.core import Game, RulesError, State
 
 
@@ -232,7 +232,7 @@ def test_the_budget_follows_seconds_and_the_number_of_moves() -> None:
         assert bot.last["how"] == "search"
         counts.append(bot.last["iterations"])
     assert 0 < counts[0] < counts[1]
-    steps = 0.02 * weight(len(view["legal_moves"])) / 0.001  # clock reads in the budget
+    steps = 0.02 * time_share(len(view["legal_moves"])) / 0.001  # clock reads in the budget
     assert counts[0] <= 25 * (steps + 2)  # the search reads the clock every 25 iterations
     assert [weight(k) for k in (1, 2, 3, 4, 5, 9)] == [0.75, 0.75, 1.0, 1.25, 1.5, 1.5]
     only = game.new_state(seed=5)
@@ -361,4 +361,25 @@ def test_a_search_ends_inside_its_budget() -> None:
     bot.clock = clock = FakeClock(step=0.002)
     bot.choose(game, view)
     assert bot.last["how"] == "search" and bot.last["iterations"] > 0
-    assert clock.now <= 0.5 * weight(len(view["legal_moves"]))
+    assert clock.now <= 0.5 * time_share(len(view["legal_moves"]))
+
+
+def test_no_move_thinks_longer_than_seconds() -> None:
+    """``seconds`` is the most a move takes: a choice among five or more moves gets the
+    whole of it and fewer moves a share of it (issue 15's target is a median of at most
+    1 s a move, and most Myllymatti moves have five or more legal moves: with weights
+    above 1 the 1 s protocol's median was 1.23 s)."""
+    assert [time_share(k) for k in (1, 2, 3, 4, 5, 9)] == [0.5, 0.5, 2 / 3, 5 / 6, 1.0, 1.0]
+    game = tikki.load("myllymatti", players=3)
+    state = game.new_state(seed=2)
+    rng = random.Random(2)
+    while len(state.legal_moves()) < 5:
+        state.play(rng.choice(state.legal_moves()))
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    bot = expert(seconds=0.5)
+    bot.clock = clock = FakeClock(step=0.002)
+    bot.choose(game, view)
+    assert bot.last["how"] == "search" and bot.last["iterations"] > 0
+    assert 0.5 * 0.95 < clock.now <= 0.5

@@ -23,9 +23,13 @@ every bot.  Each move:
 4. **ISMCTS** (:class:`~tikki.bots.ismcts.ISMCTSBot`, its defaults) spends the rest of the
    time, and the most visited move not proven lost is played.
 
-**Time management:** the budget of a move is ``seconds`` times a weight that grows with
-the number of legal moves (0.75 for two, 1.0 for three, 1.25 for four, 1.5 for five or
-more): a choice between many moves gets more thought than one between two.  The search
+**Time management:** a move's budget grows with the number of legal moves, by the
+weights of :data:`WEIGHTS` (0.75 for two, 1.0 for three, 1.25 for four, 1.5 for five or
+more): a choice between many moves gets more thought than one between two.  ``seconds``
+is the most a move takes (:func:`time_share`: the whole of it for five or more moves,
+half of it for two), so the median move never takes longer, in any game; when the
+weights multiplied ``seconds`` itself (up to 1.5 times it) the median Myllymatti move, most
+of which have five or more legal moves, took 1.23 s at ``seconds=1`` (issue 15).  The search
 stops :data:`SLACK` short of it, so that the move, clock reads and bookkeeping included,
 takes no longer.  The clock is
 ``bot.clock`` (``time.perf_counter``; tests put a fake clock there), and ``bot.halt`` (as
@@ -33,10 +37,11 @@ for ``ismcts``) ends a search early.  ``bot.last`` says what the last move cost:
 chosen, the ISMCTS iterations and the solver's positions.
 
 **A budget in work instead of time:** ``expert:iterations=3000`` gives each move that many
-ISMCTS iterations (times the same weight) and the solver :data:`NODES_PER_ITERATION`
-positions per iteration of its ``solve`` share, whatever the machine's speed: the same
-seed and views then give the same moves (the web table uses it, so a table restarted
-from its records plays on exactly as before).
+ISMCTS iterations times its weight (a choice among three moves gets exactly that many)
+and the solver :data:`NODES_PER_ITERATION` positions per iteration of its ``solve``
+share, whatever the machine's speed: the same seed and views then give the same moves
+(the web table uses it, so a table restarted from its records plays on exactly as
+before).
 """
 
 from __future__ import annotations
@@ -76,8 +81,14 @@ TABLE_LIMIT = 2_000_000
 
 
 def weight(legal: int) -> float:
-    """The share of ``seconds`` a move with ``legal`` legal moves gets."""
+    """The weight of a move with ``legal`` legal moves: its share of ``iterations``."""
     return WEIGHTS[min(max(legal, 2), 5) - 2]
+
+
+def time_share(legal: int) -> float:
+    """The share of ``seconds`` a move with ``legal`` legal moves gets: its weight over the
+    largest, so that no move takes longer than ``seconds``."""
+    return weight(legal) / WEIGHTS[-1]
 
 
 class ExpertBot:
@@ -132,15 +143,15 @@ class ExpertBot:
         if self.rules and view.get("phase") in RULE_PHASES.get(game.name, ()):
             self.last["how"] = "rule"
             return policy_for(game)(game, view, self.rng)
-        share = weight(len(legal))
         if self.iterations is None:
+            share = time_share(len(legal))
             start, seconds = self.clock(), self.seconds * share * (1 - SLACK)
             deadline: float | None = start + seconds
             solve_by, nodes = start + seconds * self.solve, 10**9
             self.search.iterations = 10**9
         else:
             deadline = solve_by = None
-            budget = max(1, round(self.iterations * share))
+            budget = max(1, round(self.iterations * weight(len(legal))))
             nodes = max(1, round(budget * self.solve * NODES_PER_ITERATION))
             self.search.iterations = budget
         values = self._exact(game, view, solve_by, nodes)
