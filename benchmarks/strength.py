@@ -24,7 +24,8 @@ Each line gives the exact ``tikki arena`` command that reproduces it, the figure
 95% interval and the median seconds per move of the bot measured.  Progress (one line per
 finished game, with the figure so far) goes to stderr.  The defaults are the full protocol
 (300 games a target, seed 12 fixed before the run, one core); the full runs take hours
-(the expert ones about 40 hours at 1 s a move); ``--games`` and
+(an expert one at 1 s a move one to three hours with ``--jobs 2``, twice that one game
+at a time); ``--games`` and
 ``--expert expert:seconds=0.2`` make a quick, noisy, weaker check, and the table's title
 says what was run.
 
