@@ -5,6 +5,7 @@ injected clock, never from sleeping."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import ExitStack
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -146,20 +147,84 @@ def test_a_timer_hands_the_turn_to_a_bot(c: TestClient) -> None:
 
 
 def test_a_timer_that_waits_lets_the_others_hand_the_seat_over(c: TestClient) -> None:
+    """The timer ran out while its person is here: the others may let a bot play that
+    one turn (issue #35 item 7: a timer running out is not being away)."""
     tid, tokens = two_people(c, turn_timer=30)
     seat = state(c, tid)["view"]["to_act"]
     other = 1 - seat
-    r = c.post(f"/api/tables/{tid}/seats/{seat}/bot", headers=auth(tokens[other]))
-    assert error_of(r)[:2] == (409, "not_away")
-    later(c, 31)
+    with socket(c, tid, tokens[seat]) as mine, socket(c, tid, tokens[other]) as theirs:
+        mine.receive_json()
+        theirs.receive_json()
+        r = c.post(f"/api/tables/{tid}/seats/{seat}/bot", headers=auth(tokens[other]))
+        assert error_of(r)[:2] == (409, "not_away")
+        later(c, 31)
+        tick(c)
+        table = state(c, tid)["table"]
+        assert table["timer"]["timed_out"] and table["seats"][seat]["may_hand_over"]
+        assert state(c, tid)["seq"] == 0  # nobody played for the seat
+        r = c.post(f"/api/tables/{tid}/seats/{seat}/bot", headers=auth(tokens[other]))
+        assert r.status_code == 200, r.text
+        moved = wait_until(c, tid, lambda m: m["seq"] >= 1)
+        takeover = moved["table"]["takeovers"][0]
+        assert takeover["why"] == "timeout" and takeover["to"] == takeover["from"] + 1
+        assert moved["table"]["seats"][seat]["stand_in"] is None  # that turn only
+
+
+def test_a_timer_running_out_for_a_person_who_left_hands_the_seat_over(c: TestClient) -> None:
+    """The timer ran out and its person has no connection: the bot plays on until they
+    come back."""
+    tid, tokens = two_people(c, turn_timer=30)
+    seat = state(c, tid)["view"]["to_act"]
+    other = 1 - seat
+    with socket(c, tid, tokens[other]) as ws:
+        ws.receive_json()
+        later(c, 31)
+        tick(c)
+        r = c.post(f"/api/tables/{tid}/seats/{seat}/bot", headers=auth(tokens[other]))
+        assert r.status_code == 200, r.text
+        table = r.json()["table"]
+        assert table["takeovers"][0]["why"] == "away"
+        assert table["seats"][seat]["stand_in"] == "heuristic"
+
+
+def test_a_table_whose_people_resigned_or_left_finishes(c: TestClient) -> None:
+    """Issue #35 item 1: Anna resigned and still watches, Ben left: Anna may hand Ben's
+    seat to a bot; had she left too, the server does it by itself."""
+    manager = manager_of(c)
+    assert c.portal is not None
+    c.portal.call(manager._ticker.cancel)  # only this test's tick() acts: no race with it
+    tid, tokens = two_people(c, turn_timer=30)
+    with socket(c, tid, tokens[0]) as ws:
+        ws.receive_json()
+        assert c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0])).is_success
+        later(c, 121)  # Ben has been away long enough
+        r = c.post(f"/api/tables/{tid}/seats/1/bot", headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text  # a resigned person still watching may
+        assert r.json()["table"]["takeovers"][-1]["why"] == "away"
+    finished = wait_until(c, tid, lambda m: m["status"] == "finished", tries=2000)
+    assert tikki.replay(c.get(f"/api/tables/{tid}/record").json()).is_over
+    assert [t["seat"] for t in finished["table"]["takeovers"]] == [0, 1]
+    # nobody at all: the server hands the away seats over itself
+    tid, tokens = two_people(c, turn_timer=30)
+    assert c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0])).is_success
     tick(c)
-    table = state(c, tid)["table"]
-    assert table["timer"]["timed_out"] and table["seats"][seat]["may_hand_over"]
-    assert state(c, tid)["seq"] == 0  # nobody played for the seat
-    r = c.post(f"/api/tables/{tid}/seats/{seat}/bot", headers=auth(tokens[other]))
-    assert r.status_code == 200, r.text
-    moved = wait_until(c, tid, lambda m: m["seq"] >= 1)
-    assert moved["table"]["takeovers"][0]["why"] == "timeout"
+    assert state(c, tid)["table"]["takeovers"][-1]["seat"] == 0  # Ben: not away long enough
+    later(c, 121)
+    tick(c)
+    last = state(c, tid)["table"]["takeovers"][-1]
+    assert (last["seat"], last["why"]) == (1, "away")
+    wait_until(c, tid, lambda m: m["status"] == "finished", tries=2000)
+
+
+def test_the_server_leaves_a_seat_alone_while_someone_plays(c: TestClient) -> None:
+    """Someone who still plays is here: handing an away seat over is theirs to decide."""
+    tid, tokens = two_people(c, turn_timer=30)
+    with socket(c, tid, tokens[0]) as ws:
+        ws.receive_json()
+        later(c, 121)
+        tick(c)
+        table = state(c, tid)["table"]
+        assert table["takeovers"] == [] and table["seats"][1]["may_hand_over"]
 
 
 # --- resign ---------------------------------------------------------------------------------
@@ -247,6 +312,8 @@ def test_an_away_seat_is_handed_to_a_bot_and_taken_back(tmp_path: Path) -> None:
         tid, tokens = two_people(c)
         to_act = state(c, tid)["view"]["to_act"]
         away, here = to_act, 1 - to_act
+        stack = ExitStack()  # the other person stays: the server leaves the choice to them
+        stack.enter_context(socket(c, tid, tokens[here])).receive_json()
         with socket(c, tid, tokens[away]) as ws:
             ws.receive_json()
             assert state(c, tid)["table"]["seats"][away]["away_since"] is None
@@ -274,6 +341,7 @@ def test_an_away_seat_is_handed_to_a_bot_and_taken_back(tmp_path: Path) -> None:
                 message = ws.receive_json()
         takeover = message["table"]["takeovers"][0]
         assert takeover["to"] is not None and takeover["to"] >= 1
+        stack.close()
 
 
 def test_away_time_is_configurable() -> None:

@@ -5,9 +5,13 @@ stand-in is a :class:`Takeover`: which seat, from which move (``seq``) to which 
 while it plays on), which bot and why:
 
 - ``resigned``: the person resigned; the bot plays to the end;
-- ``away``: the others handed the seat of a person away too long to a bot;
-- ``timeout``: the others handed it over after the person's turn timer ran out
-  (a table whose ``on_timeout`` is ``wait``);
+- ``away``: the person has no connection (for ``away_after`` seconds, or when their turn
+  timer ran out) and the seat was handed to a bot: by another seated person (one who
+  resigned and still watches too), or by the server itself when no other person who still
+  plays is at the table, so that every table finishes; the bot plays until they come back;
+- ``timeout``: the person is here, but their turn timer ran out (a table whose
+  ``on_timeout`` is ``wait``) and another person let a bot play: the bot plays that one
+  turn only (a timer running out is not being away);
 - ``timer``: the turn timer ran out at a table whose ``on_timeout`` is ``bot``: the bot
   plays that one turn.
 

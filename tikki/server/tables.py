@@ -33,7 +33,7 @@ from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
 from tikki.server.leave import STAND_IN, TAKEN_BACK, Takeover, active
 from tikki.server.outbox import Outbox
-from tikki.server.pool import FairSlots, SearchPool
+from tikki.server.pool import BotPool, FairSlots, SearchPool
 from tikki.server.quota import CAP_RETRY, Policy, RateLimiter, rate_limited
 
 log = logging.getLogger("tikki.server")
@@ -336,8 +336,8 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._finished: deque[str] = deque()
         self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
-        self.searches = SearchPool(self.policy.workers)
-        self._search_slots = FairSlots(self.policy.workers)
+        self._search_slots = BotPool(self.policy.workers)
+        self.searches = SearchPool(self._search_slots.size)
         self._turn_slots = FairSlots(BOT_TURNS)
         self.creates = RateLimiter(self.policy.create_per_minute)
         self.joins = RateLimiter(self.policy.join_per_minute)
@@ -742,6 +742,9 @@ class TableManager:
                     _check_legal(table, move)  # an illegal move leaves the bot playing
                 await self._take_back(table, seat)
             await self._apply(table, seat, move)
+            stand_in = active(table.takeovers, seat) if by_bot else None
+            if stand_in is not None and stand_in.why == "timeout":
+                await self._end_stand_in(table, seat)  # that one turn only: the person is here
         table.broadcast()
         self._wake_bots(table)
 
@@ -883,9 +886,16 @@ class TableManager:
             await asyncio.sleep(1.0)
         return True
 
-    def search_slot(self, lane: str, key: str) -> AbstractAsyncContextManager[None]:
-        """A fair turn in the search pool for other heavy work (analyses), by ``lane``."""
-        return self._search_slots.slot(lane, key)
+    def search_slot(
+        self, lane: str, key: str, people: bool = False
+    ) -> AbstractAsyncContextManager[None]:
+        """A fair turn in the search pool for other heavy work (analyses: the crowd's
+        share, behind people's tables), by ``lane``."""
+        return self._search_slots.slot(lane, key, people)
+
+    def search_place(self, lane: str, key: str) -> int | None:
+        """The place of a crowd search in the queue (1: next; ``None``: not waiting)."""
+        return self._search_slots.place(lane, key)
 
     async def _think(self, spec: str, table: Table, view: JSON, seed: int) -> str:
         """The bot's move: cheap bots (well under a millisecond) decide on the event loop,
@@ -894,7 +904,8 @@ class TableManager:
         try:
             if botplay.is_cheap(spec):
                 return botplay.choose(spec, game, view, seed)
-            async with self._search_slots.slot(table.lane, table.id):
+            people = any(s.kind == "human" for s in table.seats)
+            async with self._search_slots.slot(table.lane, table.id, people):
                 return await self.searches.choose(spec, game, view, seed)
         except asyncio.CancelledError:
             raise
@@ -977,14 +988,56 @@ class TableManager:
             wait = table.hand_over_in(held)
             if wait is None or wait > 0:
                 raise ApiError("not_away", _not_away(table, held, wait), table.seq)
-            timed_out = table.timed_out == table.seq and table.state.current_player == seat
-            why = "timeout" if timed_out else "away"
-            takeover = Takeover(seat, table.seq, STAND_IN, why)
-            await self._set_takeovers(table, [*table.takeovers, takeover])
+            why = await self._hand_over(table, seat)
         log.info("table %s: seat %d (%s) handed to a bot by seat %d (%s) at move %d",
                  table.id, seat, why, by, held.name, table.seq)  # fmt: skip
         table.broadcast()
         self._wake_bots(table)
+
+    async def _hand_over(self, table: Table, seat: int) -> str:
+        """Give ``seat`` (which may be handed over now; the lock is held) a stand-in and
+        return why: ``timeout`` when its person is here but their turn timer ran out (the
+        bot plays that one turn), ``away`` when they have no connection (the bot plays
+        until they come back)."""
+        here = seat not in table.away_since
+        timed_out = table.timed_out == table.seq and table.state.current_player == seat
+        why = "timeout" if timed_out and here else "away"
+        takeover = Takeover(seat, table.seq, STAND_IN, why)
+        await self._set_takeovers(table, [*table.takeovers, takeover])
+        return why
+
+    @staticmethod
+    def unattended(table: Table) -> list[int]:
+        """The away seats the server hands to a bot by itself: seats that may be handed
+        over, whose person has no connection, at a table where no other person who
+        still plays (seated, present, no stand-in) is left to do it."""
+        if table.status != "playing":
+            return []
+        still_playing = [
+            s.seat
+            for s in table.seats
+            if s.kind == "human" and table.connected(s) and active(table.takeovers, s.seat) is None
+        ]
+        return [
+            s.seat
+            for s in table.seats
+            if s.seat in table.away_since
+            and table.hand_over_in(s) == 0
+            and not [p for p in still_playing if p != s.seat]
+        ]
+
+    async def _hand_over_unattended(self, table: Table) -> bool:
+        """Hand every :meth:`unattended` seat of ``table`` to a bot; whether any was."""
+        async with table.lock:
+            seats = self.unattended(table)
+            for seat in seats:
+                await self._hand_over(table, seat)
+                log.info("table %s: seat %d handed to a bot by the server at move %d "
+                         "(nobody who still plays is here)", table.id, seat, table.seq)  # fmt: skip
+        if seats:
+            table.broadcast()
+            self._wake_bots(table)
+        return bool(seats)
 
     async def come_back(self, table: Table, seat: int | None) -> bool:
         """The person of ``seat`` is back: a stand-in that played while they were away
@@ -996,6 +1049,15 @@ class TableManager:
         if back:
             table.broadcast()
         return back
+
+    async def _end_stand_in(self, table: Table, seat: int) -> None:
+        """End the stand-in of ``seat`` now (the lock is held; its move stands even if
+        storing the end fails: the log says why)."""
+        takeovers = leave.ended(table.takeovers, seat, table.seq)
+        try:
+            await self._set_takeovers(table, takeovers)
+        except ApiError:
+            table.takeovers = takeovers
 
     async def _take_back(self, table: Table, seat: int, refuse_resigned: bool = True) -> bool:
         """End the away stand-in of ``seat`` (the lock is held); refuse a resigned seat."""
@@ -1047,6 +1109,14 @@ class TableManager:
         for table in due:
             if await self._time_out(table):
                 acted.append(table.id)
+        for table in list(self.tables.values()):
+            if table.away_since and self.unattended(table):
+                try:
+                    if await self._hand_over_unattended(table) and table.id not in acted:
+                        acted.append(table.id)
+                except ApiError as err:
+                    log.error("handing table %s's away seats to a bot failed: %s",
+                              table.id, err.message)  # fmt: skip
         return acted
 
     @staticmethod
