@@ -152,3 +152,37 @@ def test_core_does_not_import_the_adapters() -> None:
         "if m in sys.modules]; assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _play_to_end(env: Any) -> dict[str, tuple[float, bool, bool]]:
+    ends: dict[str, tuple[float, bool, bool]] = {}
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            ends[agent] = (reward, terminated, truncated)
+            env.step(None)
+        else:
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    return ends
+
+
+def test_the_move_cap_truncates_every_agent_without_a_loss() -> None:
+    ends = _play_to_end(tikki_pz.env("myllymatti", players=3, max_moves=5))
+    assert ends == dict.fromkeys(["player_0", "player_1", "player_2"], (0.0, False, True))
+    punished = _play_to_end(tikki_pz.env("mattis", players=2, max_moves=3, abandoned_reward=-1))
+    assert set(punished.values()) == {(-1.0, False, True)}
+
+
+def test_round_rewards_add_up_to_the_returns_in_mueckenstich() -> None:
+    env = tikki_pz.env("mueckenstich", players=3, reward="round")
+    env.reset(seed=4)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    paid = 0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        paid += reward != 0
+        totals[agent] += reward
+        env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert totals == dict(zip(env.possible_agents, info["outcome"]["returns"], strict=True))
+    assert paid > 3  # paid round by round, not only at the end

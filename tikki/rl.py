@@ -1,5 +1,15 @@
 """Reinforcement learning with Gymnasium (``pip install 'tikki[gym]'``).
 
+* Registered ids — importing this module registers one Gymnasium id per game,
+  ``tikki/Myllymatti-v0``, ``tikki/Mattis-v0``, ``tikki/Mueckenstich-v0`` (:data:`GYM_IDS`);
+  the keywords of :func:`make_env` (``players``, ``opponents``, ``seat``, ``reward``, the
+  game's options) are the ids' kwargs::
+
+      import gymnasium
+      import tikki.rl  # registers the ids (or: gymnasium.make("tikki.rl:tikki/Mattis-v0"))
+      env = gymnasium.make("tikki/Myllymatti-v0", players=4, variant="koira",
+                           opponents=["heuristic"])
+
 * :func:`make_env` — one seat of a game against fixed tikki bots, as a single-agent
   ``gymnasium.Env``::
 
@@ -16,14 +26,31 @@
   (``docs/observations.md``); actions are the fixed ids of
   :mod:`tikki.interop.encoding` (``env.unwrapped.actions.to_text(id)`` is the move text);
   ``info["action_mask"]`` (``int8``) marks the legal ones.  The opponents, one bot spec per
-  other seat (the last repeated), move until it is the learner's turn.  The reward is 0
-  until the game ends, then the learner's ``outcome["returns"]``.  An illegal action
-  ends the episode with reward ``illegal_reward`` (default −1) and ``info["illegal"]``;
-  the game is not changed.  ``reset(seed=s)`` deals ``new_state(seed=s)`` and seeds the
-  bots from ``s``, so a seed replays an episode exactly.
-* :class:`VectorEnv` — ``N`` games of self-play stepped in one call: every game's seat to
-  act is an agent, ``step(actions)`` plays one action in each game and returns the next
-  observations, masks and seats as arrays; a finished game is dealt anew at once.
+  other seat (the last repeated), move until it is the learner's turn.
+
+  Rewards: with ``reward="game"`` (the default) 0 until the game ends, then the learner's
+  ``outcome["returns"]``; with ``reward="round"`` the change of the learner's running
+  total (``State.returns_so_far``) since its last step, so a Mückenstich match pays each
+  round's score as the round is scored (the rewards add up to the match's returns; a
+  one-round game pays the same as ``"game"``).  A game that reaches its ``max_moves`` cap
+  (RULINGS C-5, abandoned) ends ``truncated=True, terminated=False`` with reward
+  ``abandoned_reward`` (default 0: a cut, not a loss; the game's own returns, −1 for every
+  seat, are in ``info["outcome"]``; give ``abandoned_reward=-1`` to punish stalling).
+  An illegal action ends the episode with reward ``illegal_reward`` (default −1) and
+  ``info["illegal"]``; the game is not changed.  ``reset(seed=s)`` deals
+  ``new_state(seed=s)`` and seeds the bots from ``s``, so a seed replays an episode exactly.
+* :func:`make_vec` — ``N`` copies of that env in Gymnasium's own ``SyncVectorEnv`` with
+  ``autoreset_mode=SAME_STEP``: a finished game is dealt anew in the step that ends it,
+  so ``infos["action_mask"]`` is a valid mask on every step (the finished game's last
+  observation and info are in ``infos["final_obs"]`` and ``infos["final_info"]``).  With
+  Gymnasium's default ``NEXT_STEP`` mode the mask returned with ``terminated`` is all
+  zeros (the game is over) and the next action is ignored.
+* :class:`VectorEnv` — ``N`` games of self-play, a ``gymnasium.vector.VectorEnv``: in each
+  game the seat to act is the agent.  ``step(actions)`` plays one action in each game;
+  the reward is that of the seat that just acted (as above); a game that ends is dealt anew
+  in the same step (``SAME_STEP`` autoreset), and ``infos["returns"]`` holds every seat's
+  returns of the games that ended (zeros elsewhere).  ``infos["action_mask"]`` and
+  ``infos["seat"]`` describe the seat to act now, on every step.
 """
 
 # ruff: noqa: E402  (the extra is checked before its imports)
@@ -40,6 +67,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 import numpy.typing as npt
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
+from gymnasium.vector.utils import batch_space
 
 import tikki
 from tikki import bots as botlib
@@ -47,6 +76,35 @@ from tikki.core import RulesError
 from tikki.interop.observations import encoder_for
 
 Obs = npt.NDArray[np.float32]
+
+REWARDS = ("game", "round")
+"""The reward modes (see the module notes)."""
+
+GYM_IDS: dict[str, str] = {
+    "myllymatti": "tikki/Myllymatti-v0",
+    "mattis": "tikki/Mattis-v0",
+    "mueckenstich": "tikki/Mueckenstich-v0",
+}
+"""The Gymnasium id of each game (registered when this module is imported)."""
+
+
+def _check_reward(reward: str) -> str:
+    if reward not in REWARDS:
+        raise RulesError(f"reward must be 'game' or 'round', not {reward!r}")
+    return reward
+
+
+def _step_reward(state: tikki.State, seat: int, mode: str, before: float) -> float:
+    """What ``seat`` earns for the moves since its running total was ``before``."""
+    outcome = state.outcome
+    if mode == "round":
+        return float(state.returns_so_far()[seat]) - before
+    return 0.0 if outcome is None else float(outcome["returns"][seat])
+
+
+def _abandoned(state: tikki.State) -> bool:
+    outcome = state.outcome
+    return outcome is not None and bool(outcome.get("abandoned"))
 
 
 class TikkiGymEnv(gymnasium.Env[Obs, np.int64]):
@@ -62,6 +120,8 @@ class TikkiGymEnv(gymnasium.Env[Obs, np.int64]):
         seat: int = 0,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        reward: str = "game",
+        abandoned_reward: float = 0.0,
         **options: Any,
     ) -> None:
         self.game = tikki.load(game, players, **options)
@@ -78,6 +138,8 @@ class TikkiGymEnv(gymnasium.Env[Obs, np.int64]):
         self.specs = dict(zip(others, specs, strict=True))
         self.seat = seat
         self.illegal_reward = float(illegal_reward)
+        self.reward_mode = _check_reward(reward)
+        self.abandoned_reward = float(abandoned_reward)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
@@ -90,6 +152,7 @@ class TikkiGymEnv(gymnasium.Env[Obs, np.int64]):
         self.state: tikki.State | None = None
         self._bots: dict[int, botlib.Bot] = {}
         self._deals = random.Random()
+        self._banked = 0.0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -102,7 +165,9 @@ class TikkiGymEnv(gymnasium.Env[Obs, np.int64]):
         deal = seed if seed is not None else self._deals.randrange(2**32)
         self.state = self.game.new_state(seed=deal)
         self._bots = {s: botlib.make(spec, seed=deal * 16 + s) for s, spec in self.specs.items()}
+        self._banked = 0.0
         self._advance()
+        self._banked = self._total()
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
@@ -119,10 +184,13 @@ class TikkiGymEnv(gymnasium.Env[Obs, np.int64]):
         state.play(self.actions.to_text(a))
         self._advance()
         outcome = state.outcome
-        reward = 0.0 if outcome is None else float(outcome["returns"][self.seat])
         info = self._info()
         if outcome is not None:
             info["outcome"] = outcome
+        if _abandoned(state):
+            return self._observe(), self.abandoned_reward, False, True, info
+        reward = _step_reward(state, self.seat, self.reward_mode, self._banked)
+        self._banked = self._total()
         return self._observe(), reward, outcome is not None, False, info
 
     def render(self) -> str | None:
@@ -136,6 +204,11 @@ class TikkiGymEnv(gymnasium.Env[Obs, np.int64]):
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         return self.state
+
+    def _total(self) -> float:
+        if self.reward_mode != "round":
+            return 0.0
+        return float(self._state().returns_so_far()[self.seat])
 
     def _advance(self) -> None:
         state = self._state()
@@ -165,70 +238,132 @@ def make_env(
 ) -> TikkiGymEnv:
     """A single-agent Gymnasium env: ``seat`` of ``game`` against ``opponents`` (bot
     specs, one per other seat, the last repeated); ``options`` are the game's options
-    (and ``illegal_reward``, ``render_mode``)."""
+    (and ``illegal_reward``, ``render_mode``, ``reward``, ``abandoned_reward``)."""
     return TikkiGymEnv(game, players, opponents, seat, **options)
 
 
-class VectorEnv:
+def make_vec(game: str, num_envs: int, **kwargs: Any) -> SyncVectorEnv:
+    """``num_envs`` copies of :func:`make_env` (same keywords) in Gymnasium's
+    ``SyncVectorEnv`` with ``SAME_STEP`` autoreset: ``infos["action_mask"]`` is the legal
+    mask of the game in play on every step (see the module notes)."""
+    if num_envs < 1:
+        raise RulesError(f"num_envs must be at least 1, not {num_envs}")
+    make_env(game, **kwargs)  # bad arguments fail here, once, clearly
+    return SyncVectorEnv(
+        [lambda: make_env(game, **kwargs) for _ in range(num_envs)],
+        autoreset_mode=AutoresetMode.SAME_STEP,
+    )
+
+
+def register_envs() -> list[str]:
+    """Register the Gymnasium id of every game (again: no-op); return the ids."""
+    registry = gymnasium.envs.registration.registry
+    for name, env_id in GYM_IDS.items():
+        if env_id not in registry:
+            gymnasium.register(id=env_id, entry_point="tikki.rl:TikkiGymEnv", kwargs={"game": name})
+    return list(GYM_IDS.values())
+
+
+class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
     """``num_envs`` self-play games stepped together (see the module notes).
 
-    ``reset(seed)`` and ``step(actions)`` return ``(obs, rewards, terminated, truncated,
-    info)`` (``reset``: ``(obs, info)``): ``obs`` ``(N, size)`` is the observation of the
-    seat to act in each game, ``info["action_mask"]`` ``(N, A)`` its legal actions,
-    ``info["seat"]`` ``(N,)`` which seat that is; ``rewards`` ``(N, players)`` are the
-    returns of a game that just ended (then ``terminated`` is true and the game was
-    dealt anew, so ``obs`` is already the new game's).  Arrays are reused between calls:
+    ``reset(seed=s)`` and ``step(actions)`` return Gymnasium's tuples: ``obs``
+    ``(N, size)`` is the observation of the seat to act in each game,
+    ``infos["action_mask"]`` ``(N, A)`` its legal actions, ``infos["seat"]`` ``(N,)``
+    which seat that is; ``rewards`` ``(N,)`` are the rewards of the seats that just acted
+    and ``infos["returns"]`` ``(N, players)`` the returns of the games that just ended
+    (dealt anew at once, so ``obs`` is already the new game's).  ``reward`` and
+    ``abandoned_reward`` are as in :func:`make_env`.  Arrays are reused between calls:
     copy what you keep.
     """
 
-    def __init__(self, game: str, num_envs: int, players: int | None = None, **options: Any):
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 - Gymnasium's
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        players: int | None = None,
+        reward: str = "game",
+        abandoned_reward: float = 0.0,
+        **options: Any,
+    ) -> None:
         if num_envs < 1:
             raise RulesError(f"num_envs must be at least 1, not {num_envs}")
         self.game = tikki.load(game, players, **options)
         self.num_envs = num_envs
+        self.reward_mode = _check_reward(reward)
+        self.abandoned_reward = float(abandoned_reward)
         self.encoder = encoder_for(self.game)
         self.actions = self.encoder.actions
         n, size, a = self.game.players, self.encoder.size, len(self.actions)
+        self.single_observation_space = gymnasium.spaces.Box(
+            self.encoder.low, self.encoder.high, (size,), np.float32
+        )
+        self.single_action_space = gymnasium.spaces.Discrete(a)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
         self.obs = np.zeros((num_envs, size), np.float32)
         self.mask = np.zeros((num_envs, a), np.int8)
         self.seats = np.zeros(num_envs, np.int64)
-        self.rewards = np.zeros((num_envs, n), np.float32)
+        self.rewards = np.zeros(num_envs, np.float32)
+        self.returns = np.zeros((num_envs, n), np.float32)
         self.terminated = np.zeros(num_envs, bool)
         self.truncated = np.zeros(num_envs, bool)
+        self.banked = np.zeros((num_envs, n), np.float64)
         self.states: list[tikki.State] = []
         self._deals = random.Random()
 
-    def reset(self, seed: int | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
         """Deal ``num_envs`` games (from ``seed``, or the generator)."""
+        if isinstance(seed, list):
+            seed = seed[0] if seed else None
         if seed is not None:
             self._deals = random.Random(seed)
         self.states = [self._deal() for _ in range(self.num_envs)]
+        self.banked.fill(0.0)
+        self.returns.fill(0.0)
         for i in range(self.num_envs):
             self._observe(i)
         return self.obs, self._info()
 
     def step(
         self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]
-    ) -> tuple[Obs, npt.NDArray[np.float32], Any, Any, dict[str, Any]]:
+    ) -> tuple[Obs, Any, Any, Any, dict[str, Any]]:
         """Play one action in each game (for its seat to act)."""
         if len(actions) != self.num_envs:
             raise ValueError(f"give {self.num_envs} actions, one per game, not {len(actions)}")
         texts = self.actions.texts
         self.rewards.fill(0.0)
+        self.returns.fill(0.0)
         self.terminated.fill(False)
+        self.truncated.fill(False)
         for i, action in enumerate(actions):
-            state = self.states[i]
             a = int(action)
             if not 0 <= a < len(texts) or not self.mask[i, a]:
                 raise tikki.IllegalMove(f"game {i}: action {a} is not legal (see the mask)")
-            state.play(texts[a])
-            outcome = state.outcome
-            if outcome is not None:
-                self.rewards[i] = outcome["returns"]
-                self.terminated[i] = True
-                self.states[i] = state = self._deal()
+            self._play(i, int(self.seats[i]), texts[a])
             self._observe(i)
         return self.obs, self.rewards, self.terminated, self.truncated, self._info()
+
+    def _play(self, i: int, seat: int, move: str) -> None:
+        state = self.states[i]
+        state.play(move)
+        outcome = state.outcome
+        if outcome is not None and outcome.get("abandoned"):
+            self.rewards[i] = self.abandoned_reward
+            self.truncated[i] = True
+        else:
+            self.rewards[i] = _step_reward(state, seat, self.reward_mode, self.banked[i, seat])
+            if self.reward_mode == "round":
+                self.banked[i, seat] = state.returns_so_far()[seat]
+            self.terminated[i] = outcome is not None
+        if outcome is not None:
+            self.returns[i] = outcome["returns"]
+            self.states[i] = self._deal()
+            self.banked[i].fill(0.0)
 
     def _deal(self) -> tikki.State:
         return self.game.new_state(seed=self._deals.randrange(2**32))
@@ -245,7 +380,17 @@ class VectorEnv:
         row[[index[m] for m in state.legal_moves()]] = 1
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.mask, "seat": self.seats}
+        return {"action_mask": self.mask, "seat": self.seats, "returns": self.returns}
 
 
-__all__ = ["TikkiGymEnv", "VectorEnv", "make_env"]
+register_envs()
+
+__all__ = [
+    "GYM_IDS",
+    "REWARDS",
+    "TikkiGymEnv",
+    "VectorEnv",
+    "make_env",
+    "make_vec",
+    "register_envs",
+]

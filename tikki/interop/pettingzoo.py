@@ -28,10 +28,13 @@ What the environment provides
   features are listed in ``docs/observations.md``) and the legal-action mask (zeros when
   it is not that agent's turn).  ``observation_space(agent)`` is the matching ``Dict`` of
   two ``Box`` spaces.
-* Rewards are 0 until the game ends, then ``outcome["returns"]`` for every agent (an
-  abandoned game, RULINGS C-5, is a rules ending: ``terminated``, returns −1 each;
-  ``truncated`` is never set).  ``infos[agent]`` is ``{}`` until the end, then
-  ``{"outcome": outcome}``.
+* Rewards are 0 until the game ends, then ``outcome["returns"]`` for every agent
+  (``reward="game"``, the default); with ``reward="round"`` every agent earns the change
+  of its running total (``State.returns_so_far``) on each step, so Mückenstich pays each
+  round's score when the round is scored.  A game that reaches its move cap (``max_moves``,
+  RULINGS C-5: abandoned) ends every agent ``truncated`` (not ``terminated``) with reward
+  ``abandoned_reward`` (default 0; the game's own returns, −1 each, are in the outcome).
+  ``infos[agent]`` is ``{}`` until the end, then ``{"outcome": outcome}``.
 * Seeding: ``reset(seed=s)`` deals tikki's game ``new_state(seed=s)`` (so
   ``tikki.load(...).new_state(seed=s)`` replays it) and seeds the environment's own
   generator; a later ``reset()`` without a seed deals from that generator's next number.
@@ -75,11 +78,18 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
         game: str,
         players: int | None = None,
         render_mode: str | None = None,
+        reward: str = "game",
+        abandoned_reward: float = 0.0,
         **options: Any,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        if reward not in ("game", "round"):
+            raise tikki.RulesError(f"reward must be 'game' or 'round', not {reward!r}")
+        self.reward_mode = reward
+        self.abandoned_reward = float(abandoned_reward)
+        self._banked: list[float] = []
         self.game = tikki.load(game, players, **options)
         self.metadata = {**self.metadata, "name": f"tikki_{self.game.name}_v0"}
         self.render_mode = render_mode
@@ -131,6 +141,7 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._banked = [0.0] * len(self.agents)
         self.agent_selection = self._agent_to_act()
 
     def _agent_to_act(self) -> str:
@@ -157,14 +168,30 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         outcome = state.outcome
-        if outcome is not None:
+        if self.reward_mode == "round":
+            totals = state.returns_so_far()
             for seat, agent_id in enumerate(self.possible_agents):
-                self.rewards[agent_id] = float(outcome["returns"][seat])
-                self.terminations[agent_id] = True
-                self.infos[agent_id] = {"outcome": outcome}
+                self.rewards[agent_id] = float(totals[seat]) - self._banked[seat]
+                self._banked[seat] = float(totals[seat])
+        if outcome is not None:
+            self._finish(outcome)
         else:
             self.agent_selection = self._agent_to_act()
         self._accumulate_rewards()
+
+    def _finish(self, outcome: dict[str, Any]) -> None:
+        """End every agent: ``terminated`` with the returns, or ``truncated`` with
+        ``abandoned_reward`` when the game reached its move cap (C-5)."""
+        cut = bool(outcome.get("abandoned"))
+        for seat, agent_id in enumerate(self.possible_agents):
+            if cut:
+                self.rewards[agent_id] = self.abandoned_reward
+                self.truncations[agent_id] = True
+            else:
+                if self.reward_mode == "game":
+                    self.rewards[agent_id] = float(outcome["returns"][seat])
+                self.terminations[agent_id] = True
+            self.infos[agent_id] = {"outcome": outcome}
 
     def render(self) -> str | None:
         """The public view and the hand of the seat to act, as text: returned with
