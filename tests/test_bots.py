@@ -270,7 +270,7 @@ def test_unreadable_command_line_is_a_rules_error() -> None:
 
 
 def test_bots_are_reachable_from_the_package_as_in_the_design() -> None:
-    """``import tikki`` alone gives ``tikki.bots.make`` (DESIGN), without the adapters."""
+    """``import tikki`` alone gives ``tikki.bots.make`` (docs/design.md), without the adapters."""
     import subprocess
 
     code = (

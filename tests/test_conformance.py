@@ -8,7 +8,7 @@ from the same seed.  A subset (:data:`DEEP`) also checks that every legal move i
 that no view holds a card hidden from its seat, and that ``sample_state(view)`` agrees
 with the view and plays on legally.
 
-Events (DESIGN: Events) are checked against the state: in the deep games after every move
+Events (docs/design.md: Events) are checked against the state: in the deep games after every move
 (a ``trick`` matches the winner's pile, a ``draw`` the hand sizes and the drawer's hand,
 ``falls`` the fallen cards, ``take`` the taker's hand, ``phase``/``trump``/``dreck``/
 ``last_card`` the view), and at the end of every game (``out`` gives the outcome's out

@@ -1,4 +1,4 @@
-"""The public contract (DESIGN.md) on Myllymatti: errors, options, records, views, sampling.
+"""The public contract (docs/design.md) on Myllymatti: errors, options, records, views, sampling.
 
 * Unknown games, options, values and variants, bad player counts and bad decks raise
   ``RulesError`` naming what is valid.

@@ -1,4 +1,4 @@
-"""Events (DESIGN: Events): what each move did, from the engine, as each seat may know it.
+"""Events (docs/design.md: Events): what each move did, from the engine, as each seat may know it.
 
 The conformance harness checks events against the state over every configuration; these
 tests pin the cases the issues name: the winner of the last phase-1 trick and the cards

@@ -685,7 +685,7 @@ def test_am13_trick_finishes_after_as_many_plays_as_players_with_cards() -> None
 
 
 def test_am14_out_order_and_loser() -> None:
-    """AM-14: empty hands are out in order; the last holder loses; returns per DESIGN."""
+    """AM-14: empty hands are out in order; the last holder loses; returns per docs/design.md."""
     for seed in range(10):
         state = tikki.load("mattis").new_state(seed=seed)
         rng = random.Random(seed)

@@ -203,7 +203,8 @@ def test_ms2_as_many_rounds_as_players_dealer_moves_left(players: int) -> None:
 
 
 def test_ms2_later_rounds_come_from_the_given_decks_then_the_seed() -> None:
-    """MS-2 / DESIGN: a list of decks fixes each round; one deck the first, the seed the rest."""
+    """MS-2 / docs/design.md: a list of decks fixes each round; one deck the first, the seed
+    the rest."""
     decks = [shuffled(1), shuffled(2)]
     state = game(4).new_state(seed=5, deck=per_round(decks))
     run_until(state, lambda s: s.view(None)["round"] == 1, first_legal)

@@ -1,6 +1,6 @@
 """tikki: Myllymatti, Mattis and Mückenstich played exactly by their rules.
 
-The public contract (``DESIGN.md``); this example runs as a doctest:
+The public contract (``docs/design.md``); this example runs as a doctest:
 
 >>> import tikki
 >>> game = tikki.load("myllymatti", players=3, variant="koira")

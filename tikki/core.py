@@ -1,7 +1,7 @@
 """The engine core: errors, option specs, the Game/State contract, the registry, records.
 
 Every part of tikki (bots, terminal, server, adapters) reaches the games only through the
-names defined here (see ``DESIGN.md``):
+names defined here (see ``docs/design.md``):
 
 * :func:`load` makes an immutable :class:`Game` (name, players, options);
 * :meth:`Game.new_state` makes a :class:`State`, the whole truth of one game;
@@ -193,7 +193,7 @@ def max_moves_option(default: int = 2000) -> OptionSpec:
 
 @dataclass(frozen=True)
 class MoveGrammar:
-    """Which move forms a game has besides playing one card (DESIGN: move texts).
+    """Which move forms a game has besides playing one card (docs/design.md: move texts).
 
     Runs of 2..``max_run`` consecutive cards of a suit (``5H+6H``), plain ``words``
     (``stock``, ``take``, ``pass``), ``<word> <card>`` for each of ``card_words``
@@ -412,8 +412,8 @@ class Game(ABC):
 
     def move_grammar(self) -> MoveGrammar:
         """The forms this game's moves take (with these options).  By default every form of
-        DESIGN's grammar, runs up to a whole suit: a large action space, right for any game
-        whose moves follow the grammar; games declare their own."""
+        the grammar of docs/design.md, runs up to a whole suit: a large action space, right for
+        any game whose moves follow the grammar; games declare their own."""
         suits = Counter(card[-1] for card in dict.fromkeys(self.deck()))
         return MoveGrammar(
             max_run=max(suits.values()),
@@ -484,7 +484,7 @@ class State(ABC):
     @property
     @abstractmethod
     def outcome(self) -> JSON | None:
-        """``None`` until the game is over; then the result dict of DESIGN.md."""
+        """``None`` until the game is over; then the result dict of docs/design.md."""
 
     @abstractmethod
     def legal_moves(self) -> list[str]:
@@ -513,7 +513,7 @@ class State(ABC):
 
     @abstractmethod
     def history(self, seat: int | None) -> list[JSON]:
-        """The move history as ``seat`` sees it (DESIGN: view ``history``)."""
+        """The move history as ``seat`` sees it (docs/design.md: view ``history``)."""
 
     @property
     @abstractmethod
@@ -707,7 +707,7 @@ def shedding_bounds(players: int) -> tuple[float, float]:
 def shedding_outcome(
     players: int, loser: int | None, out_order: Sequence[int], abandoned: bool
 ) -> JSON:
-    """The outcome dict of a shedding game (DESIGN: ``outcome``)."""
+    """The outcome dict of a shedding game (docs/design.md: ``outcome``)."""
     if abandoned:
         returns = [-1.0] * players
     else:

@@ -1,4 +1,4 @@
-"""Events: the public consequences of each move, as each seat may know them (DESIGN).
+"""Events: the public consequences of each move, as each seat may know them (docs/design.md).
 
 A game emits events where its rules act (a trick is won, a card is drawn, a phase
 begins, a player goes out, …) and keeps them compactly, one list per event in one list
@@ -402,7 +402,7 @@ class Chronicled(Protocol):
 def history_of(
     state: Chronicled, seat: int | None, count: int, card_text: Sequence[str]
 ) -> list[JSON]:
-    """``seat``'s history of ``state``'s ``count`` moves (DESIGN: view ``history``), built
+    """``seat``'s history of ``state``'s ``count`` moves (docs/design.md: view ``history``), built
     by :func:`extend` and kept in the state's ``_book``: the entries are shared between
     successive histories (read them, never change them)."""
     book = state._book

@@ -1,7 +1,7 @@
 """The shapes of the games' views and outcomes, as ``TypedDict``\\ s.
 
 The engine hands out plain JSON-ready dicts (``State.view(seat)``, ``State.outcome``;
-DESIGN.md); this module says what is in them, for the code that reads them (the terminal,
+docs/design.md); this module says what is in them, for the code that reads them (the terminal,
 the server, the command line) and for a newcomer. ``tests/test_views_types.py`` checks
 every key against the engine's real views, so the shapes cannot drift from the games.
 
@@ -47,7 +47,7 @@ class HistoryEntry(TypedDict):
 
 
 class BaseView(TypedDict):
-    """The keys of every game's view (DESIGN.md: views)."""
+    """The keys of every game's view (docs/design.md: views)."""
 
     game: str
     players: int

@@ -1,6 +1,6 @@
 """Bots: players that see only a seat's view and answer a legal move text.
 
-A bot is made from a *spec*, ``NAME`` or ``NAME:key=value:key=value`` (DESIGN: bot specs)::
+A bot is made from a *spec*, ``NAME`` or ``NAME:key=value:key=value`` (docs/design.md: bot specs)::
 
     bot = tikki.bots.make("random", seed=1)
     move = bot.choose(game, state.view(seat))

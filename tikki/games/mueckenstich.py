@@ -5,7 +5,7 @@ Design notes
 * A :class:`MueckenstichState` is a whole **match**: as many rounds as players (MS-2), the
   dealer moving left each round.  Each round is dealt from a deck: the given one(s), else
   a shuffle by a ``random.Random`` seeded with the state's seed and the round number, so
-  a seed and a first deck give the same later rounds as the seed alone (DESIGN: "a deck
+  a seed and a first deck give the same later rounds as the seed alone (docs/design.md: "a deck
   fixes the first deal, the seed drives the rest"), and ``clone`` copies no generator.
 * Cards are ints ``colour * 16 + value`` (value ``1``–``12``, ``13`` the mosquito);
   identical cards (the two 12s, the three mosquitoes of a colour) are the same int, as
@@ -453,7 +453,7 @@ class MueckenstichState(TableState):
 
     @property
     def outcome(self) -> JSON | None:
-        """Totals, per-round scores, winners, ``abandoned`` and returns (DESIGN)."""
+        """Totals, per-round scores, winners, ``abandoned`` and returns (docs/design.md)."""
         if self._phase != OVER:
             return None
         totals = list(self._totals)

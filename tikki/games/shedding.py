@@ -141,7 +141,7 @@ class SheddingState(TableState):
 
     @property
     def outcome(self) -> JSON | None:
-        """The loser, the out order, whether abandoned, and the returns (DESIGN)."""
+        """The loser, the out order, whether abandoned, and the returns (docs/design.md)."""
         if self._phase != self.OVER:
             return None
         loser = None if self._loser < 0 else self._loser

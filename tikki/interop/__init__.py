@@ -6,7 +6,7 @@
   (``pip install tikki[pettingzoo]``);
 * :mod:`tikki.interop.encoding` — the fixed action ids and observation tensors both share.
 
-The adapters are clients of the public contract (``DESIGN.md``) only.  Nothing here is
+The adapters are clients of the public contract (``docs/design.md``) only.  Nothing here is
 imported by ``import tikki``: the core keeps no dependency on NumPy, OpenSpiel or
 PettingZoo.
 """

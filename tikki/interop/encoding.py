@@ -8,7 +8,7 @@ Actions
 -------
 Learning and search libraries want a fixed, finite action space per game.  Enumerating the
 moves seen in legal moves would depend on which games happened to be played, so the
-space is built instead from the game's deck and its move grammar (DESIGN: move texts):
+space is built instead from the game's deck and its move grammar (docs/design.md: move texts):
 
 1. every distinct card text of ``game.deck()``, in deck order: "play this card";
 2. every run (sequence) of 2..``max_run`` consecutive cards of one suit, suit by suit in
@@ -20,8 +20,9 @@ space is built instead from the game's deck and its move grammar (DESIGN: move t
 Which runs and words a game has, the game declares: ``Game.move_grammar()`` (a function
 of the game's options, e.g. Myllymatti has runs only with ``runs=True``; Mattis sequences
 are at most ``max_sequence`` long), collected by name in :data:`GRAMMARS`.  A game missing
-from the table gets :func:`fallback_grammar`: every word of DESIGN's move grammar and runs
-up to a whole suit (a larger space, correct for any game whose moves follow that grammar).
+from the table gets :func:`fallback_grammar`: every word of the move grammar of
+docs/design.md and runs up to a whole suit (a larger space, correct for any game whose moves
+follow that grammar).
 A legal move outside the space raises :class:`ActionSpaceError` saying where to declare it;
 the tests play every registered game to make sure that never happens.
 
@@ -102,8 +103,8 @@ Grammar = MoveGrammar
 
 
 def fallback_grammar(game: Game) -> Grammar:
-    """Every form of DESIGN's move grammar, runs up to a whole suit (for unknown games):
-    the default of :meth:`Game.move_grammar`."""
+    """Every form of the move grammar of docs/design.md, runs up to a whole suit (for unknown
+    games): the default of :meth:`Game.move_grammar`."""
     return Game.move_grammar(game)
 
 

@@ -21,7 +21,7 @@ the game's options as OpenSpiel parameters (defaults from the option specs), plu
 What the adapter provides
 -------------------------
 * Sequential, imperfect information, general-sum (shedding games are zero-sum except
-  that an abandoned game gives −1 to everyone, DESIGN: ``outcome``), terminal rewards:
+  that an abandoned game gives −1 to everyone, docs/design.md: ``outcome``), terminal rewards:
   ``returns()`` is ``outcome["returns"]``.
 * Integer actions with a fixed space per game and options, from
   :mod:`tikki.interop.encoding` (card ids first, then runs, words, ``slough X`` …);
@@ -57,13 +57,13 @@ cannot be told apart); to play a preset with one option back at its default, giv
 The chance model: sampled stochastic
 ------------------------------------
 The game type says ``SAMPLED_STOCHASTIC``: there are no chance nodes; each state deals
-itself from a seed it holds (DESIGN: randomness).  Why not explicit chance nodes:
+itself from a seed it holds (docs/design.md: randomness).  Why not explicit chance nodes:
 tikki's randomness is more than the first deal (the Mattis dreck is shuffled mid-game,
 each Mückenstich round is dealt anew), and the public contract can inject only the first
 deal (``new_state(deck=…)``); every later random event follows from the state's seed.
 Exposing the first deal as chance nodes while the rest stayed hidden in the seed would
 claim an explicit model that the game does not have, so the honest choice is the one
-DESIGN names: sampled stochastic.
+docs/design.md names: sampled stochastic.
 
 The seed of each game is chosen when its initial state is first used (a state OpenSpiel
 makes only to copy into it, as ``clone()`` does, draws none): from ``SystemRandom`` when

@@ -1,6 +1,6 @@
 """The engine's events as terminal lines (``tikki play`` and ``tikki replay``).
 
-One function, :func:`event_lines`, turns the ``events`` of one history entry (DESIGN:
+One function, :func:`event_lines`, turns the ``events`` of one history entry (docs/design.md:
 Events) into sentences: ``Seat 1 (random) wins the trick: 7♥ Q♠``, ``The trick falls``,
 ``Phase 2 begins: you lead``.  Nothing here compares states: every line comes from an
 event the engine emitted.

@@ -6,7 +6,7 @@ tracks every card: the *unseen* cards are the deck minus the own hand, the own d
 everything in the piles and the current trick (they lie in other hands, other discards or
 the undealt rest).
 
-The yardstick is the arena's (DESIGN, "Measuring strength"): my score minus the mean of
+The yardstick is the arena's (docs/design.md, "Measuring strength"): my score minus the mean of
 the others'.  A trick worth ``v`` to its winner is worth ``v`` to me if I win it and
 ``-v / (n - 1)`` if another seat does, where a trick's worth to a seat is its number cards
 (+1 each) minus 5 for each mosquito colour not yet in that seat's pile (MS-10: only the
