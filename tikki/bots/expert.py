@@ -71,7 +71,7 @@ hold (15% and 19% of their discards; 19% of the cards held), the heuristic 84% (
 rule 1, "set aside mosquitoes that would bite you"); over one round of each of those
 deals in every seat against three ``ismcts:iterations=500``, discarding by rule scored
 more (``benchmarks/discards.py``), though a whole-match run did not confirm the gain (the
-figures are in the README, "How strong expert is")."""
+figures are in docs/bots.md, "How strong expert is")."""
 SLACK = 0.02
 """The share of a move's time kept back: the search reads the clock only every
 ``CHECK_EVERY`` iterations and the move's bookkeeping follows it, so a search run to the
