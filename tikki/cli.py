@@ -32,7 +32,7 @@ from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
 from tikki.i18n import _
 from tikki.tui import analysis as analysis_view
-from tikki.tui import common
+from tikki.tui import common, outputs
 from tikki.tui.app import Session, default_record_path, presenter
 from tikki.tui.events import event_lines
 from tikki.views import match_outcome, shedding_outcome
@@ -195,9 +195,10 @@ def play(
                 )
             )
         state = g.new_state(seed=seed)
-    except RulesError as err:
+        saved = None if no_record or record is None else outputs.check("--record", record, "json")
+    except (RulesError, outputs.OutputError) as err:
         raise _fail(str(err)) from None
-    path = None if no_record else (record or default_record_path(g))
+    path = None if no_record else (saved.path if saved else default_record_path(g))
     _line_editing()
     session = Session(
         g,
@@ -210,8 +211,15 @@ def play(
         delay=delay,
         auto=auto,
         memory_aids=memory_aids,
+        complain=_complain,
     )
     raise typer.Exit(session.run())
+
+
+def _complain(message: str) -> None:
+    """Print one ``error:`` line on standard error (the command goes on)."""
+    label = _("error:")
+    errors.print(f"[bold red]{escape(label)}[/] {escape(message)}", soft_wrap=True)
 
 
 def _line_editing() -> None:
@@ -347,16 +355,35 @@ def _read_record(target: str, db: Path | None) -> Any:
         if not target.isdigit():
             raise _fail(_("with --db, give a game id (a number), not {target!r}", target=target))
         try:
-            return arena.load_record(db, int(target))
-        except RulesError as err:
+            return arena.load_record(outputs.check_input("--db", db), int(target))
+        except (RulesError, outputs.OutputError) as err:
             raise _fail(str(err), 1) from None
     file = Path(target)
     try:
-        return json.loads(file.read_text())
+        return json.loads(file.read_bytes().decode("utf-8"))
     except FileNotFoundError:
         raise _fail(_("no such file: {file}", file=file), 1) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise _fail(_("{file} is not a JSON record: {error}", file=file, error=err), 1) from None
+    except IsADirectoryError:
+        raise _fail(_("{file} is a folder, not a record file", file=file), 1) from None
+    except PermissionError:
+        raise _fail(_("{file} is not readable (permission denied)", file=file), 1) from None
+    except OSError as err:
+        raise _fail(_("cannot read {file}: {error}", file=file, error=err.strerror), 1) from None
+    except UnicodeDecodeError as err:
+        bad = _(
+            "{file} is not a JSON record: it is not UTF-8 text (byte {offset} is not valid)",
+            file=file,
+            offset=err.start + 1,
+        )
+        raise _fail(bad, 1) from None
+    except json.JSONDecodeError as err:
+        bad = _(
+            "{file} is not a JSON record: the JSON breaks off at line {line}, column {column}",
+            file=file,
+            line=err.lineno,
+            column=err.colno,
+        )
+        raise _fail(bad, 1) from None
 
 
 def _print_replay(state: State, seat: int | None = None) -> None:
@@ -409,21 +436,66 @@ def analyse_command(
     from tikki import analysis
 
     _use(lang)
+    try:
+        json_file = None if json_out is None else outputs.check("--json", json_out, "json")
+        plot_file = None if plot is None else outputs.check("--plot", plot, "plot")
+        if plot is not None:
+            extras.require("plot", "analyse --plot")
+    except (outputs.OutputError, extras.MissingExtra) as err:
+        raise _fail(str(err)) from None
     data = _read_record(target, db)
     _verify(target, data)
-    if plot is not None:
-        extras.require("plot", "analyse --plot")
     try:
         result = analysis_view.run(console, data, seat, samples, bot, seed, jobs, first)
     except RulesError as err:
         raise _fail(str(err)) from None
     analysis_view.show(console, result)
-    if json_out is not None:
-        json_out.write_text(json.dumps(result.to_json(), indent=1) + "\n")
-        console.print(_("Analysis written to {file}", file=json_out))
-    if plot is not None:
-        analysis.plot(result, plot)
-        console.print(_("Plot written to {file}", file=plot))
+    ok = True
+    if json_file is not None:
+        text = json.dumps(result.to_json(), indent=1) + "\n"
+        ok &= _write(json_file, _("Analysis written to {file}"), lambda p: _write_text(p, text))
+    if plot_file is not None:
+        chart = _render(plot_file, lambda p: analysis.plot(result, p))
+        ok &= _write(plot_file, _("Plot written to {file}"), lambda p: _write_bytes(p, chart))
+    if not ok:
+        raise typer.Exit(1)
+
+
+def _write_text(path: Path, text: str) -> None:
+    with path.open("w", encoding="utf-8") as file:
+        file.write(text)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    with path.open("wb") as file:
+        file.write(data)
+
+
+def _render(output: outputs.Output, draw: Any) -> bytes:
+    """A chart drawn by ``draw(path)`` into a temporary file of ``output``'s format, as
+    bytes (matplotlib does not report every failed write; :func:`_write_bytes` does)."""
+    import tempfile
+
+    suffix = output.path.suffix.lower()
+    suffix = suffix if suffix in outputs.SUFFIXES["plot"] else ".png"
+    with tempfile.TemporaryDirectory(prefix="tikki-plot-") as folder:
+        path = Path(folder) / f"chart{suffix}"
+        draw(path)
+        return path.read_bytes()
+
+
+def _write(output: outputs.Output, done: str, write: Any) -> bool:
+    """Write ``output`` (a spare file if that fails) and say where it went."""
+    written: list[Path] = []
+
+    def tracked(path: Path) -> None:
+        write(path)
+        written.append(path)
+
+    ok = outputs.save(output, tracked, _complain)
+    if written:
+        console.print(done.format(file=written[-1]), markup=False, soft_wrap=True)
+    return ok
 
 
 @app.command("rules")
@@ -539,35 +611,59 @@ def arena_command(
             extras.require("plot", "arena --plot")
         if ray is not None:
             extras.require("ray", "arena --ray")
-    except (RulesError, extras.MissingExtra) as err:
+        db_file = None if db is None else outputs.check("--db", db, "sqlite")
+        plot_file = None if plot is None else outputs.check("--plot", plot, "plot")
+        json_file = None if json_out is None else outputs.check("--json", json_out, "json")
+    except (RulesError, extras.MissingExtra, outputs.OutputError) as err:
         raise _fail(str(err)) from None
     deals = -(-games_count // g.players)
     spec = arena.ArenaSpec(g.name, g.players, g.options, lineup, deals * g.players, seed)
     results = _run_with_progress(spec, jobs, ray)
     stats = arena.summarize(results, lineup)
     _report(spec, results, stats)
-    if db is not None:
-        arena_id = arena.store(db, spec, results)
-        first, last = arena.game_ids(db, arena_id)
-        stored = _(
-            "Stored in {db} as arena {arena}: games {first}–{last} "
-            "(tikki replay --db {db} {first})",
-            db=db,
-            arena=arena_id,
-            first=first,
-            last=last,
-        )
-        console.print(stored, markup=False)
-    if plot is not None:
-        arena.plot(plot, spec, stats)
-        console.print(_("Plot written to {file}", file=plot), markup=False)
-    if json_out is not None:
+    ok = True
+    if db_file is not None:
+        ok &= _store(db_file, spec, results)
+    if plot_file is not None:
+        chart = _render(plot_file, lambda p: arena.plot(p, spec, stats))
+        ok &= _write(plot_file, _("Plot written to {file}"), lambda p: _write_bytes(p, chart))
+    if json_file is not None:
         summary = {
             "arena": {**spec.__dict__, "options": dict(spec.options), "lineup": list(lineup)},
             "bots": [s.as_dict() for s in stats],
         }
-        json_out.write_text(json.dumps(summary, indent=1) + "\n")
-        console.print(_("Summary written to {file}", file=json_out), markup=False)
+        text = json.dumps(summary, indent=1) + "\n"
+        ok &= _write(json_file, _("Summary written to {file}"), lambda p: _write_text(p, text))
+    if not ok:
+        raise typer.Exit(1)
+
+
+def _store(output: outputs.Output, spec: arena.ArenaSpec, results: list[arena.GameResult]) -> bool:
+    """Store the arena in SQLite (a spare database if that fails) and say where."""
+    import sqlite3
+
+    stored: list[tuple[Path, int]] = []
+
+    def write(path: Path) -> None:
+        try:
+            stored.append((path, arena.store(path, spec, results)))
+        except sqlite3.Error as err:
+            raise OSError(0, str(err)) from None
+
+    ok = outputs.save(output, write, _complain)
+    if stored:
+        path, arena_id = stored[-1]
+        first, last = arena.game_ids(path, arena_id)
+        line = _(
+            "Stored in {db} as arena {arena}: games {first}–{last} "
+            "(tikki replay --db {db} {first})",
+            db=path,
+            arena=arena_id,
+            first=first,
+            last=last,
+        )
+        console.print(line, markup=False)
+    return ok
 
 
 def _run_with_progress(

@@ -27,7 +27,7 @@ from tikki.cards import parse_input, screen_text
 from tikki.core import Game, IllegalMove, RulesError, State
 from tikki.i18n import N_, _, tr
 from tikki.tui import analysis as analysis_view
-from tikki.tui import common, generic
+from tikki.tui import common, generic, outputs
 from tikki.tui.events import event_lines
 from tikki.tui.presenter import Presenter
 
@@ -70,6 +70,7 @@ class Session:
     auto: bool = True
     hint_iterations: int = 1000
     memory_aids: bool = False
+    complain: Callable[[str], None] | None = None
     seen: int = 0
     bots: dict[int, botlib.Bot] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)
@@ -102,7 +103,8 @@ class Session:
         self._show_events()
         if self.state.is_over:
             self._show_result()
-        self._save_record()
+        if not self._save_record() and status == 0:
+            status = 1
         if status == 0:
             self._offer_analysis()
         return status
@@ -349,12 +351,32 @@ class Session:
             return
         analysis_view.show(self.console, result)
 
-    def _save_record(self) -> None:
+    def _save_record(self) -> bool:
+        """Save the record; if that fails, save it to a spare file and say so (``False``)."""
         if self.record_path is None:
-            return
-        path = self.record_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.state.record(), indent=1) + "\n")
+            return True
+        target = outputs.Output("--record", self.record_path, "json")
+        text = json.dumps(self.state.record(), indent=1) + "\n"
+
+        def write(path: Path) -> None:
+            if path == self.record_path:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("w", encoding="utf-8") as file:
+                file.write(text)
+
+        written: list[Path] = []
+
+        def note(message: str) -> None:
+            (self.complain or self.console.print)(message)
+
+        def tracked(path: Path) -> None:
+            write(path)
+            written.append(path)
+
+        ok = outputs.save(target, tracked, note)
+        if not written:
+            return False
+        path = written[-1]
         self.console.print(
             _("Record saved to {path} — replay it with: tikki replay {path}", path=path),
             markup=False,
@@ -368,6 +390,7 @@ class Session:
                 ),
                 markup=False,
             )
+        return ok
 
 
 YES = frozenset({"y", "yes", "k", "kyllä", "kylla", "j", "ja"})
