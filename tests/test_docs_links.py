@@ -119,7 +119,8 @@ def test_the_design_notes_are_cited_inside_the_repository() -> None:
     assert (ROOT / "docs" / "design.md").is_file()
     pattern = re.compile(r"\bDESIGN\b")
     paths = [*ROOT.joinpath("tikki").rglob("*.py"), *ROOT.joinpath("tests").rglob("*.py")]
-    paths += [*ROOT.joinpath("tikki", "web", "static").rglob("*.js"), *doc_files()]
+    docs = [p for p in doc_files() if p.name != "CHANGELOG.md"]  # history may name it
+    paths += [*ROOT.joinpath("tikki", "web", "static").rglob("*.js"), *docs]
     stale = [
         f"{p.relative_to(ROOT)}:{n}"
         for p in paths
