@@ -176,3 +176,71 @@ def test_an_away_player_is_replaced_and_comes_back(server: Server, browser: Brow
     watch.check()
     back_context.close()
     anna_context.close()
+
+
+def test_a_timer_is_not_away_and_a_resigned_table_finishes(
+    server: Server, browser: Browser
+) -> None:
+    """Issue #35 items 7 and 1. Two people and a Medium bot, a 3 s timer that waits: the
+    timer of a person who is here runs out, the other lets a bot play *that turn* (plain
+    words; the log says the stand-in played, not "You play"). Then Ben closes his browser
+    and Anna resigns: nobody who still plays is left, and the server hands Ben's seat to
+    a bot by itself, so the game finishes."""
+    seats: list[dict[str, Any]] = [
+        {"kind": "open", "anyone": True},
+        {"kind": "open", "anyone": True},
+        {"kind": "bot", "bot": "heuristic"},
+    ]
+    anna_context = browser.new_context(viewport=DESKTOP)
+    anna = anna_context.new_page()
+    watch = Watch(anna)
+    table_id = new_table(anna, server.url, seats, players=3, turn_timer=3, on_timeout="wait")
+    sit(anna, server.url, table_id, 0, "Anna")
+    ben_context = browser.new_context(viewport=DESKTOP)
+    ben = ben_context.new_page()
+    ben_watch = Watch(ben)
+    sit(ben, server.url, table_id, 1, "Ben")
+    pages = {0: anna, 1: ben}
+    anna.wait_for_selector("#board[data-status=playing]")
+    # a person's turn (the bot's come and go): wait for one, and for its timer to run out
+    late = None
+    for _ in range(300):
+        timer = table(anna, server.url, table_id)["timer"]
+        if timer and timer["timed_out"]:
+            late = timer["seat"]
+            break
+        anna.wait_for_timeout(100)
+    assert late in (0, 1), late
+    other = pages[1 - late]
+    button = other.locator(f"[data-hand-over='{late}']")
+    button.wait_for(timeout=10_000)
+    name = "Anna" if late == 0 else "Ben"
+    assert button.inner_text() == f"Let a bot play this turn for {name}"
+    said = other.locator("#turn-timer").inner_text() + other.locator("#leave").inner_text()
+    assert f"{name}'s time for this turn is up." in said and "away" not in said, said
+    shot(other, "leave-timer-not-away")
+    button.click()
+    mine = pages[late]
+    mine.wait_for_selector("#leave-side .takeovers li:has-text('played that turn')")
+    said = mine.locator("#leave-side .takeovers li").first.inner_text()
+    assert said.startswith("You ran out of time at move"), said
+    taken = [t for t in table(anna, server.url, table_id)["takeovers"] if t["why"] == "timeout"]
+    assert taken and taken[0]["to"] == taken[0]["from"] + 1, taken  # that turn only
+    assert table(anna, server.url, table_id)["seats"][late]["stand_in"] is None
+    stand_in = mine.locator(f"#log-list li[data-i='{taken[0]['from']}']").inner_text()
+    assert stand_in.startswith("Your stand-in bot "), stand_in
+    assert "away" not in mine.locator("#leave").inner_text()
+
+    # item 1: Ben leaves, Anna resigns: the table still finishes
+    ben_watch.check()
+    ben_context.close()
+    anna.locator("#resign").wait_for(timeout=15_000)
+    anna.click("#resign")
+    anna.click("#resign-yes")
+    anna.wait_for_selector("#board[data-status=finished]", timeout=90_000)
+    info = table(anna, server.url, table_id)
+    assert info["seats"][0]["resigned"]
+    assert any(t["seat"] == 1 and t["why"] == "away" for t in info["takeovers"]), info
+    assert "Ben was away: a bot (Medium) played from move" in anna.inner_text("#leave-side")
+    watch.check()
+    anna_context.close()

@@ -99,19 +99,13 @@ function renderPanel(m, token) {
   fill($("#leave-side"), side.join(""), m, token);
   // on the board, only while there is something to do or know now
   const parts = [];
-  if (me && playing && (me.resigned || me.stand_in)) parts.push(standInHtml(me));
-  if (me && playing && !me.resigned) {
+  if (me && playing && (me.resigned || me.stand_in)) parts.push(standInHtml(me, m.table.takeovers));
+  // Anyone seated may hand over a seat, a player who resigned and still watches too (the
+  // server does it by itself when nobody who still plays is here: docs/players.md).
+  if (me && playing) {
     for (const s of m.table.seats) {
       if (s.seat === m.seat || s.kind !== "human" || s.stand_in) continue;
-      if (s.may_hand_over) {
-        const name = esc(names[s.seat]);
-        const away = _("{name} is away.", { name });
-        const button = _("Let a bot play for {name}", { name });
-        parts.push(
-          `<p class="away-line"><span>${away}</span> ` +
-            `<button type="button" class="secondary" data-hand-over="${s.seat}">${button}</button></p>`,
-        );
-      }
+      if (s.may_hand_over) parts.push(handOverHtml(s, esc(names[s.seat])));
     }
   }
   if (view.error) parts.push(`<p class="error-line" role="alert">${esc(view.error)}</p>`);
@@ -143,12 +137,31 @@ function fill(box, html, m, token) {
   }
 }
 
-function standInHtml(me) {
+/** The line and button for a seat the others may hand to a bot: a person who is here but
+ * whose turn timer ran out (a bot plays that one turn), or a person who is away (a bot
+ * plays until they come back). `name` is escaped. */
+function handOverHtml(s, name) {
+  // the countdown above already says that the time is up
+  const [line, button] = s.connected
+    ? ["", _("Let a bot play this turn for {name}", { name })]
+    : [_("{name} is away.", { name }), _("Let a bot play for {name}", { name })];
+  return (
+    `<p class="away-line">${line ? `<span>${line}</span> ` : ""}` +
+    `<button type="button" class="secondary" data-hand-over="${s.seat}">${button}</button></p>`
+  );
+}
+
+function standInHtml(me, takeovers) {
   if (me.resigned) {
     const resigned = _("You resigned: a bot plays your seat to the end. You can still watch.");
     return `<p class="resigned-line">${esc(resigned)}</p>`;
   }
-  const playing = _("A bot is playing for you while you were away.");
+  const now = takeovers.filter((t) => t.seat === me.seat && t.to === null).pop();
+  if (now && now.why === "timeout") {
+    const turn = _("Your time for this turn ran out: a bot plays this one turn for you.");
+    return `<p class="stand-in-line">${esc(turn)}</p>`;
+  }
+  const playing = _("You were away, so a bot plays your seat until you take it back.");
   const back = _("Take my seat back");
   return (
     `<p class="stand-in-line">${esc(playing)} ` +
@@ -176,7 +189,7 @@ function takeoverLine(t, names, mySeat) {
   const p = { name: names[t.seat], level: levelName(t.bot), from: t.from + 1, to: t.to === null ? 0 : t.to + 1 };
   const you = t.seat === mySeat;
   const back = t.to !== null;
-  if (t.why === "timer") {
+  if (t.why === "timer" || (t.why === "timeout" && (!back || t.to === t.from + 1))) {
     return you
       ? _("You ran out of time at move {from}: a bot ({level}) played that turn.", p)
       : _("{name} ran out of time at move {from}: a bot ({level}) played that turn.", p);

@@ -683,7 +683,11 @@ function renderLog(m, ctx) {
     if (you) li.className = "mine";
     li.dataset.i = String(i);
     li.dataset.move = e.move;
-    li.innerHTML = describe(e, you, `<span class="who">${esc(names[e.seat] ?? seatLabel(e.seat))}</span>`);
+    // a bot that played for me does not say "You play"
+    const standIn = you && (m.table.takeovers || []).some((t) => t.seat === e.seat && t.from <= i && (t.to === null || i < t.to));
+    const name = standIn ? _("Your stand-in bot") : (names[e.seat] ?? seatLabel(e.seat));
+    if (standIn) li.dataset.standIn = "1";
+    li.innerHTML = describe(e, you && !standIn, `<span class="who">${esc(name)}</span>`);
     frag.appendChild(li);
     for (const event of e.events || []) {
       const line = eventText(event, names, m.table.game, e);
@@ -728,7 +732,7 @@ function faceDown(list, range) {
     if (hide && li.dataset.full === undefined) {
       li.dataset.full = li.innerHTML;
       const who = li.querySelector(".who").outerHTML;
-      const line = li.classList.contains("mine") ? _("{name} play a card", { name: who }) : _("{name} plays a card", { name: who });
+      const line = li.classList.contains("mine") && !li.dataset.standIn ? _("{name} play a card", { name: who }) : _("{name} plays a card", { name: who });
       li.innerHTML = `${line} <span class="muted">${esc(_("(face down now)"))}</span>`;
       li.hidden = verb === "trump";
       li.classList.add("face-down");
