@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import pytest
 import ray
 from typer.testing import CliRunner
 
-from tikki import arena
+from tikki import arena, bots
 from tikki.cli import app
+from tikki.core import Game
 
 
 @pytest.fixture(scope="module")
@@ -40,3 +42,30 @@ def test_cli_arena_on_ray(local_ray: None) -> None:
     assert on_ray.exit_code == 0, on_ray.output
     rows = [next(x for x in r.output.splitlines() if "heuristic" in x) for r in (on_ray, plain)]
     assert rows[0].split()[:4] == rows[1].split()[:4]
+
+
+@pytest.mark.timeout(600)
+def test_a_bot_registered_in_the_driver_plays_on_ray(local_ray: None) -> None:
+    """Issue 43: a bot registered in the driver was unknown in Ray workers ("no bot")."""
+
+    class First:  # defined here: Ray's workers cannot import it, it travels by value
+        name = "first_local"
+
+        def __init__(self, seed: int | None = None) -> None:
+            pass
+
+        def choose(self, game: Game, view: Mapping[str, Any]) -> str:
+            return str(view["legal_moves"][0])
+
+    bots.register_bot("first_local", First)
+    bots.register_bot("first_path", "tests._py_bots:FirstMove")
+    try:
+        spec = arena.ArenaSpec("myllymatti", 3, {}, ("first_local", "first_path", "random"), 6, 2)
+        on_ray = arena.run(spec, ray="auto")
+        plain = arena.run(spec, 1)
+    finally:
+        bots._FACTORIES.pop("first_local", None)
+        bots._FACTORIES.pop("first_path", None)
+    assert [r.error for r in on_ray] == [None] * 6
+    key = [(r.index, r.outcome, r.record) for r in on_ray]
+    assert key == [(r.index, r.outcome, r.record) for r in plain]

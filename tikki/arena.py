@@ -21,9 +21,12 @@ import hashlib
 import json
 import math
 import multiprocessing
+import pickle
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,6 +160,59 @@ def _play_task(task: tuple[ArenaSpec, int]) -> GameResult:
     return play_game(*task)
 
 
+def play_chunk(
+    spec: ArenaSpec, indices: Sequence[int], factories: Mapping[str, botlib.BotFactory]
+) -> list[GameResult]:
+    """Play the games ``indices`` in a worker, after registering the driver's own bots
+    (``factories``, from :func:`shipped_bots`)."""
+    install_bots(factories)
+    return [play_game(spec, i) for i in indices]
+
+
+def install_bots(factories: Mapping[str, botlib.BotFactory]) -> None:
+    """Register ``factories`` (bots the driver registered) in this worker process."""
+    for name, factory in factories.items():
+        botlib.register_bot(name, factory)
+
+
+SPAWN_GUARD = (
+    "a worker process of the arena died while starting. With jobs > 1 every worker imports "
+    'your script again: put the arena call under `if __name__ == "__main__":` (and '
+    "define your bots at the top level of the script or of a module)"
+)
+"""The message of a pool whose workers die as they start (an unguarded script)."""
+
+
+def shipped_bots(
+    lineup: Sequence[str], dumps: Callable[[Any], bytes] = pickle.dumps
+) -> dict[str, botlib.BotFactory]:
+    """The bots of ``lineup`` that were registered in this process (``register_bot``), to be
+    registered in each worker; refuses clearly a factory that ``dumps`` cannot send."""
+    names = {botlib.parse_spec(spec)[0] for spec in lineup}
+    factories = botlib.registered(names)
+    for name, factory in factories.items():
+        try:
+            dumps(factory)
+        except (pickle.PicklingError, AttributeError, TypeError) as err:
+            raise RulesError(
+                _t(
+                    "bot {name!r} cannot be sent to worker processes ({err}): define it at "
+                    "the top level of a module, or register it by import path, "
+                    "register_bot({name!r}, 'module:Class')",
+                    name=name,
+                    err=err,
+                )
+            ) from None
+    return factories
+
+
+def _refuse_in_bootstrap() -> None:
+    """Stop an arena that a spawned worker starts while importing the script (no
+    ``__main__`` guard), instead of letting it start workers of its own."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise RuntimeError(SPAWN_GUARD)
+
+
 def run(
     spec: ArenaSpec,
     jobs: int = 1,
@@ -169,7 +225,10 @@ def run(
     ``ray``: play the games as Ray tasks instead (``"local"``, ``"auto"`` or an address;
     :mod:`tikki.arena_ray`), with ``jobs`` CPUs for a local Ray when above 1.
     ``skip``: the indices of games not to play (a run resumed: they were played before;
-    every other game is exactly as in the whole run).
+    every other game is exactly as in the whole run).  Bots registered in this process
+    (``bots.register_bot``) are registered in the workers too.  A script that runs the
+    arena with ``jobs > 1`` or Ray needs the ``if __name__ == "__main__":`` guard; without
+    it the run stops with :data:`SPAWN_GUARD` instead of hanging.
     """
     if ray is not None:
         if skip:
@@ -186,14 +245,24 @@ def run(
             if on_result:
                 on_result(result)
         return results
+    _refuse_in_bootstrap()
+    factories = shipped_bots(spec.lineup)
+    indices = [i for _, i in tasks]
+    size = max(1, len(indices) // (jobs * 20))
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(jobs) as pool:
-        for result in pool.imap_unordered(
-            _play_task, tasks, chunksize=max(1, len(tasks) // (jobs * 20))
-        ):
-            results.append(result)
-            if on_result:
-                on_result(result)
+    with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
+        futures = [
+            pool.submit(play_chunk, spec, indices[k : k + size], factories)
+            for k in range(0, len(indices), size)
+        ]
+        try:
+            for future in as_completed(futures):
+                for result in future.result():
+                    results.append(result)
+                    if on_result:
+                        on_result(result)
+        except BrokenProcessPool:
+            raise RuntimeError(SPAWN_GUARD) from None
     results.sort(key=lambda r: r.index)
     return results
 

@@ -9,20 +9,18 @@ and bot seeds come from the arena seed and the game's index, never from where it
 workers, default all cores) and stops it afterwards; ``"auto"`` joins the cluster this
 machine belongs to (``ray start`` was run here); anything else is a Ray address
 (``ray://head:10001``, ``head:6379``).  If this process already called ``ray.init``, that
-Ray is used as it is.  Every node needs tikki installed, at the same version.
+Ray is used as it is.  Every node needs tikki installed, at the same version.  Bots
+registered in the driver (``bots.register_bot``) go with each task, by value (Ray's
+cloudpickle), so a bot class defined in the driver's script works on every node.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from tikki.arena import ArenaSpec, GameResult, play_game
+from tikki.arena import ArenaSpec, GameResult, play_chunk, shipped_bots
 from tikki.extras import require
-
-
-def _play_chunk(spec: ArenaSpec, indices: Sequence[int]) -> list[GameResult]:
-    return [play_game(spec, i) for i in indices]
 
 
 def run(
@@ -35,6 +33,8 @@ def run(
     require("ray", "arena --ray")
     import ray
 
+    # the driver's own bots, registered in each task (cloudpickle: by value from __main__)
+    factories = shipped_bots(spec.lineup, ray.cloudpickle.dumps)
     started = False
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
@@ -48,9 +48,9 @@ def run(
         resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
         cpus = max(1, int(resources.get("CPU", 1)))
         size = max(1, min(50, spec.games // (cpus * 8)))
-        remote = ray.remote(num_cpus=1)(_play_chunk)
+        remote = ray.remote(num_cpus=1)(play_chunk)
         pending = [
-            remote.remote(spec, range(start, min(start + size, spec.games)))
+            remote.remote(spec, range(start, min(start + size, spec.games)), factories)
             for start in range(0, spec.games, size)
         ]
         results: list[GameResult] = []

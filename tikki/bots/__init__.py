@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol
 
 from tikki.core import Game, RulesError
@@ -34,9 +34,54 @@ BotFactory = Callable[..., Bot]
 _FACTORIES: dict[str, BotFactory] = {}
 
 
-def register_bot(name: str, factory: BotFactory) -> None:
-    """Make ``factory(seed=..., **params)`` available under ``name`` for :func:`make`."""
+def register_bot(name: str, factory: BotFactory | str) -> None:
+    """Make ``factory(seed=..., **params)`` available under ``name`` for :func:`make`.
+
+    ``factory`` may be an import path, ``"package.module:Class"``, imported when the bot is
+    first made (the form every worker process can resolve on its own)."""
+    if isinstance(factory, str):
+        factory = _ImportPath(factory)
     _FACTORIES[name] = factory
+
+
+class _ImportPath:
+    """A factory named by ``"module:attribute"``, imported on first use."""
+
+    def __init__(self, path: str) -> None:
+        module, colon, attr = path.partition(":")
+        if not colon or not module or not attr:
+            raise RulesError(
+                _t(
+                    "a bot import path is 'module:Class', e.g. 'mybots:FirstMove'; got {path!r}",
+                    path=path,
+                )
+            )
+        self.path = path
+
+    def resolve(self) -> BotFactory:
+        """The factory itself (imported)."""
+        import importlib
+
+        module, _, attr = self.path.partition(":")
+        try:
+            found: Any = importlib.import_module(module)
+            for part in attr.split("."):
+                found = getattr(found, part)
+        except (ImportError, AttributeError) as err:
+            raise RulesError(
+                _t("cannot import the bot {path!r}: {err}", path=self.path, err=err)
+            ) from None
+        return found  # type: ignore[no-any-return]
+
+    def __call__(self, **params: Any) -> Bot:
+        return self.resolve()(**params)
+
+
+def registered(names: Collection[str]) -> dict[str, BotFactory]:
+    """The factories registered under ``names`` that are not built in (what worker
+    processes must be given to make the same bots)."""
+    _load_builtin()
+    return {n: f for n, f in _FACTORIES.items() if n in names and _BUILTIN.get(n) is not f}
 
 
 def bot_names() -> list[str]:
@@ -97,6 +142,8 @@ def make(spec: str, seed: int | None = None, **params: Any) -> Bot:
                 names=", ".join(sorted(_FACTORIES)),
             )
         )
+    if isinstance(factory, _ImportPath):
+        factory = factory.resolve()
     merged: dict[str, Any] = {**spec_params, **params}
     _check_params(name, factory, merged)
     try:
@@ -181,8 +228,12 @@ def _load_builtin() -> None:
             "expert": expert.ExpertBot,
             "cmd": external.ExternalBot,
         }
+        _BUILTIN.update(builtin)
         for name, factory in builtin.items():
             _FACTORIES.setdefault(name, factory)
 
 
-__all__ = ["Bot", "bot_names", "make", "parse_spec", "register_bot"]
+_BUILTIN: dict[str, BotFactory] = {}
+
+
+__all__ = ["Bot", "bot_names", "make", "parse_spec", "register_bot", "registered"]
