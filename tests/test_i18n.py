@@ -65,7 +65,18 @@ def test_the_terminal_follows_lang_then_lc_all_lc_messages_lang() -> None:
     assert i18n.resolve(None, {"LC_ALL": "C", "LANG": "fi_FI.UTF-8"}) == "en"
     assert i18n.resolve(None, {"LANG": "sv_SE.UTF-8"}) == "en"
     assert i18n.resolve(None, {}) == "en"
-    assert i18n.resolve("xx", {"LANG": "de_DE"}) == "en"
+    assert i18n.resolve(None, {"LC_ALL": "de_AT", "LC_MESSAGES": "fi_FI", "LANG": "fi_FI"}) == "de"
+    assert i18n.resolve(None, {"LC_ALL": "", "LANG": "fi_FI"}) == "fi"
+    assert i18n.resolve("de", {"LANG": "fi_FI"}) == "de"
+    assert i18n.resolve("de-AT", {}) == "de" and i18n.resolve("pseudo", {}) == "pseudo"
+
+
+@pytest.mark.parametrize("bad", ["xx", "klingon", "", "C"])
+def test_an_unknown_lang_is_an_error_not_english(bad: str) -> None:
+    """An explicit choice (``--lang``) that names no language is refused, whatever the
+    locale says; only the locale falls back to English."""
+    with pytest.raises(ValueError, match=rf"unknown language {bad!r}: choose en, fi, de"):
+        i18n.resolve(bad, {"LANG": "de_DE"})
 
 
 def test_http_follows_the_query_then_accept_language_q_values() -> None:
@@ -78,6 +89,48 @@ def test_http_follows_the_query_then_accept_language_q_values() -> None:
     assert i18n.negotiate("pseudo") == "en"  # only ?lang= chooses the test language
     assert i18n.negotiate("*;q=0.5, ;;q=x") == "en"
     assert i18n.negotiate(None) == "en"
+    assert i18n.negotiate("sv", "xx") == "en"  # a request falls back, never fails
+
+
+def test_a_broken_q_value_weighs_1_so_the_listed_language_wins() -> None:
+    """``q=1.0.0`` is no valid weight; it counts as 1 (not as a refusal), for the pages,
+    the API and the rules texts alike."""
+    assert i18n.negotiate("de;q=1.0.0, fi;q=0.5") == "de"
+    assert i18n.accept_language("de;q=1.0.0, fi;q=0.5") == "de"
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("fi", "fi"),
+        ("de-DE,de;q=0.9,en;q=0.8", "de"),
+        ("sv-SE, fi;q=0.7, en;q=0.3", "fi"),
+        ("en;q=0.5, de-CH, fi;q=0.9", "de"),
+        ("fi;q=0, de;q=0.1", "de"),
+        ("fi;q=nan, de;q=0.5", "fi"),
+        ("fi;q=x", "fi"),
+        ("fi;q=-1, de;q=0.2", "de"),
+        ("fi;q=7, de", "fi"),
+        ("*", None),
+        ("", None),
+        (None, None),
+        ("sv, nb", None),
+        ("pseudo", None),
+        ("de;q=0.5, fi;q=0.5", "de"),
+    ],
+)
+def test_accept_language(header: str | None, expected: str | None) -> None:
+    assert i18n.accept_language(header) == expected
+
+
+def test_spoken_is_the_real_language_behind_a_choice() -> None:
+    assert [i18n.spoken(t) for t in ("fi_FI.UTF-8", "de", "pseudo", "sv", None)] == [
+        "fi",
+        "de",
+        "en",
+        "en",
+        "en",
+    ]
 
 
 def test_an_unknown_language_is_refused_clearly() -> None:

@@ -45,6 +45,20 @@ def test_the_query_wins_over_the_header(c: TestClient) -> None:
     assert lang == "en" and info["bots"][0]["label"] == "Easy"
 
 
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [("de;q=1.0.0, fi;q=0.5", "de"), ("fi;q=0.5, de;q=0.9", "de"), ("sv, fi;q=0.1", "fi")],
+)
+def test_pages_api_and_rules_choose_the_same_language(
+    c: TestClient, header: str, lang: str
+) -> None:
+    """One negotiation serves the API's texts, the rules API and the rules page."""
+    headers = {"Accept-Language": header}
+    assert _games(c, headers=headers)[1] == lang
+    assert c.get("/api/games/mattis/rules", headers=headers).json()["lang"] == lang
+    assert f'<html lang="{lang}"' in c.get("/rules/mattis", headers=headers).text
+
+
 def test_pseudo_marks_every_text_of_the_lobby(c: TestClient) -> None:
     info, _lang = _games(c, params={"lang": "pseudo"})
     texts = [b["label"] for b in info["bots"]]

@@ -512,8 +512,8 @@ def rules_command(
     """
     try:
         name = game_class(game_name(game)).name
-        text = rules.rules_text(name, rules.terminal_language(lang))
-    except RulesError as err:
+        text = rules.rules_text(name, i18n.resolve(lang))
+    except ValueError as err:  # an unknown game (RulesError) or --lang
         raise _fail(str(err)) from None
     console.print(Markdown(text))
 

@@ -6,11 +6,15 @@ The texts of the Python side live in the gettext domain ``tikki``: the catalogs 
 itself.  The pseudo-locale ``pseudo`` wraps every text in ``⟦…⟧``: tests use it to find a
 text that never went through a translation.
 
-Choosing the language:
+Choosing the language is done here and nowhere else, for the terminal, the server, the
+rules texts and the pages:
 
 * the terminal: :func:`resolve` (``--lang``, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG``);
-* HTTP: :func:`negotiate` (``?lang=``, else ``Accept-Language``);
-* anything else is English.
+  an unknown ``--lang`` is a clear error (:func:`check`), an unknown locale means English;
+* HTTP: :func:`negotiate` (``?lang=``, else the best of ``Accept-Language`` by
+  :func:`accept_language`); what a request asks for falls back, never fails;
+* anything else is English.  :func:`spoken` is the real language behind a choice (the
+  pseudo-locale is English), e.g. the language of the rules text served.
 
 Translating: :func:`translator` gives one language's ``gettext``/``ngettext``; :func:`_` and
 :func:`ngettext` use the language of the current command or request (:func:`use`,
@@ -21,9 +25,10 @@ Translating: :func:`translator` gives one language's ``gettext``/``ngettext``; :
 from __future__ import annotations
 
 import gettext as _gettext
+import math
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -57,16 +62,28 @@ def known(code: str | None) -> str | None:
     return primary if primary in LANGUAGES else None
 
 
+def spoken(lang: str | None) -> str:
+    """The one of :data:`LANGUAGES` that ``lang`` (a tag or ``pseudo``) is read in: English
+    for the pseudo-locale and anything unknown.
+
+    >>> spoken("de-AT"), spoken("pseudo"), spoken("sv")
+    ('de', 'en', 'en')
+    """
+    lang = known(lang)
+    return lang if lang in LANGUAGES else "en"
+
+
 def resolve(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """The terminal's language: ``explicit`` (``--lang``) if it names one, else the first
-    of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set (POSIX order: the first one set
-    decides, ``C``/``POSIX`` meaning English); anything else is ``"en"``.
+    """The terminal's language: ``explicit`` (``--lang``), checked by :func:`check` (an
+    unknown one raises :class:`ValueError`), else the first of ``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG`` that is set (POSIX order: the first one set decides, ``C``/``POSIX`` or a
+    language of ours not meaning English); else ``"en"``.
 
     >>> resolve("fi"), resolve(None, {"LANG": "de_DE.UTF-8"}), resolve(None, {"LANG": "sv_SE"})
     ('fi', 'de', 'en')
     """
-    if explicit:
-        return known(explicit) or "en"
+    if explicit is not None:
+        return check(explicit)
     env = os.environ if environ is None else environ
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(var)
@@ -76,43 +93,61 @@ def resolve(explicit: str | None = None, environ: Mapping[str, str] | None = Non
 
 
 def check(code: str) -> str:
-    """``code`` as a language, or :class:`ValueError` saying which ones there are."""
+    """``code`` as a language (a person's explicit choice, ``--lang``), or
+    :class:`ValueError` with a one-line message naming the ones there are."""
     lang = known(code)
     if lang is None:
-        raise ValueError(f"unknown language {code!r}: choose {', '.join(LANGUAGES)}")
+        names = ", ".join(LANGUAGES)
+        raise ValueError(_("unknown language {lang!r}: choose {names}", lang=code, names=names))
     return lang
 
 
-_Q = re.compile(r"^\s*q\s*=\s*([0-9.]+)\s*$", re.IGNORECASE)
+def _quality(params: Sequence[str]) -> float:
+    """The ``q`` of an ``Accept-Language`` range's parameters, within 0..1.
+
+    Absent, unreadable (``q=x``, ``q=1.0.0``) or not finite, it is 1: a broken weight does
+    not turn a language the browser lists into a refusal; only ``q=0`` refuses.
+    """
+    for param in params:
+        key, _sep, value = param.partition("=")
+        if key.strip().lower() == "q":
+            try:
+                weight = float(value)
+            except ValueError:
+                return 1.0
+            return min(max(weight, 0.0), 1.0) if math.isfinite(weight) else 1.0
+    return 1.0
 
 
-def negotiate(accept_language: str | None, query: str | None = None) -> str:
-    """The language of an HTTP request: ``?lang=`` if it names one, else the best of
-    ``Accept-Language`` by q-value (ties: the order given), else ``"en"``.
+def accept_language(header: str | None) -> str | None:
+    """The best of :data:`LANGUAGES` in an ``Accept-Language`` header, or ``None``.
+
+    Ranges are weighed by their ``q`` (:func:`_quality`); among equal weights the first
+    listed wins; ``*``, ``pseudo`` and languages that are not ours are skipped.
+
+    >>> accept_language("en;q=0.5, de-CH, fi;q=0.9"), accept_language("de;q=1.0.0, fi;q=0.5")
+    ('de', 'de')
+    """
+    best: tuple[float, int, str] | None = None
+    for order, item in enumerate((header or "")[:1000].split(",")):
+        tag, *params = item.split(";")
+        lang = known(tag)
+        weight = _quality(params)
+        if lang is None or lang == PSEUDO or weight <= 0:
+            continue
+        if best is None or weight > best[0]:
+            best = (weight, order, lang)
+    return best[2] if best else None
+
+
+def negotiate(accept_language_header: str | None, query: str | None = None) -> str:
+    """The language of an HTTP request: ``?lang=`` if it names one (``pseudo`` too), else
+    the best of ``Accept-Language`` (:func:`accept_language`), else ``"en"``.
 
     >>> negotiate("sv, de-CH;q=0.8, fi;q=0.9"), negotiate("fi", "de"), negotiate(None)
     ('fi', 'de', 'en')
     """
-    chosen = known(query)
-    if chosen is not None:
-        return chosen
-    best: tuple[float, int, str] | None = None
-    for order, item in enumerate((accept_language or "")[:1000].split(",")):
-        tag, *params = item.split(";")
-        quality = 1.0
-        for param in params:
-            m = _Q.match(param)
-            if m is not None:
-                try:
-                    quality = float(m.group(1))
-                except ValueError:
-                    quality = 0.0
-        lang = known(tag) if tag.strip() != "*" else None
-        if lang is None or lang == PSEUDO or quality <= 0:
-            continue
-        if best is None or quality > best[0]:
-            best = (quality, order, lang)
-    return best[2] if best else "en"
+    return known(query) or accept_language(accept_language_header) or "en"
 
 
 class Translations(Protocol):
@@ -232,6 +267,7 @@ __all__ = [
     "Pseudo",
     "Translations",
     "_",
+    "accept_language",
     "activate",
     "check",
     "current",
@@ -240,6 +276,7 @@ __all__ = [
     "negotiate",
     "ngettext",
     "resolve",
+    "spoken",
     "tr",
     "translator",
     "use",

@@ -19,7 +19,6 @@ import tikki
 from tikki import i18n
 from tikki.core import games
 from tikki.i18n import _
-from tikki.rules import request_language
 from tikki.server import botplay, headers, schemas, web, ws
 from tikki.server.analysis import Analyses
 from tikki.server.db import Store, default_db_url
@@ -110,7 +109,7 @@ def api_router() -> APIRouter:
         ``?lang=`` wins, then ``Accept-Language``; anything else is English.  The page
         ``/rules/{game}`` renders the same text.
         """
-        served = request_language(lang, accept_language)
+        served = i18n.spoken(i18n.negotiate(accept_language, lang))
         response.headers["Vary"] = "Accept-Language"
         return {"game": game, "lang": served, "markdown": web.rules_markdown(game, served)}
 

@@ -18,8 +18,8 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from markdown_it import MarkdownIt
 
 from tikki.core import RulesError, game_class
-from tikki.i18n import _
-from tikki.rules import DEFAULT_LANGUAGE, request_language, rules_text
+from tikki.i18n import _, negotiate, spoken
+from tikki.rules import DEFAULT_LANGUAGE, rules_text
 from tikki.server.errors import ApiError
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
@@ -161,7 +161,7 @@ def router() -> APIRouter:
         accept_language: Annotated[str | None, Header()] = None,
     ) -> Response:
         """A game's rules page in ``?lang=``, else the browser's language, else English."""
-        return rules_page(game, request_language(lang, accept_language))
+        return rules_page(game, spoken(negotiate(accept_language, lang)))
 
     @routes.get("/static/{path:path}")
     async def static(path: str) -> Response:
