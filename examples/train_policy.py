@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from tikki.extras import require
 from tikki.rl import make_env
 
 
@@ -101,6 +102,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plot", default="train_policy.png")
     args = parser.parse_args()
+    require("plot", "examples/train_policy.py (its plot)")  # before minutes of training
     random_rate = evaluate(None, args.eval_games, 1)
     print(f"random seat: loss rate {random_rate:.3f} (1/3 would be an equal share)", flush=True)
     curve = train(args.minutes, args.eval_every, args.eval_games, args.seed)

@@ -11,6 +11,7 @@ import pytest
 
 import tikki
 from tikki.interop.observations import (
+    DOC_CONFIGS,
     MueckenstichEncoder,
     MyllymattiEncoder,
     ViewBasedEncoder,
@@ -138,3 +139,40 @@ def test_observation_doc_is_up_to_date() -> None:
     assert doc == document(), (
         "docs/observations.md is stale: python -m tikki.interop.observations > docs/observations.md"
     )
+
+
+def test_the_muckenstich_colour_one_hots_are_in_r_b_g_k_order_as_documented() -> None:
+    """Issue 43: the docs said the led colour order was "E, G, R, S"; it is R, B, G, K."""
+    game = tikki.load("mueckenstich", 4)
+    enc = encoder_for(game)
+    described = {f.name: f.meaning for f in enc.features}
+    for name in ("led", "trump", "doubled", "dropped"):
+        assert "R, B, G, K" in described[name], described[name]
+    state, rng = game.new_state(seed=3), random.Random(3)
+    checked: set[tuple[str, str]] = set()
+    while not state.is_over and len(checked) < 8:
+        view = state.view(0)
+        parts = enc.split(enc.encode(state, 0))
+        for name in ("led", "trump"):
+            if view[name] is not None:
+                assert int(np.argmax(parts[name])) == "RBGK".index(view[name])
+                checked.add((name, view[name]))
+        state.play(rng.choice(state.legal_moves()))
+    assert len(checked) >= 4
+
+
+def test_the_action_id_tables_cover_every_id_in_order() -> None:
+    doc = (ROOT / "docs" / "observations.md").read_text(encoding="utf-8")
+    for name, players, options in DOC_CONFIGS:
+        space = encoder_for(tikki.load(name, players, **options)).actions
+        section = doc[doc.index(f"## {name} ({len(space)} actions)") :]
+        rows = [r for r in section.splitlines() if r.startswith("| ") and r[2].isdigit()]
+        at = 0
+        for row in rows:
+            ids = row.split("|")[1].strip()
+            first, _, last = ids.partition("–")
+            if int(first) != at:
+                break
+            assert f"`{space.to_text(int(first))}`" in row
+            at = int(last or first) + 1
+        assert at == len(space), (name, at, len(space))

@@ -333,15 +333,15 @@ class MueckenstichEncoder(_CardEncoder):
             Feature("hand_sizes", (n,), 0, 1, "cards in each relative seat's hand / deal size"),
             _cards("trick", n, d, "the card each relative seat put into the current trick"),
             Feature("leader", (n,), 0, 1, "one-hot: the relative seat that led the trick"),
-            Feature("led", (4,), 0, 1, "one-hot: the colour led (E, G, R, S order of COLOURS)"),
-            Feature("trump", (4,), 0, 1, "one-hot: the trump colour"),
+            Feature("led", (4,), 0, 1, "one-hot: the colour led (R, B, G, K order)"),
+            Feature("trump", (4,), 0, 1, "one-hot: the trump colour (R, B, G, K order)"),
             Feature("naming_trump", (1,), 0, 1, "1 while the mosquito's player names trump"),
             Feature("voids", (n, 4), 0, 1, "colours each relative seat has shown void in"),
             Feature("tricks", (n,), 0, 1, "tricks won this round / (deal size · deals)"),
             Feature("mosquitoes", (n,), 0, 1, "mosquitoes won this round / 12"),
             _cards("piles", n, d, "cards each relative seat has won this round"),
-            Feature("doubled", (4,), 0, 1, "one-hot: the doubled colour (scoring)"),
-            Feature("dropped", (4,), 0, 1, "one-hot: the dropped colour (scoring)"),
+            Feature("doubled", (4,), 0, 1, "one-hot: the doubled colour (scoring; R, B, G, K)"),
+            Feature("dropped", (4,), 0, 1, "one-hot: the dropped colour (scoring; R, B, G, K)"),
             Feature("scores", (n,), -1, 1, f"match totals of each relative seat / {65 * n} (65·n)"),
         ]
         super().__init__(game, features, {t: i for i, t in enumerate(CARD_TEXT) if t})
@@ -588,7 +588,45 @@ def document() -> str:
         kind = type(enc).__name__
         parts.append(f"## {name}, {players} players ({kind}, {enc.size} values)\n")
         parts.append(enc.table() + "\n")
+    parts.append(
+        "# Action ids\n\n"
+        "The fixed action space of each game (`tikki.interop.encoding.ActionSpace`, shared by "
+        "Gymnasium, PettingZoo and OpenSpiel): ids in order, grouped by move form. It depends "
+        "on the game's options (runs, `max_sequence`), not on the number of players; "
+        "`env.unwrapped.actions.to_text(id)` and `.to_id(text)` convert.\n"
+    )
+    for name, players, options in DOC_CONFIGS:
+        space = encoder_for(tikki.load(name, players, **options)).actions
+        parts.append(f"## {name} ({len(space)} actions)\n")
+        parts.append(action_table(space) + "\n")
     return "\n".join(parts)
+
+
+def _form(text: str) -> str:
+    """The move form of an action text: ``card``, ``run``, a word, or ``word card/suit``."""
+    if "+" in text:
+        return "run (suit by suit, by lowest card, then length)"
+    word, space, rest = text.partition(" ")
+    if space:
+        return f"{word} *{'suit' if len(rest) == 1 else 'card'}*"
+    return "card" if any(ch.isdigit() for ch in text) or len(text) == 2 else text
+
+
+def action_table(space: ActionSpace) -> str:
+    """A Markdown table of ``space``: one row per run of ids of the same move form."""
+    rows = ["| ids | move | texts |", "|---|---|---|"]
+    texts = space.texts
+    start = 0
+    for i in range(1, len(texts) + 1):
+        if i == len(texts) or _form(texts[i]) != _form(texts[start]):
+            group = texts[start:i]
+            ids = f"{start}" if len(group) == 1 else f"{start}–{i - 1}"
+            shown = " ".join(f"`{t}`" for t in group)
+            if len(group) > 14:
+                shown = " ".join(f"`{t}`" for t in group[:6]) + " … " + f"`{group[-1]}`"
+            rows.append(f"| {ids} | {_form(texts[start])} | {shown} |")
+            start = i
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@
   value of a state is the mean of ``n_rollouts`` random playouts by tikki's own fast
   ``State.random_playout`` (no OpenSpiel round trip per move); the prior is uniform.
   For ISMCTS give it states from ``resample_from_infostate``, which carry no future deal.
+  Use it instead of OpenSpiel's stock ``mcts.RandomRolloutEvaluator``: that one plays each
+  rollout through the adapter (a pyspiel round trip per move, about 47 simulations a
+  second in Myllymatti), this one about 9× faster.
 * :func:`state_from` wraps a tikki state (of the same game) as a pyspiel state;
   :func:`state_from_deck` deals a fixed deck; :func:`state_from_record` replays a record
   (``tikki replay``'s JSON) and verifies it.

@@ -1,0 +1,43 @@
+"""The examples run, at a tiny size, and save what they promise (issue 43)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_NO_MATPLOTLIB = (  # matplotlib looks uninstalled to tikki.extras.require
+    "import importlib.util, runpy, sys\n"
+    "_find = importlib.util.find_spec\n"
+    "importlib.util.find_spec = lambda name, *a: (\n"
+    "    None if name.split('.')[0] == 'matplotlib' else _find(name, *a))\n"
+)
+
+
+def _python(args: list[str], cwd: Path, prelude: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
+    if prelude:
+        code = prelude + f"sys.argv = {args!r}\nrunpy.run_path({args[0]!r}, run_name='__main__')\n"
+        args = ["-c", code]
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
+    )
+
+
+def test_train_policy_checks_the_plot_extra_before_training(tmp_path: Path) -> None:
+    script = str(ROOT / "examples" / "train_policy.py")
+    done = _python([script, "--minutes", "5"], tmp_path, _NO_MATPLOTLIB)
+    assert done.returncode != 0
+    assert "pip install 'tikki[plot]'" in done.stderr
+    assert "episode" not in done.stdout  # stopped before training, not after
+
+
+def test_train_policy_runs_tiny_and_saves_its_plot(tmp_path: Path) -> None:
+    script = str(ROOT / "examples" / "train_policy.py")
+    args = [script, "--minutes", "0.01", "--eval-every", "5", "--eval-games", "2"]
+    done = _python([*args, "--plot", "out.png"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out.png").stat().st_size > 1000
