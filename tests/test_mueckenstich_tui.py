@@ -110,3 +110,21 @@ def test_memory_aids_is_a_mueckenstich_option() -> None:
     result = runner.invoke(app, ["play", "mattis", "--memory-aids", "--no-record"])
     assert result.exit_code != 0
     assert "--memory-aids is a Mückenstich table option" in " ".join(result.output.split())
+
+
+PILE_KEYS = "discard MK\ndiscard mg\n3g\n4K\n10G\n12R\n12R\npile\nquit\n"
+"""Issue 36's reproduction: seat 0 has won tricks when it types ``pile`` mid-round."""
+
+
+def test_pile_shows_only_the_number_of_tricks_won_during_a_round() -> None:
+    """MS-12: without memory aids, ``pile`` names no won card, only how many tricks."""
+    args = ["play", "mueckenstich", "--seed", "4", "--bots", "heuristic", "--no-record"]
+    for lang, words in (("en", "You have won 3 tricks"), ("de", "Du hast 3 Stiche gewonnen")):
+        result = runner.invoke(app, [*args, "--lang", lang], input=PILE_KEYS)
+        assert result.exit_code == 0, result.output
+        shown = result.output.split("Your move:" if lang == "en" else "Dein Zug:")[-2]
+        assert words in shown, shown
+        assert not re.search(r"\b(1[0-3]|[1-9])[RGBKrgbk]\b", shown), shown
+        assert not re.search(r"M[RGBK]|Mücke|mosquito", shown), shown
+    aids = runner.invoke(app, [*args, "--memory-aids"], input=PILE_KEYS)
+    assert "Your pile (12 cards): " in aids.output

@@ -206,7 +206,7 @@ def play(
         human,
         specs,
         console,
-        console.input,
+        _reader(),
         path,
         delay=delay,
         auto=auto,
@@ -225,11 +225,33 @@ def _complain(message: str) -> None:
 def _line_editing() -> None:
     """Give the ``Your move:`` prompt line editing and history (readline), on a terminal."""
     import contextlib
-    import sys
 
     if sys.stdin.isatty():
         with contextlib.suppress(ImportError):  # a Python built without readline
             import readline  # noqa: F401  (importing it is what turns it on for input())
+
+
+def _reader() -> Any:
+    """The function that asks the person: on a terminal, ``input`` itself gets the prompt
+    (its colour codes wrapped in ``\\001…\\002``), so that readline knows where the line
+    starts and redraws history and edits after the prompt, not over it."""
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        return console.input
+
+    def read(prompt: str) -> str:
+        with console.capture() as captured:
+            console.print(prompt, end="", markup=False)
+        return input(readline_prompt(captured.get()))
+
+    return read
+
+
+def readline_prompt(text: str) -> str:
+    """``text`` with each terminal escape sequence wrapped in ``\\001…\\002`` (readline's
+    marks for characters that take no room on the screen)."""
+    import re
+
+    return re.sub(r"(\x1b\[[0-9;?]*[A-Za-z])", "\x01\\1\x02", text)
 
 
 @app.command("replay")
@@ -511,8 +533,9 @@ def rules_command(
     Example: [bold]tikki rules myllymatti --lang fi[/]
     """
     try:
+    _use(lang)  # tikki --lang (already spoken) or this command's own --lang
         name = game_class(game_name(game)).name
-        text = rules.rules_text(name, i18n.resolve(lang))
+        text = rules.rules_text(name, i18n.current())
     except ValueError as err:  # an unknown game (RulesError) or --lang
         raise _fail(str(err)) from None
     console.print(Markdown(text))

@@ -254,7 +254,7 @@ class Session:
             listed = "; ".join(f"{k} — {v}" for k, v in commands)
             self.console.print(_("Commands: {commands}", commands=listed), markup=False)
         elif command == "pile":
-            self.console.print(self.presenter.pile(view))
+            self.console.print(self.presenter.pile(self._shown(view)))
         elif command == "rules":
             self.console.print(Markdown(self.game.rules_text or _("No rules text.")))
         elif command == "hint":
@@ -351,6 +351,7 @@ class Session:
             return
         analysis_view.show(self.console, result)
 
+            self.console.print(_("No analysis."))  # the shell's prompt on a line of its own
     def _save_record(self) -> bool:
         """Save the record; if that fails, save it to a spare file and say so (``False``)."""
         if self.record_path is None:

@@ -25,9 +25,19 @@ from tikki.cards import COLOURS, colour_word, mueckenstich_word
 from tikki.games.mueckenstich import MOSQUITO_PENALTY
 from tikki.i18n import N_, _, ngettext
 from tikki.tui.common import card, cards, hand_and_moves, is_you, seat_name, sentence
+from tikki.tui.common import pile as common_pile
 from tikki.tui.presenter import Hooks, Presenter
 
-__all__ = ["PRESENTER", "event", "explain", "render", "result", "score_sheet", "table_view"]
+__all__ = [
+    "PRESENTER",
+    "event",
+    "explain",
+    "pile",
+    "render",
+    "result",
+    "score_sheet",
+    "table_view",
+]
 
 HIDDEN = "?"
 """The move text of a card play the table no longer shows (table memory)."""
@@ -71,6 +81,16 @@ def _history_shown(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             continue
         out.append(entry)
     return out
+
+
+def pile(view: Mapping[str, Any]) -> Text:
+    """The ``pile`` command: during a round without memory aids (MS-12) only the number
+    of tricks won, as the table shows it; else the won cards."""
+    if view.get("piles") is not None:
+        return common_pile(view)
+    won = view["tricks"][view["seat"]]
+    line = ngettext("You have won {n} trick", "You have won {n} tricks", won)
+    return Text(line + " " + _("(the cards stay face down until the round is scored)"))
 
 
 def _colour(letter: str | None) -> Text:
@@ -332,6 +352,7 @@ PRESENTER: Presenter = Hooks(
     event=event,
     result=result,
     table_view=table_view,
+    pile=pile,
     round_scored=round_scored,
     score_sheet=score_sheet,
 )
