@@ -17,6 +17,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "tikki/server/*.py": ("fastapi", "uvicorn", "sqlalchemy", "markdown_it", "fastapi_offline"),
     "tikki/interop/encoding.py": ("numpy",),
     "tikki/interop/observations.py": ("numpy",),
+    "tikki/interop/dataset.py": ("numpy",),
     "tikki/interop/openspiel.py": ("numpy", "pyspiel"),
     "tikki/interop/spiel.py": ("numpy", "pyspiel"),
     "tikki/interop/pettingzoo.py": ("numpy", "gymnasium", "pettingzoo"),

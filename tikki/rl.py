@@ -45,6 +45,8 @@
   observation and info are in ``infos["final_obs"]`` and ``infos["final_info"]``).  With
   Gymnasium's default ``NEXT_STEP`` mode the mask returned with ``terminated`` is all
   zeros (the game is over) and the next action is ignored.
+* :mod:`tikki.rl.dataset` (:mod:`tikki.interop.dataset`) — records, or games bots play,
+  as an ``.npz`` of observations, masks, actions and these rewards, for offline learning.
 * :class:`VectorEnv` — ``N`` games of self-play, a ``gymnasium.vector.VectorEnv``: in each
   game the seat to act is the agent.  ``step(actions)`` plays one action in each game;
   the reward is that of the seat that just acted (as above); a game that ends is dealt anew
@@ -73,6 +75,7 @@ from gymnasium.vector.utils import batch_space
 import tikki
 from tikki import bots as botlib
 from tikki.core import RulesError
+from tikki.interop import dataset
 from tikki.interop.observations import encoder_for
 
 Obs = npt.NDArray[np.float32]
@@ -390,6 +393,7 @@ __all__ = [
     "REWARDS",
     "TikkiGymEnv",
     "VectorEnv",
+    "dataset",
     "make_env",
     "make_vec",
     "register_envs",
