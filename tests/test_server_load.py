@@ -295,7 +295,7 @@ def test_waiting_tables_expire_and_leave_the_lobby(tmp_path: Path) -> None:
 
 
 def test_expiry_is_configurable(tmp_path: Path) -> None:
-    assert Policy().waiting_expiry == 24 * 3600
+    assert Policy().waiting_expiry == 600  # minutes unless joined (issue 40)
     with pytest.raises(ValueError, match="--waiting-expiry"):
         Policy(waiting_expiry=0)
 

@@ -3,17 +3,20 @@
 A finished table's record is public, so anyone may ask for the analysis of any seat of it
 (:mod:`tikki.analysis`: every legal move's value from that seat's view only).  A job is
 one per (table, seat): asking again returns the same job.  Its decisions are judged one
-by one in the search worker processes, each in its fair turn among the bots' searches
-(the lane ``analysis:ADDRESS``), so an analysis never holds the event loop and never
-starves the bots of live tables.  Jobs keep their results in memory (the newest
-:data:`KEEP` jobs); a restart forgets them, and asking again starts afresh.  Each address
-may run :data:`PER_ADDRESS` jobs at once; more answer ``429 rate_limited``.
+by one in the search worker processes, in the crowd's share of the pool (behind people's
+tables, round-robin with bot-only tables by the lane ``analysis:ADDRESS``), so an analysis
+never holds the event loop and never delays a bot at a table where people sit; while a
+decision waits, the job shows its place in the queue (``queue``).  Jobs keep their results
+in memory (the newest :data:`KEEP` jobs); a restart forgets them, and asking again starts
+afresh.  Each address may run :data:`PER_ADDRESS` jobs at once, the server
+``--max-analyses`` in all; more answer ``429 rate_limited``.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +48,8 @@ class Job:
     result: analysis.Analysis | None = None
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    where: Callable[[], int | None] | None = field(default=None, repr=False)
+    """The job's place in the search queue, asked when it is shown."""
 
     @property
     def status(self) -> str:
@@ -66,15 +71,19 @@ class Job:
             out["analysis"] = self.result.to_json()
         if self.error is not None:
             out["message"] = self.error
+        if self.status == "running" and self.where is not None:
+            out["queue"] = self.where()
         return out
 
 
 class Analyses:
     """The analysis jobs of one server."""
 
-    def __init__(self, manager: TableManager, samples: int = SAMPLES) -> None:
+    def __init__(self, manager: TableManager, samples: int = SAMPLES, most: int = 16) -> None:
         self.manager = manager
         self.samples = samples
+        self.most = most
+        """Jobs running (or queued) at once on the whole server."""
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
 
     def get(self, table: Table, seat: int) -> Job:
@@ -112,7 +121,19 @@ class Analyses:
                 ),
                 retry_after=10,
             )
+        everyone = sum(1 for j in self.jobs.values() if j.status == "running")
+        if everyone >= self.most:
+            raise ApiError(
+                "rate_limited",
+                _(
+                    "the server is analysing {n} games, its limit: try again in a minute",
+                    n=everyone,
+                ),
+                retry_after=60,
+            )
         job = Job(table.id, seat, address)
+        lane = f"analysis:{address}"
+        job.where = lambda: self.manager.search_place(lane, job.table)
         self.jobs[key] = job
         self._trim()
         job.task = asyncio.create_task(self._run(job, table.state.record()))

@@ -24,9 +24,9 @@ from tikki.server.analysis import Analyses
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
 from tikki.server.lang import LanguageMiddleware
-from tikki.server.limits import MAX_MESSAGE, BodyLimit
+from tikki.server.limits import BODY_TIMEOUT, MAX_MESSAGE, BodyLimit
 from tikki.server.outbox import TransportControl
-from tikki.server.quota import Policy
+from tikki.server.quota import Policy, Throttles, client_key
 from tikki.server.tables import STATUSES, NewTable, Table, TableManager
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -65,13 +65,27 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def client_address(request: Request) -> str:
-    """The client's address (the key of its rate limits)."""
-    return request.client.host if request.client is not None else "unknown"
+    """The client's address (the key of its rate limits; an IPv6 client's /64).  Behind a
+    trusted proxy (``--forwarded-allow-ips``) uvicorn has put the forwarded address here."""
+    return client_key(request.client.host if request.client is not None else None)
 
 
 def _manager(request: Request) -> TableManager:
     manager: TableManager = request.app.state.manager
     return manager
+
+
+def _throttles(request: Request) -> Throttles:
+    throttles: Throttles = request.app.state.throttles
+    return throttles
+
+
+def _seat(request: Request, table: Table, authorization: str | None) -> int | None:
+    """The seat the request's token holds (``None``: no token); an authenticated request
+    counts as its person's presence, so someone playing by HTTP is never away."""
+    seat = table.seat_of(bearer(authorization))
+    _manager(request).seen(table, seat)
+    return seat
 
 
 def _created(table: Table, secrets: dict[int, str]) -> dict[str, Any]:
@@ -141,6 +155,7 @@ def api_router() -> APIRouter:
     ) -> dict[str, Any]:
         """Tables waiting for players (or playing, finished, all), newest first."""
         assert status in STATUSES
+        _throttles(request).read(client_address(request))
         tables = await _manager(request).lobby(status, limit)
         return {"tables": [t.public() for t in tables]}
 
@@ -167,7 +182,7 @@ def api_router() -> APIRouter:
     ) -> dict[str, Any]:
         """A seat's state message (with its token), or the spectators' one."""
         table = await _manager(request).get(table_id)
-        return table.state_message(table.seat_of(bearer(authorization)))
+        return table.state_message(_seat(request, table, authorization))
 
     @router.post("/tables/{table_id}/moves", response_model=schemas.StateMessage)
     async def play(
@@ -176,7 +191,7 @@ def api_router() -> APIRouter:
         """Play a move made against state ``seq``; the answer is the seat's new state."""
         manager = _manager(request)
         table = await manager.get(table_id)
-        seat = table.seat_of(bearer(authorization))
+        seat = _seat(request, table, authorization)
         await manager.move(table, seat, body.move, body.seq)
         return table.state_message(seat)
 
@@ -185,7 +200,9 @@ def api_router() -> APIRouter:
         """A bot's suggestion from this seat's view (on the seat's turn)."""
         manager = _manager(request)
         table = await manager.get(table_id)
-        move = await manager.hint(table, table.seat_of(bearer(authorization)))
+        seat = _seat(request, table, authorization)
+        _throttles(request).hint(client_address(request))
+        move = await manager.hint(table, seat)
         return {"move": move, "bot": manager.hint_bot}
 
     @router.post("/tables/{table_id}/resign", response_model=schemas.StateMessage)
@@ -194,7 +211,7 @@ def api_router() -> APIRouter:
         can still watch. The answer is your seat's new state."""
         manager = _manager(request)
         table = await manager.get(table_id)
-        seat = table.seat_of(bearer(authorization))
+        seat = _seat(request, table, authorization)
         await manager.resign(table, seat)
         return table.state_message(seat)
 
@@ -206,7 +223,7 @@ def api_router() -> APIRouter:
         another seated person. The person takes the seat back by reconnecting."""
         manager = _manager(request)
         table = await manager.get(table_id)
-        mine = table.seat_of(bearer(authorization))
+        mine = _seat(request, table, authorization)
         await manager.hand_to_bot(table, mine, seat)
         return table.state_message(mine)
 
@@ -218,7 +235,7 @@ def api_router() -> APIRouter:
         WebSocket ``hello`` with your token does the same)."""
         manager = _manager(request)
         table = await manager.get(table_id)
-        seat = table.seat_of(bearer(authorization))
+        seat = _seat(request, table, authorization)
         if seat is None:
             message = _("spectators hold no seat to take back: send its token")
             raise ApiError("spectator", message)
@@ -234,9 +251,31 @@ def api_router() -> APIRouter:
         makes the rematch, each person's own request seats that person with a new token."""
         manager = _manager(request)
         table = await manager.get(table_id)
-        seat = table.seat_of(bearer(authorization))
-        new, new_seat, token = await manager.rematch(table, seat)
+        seat = _seat(request, table, authorization)
+        new, new_seat, token = await manager.rematch(table, seat, client_address(request))
         return {"seat": new_seat, "token": token, "table": new.public()}
+
+    @router.post("/tables/{table_id}/keep", response_model=schemas.StateMessage)
+    async def keep_open(
+        table_id: str, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Keep a waiting table open: a seated person starts its expiry again (a table
+        nobody from another address has joined is removed after ``--waiting-expiry``)."""
+        manager = _manager(request)
+        table = await manager.get(table_id)
+        seat = _seat(request, table, authorization)
+        manager.keep_open(table, seat)
+        return table.state_message(seat)
+
+    @router.post("/tables/{table_id}/revoke", response_model=schemas.Revoked)
+    async def revoke(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
+        """Revoke the seat's device links: the seat gets a new token (returned: keep it)
+        and every connection holding the seat is closed (4401), this device's too."""
+        manager = _manager(request)
+        table = await manager.get(table_id)
+        seat = _seat(request, table, authorization)
+        token = await manager.revoke(table, seat)
+        return {"seat": seat, "token": token}
 
     @router.post(
         "/tables/{table_id}/analysis/{seat}", status_code=202, response_model=schemas.AnalysisJob
@@ -259,8 +298,9 @@ def api_router() -> APIRouter:
     @router.get("/tables/{table_id}/record", response_model=dict[str, Any])
     async def record(table_id: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
         """The full record of a finished game; before the end, a seat's own record."""
+        _throttles(request).read(client_address(request))
         table = await _manager(request).get(table_id)
-        seat = table.seat_of(bearer(authorization))
+        seat = _seat(request, table, authorization)
         if table.status == "finished":
             return table.record()
         if seat is None:
@@ -319,6 +359,7 @@ def create_app(
     max_message: int = MAX_MESSAGE,
     client_seeds: bool = False,
     policy: Policy | None = None,
+    body_timeout: float = BODY_TIMEOUT,
 ) -> FastAPI:
     """The web table app on the database ``db_url`` (default: the user's SQLite file),
     with the limits of ``policy`` (default: :class:`~tikki.server.quota.Policy`);
@@ -329,7 +370,7 @@ def create_app(
             _("the hint bot is random, heuristic or ismcts, not {hint_bot!r}", hint_bot=hint_bot)
         )
     manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot, policy)
-    analyses = Analyses(manager, manager.policy.analysis_samples)
+    analyses = Analyses(manager, manager.policy.analysis_samples, manager.policy.max_analyses)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -351,7 +392,9 @@ def create_app(
     manager.client_seeds = client_seeds
     app.state.manager = manager
     app.state.analyses = analyses
+    app.state.throttles = Throttles(manager.policy)
     app.state.max_message = max_message
+    app.state.body_timeout = body_timeout
     app.add_middleware(BodyLimit, limit=max_message)
     app.add_middleware(headers.SecurityHeaders)
     app.add_middleware(LanguageMiddleware)  # every text below in the request's language

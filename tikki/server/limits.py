@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tikki.i18n import _
+from tikki.i18n import N_, _
 
 MAX_MESSAGE = 4096
 """The largest request body or WebSocket message the server reads, in bytes."""
@@ -21,6 +22,9 @@ class BodyLimit:
     def __init__(self, app: ASGIApp, limit: int = MAX_MESSAGE) -> None:
         self.app = app
         self.limit = limit
+        self.timeout = BODY_TIMEOUT
+        """Seconds the whole body may take to arrive (else ``408 too_slow``) unless the
+        app's ``state.body_timeout`` says otherwise."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Check the body's size, then run the app on it."""
@@ -34,8 +38,15 @@ class BodyLimit:
         chunks: list[bytes] = []
         size = 0
         more = True
+        timeout = self._timeout(scope)
+        deadline = asyncio.get_running_loop().time() + timeout
         while more:
-            message = await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                await _answer(send, 408, "too_slow", _(BODY_LATE, seconds=f"{timeout:g}"))
+                return
             if message["type"] != "http.request":
                 return
             chunk = message.get("body", b"")
@@ -46,6 +57,9 @@ class BodyLimit:
             chunks.append(chunk)
             more = bool(message.get("more_body", False))
         await self.app(scope, _replay(b"".join(chunks), receive), send)
+
+    def _timeout(self, scope: Scope) -> float:
+        return _timeout_of(scope, self.timeout)
 
     async def _refuse(self, send: Send) -> None:
         detail = {
@@ -58,6 +72,25 @@ class BodyLimit:
         headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def _timeout_of(scope: Scope, default: float) -> float:
+    app = scope.get("app")
+    value = getattr(getattr(app, "state", None), "body_timeout", None)
+    return float(value) if isinstance(value, int | float) else default
+
+
+BODY_TIMEOUT = 10.0
+"""Seconds a request body may take to arrive by default (``--body-timeout``)."""
+BODY_LATE = N_("the request body did not arrive within {seconds} s: send it at once")
+
+
+async def _answer(send: Send, status: int, code: str, message: str) -> None:
+    """Send a JSON error answer ``{"detail": {code, message}}``."""
+    body = json.dumps({"detail": {"code": code, "message": message}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
@@ -73,4 +106,4 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
-__all__ = ["MAX_MESSAGE", "BodyLimit"]
+__all__ = ["BODY_TIMEOUT", "MAX_MESSAGE", "BodyLimit"]

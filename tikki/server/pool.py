@@ -4,6 +4,12 @@
 *groups* (the address that created a table), then across *keys* (tables) within a group,
 so a client with twenty busy tables gets no more turns than a client with one.
 
+:class:`BotPool` puts people first: searches for tables where people sit may use every
+slot, and a reserved share of them (half, at least one) is theirs alone; searches of
+bot-only tables and analysis jobs (the *crowd*) share the rest, round-robin by address,
+and wait behind people's searches for a free slot.  No number of crowd searches can make
+a person's bot wait for a slot; a queued crowd search knows its place (:meth:`BotPool.place`).
+
 :class:`SearchPool` runs searching bots (``ismcts``) in worker processes, as many as the
 machine has cores: a search never holds the server's event loop nor its interpreter lock.
 Each search runs under a time cap (:data:`MAX_SECONDS`) and stops at once when the pool
@@ -65,6 +71,8 @@ class FairSlots:
         self._groups: deque[str] = deque()
         self._keys: dict[str, deque[str]] = {}
         self._waiters: dict[tuple[str, str], deque[asyncio.Future[None]]] = {}
+        self._background: set[str] = set()
+        """Groups served only when no other group's waiter can be."""
 
     @property
     def waiting(self) -> int:
@@ -72,13 +80,43 @@ class FairSlots:
         return sum(1 for q in self._waiters.values() for f in q if not f.done())
 
     @asynccontextmanager
-    async def slot(self, group: str, key: str) -> AsyncIterator[None]:
-        """Hold one slot for the body; waits its fair turn when all are busy."""
+    async def slot(self, group: str, key: str, background: bool = False) -> AsyncIterator[None]:
+        """Hold one slot for the body; waits its fair turn when all are busy.
+
+        A ``background`` group's waiters are granted a slot only when no other group's
+        waiter can take it."""
+        if background:
+            self._background.add(group)
         await self._acquire(group, key)
         try:
             yield
         finally:
             self._release(group)
+
+    def place(self, group: str, key: str) -> int | None:
+        """The place (1: next) of ``key``'s first waiter in the order waiters would be
+        granted slots if all were free to take one (caps aside); ``None`` if it waits
+        for none."""
+        groups = list(self._groups)
+        keys = {g: list(self._keys[g]) for g in groups}
+        left = {k: sum(1 for f in q if not f.done()) for k, q in self._waiters.items()}
+        order = [g for g in groups if g not in self._background]
+        order += [g for g in groups if g in self._background]
+        number = 0
+        while order:
+            name = order.pop(0)
+            queue = keys[name]
+            current = queue.pop(0)
+            if left.get((name, current), 0) > 0:
+                number += 1
+                if (name, current) == (group, key):
+                    return number
+                left[name, current] -= 1
+            if left.get((name, current), 0) > 0:
+                queue.append(current)
+            if queue:
+                order.append(name)
+        return None
 
     def _free_for(self, group: str) -> bool:
         return self.busy < self.size and self._held.get(group, 0) < self.per_group
@@ -124,12 +162,15 @@ class FairSlots:
                 future.set_result(None)
 
     def _next(self) -> asyncio.Future[None] | None:
-        """The next waiter of a group under its cap, round-robin (granted on return;
-        cancelled ones are dropped without a grant)."""
+        """The next waiter of a group under its cap, round-robin, other groups before
+        background ones (granted on return; cancelled ones are dropped without a grant)."""
+        return self._next_of(False) or self._next_of(True)
+
+    def _next_of(self, background: bool) -> asyncio.Future[None] | None:
         for _ in range(len(self._groups)):
             group = self._groups[0]
             self._groups.rotate(-1)
-            if not self._free_for(group):
+            if (group in self._background) != background or not self._free_for(group):
                 continue
             future = self._pop(group)
             if future is None:
@@ -137,8 +178,14 @@ class FairSlots:
             if not future.done():
                 self._grant(group)
                 return future
-            return self._next()  # a cancelled waiter: look again
+            return self._next_of(background)  # a cancelled waiter: look again
         return None
+
+    def place_count(self, group: str) -> int:
+        """How many of ``group``'s waiters wait."""
+        return sum(
+            1 for (g, _k), q in self._waiters.items() if g == group for f in q if not f.done()
+        )
 
     def _pop(self, group: str) -> asyncio.Future[None] | None:
         """The first waiter of ``group``'s next key; the group and key go to the back."""
@@ -154,6 +201,56 @@ class FairSlots:
             del self._keys[group]
             self._groups.remove(group)
         return future
+
+
+CROWD = "~crowd"
+"""The group under which crowd searches wait for a slot of the whole pool."""
+
+
+class BotPool:
+    """Search slots, people first: ``workers`` slots, of which ``reserved`` (by default
+    half, at least one) only searches for tables where people sit may take.
+
+    Crowd searches (bot-only tables, analysis jobs) take at most :attr:`crowd_size`
+    slots, granted round-robin by address among themselves, and only when no waiting
+    people's search wants the slot.  With one worker the pool has two slots (one for
+    people, one for the crowd): :attr:`size` is how many search processes it needs.
+    """
+
+    def __init__(self, workers: int, reserved: int | None = None) -> None:
+        if workers < 1:
+            raise ValueError(f"a pool needs at least one worker, not {workers}")
+        self.reserved = reserved if reserved is not None else max(1, workers // 2)
+        if not 1 <= self.reserved <= workers:
+            raise ValueError(f"reserved is 1 to {workers}, not {self.reserved}")
+        self.crowd_size = max(1, workers - self.reserved)
+        self.size = max(workers, self.crowd_size + self.reserved)
+        self.all = FairSlots(self.size)
+        self.crowd = FairSlots(self.crowd_size, per_group=max(1, self.crowd_size - 1))
+
+    @asynccontextmanager
+    async def slot(self, group: str, key: str, people: bool = True) -> AsyncIterator[None]:
+        """Hold one search slot: a people's search in its fair turn among people's, a
+        crowd search (``people=False``) in its turn among the crowd's, behind people's."""
+        if people:
+            async with self.all.slot(group, key):
+                yield
+            return
+        async with self.crowd.slot(group, key), self.all.slot(CROWD, key, background=True):
+            yield
+
+    def place(self, group: str, key: str) -> int | None:
+        """A waiting crowd search's place in the crowd's queue (1: next); ``None`` when
+        it waits for nothing."""
+        place = self.crowd.place(group, key)
+        if place is not None:
+            return place
+        return 1 if self.all.place(CROWD, key) is not None else None
+
+    @property
+    def crowd_waiting(self) -> int:
+        """Crowd searches waiting for a slot."""
+        return self.crowd.waiting + self.all.place_count(CROWD)
 
 
 # --- worker processes -------------------------------------------------------------------
@@ -266,8 +363,10 @@ class SearchPool:
 
 
 __all__ = [
+    "CROWD",
     "MAX_SECONDS",
     "STOP_GRACE",
+    "BotPool",
     "FairSlots",
     "SearchPool",
     "cores",

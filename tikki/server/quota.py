@@ -7,6 +7,7 @@ a token bucket per client address.  A refusal is :func:`rate_limited`: ``429`` w
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -35,9 +36,29 @@ class Policy:
     tables_per_address: int = 20
     """Live (waiting or playing) tables one client address may have created."""
     max_tables: int = 2000
-    """Live tables on the whole server."""
-    waiting_expiry: float = 24 * 3600
-    """Seconds after which a table still waiting for players is removed."""
+    """Live tables on the whole server (exact, however many ask at once)."""
+    max_bot_tables: int = 200
+    """Live tables where only bots play, on the whole server (their searches queue
+    behind people's tables)."""
+    max_analyses: int = 16
+    """Analyses running or queued at once on the whole server."""
+    waiting_expiry: float = 600
+    """Seconds after which a table still waiting for players, that nobody from another
+    address has joined, is removed (its creator's "keep open" starts the time again)."""
+    joined_expiry: float = 24 * 3600
+    """Seconds after which a waiting table that someone from another address joined is
+    removed."""
+    watchers_per_table: int = 200
+    """WebSocket connections one table may have."""
+    watchers_per_address: int = 32
+    """WebSocket connections one client address may have open."""
+    connects_per_minute: float = 60
+    """WebSocket connections one client address may open a minute (a burst of as many)."""
+    hints_per_minute: float = 30
+    """Hints one client address may ask for a minute (a burst of 10)."""
+    reads_per_minute: float = 120
+    """Expensive reads (lobby, records, replays, analyses) one client address may make a
+    minute (a burst of 30)."""
     sync_per_minute: float = 60
     """``sync`` messages one connection may send per minute (a burst of 10)."""
     analysis_samples: int = 60
@@ -59,6 +80,14 @@ class Policy:
             "--tables-per-address": self.tables_per_address,
             "--max-tables": self.max_tables,
             "--waiting-expiry": self.waiting_expiry,
+            "--joined-expiry": self.joined_expiry,
+            "--max-bot-tables": self.max_bot_tables,
+            "--max-analyses": self.max_analyses,
+            "--watchers-per-table": self.watchers_per_table,
+            "--watchers-per-address": self.watchers_per_address,
+            "--connect-rate": self.connects_per_minute,
+            "--hint-rate": self.hints_per_minute,
+            "--read-rate": self.reads_per_minute,
             "--sync-rate": self.sync_per_minute,
             "--away-after": self.away_after,
             "--stalled-expiry": self.stalled_expiry,
@@ -88,6 +117,22 @@ class Policy:
     def workers(self) -> int:
         """Search worker processes."""
         return self.bot_workers or cores()
+
+
+def client_key(host: str | None) -> str:
+    """The key of a client's limits: its IPv4 address, the /64 network of an IPv6 one
+    (one home or host gets a whole /64), ``unknown`` without one."""
+    if not host:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def rate_limited(message: str, retry_after: float) -> ApiError:
@@ -137,4 +182,84 @@ class RateLimiter:
             del self._buckets[key]
 
 
-__all__ = ["CAP_RETRY", "Policy", "RateLimiter", "rate_limited"]
+class Throttles:
+    """The per-address limits outside the table manager: WebSocket connects, hints and
+    expensive reads (token buckets), and the WebSockets each address holds open."""
+
+    def __init__(self, policy: Policy, clock: Callable[[], float] = time.monotonic) -> None:
+        self.policy = policy
+        self.connects = RateLimiter(policy.connects_per_minute, clock=clock)
+        self.hints = RateLimiter(policy.hints_per_minute, HINT_BURST, clock=clock)
+        self.reads = RateLimiter(policy.reads_per_minute, READ_BURST, clock=clock)
+        self.sockets: dict[str, int] = {}
+        """Open WebSockets by client address."""
+
+    def read(self, address: str) -> None:
+        """Spend one expensive read of ``address``; ``rate_limited`` when it has none."""
+        wait = self.reads.take(address)
+        if wait > 0:
+            raise rate_limited(
+                _(
+                    "your address may make {n:g} such requests a minute",
+                    n=self.policy.reads_per_minute,
+                ),
+                wait,
+            )
+
+    def hint(self, address: str) -> None:
+        """Spend one hint of ``address``; ``rate_limited`` when it has none."""
+        wait = self.hints.take(address)
+        if wait > 0:
+            raise rate_limited(
+                _("your address may ask for {n:g} hints a minute", n=self.policy.hints_per_minute),
+                wait,
+            )
+
+    def open_socket(self, address: str) -> None:
+        """Count a new WebSocket of ``address``; ``rate_limited`` over the connect rate or
+        the address's cap (then nothing is counted)."""
+        wait = self.connects.take(address)
+        if wait > 0:
+            raise rate_limited(
+                _(
+                    "your address may open {n:g} connections a minute",
+                    n=self.policy.connects_per_minute,
+                ),
+                wait,
+            )
+        held = self.sockets.get(address, 0)
+        if held >= self.policy.watchers_per_address:
+            raise rate_limited(
+                _(
+                    "your address has {n} connections open, its limit: close one first",
+                    n=held,
+                ),
+                CAP_RETRY,
+            )
+        self.sockets[address] = held + 1
+
+    def close_socket(self, address: str) -> None:
+        """Forget one WebSocket of ``address``."""
+        left = self.sockets.get(address, 0) - 1
+        if left > 0:
+            self.sockets[address] = left
+        else:
+            self.sockets.pop(address, None)
+
+
+HINT_BURST = 10
+"""Hints an address may ask for at once before :attr:`Policy.hints_per_minute` applies."""
+READ_BURST = 30
+"""Expensive reads an address may make at once before the rate applies."""
+
+
+__all__ = [
+    "CAP_RETRY",
+    "HINT_BURST",
+    "READ_BURST",
+    "Policy",
+    "RateLimiter",
+    "Throttles",
+    "client_key",
+    "rate_limited",
+]

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import socket
 from collections.abc import Callable
+from dataclasses import replace
 from types import FrameType
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from tikki.i18n import _
 from tikki.server.app import create_app
 from tikki.server.db import default_db_url
+from tikki.server.guard import MAX_HEAD, AcceptErrors, Guard, Limits, protocols, raise_file_limit
 from tikki.server.quota import Policy
 
 GRACE = 2
@@ -22,11 +26,44 @@ WS_MAX_SIZE = 65536
 
 
 class _Server(uvicorn.Server):
-    """uvicorn's server, ending quietly on Ctrl-C or SIGTERM (no re-raised signal)."""
+    """uvicorn's server, ending quietly on Ctrl-C or SIGTERM (no re-raised signal), with
+    one log line a second when ``accept()`` runs out of file descriptors."""
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
         self._captured_signals.clear()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        asyncio.get_running_loop().set_exception_handler(AcceptErrors())
+        await super().startup(sockets)
+
+
+def config(
+    app: ASGIApp, limits: Limits | None = None, forwarded_allow_ips: str | None = None
+) -> uvicorn.Config:
+    """uvicorn's settings for ``app``: its own bounds (``limit_concurrency``,
+    ``timeout_keep_alive``, h11's head size) and :class:`~tikki.server.guard.Guard`'s;
+    the forwarded client address (``X-Forwarded-For``) counts only from the proxies named
+    in ``forwarded_allow_ips`` (default: none)."""
+    limits = limits or Limits()
+    http, ws = protocols(Guard(limits))
+    trusted = [ip.strip() for ip in (forwarded_allow_ips or "").split(",") if ip.strip()]
+    return uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        http=http,
+        ws=ws,
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,
+        lifespan="on",
+        timeout_graceful_shutdown=GRACE,
+        limit_concurrency=limits.max_connections + 1,  # uvicorn counts this one too
+        timeout_keep_alive=limits.keep_alive,
+        h11_max_incomplete_event_size=MAX_HEAD,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted,
+    )
 
 
 GC_THRESHOLDS = (20_000, 20, 1000)
@@ -73,14 +110,18 @@ def serve(
     port: int,
     db: str | None,
     bot_delay: float,
-    hint_bot: str = "heuristic",
+    hint_bot: str = "judge",
     announce: Callable[[str], None] = print,
     client_seeds: bool = False,
     policy: Policy | None = None,
+    limits: Limits | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
     """Serve until interrupted (Ctrl-C or SIGTERM); ``announce`` prints the URL (with the
-    real port); ``policy`` holds the limits on clients; ``client_seeds`` accepts a
-    creator's seed at tables with open seats too."""
+    real port); ``policy`` holds the limits on clients, ``limits`` those on connections;
+    ``client_seeds`` accepts a creator's seed at tables with open seats too;
+    ``forwarded_allow_ips`` names the proxies whose ``X-Forwarded-For`` counts."""
+    limits = limits or Limits()
     if bot_delay < 0:
         raise ServeError(
             _("--bot-delay is a number of seconds >= 0, not {bot_delay}", bot_delay=bot_delay)
@@ -88,7 +129,12 @@ def serve(
     url = db or default_db_url()
     try:
         app = create_app(
-            url, bot_delay=bot_delay, hint_bot=hint_bot, client_seeds=client_seeds, policy=policy
+            url,
+            bot_delay=bot_delay,
+            hint_bot=hint_bot,
+            client_seeds=client_seeds,
+            policy=policy,
+            body_timeout=limits.body_timeout,
         )
         app.state.manager.store.create_schema()
     except ValueError as err:
@@ -98,16 +144,17 @@ def serve(
     sock = bind(host, port)
     real_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        access_log=False,
-        ws_max_size=WS_MAX_SIZE,
-        ws_per_message_deflate=False,
-        lifespan="on",
-        timeout_graceful_shutdown=GRACE,
-    )
-    server = _Server(config)
+    room = raise_file_limit(limits.max_connections)
+    if room < limits.max_connections:
+        announce(
+            _(
+                "the file limit leaves room for {room} connections: --max-connections is "
+                "{room} (raise ulimit -n for more)",
+                room=room,
+            )
+        )
+        limits = replace(limits, max_connections=room)
+    server = _Server(config(app, limits, forwarded_allow_ips))
     tune_gc()
     announce(_("tikki web table: {url}", url=f"http://{shown}:{real_port}/"))
     announce(_("database: {url}", url=app.state.manager.store.engine.url.render_as_string()))
@@ -118,4 +165,4 @@ def serve(
         raise ServeError(_("the server did not start (see the messages above)"))
 
 
-__all__ = ["GC_THRESHOLDS", "ServeError", "bind", "serve", "tune_gc"]
+__all__ = ["GC_THRESHOLDS", "ServeError", "bind", "config", "serve", "tune_gc"]

@@ -162,6 +162,11 @@ class TableInfo(BaseModel):
         120, description="seconds a person may be away before the others may hand the seat to a bot"
     )
     takeovers: list[TakeoverInfo] = Field(default_factory=list)
+    expires: str | None = Field(
+        None,
+        description="while waiting: when the table is removed unless someone joins"
+        " (POST /api/tables/{id}/keep starts the time again)",
+    )
 
 
 class Invite(BaseModel):
@@ -229,6 +234,14 @@ class StateMessage(BaseModel):
     table: TableInfo
     view: dict[str, Any]
     last: dict[str, Any] | None
+    devices: int = Field(0, description="connections (devices) that hold this seat now")
+
+
+class Revoked(BaseModel):
+    """A seat's new token after its device links were revoked."""
+
+    seat: int
+    token: str = Field(description="the seat's new token: every other device's is void")
 
 
 class Hint(BaseModel):
@@ -268,6 +281,11 @@ class AnalysisJob(BaseModel):
         " loss, error, label, value)",
     )
     message: str | None = Field(default=None, description="why it failed")
+    queue: int | None = Field(
+        default=None,
+        description="while its next decision waits for a search slot: its place in the queue"
+        " of analyses and bot-only tables (1: next); people's tables go first",
+    )
 
 
 class GamesInfo(BaseModel):

@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -51,6 +51,8 @@ created under r1, and finishes under r1 after a restart."""
 TICK = 1.0
 """Seconds between two checks of the turn timers."""
 EXPIRED = 4410
+REVOKED = 4401
+"""The close code of a connection whose seat's device links were revoked."""
 """The close code of a connection to a table that expired while waiting for players."""
 STATUSES = {
     "open": ("waiting",),
@@ -140,6 +142,27 @@ class Table:
     """The seats the others were last told they may hand to a bot."""
     clock: Callable[[], datetime] = now
     """The manager's clock (tests replace it)."""
+    expiry: float = 600.0
+    """Seconds a waiting table lives from its creation (or its last keep-open) unless
+    someone from another address joins it."""
+    joined_expiry: float = 24 * 3600.0
+    """Seconds a waiting table that someone from another address joined lives."""
+    kept: datetime | None = None
+    """When a seated person last kept this waiting table open."""
+    joined: bool = False
+    """Whether someone from an address other than the creator's took a seat."""
+
+    def expires(self) -> datetime | None:
+        """When this table is removed if it is still waiting (``None``: it is not)."""
+        if self.status != "waiting":
+            return None
+        if self.joined or (self.owner is None and any(s.kind == "human" for s in self.seats)):
+            return self.created + timedelta(seconds=self.joined_expiry)
+        return (self.kept or self.created) + timedelta(seconds=self.expiry)
+
+    def devices(self, seat: int | None) -> int:
+        """How many connections hold ``seat`` (0 for spectators)."""
+        return 0 if seat is None else sum(1 for c in self.connections if c.seat == seat)
 
     @property
     def lane(self) -> str:
@@ -244,6 +267,7 @@ class Table:
             "timer": self.timer(),
             "away_after": self.away_after,
             "takeovers": [t.json() for t in self.takeovers],
+            "expires": iso(self.expires()),
         }
 
     def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
@@ -258,6 +282,7 @@ class Table:
             "table": public if public is not None else self.public(),
             "view": view,
             "last": history[-1] if history else None,
+            "devices": self.devices(seat),
         }
 
     def seat_of(self, token: str | None) -> int | None:
@@ -340,6 +365,8 @@ class TableManager:
         self.searches = SearchPool(self._search_slots.size)
         self._turn_slots = FairSlots(BOT_TURNS)
         self.creates = RateLimiter(self.policy.create_per_minute)
+        self._pending: list[tuple[str | None, bool]] = []
+        """Tables admitted and being stored: (creator's address, only bots)."""
         self.joins = RateLimiter(self.policy.join_per_minute)
         self._sweeper: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
@@ -433,6 +460,8 @@ class TableManager:
             last_move=row.last_move or row.created,
             away_after=self.policy.away_after,
             clock=self._now,
+            expiry=self.policy.waiting_expiry,
+            joined_expiry=self.policy.joined_expiry,
         )
 
     # --- lookup ---------------------------------------------------------------------
@@ -509,7 +538,26 @@ class TableManager:
         seats = self._seats(game, request.seats)
         invites = lock_seats(seats, request.anyone)
         seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
-        self._admit(address)
+        bots_only = all(s.kind == "bot" for s in seats)
+        self._admit(address, bots_only)
+        self._pending.append((address, bots_only))  # counted by the caps until stored
+        try:
+            return await self._make(request, game, seats, invites, seed, address, timer, on_timeout)
+        finally:
+            self._pending.remove((address, bots_only))
+
+    async def _make(
+        self,
+        request: NewTable,
+        game: Game,
+        seats: list[StoredSeat],
+        invites: dict[int, str],
+        seed: int,
+        address: str | None,
+        timer: int | None,
+        on_timeout: str,
+    ) -> tuple[Table, dict[int, str]]:
+        """Store and start an admitted table."""
         state = game.new_state(seed=seed)
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
         created = now()
@@ -532,27 +580,43 @@ class TableManager:
             memory_aids=request.memory_aids, owner=address, turn_timer=timer,
             on_timeout=on_timeout, turn_since=created, last_move=created,
             away_after=self.policy.away_after, clock=self._now,
+            expiry=self.policy.waiting_expiry, joined_expiry=self.policy.joined_expiry,
         )  # fmt: skip
         self.tables[table_id] = table
         self._wake_bots(table)
         return table, invites
 
-    def _admit(self, address: str | None) -> None:
-        """Refuse a new table over the caps or the creation rate (nothing is spent then)."""
+    def _admit(self, address: str | None, bots_only: bool = False) -> None:
+        """Refuse a new table over the caps or the creation rate (nothing is spent then).
+
+        Tables being created count too, so the caps hold however many ask at once."""
         live = [t for t in self.tables.values() if t.status != "finished"]
         policy = self.policy
-        if len(live) >= policy.max_tables:
+        if len(live) + len(self._pending) >= policy.max_tables:
             raise rate_limited(
                 _(
                     "the server has {n_live} live tables, its limit: join a "
                     "waiting table from the lobby, or create one later",
-                    n_live=len(live),
+                    n_live=len(live) + len(self._pending),
                 ),
                 CAP_RETRY,
             )
+        if bots_only:
+            bots = sum(1 for t in live if all(s.kind == "bot" for s in t.seats))
+            bots += sum(1 for _a, b in self._pending if b)
+            if bots >= policy.max_bot_tables:
+                raise rate_limited(
+                    _(
+                        "the server has {n} tables where only bots play, its limit: "
+                        "sit at a table yourself, or try later",
+                        n=bots,
+                    ),
+                    CAP_RETRY,
+                )
         if address is None:
             return
         own = sum(1 for t in live if t.owner == address)
+        own += sum(1 for a, _b in self._pending if a == address)
         if own >= policy.tables_per_address:
             raise rate_limited(
                 _(
@@ -671,6 +735,7 @@ class TableManager:
             table.seats[seat] = new
             table.status = status
             table.away_since[seat] = self.clock()
+            table.joined = table.joined or (address is not None and address != table.owner)
             if status == "playing":
                 table.turn_since = table.last_move = self.clock()
         table.broadcast()
@@ -679,7 +744,9 @@ class TableManager:
 
     # --- rematch --------------------------------------------------------------------
 
-    async def rematch(self, table: Table, seat: int | None) -> tuple[Table, int, str]:
+    async def rematch(
+        self, table: Table, seat: int | None, address: str | None = None
+    ) -> tuple[Table, int, str]:
         """Seat the player of ``seat`` (a person at the finished ``table``) at its rematch:
         the same game, options, people and bots, every seat moved one place on, so the
         dealer moves on.  The first request makes the new table; each person's request
@@ -695,7 +762,7 @@ class TableManager:
             )
         async with table.lock:
             if table.rematch is None:
-                new, invites = await self.create(rematch_request(table))
+                new, invites = await self.create(rematch_request(table), address)
                 table.rematch, table.rematch_invites = new.id, invites
         table.broadcast()
         new_seat = (seat - 1) % len(table.seats)
@@ -1167,8 +1234,8 @@ class TableManager:
     async def expire(self) -> list[str]:
         """Remove the tables that have waited for players longer than the expiry; their
         connections are closed with 4410.  Returns their ids."""
-        limit = self.clock() - timedelta(seconds=self.policy.waiting_expiry)
-        old = [t for t in self.tables.values() if t.status == "waiting" and t.created <= limit]
+        moment = self.clock()
+        old = [t for t in self.tables.values() if (e := t.expires()) is not None and e <= moment]
         gone = []
         for table in old:
             async with table.lock:
@@ -1186,6 +1253,58 @@ class TableManager:
         if gone:
             log.info("expired %d waiting tables", len(gone))
         return gone
+
+    def keep_open(self, table: Table, seat: int | None) -> None:
+        """A seated person keeps a waiting table open: its expiry starts again."""
+        if seat is None:
+            raise ApiError(
+                "spectator",
+                _("only a person seated at a waiting table can keep it open: send your token"),
+            )
+        if table.status != "waiting":
+            raise ApiError(
+                "not_waiting",
+                _("table {id} is not waiting for players: it needs no keeping open", id=table.id),
+                table.seq,
+            )
+        table.kept = self.clock()
+        table.broadcast()
+
+    # --- seat custody ---------------------------------------------------------------
+
+    def seen(self, table: Table, seat: int | None) -> None:
+        """The person of ``seat`` acted (an authenticated request): they are present, so
+        their away time starts again from now."""
+        if seat is not None and seat in table.away_since:
+            table.away_since[seat] = self.clock()
+            table.announced.discard(seat)
+
+    async def revoke(self, table: Table, seat: int | None) -> str:
+        """Give ``seat`` a new token and end every other session holding it (their
+        connections close with :data:`REVOKED`); return the new token."""
+        if seat is None:
+            raise ApiError("spectator", _("spectators hold no seat: send the seat's token"))
+        async with table.lock:
+            token = secrets.token_urlsafe(24)
+            held = table.seats[seat]
+            new = replace(held, token_hash=hash_token(token))
+            await self._write(
+                _("your seat {seat}", seat=seat), self.store.take_seat, table.id, new, table.status
+            )
+            table.seats[seat] = new
+        text = json.dumps(
+            ApiError(
+                "revoked",
+                _("this device's link to the seat was revoked by its holder"),
+                table.seq,
+            ).message_json()
+        )
+        for conn in list(table.connections):
+            if conn.seat == seat:
+                conn.push(text)
+                conn.close(REVOKED)
+        log.info("table %s: seat %d's device links were revoked", table.id, seat)
+        return token
 
     # --- connections ----------------------------------------------------------------
 

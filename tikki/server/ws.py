@@ -20,10 +20,10 @@ from tikki import i18n
 from tikki.i18n import _
 from tikki.server import outbox
 from tikki.server.errors import ApiError
-from tikki.server.quota import RateLimiter, rate_limited
+from tikki.server.quota import CAP_RETRY, RateLimiter, Throttles, client_key, rate_limited
 from tikki.server.tables import Connection, Table, TableManager
 
-CLOSE_CODES = {"unknown_table": 4404, "bad_token": 4403}
+CLOSE_CODES = {"unknown_table": 4404, "bad_token": 4403, "rate_limited": 4429}
 """WebSocket close codes for a refused connection."""
 TYPES = "move, hint, sync, ping, resign, hand_over or back"
 HELLO = 'send {"type": "hello", "token": TOKEN} first to play a seat, {"type": "hello"} to watch'
@@ -48,17 +48,50 @@ def router() -> APIRouter:
 
 async def serve_socket(websocket: WebSocket, table_id: str) -> None:
     """Accept, authenticate (``hello``), then read messages until the client goes away."""
-    manager: TableManager = websocket.app.state.manager
-    limit: int = websocket.app.state.max_message
+    throttles: Throttles = websocket.app.state.throttles
+    address = client_key(websocket.client.host if websocket.client is not None else None)
     await websocket.accept()
     try:
+        throttles.open_socket(address)
+    except ApiError as err:
+        await _refuse(websocket, err)
+        return
+    try:
+        await _serve(websocket, table_id)
+    finally:
+        throttles.close_socket(address)
+
+
+async def _refuse(websocket: WebSocket, err: ApiError) -> None:
+    """Send the refusal as an ``error`` message, then close with its code."""
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps(err.message_json()))
+        await websocket.close(CLOSE_CODES.get(err.code, 4400))
+
+
+def _check_room(manager: TableManager, table: Table) -> None:
+    """``rate_limited`` when the table has as many connections as it may."""
+    most = manager.policy.watchers_per_table
+    if len(table.connections) >= most:
+        raise rate_limited(
+            _("table {id} has {n} connections, its limit: watch it later", id=table.id, n=most),
+            CAP_RETRY,
+        )
+
+
+async def _serve(websocket: WebSocket, table_id: str) -> None:
+    """Authenticate (``hello``), then read messages until the client goes away."""
+    manager: TableManager = websocket.app.state.manager
+    limit: int = websocket.app.state.max_message
+    try:
         table = await manager.get(table_id)
+        _check_room(manager, table)
         seat = table.seat_of(await hello(websocket, limit))
+        _check_room(manager, table)
     except WebSocketDisconnect:
         return
     except ApiError as err:
-        await websocket.send_text(json.dumps(err.message_json()))
-        await websocket.close(CLOSE_CODES.get(err.code, 4400))
+        await _refuse(websocket, err)
         return
     conn = manager.connect(table, seat, i18n.current())
     try:
@@ -69,6 +102,8 @@ async def serve_socket(websocket: WebSocket, table_id: str) -> None:
         outbox.write(websocket, conn.outbox, outbox.aborter(websocket.scope))
     )
     session = Session(manager, table, conn, limit)
+    session.throttles = websocket.app.state.throttles
+    session.address = client_key(websocket.client.host if websocket.client is not None else None)
     try:
         while conn.close_code != outbox.TOO_SLOW:
             message = await websocket.receive()
@@ -136,6 +171,10 @@ class Session:
         self.tasks: set[asyncio.Task[None]] = set()
         self.syncs = RateLimiter(manager.policy.sync_per_minute, SYNC_BURST)
         self.refused = 0
+        self.throttles: Throttles = Throttles(manager.policy)
+        """The address's hint limit (the app's, shared with HTTP, once :meth:`serve_socket`
+        sets it)."""
+        self.address = "unknown"
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue one message for this connection (states coalesce)."""
@@ -241,6 +280,7 @@ class Session:
 
     async def _hint(self) -> None:
         try:
+            self.throttles.hint(self.address)
             move = await self.manager.hint(self.table, self.conn.seat)
         except ApiError as err:
             self.send(err.message_json())

@@ -6,7 +6,8 @@ import { YOU, esc, seatLabel } from "./api.js";
 import { cardChip, colourChip } from "./cards.js";
 import { _, format, ngettext } from "./i18n.js";
 import { says } from "./render/common.js";
-import { andList, ordinal } from "./words.js";
+import { leadClause, tieLine } from "./render/seats.js";
+import { ordinal } from "./words.js";
 
 const TIE_WORDS = { myllymatti: _("Kina"), mattis: _("War") };
 const PHASE_WORDS = {
@@ -33,10 +34,7 @@ export function eventText(event, names, game, entry) {
         : says(names, event.winner, _("{name} win the trick."), _("{name} wins the trick."));
     case "tie": {
       const tie = TIE_WORDS[game] || _("Tie");
-      return _("{tie}: {names} tie for the highest rank and play again.", {
-        tie,
-        names: andList(event.seats.map((s) => who(names, s))),
-      });
+      return esc(tieLine(tie, names, event.seats));
     }
     case "void_tie": {
       const back = event.cards.map((c) => `${who(names, c.seat)} ${cardChip(c.card)}`).join(", ");
@@ -83,10 +81,7 @@ function tableText(event, names, entry) {
     case "phase": {
       const text = PHASE_WORDS[event.phase] || _("Phase {phase} begins", { phase: esc(event.phase) });
       if (event.leader !== null && event.leader !== undefined && event.phase !== "discard") {
-        const leads =
-          event.phase === "score"
-            ? says(names, event.leader, _("{name} choose"), _("{name} chooses"))
-            : says(names, event.leader, _("{name} lead"), _("{name} leads"));
+        const leads = esc(leadClause(names, event.leader, event.phase === "score" ? "choose" : "lead"));
         return _("{phase}; {leader}.", { phase: text, leader: leads });
       }
       return _("{phase}.", { phase: text });

@@ -4,6 +4,7 @@ import { cardChip, cardShort } from "../cards.js";
 import { esc } from "../api.js";
 import { _, format, ngettext } from "../i18n.js";
 import { fact, says, sheddingResult, trickSlot } from "./common.js";
+import { inList, roundHeading } from "./seats.js";
 import {
   collectTable,
   collecting,
@@ -49,7 +50,7 @@ export default {
   centre(view, ctx) {
     const { names, legal } = ctx;
     const shown = view.shown_card
-      ? fact(_("Last stock card"), `${cardChip(view.shown_card)} (${esc(names[view.shown_owner])})`)
+      ? fact(_("Last stock card"), `${cardChip(view.shown_card)} (${esc(inList(names, view.shown_owner))})`)
       : "";
     let dreck = "";
     if (view.dreck && view.dreck.cards) {
@@ -67,8 +68,7 @@ export default {
     const cards = trick.cards || [];
     const played = cards.filter((c) => c.how !== "slough").length;
     const war = cards.length > 0 && played > trick.round_played && played > (trick.round || []).length;
-    const who = (trick.round || []).map((s) => names[s]).join(", ");
-    const heading = war ? _("War: {names}", { names: who }) : _("Trick: {names}", { names: who });
+    const heading = roundHeading(war ? "war" : "trick", names, trick.round || []);
     const note = { stock: _("from the stock"), slough: _("sloughed") };
     const slots = cards.length
       ? cards.map((c) => trickSlot([c.card], names[c.seat], note[c.how] ?? "", c.how === "slough" ? "slough" : "")).join("")

@@ -1,10 +1,10 @@
 // @ts-check
 // Mückenstich: set-aside, tricks with changing trump, the end-of-round choices, the sheet.
 import { COLOUR_NAMES, cardChip, colourChip } from "../cards.js";
-import { YOU, esc } from "../api.js";
+import { esc } from "../api.js";
 import { _, ngettext } from "../i18n.js";
-import { andList } from "../words.js";
 import { fact, says, trickSlot } from "./common.js";
+import { winnersLine } from "./seats.js";
 
 const sign = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -216,21 +216,13 @@ export default {
     const { names } = ctx;
     if (view.abandoned) return `<p>${esc(_("The match was abandoned."))}</p>`;
     const best = Math.max(...view.scores);
-    const winners = view.scores.map((s, i) => [s, i]).filter(([s]) => s === best).map(([, i]) => names[i]);
+    const winners = view.scores.map((s, i) => [s, i]).filter(([s]) => s === best).map(([, i]) => i);
     const order = view.scores
       .map((s, i) => [s, i])
       .sort((a, b) => b[0] - a[0])
       .map(([s, i]) => `<li>${esc(names[i])} <span class="score">${sign(s)}</span></li>`)
       .join("");
-    const who = `<strong>${esc(andList(winners))}</strong>`;
-    const line =
-      winners.length > 1
-        ? ngettext("{names} win with {n} point, a shared win.", "{names} win with {n} points, a shared win.", best, {
-            names: who,
-          })
-        : winners[0] === YOU
-          ? ngettext("{names} win with {n} point.", "{names} win with {n} points.", best, { names: who })
-          : ngettext("{names} wins with {n} point.", "{names} wins with {n} points.", best, { names: who });
+    const line = esc(winnersLine(names, winners, best));
     return `<p class="winner">${line}</p><ol class="places" aria-label="${esc(_("Final scores"))}">${order}</ol>`;
   },
 

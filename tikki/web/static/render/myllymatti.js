@@ -4,6 +4,7 @@ import { esc } from "../api.js";
 import { cardChip } from "../cards.js";
 import { _ } from "../i18n.js";
 import { fact, says, sheddingResult, trickSlot } from "./common.js";
+import { inList, roundHeading } from "./seats.js";
 import {
   collectTable,
   collecting,
@@ -38,15 +39,14 @@ export default {
         view.phase !== "over" &&
         ((view.hands || [])[view.aside_owner] || []).includes(view.aside_card);
       const aside = held
-          ? fact(_("Set-aside card"), `${cardChip(view.aside_card)} (${esc(names[view.aside_owner])})`)
+          ? fact(_("Set-aside card"), `${cardChip(view.aside_card)} (${esc(inList(names, view.aside_owner))})`)
           : "";
       return `<div class="facts">${shedFacts(view)}${aside}</div>${shedTrick(view, names)}`;
     }
     const trick = view.trick;
     const cards = trick.cards || [];
     const kina = cards.length > (trick.round || []).length;
-    const who = (trick.round || []).map((s) => names[s]).join(_(" vs "));
-    const heading = trick.kind === "duel" ? _("Duel: {names}", { names: who }) : _("Trick: {names}", { names: who });
+    const heading = roundHeading(trick.kind === "duel" ? "duel" : "trick", names, trick.round || []);
     const slots = cards.length
       ? cards.map((c) => trickSlot([c.card], names[c.seat], c.stock ? _("from the stock") : "")).join("")
       : `<p class="empty-trick">${says(names, trick.leader, _("{name} lead."), _("{name} leads."))}</p>`;

@@ -5,6 +5,7 @@ import { esc } from "../api.js";
 import { _ } from "../i18n.js";
 import { bySeat } from "../store.js";
 import { backImg, trickSlot } from "./common.js";
+import { trickWonBy, wonBy } from "./seats.js";
 
 /**
  * @typedef {import("../store.js").FinishedTrick} FinishedTrick
@@ -23,7 +24,7 @@ import { backImg, trickSlot } from "./common.js";
 export function doneTrickHtml(done, hidden, names) {
   const title =
     done.type === "trick"
-      ? _("Trick won by {name}", { name: names[done.winner ?? -1] ?? "" })
+      ? trickWonBy(names, done.winner ?? -1)
       : done.type === "falls"
         ? _("The trick falls: out of the game")
         : _("Void trick: the cards go back");
@@ -37,7 +38,7 @@ export function doneTrickHtml(done, hidden, names) {
     })
     .join("");
   return (
-    `<div class="trick-done" role="status"><h3 class="trick-title">${esc(title)}</h3>` +
+    `<div class="trick-done" role="status" data-key="${esc(done.key ?? "")}"><h3 class="trick-title">${esc(title)}</h3>` +
     `<div class="trick">${slots}</div></div>`
   );
 }
@@ -56,7 +57,7 @@ export function reviewHtml(view, names, open) {
   const kind = last.kind ?? "trick";
   const what =
     kind === "trick"
-      ? _("won by {name}", { name: names[last.winner ?? -1] ?? "" })
+      ? wonBy(names, last.winner ?? -1)
       : kind === "falls"
         ? _("fell out of the game")
         : _("void: the cards went back");

@@ -1,0 +1,271 @@
+"""Bounded connections, on uvicorn's own protocols (h11 for HTTP, websockets).
+
+uvicorn already bounds what it can (:func:`tikki.server.run.serve` sets them):
+``limit_concurrency`` (503 past the cap), ``timeout_keep_alive`` (idle keep-alive
+connections close) and ``h11_max_incomplete_event_size`` (request heads of at most
+:data:`MAX_HEAD` bytes).  It has no cap on connections that were accepted but sent
+nothing, nor per address, nor a deadline for a request's head; :class:`Guard` adds those:
+
+- at most :attr:`Limits.max_connections` open connections on the server and
+  :attr:`Limits.per_address` from one address (an IPv6 client's /64); a connection past
+  either cap is answered ``503`` and closed at once, so its file descriptor is freed;
+- a request's head must arrive within :attr:`Limits.header_timeout` seconds of the
+  connection (or of the previous response), else the connection closes (slowloris);
+- when the process runs out of file descriptors all the same, one log line a second
+  (:class:`AcceptErrors`) replaces asyncio's traceback per failed ``accept()``.
+
+Request bodies have their own deadline in :class:`tikki.server.limits.BodyLimit`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from tikki.i18n import _
+from tikki.server.quota import client_key
+
+log = logging.getLogger("tikki.server")
+
+MAX_HEAD = 16 * 1024
+"""The largest request head (request line and headers) the server reads, in bytes."""
+FILE_MARGIN = 256
+"""File descriptors kept beyond the connection cap (database, workers, pipes, logs)."""
+REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's bounds on connections (each a ``tikki serve`` option)."""
+
+    max_connections: int = 2048
+    """Open connections (HTTP and WebSocket) on the whole server."""
+    per_address: int = 64
+    """Open connections from one client address."""
+    header_timeout: float = 10.0
+    """Seconds a request's head may take to arrive."""
+    keep_alive: int = 5
+    """Seconds an idle keep-alive connection stays open."""
+    body_timeout: float = 10.0
+    """Seconds a request's body may take to arrive."""
+
+    def __post_init__(self) -> None:
+        numbers = {
+            "--max-connections": self.max_connections,
+            "--connections-per-address": self.per_address,
+            "--header-timeout": self.header_timeout,
+            "--keep-alive": self.keep_alive,
+            "--body-timeout": self.body_timeout,
+        }
+        for option, value in numbers.items():
+            if not value > 0:
+                raise ValueError(
+                    _("{option} is a number > 0, not {value}", option=option, value=value)
+                )
+
+
+class Throttled:
+    """A log line at most once per ``every`` seconds; the lines held back are counted."""
+
+    def __init__(self, every: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self.clock = clock
+        self.held = 0
+        self._last = -float("inf")
+
+    def warn(self, message: str, *args: Any) -> bool:
+        """Log ``message % args`` with the count held back since the last line (or hold
+        it back); whether it was logged."""
+        now = self.clock()
+        if now - self._last < self.every:
+            self.held += 1
+            return False
+        self._last = now
+        held, self.held = self.held, 0
+        log.warning(message + " (%d more like it since the last line)", *args, held)
+        return True
+
+
+class Guard:
+    """The open connections by address, and their caps."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.open: dict[int, str] = {}
+        """The address of each admitted transport (by ``id``)."""
+        self.by_address: dict[str, int] = {}
+        self.refused = 0
+        self.warnings = Throttled(1.0, clock)
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        """Count a new connection, or refuse it (over a cap); an admitted one is ``True``."""
+        if id(transport) in self.open:
+            return True
+        peer = transport.get_extra_info("peername")
+        address = client_key(peer[0] if isinstance(peer, tuple) and peer else None)
+        held = self.by_address.get(address, 0)
+        if len(self.open) >= self.limits.max_connections or held >= self.limits.per_address:
+            self.refused += 1
+            self.warnings.warn(
+                "refused a connection from %s: %d open (cap %d), %d from it (cap %d)",
+                address,
+                len(self.open),
+                self.limits.max_connections,
+                held,
+                self.limits.per_address,
+            )
+            return False
+        self.open[id(transport)] = address
+        self.by_address[address] = held + 1
+        return True
+
+    def forget(self, transport: asyncio.BaseTransport) -> None:
+        """The connection closed."""
+        address = self.open.pop(id(transport), None)
+        if address is None:
+            return
+        left = self.by_address[address] - 1
+        if left:
+            self.by_address[address] = left
+        else:
+            del self.by_address[address]
+
+
+class GuardedH11(H11Protocol):
+    """uvicorn's h11 protocol under a :class:`Guard` and a deadline for request heads."""
+
+    guard: ClassVar[Guard]
+    _refused = False
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Admit the connection, or answer 503 and close it at once."""
+        super().connection_made(transport)
+        if not self.guard.admit(transport):
+            self._refused = True
+            self.connections.discard(self)
+            transport.write(REFUSED)
+            transport.close()
+            return
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Forget the connection."""
+        self._disarm()
+        if not self._refused:
+            self.guard.forget(self.transport)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        """Read (nothing from a refused connection); a complete head ends its deadline."""
+        if self._refused:
+            return
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:
+            self._disarm()
+
+    def on_response_complete(self) -> None:
+        """The next request's head has its own deadline."""
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        """The connection becomes a WebSocket (still counted by the guard)."""
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(self.guard.limits.header_timeout, self._late)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _late(self) -> None:
+        """No complete request head in time: close the connection."""
+        self._head_timer = None
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self.transport.close()
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's websockets (sans-I/O) protocol, forgotten by the :class:`Guard` when it closes."""
+
+    guard: ClassVar[Guard]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Forget the connection."""
+        self.guard.forget(self.transport)
+        super().connection_lost(exc)
+
+
+def protocols(guard: Guard) -> tuple[type[GuardedH11], type[GuardedWebSocket]]:
+    """uvicorn's ``http`` and ``ws`` protocol classes bound to ``guard``."""
+    http = type("GuardedH11", (GuardedH11,), {"guard": guard})
+    ws = type("GuardedWebSocket", (GuardedWebSocket,), {"guard": guard})
+    return http, ws
+
+
+class AcceptErrors:
+    """An event-loop exception handler: ``accept()`` out of file descriptors gives one
+    log line a second instead of a traceback each time; anything else goes on to the
+    default handler."""
+
+    MESSAGE = "socket.accept() out of system resource"
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.lines = Throttled(1.0, clock)
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """Handle one exception of the loop."""
+        if context.get("message") == self.MESSAGE:
+            self.lines.warn(
+                "cannot accept connections: %s (raise the file limit, ulimit -n, or lower "
+                "--max-connections)",
+                context.get("exception"),
+            )
+            return
+        loop.default_exception_handler(context)
+
+
+def raise_file_limit(connections: int) -> int:
+    """Raise this process's file limit above ``connections`` plus :data:`FILE_MARGIN`
+    (as far as the hard limit allows); return the connection cap it leaves room for."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections + FILE_MARGIN
+    if soft != resource.RLIM_INFINITY and soft < want:
+        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return connections
+    return max(1, min(connections, soft - FILE_MARGIN))
+
+
+__all__ = [
+    "FILE_MARGIN",
+    "MAX_HEAD",
+    "AcceptErrors",
+    "Guard",
+    "GuardedH11",
+    "GuardedWebSocket",
+    "Limits",
+    "Throttled",
+    "protocols",
+    "raise_file_limit",
+]

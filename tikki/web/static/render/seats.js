@@ -1,0 +1,76 @@
+// @ts-check
+// Sentences about seats that may be the player's own (issue #35 item 3). A name slot is
+// never filled with "You": a message about the player themself has its own sentence in
+// every language (`You won the trick`, not `Trick won by You`), and in a list of seats the
+// player is the lowercase pronoun (`Anna and you`). Every function returns plain text
+// (callers escape it); tests/test_web_sentences.py renders each one with the player in
+// each place, in English, Finnish and German, against a list of expected sentences.
+import { YOU } from "../api.js";
+import { _, ngettext } from "../i18n.js";
+import { andList } from "../words.js";
+
+/** Whether `names[seat]` is the player's own seat. */
+export const isYou = (names, seat) => names[seat] === YOU;
+
+/** A seat's name in a list or an aside: `you` for the player's own seat. */
+export function inList(names, seat) {
+  return isYou(names, seat) ? _("you") : (names[seat] ?? "");
+}
+
+/** `Anna, Ben and you`: the seats in the page's language. */
+export function seatList(names, seats) {
+  return andList(seats.map((s) => inList(names, s)));
+}
+
+/** The heading of the trick just won: `You won the trick` / `Trick won by Anna`. */
+export function trickWonBy(names, seat) {
+  return isYou(names, seat) ? _("You won the trick") : _("Trick won by {name}", { name: names[seat] ?? "" });
+}
+
+/** Under "Last trick": `you won it` / `won by Anna`. */
+export function wonBy(names, seat) {
+  return isYou(names, seat) ? _("you won it") : _("won by {name}", { name: names[seat] ?? "" });
+}
+
+/** The heading of a trick being played: `Trick: Anna, Ben and you`, `Duel: …`, `War: …`. */
+export function roundHeading(kind, names, seats) {
+  const list = seatList(names, seats);
+  if (kind === "duel") return _("Duel: {names}", { names: list });
+  if (kind === "war") return _("War: {names}", { names: list });
+  return _("Trick: {names}", { names: list });
+}
+
+/** A tie for the highest rank (kina, war): the player's own sentence when they are in it
+ * (`Kina: you tie with Anna and Ben for …`). */
+export function tieLine(tie, names, seats) {
+  const others = seats.filter((s) => !isYou(names, s));
+  if (others.length < seats.length) {
+    return _("{tie}: you tie with {names} for the highest rank and play again.", {
+      tie,
+      names: seatList(names, others),
+    });
+  }
+  return _("{tie}: {names} tie for the highest rank and play again.", { tie, names: seatList(names, seats) });
+}
+
+/** Who begins the new phase, after a semicolon: `you lead` / `Anna leads`, `you choose`
+ * / `Anna chooses` (`verb`: `lead` or `choose`). */
+export function leadClause(names, seat, verb) {
+  if (verb === "choose") {
+    return isYou(names, seat) ? _("you choose") : _("{name} chooses", { name: names[seat] ?? "" });
+  }
+  return isYou(names, seat) ? _("you lead") : _("{name} leads", { name: names[seat] ?? "" });
+}
+
+/** Mückenstich's winners with `n` points: `You win`, `Anna wins`, or a shared win
+ * (`A shared win with 5 points: Anna and you.`: no verb to agree with the list). */
+export function winnersLine(names, seats, n) {
+  if (seats.length === 1) {
+    return isYou(names, seats[0])
+      ? ngettext("You win with {n} point.", "You win with {n} points.", n)
+      : ngettext("{names} wins with {n} point.", "{names} wins with {n} points.", n, { names: names[seats[0]] ?? "" });
+  }
+  return ngettext("A shared win with {n} point: {names}.", "A shared win with {n} points: {names}.", n, {
+    names: seatList(names, seats),
+  });
+}
