@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Header, Query, Request, Response
+from fastapi import APIRouter, Body, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -19,7 +19,7 @@ import tikki
 from tikki import i18n
 from tikki.core import games
 from tikki.i18n import _
-from tikki.server import botplay, headers, schemas, web, ws
+from tikki.server import botplay, headers, replay, schemas, web, ws
 from tikki.server.analysis import Analyses
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
@@ -314,6 +314,46 @@ def api_router() -> APIRouter:
             )
         return table.record(seat)
 
+    @router.get("/tables/{table_id}/replay", response_model=dict[str, Any])
+    async def table_replay(
+        table_id: str,
+        request: Request,
+        seat: Annotated[
+            str | None,
+            Query(description="a seat number, 'all' (every hand, after the end) or none"),
+        ] = None,
+        authorization: Auth = None,
+    ) -> dict[str, Any]:
+        """The game's positions move by move as ``seat`` saw them (``frames[k]``: after
+        ``k`` moves) and its log (``history``).  Before the end: the spectators' view, or
+        your own seat's with its token."""
+        table = await _manager(request).get(table_id)
+        own = table.seat_of(bearer(authorization))
+        wanted = replay.parse_seat(seat, len(table.seats))
+        over = table.status == "finished"
+        replay.allowed(wanted, over, own)
+        out = replay.frames(table.state.record(), wanted)
+        out["table"] = table.public()
+        return out
+
+    @router.post("/replay", response_model=dict[str, Any])
+    async def record_replay(
+        record: Annotated[dict[str, Any], Body(description="a full record (seed and moves)")],
+        seat: Annotated[
+            str | None,
+            Query(description="a seat number, 'all' (every hand, after the end) or none"),
+        ] = None,
+    ) -> dict[str, Any]:
+        """Replay an uploaded record (at most 64 KiB of JSON): its positions move by move
+        as ``seat`` saw them, as for a table.  A game that is not over shows the
+        spectators' view only."""
+        players = record.get("players")
+        wanted = replay.parse_seat(seat, players if isinstance(players, int) else 16)
+        out = replay.frames(record, wanted)
+        replay.allowed(wanted, bool(out["over"]), None)
+        out["seats"] = record.get("seats") if isinstance(record.get("seats"), list) else None
+        return out
+
     return router
 
 
@@ -395,7 +435,7 @@ def create_app(
     app.state.throttles = Throttles(manager.policy)
     app.state.max_message = max_message
     app.state.body_timeout = body_timeout
-    app.add_middleware(BodyLimit, limit=max_message)
+    app.add_middleware(BodyLimit, limit=max_message, paths={"/api/replay": replay.MAX_RECORD})
     app.add_middleware(headers.SecurityHeaders)
     app.add_middleware(LanguageMiddleware)  # every text below in the request's language
     app.add_middleware(TransportControl)  # outermost: it needs the server's own send

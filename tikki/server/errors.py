@@ -11,6 +11,7 @@ STATUS = {
     "bad_bot": 400,
     "seed_not_allowed": 400,
     "illegal_move": 400,
+    "bad_record": 400,
     "bad_timer": 400,
     "bad_token": 403,
     "bad_invite": 403,

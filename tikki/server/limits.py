@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -19,9 +20,13 @@ class BodyLimit:
     The body (at most ``limit`` bytes) is read before the app runs and handed to it whole.
     """
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_MESSAGE) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_MESSAGE, paths: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.paths = dict(paths or {})
+        """Paths allowed a larger body than ``limit`` (an uploaded record to replay)."""
         self.timeout = BODY_TIMEOUT
         """Seconds the whole body may take to arrive (else ``408 too_slow``) unless the
         app's ``state.body_timeout`` says otherwise."""
@@ -31,9 +36,10 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.paths.get(scope.get("path", ""), self.limit)
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self._refuse(send)
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await self._refuse(send, limit)
             return
         chunks: list[bytes] = []
         size = 0
@@ -51,8 +57,8 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limit:
-                await self._refuse(send)
+            if size > limit:
+                await self._refuse(send, limit)
                 return
             chunks.append(chunk)
             more = bool(message.get("more_body", False))
@@ -61,11 +67,11 @@ class BodyLimit:
     def _timeout(self, scope: Scope) -> float:
         return _timeout_of(scope, self.timeout)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, limit: int) -> None:
         detail = {
             "code": "too_large",
             "message": _(
-                "the request body is over {limit} bytes: send at most {limit}", limit=self.limit
+                "the request body is over {limit} bytes: send at most {limit}", limit=limit
             ),
         }
         body = json.dumps({"detail": detail}).encode()

@@ -1,4 +1,5 @@
-"""The front end's files: ``/`` (lobby), ``/t/{id}`` (table page), ``/rules/{game}``
+"""The front end's files: ``/`` (lobby), ``/t/{id}`` (table page), ``/replay/{id}`` and
+``/replay`` (a table's replay, an uploaded record's), ``/rules/{game}``
 (a game's rules in English, Finnish or German, rendered from its markdown on the server)
 and ``/static/*``.
 
@@ -153,6 +154,16 @@ def router() -> APIRouter:
     async def table_page(table_id: str) -> Response:
         """A table's page (the page reads the table id from its URL)."""
         return page("table.html")
+
+    @routes.get("/replay")
+    async def replay_upload_page() -> Response:
+        """The replay of a record the player uploads (or one in the link's fragment)."""
+        return page("replay.html")
+
+    @routes.get("/replay/{table_id}")
+    async def replay_page(table_id: str) -> Response:
+        """A table's replay (``?seat=N|all&at=K``; the page reads them from its URL)."""
+        return page("replay.html")
 
     @routes.get("/rules/{game}")
     async def rules(

@@ -146,7 +146,11 @@ function chart(a) {
       const cls = d.label ? `dot ${d.label}` : "dot";
       const title = _("move {n}: {played} {value}", { n: d.number, played: plainMove(d.played), value: fmt(a, d.values[d.played]) }) +
         (d.label ? ` (${labelName(d.label)})` : "");
-      return `<circle class="${cls}" cx="${x(d.number).toFixed(1)}" cy="${y(d.values[d.played]).toFixed(1)}" r="${d.label ? 5 : 3}"><title>${esc(title)}</title></circle>`;
+      // each point opens the replay at that position, with what the analysis said there
+      return (
+        `<a href="${esc(replayUrl(d.number))}" class="chart-link" aria-label="${esc(title)}">` +
+        `<circle class="${cls}" cx="${x(d.number).toFixed(1)}" cy="${y(d.values[d.played]).toFixed(1)}" r="${d.label ? 5 : 3}"><title>${esc(title)}</title></circle></a>`
+      );
     })
     .join("");
   return (
@@ -159,6 +163,11 @@ function chart(a) {
   );
 }
 
+/** The replay of this seat at the position of decision `number` (before that move). */
+function replayUrl(number) {
+  return `/replay/${encodeURIComponent(state.table)}?seat=${state.seat}&at=${number - 1}&analysis=1`;
+}
+
 /** Mark the labelled moves in the move log (its items carry their history index). */
 function markLog(a) {
   for (const d of a.decisions) {
@@ -168,7 +177,9 @@ function markLog(a) {
     li.classList.add(`verdict-${d.label}`);
     const badge = document.createElement("span");
     badge.className = `verdict ${d.label}`;
-    badge.innerHTML = ` ${SIGN[d.label]} ${_("{label}: {best} was better", { label: esc(labelName(d.label)), best: moveChips(d.best) })}`;
+    badge.innerHTML =
+      ` ${SIGN[d.label]} ${_("{label}: {best} was better", { label: esc(labelName(d.label)), best: moveChips(d.best) })} ` +
+      `<a class="replay-link" href="${esc(replayUrl(d.number))}">${esc(_("see it in the replay"))}</a>`;
     li.appendChild(badge);
   }
 }

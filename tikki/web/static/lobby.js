@@ -287,7 +287,10 @@ function describeTable(t) {
       ? ` <a class="small" href="${tableUrl(t.id)}">${esc(t.status === "finished" ? _("See the result") : _("Watch"))}</a>`
       : "";
   const record =
-    t.status === "finished" ? ` · <a class="small" href="/api/tables/${esc(t.id)}/record">${esc(_("record"))}</a>` : "";
+    t.status === "finished"
+      ? ` · <a class="small" href="/replay/${esc(t.id)}">${esc(_("replay"))}</a>` +
+        ` · <a class="small" href="/api/tables/${esc(t.id)}/record">${esc(_("record"))}</a>`
+      : "";
   const when = t.created ? new Date(t.created).toLocaleString(lang === "pseudo" ? "en" : lang) : "";
   const result = t.status === "finished" ? resultLine(t) : "";
   return (

@@ -755,7 +755,9 @@ function renderResult(m, R, ctx) {
     `<h2 id="result-title" tabindex="-1">${esc(_("Game over"))}</h2>${R.result(m.view, ctx)}` +
     `<p class="result-links"><a id="record-link" class="button" href="${url}" download="tikki-${esc(app.id)}.json">` +
     `${esc(_("Download the record"))}</a> ` +
-    `<a href="${url}" target="_blank" rel="noopener">${esc(_("View the record"))}</a><a href="/">${esc(_("New table"))}</a></p>`;
+    `<a href="${url}" target="_blank" rel="noopener">${esc(_("View the record"))}</a>` +
+    `<a id="replay-link" href="/replay/${encodeURIComponent(app.id)}${m.seat === null || m.seat === undefined ? "" : `?seat=${m.seat}`}">${esc(_("Replay the game"))}</a>` +
+    `<a href="/">${esc(_("New table"))}</a></p>`;
   if (!app.resultShown) {
     app.resultShown = true;
     $("#result-title").focus();
