@@ -119,7 +119,7 @@ def test_replay_names_the_first_bad_move(tmp_path: Path) -> None:
     path.write_text(json.dumps(record))
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1
-    assert "record move 4 ('take'" in result.output
+    assert "record move 4, take by seat" in result.output
     path.write_text("{not json")
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1 and "is not a JSON record" in result.output

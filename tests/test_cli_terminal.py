@@ -3,8 +3,15 @@ errors in words, bot parameters, help without Python, and golden outputs."""
 
 from __future__ import annotations
 
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
 from typer.testing import CliRunner
 
+import tikki
 from tikki.cli import app
 
 runner = CliRunner()
@@ -17,3 +24,76 @@ def test_the_global_lang_reaches_rules() -> None:
         assert "Vanha, todennäköisesti suomalainen korttipeli" in result.output, args
     german = runner.invoke(app, ["--lang", "de", "rules", "mattis"])
     assert "Vanha" not in german.output and "Spiel" in german.output
+
+
+# --- golden outputs ---------------------------------------------------------------------
+
+GOLDEN = Path(__file__).parent / "golden"
+"""Golden outputs; ``TIKKI_UPDATE_GOLDEN=1`` rewrites them (then read the diff)."""
+
+
+def _golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("TIKKI_UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no golden file {path}: run with TIKKI_UPDATE_GOLDEN=1"
+    assert text == path.read_text(encoding="utf-8")
+
+
+def _finished(game: str = "myllymatti", players: int = 3, seed: int = 5) -> dict[str, Any]:
+    state = tikki.load(game, players=players).new_state(seed=seed)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    record: dict[str, Any] = state.record()
+    return record
+
+
+def _tampered() -> dict[str, bytes]:
+    """Broken records, each by what is wrong with it."""
+    whole = _finished()
+    cases: dict[str, Any] = {}
+    cases["changed outcome"] = {**whole, "outcome": {**whole["outcome"], "loser": 0}}
+    cases["changed figures"] = {**whole, "outcome": {**whole["outcome"], "returns": [0, 0, 0]}}
+    cases["extra move"] = {**whole, "moves": [*whole["moves"], "2H"]}
+    nulled = list(whole["moves"])
+    nulled[3] = None
+    cases["null move"] = {**whole, "moves": nulled}
+    numbered = list(whole["moves"])
+    numbered[3] = 7
+    cases["number move"] = {**whole, "moves": numbered}
+    illegal = list(whole["moves"])
+    illegal[3] = "take"
+    cases["illegal move"] = {**whole, "moves": illegal}
+    cases["cut short"] = {**whole, "moves": whole["moves"][:10]}
+    cases["unknown game"] = {**whole, "game": "poker"}
+    cases["no moves"] = {k: v for k, v in whole.items() if k != "moves"}
+    cases["old format"] = {**whole, "format": 0}
+    cases["not an object"] = [1, 2]
+    out = {name: json.dumps(value).encode() for name, value in cases.items()}
+    out["bad UTF-8"] = b'{"game": "myllym\xe4tti"}'
+    out["broken JSON"] = b'{"game": "myllymatti", '
+    return out
+
+
+def test_replay_errors_are_words_golden(tmp_path: Path) -> None:
+    """Every broken record: one line in words (no dicts, tuples or None), in en, fi, de."""
+    lines: list[str] = []
+    for lang in ("en", "fi", "de"):
+        lines.append(f"## {lang}")
+        for name, data in _tampered().items():
+            path = tmp_path / "record.json"
+            path.write_bytes(data)
+            result = runner.invoke(app, ["--lang", lang, "replay", "--quiet", str(path)])
+            assert result.exit_code == 1 and "Traceback" not in result.output, name
+            error = " ".join(result.stderr.split()).replace(str(tmp_path), "DIR")
+            assert not re.search(r"[{}]|None|\(\'|\bseat None\b", error), error
+            lines.append(f"{name}: {error}")
+        state = tikki.load("myllymatti", players=3).new_state(seed=5)
+        state.play(state.legal_moves()[0])
+        path = tmp_path / "one.json"
+        path.write_text(json.dumps(state.record()))
+        result = runner.invoke(app, ["--lang", lang, "replay", "--quiet", str(path)])
+        assert result.exit_code == 0, result.output
+        lines.append("unfinished: " + " ".join(result.stdout.split()).replace(str(tmp_path), "DIR"))
+    _golden("replay_errors.txt", "\n".join(lines) + "\n")

@@ -229,10 +229,10 @@ def test_tampered_move_names_the_first_bad_move() -> None:
     seat = state.current_player
     record["moves"][7] = bad
     record["moves"][9] = "nonsense"
-    with pytest.raises(RulesError, match=re.escape(f"record move 8 ('{bad}', seat {seat})")):
+    with pytest.raises(RulesError, match=re.escape(f"record move 8, {bad} by seat {seat}, is")):
         tikki.replay(record)
     record["moves"][7] = 42
-    with pytest.raises(RulesError, match="record move 8 is 42, not a move text"):
+    with pytest.raises(RulesError, match=r"record move 8 is a number \(42\), not a move text"):
         tikki.replay(record)
 
 
@@ -240,7 +240,7 @@ def test_moves_after_the_end_are_refused() -> None:
     record = record_of()
     record["moves"].append("take")
     n = len(record["moves"])
-    with pytest.raises(RulesError, match=rf"record move {n} .*over"):
+    with pytest.raises(RulesError, match=rf"record move {n} \(take\) comes after the end"):
         tikki.replay(record)
 
 

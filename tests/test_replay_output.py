@@ -15,7 +15,7 @@ from tikki.cli import app
 runner = CliRunner()
 
 GOLDEN_MYLLYMATTI = """\
-Verified 123 moves of myllymatti: game over.
+Verified 123 moves of Myllymatti: game over.
 Outcome
 ┏━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
 ┃ Seat   ┃ Result                    ┃

@@ -285,15 +285,21 @@ def replay_command(
         raise _fail(_("no seat {seat}: seats are 0–{last}", seat=seat, last=state.game.players - 1))
     if not quiet:
         _print_replay(state, seat)
-    moves, name = len(state.moves), state.game.name
+    moves, name = len(state.moves), state.game.title
     if state.is_over:
-        verified = _("Verified {moves} moves of {game}: game over.", moves=moves, game=name)
-    else:
-        verified = _(
-            "Verified {moves} moves of {game}: game unfinished ({phase}, seat {seat} to act).",
-            moves=moves,
+        verified = i18n.ngettext(
+            "Verified {n} move of {game}: game over.",
+            "Verified {n} moves of {game}: game over.",
+            moves,
             game=name,
-            phase=state.phase,
+        )
+    else:
+        verified = i18n.ngettext(
+            "Verified {n} move of {game}: game unfinished ({phase}; seat {seat} to act).",
+            "Verified {n} moves of {game}: game unfinished ({phase}; seat {seat} to act).",
+            moves,
+            game=name,
+            phase=common.phase_word(state.phase),
             seat=state.current_player,
         )
     console.print(verified, markup=False)

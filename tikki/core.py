@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from tikki.i18n import _ as _t
+from tikki.i18n import ngettext
 
 RULES_REVISION = "r2"
 """The RULINGS.md revision new games play; stored in every record."""
@@ -878,14 +879,30 @@ def replay(
         seat = state.current_player
         if not isinstance(move, str):
             raise RulesError(
-                _t("record move {number} is {move!r}, not a move text", number=i + 1, move=move)
+                _t(
+                    "record move {number} is {what}, not a move text",
+                    number=i + 1,
+                    what=_json_kind(move),
+                )
+            )
+        if state.is_over:
+            raise RulesError(
+                ngettext(
+                    "record move {number} ({move}) comes after the end of the game: the "
+                    "record has {n} move too many",
+                    "record move {number} ({move}) comes after the end of the game: the "
+                    "record has {n} moves too many",
+                    len(moves) - i,
+                    number=i + 1,
+                    move=move,
+                )
             )
         try:
             state.play(move)
         except IllegalMove as err:
             raise RulesError(
                 _t(
-                    "record move {number} ({move!r}, seat {seat}) is illegal: {err}",
+                    "record move {number}, {move} by seat {seat}, is illegal: {err}",
                     number=i + 1,
                     move=move,
                     seat=seat,
@@ -896,11 +913,46 @@ def replay(
             on_move(i, move, state)
     expected = record.get("outcome")
     if expected is not None and expected != state.outcome:
+        claimed, actual = outcome_words(expected), outcome_words(state.outcome)
+        if claimed == actual:
+            raise RulesError(
+                _t(
+                    "the record's outcome is not the replayed game's ({outcome}): its "
+                    "figures were changed",
+                    outcome=actual,
+                )
+            )
         raise RulesError(
             _t(
-                "record outcome {expected} does not match the replayed outcome {outcome}",
-                expected=expected,
-                outcome=state.outcome,
+                "the record's outcome ({expected}) is not the replayed game's ({outcome})",
+                expected=claimed,
+                outcome=actual,
             )
         )
     return state
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in words: ``null``, ``a number``, ``a list``, ``an object``."""
+    if value is None:
+        return _t("null (empty)")
+    if isinstance(value, bool):
+        return _t("true or false")
+    if isinstance(value, int | float):
+        return _t("a number ({value})", value=value)
+    if isinstance(value, list):
+        return _t("a list")
+    return _t("an object")
+
+
+def outcome_words(outcome: Any) -> str:
+    """A game's outcome in words: ``seat 2 loses``, ``scores 9, 6, 5``, ``abandoned``."""
+    if not isinstance(outcome, Mapping):
+        return _t("no outcome") if outcome is None else _t("not an outcome")
+    if outcome.get("abandoned"):
+        return _t("abandoned")
+    if isinstance(outcome.get("scores"), list):
+        return _t("scores {scores}", scores=", ".join(str(s) for s in outcome["scores"]))
+    if isinstance(outcome.get("loser"), int):
+        return _t("seat {seat} loses", seat=outcome["loser"])
+    return _t("not an outcome")

@@ -10,7 +10,7 @@ from typing import Any
 from rich.text import Text
 
 from tikki.cards import screen_text
-from tikki.i18n import N_, _, current, ngettext
+from tikki.i18n import N_, _, current, ngettext, tr
 
 SUIT_STYLE = {
     "H": "bold red",
@@ -276,6 +276,22 @@ def options_line(game: Any) -> str:
         if key != "variant" or game.variants
     ]
     return ", ".join(pairs) or _("none")
+
+
+PHASE_WORDS = {
+    "collect": N_("phase 1 — collecting"),
+    "shed": N_("phase 2 — shedding"),
+    "discard": N_("setting cards aside"),
+    "play": N_("playing tricks"),
+    "score": N_("doubling and dropping"),
+    "over": N_("game over"),
+}
+"""Each game phase in words (the engine's phase names are ids)."""
+
+
+def phase_word(phase: str) -> str:
+    """A game phase in the current language: ``collect`` → ``phase 1, collecting``."""
+    return tr(PHASE_WORDS[phase]) if phase in PHASE_WORDS else phase
 
 
 def pile(view: Mapping[str, Any]) -> Text:
