@@ -151,6 +151,8 @@ class Table:
     """When a seated person last kept this waiting table open."""
     joined: bool = False
     """Whether someone from an address other than the creator's took a seat."""
+    acted: dict[int, datetime] = field(default_factory=dict)
+    """When each seated person last made an authenticated request (their presence)."""
 
     def expires(self) -> datetime | None:
         """When this table is removed if it is still waiting (``None``: it is not)."""
@@ -203,6 +205,7 @@ class Table:
         since = self.away_since.get(seat.seat)
         if since is None:
             return None
+        since = max(since, self.acted.get(seat.seat, since))  # acting by HTTP is presence
         return round(max(0.0, self.away_after - (self.clock() - since).total_seconds()), 1)
 
     def _seat_json(self, s: StoredSeat) -> JSON:
@@ -1274,10 +1277,9 @@ class TableManager:
 
     def seen(self, table: Table, seat: int | None) -> None:
         """The person of ``seat`` acted (an authenticated request): they are present, so
-        their away time starts again from now."""
-        if seat is not None and seat in table.away_since:
-            table.away_since[seat] = self.clock()
-            table.announced.discard(seat)
+        the time until the others may hand their seat to a bot starts again from now."""
+        if seat is not None:
+            table.acted[seat] = self.clock()
 
     async def revoke(self, table: Table, seat: int | None) -> str:
         """Give ``seat`` a new token and end every other session holding it (their
