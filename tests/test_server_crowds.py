@@ -530,3 +530,22 @@ def test_the_revoke_and_keep_answers_are_documented(tmp_path: Path) -> None:
     assert "/api/tables/{table_id}/revoke" in paths and "/api/tables/{table_id}/keep" in paths
     assert "devices" in spec["components"]["schemas"]["StateMessage"]["properties"]
     assert "expires" in spec["components"]["schemas"]["TableInfo"]["properties"]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--connections-per-address", "0"], "--connections-per-address is a number > 0"),
+        (["--watchers-per-table", "0"], "--watchers-per-table is a number > 0"),
+        (["--max-bot-tables", "-1"], "--max-bot-tables is a number > 0"),
+    ],
+)
+def test_serve_refuses_bad_limits(tmp_path: Path, args: list[str], words: str) -> None:
+    from typer.testing import CliRunner
+
+    from tikki.cli import app
+
+    db = ["--db", f"sqlite:///{tmp_path / 'x.sqlite'}"]
+    result = CliRunner().invoke(app, ["serve", "--port", "0", *db, *args])
+    assert result.exit_code == 2
+    assert words in " ".join(result.output.split())

@@ -858,8 +858,67 @@ def serve_command(
     ] = 20,
     max_tables: Annotated[int, typer.Option("--max-tables", help="live tables in all")] = 2000,
     waiting_expiry: Annotated[
-        float, typer.Option("--waiting-expiry", help="seconds a table may wait for players")
+        float,
+        typer.Option(
+            "--waiting-expiry",
+            help="seconds a table may wait for players unless someone from another address "
+            "joins (its creator's 'keep open' starts the time again)",
+        ),
+    ] = 600,
+    joined_expiry: Annotated[
+        float,
+        typer.Option(
+            "--joined-expiry", help="seconds a table someone else joined may wait for players"
+        ),
     ] = 86400,
+    max_bot_tables: Annotated[
+        int, typer.Option("--max-bot-tables", help="live tables where only bots play, in all")
+    ] = 200,
+    max_analyses: Annotated[
+        int, typer.Option("--max-analyses", help="analyses running or queued at once, in all")
+    ] = 16,
+    watchers_per_table: Annotated[
+        int, typer.Option("--watchers-per-table", help="WebSocket connections one table may have")
+    ] = 200,
+    watchers_per_address: Annotated[
+        int,
+        typer.Option("--watchers-per-address", help="WebSocket connections one address may hold"),
+    ] = 32,
+    connect_rate: Annotated[
+        float,
+        typer.Option("--connect-rate", help="WebSocket connections one address may open a minute"),
+    ] = 60,
+    hint_rate: Annotated[
+        float, typer.Option("--hint-rate", help="hints one address may ask for a minute")
+    ] = 30,
+    read_rate: Annotated[
+        float,
+        typer.Option("--read-rate", help="lobby lists and records one address may read a minute"),
+    ] = 120,
+    max_connections: Annotated[
+        int, typer.Option("--max-connections", help="open connections (HTTP and WebSocket)")
+    ] = 2048,
+    connections_per_address: Annotated[
+        int,
+        typer.Option("--connections-per-address", help="open connections from one address"),
+    ] = 64,
+    header_timeout: Annotated[
+        float, typer.Option("--header-timeout", help="seconds a request's head may take")
+    ] = 10,
+    body_timeout: Annotated[
+        float, typer.Option("--body-timeout", help="seconds a request's body may take")
+    ] = 10,
+    keep_alive: Annotated[
+        int, typer.Option("--keep-alive", help="seconds an idle keep-alive connection stays open")
+    ] = 5,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="comma-separated addresses of the proxies whose X-Forwarded-For counts "
+            "(default: none, the client's own address is its key)",
+        ),
+    ] = None,
     sync_rate: Annotated[
         float, typer.Option("--sync-rate", help="sync messages a connection may send per minute")
     ] = 60,
@@ -899,6 +958,7 @@ def serve_command(
             extras.require("postgres", _("a PostgreSQL database"))
     except extras.MissingExtra as err:
         raise _fail(str(err)) from None
+    from tikki.server.guard import Limits
     from tikki.server.quota import Policy
     from tikki.server.run import ServeError, serve
 
@@ -911,6 +971,14 @@ def serve_command(
             tables_per_address=tables_per_address,
             max_tables=max_tables,
             waiting_expiry=waiting_expiry,
+            joined_expiry=joined_expiry,
+            max_bot_tables=max_bot_tables,
+            max_analyses=max_analyses,
+            watchers_per_table=watchers_per_table,
+            watchers_per_address=watchers_per_address,
+            connects_per_minute=connect_rate,
+            hints_per_minute=hint_rate,
+            reads_per_minute=read_rate,
             sync_per_minute=sync_rate,
             analysis_samples=analysis_samples,
             away_after=away_after,
@@ -920,6 +988,9 @@ def serve_command(
         serve(
             host, port, db, bot_delay, hint_bot, announce=console.print,
             client_seeds=allow_client_seeds, policy=policy,
+            limits=Limits(max_connections, connections_per_address, header_timeout,
+                          keep_alive, body_timeout),
+            forwarded_allow_ips=forwarded_allow_ips,
         )  # fmt: skip
     except (ServeError, ValueError) as err:
         raise _fail(str(err)) from None
