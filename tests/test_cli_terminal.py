@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 import tikki
@@ -97,3 +98,44 @@ def test_replay_errors_are_words_golden(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         lines.append("unfinished: " + " ".join(result.stdout.split()).replace(str(tmp_path), "DIR"))
     _golden("replay_errors.txt", "\n".join(lines) + "\n")
+
+
+def test_bad_bot_parameters_say_what_the_parameter_takes() -> None:
+    cases = {
+        "ismcts:iterations=-5": "iterations=-5 is out of range: iterations is a whole number, "
+        "1 or more, e.g. ismcts:iterations=1000",
+        "expert:seconds=-1": "seconds=-1 is out of range: seconds is a number of seconds above 0",
+        "ismcts:iterations=0": "iterations=0 is out of range: iterations is a whole number",
+        "expert:solve=1.5": "solve=1.5 is out of range: solve is a number from 0 to 1",
+        "ismcts:iterations=many": "iterations='many' is not a whole number",
+    }
+    for spec, words in cases.items():
+        for command in (["play", "myllymatti", "--no-record"], ["arena", "myllymatti"]):
+            result = runner.invoke(app, [*command, "--bots", spec], input="")
+            assert result.exit_code == 2, result.output
+            line = " ".join(result.stderr.split())
+            assert words in line, (spec, line)
+            if "iterations" in spec:
+                assert "seconds" not in line, line
+
+
+def test_one_deal_gives_no_interval(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six games of six players are one deal: no interval, and no error bar in the plot."""
+    import matplotlib.axes
+
+    bars: list[Any] = []
+    real = matplotlib.axes.Axes.bar
+
+    def bar(self: Any, *args: Any, **kwargs: Any) -> Any:
+        bars.append(kwargs.get("yerr"))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "bar", bar)
+    plot = tmp_path / "one.png"
+    args = ["arena", "mueckenstich", "--players", "6", "--games", "6", "--bots", "random"]
+    result = runner.invoke(app, [*args, "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "One deal gives no interval" in text and "--games 12" in text
+    assert not re.search(r"[+-]\d\.\d\d to [+-]\d\.\d\d", text), text
+    assert bars == [None] and plot.exists()

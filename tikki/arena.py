@@ -560,7 +560,9 @@ def plot(path: Path, spec: ArenaSpec, stats: Sequence[BotStats]) -> None:
     lows = [max(0.0, v) for v in lows]
     highs = [max(0.0, v) for v in highs]
     fig, ax = plt.subplots(figsize=(PLOT_INCHES[0], PLOT_INCHES[1]))
-    ax.bar(names, values, yerr=[lows, highs], capsize=6, color="#4477aa", label=label)
+    # One deal gives no interval (its bounds are the value itself): no error bar then.
+    errors = [lows, highs] if any(lows) or any(highs) else None
+    ax.bar(names, values, yerr=errors, capsize=6, color="#4477aa", label=label)
     # A short dark tick at each bar's value, so that a bar of height zero still shows.
     ax.scatter(names, values, marker="_", s=900, linewidths=3, color="#223355", zorder=3)
     ax.axhline(line, color="grey", linestyle="--", linewidth=1, label=baseline)

@@ -748,13 +748,15 @@ def _report(
     ):
         table.add_column(column, justify="right", width=width)
     for f in figures:
+    one_deal = len({r.deal for r in results}) < 2
         cells: list[str | Text]
         if scored:
             lo, hi = f["advantage_ci"]
             cells = [
+            span = _("{lo} to {hi}", lo=signed(lo), hi=signed(hi))
                 f"{f['mean_score_per_round']:.2f}",
-                f"{f['mean_advantage']:+.2f}",
-                Text(_("{lo} to {hi}", lo=f"{lo:+.2f}", hi=f"{hi:+.2f}"), no_wrap=True),
+                signed(f["mean_advantage"]),
+                Text("—" if one_deal else span, no_wrap=True),
             ]
         else:
             lo, hi = f["loss_ci"]
@@ -771,6 +773,14 @@ def _report(
         )
     console.print(table)
     if not scored:
+    if scored and one_deal:
+        console.print(
+            _(
+                "One deal gives no interval (its games share the cards): play two deals or "
+                "more, e.g. --games {games}.",
+                games=2 * spec.players,
+            )
+        )
         expected = f"{1 / spec.players:.1%}"
         console.print(_("A random bot's expected loss rate is {rate}.", rate=expected))
     _think_table(figures)
@@ -790,6 +800,12 @@ def _report(
 
 
 def _think_table(figures: list[dict[str, Any]]) -> None:
+def signed(value: float) -> str:
+    """``+0.43``, ``-0.43``; never ``-0.00``."""
+    text = f"{value:+.2f}"
+    return "+0.00" if text == "-0.00" else text
+
+
     """Each bot's think time per move: median, 90th percentile and longest."""
     if not any(f["think_max"] > 0 for f in figures):
         return

@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol
 
 from tikki.core import Game, RulesError
+from tikki.i18n import N_, tr
 from tikki.i18n import _ as _t
 
 
@@ -186,6 +187,7 @@ def _check_params(name: str, factory: BotFactory, params: Mapping[str, Any]) -> 
             continue
         annotation = str(known[key].annotation)
         default = known[key].default
+        _check_range(name, key, value)
         if "int" in annotation and not _WHOLE.fullmatch(value):
             raise RulesError(
                 _t(
@@ -209,6 +211,41 @@ def _check_params(name: str, factory: BotFactory, params: Mapping[str, Any]) -> 
                     example=example,
                 )
             )
+
+
+RANGES: dict[tuple[str, str], tuple[str, float, float | None, bool, str]] = {
+    ("ismcts", "iterations"): (N_("a whole number, 1 or more"), 1, None, True, "1000"),
+    ("ismcts", "seconds"): (N_("a number of seconds above 0"), 0, None, False, "1.0"),
+    ("expert", "iterations"): (N_("a whole number, 1 or more"), 1, None, True, "1000"),
+    ("expert", "seconds"): (N_("a number of seconds above 0"), 0, None, False, "1.0"),
+    ("expert", "samples"): (N_("a whole number, 1 or more"), 1, None, True, "4"),
+    ("expert", "solve"): (N_("a number from 0 to 1"), 0, 1, True, "0.4"),
+    ("expert", "rules"): (N_("0 or 1"), 0, 1, True, "1"),
+}
+"""The built-in bots' numeric parameters: what each is in words, its least and greatest
+value, whether the least is allowed (``seconds`` must be above 0), and an example."""
+
+
+def _check_range(name: str, key: str, value: str) -> None:
+    """Refuse a number outside its parameter's range, saying what the parameter takes."""
+    limits = RANGES.get((name, key))
+    if limits is None or not _NUMBER.fullmatch(value.removeprefix("-")):
+        return
+    words, low, high, low_allowed, example = limits
+    number = float(value)
+    below = number < low or (number == low and not low_allowed)
+    if below or (high is not None and number > high):
+        raise RulesError(
+            _t(
+                "bot {name!r}: {key}={value} is out of range: {key} is {words}, "
+                "e.g. {name}:{key}={example}",
+                name=name,
+                key=key,
+                value=value,
+                words=tr(words),
+                example=example,
+            )
+        )
 
 
 _BUILTIN_LOADED: list[bool] = []
