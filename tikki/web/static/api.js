@@ -65,6 +65,8 @@ export const api = {
     request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/bot`, undefined, token),
   move: (id, token, move, seq) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/moves`, { move, seq }, token),
+  revoke: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/revoke`, undefined, token),
+  keep: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/keep`, undefined, token),
 };
 
 /** Where a table's record is downloaded. */

@@ -38,6 +38,7 @@ import {
 import { doneTrickHtml, reviewHtml } from "./render/trick.js";
 import generic from "./render/generic.js";
 import { renderExtras } from "./table_extras.js";
+import { REVOKED, adoptDeviceLink, keepOpenHtml, renderCustody, revokeLinks } from "./custody.js";
 import mattis from "./render/mattis.js";
 import mueckenstich from "./render/mueckenstich.js";
 import myllymatti from "./render/myllymatti.js";
@@ -57,6 +58,7 @@ const app = {
   store: initialState(), // the latest state message, the selection and the hint (store.js)
   pending: false,
   pendingTimer: null,
+  revoking: false, // this browser is revoking its seat's device links (custody.js)
   watching: false,
   logged: 0,
   resultShown: false,
@@ -206,6 +208,12 @@ function connect() {
 /** The socket closed: true to reconnect later; a bad token or a gone table ends it here. */
 function closed(code) {
   setPending(false);
+  if (code === REVOKED) {
+    // The seat's links were revoked: by this browser (it reconnects with the new token
+    // once it has it), or by another device (this one's token is void).
+    if (app.revoking) return false;
+    return closed(CLOSED_FOR_GOOD.badToken);
+  }
   if (code === CLOSED_FOR_GOOD.badToken) {
     forgetToken(app.id);
     app.token = null;
@@ -370,6 +378,7 @@ function renderDevice(m) {
   const url = deviceUrl(app.id, app.token);
   const input = $("#device-link");
   if (input.value !== url) input.value = url;
+  renderCustody(m);
 }
 
 function renderStatus(m, R, ctx) {
@@ -395,7 +404,9 @@ function renderStatus(m, R, ctx) {
       })
       .join("");
     text =
-      `<strong>${esc(_("Waiting for players."))}</strong> ${esc(_("The game starts when every seat is taken."))}` + invites;
+      `<strong>${esc(_("Waiting for players."))}</strong> ${esc(_("The game starts when every seat is taken."))}` +
+      invites +
+      keepOpenHtml(m);
   } else if (m.status === "finished" || view.phase === "over") {
     el.hidden = true;
     return;
@@ -814,6 +825,25 @@ document.addEventListener("click", (ev) => {
   } else if (target.id === "clear-selection") {
     app.store = clearSelection(app.store);
     render();
+  } else if (target.id === "revoke-btn") {
+    app.revoking = true;
+    revokeLinks(app.id, app.token).then(
+      (token) => {
+        app.revoking = false;
+        app.token = token;
+        connect();
+        notice(_("The other devices are signed out of your seat."), "info");
+      },
+      (err) => {
+        app.revoking = false;
+        notice(err.message);
+      },
+    );
+  } else if (target.id === "keep-open") {
+    api.keep(app.id, app.token).then(
+      () => notice(_("The table stays open a while longer."), "info"),
+      (err) => notice(err.message),
+    );
   } else if (target.id === "hint-btn") {
     askHint();
   } else if (target.dataset.copy) {
@@ -854,15 +884,16 @@ document.addEventListener("keydown", (ev) => {
 
 // ---------------------------------------------------------------- start
 
-function start() {
+async function start() {
   translatePage();
   languageSwitcher(document.querySelector(".topbar"));
   if (!app.id) return fatal(_("No table given: open a table from the lobby."));
   const moved = fragment().get("token");
   if (moved) {
-    // A "continue on another device" link: keep its token, then drop it from the address bar.
-    saveToken(app.id, moved);
+    // A "continue on another device" link: drop it from the address bar, then take its
+    // token, asking first when this browser holds another seat here (custody.js).
     history.replaceState(null, "", tableUrl(app.id));
+    await adoptDeviceLink(app.id, moved);
   }
   app.token = loadToken(app.id);
   if (app.token) connect();
