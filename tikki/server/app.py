@@ -141,6 +141,7 @@ def api_router() -> APIRouter:
             memory_aids=body.memory_aids,
             turn_timer=body.turn_timer,
             on_timeout=body.on_timeout,
+            forced_moves=body.forced_moves,
         )
         table, invites = await _manager(request).create(wanted, client_address(request))
         return _created(table, invites)

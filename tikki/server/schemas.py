@@ -74,6 +74,11 @@ class CreateTable(BaseModel):
     memory_aids: bool = Field(
         False, description="Mückenstich table option: show won tricks during a round"
     )
+    forced_moves: bool = Field(
+        True,
+        description="a person's only legal move (a lone card, a forced take) plays by "
+        "itself, as in the terminal; false: every move is clicked",
+    )
     turn_timer: int | str | None = Field(
         None,
         description="seconds each person has per turn: null or 'off' (default), 30, 60 "
@@ -152,6 +157,7 @@ class TableInfo(BaseModel):
     outcome: dict[str, Any] | None
     rules: str = Field(description="the rulings revision the table plays")
     memory_aids: bool = Field(description="Mückenstich: won tricks shown during a round")
+    forced_moves: bool = Field(True, description="a person's only legal move plays by itself")
     rematch: str | None = Field(
         None, description="the id of this finished table's rematch, once a player asked"
     )
@@ -234,6 +240,10 @@ class StateMessage(BaseModel):
     table: TableInfo
     view: dict[str, Any]
     last: dict[str, Any] | None
+    forced: list[int] = Field(
+        default_factory=list,
+        description="history indices of this seat's own moves that played by themselves",
+    )
     devices: int = Field(0, description="connections (devices) that hold this seat now")
 
 

@@ -50,6 +50,9 @@ were created under (``"rules"`` beside the options) since revision r2; an older 
 created under r1, and finishes under r1 after a restart."""
 TICK = 1.0
 """Seconds between two checks of the turn timers."""
+FORCED = "forced"
+"""What plays a person's forced move (their only legal move) by itself, as the terminal
+does: a table option, on by default (``forced_moves``)."""
 EXPIRED = 4410
 REVOKED = 4401
 """The close code of a connection whose seat's device links were revoked."""
@@ -115,6 +118,11 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     memory_aids: bool = False
+    forced_moves: bool = True
+    """A person's only legal move (a lone card, a forced take) plays by itself."""
+    forced: dict[int, int] = field(default_factory=dict)
+    """The moves that played by themselves: history index -> seat (not stored: a restart
+    forgets which they were)."""
     rematch: str | None = None
     """The id of this finished table's rematch ("Play again"), once one was asked for."""
     rematch_invites: dict[int, str] = field(default_factory=dict)
@@ -264,6 +272,7 @@ class Table:
             "outcome": self.state.outcome if over else None,
             "rules": self.game.rules,
             "memory_aids": self.memory_aids,
+            "forced_moves": self.forced_moves,
             "rematch": self.rematch,
             "turn_timer": self.turn_timer,
             "on_timeout": self.on_timeout,
@@ -272,6 +281,11 @@ class Table:
             "takeovers": [t.json() for t in self.takeovers],
             "expires": iso(self.expires()),
         }
+
+    def forced_of(self, seat: int | None) -> list[int]:
+        """The history indices of ``seat``'s own moves that played by themselves (nobody
+        else learns that a person had a single legal move)."""
+        return sorted(i for i, s in self.forced.items() if s == seat and seat is not None)
 
     def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
         """The ``state`` message for one seat (``None``: spectators)."""
@@ -285,6 +299,7 @@ class Table:
             "table": public if public is not None else self.public(),
             "view": view,
             "last": history[-1] if history else None,
+            "forced": self.forced_of(seat),
             "devices": self.devices(seat),
         }
 
@@ -340,6 +355,8 @@ class NewTable:
     """The turn timer asked for (checked by :func:`~tikki.server.leave.parse_timer`)."""
     on_timeout: Any = None
     """What happens when it runs out (``wait`` or ``bot``)."""
+    forced_moves: bool = True
+    """A person's only legal move plays by itself."""
 
 
 class TableManager:
@@ -436,6 +453,7 @@ class TableManager:
         options = dict(row.options)
         rules = options.pop("rules", STORED_BEFORE_REVISIONS)
         memory_aids = bool(options.pop("memory_aids", False))
+        forced_moves = bool(options.pop("forced_moves", True))
         turn_timer = options.pop("turn_timer", None)
         on_timeout = options.pop("on_timeout", "wait")
         game = load(row.game, row.players, rules=rules, **options)
@@ -456,6 +474,7 @@ class TableManager:
             finished=row.finished,
             seq=len(row.moves),
             memory_aids=memory_aids,
+            forced_moves=forced_moves,
             turn_timer=turn_timer,
             on_timeout=on_timeout,
             takeovers=[Takeover.from_json(t) for t in row.takeovers],
@@ -569,7 +588,8 @@ class TableManager:
             stored = StoredTable(
                 table_id, game.name, game.players, game.options["variant"],
                 {**game.options, "rules": game.rules, "memory_aids": request.memory_aids,
-                 "turn_timer": timer, "on_timeout": on_timeout},
+                 "turn_timer": timer, "on_timeout": on_timeout,
+                 "forced_moves": request.forced_moves},
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
             if table_id not in self.tables and await self._write(
@@ -582,6 +602,7 @@ class TableManager:
             table_id, game, state, seed, seats, status, created,
             memory_aids=request.memory_aids, owner=address, turn_timer=timer,
             on_timeout=on_timeout, turn_since=created, last_move=created,
+            forced_moves=request.forced_moves,
             away_after=self.policy.away_after, clock=self._now,
             expiry=self.policy.waiting_expiry, joined_expiry=self.policy.joined_expiry,
         )  # fmt: skip
@@ -803,7 +824,8 @@ class TableManager:
         async with table.lock:
             self._check_turn(table, seat, seq, moving=True)
             assert seat is not None
-            if by_bot and self._bot_spec(table, seat) is None:
+            forced = by_bot and self._forced(table, seat)
+            if by_bot and not forced and self._bot_spec(table, seat) is None:
                 message = _("seat {seat} is played by its person again", seat=seat)
                 raise ApiError("not_your_turn", message)
             if not by_bot:
@@ -812,6 +834,8 @@ class TableManager:
                     _check_legal(table, move)  # an illegal move leaves the bot playing
                 await self._take_back(table, seat)
             await self._apply(table, seat, move)
+            if forced:
+                table.forced[table.seq - 1] = seat
             stand_in = active(table.takeovers, seat) if by_bot else None
             if stand_in is not None and stand_in.why == "timeout":
                 await self._end_stand_in(table, seat)  # that one turn only: the person is here
@@ -918,7 +942,21 @@ class TableManager:
         if seat is None:
             return None
         spec = cls._bot_spec(table, seat)
+        if spec is None and cls._forced(table, seat):
+            return seat, FORCED
         return None if spec is None else (seat, spec)
+
+    @staticmethod
+    def _forced(table: Table, seat: int) -> bool:
+        """Whether ``seat`` is a person (no bot playing for them) to act with a single
+        legal move at a table that plays forced moves by themselves."""
+        return (
+            table.forced_moves
+            and table.seats[seat].kind == "human"
+            and active(table.takeovers, seat) is None
+            and table.state.current_player == seat
+            and len(table.state.legal_moves()) == 1
+        )
 
     async def _bot_turns(self, table: Table) -> None:
         """Play the bot seats for as long as a bot is to act."""
@@ -929,7 +967,9 @@ class TableManager:
             seat, spec = bot
             seq = table.seq
             move = None
-            if not botplay.is_cheap(spec):
+            if spec == FORCED:
+                move = table.state.legal_moves()[0]
+            elif not botplay.is_cheap(spec):
                 view = table.state.view(seat)
                 seed = botplay.bot_seed(table.seed, seat, seq)
                 move = await self._think(spec, table, view, seed)
@@ -1348,6 +1388,7 @@ def rematch_request(table: Table) -> NewTable:
         memory_aids=table.memory_aids,
         turn_timer=table.turn_timer,
         on_timeout=table.on_timeout,
+        forced_moves=table.forced_moves,
     )
 
 

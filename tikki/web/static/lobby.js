@@ -16,6 +16,7 @@ import {
 import { _, lang, languageSwitcher, ngettext, translatePage } from "./i18n.js";
 import { andList, levelLabel, optionName, optionValue, rulesUrl, variantName } from "./words.js";
 import { timerChoice } from "./leave.js";
+import { rememberSettings, renderQuickPlay } from "./quickplay.js";
 
 const $ = (sel) => document.querySelector(sel);
 const state = { games: {}, bots: [], game: null };
@@ -208,12 +209,14 @@ async function create(ev) {
   const seed = $("#seed").value.trim();
   if (seed !== "") body.seed = seed; // decimal text: a 128-bit seed is no JS number
   if (state.game === MEMORY_GAME && $("#memory-aids").checked) body.memory_aids = true;
+  if (!$("#forced-moves").checked) body.forced_moves = false;
   Object.assign(body, timerChoice());
   const button = $("#create-btn");
   button.disabled = true;
   try {
     const answer = await api.create(body);
     showCreated(answer);
+    rememberSettings(body);
     loadTables();
   } catch (err) {
     notice(_("The table could not be created: {reason}", { reason: err.message }));
@@ -366,6 +369,7 @@ async function start() {
     state.games = answer.games;
     state.bots = answer.bots || [];
     renderGames();
+    renderQuickPlay($("#quick-play"), state.games, state.bots, $("#player-name"));
   } catch (err) {
     $("#game-choice").innerHTML =
       `<legend>${esc(_("Game"))}</legend>` +

@@ -38,6 +38,7 @@ import {
 import { doneTrickHtml, reviewHtml } from "./render/trick.js";
 import generic from "./render/generic.js";
 import { renderExtras } from "./table_extras.js";
+import { initTurnSound, turnAlert } from "./turnsound.js";
 import { REVOKED, adoptDeviceLink, keepOpenHtml, renderCustody, revokeLinks } from "./custody.js";
 import mattis from "./render/mattis.js";
 import mueckenstich from "./render/mueckenstich.js";
@@ -314,13 +315,19 @@ function renderer(m) {
   return RENDERERS[m.table.game] ?? generic;
 }
 
+/** Whether it is my turn with a single legal move that the server plays by itself (the
+ * table's forced moves): nothing to click then. */
+function forcedNow(m) {
+  return myTurn(m) && Boolean(m.table.forced_moves) && (m.view.legal_moves || []).length === 1;
+}
+
 function ctxOf(m) {
   const names = seatNames(m.table, m.seat);
   return {
     plainNames: seatNames(m.table),
     names,
     mySeat: m.seat,
-    legal: myTurn(m) ? m.view.legal_moves : [],
+    legal: myTurn(m) && !forcedNow(m) ? m.view.legal_moves : [],
     outcome: m.table.outcome,
     memoryAids: Boolean(m.table.memory_aids),
   };
@@ -342,12 +349,15 @@ function render() {
   board.dataset.status = m.status;
   board.dataset.phase = view.phase;
   board.dataset.game = m.table.game;
-  board.dataset.turn = myTurn(m) ? "you" : "other";
+  board.dataset.turn = forcedNow(full) ? "forced" : myTurn(m) ? "you" : "other";
   board.dataset.legal = JSON.stringify(ctx.legal);
   const variant = m.table.variant && m.table.variant !== "standard" ? ` · ${variantName(m.table.variant)}` : "";
   $("#title").textContent = `${m.table.title}${variant}`;
   $("#phase").textContent = R.phase(view);
   document.title = `${myTurn(m) ? `● ${_("Your turn")} · ` : ""}${m.table.title} · tikki`;
+  // a chime (if switched on) and an aria-live line when a turn begins; not for a forced
+  // move, which the server plays by itself
+  turnAlert(myTurn(m) && !forcedNow(full));
   renderStatus(m, R, ctx);
   renderDevice(m);
   renderSeats(m, R, ctx);
@@ -412,6 +422,8 @@ function renderStatus(m, R, ctx) {
     return;
   } else if (m.seat === null || m.seat === undefined) {
     text = esc(_("You are watching. {name} is to play.", { name: ctx.names[view.to_act] ?? "" }));
+  } else if (forcedNow(m)) {
+    text = `<strong>${esc(_("Your turn."))}</strong> ${esc(_("Your only legal move plays by itself…"))}`;
   } else if (myTurn(m)) {
     cls = "your-turn";
     text = `<strong>${esc(_("Your turn."))}</strong> ${R.prompt(view, ctx)}`;
@@ -699,6 +711,10 @@ function renderLog(m, ctx) {
     const name = standIn ? _("Your stand-in bot") : (names[e.seat] ?? seatLabel(e.seat));
     if (standIn) li.dataset.standIn = "1";
     li.innerHTML = describe(e, you && !standIn, `<span class="who">${esc(name)}</span>`);
+    if (you && (m.forced || []).includes(i)) {
+      li.dataset.forced = "1";
+      li.innerHTML += ` <span class="forced-note muted">${esc(_("(your only legal move, played by itself)"))}</span>`;
+    }
     frag.appendChild(li);
     for (const event of e.events || []) {
       const line = eventText(event, names, m.table.game, e);
@@ -886,6 +902,7 @@ document.addEventListener("keydown", (ev) => {
 
 async function start() {
   translatePage();
+  initTurnSound();
   languageSwitcher(document.querySelector(".topbar"));
   if (!app.id) return fatal(_("No table given: open a table from the lobby."));
   const moved = fragment().get("token");

@@ -1,0 +1,114 @@
+// @ts-check
+// "Play now against bots" (issue 35, point 15): one button per game in the lobby makes a
+// table of you and bots with your last settings for that game, takes your seat and opens
+// the table, in one step. The settings of the last table created for each game (players,
+// variant, options, bot level, table options) are kept in localStorage.
+import { api, esc, inviteOf, loadName, saveName, saveToken, tableUrl } from "./api.js";
+import { _, ngettext } from "./i18n.js";
+import { levelLabel, variantName } from "./words.js";
+
+const KEY = "tikki.quick";
+const DEFAULT_BOT = "heuristic";
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The remembered settings of every game ({game: settings}). */
+function remembered() {
+  try {
+    return JSON.parse(storage()?.getItem(KEY) ?? "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+/** Remember the settings of a table created in the lobby (called after it was made). */
+export function rememberSettings(body) {
+  const bot = (body.seats || []).find((s) => s.kind === "bot");
+  const all = remembered();
+  all[body.game] = {
+    players: body.players,
+    variant: body.variant,
+    options: body.options || {},
+    bot: bot ? bot.bot : (all[body.game]?.bot ?? DEFAULT_BOT),
+    memory_aids: Boolean(body.memory_aids),
+    forced_moves: body.forced_moves !== false,
+  };
+  storage()?.setItem(KEY, JSON.stringify(all));
+}
+
+/** The create request of a quick game: you at seat 1, bots at the others. */
+export function quickBody(game, info, bots) {
+  const saved = remembered()[game] || {};
+  const players = Number(saved.players) || info.players.default;
+  const level = bots.some((b) => b.spec === saved.bot) ? saved.bot : DEFAULT_BOT;
+  const body = {
+    game,
+    players,
+    variant: saved.variant && saved.variant in info.variants ? saved.variant : undefined,
+    options: saved.options || {},
+    seats: [{ kind: "open" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot: level }))],
+  };
+  if (saved.memory_aids) body.memory_aids = true;
+  if (saved.forced_moves === false) body.forced_moves = false;
+  return body;
+}
+
+function settingsText(body, info, bots) {
+  const bot = bots.find((b) => b.spec === body.seats[1]?.bot);
+  const parts = [ngettext("{n} player", "{n} players", body.players)];
+  if (body.variant && body.variant !== "standard") parts.push(variantName(body.variant));
+  if (bot) parts.push(_("bots: {level}", { level: levelLabel(bot) }));
+  return parts.join(" · ");
+}
+
+/** One "Play now" button per game into `host`; `nameInput` holds the player's name. */
+export function renderQuickPlay(host, games, bots, nameInput) {
+  if (!host) return;
+  host.innerHTML = Object.entries(games)
+    .map(([game, info]) => {
+      const body = quickBody(game, info, bots);
+      return (
+        `<div class="quick-game" data-game="${esc(game)}"><button type="button" class="primary quick-btn" data-quick="${esc(game)}" aria-describedby="quick-${esc(game)}">` +
+        `${esc(_("Play {game} now against bots", { game: info.title }))}</button>` +
+        `<small id="quick-${esc(game)}" class="help">${esc(settingsText(body, info, bots))}</small>` +
+        `<p class="field-error" role="alert" hidden></p></div>`
+      );
+    })
+    .join("");
+  host.addEventListener("click", async (ev) => {
+    const button = /** @type {HTMLElement} */ (ev.target).closest("[data-quick]");
+    if (!(button instanceof HTMLButtonElement)) return;
+    const game = button.dataset.quick ?? "";
+    await play(game, games[game], bots, nameInput, button);
+  });
+}
+
+async function play(game, info, bots, nameInput, button) {
+  const error = button.parentElement.querySelector(".field-error");
+  error.hidden = true;
+  const typed = nameInput ? nameInput.value.trim() : "";
+  const name = typed || loadName() || _("Player");
+  if (typed) saveName(typed);
+  button.disabled = true;
+  try {
+    const body = quickBody(game, info, bots);
+    const made = await api.create(body);
+    rememberSettings(body);
+    const id = made.table.id;
+    const mine = made.invites.find((i) => i.seat === 0);
+    const joined = await api.join(id, 0, name, mine ? inviteOf(mine.url) : null);
+    saveToken(id, joined.token, joined.seat);
+    location.href = tableUrl(id, joined.seat);
+  } catch (err) {
+    error.textContent = _("The game could not be started: {reason}", { reason: err.message });
+    error.hidden = false;
+    button.disabled = false;
+    button.focus();
+  }
+}
