@@ -255,7 +255,7 @@ def test_help_paragraphs_wrap_to_an_80_column_terminal(
     assert exited.value.code in (0, None)
     out = capsys.readouterr().out
     lines = out.splitlines()
-    start = next(i for i, line in enumerate(lines) if "Usage:" in line) + 1
+    start = next(i for i, line in enumerate(lines) if line.strip()) + 1  # after the usage
     end = next(i for i, line in enumerate(lines) if line.lstrip().startswith("╭"))
     assert max(len(line) for line in lines) <= 80, out
     paragraphs: list[list[str]] = [[]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +140,79 @@ def test_one_deal_gives_no_interval(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert "One deal gives no interval" in text and "--games 12" in text
     assert not re.search(r"[+-]\d\.\d\d to [+-]\d\.\d\d", text), text
     assert bars == [None] and plot.exists()
+
+
+# --- help without Python (point 11) -----------------------------------------------------
+
+HELP_COMMANDS = ["", "play", "replay", "rules", "games", "arena", "analyse", "serve"]
+GOLDEN_HELP = ["", "play", "replay", "rules", "games", "arena"]
+"""Commands whose whole help is golden (analyse's and serve's options belong to their own
+issues' tests; their help is checked for Python below all the same)."""
+OTHERS = re.compile(r"│ (?:analyse|serve) ")
+"""The top-level help's lines of the commands whose help is not golden here."""
+PYTHON = re.compile(r"<(?:int|str|bool|float|path|list\[\w+\])>|\{\w+\}|Input should be")
+
+
+def _help(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    from tikki import cli, i18n
+
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setattr(sys, "argv", ["tikki", *args])
+    try:
+        with pytest.raises(SystemExit) as exited:
+            cli.main()
+    finally:
+        i18n.activate("en")
+    captured = capsys.readouterr()
+    code = exited.value.code if isinstance(exited.value.code, int) else 0
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", "de"])
+def test_help_shows_words_not_python_golden(
+    lang: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    usage = {"en": "Usage:", "fi": "Käyttö:", "de": "Aufruf:"}[lang]
+    golden: list[str] = []
+    for command in HELP_COMMANDS:
+        args = ["--lang", lang, *([command] if command else []), "--help"]
+        code, out, err = _help(args, monkeypatch, capsys)
+        assert code == 0 and not err, (args, err)
+        assert not PYTHON.search(out), (args, PYTHON.search(out))
+        assert usage in out, out
+        if lang != "en":
+            assert "Usage:" not in out and "[required]" not in out and "default:" not in out
+        if command in GOLDEN_HELP:
+            lines = [line.rstrip() for line in out.splitlines()]
+            golden += [f"$ tikki {' '.join(args)}", *(s for s in lines if not OTHERS.match(s))]
+    _golden(f"help.{lang}.txt", "\n".join(golden) + "\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["play", "myllymatti", "--seed", "abc"], "--seed takes a whole number, not 'abc'"),
+        (["play", "myllymatti", "--delay=soon"], "--delay takes a number, not 'soon'"),
+        (["play", "myllymatti", "--sead", "1"], "has no option --sead (did you mean --seat or"),
+        (["play"], "tikki play needs GAME (myllymatti, mattis or mueckenstich)"),
+        (["plya"], "there is no command 'plya': the commands are play, replay"),
+        (
+            ["--lang", "de", "play", "x", "--seat", "y"],
+            "--seat erwartet eine ganze Zahl, nicht 'y'",
+        ),
+        (["--lang", "fi", "pelaa"], "komentoa 'pelaa' ei ole: komennot ovat play"),
+    ],
+)
+def test_a_bad_command_line_is_one_line_in_words(
+    args: list[str],
+    words: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = _help(args, monkeypatch, capsys)
+    assert code == 2 and not out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], err
+    assert not PYTHON.search(err) and "Traceback" not in err
