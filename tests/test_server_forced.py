@@ -1,6 +1,7 @@
 """Forced moves at the web table (issue 35, point 13): a person's only legal move (a lone
-card, a forced take) plays by itself, as in the terminal; a table option, on by default;
-only the person learns which of their moves played by themselves."""
+card, a forced take) plays by itself, as in the terminal; a table option, on in the lobby
+(off for an API client that does not ask); only the person learns which of their moves
+played by themselves."""
 
 from __future__ import annotations
 
@@ -54,8 +55,8 @@ def single_move_indices(record: dict[str, Any], seat: int) -> set[int]:
 def test_forced_moves_play_themselves_and_only_their_player_is_told(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         seats = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
-        table = create(c, "myllymatti", seats=seats, seed=3)["table"]
-        assert table["forced_moves"] is True  # on by default
+        table = create(c, "myllymatti", seats=seats, seed=3, forced_moves=True)["table"]
+        assert table["forced_moves"] is True
         table_id = table["id"]
         token = join(c, table_id, 0)
         play_until_the_end(c, table_id, token)  # stalls unless the server plays them
@@ -73,8 +74,8 @@ def test_forced_moves_play_themselves_and_only_their_player_is_told(tmp_path: Pa
 def test_forced_moves_wait_for_the_click_when_the_option_is_off(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         seats = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
-        table = create(c, "myllymatti", seats=seats, seed=3, forced_moves=False)["table"]
-        assert table["forced_moves"] is False
+        table = create(c, "myllymatti", seats=seats, seed=3)["table"]
+        assert table["forced_moves"] is False  # an API client sends every move itself
         table_id = table["id"]
         token = join(c, table_id, 0)
         manager = app_state(c).manager

@@ -39,7 +39,7 @@ def test_forced_moves_play_themselves_and_the_turn_is_told(
     watch = Watch(page)
     base = server.url
     seats = [{"kind": "open", "anyone": True}, {"kind": "bot", "bot": "random"}]
-    body = {"game": "myllymatti", "seed": "3", "seats": seats}
+    body = {"game": "myllymatti", "seed": "3", "seats": seats, "forced_moves": True}
     table_id = page.request.post(f"{base}/api/tables", data=body).json()["table"]["id"]
     page.goto(f"{base}/t/{table_id}?seat=0")
     page.fill("#join-name", "Forcy")

@@ -75,9 +75,10 @@ class CreateTable(BaseModel):
         False, description="Mückenstich table option: show won tricks during a round"
     )
     forced_moves: bool = Field(
-        True,
+        False,
         description="a person's only legal move (a lone card, a forced take) plays by "
-        "itself, as in the terminal; false: every move is clicked",
+        "itself, as in the terminal (the lobby's default); false (the API's default): "
+        "the client sends every move",
     )
     turn_timer: int | str | None = Field(
         None,
@@ -157,7 +158,7 @@ class TableInfo(BaseModel):
     outcome: dict[str, Any] | None
     rules: str = Field(description="the rulings revision the table plays")
     memory_aids: bool = Field(description="Mückenstich: won tricks shown during a round")
-    forced_moves: bool = Field(True, description="a person's only legal move plays by itself")
+    forced_moves: bool = Field(False, description="a person's only legal move plays by itself")
     rematch: str | None = Field(
         None, description="the id of this finished table's rematch, once a player asked"
     )

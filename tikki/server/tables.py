@@ -52,7 +52,8 @@ TICK = 1.0
 """Seconds between two checks of the turn timers."""
 FORCED = "forced"
 """What plays a person's forced move (their only legal move) by itself, as the terminal
-does: a table option, on by default (``forced_moves``)."""
+does: the table option ``forced_moves`` (the lobby's default; off for an API client that
+does not ask, which sends every move itself)."""
 EXPIRED = 4410
 REVOKED = 4401
 """The close code of a connection whose seat's device links were revoked."""
@@ -118,7 +119,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     memory_aids: bool = False
-    forced_moves: bool = True
+    forced_moves: bool = False
     """A person's only legal move (a lone card, a forced take) plays by itself."""
     forced: dict[int, int] = field(default_factory=dict)
     """The moves that played by themselves: history index -> seat (not stored: a restart
@@ -355,7 +356,7 @@ class NewTable:
     """The turn timer asked for (checked by :func:`~tikki.server.leave.parse_timer`)."""
     on_timeout: Any = None
     """What happens when it runs out (``wait`` or ``bot``)."""
-    forced_moves: bool = True
+    forced_moves: bool = False
     """A person's only legal move plays by itself."""
 
 
@@ -453,7 +454,7 @@ class TableManager:
         options = dict(row.options)
         rules = options.pop("rules", STORED_BEFORE_REVISIONS)
         memory_aids = bool(options.pop("memory_aids", False))
-        forced_moves = bool(options.pop("forced_moves", True))
+        forced_moves = bool(options.pop("forced_moves", False))
         turn_timer = options.pop("turn_timer", None)
         on_timeout = options.pop("on_timeout", "wait")
         game = load(row.game, row.players, rules=rules, **options)

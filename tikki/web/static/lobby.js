@@ -209,7 +209,7 @@ async function create(ev) {
   const seed = $("#seed").value.trim();
   if (seed !== "") body.seed = seed; // decimal text: a 128-bit seed is no JS number
   if (state.game === MEMORY_GAME && $("#memory-aids").checked) body.memory_aids = true;
-  if (!$("#forced-moves").checked) body.forced_moves = false;
+  body.forced_moves = $("#forced-moves").checked; // on unless unticked (the API's default is off)
   Object.assign(body, timerChoice());
   const button = $("#create-btn");
   button.disabled = true;

@@ -55,7 +55,7 @@ export function quickBody(game, info, bots) {
     seats: [{ kind: "open" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot: level }))],
   };
   if (saved.memory_aids) body.memory_aids = true;
-  if (saved.forced_moves === false) body.forced_moves = false;
+  body.forced_moves = saved.forced_moves !== false; // on unless the last table had it off
   return body;
 }
 
