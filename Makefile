@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test test-newest test-compiled compiled lint typecheck unit bench bench-compiled load clean catalogs catalogs-python catalogs-web
+.PHONY: run play test check typecheck-js test-newest test-compiled compiled lint typecheck unit bench bench-compiled load clean catalogs catalogs-python catalogs-web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,24 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/tikki play myllymatti --players 3 $(ARGS)
 
-## Lint, type-check and run the whole test suite on both cores.
-test: lint typecheck unit
+## Lint, type-check (Python and the front end's JavaScript) and run the whole test suite on
+## both cores.
+test: lint typecheck typecheck-js unit
+
+## The fast inner loop, at most 3 minutes here: lint, type-check, and the engine's and the
+## rules' tests with a small conformance campaign (`make test` runs the full campaign).
+CHECK_GAMES := 20
+CHECK_DEEP  := 1
+CHECK_TESTS := tests/test_core.py tests/test_clone.py tests/test_myllymatti_rules.py \
+	tests/test_mattis_rules.py tests/test_mueckenstich_rules.py tests/test_shedding_runs.py \
+	tests/test_playthroughs.py tests/test_events.py \
+	tests/test_views_types.py tests/test_cards_properties.py tests/test_habits.py \
+	tests/test_docs_rules.py tests/test_docs_links.py tests/test_rules_texts.py \
+	tests/test_conformance.py tikki/core.py tikki/cards.py tikki/events.py tikki/games \
+	tikki/i18n.py tikki/rules
+
+check: lint typecheck
+	TIKKI_CONFORMANCE_GAMES=$(CHECK_GAMES) TIKKI_CONFORMANCE_DEEP=$(CHECK_DEEP) $(BIN)/pytest -n 2 -q $(CHECK_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check tikki tests benchmarks conftest.py
@@ -30,6 +46,16 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+## The front end's `// @ts-check` modules through TypeScript's checker (typescript pinned in
+## package.json / package-lock.json, installed by npm into node_modules/).
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+typecheck-js: $(NODE_STAMP)
+	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
 unit: $(STAMP)
 	$(BIN)/pytest -n 2 -q --durations=15
@@ -94,4 +120,4 @@ catalogs-web: $(STAMP)
 	$(BIN)/python -m tikki.web_catalogs
 
 clean:
-	rm -rf $(VENV) $(VENV_NEWEST) $(BUILD_COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV_NEWEST) node_modules $(BUILD_COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -59,7 +59,9 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
 GAMES = int(os.environ.get("TIKKI_CONFORMANCE_GAMES", "150"))
 """Random playouts per configuration (3,300 games in all; raise it for a longer campaign,
 e.g. ``TIKKI_CONFORMANCE_GAMES=2000 pytest tests/test_conformance.py``)."""
-DEEP = 12
+DEEP = int(os.environ.get("TIKKI_CONFORMANCE_DEEP", "12"))
+"""Of those, how many check every legal move and every seat's view after each move (the
+costly part; ``make check`` runs a small campaign with fewer)."""
 GARBAGE = ["", "   ", "xyz", "7", "H7", "11H", "stock stock", "+", "7H+", "None", "🂡", "take 7H"]
 
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's WebSocket (docs/protocol.md): the hello with the seat token, a ping
 // every 25 s, reconnects with a growing delay, and a fresh try when the page comes back or
 // the network returns. What the messages mean is store.js's business; drawing is table.js's.

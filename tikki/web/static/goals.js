@@ -1,3 +1,4 @@
+// @ts-check
 // "What you want now": one short line per game and phase, shown when a phase begins.
 // Every such text lives here (issue #12, rules at hand), in the page's language.
 import { _ } from "./i18n.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's language (issue #13): English (the source texts), Finnish and German, and the
 // test locale `pseudo` (every text in ⟦…⟧). The catalogs are /static/i18n/LANG.json,
 // generated from tikki/locale/*/LC_MESSAGES/web.po by `make catalogs-web`; a text missing
@@ -103,11 +104,11 @@ export const acceptLanguage = () => (lang === "en" ? "en" : `${lang}, en;q=0.5`)
  * and `data-i18n-attr="title aria-label placeholder"` (those attributes' values are). */
 export function translatePage(root = document) {
   document.documentElement.lang = lang === "pseudo" ? "en" : lang;
-  for (const el of root.querySelectorAll("[data-i18n]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"))) {
     if (el.dataset.i18nSource === undefined) el.dataset.i18nSource = el.textContent.trim().replace(/\s+/g, " ");
     el.textContent = _(el.dataset.i18nSource);
   }
-  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-attr]"))) {
     for (const name of el.dataset.i18nAttr.split(/\s+/).filter(Boolean)) {
       const key = `i18nSrc${name.replace(/-./g, (x) => x[1].toUpperCase()).replace(/^./, (x) => x.toUpperCase())}`;
       if (el.dataset[key] === undefined) el.dataset[key] = el.getAttribute(name) ?? "";

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's rules link, "what you want now" line and "Play again" button
 // (issue #12 items 3 and 7), and the turn timer, Resign and away seats (item 6, in
 // leave.js); table.js calls renderExtras() after each render.
