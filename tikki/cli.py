@@ -538,8 +538,8 @@ def rules_command(
 
     Example: [bold]tikki rules myllymatti --lang fi[/]
     """
-    try:
     _use(lang)  # tikki --lang (already spoken) or this command's own --lang
+    try:
         name = game_class(game_name(game)).name
         text = rules.rules_text(name, i18n.current())
     except ValueError as err:  # an unknown game (RulesError) or --lang
@@ -747,13 +747,13 @@ def _report(
         (_("Time per move"), 7),
     ):
         table.add_column(column, justify="right", width=width)
-    for f in figures:
     one_deal = len({r.deal for r in results}) < 2
+    for f in figures:
         cells: list[str | Text]
         if scored:
             lo, hi = f["advantage_ci"]
-            cells = [
             span = _("{lo} to {hi}", lo=signed(lo), hi=signed(hi))
+            cells = [
                 f"{f['mean_score_per_round']:.2f}",
                 signed(f["mean_advantage"]),
                 Text("—" if one_deal else span, no_wrap=True),
@@ -772,7 +772,6 @@ def _report(
             duration(f["seconds_per_move"]),
         )
     console.print(table)
-    if not scored:
     if scored and one_deal:
         console.print(
             _(
@@ -781,6 +780,7 @@ def _report(
                 games=2 * spec.players,
             )
         )
+    if not scored:
         expected = f"{1 / spec.players:.1%}"
         console.print(_("A random bot's expected loss rate is {rate}.", rate=expected))
     _think_table(figures)
@@ -799,13 +799,13 @@ def _report(
         console.print(rt)
 
 
-def _think_table(figures: list[dict[str, Any]]) -> None:
 def signed(value: float) -> str:
     """``+0.43``, ``-0.43``; never ``-0.00``."""
     text = f"{value:+.2f}"
     return "+0.00" if text == "-0.00" else text
 
 
+def _think_table(figures: list[dict[str, Any]]) -> None:
     """Each bot's think time per move: median, 90th percentile and longest."""
     if not any(f["think_max"] > 0 for f in figures):
         return
@@ -1053,14 +1053,6 @@ HELP_WORDS = {
 }
 """The headings of typer's help panels (``typer.rich_utils``), translated with the rest."""
 i18n.N_("Show this message and exit.")  # the help option's own help, from click
-
-
-def reflow(text: str) -> str:
-    """``text`` with each paragraph on one line, for the terminal to wrap.
-
-    Typer's rich help keeps a help text's line breaks, so a docstring wrapped at 88
-    columns came out ragged in an 80-column terminal; paragraphs (split by blank lines)
-    are joined here instead.
 HELP_STRINGS = {
     "DEFAULT_STRING": i18n.N_("[default: {}]"),
     "REQUIRED_LONG_STRING": i18n.N_("[required]"),
@@ -1103,6 +1095,14 @@ METAVARS = {
 listed show ``N`` (a whole number), ``NUMBER``, ``FILE`` or ``TEXT`` by their type."""
 TYPE_METAVARS = {"int": "N", "float": i18n.N_("NUMBER"), "Path": i18n.N_("FILE")}
 """The value word of an option not in :data:`METAVARS`, by its type."""
+
+
+def reflow(text: str) -> str:
+    """``text`` with each paragraph on one line, for the terminal to wrap.
+
+    Typer's rich help keeps a help text's line breaks, so a docstring wrapped at 88
+    columns came out ragged in an 80-column terminal; paragraphs (split by blank lines)
+    are joined here instead.
     """
     return "\n\n".join(" ".join(p.split()) for p in text.split("\n\n"))
 
@@ -1121,6 +1121,9 @@ def translated_command(lang: str) -> Any:
     for name, text in {**HELP_WORDS, **HELP_STRINGS}.items():
         setattr(typer.rich_utils, name, speak.gettext(text))
     for cmd in (command, *command.commands.values()):
+        _word_usage(cmd, speak.gettext(USAGE), speak.gettext(OPTIONS_WORD))
+        for param in cmd.params:
+            _word_param(param, _metavar(param, speak.gettext))
         if cmd.help:
             cmd.help = reflow(speak.gettext(cmd.help))
         if getattr(cmd, "short_help", None):
@@ -1129,12 +1132,43 @@ def translated_command(lang: str) -> Any:
             if getattr(param, "help", None):
                 param.help = speak.gettext(param.help)
         helper = cmd.get_help_option(click.Context(cmd))  # made once, then kept
-        _word_usage(cmd, speak.gettext(USAGE), speak.gettext(OPTIONS_WORD))
-        for param in cmd.params:
-            _word_param(param, _metavar(param, speak.gettext))
         if helper is not None and helper.help:
             helper.help = speak.gettext(helper.help)
+            helper.metavar = ""
+    command.subcommand_metavar = speak.gettext(COMMAND_WORDS)
     return command
+
+
+def _metavar(param: Any, gettext: Any) -> str | None:
+    """The word that stands for ``param``'s value in the help: ``SEAT``, ``N``, ``FILE``;
+    ``""`` for a flag (it takes no value)."""
+    if getattr(param, "is_flag", False) or param.name == "help":
+        return ""
+    if param.name in METAVARS:
+        return str(gettext(METAVARS[param.name]))
+    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    name = getattr(annotation, "__name__", "")
+    return str(gettext(TYPE_METAVARS.get(name, i18n.N_("TEXT"))))
+
+
+def _word_param(param: Any, word: str | None) -> None:
+    """Show ``param`` as ``word``: in the usage line (``GAME``, not ``{game}``) and in the
+    help's type column (``N``, not ``<int>``; an argument's column is its name already)."""
+    param.metavar = word
+    if param.param_type_name == "argument":
+        param.get_usage_pieces = lambda ctx: [word if param.required else f"[{word}]"]
+        param.display_type_rich = lambda ctx: None
+
+
+def _word_usage(cmd: Any, prefix: str, options: str) -> None:
+    """Let ``cmd``'s usage line begin with ``prefix`` (``Usage:`` in the help's language)."""
+    cmd.options_metavar = options
+
+    def format_usage(ctx: Any, formatter: Any) -> None:
+        pieces = cmd.collect_usage_pieces(ctx)
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=prefix)
+
+    cmd.format_usage = format_usage
 
 
 def main() -> None:
@@ -1148,8 +1182,6 @@ def main() -> None:
 
     args = bare_options(sys.argv[1:])
     lang = i18n.known(_argv_language(args) or "") or i18n.resolve(None)
-            helper.metavar = ""
-    command.subcommand_metavar = speak.gettext(COMMAND_WORDS)
     i18n.activate(lang)
     command = translated_command(lang)
     try:
@@ -1231,38 +1263,6 @@ def _given(opts: list[str], args: list[str]) -> str:
             if arg.startswith(opt + "="):
                 found = arg.partition("=")[2]
     return found
-
-def _metavar(param: Any, gettext: Any) -> str | None:
-    """The word that stands for ``param``'s value in the help: ``SEAT``, ``N``, ``FILE``;
-    ``""`` for a flag (it takes no value)."""
-    if getattr(param, "is_flag", False) or param.name == "help":
-        return ""
-    if param.name in METAVARS:
-        return str(gettext(METAVARS[param.name]))
-    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
-    name = getattr(annotation, "__name__", "")
-    return str(gettext(TYPE_METAVARS.get(name, i18n.N_("TEXT"))))
-
-
-def _word_param(param: Any, word: str | None) -> None:
-    """Show ``param`` as ``word``: in the usage line (``GAME``, not ``{game}``) and in the
-    help's type column (``N``, not ``<int>``; an argument's column is its name already)."""
-    param.metavar = word
-    if param.param_type_name == "argument":
-        param.get_usage_pieces = lambda ctx: [word if param.required else f"[{word}]"]
-        param.display_type_rich = lambda ctx: None
-
-
-def _word_usage(cmd: Any, prefix: str, options: str) -> None:
-    """Let ``cmd``'s usage line begin with ``prefix`` (``Usage:`` in the help's language)."""
-    cmd.options_metavar = options
-
-    def format_usage(ctx: Any, formatter: Any) -> None:
-        pieces = cmd.collect_usage_pieces(ctx)
-        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=prefix)
-
-    cmd.format_usage = format_usage
-
 
 
 __all__ = ["app", "main", "parse_options"]

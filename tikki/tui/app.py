@@ -335,6 +335,7 @@ class Session:
             self.console.print()
             return
         if answer.strip().lower() not in YES:
+            self.console.print(_("No analysis."))  # the shell's prompt on a line of its own
             return
         from tikki import analysis
 
@@ -351,7 +352,6 @@ class Session:
             return
         analysis_view.show(self.console, result)
 
-            self.console.print(_("No analysis."))  # the shell's prompt on a line of its own
     def _save_record(self) -> bool:
         """Save the record; if that fails, save it to a spare file and say so (``False``)."""
         if self.record_path is None:
