@@ -150,6 +150,19 @@ GOLDEN_HELP = ["", "play", "replay", "rules", "games", "arena"]
 issues' tests; their help is checked for Python below all the same)."""
 OTHERS = re.compile(r"│ (?:analyse|serve) ")
 """The top-level help's lines of the commands whose help is not golden here."""
+def _without_others(help_text: str) -> list[str]:
+    """The lines of a help, less the lines (and their continuations) of :data:`OTHERS`."""
+    kept: list[str] = []
+    skipping = False
+    for line in help_text.splitlines():
+        if OTHERS.match(line) or (skipping and re.match(r"│ {4,}\S", line)):
+            skipping = True
+            continue
+        skipping = False
+        kept.append(line.rstrip())
+    return kept
+
+
 PYTHON = re.compile(r"<(?:int|str|bool|float|path|list\[\w+\])>|\{\w+\}|Input should be")
 
 
@@ -185,8 +198,7 @@ def test_help_shows_words_not_python_golden(
         if lang != "en":
             assert "Usage:" not in out and "[required]" not in out and "default:" not in out
         if command in GOLDEN_HELP:
-            lines = [line.rstrip() for line in out.splitlines()]
-            golden += [f"$ tikki {' '.join(args)}", *(s for s in lines if not OTHERS.match(s))]
+            golden += [f"$ tikki {' '.join(args)}", *_without_others(out)]
     _golden(f"help.{lang}.txt", "\n".join(golden) + "\n")
 
 
@@ -216,3 +228,32 @@ def test_a_bad_command_line_is_one_line_in_words(
     lines = err.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], err
     assert not PYTHON.search(err) and "Traceback" not in err
+
+
+# --- input quoted back as typed (point 9) -----------------------------------------------
+
+
+def _moves(game: str, keys: str, *args: str) -> str:
+    base = ["play", game, "--seed", "3", "--no-record", "--no-auto", *args]
+    result = runner.invoke(app, base, input=keys + "quit\n")
+    assert result.exit_code == 0, result.output
+    return " ".join(result.output.split())
+
+
+def test_input_is_quoted_back_as_typed_and_shortened() -> None:
+    out = _moves("myllymatti", "♦\ntrump green\n")
+    assert "'♦' is not a move" in out and "'D'" not in out
+    assert "'trump green' is not a move" in out and "'trump G'" not in out
+    long = " ".join(["8♥"] * 30)
+    out = _moves("myllymatti", long + "\n" + "+".join(["2♥"] * 40) + "\n")
+    assert long not in out and "8♥ 8♥ 8♥" in out
+    assert "+".join(["2♥"] * 20) not in out and "+".join(["2H"] * 20) not in out
+    out = _moves("myllymatti", "+".join(["K♥"] * 40) + "\n")  # not in the hand: listed
+    assert ", ".join(["K♥"] * 20) not in out and "K♥, K♥" in out
+
+
+def test_a_move_copied_with_its_number_is_played() -> None:
+    out = _moves("myllymatti", "1:2♥\n")
+    assert "Not legal" not in out and "You play 2♥" in out
+    out = _moves("myllymatti", "3:2♥\n")  # the number does not name that move
+    assert "Not legal" in out and "3:2♥" in out

@@ -231,10 +231,11 @@ class Session:
             )
             self.console.print(Text(nothing, "yellow"))
             return False
+        parsed = _numbered(answer, legal) or parse_input(answer)
         try:
-            self._apply(parse_input(answer))
+            self._apply(parsed)
         except IllegalMove as err:
-            message = common.friendly_error(str(err), seat, answer)
+            message = common.friendly_error(str(err), seat, answer, parsed)
             self.console.print(Text(_("Not legal: {message}", message=message), style="yellow"))
             self.console.print(_("Type help to see what each move means."))
             return False
@@ -392,6 +393,19 @@ class Session:
                 markup=False,
             )
         return ok
+
+
+def _numbered(answer: str, legal: Sequence[str]) -> str | None:
+    """A move copied off the legal-moves line with its number (``1:2♣``): the move, if
+    that number lists it."""
+    number, colon, rest = answer.partition(":")
+    if not colon or not number.strip().isdigit():
+        return None
+    index = int(number) - 1
+    move = parse_input(rest)
+    if 0 <= index < len(legal) and legal[index].casefold() == move.casefold():
+        return legal[index]
+    return None
 
 
 YES = frozenset({"y", "yes", "k", "kyllä", "kylla", "j", "ja"})

@@ -227,14 +227,16 @@ def shorten(text: str, limit: int = 40) -> str:
 _RULE_IDS = re.compile(r"\s*\((?:[A-Z]{1,3}-\d+[a-z]?(?:,\s*)?)+\)")
 _LETTER_IN_PARENS = re.compile(r"\(([SHDC])\)")
 _NOT_IN = re.compile(r"^(.+), (\S+) is not in ")
+_LONG_LIST = re.compile(r"^(.{41,}?) (are|is) not in ")
 _CARDS_MAYBE = re.compile(r"\b(\d+) card\(s\)")
 
 
-def friendly_error(message: str, seat: int | None, typed: str = "") -> str:
+def friendly_error(message: str, seat: int | None, typed: str = "", parsed: str = "") -> str:
     """An engine message as the person at ``seat`` should read it.
 
     Second person (``your hand``, ``you must``), no rule ids, cards in the screen's
-    notation, agreeing plurals, and the person's own input echoed shortened.
+    notation, agreeing plurals, and the person's own input echoed as typed (``typed``,
+    not the ``parsed`` move text the engine saw: ``♦``, not ``D``), shortened.
     """
     text = _RULE_IDS.sub("", message)
     if seat is not None:
@@ -247,12 +249,26 @@ def friendly_error(message: str, seat: int | None, typed: str = "") -> str:
             text = text.replace(f"{own} {verb} ", f"you {plain} ")
         text = text.replace(f"{own} played ", "you played ")
     text = _NOT_IN.sub(r"\1 and \2 are not in ", text)
+    text = _LONG_LIST.sub(lambda m: f"{shorten(m.group(1))} {m.group(2)} not in ", text)
     text = _CARDS_MAYBE.sub(lambda m: count(int(m.group(1)), "card"), text)
-    if typed and len(typed) > 40:
-        text = text.replace(repr(typed), repr(shorten(typed)))
+    text = _echo(text, typed, parsed)
     text = screen_text(text)
     symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
     return _LETTER_IN_PARENS.sub(lambda m: f"({symbols[m.group(1)]})", text)
+
+
+def _echo(text: str, typed: str, parsed: str) -> str:
+    """``text`` with the move the engine saw (``parsed``, or ``typed``) written as the
+    person typed it, shortened; a long move is shortened where it is not quoted too."""
+    if not typed:
+        return text
+    shown = shorten(typed)
+    for seen in dict.fromkeys(s for s in (parsed, typed) if s):
+        quoted = re.compile(re.escape(repr(seen)), re.IGNORECASE)
+        text = quoted.sub(lambda _m: repr(shown), text)
+        if len(seen) > 40:
+            text = re.compile(re.escape(seen), re.IGNORECASE).sub(lambda _m: shown, text)
+    return text
 
 
 def value_text(value: Any) -> str:
