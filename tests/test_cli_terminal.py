@@ -150,6 +150,8 @@ GOLDEN_HELP = ["", "play", "replay", "rules", "games", "arena"]
 issues' tests; their help is checked for Python below all the same)."""
 OTHERS = re.compile(r"│ (?:analyse|serve) ")
 """The top-level help's lines of the commands whose help is not golden here."""
+
+
 def _without_others(help_text: str) -> list[str]:
     """The lines of a help, less the lines (and their continuations) of :data:`OTHERS`."""
     kept: list[str] = []
@@ -257,3 +259,31 @@ def test_a_move_copied_with_its_number_is_played() -> None:
     assert "Not legal" not in out and "You play 2♥" in out
     out = _moves("myllymatti", "3:2♥\n")  # the number does not name that move
     assert "Not legal" in out and "3:2♥" in out
+
+
+# --- Mückenstich scoring in order (point 10) --------------------------------------------
+
+
+def test_a_round_is_scored_before_the_next_deal() -> None:
+    args = ["play", "mueckenstich", "--players", "3", "--seed", "5", "--watch", "--no-record"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    order = [
+        out.index("Round 1 is scored."),
+        out.index("Round 1 scores:"),
+        out.index("Score sheet"),
+        out.index("Round 2: "),
+        out.index("draws 10 cards", out.index("Round 1 is scored.")),
+    ]
+    assert order == sorted(order), order
+
+
+def test_nobody_doubling_or_dropping_is_said() -> None:
+    from tikki.tui.mueckenstich import breakdown
+
+    entry: dict[str, Any] = {"round": 0, "doubled": None, "dropped": None, "scores": [2, 0]}
+    text = breakdown([["2R", "3G"], []], entry, ["You", "Seat 1"]).plain
+    assert "Nobody doubled or dropped a colour." in text and "You: 2 points = 2" in text
+    entry = {"round": 0, "doubled": "R", "dropped": None, "scores": [3, 0]}
+    assert "Nobody dropped a colour." in breakdown([["2R", "3G"], []], entry, ["You", "x"]).plain

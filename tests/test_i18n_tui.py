@@ -156,7 +156,7 @@ def test_replay_and_its_outcome_in_german(tmp_path: Path) -> None:
     assert code == 0 and json.loads(record.read_text())["game"] == "myllymatti"
     code, text = _play(["replay", str(record), "--lang", "de"], "")
     assert code == 0, text
-    assert "Züge von myllymatti geprüft: Das Spiel ist zu Ende." in text
+    assert "Züge von Myllymatti geprüft: Spiel vorbei." in text
     assert "Ergebnis" in text and "Platz 1" in text
 
 
@@ -237,8 +237,8 @@ def test_help_of_the_command_line_is_translated(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("lang", "worst", "summary"),
     [
-        ("fi", "siirto 100: take (törkeä virhe); A♥ olisi ollut 100% parempi", "Tarkkuus "),
-        ("de", "Zug 100: take (grober Fehler); A♥ wäre um 100% besser gewesen", "Genauigkeit "),
+        ("fi", "siirto 100: take (törkeä virhe); A♠ olisi ollut 100% ±0% parempi", "Tarkkuus "),
+        ("de", "Zug 100: take (grober Fehler); A♠ wäre um 100% ±0% besser gewesen", "Genauigkeit "),
     ],
 )
 def test_the_analysis_speaks_the_language(
@@ -250,7 +250,7 @@ def test_the_analysis_speaks_the_language(
 
     record, out = tmp_path / "endgame.json", tmp_path / "analysis.json"
     record.write_text(json.dumps(endgame("take")))
-    args = ["analyse", str(record), "--samples", "10", "--from", "80", "--json", str(out)]
+    args = ["analyse", str(record), "--iterations", "50", "--from", "80", "--json", str(out)]
     result = runner.invoke(
         app, ["--lang", lang, *args] if lang == "fi" else [*args, "--lang", lang]
     )
@@ -266,7 +266,7 @@ def test_pseudo_marks_every_line_of_the_analysis(tmp_path: Path) -> None:
 
     record = tmp_path / "endgame.json"
     record.write_text(json.dumps(endgame("take")))
-    args = ["--lang", "pseudo", "analyse", str(record), "--samples", "10", "--from", "80"]
+    args = ["--lang", "pseudo", "analyse", str(record), "--iterations", "50", "--from", "80"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
@@ -274,8 +274,8 @@ def test_pseudo_marks_every_line_of_the_analysis(tmp_path: Path) -> None:
         "⟦myllymatti, seat 0: chance of not losing⟧",
         "⟦move⟧ ⟦phase⟧ ⟦played⟧",
         "⟦loss⟧",
-        "⟦Accuracy 9",
+        "⟦Accuracy ",
         "⟦1 blunder⟧",
-        "⟦move 100: take (⟦blunder⟧); A♥ was better by 100%⟧",
+        "⟦move 100: take (⟦blunder⟧); A♠ was better by 100% ±0%⟧",
     ):
         assert marked in text, (marked, text)

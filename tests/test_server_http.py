@@ -16,6 +16,7 @@ import pytest
 
 import tikki
 from tests._server import INVITES, TestClient, auth, client, create, error_of, join, pick, state
+from tikki import analysis
 from tikki.server.quota import Policy
 
 
@@ -129,7 +130,11 @@ def test_hint_is_a_legal_move_on_your_turn_only(c: TestClient, duel: dict[str, A
     before = snapshot(c, duel)
     r = c.post(f"/api/tables/{tid}/hint", headers=auth(t0))
     assert r.status_code == 200
-    assert r.json()["move"] in before[0]["view"]["legal_moves"] and r.json()["bot"] == "heuristic"
+    assert r.json()["move"] in before[0]["view"]["legal_moves"] and r.json()["bot"] == "judge"
+    # the hint is the move "Analyse my game" will rate best here (the same judge and seed)
+    game = tikki.load("myllymatti", 2)
+    judged = analysis.hint(game, before[0]["view"], 1, Policy().analysis_iterations)
+    assert r.json()["move"] == judged
     status, code, message = error_of(c.post(f"/api/tables/{tid}/hint", headers=auth(t1)))
     assert (status, code) == (409, "not_your_turn") and "seat 0's turn" in message
     assert error_of(c.post(f"/api/tables/{tid}/hint"))[:2] == (403, "spectator")
@@ -420,7 +425,7 @@ def test_finished_tables_are_read_back_from_the_database(tmp_path: Path) -> None
     ("args", "words"),
     [
         (["--db", "foo://x"], "cannot open the database"),
-        (["--hint-bot", "cmd:ls"], "the hint bot is random, heuristic or ismcts"),
+        (["--hint-bot", "cmd:ls"], "the hint bot is judge, random, heuristic or ismcts"),
         (["--bot-delay", "-1"], "--bot-delay is a number of seconds >= 0"),
     ],
 )

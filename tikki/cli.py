@@ -431,13 +431,13 @@ def analyse_command(
         str, typer.Argument(help="a record file (JSON), or a game id with --db", metavar="FILE")
     ],
     seat: Annotated[int, typer.Option("--seat", help="the seat whose moves are judged")] = 0,
-    bot: Annotated[
-        str,
-        typer.Option("--bot", help="the rollout policy: greedy (fast), random or heuristic"),
-    ] = "greedy",
-    samples: Annotated[
-        int, typer.Option("--samples", help="determinizations per decision (more: surer)")
-    ] = 100,
+    iterations: Annotated[
+        int,
+        typer.Option(
+            "--iterations",
+            help="the judge's budget: expert search iterations per decision (more: surer)",
+        ),
+    ] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the analysis")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
     first: Annotated[
@@ -454,10 +454,11 @@ def analyse_command(
 ) -> None:
     """Judge every decision of one seat: each legal move's value from that seat's view.
 
-    Values are the chance of not being the loser (Myllymatti, Mattis) or the expected
-    points at the end of the round (Mückenstich), estimated by rollouts from states drawn
-    from the seat's view only. Moves losing 5/10/20 points of chance (1/2/4 points) are
-    inaccuracies, mistakes and blunders.
+    The judge is the expert bot's own search (the hint's too), from the seat's view only.
+    Values are the chance of not being the loser (Myllymatti, Mattis) or the points the
+    round in progress will score (Mückenstich). Moves that lose 5/10/20 points of chance
+    (1/2/4 points), after taking off the sampling error, are inaccuracies, mistakes and
+    blunders. --iterations sets the budget (the web table's default is the same).
 
     Example: [bold]tikki analyse records/myllymatti-20261130-101500.json --seat 0[/]
     """
@@ -474,7 +475,7 @@ def analyse_command(
     data = _read_record(target, db)
     _verify(target, data)
     try:
-        result = analysis_view.run(console, data, seat, samples, bot, seed, jobs, first)
+        result = analysis_view.run(console, data, seat, iterations, seed, jobs, first)
     except RulesError as err:
         raise _fail(str(err)) from None
     analysis_view.show(console, result)
@@ -844,8 +845,12 @@ def serve_command(
         float, typer.Option("--bot-delay", help="seconds a bot waits before it moves")
     ] = 0.6,
     hint_bot: Annotated[
-        str, typer.Option("--hint-bot", help="the bot that answers hints")
-    ] = "heuristic",
+        str,
+        typer.Option(
+            "--hint-bot",
+            help="the bot that answers hints (judge: the analysis's judge, the expert's search)",
+        ),
+    ] = "judge",
     allow_client_seeds: Annotated[
         bool,
         typer.Option(
@@ -938,10 +943,13 @@ def serve_command(
     sync_rate: Annotated[
         float, typer.Option("--sync-rate", help="sync messages a connection may send per minute")
     ] = 60,
-    analysis_samples: Annotated[
+    analysis_iterations: Annotated[
         int,
-        typer.Option("--analysis-samples", help="deals tried per decision by 'Analyse my game'"),
-    ] = 60,
+        typer.Option(
+            "--analysis-iterations",
+            help="the judge's search iterations per decision ('Analyse my game', hints)",
+        ),
+    ] = 1000,
     away_after: Annotated[
         float,
         typer.Option(
@@ -996,7 +1004,7 @@ def serve_command(
             hints_per_minute=hint_rate,
             reads_per_minute=read_rate,
             sync_per_minute=sync_rate,
-            analysis_samples=analysis_samples,
+            analysis_iterations=analysis_iterations,
             away_after=away_after,
             stalled_expiry=stalled_expiry,
             min_turn_timer=min_turn_timer,

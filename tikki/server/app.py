@@ -1,6 +1,6 @@
 """The FastAPI application: the HTTP API, the WebSocket and the front end's files.
 
-``create_app(db_url=None, bot_delay=0.6, hint_bot="heuristic")`` builds one app with its
+``create_app(db_url=None, bot_delay=0.6, hint_bot="judge")`` builds one app with its
 own :class:`~tikki.server.tables.TableManager`; the protocol is ``docs/protocol.md``.
 """
 
@@ -396,7 +396,7 @@ async def _http_error(_request: Request, err: Exception) -> JSONResponse:
 def create_app(
     db_url: str | None = None,
     bot_delay: float = 0.6,
-    hint_bot: str = "heuristic",
+    hint_bot: str = "judge",
     max_message: int = MAX_MESSAGE,
     client_seeds: bool = False,
     policy: Policy | None = None,
@@ -406,12 +406,15 @@ def create_app(
     with the limits of ``policy`` (default: :class:`~tikki.server.quota.Policy`);
     ``client_seeds`` accepts a creator's seed at tables with open seats too."""
     name, _params = tikki.bots.parse_spec(hint_bot)
-    if name not in botplay.ALLOWED:
+    if hint_bot != "judge" and name not in botplay.ALLOWED:
         raise ValueError(
-            _("the hint bot is random, heuristic or ismcts, not {hint_bot!r}", hint_bot=hint_bot)
+            _(
+                "the hint bot is judge, random, heuristic or ismcts, not {hint_bot!r}",
+                hint_bot=hint_bot,
+            )
         )
     manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot, policy)
-    analyses = Analyses(manager, manager.policy.analysis_samples, manager.policy.max_analyses)
+    analyses = Analyses(manager, manager.policy.analysis_iterations, manager.policy.max_analyses)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -48,6 +48,8 @@ STORED_BEFORE_REVISIONS = "r1"
 """The rulings revision of a table stored without one: tables store the revision they
 were created under (``"rules"`` beside the options) since revision r2; an older row was
 created under r1, and finishes under r1 after a restart."""
+JUDGE = "judge"
+"""The default hint bot: the analysis's judge (the expert's search at its budget)."""
 TICK = 1.0
 """Seconds between two checks of the turn timers."""
 FORCED = "forced"
@@ -370,7 +372,7 @@ class TableManager:
         self,
         store: Store,
         bot_delay: float = 0.6,
-        hint_bot: str = "heuristic",
+        hint_bot: str = "judge",
         policy: Policy | None = None,
     ) -> None:
         self.store = store
@@ -1025,12 +1027,32 @@ class TableManager:
             return botplay.choose("random", game, view, seed)
 
     async def hint(self, table: Table, seat: int | None) -> str:
-        """What the hint bot would play from this seat's view (only on the seat's turn)."""
+        """What the hint bot would play from this seat's view (only on the seat's turn).
+
+        The default hint bot, ``judge``, is the analysis's judge (:func:`tikki.analysis.hint`:
+        the expert's search at the analysis's budget and seed for this move), so the hint
+        is the move "Analyse my game" will rate best here."""
         self._check_turn(table, seat, None, moving=False)
         assert seat is not None
         view = table.state.view(seat)
+        if self.hint_bot == JUDGE:
+            return await self._judge_hint(table, view)
         seed = botplay.bot_seed(table.seed, seat, table.seq, "hint")
         return await self._think(self.hint_bot, table, view, seed)
+
+    async def _judge_hint(self, table: Table, view: JSON) -> str:
+        """The judge's move for ``view``, in a worker process in the table's fair turn."""
+        from tikki import analysis
+
+        game = table.game
+        number = len(table.state.moves) + 1
+        task: analysis.Task = (
+            game.name, game.players, game.rules, tuple(sorted(game.options.items())), view,
+            number, "", "", analysis.decision_seed(0, number),
+        )  # fmt: skip
+        iterations = self.policy.analysis_iterations
+        async with self._search_slots.slot(table.lane, table.id):
+            return await self.searches.run(analysis.best_task, task, iterations)
 
     # --- people who leave: resign, hand over, come back, turn timers -----------------
 

@@ -300,22 +300,32 @@ class Session:
         for index in range(self.seen, len(history)):
             entry = history[index]
             self.console.print(self._sentence(entry))
-            for line in event_lines(entry, self.names, self.game.name):
-                self.console.print(line)
+            # a round's result and score sheet come before the next deal's events
+            events = list(entry.get("events", ()))
+            cut = next((i + 1 for i, e in enumerate(events) if e["type"] == "round"), len(events))
+            self._event_lines({**entry, "events": events[:cut]})
             self._after_round(history, index)
+            self._event_lines({**entry, "events": events[cut:]})
         self.seen = len(history)
 
+    def _event_lines(self, entry: dict[str, Any]) -> None:
+        for line in event_lines(entry, self.names, self.game.name):
+            self.console.print(line)
+
     def _after_round(self, history: list[dict[str, Any]], index: int) -> None:
-        """After a ``round`` event: the presenter's score breakdown and, while the match
-        goes on, its score sheet."""
+        """After a ``round`` event: the presenter's score breakdown, while the match goes
+        on its score sheet, then the rest of what the presenter says (the next dealer)."""
         if not any(e["type"] == "round" for e in history[index].get("events", ())):
             return
         view = self.state.view(self.human)
-        for line in self.presenter.round_scored(history, index, view, self.names):
+        lines = self.presenter.round_scored(history, index, view, self.names)
+        for line in lines[:1]:
             self.console.print(line)
         sheet = self.presenter.score_sheet(view, self.names)
         if sheet is not None and not self.state.is_over:
             self.console.print(sheet)
+        for line in lines[1:]:
+            self.console.print(line)
 
     def _show_result(self) -> None:
         view = self.state.view(self.human)

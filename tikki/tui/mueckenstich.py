@@ -210,6 +210,12 @@ def breakdown(
 ) -> Text:
     """How each seat's round score came about: ``12 points − 2 × 5 for mosquitoes = 2``."""
     out = Text(_("Round {n} scores:", n=entry["round"] + 1), style="cyan")
+    if entry["doubled"] is None and entry["dropped"] is None:
+        out.append("\n  " + _("Nobody doubled or dropped a colour."))
+    elif entry["doubled"] is None:
+        out.append("\n  " + _("Nobody doubled a colour."))
+    elif entry["dropped"] is None:
+        out.append("\n  " + _("Nobody dropped a colour."))
     for seat, pile in enumerate(piles):
         points = sum(
             0 if t[-1] == entry["dropped"] else 2 if t[-1] == entry["doubled"] else 1
