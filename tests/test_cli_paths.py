@@ -86,7 +86,7 @@ ARENA = ["arena", "myllymatti", "--players", "2", "--bots", "random", "--games",
 
 def _analyse(record: Path) -> list[str]:
     moves = len(json.loads(record.read_text())["moves"])
-    return ["analyse", str(record), "--samples", "2", "--from", str(moves - 3)]
+    return ["analyse", str(record), "--iterations", "5", "--from", str(moves - 3)]
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ def wait_done(c: TestClient, url: str) -> dict[str, Any]:
 
 def test_analysis_of_a_finished_game_matches_tikki_analyse(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        app_state(c).analyses.samples = 6
+        app_state(c).analyses.iterations = 20
         table_id, record = finished_table(c)
         url = f"/api/tables/{table_id}/analysis/1"
         started = c.post(url)
@@ -48,7 +48,7 @@ def test_analysis_of_a_finished_game_matches_tikki_analyse(tmp_path: Path) -> No
         job = wait_done(c, url)
     assert job["status"] == "done", job
     assert job["done"] == job["total"] > 0
-    local = analysis.analyse(record, 1, samples=6, seed=0)
+    local = analysis.analyse(record, 1, iterations=20, seed=0)
     assert job["analysis"] == local.to_json()
 
 
@@ -73,7 +73,7 @@ def test_analysis_is_refused_clearly_before_the_end_and_for_unknown_seats(
 def test_one_address_runs_a_bounded_number_of_analyses(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         analyses = app_state(c).analyses
-        analyses.samples = 400  # long enough to still be running
+        analyses.iterations = 20_000  # long enough to still be running
         table_id, _ = finished_table(c)
         for seat in range(server_analysis.PER_ADDRESS):
             assert c.post(f"/api/tables/{table_id}/analysis/{seat}").status_code == 202

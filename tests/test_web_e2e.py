@@ -76,7 +76,7 @@ class Server:
         cmd = [sys.executable, "-m", "tikki.cli", "serve", "--port", str(port)]
         cmd += ["--db", f"sqlite:///{db_path}", "--bot-delay", "0"]
         cmd.append("--allow-client-seeds")  # the games replay known deals
-        cmd += ["--analysis-samples", "8"]  # "Analyse my game" in seconds
+        cmd += ["--analysis-iterations", "30"]  # "Analyse my game" in seconds
         cmd += ["--create-rate", "600", "--join-rate", "600"]  # a module makes many tables
         cmd += extra
         self.proc = subprocess.Popen(
@@ -361,9 +361,9 @@ def take_first_seat(page: Page) -> None:
     seated = re.compile(r"/t/[^/?]+\?seat=0$")
     deadline = time.monotonic() + 90
     while not seated.search(page.url):
-        notice = page.locator("#notice:not([hidden])")
-        if notice.count() and "error" in (notice.get_attribute("class") or ""):
-            pytest.fail(f"the seat was not taken: {notice.inner_text()!r}; {refused}")
+        notice = page.locator(".field-error")  # an error beside the button (or the name)
+        if notice.count():
+            pytest.fail(f"the seat was not taken: {notice.first.inner_text()!r}; {refused}")
         if time.monotonic() > deadline:
             pytest.fail(f"no table page after 90 s: at {page.url}; {refused}")
         page.wait_for_timeout(100)

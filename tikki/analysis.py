@@ -1,54 +1,62 @@
-"""Game analysis: the value of every legal move of one seat, from that seat's view only.
+"""Game analysis: every decision of one seat judged by the ``expert`` bot's own search.
 
-:func:`analyse` replays a record and, at every decision of the chosen seat that offered a
-choice (forced moves are skipped), estimates the value of **each** legal move by
-determinized Monte Carlo:
+**One judge.**  :func:`analyse` replays a record and, at every decision of the chosen seat
+that offered a choice, runs :meth:`tikki.bots.expert.ExpertBot.appraise`: the expert's
+ISMCTS, with its exact endgame solver where it applies, at a budget of ``iterations``
+(the expert's work budget: a move with more legal moves gets more, as the bot's own
+moves do).  The hints (terminal and web table) are the same call's best move
+(:func:`hint`): the hint for a position is the move the analysis rates best there, at the
+same budget and seed.  "Faster" and "deeper" change only ``iterations``.
 
-1. ``samples`` full states are drawn from the seat's **view** with the game's determinizer
-   (``game.sampler(view)``: the hidden cards dealt at random among the places the seat
-   cannot see).  The analysis never receives the real state: only the view, so nothing it
-   says can depend on a card the seat could not see.
-2. For every sample, every legal move is played on a copy and the game is played on with
-   the rollout policy (the game's fast *greedy* playout by default, as the ``ismcts`` bot's
-   rollouts).  All moves share the same samples and the same rollout random numbers
-   (common random numbers), so the differences between moves carry little noise.
-3. A move's **value** is, for the shedding games (Myllymatti, Mattis), the seat's chance of
-   **not** being the loser, and for Mückenstich the seat's expected points at the end of
-   the round in progress.
+* A move's **value** is what that search returns for it from the seat's view: the mean,
+  over the search's iterations through the move, of the seat's own result: for the
+  shedding games (Myllymatti, Mattis) the chance of **not** being the loser, for
+  Mückenstich the points the round in progress scores for the seat (at the round's end,
+  not the running total).  A move the endgame solver proves an escape is worth 1 (and,
+  with two players, a proven loss 0).
+* The **best** move is the one the expert plays (the most visited, a proven escape, never
+  a proven loss when another move is not).
+* The **loss** of the played move is the best move's value minus its own (at least 0), and
+  its **error** is the standard error of that difference (from the two moves' sampling
+  errors; every value's own error is in ``errors``).
+* A move gets a **label** (:data:`THRESHOLDS`: inaccuracy, mistake, blunder) by what is
+  sure of its loss: the loss *less its error* must reach the threshold, so that sampling
+  noise alone labels nothing (two seeds give the same label on about 95% of decisions,
+  ``benchmarks/judge.py``).  **Accuracy** is the share of decisions without a label.
 
-The **loss** of the played move is the best move's value minus the played move's value.
-Labels follow :data:`THRESHOLDS` (inaccuracy, mistake, blunder), and a move is labelled
-only when its loss is also more than two standard errors of the paired difference, so
-noise alone does not label a move.  **Accuracy** is the share of decisions without a label.
+The judge never receives the real state: only the seat's view, from which the search draws
+its states with the game's determinizer.  Mückenstich's discards are not judged: the
+expert plays them by rule (:data:`tikki.bots.expert.RULE_PHASES`), since the search hardly
+tells them apart.
 
-Every decision has its own random stream, derived from ``seed`` and the move number, so the
-result for a seed is the same whatever ``jobs`` is.
+Every decision has its own seed, derived from ``seed`` and the move number
+(:func:`decision_seed`), so a result is the same whatever ``jobs`` is.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tikki.core import Game, RulesError, State, load, replay
+from tikki.bots.expert import RULE_PHASES, Appraisal, ExpertBot, value_kind
+from tikki.core import Game, RulesError, load, replay
 from tikki.i18n import _ as _t
 from tikki.i18n import ngettext
 
-ROLLOUTS = ("greedy", "random", "heuristic")
-"""Rollout policies of the analysis: the game's fast greedy playout (``ismcts``'s own),
-uniform moves, or the game's heuristic bot at every seat (faithful, about 20× slower)."""
 THRESHOLDS: Mapping[str, tuple[float, float, float]] = {
     "not_loser": (0.05, 0.10, 0.20),
     "points": (1.0, 2.0, 4.0),
 }
 """Loss thresholds of (inaccuracy, mistake, blunder), per kind of value: in chance of not
-being the loser (5, 10 and 20 percentage points), or in expected points (1, 2 and 4)."""
+being the loser (5, 10 and 20 percentage points), or in points (1, 2 and 4)."""
 LABELS = ("inaccuracy", "mistake", "blunder")
 """The labels, mildest first."""
+ITERATIONS = 1000
+"""The default budget: the expert's ``iterations`` per decision (the web table's and the
+terminal's default; a whole game takes well under 30 s on one core)."""
 
 
 def label_word(label: str) -> str:
@@ -66,10 +74,19 @@ def label_count(label: str, n: int) -> str:
     return ngettext("{n} blunder", "{n} blunders", n)
 
 
-SAMPLES = 100
-"""Default number of determinizations per decision."""
-GREEDY = 0.9
-"""How often the greedy rollout takes the game's cheap heuristic move (as ``ismcts``)."""
+def label_rule(kind: str) -> str:
+    """One sentence: how a label is decided (the web page and the terminal say it)."""
+    if kind == "points":
+        return _t(
+            "A move is labelled when the best move beats it by at least 1 point "
+            "(inaccuracy), 2 (mistake) or 4 (blunder), after taking off the sampling "
+            "error (±)."
+        )
+    return _t(
+        "A move is labelled when the best move's chance beats it by at least 5% "
+        "(inaccuracy), 10% (mistake) or 20% (blunder), after taking off the sampling "
+        "error (±)."
+    )
 
 
 @dataclass(frozen=True)
@@ -82,14 +99,19 @@ class Decision:
     phase: str
     played: str
     values: dict[str, float]
-    """Each legal move's estimated value (see the module), best first."""
+    """Each legal move's value (see the module), the best move first."""
+    errors: dict[str, float]
+    """The standard error of each value."""
     best: str
+    """The move the expert plays here (the hint's move)."""
     loss: float
     """The best value minus the played move's value (0 when the played move is best)."""
     error: float
-    """The standard error of the loss (paired over the samples)."""
+    """The standard error of the loss."""
     label: str | None
     """``inaccuracy``, ``mistake``, ``blunder`` or ``None``."""
+    how: str = "search"
+    """How the best move was found: ``search`` or ``proof`` (the endgame solver)."""
 
     @property
     def value(self) -> float:
@@ -105,9 +127,8 @@ class Analysis:
     players: int
     seat: int
     kind: str
-    """``not_loser`` (chance of not being the loser) or ``points`` (expected points)."""
-    samples: int
-    rollout: str
+    """``not_loser`` (chance of not being the loser) or ``points`` (points of the round)."""
+    iterations: int
     seed: int
     decisions: list[Decision] = field(default_factory=list)
 
@@ -134,10 +155,11 @@ class Analysis:
             "players": self.players,
             "seat": self.seat,
             "kind": self.kind,
-            "samples": self.samples,
-            "rollout": self.rollout,
+            "judge": "expert",
+            "iterations": self.iterations,
             "seed": self.seed,
             "thresholds": dict(zip(LABELS, THRESHOLDS[self.kind], strict=True)),
+            "rule": label_rule(self.kind),
             "accuracy": self.accuracy,
             "counts": self.counts(),
             "worst": [d.number for d in self.worst()],
@@ -145,18 +167,13 @@ class Analysis:
         }
 
 
-def value_kind(game: Game) -> str:
-    """``points`` for games scored in points (Mückenstich), else ``not_loser``."""
-    return "points" if game.name == "mueckenstich" else "not_loser"
-
-
 def label_for(kind: str, loss: float, error: float) -> str | None:
-    """The label of a loss: the strongest threshold it reaches, if above two errors."""
-    if loss <= 2 * error:
-        return None
+    """The label of a loss: the strongest threshold that the loss *less its sampling error*
+    reaches (so that noise alone labels nothing)."""
+    sure = loss - error
     found = None
     for label, threshold in zip(LABELS, THRESHOLDS[kind], strict=True):
-        if loss >= threshold - 1e-12:
+        if sure >= threshold - 1e-12:
             found = label
     return found
 
@@ -164,120 +181,92 @@ def label_for(kind: str, loss: float, error: float) -> str | None:
 # --- one decision -------------------------------------------------------------------------
 
 
-def _rollout(state: State, rng: random.Random, rollout: str) -> None:
-    """Play ``state`` on to the end of the round (points games) or of the game."""
-    if rollout == "heuristic":
-        _heuristic_rollout(state, rng)
-        return
-    state.random_playout(rng, GREEDY if rollout == "greedy" else 0.0, rounds=1)
-
-
-def _heuristic_rollout(state: State, rng: random.Random) -> None:
-    from tikki.bots.heuristic import policy_for
-
-    game = state.game
-    policy = policy_for(game)
-    start = state.round
-    while not state.is_over and state.round == start:
-        seat = state.current_player
-        state.play(policy(game, state.view(seat), rng))
-
-
-def _score(state: State, seat: int, kind: str) -> float:
-    """The seat's result where a rollout stopped, as the analysis values it."""
-    if kind == "points":
-        outcome = state.outcome
-        if outcome is not None:
-            return float(outcome["returns"][seat])
-        return state.returns_so_far()[seat]
-    outcome = state.outcome
-    if outcome is None:  # pragma: no cover - shedding rollouts always end the game
-        return 0.0
-    return 1.0 if outcome["returns"][seat] >= 0 else 0.0
-
-
 def decision_seed(seed: int, number: int) -> int:
-    """The random stream of decision ``number`` (the same whatever the job split)."""
+    """The seed of decision ``number`` (move number; the same whatever the job split, and
+    the hint's for that move)."""
     return (seed * 1_000_003 + number) & ((1 << 63) - 1)
 
 
-def evaluate(
+def _check_iterations(iterations: int) -> None:
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise RulesError(
+            _t("the analysis budget is 1 or more iterations, not {value!r}", value=iterations)
+        )
+
+
+def appraise(
     game: Game,
     view: Mapping[str, Any],
-    samples: int = SAMPLES,
-    rollout: str = "greedy",
+    iterations: int = ITERATIONS,
     seed: int = 0,
-) -> dict[str, list[float]]:
-    """Each legal move of ``view``'s seat, with its result in each of ``samples`` rollouts.
-
-    Only ``view`` is read: the states are drawn from it by the game's determinizer.
-    """
-    legal = [str(m) for m in view.get("legal_moves") or []]
-    seat = view.get("seat")
-    if not legal or not isinstance(seat, int):
+    focus: Sequence[str] = (),
+) -> Appraisal:
+    """Every legal move of ``view``'s seat as the judge values it (the expert's search at
+    ``iterations``, seeded by ``seed``; the ``focus`` moves, and the best, valued surely:
+    :meth:`~tikki.bots.expert.ExpertBot.appraise`).  Only ``view`` is read."""
+    _check_iterations(iterations)
+    if not view.get("legal_moves") or not isinstance(view.get("seat"), int):
         raise RulesError(_t("the view has no legal moves: it is not this seat's turn"))
-    kind = value_kind(game)
-    sample = game.sampler(view)
-    rng = random.Random(seed)
-    results: dict[str, list[float]] = {m: [] for m in legal}
-    for _ in range(samples):
-        base = sample(rng)
-        stream = rng.getrandbits(64)
-        for move in legal:
-            state = base.clone()
-            state.play(move)
-            if not state.is_over:
-                _rollout(state, random.Random(stream), rollout)
-            results[move].append(_score(state, seat, kind))
-    return results
+    return ExpertBot(seed=seed, iterations=iterations).appraise(game, view, focus)
+
+
+def hint(
+    game: Game, view: Mapping[str, Any], number: int, iterations: int = ITERATIONS, seed: int = 0
+) -> str:
+    """The hint for move ``number`` (1 = the game's first move) from ``view``: the move
+    :func:`analyse` rates best there at the same ``iterations`` and ``seed`` (the expert's
+    move, found without searching where it is forced or proven)."""
+    _check_iterations(iterations)
+    if not view.get("legal_moves") or not isinstance(view.get("seat"), int):
+        raise RulesError(_t("the view has no legal moves: it is not this seat's turn"))
+    bot = ExpertBot(seed=decision_seed(seed, number), iterations=iterations)
+    return bot.choose(game, view)
+
+
+def best_task(task: Task, iterations: int) -> str:
+    """The judge's best move for a :data:`Task`'s view and seed (the web table's hints,
+    in worker processes): :func:`hint`'s move."""
+    name, players, rules, options, view, _number, _phase, _played, seed = task
+    game = load(name, players, rules=rules, **dict(options))
+    _check_iterations(iterations)
+    return ExpertBot(seed=seed, iterations=iterations).choose(game, view)
 
 
 def judge(
-    number: int, seat: int, phase: str, played: str, results: Mapping[str, Sequence[float]],
-    kind: str,
+    number: int, seat: int, phase: str, played: str, appraisal: Appraisal
 ) -> Decision:  # fmt: skip
-    """The :class:`Decision` of a played move, from every move's rollout results."""
-    means = {m: sum(r) / len(r) for m, r in results.items()}
-    order = sorted(means, key=lambda m: (-means[m], m != played, m))  # a tie: played
-    best = order[0]
-    diffs = [b - p for b, p in zip(results[best], results[played], strict=True)]
-    loss = max(0.0, means[best] - means[played])
-    error = _standard_error(diffs)
+    """The :class:`Decision` of a played move, from the judge's appraisal of its position."""
+    values, errors, best = appraisal.values, appraisal.errors, appraisal.best
+    loss = max(0.0, values[best] - values[played])
+    error = math.sqrt(errors[best] ** 2 + errors[played] ** 2) if played != best else 0.0
     return Decision(
         number=number,
         seat=seat,
         phase=phase,
         played=played,
-        values={m: means[m] for m in order},
+        values=dict(values),
+        errors=dict(errors),
         best=best,
         loss=loss,
         error=error,
-        label=label_for(kind, loss, error) if played != best else None,
+        label=label_for(appraisal.kind, loss, error) if played != best else None,
+        how="proof" if appraisal.how == "proof" else "search",
     )
-
-
-def _standard_error(values: Sequence[float]) -> float:
-    n = len(values)
-    if n < 2:
-        return 0.0
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return math.sqrt(var / n)
 
 
 # --- a whole record -----------------------------------------------------------------------
 
-Task = tuple[str, int, str, tuple[tuple[str, Any], ...], dict[str, Any], int, str, str, int, str]
+Task = tuple[str, int, str, tuple[tuple[str, Any], ...], dict[str, Any], int, str, str, int]
 """What one decision's job needs: game, players, rules, options, view, number, phase,
-played move, seed and rollout (picklable, for worker processes)."""
+played move and seed (picklable, for worker processes)."""
 
 
-def judge_task(task: Task, samples: int) -> Decision:
+def judge_task(task: Task, iterations: int) -> Decision:
     """Judge one decision (a :data:`Task`); runs in worker processes too."""
-    name, players, rules, options, view, number, phase, played, seed, rollout = task
+    name, players, rules, options, view, number, phase, played, seed = task
     game = load(name, players, rules=rules, **dict(options))
-    results = evaluate(game, view, samples, rollout, seed)
-    return judge(number, int(view["seat"]), phase, played, results, value_kind(game))
+    found = appraise(game, view, iterations, seed, focus=(played,))
+    return judge(number, int(view["seat"]), phase, played, found)
 
 
 Found = list[tuple[int, str, str, dict[str, Any]]]
@@ -285,7 +274,8 @@ Found = list[tuple[int, str, str, dict[str, Any]]]
 
 
 def decisions_of(record: Mapping[str, Any], seat: int) -> tuple[Game, Found]:
-    """Replay ``record``; the seat's decisions with a choice: (number, phase, move, view)."""
+    """Replay ``record``; the seat's judged decisions: (number, phase, move, view).  Forced
+    moves and the phases the expert plays by rule are left out."""
     found: Found = []
     moves = list(record.get("moves") or [])
     cut = dict(record)
@@ -295,18 +285,38 @@ def decisions_of(record: Mapping[str, Any], seat: int) -> tuple[Game, Found]:
     game = state.game
     if not 0 <= seat < game.players:
         raise RulesError(_t("no seat {seat}: seats are 0–{last}", seat=seat, last=game.players - 1))
+    ruled = RULE_PHASES.get(game.name, frozenset())
     for i, move in enumerate(moves):
-        if state.current_player == seat and len(state.legal_moves()) > 1:
+        if (
+            state.current_player == seat
+            and state.phase not in ruled
+            and len(state.legal_moves()) > 1
+        ):
             found.append((i + 1, state.phase, str(move), state.view(seat)))
         state.play(move)
     return game, found
 
 
+def tasks_of(
+    record: Mapping[str, Any], seat: int, seed: int = 0, first: int = 1
+) -> tuple[Game, list[Task]]:
+    """The game and the jobs of ``seat``'s judged decisions from move ``first`` on (the record is
+    replayed and checked first: a malformed or illegal one raises :class:`RulesError`)."""
+    replay(record)  # the whole record is valid before any work starts
+    game, found = decisions_of(record, seat)
+    options = tuple(sorted(game.options.items()))
+    return game, [
+        (game.name, game.players, game.rules, options, view, number, phase, played,
+         decision_seed(seed, number))
+        for number, phase, played, view in found
+        if number >= first
+    ]  # fmt: skip
+
+
 def analyse(
     record: Mapping[str, Any],
     seat: int,
-    samples: int = SAMPLES,
-    rollout: str = "greedy",
+    iterations: int = ITERATIONS,
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
@@ -318,51 +328,41 @@ def analyse(
     ``progress(done, total)`` is called after each decision.  The record is replayed and
     checked first: a malformed or illegal one raises :class:`RulesError`.
     """
-    if rollout not in ROLLOUTS:
-        choices = _t(" or ").join(ROLLOUTS)
-        raise RulesError(
-            _t("the analysis rollout is {choices}, not {value!r}", choices=choices, value=rollout)
-        )
-    if samples < 2:
-        raise RulesError(
-            _t("the analysis needs at least 2 samples, not {samples}", samples=samples)
-        )
+    _check_iterations(iterations)
     if jobs < 1:
         raise RulesError(_t("jobs is 1 or more, not {jobs}", jobs=jobs))
-    replay(record)  # the whole record is valid before any work starts
-    game, found = decisions_of(record, seat)
-    options = tuple(sorted(game.options.items()))
-    tasks: list[Task] = [
-        (game.name, game.players, game.rules, options, view, number, phase, played,
-         decision_seed(seed, number), rollout)
-        for number, phase, played, view in found
-        if number >= first
-    ]  # fmt: skip
-    decisions = _map(tasks, samples, jobs, progress)
+    game, tasks = tasks_of(record, seat, seed, first)
+    decisions = _map(tasks, iterations, jobs, progress)
+    return result_of(game, seat, iterations, seed, decisions)
+
+
+def result_of(
+    game: Game, seat: int, iterations: int, seed: int, decisions: list[Decision]
+) -> Analysis:
+    """The :class:`Analysis` of judged ``decisions`` (the web table builds it too)."""
     return Analysis(
         game=game.name,
         players=game.players,
         seat=seat,
         kind=value_kind(game),
-        samples=samples,
-        rollout=rollout,
+        iterations=iterations,
         seed=seed,
         decisions=decisions,
     )
 
 
 def _map(
-    tasks: list[Task], samples: int, jobs: int, progress: Callable[[int, int], None] | None
+    tasks: list[Task], iterations: int, jobs: int, progress: Callable[[int, int], None] | None
 ) -> list[Decision]:
     done: list[Decision] = []
     if jobs == 1 or len(tasks) < 2:
         for task in tasks:
-            done.append(judge_task(task, samples))
+            done.append(judge_task(task, iterations))
             if progress is not None:
                 progress(len(done), len(tasks))
         return done
     with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
-        for decision in pool.map(judge_task, tasks, [samples] * len(tasks)):
+        for decision in pool.map(judge_task, tasks, [iterations] * len(tasks)):
             done.append(decision)
             if progress is not None:
                 progress(len(done), len(tasks))
@@ -396,7 +396,7 @@ def plot(analysis: Analysis, path: Any) -> None:
         ax.set_ylabel(_t("chance of not being the loser"))
         ax.set_ylim(-0.02, 1.02)
     else:
-        ax.set_ylabel(_t("expected points at the end of the round"))
+        ax.set_ylabel(_t("expected points of the round (at its end)"))
     title = _t(
         "{game}, seat {seat}: accuracy {accuracy}",
         game=analysis.game,
@@ -411,21 +411,26 @@ def plot(analysis: Analysis, path: Any) -> None:
 
 
 __all__ = [
+    "ITERATIONS",
     "LABELS",
-    "ROLLOUTS",
-    "SAMPLES",
     "THRESHOLDS",
     "Analysis",
     "Decision",
+    "Task",
     "analyse",
+    "appraise",
+    "best_task",
     "decision_seed",
     "decisions_of",
-    "evaluate",
+    "hint",
     "judge",
     "judge_task",
     "label_count",
     "label_for",
+    "label_rule",
     "label_word",
     "plot",
+    "result_of",
+    "tasks_of",
     "value_kind",
 ]

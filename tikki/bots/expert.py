@@ -46,14 +46,16 @@ before).
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tikki.bots.endgame import DRAW, LOSS, WIN, Clock, Solver, cards_in_hands
 from tikki.bots.heuristic import policy_for
-from tikki.bots.ismcts import ISMCTSBot
+from tikki.bots.ismcts import ISMCTSBot, Node
 from tikki.core import Game, RulesError, State
 from tikki.i18n import _ as _t
 
@@ -76,8 +78,57 @@ SLACK = 0.02
 """The share of a move's time kept back: the search reads the clock only every
 ``CHECK_EVERY`` iterations and the move's bookkeeping follows it, so a search run to the
 whole budget ended just past it (1.003 s a move for ``seconds=1``, issue 15)."""
+FOCUS = 0.5
+"""In an appraisal with a focus (the analysis's move played), the least share of the
+search's iterations the focused moves and the best move get (:meth:`ExpertBot.appraise`)."""
 TABLE_LIMIT = 2_000_000
 """A solver's table is emptied when it holds more proven positions than this."""
+
+
+KINDS = ("not_loser", "points")
+"""What a move's value is: the chance of not being the loser (the shedding games) or the
+points the round in progress will score for the seat (Mückenstich)."""
+
+
+def value_kind(game: Game) -> str:
+    """``points`` for games scored in points by round (Mückenstich), else ``not_loser``."""
+    return "points" if game.name == "mueckenstich" else "not_loser"
+
+
+@dataclass(frozen=True)
+class Appraisal:
+    """Every legal move of a seat as the expert's search values it (:meth:`ExpertBot.appraise`).
+
+    The *best* move is the one :meth:`ExpertBot.choose` plays with the same seed and
+    budget; a move's *value* is the mean, over the search's iterations through it, of the
+    seat's own result (:data:`KINDS`); a proven move's value is exact."""
+
+    kind: str
+    values: dict[str, float]
+    """Each legal move's value, the best move first, then highest first."""
+    errors: dict[str, float]
+    """The standard error of each value (0 for a proven one)."""
+    visits: dict[str, int]
+    """The search's iterations through each move."""
+    proven: dict[str, int]
+    """The moves the exact endgame solver proved: ``WIN`` (1) or ``LOSS`` (-1)."""
+    best: str
+    how: str
+    """How the best move was chosen: ``only``, ``rule``, ``proof`` or ``search``."""
+
+
+def _row_value(row: list[float], kind: str) -> tuple[float, float]:
+    """A move's value and its standard error from its :data:`~tikki.bots.ismcts.RootStats`."""
+    n = row[0]
+    if n <= 0:
+        return 0.0, 0.0
+    if kind == "not_loser":
+        mean = row[3] / n
+        var = mean * (1 - mean) * n / (n - 1) if n > 1 else 0.0
+    else:
+        mean = row[1] / n
+        var = max(0.0, (row[2] - n * mean * mean) / (n - 1)) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
 
 
 def weight(legal: int) -> float:
@@ -131,18 +182,70 @@ class ExpertBot:
         self.halt: Callable[[], bool] | None = None
         self.last: dict[str, Any] = {}
         self._solvers: dict[tuple[Game, int], Solver] = {}
+        self._root = Node(None, -1)
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The move: forced, proven, or the most visited of the search."""
+        return self._decide(game, view, appraise=False)[0]
+
+    def appraise(self, game: Game, view: Mapping[str, Any], focus: Sequence[str] = ()) -> Appraisal:
+        """Every legal move's value, by the very search :meth:`choose` runs (the analysis
+        and the hints are this): its best move is the move :meth:`choose` would play from
+        the same state of the bot (seed) and budget.  Unlike :meth:`choose`, the search also
+        runs where the move is forced, ruled or proven, to value the other moves.
+
+        ``focus`` (the analysis: the move played) and, with it, the best move then get
+        :data:`FOCUS` times the search's iterations at least, by more iterations through
+        them (:meth:`~tikki.bots.ismcts.ISMCTSBot.extend`), so that the two values a
+        verdict compares are sure ones; the best move is chosen before.  Only ``view`` is
+        read."""
+        best, values = self._decide(game, view, appraise=True)
+        if focus:
+            floor = round(self.search.last_iterations * FOCUS)
+            for move in dict.fromkeys([best, *focus]):
+                seen = self.search.root_stats.get(move, [0.0])[0]
+                self.search.extend(game, view, self._root, move, floor - int(seen))
+        kind = value_kind(game)
+        legal: list[str] = [str(m) for m in view["legal_moves"]]
+        stats = self.search.root_stats
+        worth: dict[str, float] = {}
+        errors: dict[str, float] = {}
+        for move in legal:
+            worth[move], errors[move] = _row_value(stats.get(move, [0.0] * 4), kind)
+            if values.get(move) == WIN or (values.get(move) == LOSS and game.players == 2):
+                worth[move], errors[move] = (1.0 if values[move] == WIN else 0.0), 0.0
+        order = sorted(legal, key=lambda m: (m != best, -worth[m], m))
+        proven = {m: v for m, v in values.items() if v in (WIN, LOSS)}
+        return Appraisal(
+            kind=kind,
+            values={m: worth[m] for m in order},
+            errors={m: errors[m] for m in order},
+            visits={m: int(stats[m][0]) if m in stats else 0 for m in order},
+            proven=proven,
+            best=best,
+            how=str(self.last["how"]),
+        )
+
+    def _decide(
+        self, game: Game, view: Mapping[str, Any], appraise: bool
+    ) -> tuple[str, dict[str, int]]:
+        """The move and the solver's values of the moves; with ``appraise``
+        the search runs whatever decided the move (its statistics value every move)."""
         legal: list[str] = [str(m) for m in view.get("legal_moves") or []]
         if not legal:
             raise RulesError("the view has no legal moves: it is not this seat's turn")
         self.last = {"how": "only", "iterations": 0, "nodes": 0}
+        self.search.root_stats = {}
+        decided: str | None = None
         if len(legal) == 1:
-            return legal[0]
-        if self.rules and view.get("phase") in RULE_PHASES.get(game.name, ()):
+            decided = legal[0]
+            if not appraise:
+                return decided, {}
+        elif self.rules and view.get("phase") in RULE_PHASES.get(game.name, ()):
             self.last["how"] = "rule"
-            return policy_for(game)(game, view, self.rng)
+            decided = policy_for(game)(game, view, self.rng)
+            if not appraise:
+                return decided, {}
         if self.iterations is None:
             share = time_share(len(legal))
             start, seconds = self.clock(), self.seconds * share * (1 - SLACK)
@@ -154,16 +257,20 @@ class ExpertBot:
             budget = max(1, round(self.iterations * weight(len(legal))))
             nodes = max(1, round(budget * self.solve * NODES_PER_ITERATION))
             self.search.iterations = budget
-        values = self._exact(game, view, solve_by, nodes)
+        values = {} if decided is not None else self._exact(game, view, solve_by, nodes)
         winners = [m for m in legal if values.get(m) == WIN]
-        if winners:
-            self.last["how"] = "proof"
-            return winners[0]
         allowed = [m for m in legal if values.get(m, DRAW) != LOSS] or legal
-        if len(allowed) == 1:
+        if decided is None and (winners or len(allowed) == 1):
             self.last["how"] = "proof"
-            return allowed[0]
-        return self._ismcts(game, view, deadline, allowed)
+            decided = winners[0] if winners else allowed[0]
+        if decided is not None and not appraise:
+            return decided, values
+        how = self.last["how"]
+        searched = self._ismcts(game, view, deadline, allowed)
+        if decided is None:
+            return searched, values
+        self.last["how"] = how
+        return decided, values
 
     def _ismcts(
         self, game: Game, view: Mapping[str, Any], deadline: float | None, allowed: list[str]
@@ -174,7 +281,7 @@ class ExpertBot:
             return (deadline is not None and clock() >= deadline) or (outer is not None and outer())
 
         self.search.halt = halt
-        root = self.search.search(game, view)
+        root = self._root = self.search.search(game, view)
         self.last["how"] = "search"
         self.last["iterations"] = self.search.last_iterations
         children = root.children

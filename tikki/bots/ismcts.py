@@ -47,6 +47,10 @@ fresh determinization played out); ``0`` (default) sets no limit.  A deep SO-ISM
 holds the other seats' moves as they would be made seeing the sampled cards, which a
 shallow tree leaves to the rollout policy.
 
+Root statistics: every search also keeps, per root move, the root seat's own gain over
+the iterations through it (:data:`RootStats` in ``bot.root_stats``): its mean is the
+move's value as the analysis and the hints show it (:meth:`tikki.bots.expert.ExpertBot.appraise`).
+
 The move played is the root child with the most visits.  Budgets: ``iterations``
 (deterministic for a seed) or ``seconds``.  A caller may set ``bot.halt`` to a callable
 that returns True to end the search early (checked every ``CHECK_EVERY`` iterations; the
@@ -71,6 +75,12 @@ HORIZONS = ("round", "game")
 """Where rollouts stop: the end of the round in progress (games that offer it) or game."""
 CHECK_EVERY = 25
 """How often (iterations) the decision-preserving stop compares the two leading moves."""
+
+RootStats = dict[str, list[float]]
+"""Per root move, over the iterations that went through it: ``[n, sum, sum of squares,
+count >= 0]`` of the root seat's *gain* (its return at the rollout's end minus its running
+total at the root: the round's points in Mückenstich; in a shedding game -1 for the loser,
+so ``count >= 0`` counts the iterations in which the seat did not lose)."""
 
 Playout = Callable[[State, random.Random], Sequence[float]]
 """Plays a determinization on from the tree's leaf; returns the seats' returns."""
@@ -100,6 +110,20 @@ def _decided(root: Node, left: int) -> bool:
         elif v > second:
             second = v
     return first - second > left
+
+
+def _tally(stats: dict[str, list[float]], child: Node, gain: float) -> None:
+    """Add one iteration's gain of the root seat to its root move's :data:`RootStats`."""
+    move = child.move
+    assert move is not None
+    row = stats.get(move)
+    if row is None:
+        row = stats[move] = [0.0, 0.0, 0.0, 0.0]
+    row[0] += 1.0
+    row[1] += gain
+    row[2] += gain * gain
+    if gain >= 0:
+        row[3] += 1.0
 
 
 def _returns(state: State) -> Sequence[float]:
@@ -168,6 +192,9 @@ class ISMCTSBot:
             raise RulesError(_t("ismcts needs depth >= 0 (0: no limit)"))
         self.last_iterations = 0
         self.halt: Callable[[], bool] | None = None
+        self.root_stats: dict[str, list[float]] = {}
+        self._spreads = 0.0
+        self._spread_count = 0
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The most visited root move after the search."""
@@ -191,24 +218,49 @@ class ISMCTSBot:
         return max(legal, key=visits)
 
     def search(self, game: Game, view: Mapping[str, Any]) -> Node:
-        """Run the whole search from ``view``; return the root (for analysis and hints)."""
+        """Run the whole search from ``view``; return the root (for analysis and hints).
+
+        :attr:`root_stats` then holds every root move's :data:`RootStats`."""
         return self._search(game, view, False, 0)
 
-    def _search(self, game: Game, view: Mapping[str, Any], stop: bool, margin: int) -> Node:
+    def extend(self, game: Game, view: Mapping[str, Any], root: Node, move: str, n: int) -> None:
+        """Run ``n`` more iterations of the search that returned ``root`` (the last one),
+        each through the root move ``move``: its value gets surer, the tree deeper below it
+        (:attr:`root_stats` keeps counting).  The analysis uses it on the move played."""
+        if n > 0:
+            self._search(game, view, False, 0, root, move, n)
+
+    def _search(
+        self,
+        game: Game,
+        view: Mapping[str, Any],
+        stop: bool,
+        margin: int,
+        root: Node | None = None,
+        force: str | None = None,
+        budget: int | None = None,
+    ) -> Node:
         sample = game.sampler(view)
         playout = self._playout(game)
         rng, c = self.rng, self.c
-        root = Node(None, -1)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None
+        if budget is None:
+            budget = self.iterations
+            deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         count = 0
-        spreads = 0.0
+        if root is None:
+            root = Node(None, -1)
+            self.root_stats = {}
+            self._spreads, self._spread_count = 0.0, 0
+        stats = self.root_stats
+        spreads, done = self._spreads, self._spread_count
         base: Sequence[float] | None = None
         halt = self.halt
         while True:
             if halt is not None and count % CHECK_EVERY == 0 and count > 0 and halt():
                 break
             if deadline is None:
-                left = self.iterations - count
+                left = budget - count
                 if left <= 0 or (
                     stop and count % CHECK_EVERY == 0 and _decided(root, left + margin)
                 ):
@@ -218,24 +270,48 @@ class ISMCTSBot:
             state = sample(rng)
             if base is None:
                 base = _baseline(state)
-            scale = spreads / count if spreads > 0 else 1.0
-            path = self._descend(root, state, rng, c, scale, self.depth)
+            scale = spreads / done if spreads > 0 else 1.0
+            path = self._descend(root, state, rng, c, scale, self.depth, force)
             returns = [r - b for r, b in zip(playout(state, rng), base, strict=True)]
             mean = sum(returns) / len(returns)
             spreads += max(returns) - min(returns)
+            if path:
+                _tally(stats, path[0], returns[path[0].player])
             for node in path:
                 node.visits += 1
                 node.total += returns[node.player] - mean
             count += 1
-        self.last_iterations = count
+            done += 1
+        self._spreads, self._spread_count = spreads, done
+        if force is None:
+            self.last_iterations = count
         return root
 
     @staticmethod
     def _descend(
-        root: Node, state: State, rng: random.Random, c: float, scale: float, depth: int
+        root: Node,
+        state: State,
+        rng: random.Random,
+        c: float,
+        scale: float,
+        depth: int,
+        force: str | None = None,
     ) -> list[Node]:
         node: Node = root
         path: list[Node] = []
+        if force is not None:  # the first move is given (extend); the root's player moves
+            player = state.current_player
+            assert player is not None
+            for m in state.legal_moves():
+                child = root.children.get(m)
+                if child is not None:
+                    child.avail += 1
+            forced = root.children.get(force)
+            if forced is None:
+                forced = root.children[force] = Node(force, player)
+            state.play(force)
+            path.append(forced)
+            node = forced
         while not state.is_over and (depth == 0 or len(path) < depth):
             legal = state.legal_moves()
             player = state.current_player

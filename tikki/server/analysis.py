@@ -1,7 +1,8 @@
 """Game analysis at the web table ("Analyse my game"): jobs on the bots' bounded pool.
 
 A finished table's record is public, so anyone may ask for the analysis of any seat of it
-(:mod:`tikki.analysis`: every legal move's value from that seat's view only).  A job is
+(:mod:`tikki.analysis`: every legal move's value from that seat's view only, by the
+``expert`` bot's search, at the same budget and seed as ``tikki analyse``'s defaults).  A job is
 one per (table, seat): asking again returns the same job.  Its decisions are judged one
 by one in the search worker processes, in the crowd's share of the pool (behind people's
 tables, round-robin with bot-only tables by the lane ``analysis:ADDRESS``), so an analysis
@@ -27,9 +28,10 @@ from tikki.server.errors import ApiError
 if TYPE_CHECKING:
     from tikki.server.tables import Table, TableManager
 
-SAMPLES = 60
-"""Determinizations per decision at the web table by default (``--analysis-samples``;
-the terminal's default is 100)."""
+ITERATIONS = analysis.ITERATIONS
+"""The judge's budget (the expert's iterations per decision) at the web table by default
+(``--analysis-iterations``; the terminal's default is the same, so that both show the same
+verdicts for the same record)."""
 KEEP = 200
 """Finished and running jobs kept in memory, newest last."""
 PER_ADDRESS = 2
@@ -79,9 +81,9 @@ class Job:
 class Analyses:
     """The analysis jobs of one server."""
 
-    def __init__(self, manager: TableManager, samples: int = SAMPLES, most: int = 16) -> None:
+    def __init__(self, manager: TableManager, iterations: int = ITERATIONS, most: int = 16) -> None:
         self.manager = manager
-        self.samples = samples
+        self.iterations = iterations
         self.most = most
         """Jobs running (or queued) at once on the whole server."""
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
@@ -163,27 +165,13 @@ class Analyses:
 
     async def _run(self, job: Job, record: dict[str, Any]) -> None:
         try:
-            game, found = analysis.decisions_of(record, job.seat)
-            options = tuple(sorted(game.options.items()))
-            job.total = len(found)
+            game, tasks = analysis.tasks_of(record, job.seat)
+            job.total = len(tasks)
             decisions = []
-            for number, phase, played, view in found:
-                task: analysis.Task = (
-                    game.name, game.players, game.rules, options, view, number, phase,
-                    played, analysis.decision_seed(0, number), "greedy",
-                )  # fmt: skip
+            for task in tasks:
                 decisions.append(await self._judge(job, task))
                 job.done += 1
-            job.result = analysis.Analysis(
-                game=game.name,
-                players=game.players,
-                seat=job.seat,
-                kind=analysis.value_kind(game),
-                samples=self.samples,
-                rollout="greedy",
-                seed=0,
-                decisions=decisions,
-            )
+            job.result = analysis.result_of(game, job.seat, self.iterations, 0, decisions)
         except asyncio.CancelledError:
             raise
         except Exception as err:
@@ -192,7 +180,7 @@ class Analyses:
     async def _judge(self, job: Job, task: analysis.Task) -> analysis.Decision:
         manager = self.manager
         async with manager.search_slot(f"analysis:{job.owner}", job.table):
-            return await manager.searches.run(analysis.judge_task, task, self.samples)
+            return await manager.searches.run(analysis.judge_task, task, self.iterations)
 
     def stop(self) -> None:
         """Cancel every running job (the server is stopping)."""
@@ -201,4 +189,4 @@ class Analyses:
                 job.task.cancel()
 
 
-__all__ = ["KEEP", "PER_ADDRESS", "SAMPLES", "Analyses", "Job"]
+__all__ = ["ITERATIONS", "KEEP", "PER_ADDRESS", "Analyses", "Job"]

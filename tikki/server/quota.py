@@ -37,6 +37,9 @@ class Policy:
     """Live (waiting or playing) tables one client address may have created."""
     max_tables: int = 2000
     """Live tables on the whole server (exact, however many ask at once)."""
+    waiting_per_address: int = 5
+    """Waiting tables that nobody from another address joined, per creator's address
+    (a crowd of addresses cannot fill the server's cap with empty tables)."""
     max_bot_tables: int = 200
     """Live tables where only bots play, on the whole server (their searches queue
     behind people's tables)."""
@@ -61,8 +64,9 @@ class Policy:
     minute (a burst of 30)."""
     sync_per_minute: float = 60
     """``sync`` messages one connection may send per minute (a burst of 10)."""
-    analysis_samples: int = 60
-    """Determinizations per decision of "Analyse my game" (more: surer and slower)."""
+    analysis_iterations: int = 1000
+    """The judge's budget of "Analyse my game": the expert's search iterations per decision
+    (more: surer and slower; the hints use it too)."""
     away_after: float = 120
     """Seconds a seated person may be away (no connection) before the others may hand the
     seat to a bot."""
@@ -82,6 +86,7 @@ class Policy:
             "--waiting-expiry": self.waiting_expiry,
             "--joined-expiry": self.joined_expiry,
             "--max-bot-tables": self.max_bot_tables,
+            "--waiting-per-address": self.waiting_per_address,
             "--max-analyses": self.max_analyses,
             "--watchers-per-table": self.watchers_per_table,
             "--watchers-per-address": self.watchers_per_address,
@@ -97,9 +102,12 @@ class Policy:
                 raise ValueError(
                     _("{option} is a number > 0, not {value}", option=option, value=value)
                 )
-        if self.analysis_samples < 2:
+        if self.analysis_iterations < 1:
             raise ValueError(
-                _("--analysis-samples is 2 or more, not {value}", value=self.analysis_samples)
+                _(
+                    "--analysis-iterations is 1 or more, not {value}",
+                    value=self.analysis_iterations,
+                )
             )
         if not 1 <= self.min_turn_timer <= 30:
             raise ValueError(

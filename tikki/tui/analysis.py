@@ -39,8 +39,7 @@ def run(
     console: Console,
     record: Mapping[str, Any],
     seat: int,
-    samples: int,
-    rollout: str = "greedy",
+    iterations: int,
     seed: int = 0,
     jobs: int = 1,
     first: int = 1,
@@ -54,7 +53,7 @@ def run(
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        return analysis.analyse(record, seat, samples, rollout, seed, jobs, advance, first)
+        return analysis.analyse(record, seat, iterations, seed, jobs, advance, first)
 
 
 def offer_jobs() -> int:
@@ -70,7 +69,7 @@ def table(result: Any, fmt: Callable[[float], str]) -> Table:
         title = _("{game}, seat {seat}: chance of not losing", game=result.game, seat=result.seat)
     else:
         title = _(
-            "{game}, seat {seat}: expected points (end of round)",
+            "{game}, seat {seat}: points the round will score (at its end, not the running total)",
             game=result.game,
             seat=result.seat,
         )
@@ -90,15 +89,22 @@ def table(result: Any, fmt: Callable[[float], str]) -> Table:
         best = move_text(d.best) if d.best != d.played else Text("=")
         shown.add_row(
             str(d.number), d.phase, move_text(d.played), fmt(d.values[d.played]),
-            best, fmt(d.value), fmt(d.loss).lstrip("+"),
+            best, fmt(d.value), compact(d.loss, d.error, percent=result.kind == "not_loser"),
             label_word(d.label) if d.label else "",
         )  # fmt: skip
     return shown
 
 
+def compact(loss: float, error: float, percent: bool) -> str:
+    """A loss with its sampling error, short for the table: ``21±9%``, ``1.5±0.4``."""
+    if percent:
+        return f"{loss * 100:.0f}±{error * 100:.0f}%"
+    return f"{loss:.1f}±{error:.1f}"
+
+
 def show(console: Console, result: Any) -> None:
     """The decisions table and the summary of an analysis."""
-    from tikki.analysis import label_count, label_word
+    from tikki.analysis import label_count, label_rule, label_word
 
     percent = result.kind == "not_loser"
 
@@ -109,19 +115,19 @@ def show(console: Console, result: Any) -> None:
     counts = ", ".join(label_count(label, n) for label, n in result.counts().items())
     console.print(
         ngettext(
-            "Accuracy {accuracy} over {n} decision: {counts} ({samples} samples each, "
-            "{rollout} rollouts, seed {seed}).",
-            "Accuracy {accuracy} over {n} decisions: {counts} ({samples} samples each, "
-            "{rollout} rollouts, seed {seed}).",
+            "Accuracy {accuracy} over {n} decision: {counts} (judged by the expert's "
+            "search, {iterations} iterations each, seed {seed}).",
+            "Accuracy {accuracy} over {n} decisions: {counts} (judged by the expert's "
+            "search, {iterations} iterations each, seed {seed}).",
             len(result.decisions),
             accuracy=f"{result.accuracy:.0%}",
             counts=counts,
-            samples=result.samples,
-            rollout=result.rollout,
+            iterations=result.iterations,
             seed=result.seed,
         ),
         markup=False,
     )
+    console.print(label_rule(result.kind), markup=False)
     for d in result.worst():
         line = _(
             "move {n}: {played} ({label}); {best} was better by {loss}",
@@ -129,6 +135,6 @@ def show(console: Console, result: Any) -> None:
             played=move_text(d.played).plain,
             label=label_word(d.label),
             best=move_text(d.best).plain,
-            loss=fmt(d.loss).lstrip("+"),
+            loss=f"{fmt(d.loss).lstrip('+')} ±{fmt(d.error).lstrip('+')}",
         )
         console.print("  " + line, markup=False)

@@ -36,7 +36,7 @@ COMMANDS = {
     "pile": N_("the cards in your pile (the tricks you won)"),
     "rules": N_("the rules of this game"),
     "log": N_("every move so far"),
-    "hint": N_("ask the strongest bot (ISMCTS) what it would play"),
+    "hint": N_("ask the judge (the expert's search, as the analysis) what to play"),
     "quit": N_("stop now (the record is saved)"),
 }
 """The commands the prompt takes (typed in English in every language) and what they do."""
@@ -69,6 +69,7 @@ class Session:
     delay: float = 0.0
     auto: bool = True
     hint_iterations: int = 1000
+    """The judge's budget for hints (:data:`tikki.analysis.ITERATIONS`, the analysis's)."""
     memory_aids: bool = False
     complain: Callable[[str], None] | None = None
     seen: int = 0
@@ -265,28 +266,43 @@ class Session:
                 self.console.print(self._sentence(entry))
 
     def _hint(self, view: dict[str, Any]) -> None:
-        """Ask ISMCTS (the strongest bot) for a move and show how sure it is."""
-        from tikki.bots.ismcts import ISMCTSBot
+        """Ask the judge (the expert's search, as the analysis) for the move and its value:
+        the move the analysis will rate best here at the same budget."""
+        from tikki import analysis
 
-        bot = ISMCTSBot(seed=len(view["history"]), iterations=self.hint_iterations)
+        number = len(self.state.moves) + 1
+        seed = analysis.decision_seed(0, number)
         with self.console.status(_("Thinking...")):
-            root = bot.search(self.game, view)
-        ranked = sorted(root.children.values(), key=lambda n: -n.visits)
-        legal = set(view["legal_moves"])
-        ranked = [n for n in ranked if n.move in legal]
-        if not ranked:
+            found = analysis.appraise(self.game, view, self.hint_iterations, seed)
+        best = common.move_text(found.best)
+        if found.how == "rule":
+            line = common.styled(_("Hint: {0} (the expert's rule for discards)"), best)
+            self.console.print(line)
             return
-        best = ranked[0]
-        total = sum(n.visits for n in ranked) or 1
-        share = f"{best.visits / total:.0%}"
-        best_move = common.move_text(best.move or "")
-        if len(ranked) > 1 and ranked[1].move:
-            template = _("Hint: {0} ({share} of {total} searches; next best {1})")
-            second = common.move_text(ranked[1].move)
-            line = common.styled(template, best_move, second, share=share, total=total)
+
+        def worth(move: str) -> str:
+            value, error = found.values[move], found.errors[move]
+            if found.kind == "not_loser":
+                return f"{value:.0%} ±{error:.0%}"
+            return f"{value:+.1f} ±{error:.1f}"
+
+        others = [m for m in found.values if m != found.best]
+        chance = found.kind == "not_loser"
+        if others:
+            if chance:
+                template = _("Hint: {0} (chance of not losing {value}; next best {1} {other})")
+            else:
+                template = _("Hint: {0} (points this round {value}; next best {1} {other})")
+            second = common.move_text(others[0])
+            line = common.styled(
+                template, best, second, value=worth(found.best), other=worth(others[0])
+            )
         else:
-            template = _("Hint: {0} ({share} of {total} searches)")
-            line = common.styled(template, best_move, share=share, total=total)
+            if chance:
+                template = _("Hint: {0} (chance of not losing {value})")
+            else:
+                template = _("Hint: {0} (points this round {value})")
+            line = common.styled(template, best, value=worth(found.best))
         self.console.print(line)
 
     # --- output -------------------------------------------------------------------------
@@ -355,7 +371,7 @@ class Session:
                 self.console,
                 self.state.record(),
                 self.human,
-                analysis.SAMPLES,
+                analysis.ITERATIONS,
                 jobs=analysis_view.offer_jobs(),
             )
         except KeyboardInterrupt:

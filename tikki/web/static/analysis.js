@@ -1,7 +1,8 @@
 // "Analyse my game" at the end of a game (issue #15 item 5): the server judges every
 // decision of your seat from your own view, on its background pool; this panel starts the
 // job, shows its progress, then the summary, a chart of your chances move by move, and
-// marks the inaccuracies, mistakes and blunders in the move log.
+// marks the inaccuracies, mistakes and blunders in the move log.  The judge is the Expert
+// bot's own search (tikki/analysis.py); the chart marks the labelled moves and nothing else.
 import { api, esc } from "./api.js";
 import { cardShort, isCard } from "./cards.js";
 import { _, ngettext } from "./i18n.js";
@@ -106,7 +107,7 @@ function summary(a) {
         played: `<b>${moveChips(d.played)}</b>`,
         label: esc(labelName(d.label)),
         best: `<b>${moveChips(d.best)}</b>`,
-        loss: fmt(a, d.loss).replace("+", ""),
+        loss: esc(withError(a, d.loss, d.error)),
       };
       const text = _("Move {n}: you played {played} ({label}); {best} was better by {loss}.", params);
       return `<li>${text}</li>`;
@@ -119,16 +120,39 @@ function summary(a) {
   ].join(", ");
   const accuracy = `<b>${esc(_("Accuracy {percent}%", { percent: Math.round(a.accuracy * 100) }))}</b>`;
   const chartText = a.kind === "not_loser"
-    ? _("The chart shows your chance of not being the loser before each of your moves (line) and after the move you played (dots).")
-    : _("The chart shows your expected points at the end of the round before each of your moves (line) and after the move you played (dots).");
+    ? _("The line is your chance of not being the loser before each of your moves, if play goes on well; a mark is a labelled move, at the chance it left you.")
+    : _("The line is the points you could expect from the round in progress before each of your moves (counted at the round's end, not your running total); a mark is a labelled move, at the points it left you.");
   return (
     `<p class="analysis-summary">${ngettext("{accuracy} over {n} decision: {counts}.", "{accuracy} over {n} decisions: {counts}.", n, { accuracy, counts: esc(counts) })}</p>` +
     (worst ? `<ol class="analysis-worst">${worst}</ol>` : `<p>${esc(_("No mistakes found."))}</p>`) +
-    `<p class="muted">${esc(chartText)}</p>`
+    `<p class="analysis-rule">${esc(ruleText(a))}</p>` +
+    `<p class="muted">${esc(chartText)} ${esc(judgeText(a))}</p>`
   );
 }
 
-/** An SVG line chart of the value before each decision and after the move played. */
+/** The one sentence that says how a label is decided (the terminal says the same). */
+function ruleText(a) {
+  const t = a.thresholds;
+  const loss = (v) => (a.kind === "not_loser" ? `${Math.round(v * 100)}%` : v.toFixed(0));
+  return a.kind === "not_loser"
+    ? _("A move is labelled when the best move's chance beats it by at least {inaccuracy} (inaccuracy), {mistake} (mistake) or {blunder} (blunder), after taking off the sampling error (±).", { inaccuracy: loss(t.inaccuracy), mistake: loss(t.mistake), blunder: loss(t.blunder) })
+    : _("A move is labelled when the best move beats it by at least {inaccuracy} (inaccuracy), {mistake} (mistake) or {blunder} (blunder) points, after taking off the sampling error (±).", { inaccuracy: loss(t.inaccuracy), mistake: loss(t.mistake), blunder: loss(t.blunder) });
+}
+
+/** Who judged, at which budget, and the typical sampling error of a value. */
+function judgeText(a) {
+  const errors = a.decisions.map((d) => d.errors[d.best]).sort((x, y) => x - y);
+  const typical = errors.length ? errors[Math.floor(errors.length / 2)] : 0;
+  return _("The judge is the Expert bot's own search ({iterations} iterations a decision; the hint uses it too); a value's sampling error is typically ±{error}.", { iterations: a.iterations, error: fmt(a, typical).replace("+", "") });
+}
+
+/** A value with its sampling error: `62% ± 3%`, `+1.5 ± 0.4`. */
+function withError(a, value, error) {
+  return `${fmt(a, value)} ± ${fmt(a, error).replace("+", "")}`;
+}
+
+/** An SVG line chart of the value before each decision; a mark at every labelled move
+ * (and nothing else), at the value the move played left, joined to the line by its drop. */
 function chart(a) {
   const ds = a.decisions;
   if (!ds.length) return "";
@@ -141,16 +165,22 @@ function chart(a) {
   const x = (n) => pad + ((n - first) / Math.max(1, last - first)) * (w - 2 * pad);
   const y = (v) => h - pad - ((v - lo) / (hi - lo)) * (h - 2 * pad);
   const line = ds.map((d, i) => `${i ? "L" : "M"}${x(d.number).toFixed(1)},${y(d.value).toFixed(1)}`).join("");
-  const dots = ds
+  const points = ds
     .map((d) => {
-      const cls = d.label ? `dot ${d.label}` : "dot";
-      const title = _("move {n}: {played} {value}", { n: d.number, played: plainMove(d.played), value: fmt(a, d.values[d.played]) }) +
-        (d.label ? ` (${labelName(d.label)})` : "");
+      const cx = x(d.number).toFixed(1);
+      let title = _("move {n}: {played} {value}", { n: d.number, played: plainMove(d.played), value: withError(a, d.values[d.played], d.errors[d.played]) });
+      let shape;
+      if (d.label) {
+        title += ` (${labelName(d.label)}) · ` + _("{best} was better by {loss}", { best: plainMove(d.best), loss: withError(a, d.loss, d.error) });
+        shape =
+          `<line class="drop ${d.label}" x1="${cx}" y1="${y(d.value).toFixed(1)}" x2="${cx}" y2="${y(d.values[d.played]).toFixed(1)}"/>` +
+          `<circle class="dot ${d.label}" cx="${cx}" cy="${y(d.values[d.played]).toFixed(1)}" r="5"><title>${esc(title)}</title></circle>`;
+      } else {
+        // no mark: an invisible target on the line, for the tooltip and the replay link
+        shape = `<circle class="hit" cx="${cx}" cy="${y(d.value).toFixed(1)}" r="6"><title>${esc(title)}</title></circle>`;
+      }
       // each point opens the replay at that position, with what the analysis said there
-      return (
-        `<a href="${esc(replayUrl(d.number))}" class="chart-link" aria-label="${esc(title)}">` +
-        `<circle class="${cls}" cx="${x(d.number).toFixed(1)}" cy="${y(d.values[d.played]).toFixed(1)}" r="${d.label ? 5 : 3}"><title>${esc(title)}</title></circle></a>`
-      );
+      return `<a href="${esc(replayUrl(d.number))}" class="chart-link" aria-label="${esc(title)}">${shape}</a>`;
     })
     .join("");
   return (
@@ -159,7 +189,7 @@ function chart(a) {
     `<text x="${pad}" y="${pad - 8}" class="tick">${esc(fmt(a, hi))}</text>` +
     `<text x="${pad}" y="${h - 8}" class="tick">${esc(fmt(a, lo))} · ${esc(_("move {n}", { n: first }))}</text>` +
     `<text x="${w - pad}" y="${h - 8}" class="tick" text-anchor="end">${esc(_("move {n}", { n: last }))}</text>` +
-    `<path class="value" d="${line}"/>${dots}</svg>`
+    `<path class="value" d="${line}"/>${points}</svg>`
   );
 }
 
@@ -178,7 +208,7 @@ function markLog(a) {
     const badge = document.createElement("span");
     badge.className = `verdict ${d.label}`;
     badge.innerHTML =
-      ` ${SIGN[d.label]} ${_("{label}: {best} was better", { label: esc(labelName(d.label)), best: moveChips(d.best) })} ` +
+      ` ${SIGN[d.label]} ${_("{label}: {best} was better by {loss}", { label: esc(labelName(d.label)), best: moveChips(d.best), loss: esc(withError(a, d.loss, d.error)) })} ` +
       `<a class="replay-link" href="${esc(replayUrl(d.number))}">${esc(_("see it in the replay"))}</a>`;
     li.appendChild(badge);
   }
