@@ -360,7 +360,9 @@ def test_a_request_body_must_arrive_in_time(tmp_path: Path) -> None:
             b"content-length: 100\r\n\r\n{"
         )
         slow.settimeout(10)
-        answer = slow.recv(1000)
+        answer = b""
+        while chunk := slow.recv(1000):  # the whole answer, until the server closes
+            answer += chunk
         assert answer.startswith(b"HTTP/1.1 408"), answer
         assert b"too_slow" in answer
         slow.close()
@@ -549,3 +551,30 @@ def test_serve_refuses_bad_limits(tmp_path: Path, args: list[str], words: str) -
     result = CliRunner().invoke(app, ["serve", "--port", "0", *db, *args])
     assert result.exit_code == 2
     assert words in " ".join(result.output.split())
+
+
+def test_one_address_may_hold_a_few_empty_waiting_tables(tmp_path: Path) -> None:
+    """Issue 40, 3: 110 addresses filled the server's cap with waiting tables nobody
+    joined; each address now holds at most --waiting-per-address of them."""
+    assert Policy().waiting_per_address == 5
+    with client(tmp_path, policy=Policy(waiting_per_address=2)) as c:
+        first = create(c)["table"]["id"]
+        create(c)
+        r = c.post("/api/tables", json={"game": "myllymatti", "seats": TWO_OPEN})
+        status, code, message = error_of(r)
+        assert (status, code) == (429, "rate_limited") and "nobody else joined" in message
+        create(c, seats=BOTS)  # bot-only tables do not wait for anyone
+        with from_address(c, "198.51.100.20"):
+            join(c, first, 1, "Guest")  # someone else joined: it no longer counts
+        create(c)
+
+
+def test_a_trusted_proxy_is_exempt_from_the_per_address_connection_cap(tmp_path: Path) -> None:
+    limits = Limits(per_address=2, header_timeout=30)
+    with served(tmp_path, limits, forwarded="127.0.0.1") as url:
+        port = int(url.rsplit(":", 1)[1])
+        held = [sockets.create_connection(("127.0.0.1", port)) for _ in range(6)]
+        with httpx.Client() as http:  # the proxy's own requests are still answered
+            assert http.get(f"{url}/api/games").status_code == 200
+        for conn in held:
+            conn.close()

@@ -895,6 +895,13 @@ def serve_command(
     max_bot_tables: Annotated[
         int, typer.Option("--max-bot-tables", help="live tables where only bots play, in all")
     ] = 200,
+    waiting_per_address: Annotated[
+        int,
+        typer.Option(
+            "--waiting-per-address",
+            help="waiting tables nobody else joined that one address may have",
+        ),
+    ] = 5,
     max_analyses: Annotated[
         int, typer.Option("--max-analyses", help="analyses running or queued at once, in all")
     ] = 16,
@@ -997,6 +1004,7 @@ def serve_command(
             waiting_expiry=waiting_expiry,
             joined_expiry=joined_expiry,
             max_bot_tables=max_bot_tables,
+            waiting_per_address=waiting_per_address,
             max_analyses=max_analyses,
             watchers_per_table=watchers_per_table,
             watchers_per_address=watchers_per_address,

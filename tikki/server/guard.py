@@ -20,10 +20,12 @@ Request bodies have their own deadline in :class:`tikki.server.limits.BodyLimit`
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import logging
 import resource
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -98,8 +100,16 @@ class Throttled:
 class Guard:
     """The open connections by address, and their caps."""
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        clock: Callable[[], float] = time.monotonic,
+        proxies: Sequence[str] = (),
+    ) -> None:
         self.limits = limits
+        self.proxies = trusted(proxies)
+        """The trusted proxies: their connections carry many clients, so only the cap on
+        the whole server applies to them (the proxy bounds each client's)."""
         self.open: dict[int, str] = {}
         """The address of each admitted transport (by ``id``)."""
         self.by_address: dict[str, int] = {}
@@ -111,9 +121,11 @@ class Guard:
         if id(transport) in self.open:
             return True
         peer = transport.get_extra_info("peername")
-        address = client_key(peer[0] if isinstance(peer, tuple) and peer else None)
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        address = client_key(host)
         held = self.by_address.get(address, 0)
-        if len(self.open) >= self.limits.max_connections or held >= self.limits.per_address:
+        capped = held >= self.limits.per_address and not self.proxies(host)
+        if len(self.open) >= self.limits.max_connections or capped:
             self.refused += 1
             self.warnings.warn(
                 "refused a connection from %s: %d open (cap %d), %d from it (cap %d)",
@@ -138,6 +150,27 @@ class Guard:
             self.by_address[address] = left
         else:
             del self.by_address[address]
+
+
+def trusted(proxies: Sequence[str]) -> Callable[[str | None], bool]:
+    """Whether a peer address is one of ``proxies`` (addresses, networks, or ``*``)."""
+    if "*" in proxies:
+        return lambda _host: True
+    networks = []
+    for proxy in proxies:
+        with contextlib.suppress(ValueError):
+            networks.append(ipaddress.ip_network(proxy, strict=False))
+
+    def check(host: str | None) -> bool:
+        if not host or not networks:
+            return False
+        try:
+            address = ipaddress.ip_address(host.split("%", 1)[0])
+        except ValueError:
+            return False
+        return any(address in network for network in networks)
+
+    return check
 
 
 class GuardedH11(H11Protocol):
@@ -268,4 +301,5 @@ __all__ = [
     "Throttled",
     "protocols",
     "raise_file_limit",
+    "trusted",
 ]

@@ -92,9 +92,11 @@ BODY_LATE = N_("the request body did not arrive within {seconds} s: send it at o
 
 
 async def _answer(send: Send, status: int, code: str, message: str) -> None:
-    """Send a JSON error answer ``{"detail": {code, message}}``."""
+    """Send a JSON error answer ``{"detail": {code, message}}`` and close the connection
+    (the rest of a late body is not read)."""
     body = json.dumps({"detail": {"code": code, "message": message}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

@@ -46,8 +46,8 @@ def config(
     the forwarded client address (``X-Forwarded-For``) counts only from the proxies named
     in ``forwarded_allow_ips`` (default: none)."""
     limits = limits or Limits()
-    http, ws = protocols(Guard(limits))
     trusted = [ip.strip() for ip in (forwarded_allow_ips or "").split(",") if ip.strip()]
+    http, ws = protocols(Guard(limits, proxies=trusted))
     return uvicorn.Config(
         app,
         log_level="warning",

@@ -654,6 +654,18 @@ class TableManager:
                 ),
                 CAP_RETRY,
             )
+        if not bots_only:
+            lone = sum(1 for t in live if t.owner == address and t.expires() and not t.joined)
+            lone += sum(1 for a, b in self._pending if a == address and not b)
+            if lone >= policy.waiting_per_address:
+                raise rate_limited(
+                    _(
+                        "your address has {n} tables waiting for players that nobody else "
+                        "joined, the limit: share their invite links, or let one expire",
+                        n=lone,
+                    ),
+                    CAP_RETRY,
+                )
         wait = self.creates.take(address)
         if wait > 0:
             raise rate_limited(
