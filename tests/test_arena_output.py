@@ -16,12 +16,13 @@ SPEC = arena.ArenaSpec("mueckenstich", 6, {}, LINEUP, 6, 3)
 
 GOLDEN_SCORED = """\
 mueckenstich, 6 players, 6 games, seed 3
-                Points                          Moves                       Time
-                   per                            per                        per
-Bot       Seats  round Advantage   95% interval  game Abandoned Forfeits    move
-━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-heuristic     6   2.25     +2.35 +2.35 to +2.35   400         0        0 1.23 ms
-random       30  -0.10     -0.47 -0.47 to -0.47   400         0        0 12.3 µs
+                Points                          Moves    Time
+                   per                            per     per
+Bot       Seats  round Advantage   95% interval  game    move
+━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+heuristic     6   2.25     +2.35 +2.35 to +2.35   400 1.23 ms
+random       30  -0.10     -0.47 -0.47 to -0.47   400 12.3 µs
+No game was abandoned and no bot forfeited.
 OpenSkill ratings (Plackett–Luce)
 Bot       Rating (μ − 3σ) Skill μ Uncertainty σ
 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
@@ -69,11 +70,22 @@ def test_shedding_report_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
         outcome = {"loser": index % 4, "out_order": [], "abandoned": False, "returns": [0.0] * 4}
         results.append(arena.GameResult(index, 0, seats, outcome, 91, [2.5] * 4, [10] * 4, {}))
     out = _report(results, spec)
-    for word in ("Loss rate", "95% interval", "Moves", "game", "Abandoned", "Forfeits"):
+    for word in ("Loss rate", "95% interval", "Moves", "game", "No game was abandoned"):
         assert word in out
     for abbreviation in ("Aband.", "Forf.", "s/move", "CI", "Pts"):
         assert abbreviation not in out
     assert "250 ms" in out and all(len(line) <= 80 for line in out.splitlines())
+    # issue 36: with no column of zeros, a long bot name fits on its line
+    assert "ismcts:iterations=1000 " in out.split("OpenSkill")[0]
+    abandoned = results[3].outcome
+    assert abandoned is not None
+    abandoned["abandoned"] = True
+    results[2].forfeit = 1
+    results[2].error = "ismcts:iterations=1000 timed out"
+    out = _report(results, spec)
+    for word in ("Abandoned", "Forfeits"):
+        assert word in out
+    assert all(len(line) <= 80 for line in out.splitlines())
 
 
 @pytest.mark.parametrize(

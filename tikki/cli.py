@@ -30,6 +30,7 @@ from rich.text import Text
 from tikki import arena, extras, i18n, rules
 from tikki import bots as botlib
 from tikki.core import Game, RulesError, State, game_class, games, load, replay
+from tikki.core import split_rulings as core_split_rulings
 from tikki.i18n import _
 from tikki.tui import analysis as analysis_view
 from tikki.tui import common, outputs
@@ -570,21 +571,33 @@ def games_command(lang: LangOption = None) -> None:
             max=p["max"],
             default=p["default"],
         )
-        table = Table(title=f"{name} — {info['title']}, {span}", title_justify="left")
-        table.add_column(_("Option"))
-        table.add_column(_("Default"))
-        table.add_column(_("Values"))
-        table.add_column(_("Meaning"))
-        for spec in info["options"]:
-            values = common.value_text(spec.get("choices", [])) or _(
-                _TYPE_WORDS.get(spec["type"], spec["type"])
-            )
-            table.add_row(spec["name"], common.value_text(spec["default"]), values, spec["help"])
-        variants = "; ".join(
-            f"{k} ({common.value_text(v)})" for k, v in info["variants"].items() if v
+        title = f"{name} — {info['title']}, {span}"
+        if not info["options"]:
+            console.print(Text(title, style="italic"))
+            console.print(_("No options: every table plays the same rules."))
+        else:
+            console.print(_options_table(title, info["options"]))
+        variants = [f"{k} ({common.value_text(v)})" for k, v in info["variants"].items() if v]
+        if variants:
+            console.print(_("variants: {variants}", variants="; ".join(variants)), markup=False)
+        console.print()
+
+
+def _options_table(title: str, options: list[dict[str, Any]]) -> Table:
+    """A game's options: name, default, values and meaning (in words, no ruling ids)."""
+    table = Table(title=title, title_justify="left")
+    table.add_column(_("Option"), no_wrap=True)
+    table.add_column(_("Default"), no_wrap=True)
+    table.add_column(_("Values"))
+    table.add_column(_("Meaning"))
+    for spec in options:
+        values = common.value_text(spec.get("choices", [])) or _(
+            _TYPE_WORDS.get(spec["type"], spec["type"])
         )
-        table.caption = _("variants: {variants}", variants=variants) if variants else None
-        console.print(table)
+        meaning = spec.get("text") or core_split_rulings(spec["help"])[0]
+        meaning = meaning.replace("( ", "(")  # an id taken out at the start: "(MM-1 deals 3)"
+        table.add_row(spec["name"], common.value_text(spec["default"]), values, meaning)
+    return table
 
 
 @app.command("arena")
@@ -733,7 +746,9 @@ def _report(
         seed=spec.seed,
     )
     table = Table(title=title, title_justify="left", **_COMPACT)
-    table.add_column(_("Bot"), overflow="fold")
+    table.add_column(
+        _("Bot"), overflow="fold", min_width=min(28, max(len(f["bot"]) for f in figures))
+    )
     table.add_column(_("Seats"), justify="right", width=5)
     if scored:
         table.add_column(_("Points per round"), justify="right", width=6)
@@ -741,12 +756,10 @@ def _report(
     else:
         table.add_column(_("Loss rate"), justify="right", width=9)
     table.add_column(_("95% interval"), justify="right", width=14 if scored else 15)
-    for column, width in (
-        (_("Moves per game"), 5),
-        (_("Abandoned"), 9),
-        (_("Forfeits"), 8),
-        (_("Time per move"), 7),
-    ):
+    # Columns of zeros make room for long bot names: a line below says there were none.
+    trouble = any(f["abandoned"] or f["forfeits"] for f in figures)
+    columns = [(_("Moves per game"), 5), (_("Abandoned"), 9), (_("Forfeits"), 8)]
+    for column, width in [*columns[: 3 if trouble else 1], (_("Time per move"), 7)]:
         table.add_column(column, justify="right", width=width)
     one_deal = len({r.deal for r in results}) < 2
     for f in figures:
@@ -763,16 +776,18 @@ def _report(
             lo, hi = f["loss_ci"]
             span = _("{lo} to {hi}", lo=f"{lo:.1%}", hi=f"{hi:.1%}")
             cells = [f"{f['loss_rate']:.1%}", Text(span, no_wrap=True)]
+        counts = [str(f["abandoned"]), str(f["forfeits"])] if trouble else []
         table.add_row(
             f["bot"],
             str(f["seat_games"]),
             *cells,
             f"{f['mean_moves']:.0f}",
-            str(f["abandoned"]),
-            str(f["forfeits"]),
+            *counts,
             duration(f["seconds_per_move"]),
         )
     console.print(table)
+    if not trouble:
+        console.print(_("No game was abandoned and no bot forfeited."))
     if scored and one_deal:
         console.print(
             _(
