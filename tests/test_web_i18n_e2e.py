@@ -31,7 +31,7 @@ browser = e2e.browser
 """The Chromium fixture of tests/test_web_e2e.py (skips as it does)."""
 
 ARTIFACTS = e2e.ARTIFACTS / "i18n"
-SERVER_TEXTS = ".game-summary, #options .help, #notice"
+SERVER_TEXTS = ".game-summary, #options .help, #notice, .field-error"
 """Elements whose text the server writes (translated on the server, not in the page)."""
 
 UNMARKED = """(allowed) => {

@@ -368,8 +368,10 @@ async def _invalid(_request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, RequestValidationError)
     problems = []
     for e in err.errors()[:3]:
-        where = ".".join(str(p) for p in e.get("loc", ()))
-        problems.append(f"{where}: {e.get('msg', 'invalid')}")
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
+        error = (e.get("ctx") or {}).get("error")  # our own (translated) ValueError
+        said = str(error) if e.get("type") == "value_error" and error else e.get("msg")
+        problems.append(f"{where}: {said or 'invalid'}")
     message = _(
         "malformed request: {problems} (see /docs for the request format)",
         problems="; ".join(problems),

@@ -16,28 +16,32 @@ import {
 import { _, lang, languageSwitcher, ngettext, translatePage } from "./i18n.js";
 import { andList, levelLabel, optionName, optionValue, rulesUrl, variantName } from "./words.js";
 import { timerChoice } from "./leave.js";
+import { clearFieldError, fieldError } from "./fielderror.js";
 import { rememberSettings, renderQuickPlay } from "./quickplay.js";
 
 const $ = (sel) => document.querySelector(sel);
+/** The largest seed the server takes (tikki/server/seeds.py: 128 bits). */
+const SEED_MAX = 2n ** 128n - 1n;
 const state = { games: {}, bots: [], game: null };
 
-function notice(text, kind = "error") {
-  const box = $("#notice");
-  box.className = `notice ${kind}`;
-  box.textContent = text;
-  box.hidden = false;
-  clearTimeout(notice.timer);
-  notice.timer = setTimeout(() => (box.hidden = true), 8000);
+/** The control a server error is about: the seed field, the timer, else `fallback`. */
+function controlOf(err, fallback) {
+  const byCode = { bad_seed: "#seed", seed_not_allowed: "#seed", bad_timer: "#turn-timer", bad_name: "#player-name" };
+  const message = String(err.message || "");
+  const sel = byCode[err.code] ?? (/\bseed\b|siemen|Startwert/i.test(message) ? "#seed" : null);
+  return (sel && $(sel)) || fallback;
 }
 
-function playerName() {
+function playerName(near = null) {
   const input = $("#player-name");
   const name = input.value.trim();
   if (!name) {
-    notice(_("Please enter your name first (at the top)."));
+    fieldError(input, _("Please enter your name first."));
+    if (near && near !== input) fieldError(near, _("Please enter your name first (at the top)."));
     input.focus();
     return null;
   }
+  clearFieldError(input);
   saveName(name);
   return name;
 }
@@ -56,7 +60,9 @@ function renderGames() {
           `<label class="game-option"><input type="radio" name="game" value="${esc(g)}"${g === first ? " checked" : ""}>` +
           `<span>${esc(state.games[g].title)}</span>` +
           `<span class="game-summary">${esc(state.games[g].summary || "")} ` +
-          `<a href="${rulesUrl(g)}" data-rules="${esc(g)}" target="_blank" rel="noopener">${esc(_("Rules"))}</a></span></label>`,
+          `<a href="${rulesUrl(g)}" data-rules="${esc(g)}" target="_blank" rel="noopener" aria-label="${esc(
+            _("Rules of {game}", { game: state.games[g].title }),
+          )}">${esc(_("Rules"))}</a></span></label>`,
       )
       .join("");
   state.game = first;
@@ -207,11 +213,19 @@ async function create(ev) {
     seats,
   };
   const seed = $("#seed").value.trim();
+  if (seed !== "" && !(/^[0-9]{1,39}$/.test(seed) && BigInt(seed) <= SEED_MAX)) {
+    const field = $("#seed");
+    field.closest("details").open = true;
+    fieldError(field, _("A seed is a whole number from 0 to {most}.", { most: String(SEED_MAX) }));
+    field.focus();
+    return;
+  }
   if (seed !== "") body.seed = seed; // decimal text: a 128-bit seed is no JS number
   if (state.game === MEMORY_GAME && $("#memory-aids").checked) body.memory_aids = true;
   body.forced_moves = $("#forced-moves").checked; // on unless unticked (the API's default is off)
   Object.assign(body, timerChoice());
   const button = $("#create-btn");
+  clearFieldError(button);
   button.disabled = true;
   try {
     const answer = await api.create(body);
@@ -219,7 +233,11 @@ async function create(ev) {
     rememberSettings(body);
     loadTables();
   } catch (err) {
-    notice(_("The table could not be created: {reason}", { reason: err.message }));
+    const text = _("The table could not be created: {reason}", { reason: err.message });
+    const control = controlOf(err, button);
+    if (control.closest("details")) control.closest("details").open = true;
+    fieldError(control, text);
+    if (control !== button) fieldError(button, text);
   } finally {
     button.disabled = false;
   }
@@ -250,7 +268,7 @@ function showCreated(answer) {
 }
 
 async function take(id, seat, button) {
-  const name = playerName();
+  const name = playerName(button);
   if (name === null) return;
   if (button) button.disabled = true;
   try {
@@ -259,7 +277,8 @@ async function take(id, seat, button) {
     saveToken(id, answer.token, answer.seat);
     location.href = tableUrl(id, answer.seat);
   } catch (err) {
-    notice(err.message);
+    if (button) fieldError(button, err.message);
+    else fieldError($("#player-name"), err.message);
     if (button) button.disabled = false;
     loadTables();
   }

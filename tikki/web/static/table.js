@@ -38,8 +38,9 @@ import {
 import { doneTrickHtml, reviewHtml } from "./render/trick.js";
 import generic from "./render/generic.js";
 import { renderExtras } from "./table_extras.js";
-import { initTurnSound, turnAlert } from "./turnsound.js";
+import { fieldError } from "./fielderror.js";
 import { REVOKED, adoptDeviceLink, keepOpenHtml, renderCustody, revokeLinks } from "./custody.js";
+import { initTurnSound, turnAlert } from "./turnsound.js";
 import mattis from "./render/mattis.js";
 import mueckenstich from "./render/mueckenstich.js";
 import myllymatti from "./render/myllymatti.js";
@@ -78,7 +79,8 @@ function notice(text, kind = "error") {
   box.innerHTML = `<span>${esc(text)}</span> <button type="button" class="link" data-close-notice aria-label="${esc(_("Dismiss"))}">×</button>`;
   box.hidden = false;
   clearTimeout(noticeTimer);
-  if (kind !== "fatal") noticeTimer = setTimeout(() => (box.hidden = true), 8000);
+  // an error stays until the player acts (a move, or ×); news goes by itself
+  if (kind === "info") noticeTimer = setTimeout(() => (box.hidden = true), 8000);
 }
 
 function conn(state, text) {
@@ -165,7 +167,7 @@ async function showJoin(reason) {
     ev.preventDefault();
     const name = input.value.trim();
     if (!name) {
-      notice(_("Please enter your name first."));
+      fieldError(input, _("Please enter your name first."));
       input.focus();
       return;
     }
@@ -181,8 +183,10 @@ async function showJoin(reason) {
       box.hidden = true;
       connect();
     } catch (err) {
-      notice(err.message);
-      showJoin();
+      await showJoin();
+      const field = $("#join-name");
+      if (field) fieldError(field, err.message);
+      else notice(err.message);
     }
   });
 }
@@ -249,11 +253,17 @@ function setPending(on) {
 function play(move) {
   const m = app.store.msg;
   if (!m || app.pending || !myTurn(m)) return;
+  if ($("#notice").classList.contains("error")) $("#notice").hidden = true; // the player acts
   if (!m.view.legal_moves.includes(move)) {
     notice(_("{move} is not a legal move now.", { move }));
     return;
   }
   setPending(true);
+  if (document.activeElement && document.activeElement.closest("#actions, #centre")) {
+    // a move made with a button: the focus goes back to the hand (keyboard play)
+    const card = rove($("#hand"), keys.index);
+    if (card) card.focus();
+  }
   if (sendRaw({ type: "move", move, seq: m.seq })) return;
   // No WebSocket at the moment: play over HTTP, which answers the new state.
   api
@@ -296,7 +306,9 @@ function doneTrick(m, ctx) {
   if (!due) return "";
   const [done, left] = due;
   if (left > 0) app.doneTimer = setTimeout(render, left + 20);
-  return doneTrickHtml(done, faceDownAt(m.view, done.index), ctx.names);
+  // table memory turns a won trick face down, but only after it was face up for its
+  // hold, even when its winner leads the next trick at once (issue #35 item 6)
+  return doneTrickHtml(done, left <= 0 && faceDownAt(m.view, done.index), ctx.names);
 }
 
 /** Marks the trick slots not drawn before, so that they (alone) animate in. */
@@ -362,10 +374,10 @@ function render() {
   renderDevice(m);
   renderSeats(m, R, ctx);
   const recent = recentEvents(m, ctx.names);
+  // the trick just won beside the table (below it on a phone): the hand stays in view
   $("#centre").innerHTML =
-    R.centre(view, ctx) +
-    doneTrick(m, ctx) +
-    (recent.length ? `<p class="event-line">${recent.join(" ")}</p>` : "") +
+    `<div class="centre-row"><div class="centre-main">${R.centre(view, ctx)}</div>${doneTrick(m, ctx)}</div>` +
+    (recent.length ? `<p class="event-line">${recent.map((l) => `<span class="event">${l}</span>`).join(" ")}</p>` : "") +
     reviewHtml(view, ctx.names, app.reviewOpen);
   markArrivals($("#centre"));
   renderHand(full, ctx);
@@ -529,12 +541,13 @@ function renderHand(m, ctx) {
     return (
       `<li><button type="button" class="${classes.join(" ")}" data-card="${esc(card)}" aria-label="${esc(
         cardName(card),
-      )}" title="${esc(title)}"${pressed}${mine && playable ? "" : " disabled"}>${cardSVG(card)}</button></li>`
+      )}" title="${esc(title)}"${pressed}${mine && playable ? "" : ' aria-disabled="true"'}>${cardSVG(card)}</button></li>`
     );
   });
   // Unchanged (a re-render for the finished trick's timer): keep the buttons, so that a
   // tap in progress is not lost on replaced elements.
   setHtml(box, items.join("") || `<li class="muted empty-hand">${esc(_("No cards in your hand."))}</li>`);
+  rove(box, keys.index);
   box.dataset.count = hand.length;
   fitHand();
   $("#hand-title").textContent = _("Your hand · {n}", { n: hand.length });
@@ -611,7 +624,7 @@ document.addEventListener("pointerup", (ev) => {
   const card = fan.card;
   fan.pointer = null;
   lift(null);
-  if (card && !card.disabled) {
+  if (card && !unavailable(card)) {
     fan.picked = true; // the click that follows this touch is this same pick
     onCard(card.dataset.card);
   }
@@ -665,6 +678,7 @@ function renderActions(m, ctx) {
     );
   }
   setHtml(box, parts.join(""));
+  rove(box, keys.action);
   let hintText = "";
   if (app.store.hint && mine) {
     hintText = _("Suggestion ({level} bot): {move}", { level: esc(levelName(app.store.hint.bot)), move: moveChips(app.store.hint.move) });
@@ -793,23 +807,76 @@ function renderResult(m, R, ctx) {
 
 // ---------------------------------------------------------------- focus keeping
 
+/** Keyboard play (issue #35 item 8): the hand and the move buttons are each one tab stop
+ * (a roving tabindex); the arrow keys, Home and End move within them, Enter or Space
+ * plays. A card that cannot be played now stays focusable (aria-disabled), so the focus
+ * stays in the hand after a move, at the same place, until the player moves it away. */
+const keys = { inPlay: false, index: 0, action: 0 };
+
+/** Whether a button is shown but not usable now (disabled or aria-disabled). */
+const unavailable = (el) => el.disabled || el.getAttribute("aria-disabled") === "true";
+
+/** The buttons of a roving group that take the focus (every card; usable move buttons). */
+function groupItems(box) {
+  const buttons = [...box.querySelectorAll("button")];
+  return box.id === "hand" ? buttons : buttons.filter((b) => !b.disabled);
+}
+
+/** Give the `index`-th item of a group (clamped) tabindex 0, the others -1. */
+function rove(box, index) {
+  const items = groupItems(box);
+  const at = Math.max(0, Math.min(items.length - 1, index));
+  items.forEach((b, i) => (b.tabIndex = i === at ? 0 : -1));
+  return items[at] ?? null;
+}
+
+document.addEventListener("focusin", (ev) => {
+  const target = /** @type {HTMLElement} */ (ev.target);
+  const group = target.closest ? target.closest("#hand, #actions") : null;
+  keys.inPlay = Boolean(group);
+  if (!group) return;
+  const i = groupItems(group).indexOf(target.closest("button"));
+  if (i < 0) return;
+  if (group.id === "hand") keys.index = i;
+  else keys.action = i;
+  rove(group, i);
+});
+
+document.addEventListener("keydown", (ev) => {
+  const target = /** @type {HTMLElement} */ (ev.target);
+  const group = target.closest ? target.closest("#hand, #actions") : null;
+  if (!group || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const items = groupItems(group);
+  const i = items.indexOf(target.closest("button"));
+  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[ev.key];
+  const to = ev.key === "Home" ? 0 : ev.key === "End" ? items.length - 1 : step === undefined ? null : i + step;
+  if (i < 0 || to === null) return;
+  ev.preventDefault();
+  const next = rove(group, to);
+  if (next) next.focus();
+});
+
 function focusKey() {
   const el = document.activeElement;
   if (!el || el === document.body) return null;
   if (el.dataset && el.dataset.card) return `[data-card="${el.dataset.card}"]`;
   if (el.id) return `#${el.id}`;
-  if (el.dataset && el.dataset.move) return `[data-move="${el.dataset.move}"]`;
+  if (el.dataset && el.dataset.move) return `button[data-move="${el.dataset.move}"]`;
   return null;
 }
 
 function restoreFocus(key) {
-  if (!key || (document.activeElement && document.activeElement !== document.body)) return;
-  const el = document.querySelector(key);
-  if (el && !el.disabled) el.focus();
-  else if (key.startsWith("[data-card")) {
-    const next = document.querySelector("#hand button:not([disabled])");
-    if (next) next.focus();
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const el = key ? document.querySelector(key) : null;
+  if (el && !el.disabled && !(key.startsWith("[data-card") && !el.closest("#hand"))) {
+    el.focus();
+    return;
   }
+  if (!keys.inPlay) return;
+  // the focused card or button is gone (played): stay in the hand, at the same place;
+  // with no card left in it, on the move buttons
+  const next = rove($("#hand"), keys.index) ?? rove($("#actions"), 0);
+  if (next) next.focus();
 }
 
 // ---------------------------------------------------------------- input
@@ -831,9 +898,17 @@ document.addEventListener("click", (ev) => {
   lastClick = { x: ev.clientX, y: ev.clientY };
   const target = ev.target.closest("button, a");
   if (!target) return;
-  if (target.dataset.closeNotice !== undefined) {
+  if (target.classList.contains("skip")) {
+    // "Skip to your hand": the hand's current card takes the focus
+    const card = rove($("#hand"), keys.index);
+    if (card) {
+      ev.preventDefault();
+      card.focus();
+    }
+  } else if (target.dataset.closeNotice !== undefined) {
     $("#notice").hidden = true;
   } else if (target.dataset.card && target.closest("#hand")) {
+    if (unavailable(target)) return;
     // The second click of a double click must not play the next state's card; a touch on
     // the fanned hand has already picked its card.
     if (again || fan.picked) return;
