@@ -78,6 +78,9 @@ class Server:
         cmd.append("--allow-client-seeds")  # the games replay known deals
         cmd += ["--analysis-iterations", "30"]  # "Analyse my game" in seconds
         cmd += ["--create-rate", "600", "--join-rate", "600"]  # a module makes many tables
+        # every browser of a module is one address (127.0.0.1): lift its per-address limits
+        cmd += ["--connect-rate", "6000", "--read-rate", "6000", "--hint-rate", "6000"]
+        cmd += ["--waiting-per-address", "1000", "--watchers-per-address", "1000"]
         cmd += extra
         self.proc = subprocess.Popen(
             cmd,
@@ -436,6 +439,20 @@ def analyse_my_game(page: Page) -> None:
     marks = ", ".join(f"svg.analysis-chart circle.{label}" for label in LABELS)
     labelled = page.locator(marks).count()
     assert page.locator("#log-list .verdict").count() == labelled
+    # the chart marks every labelled move and nothing else (the other points are invisible
+    # link targets), one sentence says how a label is decided, and each marked move names
+    # the better move and by how much
+    assert page.locator("svg.analysis-chart circle.dot").count() == labelled
+    invisible = page.locator("svg.analysis-chart circle.hit").first
+    if invisible.count():
+        assert invisible.evaluate("c => getComputedStyle(c).fill") in (
+            "transparent",
+            "rgba(0, 0, 0, 0)",
+        )
+    rule = page.inner_text(".analysis-rule")
+    assert "labelled when" in rule and "sampling error" in rule, rule
+    for badge in page.locator("#log-list .verdict").all_inner_texts():
+        assert "better by" in badge and "±" in badge, badge
     # moves read as in the log (9♦, not the move text 9D), in the summary and the marks
     shown = page.inner_text("#analysis-body") + " ".join(
         page.locator("#log-list .verdict").all_inner_texts()
