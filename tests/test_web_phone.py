@@ -375,3 +375,89 @@ def test_phase2_desktop_screenshots(server: Server, browser: Browser) -> None:
         page.screenshot(path=str(SHOTS / f"desktop-{game}.png"), full_page=True)
     watch.check()
     context.close()
+
+
+SWIPE_STYLES_JS = """() => {
+  const hand = document.querySelector('#hand');
+  const out = {};
+  for (const fan of [false, true]) {
+    hand.classList.toggle('fan', fan);
+    const s = getComputedStyle(hand);
+    out[fan ? 'fan' : 'row'] = {touch: s.touchAction, overscroll: s.overscrollBehaviorX};
+  }
+  window.dispatchEvent(new Event('resize'));  // fitHand sets the real mode again
+  out.html = getComputedStyle(document.documentElement).overscrollBehaviorX;
+  out.body = getComputedStyle(document.body).overscrollBehaviorX;
+  return out;
+}"""
+
+TARGETS_JS = """() => {
+  const sel = '#rules-link, #resign, #actions button, .topbar select';
+  return [...document.querySelectorAll(sel)].filter((el) => el.offsetHeight > 0)
+    .map((el) => [el.id || el.textContent.trim() || el.tagName, el.getBoundingClientRect().height]);
+}"""
+
+
+def test_phone_swipes_targets_and_top_bar(server: Server, browser: Browser) -> None:
+    """Issue #35 items 2 and 10 at 360×740 (touch), in Myllymatti's phase 2: a sideways
+    swipe over the hand (fanned or not) is the page's own, neither scrolling nor going
+    back (touch-action, overscroll-behavior, and a real swipe over nine cards); the top
+    bar shows the game's whole name; Rules, Resign, the move buttons and the language
+    switcher are 44 px high at least; the event line is whole sentences, never cut."""
+    context = browser.new_context(viewport=PHONES["360x740"], has_touch=True, is_mobile=True)
+    page = context.new_page()
+    watch = Watch(page)
+    open_table(page, server.url, "myllymatti", 3, "standard", {}, 11)
+    for _ in range(MAX_TURNS):
+        page.wait_for_selector("#board[data-turn=you][data-status=playing]", timeout=30_000)
+        if board(page, "phase") == "shed":
+            break
+        seq = board(page, "seq")
+        legal = json.loads(board(page, "legal"))
+        tap_move(page, phone_choose(legal, board(page, "phase")), legal)
+        page.wait_for_function("s => document.querySelector('#board').dataset.seq !== s", arg=seq)
+    assert board(page, "phase") == "shed"
+    styles = page.evaluate(SWIPE_STYLES_JS)
+    for mode in ("row", "fan"):
+        assert "pan-x" not in styles[mode]["touch"] and styles[mode]["touch"] != "auto", styles
+        assert styles[mode]["overscroll"] in ("contain", "none"), styles
+    assert styles["html"] == styles["body"] == "none", styles
+    # a real swipe from the first card to the ninth (or the last)
+    url = page.url
+    cards = page.locator("#hand li:has(.hand-card)")
+    first, last = cards.first.bounding_box(), cards.nth(min(8, cards.count() - 1)).bounding_box()
+    assert first and last
+    y = first["y"] + first["height"] * 0.6
+    cdp = context.new_cdp_session(page)
+    points = [first["x"] + 5 + (last["x"] - first["x"]) * k / 8 for k in range(9)]
+    cdp.send(
+        "Input.dispatchTouchEvent",
+        {"type": "touchStart", "touchPoints": [{"x": points[0], "y": y}]},
+    )
+    for x in points[1:]:
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchCancel", "touchPoints": []})
+    page.wait_for_timeout(300)
+    assert page.url == url and page.locator("#board").is_visible()
+    assert page.evaluate("() => window.scrollX") == 0
+    # the top bar: the game's whole name
+    title = page.locator("#title")
+    assert title.inner_text() == "Myllymatti"
+    assert title.evaluate("el => el.scrollWidth <= el.clientWidth"), "the name is cut"
+    # touch targets
+    targets = page.evaluate(TARGETS_JS)
+    assert any(name == "resign" for name, _h in targets), targets
+    small = [(name, h) for name, h in targets if h < 44]
+    assert not small, f"touch targets under 44 px: {small}"
+    # the event line: no clamp, nothing cut
+    line = page.locator("#centre .event-line")
+    if line.count():
+        clamp, cut = line.evaluate(
+            "el => [getComputedStyle(el).webkitLineClamp, el.scrollHeight > el.clientHeight + 1]"
+        )
+        assert clamp in ("none", "") and not cut, (clamp, cut)
+    page.screenshot(path=str(ARTIFACTS / "phone-360x740-phase2.png"))
+    watch.check()
+    context.close()
