@@ -329,7 +329,7 @@ def test_mattis_endgames_are_solved_over_sampled_dreck_deals() -> None:
 
 
 def test_expert_sets_mueckenstich_discards_aside_by_rule() -> None:
-    """RULE_PHASES, MS-4: the discards follow the heuristic's rule 1 (a mosquito that would
+    """rule_phases, MS-4: the discards follow the heuristic's rule 1 (a mosquito that would
     bite is set aside first), with no search; ``rules=0`` searches them like any move."""
     game = tikki.load("mueckenstich", players=4)
     state = game.new_state(seed=1)

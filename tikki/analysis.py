@@ -26,7 +26,7 @@ same budget and seed.  "Faster" and "deeper" change only ``iterations``.
 
 The judge never receives the real state: only the seat's view, from which the search draws
 its states with the game's determinizer.  Mückenstich's discards are not judged: the
-expert plays them by rule (:data:`tikki.bots.expert.RULE_PHASES`), since the search hardly
+expert plays them by rule (:func:`tikki.bots.expert.rule_phases`), since the search hardly
 tells them apart.
 
 Every decision has its own seed, derived from ``seed`` and the move number
@@ -41,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tikki.bots.expert import RULE_PHASES, Appraisal, ExpertBot, value_kind
+from tikki.bots.expert import Appraisal, ExpertBot, rule_phases, value_kind
 from tikki.core import Game, RulesError, load, replay
 from tikki.i18n import _ as _t
 from tikki.i18n import ngettext
@@ -285,7 +285,7 @@ def decisions_of(record: Mapping[str, Any], seat: int) -> tuple[Game, Found]:
     game = state.game
     if not 0 <= seat < game.players:
         raise RulesError(_t("no seat {seat}: seats are 0–{last}", seat=seat, last=game.players - 1))
-    ruled = RULE_PHASES.get(game.name, frozenset())
+    ruled = rule_phases(game)
     for i, move in enumerate(moves):
         if (
             state.current_player == seat

@@ -187,7 +187,7 @@ def play(
         if not 0 <= delay <= 60:
             raise RulesError(_("--delay is seconds from 0 to 60, not {delay}", delay=f"{delay:g}"))
         specs = _bot_specs(g, human, bots, bot)
-        if memory_aids and g.name != "mueckenstich":
+        if memory_aids and not g.memory_aids:
             raise RulesError(
                 _(
                     "--memory-aids is a Mückenstich table option: {game} always shows "

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import functools
 import importlib
+import pkgutil
 import random
 import re
+import warnings
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Any, ClassVar, TypeVar
 
 from tikki.i18n import _ as _t
@@ -42,8 +45,12 @@ RECORD_FORMAT = 1
 JSON = dict[str, Any]
 """A JSON-ready dictionary."""
 
-GAME_MODULES = ("myllymatti", "mattis", "mueckenstich")
-"""Modules under :mod:`tikki.games` that are imported (if present) to fill the registry."""
+GAMES_GROUP = "tikki.games"
+"""The entry-point group through which games are found, tikki's own three included: a
+package adds a game with ``[project.entry-points."tikki.games"] NAME = "module:GameClass"``."""
+VALUE_KINDS = ("not_loser", "points")
+"""What a game's values (analysis, hints) measure: the chance of not being the loser, or
+the expected points (:attr:`Game.value_kind`)."""
 
 
 class RulesError(ValueError):
@@ -229,6 +236,17 @@ class Game(ABC):
     rules_text: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     """One or two lines for a lobby: players, length, what kind of game it is."""
+    memory_aids: ClassVar[bool] = False
+    """Whether the game hides won cards during a round, so that tables may offer the
+    *memory aids* option to show them anyway (Mückenstich)."""
+    value_kind: ClassVar[str] = "not_loser"
+    """What its values measure, one of :data:`VALUE_KINDS`: ``not_loser`` for a game with a
+    loser, ``points`` for one scored in points."""
+    rule_phases: ClassVar[frozenset[str]] = frozenset()
+    """The phases whose moves the ``expert`` bot plays by the heuristic's rules, not by
+    search."""
+    tactics_module: ClassVar[str] = ""
+    """The module of the game's rollout tactics on ints (:func:`tactics`), if it has any."""
 
     def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
         # any values: what is not a valid count, revision or option gets a RulesError
@@ -693,11 +711,14 @@ class TableState(State):
 
 @functools.cache
 def tactics(game_name: str) -> Any:
-    """The bots' rules of thumb for ``game_name`` on ints, the module
-    ``tikki.bots.heuristic.<game_name>``: a game's greedy ``random_playout`` plays its cheap
-    moves by them, so that rollout policy has one home, with the bots (imported on first
-    use: the bots import the games)."""
-    return importlib.import_module(f"tikki.bots.heuristic.{game_name}")
+    """The rules of thumb on ints for ``game_name``, the module its class declares
+    (:attr:`Game.tactics_module`): a game's greedy ``random_playout`` plays its cheap moves
+    by them, and so does the ``heuristic`` bot, so that rollout policy has one home
+    (imported on first use: the bots import the games)."""
+    module = game_class(game_name).tactics_module
+    if not module:
+        raise RulesError(f"the game {game_name!r} declares no rollout tactics")
+    return importlib.import_module(module)
 
 
 def shedding_bounds(players: int) -> tuple[float, float]:
@@ -744,13 +765,28 @@ def register(cls: G) -> G:
 
 @functools.cache
 def _load_modules() -> None:
-    """Import every game module once (each registers itself)."""
-    for module in GAME_MODULES:
+    """Register every game of the entry-point group :data:`GAMES_GROUP` once.
+
+    A game that fails to load is left out with a warning naming it.  A source tree that
+    was never installed has no entry points of its own; then the modules of
+    :mod:`tikki.games` are imported, and each registers itself.
+    """
+    own = False
+    for point in entry_points(group=GAMES_GROUP):
+        own = own or (point.dist is not None and point.dist.name == "tikki")
         try:
-            importlib.import_module(f"tikki.games.{module}")
-        except ModuleNotFoundError as err:
-            if err.name != f"tikki.games.{module}":
-                raise
+            cls = point.load()
+        except Exception as err:  # a broken plug-in must not take the other games down
+            warnings.warn(f"game {point.name!r} ({point.value}) did not load: {err}", stacklevel=2)
+            continue
+        if not (isinstance(cls, type) and issubclass(cls, Game)):
+            warnings.warn(f"game {point.name!r} ({point.value}) is not a Game class", stacklevel=2)
+            continue
+        register(cls)
+    if not own:
+        package = importlib.import_module("tikki.games")
+        for info in pkgutil.iter_modules(package.__path__, "tikki.games."):
+            importlib.import_module(info.name)
 
 
 def _registry() -> dict[str, type[Game]]:

@@ -4,7 +4,7 @@
 every bot.  Each move:
 
 1. **One legal move:** played at once, no search.
-2. **Moves by rule:** in the phases of :data:`RULE_PHASES` (Mückenstich's discards) the
+2. **Moves by rule:** in the phases of :func:`rule_phases` (Mückenstich's discards) the
    game's heuristic rules choose, where a measurement favoured them over the search
    (``expert:rules=0`` searches there too).
 3. **Exact endgames** (:mod:`tikki.bots.endgame`, paranoid alpha-beta):
@@ -56,24 +56,13 @@ from typing import Any
 from tikki.bots.endgame import DRAW, LOSS, WIN, Clock, Solver, cards_in_hands
 from tikki.bots.heuristic import policy_for
 from tikki.bots.ismcts import ISMCTSBot, Node
-from tikki.core import Game, RulesError, State
+from tikki.core import VALUE_KINDS, Game, RulesError, State
 from tikki.i18n import _ as _t
 
 WEIGHTS = (0.75, 1.0, 1.25, 1.5)
 """Budget weights for 2, 3, 4 and 5+ legal moves (time management)."""
 NODES_PER_ITERATION = 2.0
 """Solver positions per ISMCTS iteration of budget (about their speeds' ratio)."""
-RULE_PHASES: Mapping[str, frozenset[str]] = {"mueckenstich": frozenset({"discard"})}
-"""The phases, per game, whose moves ``expert`` plays by the heuristic's rules.
-
-Mückenstich's two discards (MS-4) are a choice among 15 and 14 cards whose worth shows
-only at the round's end, and the search hardly tells them apart: over 60 deals
-``ismcts:iterations=500`` and ``expert:rules=0`` set aside no more mosquitoes than they
-hold (15% and 19% of their discards; 19% of the cards held), the heuristic 84% (its
-rule 1, "set aside mosquitoes that would bite you"); over one round of each of those
-deals in every seat against three ``ismcts:iterations=500``, discarding by rule scored
-more (``benchmarks/discards.py``), though a whole-match run did not confirm the gain (the
-figures are in docs/bots.md, "How strong expert is")."""
 SLACK = 0.02
 """The share of a move's time kept back: the search reads the clock only every
 ``CHECK_EVERY`` iterations and the move's bookkeeping follows it, so a search run to the
@@ -85,14 +74,31 @@ TABLE_LIMIT = 2_000_000
 """A solver's table is emptied when it holds more proven positions than this."""
 
 
-KINDS = ("not_loser", "points")
+def rule_phases(game: Game) -> frozenset[str]:
+    """The phases whose moves ``expert`` plays by the heuristic's rules, as ``game``
+    declares them (:attr:`~tikki.core.Game.rule_phases`).
+
+    Mückenstich's two discards (MS-4) are a choice among 15 and 14 cards whose worth shows
+    only at the round's end, and the search hardly tells them apart: over 60 deals
+    ``ismcts:iterations=500`` and ``expert:rules=0`` set aside no more mosquitoes than they
+    hold (15% and 19% of their discards; 19% of the cards held), the heuristic 84% (its
+    rule 1, "set aside mosquitoes that would bite you"); over one round of each of those
+    deals in every seat against three ``ismcts:iterations=500``, discarding by rule scored
+    more (``benchmarks/discards.py``), though a whole-match run did not confirm the gain
+    (the figures are in docs/bots.md, "How strong expert is").
+    """
+    return game.rule_phases
+
+
+KINDS = VALUE_KINDS
 """What a move's value is: the chance of not being the loser (the shedding games) or the
 points the round in progress will score for the seat (Mückenstich)."""
 
 
 def value_kind(game: Game) -> str:
-    """``points`` for games scored in points by round (Mückenstich), else ``not_loser``."""
-    return "points" if game.name == "mueckenstich" else "not_loser"
+    """What ``game``'s values measure, as it declares (:attr:`~tikki.core.Game.value_kind`):
+    ``points`` for a game scored in points by round (Mückenstich), else ``not_loser``."""
+    return game.value_kind
 
 
 @dataclass(frozen=True)
@@ -241,7 +247,7 @@ class ExpertBot:
             decided = legal[0]
             if not appraise:
                 return decided, {}
-        elif self.rules and view.get("phase") in RULE_PHASES.get(game.name, ()):
+        elif self.rules and view.get("phase") in rule_phases(game):
             self.last["how"] = "rule"
             decided = policy_for(game)(game, view, self.rng)
             if not appraise:

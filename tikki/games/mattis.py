@@ -180,6 +180,7 @@ class Mattis(FrenchGame):
         " in tricks, then follow suit to get rid of them; the last player holding cards "
         "loses."
     )
+    tactics_module = "tikki.bots.heuristic.mattis"
 
     def move_grammar(self) -> MoveGrammar:
         """Cards, sequences up to ``max_sequence`` (AM-10), ``stock``, ``take``, ``pass``

@@ -197,6 +197,10 @@ class Mueckenstich(Game):
         "3–6 players, one round per player (about 20 minutes). A trick-taking game: collect "
         "number cards, avoid the mosquitoes; the best total over the match wins."
     )
+    memory_aids = True  # won tricks stay hidden during a round (MS-12); tables may show them
+    value_kind = "points"
+    rule_phases = frozenset({"discard"})  # the expert sets its discards aside by rule
+    tactics_module = "tikki.bots.heuristic.mueckenstich"
 
     def deck(self) -> list[str]:
         """The 64 Mückenstich cards (MS-1)."""

@@ -133,6 +133,7 @@ class Myllymatti(FrenchGame):
         "2–4 players, about 10 minutes. A shedding game in two phases: collect cards in "
         "duels, then get rid of them; the last player holding cards loses."
     )
+    tactics_module = "tikki.bots.heuristic.myllymatti"
 
     def move_grammar(self) -> MoveGrammar:
         """Cards, runs with option ``runs`` (MM-17), ``stock`` and ``take``."""

@@ -694,7 +694,7 @@ class TableManager:
             game = load(request.game, players, **options)
         except (RulesError, TypeError, ValueError) as err:
             raise ApiError("bad_options", str(err)) from None
-        if request.memory_aids and game.name != "mueckenstich":
+        if request.memory_aids and not game.memory_aids:
             raise ApiError(
                 "bad_options",
                 _("memory_aids is a Mückenstich table option: the other games show every card"),

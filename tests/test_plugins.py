@@ -1,0 +1,122 @@
+"""Games are plug-ins (issue 39): found through the ``tikki.games`` entry-point group, tikki's
+own three included, and the rest of the system reads what a game declares about itself
+(memory aids, the kind of value, the phases the expert plays by rule, its rollout tactics)
+instead of testing its name."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from importlib.metadata import EntryPoint, entry_points
+
+import pytest
+from typer.testing import CliRunner
+
+import tikki
+from tikki import core
+from tikki.bots.expert import rule_phases, value_kind
+from tikki.cli import app
+from tikki.games.myllymatti import Myllymatti
+
+
+class Plugged(Myllymatti):
+    """A game from a plug-in: Myllymatti's rules under another name, with other facts."""
+
+    name = "plugged"
+    title = "Plugged"
+    memory_aids = True
+    value_kind = "points"
+    rule_phases = frozenset({"collect"})
+
+
+def _point(name: str, value: str) -> EntryPoint:
+    return EntryPoint(name=name, value=value, group=core.GAMES_GROUP)
+
+
+@pytest.fixture
+def plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[EntryPoint]]:
+    """Extra entry points of the group, loaded afresh; the registry is restored after."""
+    extra: list[EntryPoint] = []
+    real = list(entry_points(group=core.GAMES_GROUP))
+
+    def fake(*, group: str) -> list[EntryPoint]:
+        assert group == core.GAMES_GROUP
+        return real + extra
+
+    saved = dict(core._REGISTRY)
+    monkeypatch.setattr(core, "entry_points", fake)
+    core._load_modules.cache_clear()
+    yield extra
+    core._REGISTRY.clear()
+    core._REGISTRY.update(saved)
+    core._load_modules.cache_clear()
+
+
+def test_the_three_games_register_through_the_entry_point_group() -> None:
+    points = {p.name: p.value for p in entry_points(group=core.GAMES_GROUP)}
+    assert points == {
+        "myllymatti": "tikki.games.myllymatti:Myllymatti",
+        "mattis": "tikki.games.mattis:Mattis",
+        "mueckenstich": "tikki.games.mueckenstich:Mueckenstich",
+    }
+    assert sorted(tikki.games()) == sorted(points)
+    assert not hasattr(core, "GAME_MODULES")
+
+
+def test_a_plug_in_game_is_found_loaded_and_played(plugins: list[EntryPoint]) -> None:
+    plugins.append(_point("plugged", f"{__name__}:Plugged"))
+    assert "plugged" in tikki.games()
+    state = tikki.load("plugged", 3).new_state(seed=1)
+    state.play(state.legal_moves()[0])
+    assert tikki.replay(state.record()).view(0) == state.view(0)
+    result = CliRunner().invoke(app, ["games"])
+    assert result.exit_code == 0 and "Plugged" in result.output
+
+
+def test_a_broken_plug_in_is_left_out_with_a_warning(plugins: list[EntryPoint]) -> None:
+    plugins.append(_point("ghost", "tikki_no_such_module:Game"))
+    plugins.append(_point("notagame", "tikki.core:RulesError"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        names = sorted(tikki.games())
+    assert names == ["mattis", "mueckenstich", "myllymatti"]
+    messages = [str(w.message) for w in caught]
+    assert any("'ghost' (tikki_no_such_module:Game) did not load" in m for m in messages)
+    assert any("'notagame' (tikki.core:RulesError) is not a Game class" in m for m in messages)
+
+
+def test_games_declare_their_facts() -> None:
+    facts = {
+        name: (cls.memory_aids, cls.value_kind, cls.rule_phases, cls.tactics_module)
+        for name, cls in ((n, core.game_class(n)) for n in tikki.games())
+    }
+    assert facts == {
+        "mattis": (False, "not_loser", frozenset(), "tikki.bots.heuristic.mattis"),
+        "mueckenstich": (
+            True,
+            "points",
+            frozenset({"discard"}),
+            "tikki.bots.heuristic.mueckenstich",
+        ),
+        "myllymatti": (False, "not_loser", frozenset(), "tikki.bots.heuristic.myllymatti"),
+    }
+    assert all(cls.value_kind in core.VALUE_KINDS for cls in map(core.game_class, facts))
+
+
+def test_the_expert_and_the_analysis_read_the_declarations() -> None:
+    plugged = Plugged(3)
+    assert value_kind(plugged) == "points" and rule_phases(plugged) == {"collect"}
+    assert value_kind(tikki.load("myllymatti", 3)) == "not_loser"
+    assert core.tactics("myllymatti").__name__ == "tikki.bots.heuristic.myllymatti"
+
+
+def test_the_memory_aids_check_reads_the_declaration(plugins: list[EntryPoint]) -> None:
+    """``--memory-aids`` is refused for a game that shows every card, and accepted for one
+    that declares memory aids, whatever its name."""
+    plugins.append(_point("plugged", f"{__name__}:Plugged"))
+    runner = CliRunner()
+    args = ["play", "--no-record", "--watch", "--seed", "1", "--memory-aids"]
+    refused = runner.invoke(app, [*args[:1], "mattis", *args[1:]], env={"LANG": "C"})
+    assert refused.exit_code == 2 and "--memory-aids" in refused.output
+    taken = runner.invoke(app, [*args[:1], "plugged", *args[1:]], env={"LANG": "C"})
+    assert "--memory-aids" not in taken.output and "Traceback" not in taken.output
