@@ -290,13 +290,17 @@ async def analysis_crowd(server: Server, notes: dict[str, Any]) -> None:
                 started += r.status_code == 202
                 refused += r.status_code == 429
         notes.update(jobs=started, refused=refused)
-        queue = []
-        for _ in range(3600):
+        jobs = [(t, seat) for t in ids for seat in (0, 1)][:started]
+        most = 0
+        for _ in range(3600):  # the largest queue place any job shows
             await asyncio.sleep(1)
-            r = await http.get(f"/api/tables/{ids[-1]}/analysis/1", headers=as_address("10.40.9.9"))
-            if r.status_code == 200 and r.json().get("queue") is not None:
-                queue.append(r.json()["queue"])
-            notes["last_job_place"] = max(queue) if queue else None
+            for table_id, seat in jobs:
+                r = await http.get(
+                    f"/api/tables/{table_id}/analysis/{seat}", headers=as_address("10.40.9.9")
+                )
+                if r.status_code == 200 and r.json().get("queue") is not None:
+                    most = max(most, r.json()["queue"])
+            notes["largest_place_shown"] = most
 
 
 async def analysis_prepare(server: Server) -> dict[str, Any]:

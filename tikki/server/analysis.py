@@ -180,7 +180,7 @@ class Analyses:
     async def _judge(self, job: Job, task: analysis.Task) -> analysis.Decision:
         manager = self.manager
         async with manager.search_slot(f"analysis:{job.owner}", job.table):
-            return await manager.searches.run(analysis.judge_task, task, self.iterations)
+            return await manager.crowd_searches.run(analysis.judge_task, task, self.iterations)
 
     def stop(self) -> None:
         """Cancel every running job (the server is stopping)."""

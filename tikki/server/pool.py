@@ -263,11 +263,16 @@ WORKER_NICE = 10
 come first when the cores are busy."""
 
 
-def _init_worker(stop: Event) -> None:
+CROWD_NICE = 19
+"""The crowd's search workers (bot-only tables, analyses) run at the lowest CPU priority:
+when the machine is busy, people's searches get the cores first."""
+
+
+def _init_worker(stop: Event, nice: int = WORKER_NICE) -> None:
     global _STOP
     _STOP = stop
     with contextlib.suppress(OSError, AttributeError):
-        os.nice(WORKER_NICE)
+        os.nice(nice)
 
 
 @lru_cache(maxsize=64)
@@ -316,9 +321,13 @@ def game_key(game: Game) -> GameKey:
 class SearchPool:
     """Searching bots in ``size`` worker processes, started on first use."""
 
-    def __init__(self, size: int | None = None, seconds: float = MAX_SECONDS) -> None:
+    def __init__(
+        self, size: int | None = None, seconds: float = MAX_SECONDS, nice: int = WORKER_NICE
+    ) -> None:
         self.size = size or cores()
         self.seconds = seconds
+        self.nice = nice
+        """How much lower than the server's the workers' CPU priority is."""
         self._context = multiprocessing.get_context("spawn")
         self._stop = self._context.Event()
         self._executor: ProcessPoolExecutor | None = None
@@ -329,7 +338,7 @@ class SearchPool:
                 self.size,
                 mp_context=self._context,
                 initializer=_init_worker,
-                initargs=(self._stop,),
+                initargs=(self._stop, self.nice),
             )
         return self._executor
 
@@ -364,6 +373,7 @@ class SearchPool:
 
 __all__ = [
     "CROWD",
+    "CROWD_NICE",
     "MAX_SECONDS",
     "STOP_GRACE",
     "BotPool",

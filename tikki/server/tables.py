@@ -33,7 +33,7 @@ from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
 from tikki.server.leave import STAND_IN, TAKEN_BACK, Takeover, active
 from tikki.server.outbox import Outbox
-from tikki.server.pool import BotPool, FairSlots, SearchPool
+from tikki.server.pool import CROWD_NICE, BotPool, FairSlots, SearchPool
 from tikki.server.quota import CAP_RETRY, Policy, RateLimiter, rate_limited
 
 log = logging.getLogger("tikki.server")
@@ -386,6 +386,8 @@ class TableManager:
         self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
         self._search_slots = BotPool(self.policy.workers)
         self.searches = SearchPool(self._search_slots.size)
+        self.crowd_searches = SearchPool(self._search_slots.crowd_size, nice=CROWD_NICE)
+        """The crowd's own workers (bot-only tables, analyses), at the lowest priority."""
         self._turn_slots = FairSlots(BOT_TURNS)
         self.creates = RateLimiter(self.policy.create_per_minute)
         self._pending: list[tuple[str | None, bool]] = []
@@ -447,6 +449,7 @@ class TableManager:
             for conn in table.connections:
                 conn.close(1001)
         await asyncio.to_thread(self.searches.stop)
+        await asyncio.to_thread(self.crowd_searches.stop)
         await self._db(self.store.close)
         self._db_thread.shutdown(wait=True)
         self.tables = {}
@@ -1030,8 +1033,9 @@ class TableManager:
             if botplay.is_cheap(spec):
                 return botplay.choose(spec, game, view, seed)
             people = any(s.kind == "human" for s in table.seats)
+            pool = self.searches if people else self.crowd_searches
             async with self._search_slots.slot(table.lane, table.id, people):
-                return await self.searches.choose(spec, game, view, seed)
+                return await pool.choose(spec, game, view, seed)
         except asyncio.CancelledError:
             raise
         except Exception:
