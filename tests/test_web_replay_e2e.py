@@ -22,10 +22,10 @@ from tests.test_web_e2e import Browser, Page, Server, Watch, browser, shot
 __all__ = ["browser"]  # the fixture, shared with test_web_e2e (its quick trick hold too)
 
 if TYPE_CHECKING:
-    from playwright.sync_api import APIRequestContext
+    from playwright.sync_api import APIRequestContext, FilePayload, ViewportSize
 
-WIDE = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+WIDE: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
@@ -172,15 +172,15 @@ def test_an_uploaded_record_replays_from_a_shareable_link(server: Server, browse
     wait_finished(page.request, base, table_id)
     record: dict[str, Any] = page.request.get(f"{base}/api/tables/{table_id}/record").json()
     page.goto(f"{base}/replay")
-    page.set_input_files("#record-file", files=[{"name": "bad.json", "mimeType": "application/json",
-                                                  "buffer": b'{"format": 0}'}])  # fmt: skip
+    bad: FilePayload = {"name": "bad.json", "mimeType": "application/json", "buffer": b"{}"}
+    page.set_input_files("#record-file", files=[bad])
     page.wait_for_selector("#upload-error:not([hidden])")
     assert "record" in page.inner_text("#upload-error")
     assert [p for p in watch.problems if "400" not in p] == []  # the refusal is expected
     watch.problems.clear()
     data = json.dumps(record).encode()
-    game_file = {"name": "game.json", "mimeType": "application/json", "buffer": data}
-    page.set_input_files("#record-file", files=[game_file])  # type: ignore[list-item]
+    game_file: FilePayload = {"name": "game.json", "mimeType": "application/json", "buffer": data}
+    page.set_input_files("#record-file", files=[game_file])
     page.wait_for_selector("#board[data-at='0']")
     page.select_option("#perspective", "2")
     page.wait_for_selector("#hands .replay-hand")

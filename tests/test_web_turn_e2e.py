@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import TYPE_CHECKING
 
 from tests.test_web_e2e import (
     Browser,
@@ -24,7 +25,10 @@ from tests.test_web_e2e import (
 
 __all__ = ["browser", "server"]  # the fixtures, shared with test_web_e2e
 
-WIDE = {"width": 1280, "height": 800}
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
+
+WIDE: ViewportSize = {"width": 1280, "height": 800}
 
 
 def played_count(page: Page) -> int:
