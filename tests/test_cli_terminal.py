@@ -287,3 +287,30 @@ def test_nobody_doubling_or_dropping_is_said() -> None:
     assert "Nobody doubled or dropped a colour." in text and "You: 2 points = 2" in text
     entry = {"round": 0, "doubled": "R", "dropped": None, "scores": [3, 0]}
     assert "Nobody dropped a colour." in breakdown([["2R", "3G"], []], entry, ["You", "x"]).plain
+
+
+# --- the replay's header (point 14) -------------------------------------------------------
+
+
+def test_replay_shows_the_game_seed_rules_players_and_a_forfeit(tmp_path: Path) -> None:
+    script = tmp_path / "zz.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n    print('ZZ', flush=True)\n")
+    record = tmp_path / "game.json"
+    bad = f"cmd:{sys.executable} {script}"
+    args = ["play", "myllymatti", "--bot", bad, "--bot", "heuristic", "--seed", "4"]
+    played = runner.invoke(app, [*args, "--record", str(record)], input="1\n" * 5)
+    assert played.exit_code == 1, played.output
+    data = json.loads(record.read_text())
+    assert data["seats"] == ["you", bad, "heuristic"]
+    assert data["forfeit"]["seat"] == 1 and data["forfeit"]["bot"] == bad
+    result = runner.invoke(app, ["replay", str(record)])
+    assert result.exit_code == 0, result.output
+    head = " ".join(result.stdout.split("   1. ")[0].split())
+    assert "Myllymatti — 3 players · seed 4 · rules r" in head
+    assert "Options: variant=standard, take=top" in head
+    assert f"Players: Seat 0: a person, Seat 1: {bad}, Seat 2: heuristic" in head
+    assert "Seat 1 (" in head and "forfeited the game after move 1" in head
+    data["seats"] = ["you"]
+    record.write_text(json.dumps(data))
+    broken = runner.invoke(app, ["replay", str(record)])
+    assert broken.exit_code == 1 and "seats must list one player per seat" in broken.stderr

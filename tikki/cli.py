@@ -285,6 +285,7 @@ def replay_command(
     if seat is not None and not 0 <= seat < state.game.players:
         raise _fail(_("no seat {seat}: seats are 0–{last}", seat=seat, last=state.game.players - 1))
     if not quiet:
+        _replay_header(target, data, state)
         _print_replay(state, seat)
     moves, name = len(state.moves), state.game.title
     if state.is_over:
@@ -338,6 +339,46 @@ def _verify(target: str, data: Any) -> State:
         )
         raise _fail(wrong, 1) from None
     return state
+
+
+def _replay_header(target: str, data: dict[str, Any], state: State) -> None:
+    """The top of a replay: the game, players, seed, rules revision, options, who sat
+    where (``seats``, when the record keeps it) and a bot's forfeit."""
+    g = state.game
+    console.print(
+        _(
+            "{game} — {players} players · seed {seed} · rules {rules}",
+            game=g.title,
+            players=g.players,
+            seed=state.seed,
+            rules=g.rules,
+        ),
+        markup=False,
+        style="bold",
+    )
+    console.print(_("Options: {options}", options=common.options_line(g)), markup=False)
+    seats = data.get("seats")
+    if seats is not None:
+        if not isinstance(seats, list) or len(seats) != g.players:
+            wrong = _("{file}: the record's seats must list one player per seat", file=target)
+            raise _fail(wrong, 1)
+        who = [f"{common.seat_name(i)}: {_seat_word(spec)}" for i, spec in enumerate(seats)]
+        console.print(_("Players: {players}", players=", ".join(who)), markup=False)
+    forfeit = data.get("forfeit")
+    if isinstance(forfeit, dict) and isinstance(forfeit.get("seat"), int):
+        line = _(
+            "{seat} ({bot}) forfeited the game after move {moves}: {error}",
+            seat=common.seat_name(forfeit["seat"]),
+            bot=forfeit.get("bot", "?"),
+            moves=len(state.moves),
+            error=forfeit.get("error", ""),
+        )
+        console.print(Text(line, style="bold red"))
+
+
+def _seat_word(spec: Any) -> str:
+    """Who sat in a seat, as the record says: ``a person`` or the bot spec."""
+    return _("a person") if spec == "you" else str(spec)
 
 
 def outcome_table(state: State, names: list[str]) -> Table:

@@ -72,6 +72,7 @@ class Session:
     """The judge's budget for hints (:data:`tikki.analysis.ITERATIONS`, the analysis's)."""
     memory_aids: bool = False
     complain: Callable[[str], None] | None = None
+    forfeit: dict[str, Any] | None = None
     seen: int = 0
     bots: dict[int, botlib.Bot] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)
@@ -123,6 +124,7 @@ class Session:
                 self._bot_turn(seat)
             except (BotFailure, RulesError, IllegalMove) as err:
                 self._show_events()
+                self.forfeit = {"seat": seat, "bot": self.bot_specs[seat], "error": str(err)}
                 forfeit = _("{name} forfeits the game: {error}", name=self.names[seat], error=err)
                 self.console.print(Text(forfeit, style="bold red"))
                 return 1
@@ -379,12 +381,21 @@ class Session:
             return
         analysis_view.show(self.console, result)
 
+    def record(self) -> dict[str, Any]:
+        """The game's record with who sat where (``you`` or a bot spec, ``seats``) and a
+        bot's forfeit (``forfeit``: its seat, spec and error), for ``tikki replay``."""
+        record: dict[str, Any] = self.state.record()
+        record["seats"] = list(self.bot_specs)
+        if self.forfeit is not None:
+            record["forfeit"] = dict(self.forfeit)
+        return record
+
     def _save_record(self) -> bool:
         """Save the record; if that fails, save it to a spare file and say so (``False``)."""
         if self.record_path is None:
             return True
         target = outputs.Output("--record", self.record_path, "json")
-        text = json.dumps(self.state.record(), indent=1) + "\n"
+        text = json.dumps(self.record(), indent=1) + "\n"
 
         def write(path: Path) -> None:
             if path == self.record_path:
