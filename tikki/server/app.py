@@ -19,7 +19,7 @@ import tikki
 from tikki import i18n
 from tikki.core import games
 from tikki.i18n import _
-from tikki.server import botplay, headers, replay, schemas, web, ws
+from tikki.server import accounts, botplay, headers, replay, schemas, web, ws
 from tikki.server.analysis import Analyses
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
@@ -172,9 +172,11 @@ def api_router() -> APIRouter:
         """Join an open seat (with its invite secret unless it is open to anyone); the
         answer holds the seat's token."""
         manager = _manager(request)
+        name = await accounts.on_join(request, body.name)
         table, token = await manager.join(
-            table_id, seat, body.name, body.invite, client_address(request)
+            table_id, seat, name, body.invite, client_address(request)
         )
+        await accounts.after_join(request, table.id, seat)
         return {"seat": seat, "token": token, "table": table.public()}
 
     @router.get("/tables/{table_id}/state", response_model=schemas.StateMessage)
@@ -439,6 +441,7 @@ def create_app(
     app.state.manager = manager
     app.state.analyses = analyses
     app.state.throttles = Throttles(manager.policy)
+    app.state.accounts = accounts.Accounts(manager.store.engine)
     app.state.max_message = max_message
     app.state.body_timeout = body_timeout
     app.add_middleware(BodyLimit, limit=max_message, paths={"/api/replay": replay.MAX_RECORD})
@@ -449,6 +452,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.include_router(api_router())
+    app.include_router(accounts.router())
     app.include_router(ws.router())
     app.include_router(web.router())
     app.include_router(headers.docs_router())

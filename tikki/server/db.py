@@ -17,9 +17,11 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Dialect,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -112,6 +114,111 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(120))
     time: Mapped[datetime] = mapped_column(DateTime)
+
+
+class AccountRow(Base):
+    """A player's account (optional: guests play without one): the name as claimed, its
+    confusable skeleton (unique: :func:`tikki.server.accounts.skeleton`), the Argon2 hash
+    of its password and whether its profile is private."""
+
+    __tablename__ = "tikki_accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40))
+    skeleton: Mapped[str] = mapped_column(String(200), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created: Mapped[datetime] = mapped_column(DateTime)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie and of its CSRF token."""
+
+    __tablename__ = "tikki_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("tikki_accounts.id", ondelete="CASCADE"), index=True
+    )
+    csrf_hash: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class AccountSeatRow(Base):
+    """A seat that an account played (joined signed in, or a guest's game attached)."""
+
+    __tablename__ = "tikki_account_seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tikki_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("tikki_accounts.id", ondelete="CASCADE"), index=True
+    )
+
+
+class ChatRow(Base):
+    """One chat message of a table (never part of its game record): its channel
+    (``players`` or ``spectators``), sender key and name, and a quick phrase's id or a
+    free text."""
+
+    __tablename__ = "tikki_chat"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tikki_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    sender: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(80))
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    text: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    time: Mapped[datetime] = mapped_column(DateTime)
+
+
+class TableExtraRow(Base):
+    """A table's settings outside the game: who created it (a seat), whether its chat
+    takes free text, whether it is rated and whether its ratings were applied."""
+
+    __tablename__ = "tikki_table_extras"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tikki_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    host_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    free_text: Mapped[bool] = mapped_column(Boolean, default=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    settled: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class RatingRow(Base):
+    """An account's OpenSkill rating in one game (mu, sigma) and its rated games."""
+
+    __tablename__ = "tikki_ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("tikki_accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingChangeRow(Base):
+    """What one rated table did to an account's rating (the ordinal before and after)."""
+
+    __tablename__ = "tikki_rating_changes"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tikki_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("tikki_accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
 
 
 @dataclass
@@ -385,13 +492,20 @@ class Store:
 
 __all__ = [
     "BOT_SPEC_MAX",
+    "AccountRow",
+    "AccountSeatRow",
     "Base",
+    "ChatRow",
     "MoveRow",
+    "RatingChangeRow",
+    "RatingRow",
     "SeatRow",
     "Seed",
+    "SessionRow",
     "Store",
     "StoredSeat",
     "StoredTable",
+    "TableExtraRow",
     "TableRow",
     "default_db_url",
     "make_engine",

@@ -1,0 +1,201 @@
+"""Optional accounts (issue 42): register, login, logout, CSRF, rate limits, session
+rotation, names unique across case and confusables, attaching guest games, deletion that
+leaves records anonymous, and no secret in logs, URLs or records.  SQLite here; the same
+flow runs on PostgreSQL with ``TIKKI_TEST_POSTGRES``."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests._server import INVITES, TestClient, app_state, auth, client, create, error_of, join
+from tikki.server import create_app
+from tikki.server.accounts import CSRF_COOKIE, SESSION_COOKIE, skeleton
+
+PASSWORD = "correct horse battery"
+
+
+def csrf(c: TestClient) -> dict[str, str]:
+    """The CSRF header of this client's cookie (fetched first if missing)."""
+    if CSRF_COOKIE not in c.cookies:
+        assert c.get("/api/account").status_code == 200
+    return {"X-CSRF-Token": c.cookies[CSRF_COOKIE]}
+
+
+def register(c: TestClient, name: str, password: str = PASSWORD, **body: Any) -> Any:
+    return c.post(
+        "/api/account/register", json={"name": name, "password": password, **body}, headers=csrf(c)
+    )
+
+
+def login(c: TestClient, name: str, password: str = PASSWORD) -> Any:
+    return c.post("/api/account/login", json={"name": name, "password": password}, headers=csrf(c))
+
+
+def test_skeleton_joins_case_and_confusables() -> None:
+    assert skeleton("Anna") == skeleton("ANNA") == skeleton("\u0410nna") == skeleton("Ａnna")
+    assert skeleton("Paul") == skeleton("PauI") == skeleton("Pau1")
+    assert skeleton("Anna") != skeleton("Anne")
+
+
+def test_register_login_logout(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        assert c.get("/api/account").json() == {"account": None}
+        r = register(c, "Anna")
+        assert r.status_code == 201, r.text
+        assert r.json()["account"] == {"name": "Anna", "private": False}
+        cookie = r.headers["set-cookie"]
+        assert "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
+        assert c.get("/api/account").json()["account"]["name"] == "Anna"
+        # names are unique across case and look-alike letters
+        for twin in ("anna", "\u0410NNA", "Ａnna"):
+            status, code, _ = error_of(register(TestClient(c.app), twin))
+            assert (status, code) == (409, "name_taken"), twin
+        # wrong password, unknown name: the same answer
+        other = TestClient(c.app)
+        assert error_of(login(other, "Anna", "wrong password!"))[:2] == (401, "wrong_password")
+        assert error_of(login(other, "Nobody", "wrong password!"))[:2] == (401, "wrong_password")
+        assert other.get("/api/account").json() == {"account": None}
+        # logout ends the session everywhere
+        assert login(other, "anna").status_code == 200
+        assert other.get("/api/account").json()["account"]["name"] == "Anna"
+        assert c.post("/api/account/logout", headers=csrf(c)).status_code == 200
+        assert c.get("/api/account").json() == {"account": None}
+        assert other.get("/api/account").json() == {"account": None}
+
+
+def test_bad_names_and_passwords(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        for name in ("ab", "x" * 30, "<script>", "a_b_c"):
+            status, code, message = error_of(register(c, name))
+            assert (status, code) == (400, "bad_name") and "letters" in message
+        status, code, message = error_of(register(c, "Anna", "short"))
+        assert (status, code) == (400, "bad_password") and "8–128" in message
+        assert c.get("/api/account").json() == {"account": None}
+
+
+def test_csrf_refused(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        body = {"name": "Anna", "password": PASSWORD}
+        assert error_of(c.post("/api/account/register", json=body))[:2] == (403, "csrf")
+        assert register(c, "Anna").status_code == 201
+        # a forged request carries the cookies but cannot read them: no header
+        for path, payload in (
+            ("/api/account/logout", None),
+            ("/api/account/settings", {"private": True}),
+            ("/api/account/delete", {"password": PASSWORD}),
+        ):
+            r = c.post(path, json=payload)
+            assert error_of(r)[:2] == (403, "csrf"), path
+            r = c.post(path, json=payload, headers={"X-CSRF-Token": "guess"})
+            assert error_of(r)[:2] == (403, "csrf"), path
+        assert c.get("/api/account").json()["account"] == {"name": "Anna", "private": False}
+
+
+def test_session_rotates_on_login(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        assert register(c, "Anna").status_code == 201
+        first = c.cookies[SESSION_COOKIE]
+        first_csrf = c.cookies[CSRF_COOKIE]
+        assert login(c, "Anna").status_code == 200
+        second = c.cookies[SESSION_COOKIE]
+        assert second != first and c.cookies[CSRF_COOKIE] != first_csrf
+        stale = TestClient(c.app, cookies={SESSION_COOKIE: first})
+        assert stale.get("/api/account").json() == {"account": None}
+        assert c.get("/api/account").json()["account"]["name"] == "Anna"
+
+
+def frozen(c: TestClient) -> None:
+    """Stop the login limits' clock: no token comes back while a test runs."""
+    accounts = app_state(c).accounts
+    accounts.per_account.clock = accounts.per_address.clock = lambda: 0.0
+
+
+def test_logins_rate_limited(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        frozen(c)
+        assert register(c, "Anna").status_code == 201
+        answers = [error_of(login(TestClient(c.app), "Anna", "wrong password!")) for _ in range(6)]
+        assert [a[1] for a in answers[:5]] == ["wrong_password"] * 5
+        status, code, message = answers[5]
+        assert (status, code) == (429, "rate_limited") and "5 times a minute" in message
+        # even the right password waits now: brute force gains nothing
+        r = login(TestClient(c.app), "Anna")
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+
+
+def test_logins_rate_limited_per_address(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        frozen(c)
+        codes = [error_of(login(c, f"Name{i:02d}", "wrong password!"))[1] for i in range(21)]
+        assert codes[:20] == ["wrong_password"] * 20 and codes[20] == "rate_limited"
+
+
+def test_seats_attached_and_account_deleted(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    with client(tmp_path) as c:
+        table = create(c, seed=5)["table"]
+        guest = join(c, table["id"], 0, "Guesty")
+        r = register(c, "Anna", games=[{"table": table["id"], "token": guest}])
+        assert r.json()["attached"] == 1
+        # a signed-in person's seat carries the account's name, whatever was typed
+        other = TestClient(c.app)
+        assert register(other, "Bertta").status_code == 201
+        r = other.post(
+            f"/api/tables/{table['id']}/seats/1",
+            json={"name": "Fake", "invite": INVITES[table["id"], 1]},
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["table"]["seats"][1]["name"] == "Bertta"
+        manager = app_state(c).manager
+        live = manager.tables[table["id"]]
+        token = r.json()["token"]
+        while live.status != "finished":
+            view = c.get(f"/api/tables/{table['id']}/state", headers=auth(token)).json()
+            to_act = view["table"]["to_act"]
+            tok = guest if to_act == 0 else token
+            v = c.get(f"/api/tables/{table['id']}/state", headers=auth(tok)).json()
+            move = v["view"]["legal_moves"][0]
+            r = c.post(
+                f"/api/tables/{table['id']}/moves",
+                json={"move": move, "seq": v["seq"]},
+                headers=auth(tok),
+            )
+            assert r.status_code == 200, r.text
+        record = c.get(f"/api/tables/{table['id']}/record").json()
+        assert [s["name"] for s in record["seats"]] == ["Guesty", "Bertta"]
+        # deleting needs the password, then the records keep the game, anonymous
+        r = other.post(
+            "/api/account/delete", json={"password": "nope nope nope"}, headers=csrf(other)
+        )
+        assert error_of(r)[:2] == (401, "wrong_password")
+        r = other.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(other))
+        assert r.status_code == 200 and r.json()["anonymised"] == 1
+        record = c.get(f"/api/tables/{table['id']}/record").json()
+        assert [s["name"] for s in record["seats"]] == ["Guesty", "anonymous"]
+        assert other.get("/api/account").json() == {"account": None}
+        assert error_of(login(TestClient(c.app), "Bertta"))[1] == "wrong_password"
+        secrets = [PASSWORD, c.cookies[SESSION_COOKIE]]
+        text = str(record)
+    # restarted: the stored record is anonymous too
+    with client(tmp_path) as c:
+        record = c.get(f"/api/tables/{table['id']}/record").json()
+        assert [s["name"] for s in record["seats"]] == ["Guesty", "anonymous"]
+    logged = caplog.text
+    for secret in secrets:
+        assert secret not in logged and secret not in text
+
+
+def test_postgres_accounts(postgres_url: str) -> None:
+    app = create_app(postgres_url, bot_delay=0)
+    with TestClient(app) as c:
+        assert register(c, "Anna").status_code == 201
+        assert error_of(register(TestClient(c.app), "ANNA"))[1] == "name_taken"
+        assert login(TestClient(c.app), "anna").status_code == 200
+        assert c.post("/api/account/logout", headers=csrf(c)).status_code == 200
+        assert c.get("/api/account").json() == {"account": None}
