@@ -19,6 +19,7 @@ fail instead (as in tests/test_web_e2e.py).
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -351,5 +352,48 @@ def test_lobby_errors_stay_beside_the_control(server: Server, browser: Browser) 
     assert page.locator("#player-name-error").inner_text() == "Bitte gib zuerst deinen Namen ein."
     assert page.locator("#created .field-error").count() == 1
     watch.problems = [p for p in watch.problems if "status of 429" not in p]  # ours, faked
+    watch.check()
+    context.close()
+
+
+SLOUGH_WHY = {"en": "you are rid of", "fi": "pääset eroon", "de": "bist du also los"}
+SEAT_ONE = {"en": "seat 1", "fi": "paikka 1", "de": "Platz 1"}
+
+
+def test_rules_pages_in_players_words(server: Server, browser: Browser) -> None:
+    """Issue #35 item 9: every rules page, in each language, without protocol or terminal
+    spelling (no code at all: no `stock`, `slough 7H`, `war_match`, `max_moves`), seats
+    counted from 1, why one sloughs in Mattis, and language links with room (44 px
+    high, apart)."""
+    context = browser.new_context(viewport=SIZES["1280x800"])
+    page = context.new_page()
+    watch = Watch(page)
+    for game in ("myllymatti", "mattis", "mueckenstich"):
+        for lang in ("en", "fi", "de"):
+            page.goto(f"{server.url}/rules/{game}?lang={lang}")
+            where = f"/rules/{game}?lang={lang}"
+            main = page.locator("main.rules")
+            text = main.inner_text()
+            assert main.locator("code").count() == 0, (
+                where,
+                main.locator("code").first.inner_text(),
+            )
+            for word in ("slough 7", "discard 7", "trump G", "war_match", "max_moves", "= round"):
+                assert word not in text, (where, word)
+            assert not [w for w in ("seat 0", "paikka 0", "Platz 0") if w in text], where
+            if game != "mueckenstich":
+                assert SEAT_ONE[lang] in text, (where, SEAT_ONE[lang])
+            if game == "mattis":
+                assert SLOUGH_WHY[lang] in text, where
+            links = page.locator(".rules-languages a")
+            boxes = [links.nth(i).bounding_box() for i in range(links.count())]
+            assert len(boxes) == 3 and all(b and b["height"] >= 44 for b in boxes), boxes
+            gaps = [
+                b2["x"] - (b1["x"] + b1["width"])
+                for b1, b2 in itertools.pairwise(boxes)
+                if b1 and b2
+            ]
+            assert min(gaps) >= 8, gaps
+    page.screenshot(path=str(ARTIFACTS / "rules-page-de.png"), full_page=True)
     watch.check()
     context.close()

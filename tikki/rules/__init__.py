@@ -61,4 +61,26 @@ def rules_text(game: str, lang: str = DEFAULT_LANGUAGE) -> str:
     return texts.get(spoken(lang)) or texts[DEFAULT_LANGUAGE]
 
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "rules_games", "rules_text"]
+TERMINAL_HEADINGS = {"en": "In the terminal", "fi": "Päätteessä", "de": "Im Terminal"}
+"""The heading of every rules text's last section: the options and moves as the terminal
+(``tikki play``) and the API write them, which the players' page leaves out."""
+
+
+def players_text(game: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The rules of ``game`` in ``lang`` in players' words: :func:`rules_text` without its
+    last section (:data:`TERMINAL_HEADINGS`: the terminal's and the API's spelling)."""
+    text = rules_text(game, lang)
+    body, _sep, last = text.rpartition("\n## ")
+    if body and last.split("\n", 1)[0].strip() in TERMINAL_HEADINGS.values():
+        return body.rstrip("\n") + "\n"
+    return text
+
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "TERMINAL_HEADINGS",
+    "players_text",
+    "rules_games",
+    "rules_text",
+]

@@ -20,7 +20,7 @@ from markdown_it import MarkdownIt
 
 from tikki.core import RulesError, game_class
 from tikki.i18n import _, negotiate, spoken
-from tikki.rules import DEFAULT_LANGUAGE, rules_text
+from tikki.rules import DEFAULT_LANGUAGE, players_text, rules_text
 from tikki.server.errors import ApiError
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
@@ -97,8 +97,10 @@ def rules_markdown(game: str, lang: str = DEFAULT_LANGUAGE) -> str:
 
 
 def rules_page(game: str, lang: str = DEFAULT_LANGUAGE) -> HTMLResponse:
-    """A game's rules in ``lang`` (one of :data:`tikki.rules.LANGUAGES`) as an HTML page."""
-    text = rules_markdown(game, lang)
+    """A game's rules in ``lang`` (one of :data:`tikki.rules.LANGUAGES`) as an HTML page,
+    in players' words (:func:`tikki.rules.players_text`: no terminal or API spelling)."""
+    rules_markdown(game, lang)  # an unknown game: 404
+    text = players_text(game_class(game).name, lang)
     words = RULES_PAGE_WORDS[lang]
     title = html.escape(game_class(game).title)
     switch = " · ".join(
