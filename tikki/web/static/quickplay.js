@@ -76,8 +76,7 @@ export function renderQuickPlay(host, games, bots, nameInput) {
       return (
         `<div class="quick-game" data-game="${esc(game)}"><button type="button" class="primary quick-btn" data-quick="${esc(game)}" aria-describedby="quick-${esc(game)}">` +
         `${esc(_("Play {game} now against bots", { game: info.title }))}</button>` +
-        `<small id="quick-${esc(game)}" class="help">${esc(settingsText(body, info, bots))}</small>` +
-        `<p class="field-error" role="alert" hidden></p></div>`
+        `<small id="quick-${esc(game)}" class="help">${esc(settingsText(body, info, bots))}</small></div>`
       );
     })
     .join("");
@@ -90,8 +89,8 @@ export function renderQuickPlay(host, games, bots, nameInput) {
 }
 
 async function play(game, info, bots, nameInput, button) {
-  const error = button.parentElement.querySelector(".field-error");
-  error.hidden = true;
+  const box = button.parentElement;
+  box.querySelector(".field-error")?.remove(); // an error shows only while it holds
   const typed = nameInput ? nameInput.value.trim() : "";
   const name = typed || loadName() || _("Player");
   if (typed) saveName(typed);
@@ -106,8 +105,11 @@ async function play(game, info, bots, nameInput, button) {
     saveToken(id, joined.token, joined.seat);
     location.href = tableUrl(id, joined.seat);
   } catch (err) {
+    const error = document.createElement("p");
+    error.className = "field-error";
+    error.setAttribute("role", "alert");
     error.textContent = _("The game could not be started: {reason}", { reason: err.message });
-    error.hidden = false;
+    box.append(error);
     button.disabled = false;
     button.focus();
   }
