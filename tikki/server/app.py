@@ -19,7 +19,7 @@ import tikki
 from tikki import i18n
 from tikki.core import games
 from tikki.i18n import _
-from tikki.server import accounts, botplay, headers, replay, schemas, web, ws
+from tikki.server import accounts, botplay, chat, headers, replay, schemas, web, ws
 from tikki.server.analysis import Analyses
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
@@ -162,8 +162,14 @@ def api_router() -> APIRouter:
 
     @router.get("/tables/{table_id}", response_model=schemas.TableInfo)
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:
-        """One table (no token, no seed before the end)."""
-        return (await _manager(request).get(table_id)).public()
+        """One table (no token, no seed before the end); a bot-only table whose bot waits
+        for a search slot says its place in the queue (``queue``)."""
+        manager = _manager(request)
+        table = await manager.get(table_id)
+        out = table.public()
+        if all(s.kind == "bot" for s in table.seats):
+            out["queue"] = manager.search_place(table.lane, table.id)
+        return out
 
     @router.post("/tables/{table_id}/seats/{seat}", response_model=schemas.Joined)
     async def join(
@@ -177,6 +183,7 @@ def api_router() -> APIRouter:
             table_id, seat, name, body.invite, client_address(request)
         )
         await accounts.after_join(request, table.id, seat)
+        await chat.after_join(request, table, seat, client_address(request))
         return {"seat": seat, "token": token, "table": table.public()}
 
     @router.get("/tables/{table_id}/state", response_model=schemas.StateMessage)
@@ -442,6 +449,7 @@ def create_app(
     app.state.analyses = analyses
     app.state.throttles = Throttles(manager.policy)
     app.state.accounts = accounts.Accounts(manager.store.engine)
+    app.state.chat = chat.Chat(manager.store.engine)
     app.state.max_message = max_message
     app.state.body_timeout = body_timeout
     app.add_middleware(BodyLimit, limit=max_message, paths={"/api/replay": replay.MAX_RECORD})
@@ -453,6 +461,7 @@ def create_app(
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.include_router(api_router())
     app.include_router(accounts.router())
+    app.include_router(chat.router())
     app.include_router(ws.router())
     app.include_router(web.router())
     app.include_router(headers.docs_router())

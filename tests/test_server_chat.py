@@ -1,0 +1,85 @@
+"""Table chat (issue 42, point 4): quick phrases by id, free text switched off by the
+creator, length and rate limits, the spectators' channel kept apart during the game,
+stored with the table (after a restart too) and kept out of the game record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests._server import TestClient, app_state, auth, client, create, error_of, join
+
+XSS = '<img src=x onerror="alert(1)">'
+
+
+def chat(c: TestClient, table_id: str, token: str | None = None, **body: Any) -> Any:
+    return c.post(f"/api/tables/{table_id}/chat", json=body, headers=auth(token) if token else {})
+
+
+def read(c: TestClient, table_id: str, token: str | None = None, after: int = 0) -> Any:
+    r = c.get(f"/api/tables/{table_id}/chat?after={after}", headers=auth(token) if token else {})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_phrases_text_channels_and_record(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        table_id = create(c, seed=3)["table"]["id"]
+        anna, ben = join(c, table_id, 0, "Anna"), join(c, table_id, 1, "Ben")
+        r = chat(c, table_id, anna, phrase="gg")
+        assert r.status_code == 201, r.text
+        assert r.json()["phrase"] == "gg" and r.json()["name"] == "Anna"
+        assert chat(c, table_id, ben, text=f"  {XSS}\u0007 ").json()["text"] == XSS
+        assert chat(c, table_id, None, text="psst, spectators here").status_code == 201
+        players = read(c, table_id, ben)
+        assert [m["phrase"] or m["text"] for m in players["messages"]] == ["gg", XSS]
+        assert players["host"] is False and read(c, table_id, anna)["host"] is True
+        watcher = read(c, table_id)
+        assert [m["channel"] for m in watcher["messages"]] == ["players"] * 2 + ["spectators"]
+        assert read(c, table_id, anna, after=1)["messages"][0]["seq"] == 2
+        # wrong input: one clear line, nothing stored
+        for body, code in (
+            ({"phrase": "insult"}, "bad_chat"),
+            ({}, "bad_chat"),
+            ({"phrase": "gg", "text": "hi"}, "bad_chat"),
+            ({"text": "x" * 201}, "bad_chat"),
+            ({"text": " \u0000 "}, "bad_chat"),
+        ):
+            assert error_of(chat(c, table_id, anna, **body))[:2] == (400, code), body
+        # the creator switches free text off; others may not
+        off = {"free_text": False}
+        r = c.post(f"/api/tables/{table_id}/chat/settings", json=off, headers=auth(ben))
+        assert error_of(r)[1] == "spectator"
+        r = c.post(f"/api/tables/{table_id}/chat/settings", json=off, headers=auth(anna))
+        assert r.json() == {"free_text": False}
+        status, code, message = error_of(chat(c, table_id, ben, text="hello"))
+        assert (status, code) == (409, "chat_off") and "quick phrase" in message
+        assert chat(c, table_id, ben, phrase="wp").status_code == 201
+        # finish the game: the chat never enters the record; now players see both
+        table = app_state(c).manager.tables[table_id]
+        tokens = [anna, ben]
+        while table.status != "finished":
+            seat = table.state.current_player
+            view = c.get(f"/api/tables/{table_id}/state", headers=auth(tokens[seat])).json()
+            body = {"move": view["view"]["legal_moves"][0], "seq": view["seq"]}
+            r = c.post(f"/api/tables/{table_id}/moves", json=body, headers=auth(tokens[seat]))
+            assert r.status_code == 200, r.text
+        record = c.get(f"/api/tables/{table_id}/record").text
+        assert "spectators here" not in record and "onerror" not in record
+        assert len(read(c, table_id, anna)["messages"]) == 4
+    with client(tmp_path) as c:  # restarted: the chat and its settings are kept
+        again = read(c, table_id, anna)
+        assert [m["seq"] for m in again["messages"]] == [1, 2, 3, 4]
+        assert again["free_text"] is False and again["host"] is True
+
+
+def test_chat_rate_limited(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        app_state(c).chat.limits.clock = lambda: 0.0
+        table_id = create(c)["table"]["id"]
+        anna = join(c, table_id, 0, "Anna")
+        codes = [chat(c, table_id, anna, phrase="oops").status_code for _ in range(6)]
+        assert codes == [201] * 5 + [429]
+        assert chat(c, table_id, None, phrase="oops").status_code == 201  # another sender
+        assert error_of(chat(c, table_id, "nope", phrase="gg"))[1] == "bad_token"
+        assert error_of(c.get("/api/tables/nosuch/chat"))[1] == "unknown_table"

@@ -1,0 +1,303 @@
+"""Table chat: quick phrases (sent as ids, shown in each reader's language) and free text.
+
+- Two channels: ``players`` (the seated people) and ``spectators``.  During the game the
+  players read their own channel only; spectators read both; after the end everyone
+  reads both.
+- Free text is at most :data:`TEXT_MAX` characters, rate-limited per sender, and can be
+  switched off by the table's creator (the seat the creating browser's address took
+  first).  It is stored as sent and shown as text (the page never parses it as HTML).
+- Messages are stored with the table (``tikki_chat``) and never enter its game record.
+- Reading is a long poll: ``GET …/chat?after=SEQ&wait=true`` answers at once when there is
+  something newer, else after at most :data:`WAIT` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from pydantic import BaseModel, Field
+from sqlalchemy import Engine, insert, select, update
+
+from tikki.i18n import _
+from tikki.server.accounts import ERRORS, accounts_of, address_of
+from tikki.server.db import ChatRow, TableExtraRow, now
+from tikki.server.errors import STATUS, ApiError
+from tikki.server.quota import RateLimiter, rate_limited
+from tikki.server.tables import Table, TableManager, iso
+
+PHRASES = ("gg", "wp", "thanks", "oops", "hurry")
+"""The quick phrases' ids: Good game, Well played, Thanks, Oops, Hurry up, please."""
+TEXT_MAX = 200
+"""The longest free text, in characters."""
+MESSAGES_PER_MINUTE = 12.0
+"""Messages one sender may send a minute (a burst of :data:`BURST`)."""
+BURST = 5.0
+KEEP = 200
+"""Messages a table keeps (older ones are dropped from what is shown)."""
+WAIT = 25.0
+"""The longest a long poll waits, in seconds."""
+
+STATUS.update({"chat_off": 409, "bad_chat": 400})
+
+
+class ChatMessage(BaseModel):
+    """A message to send: a quick phrase's id or a free text."""
+
+    phrase: str | None = Field(default=None, max_length=32)
+    text: str | None = Field(default=None, max_length=TEXT_MAX * 4)
+
+
+class ChatSettings(BaseModel):
+    """The creator's chat settings."""
+
+    free_text: bool
+
+
+@dataclass
+class Room:
+    """One table's chat in memory: its messages, settings and waiting readers."""
+
+    messages: list[dict[str, Any]]
+    host_seat: int | None
+    free_text: bool
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def seq(self) -> int:
+        """The newest message's number (0: none)."""
+        return self.messages[-1]["seq"] if self.messages else 0
+
+
+class Chat:
+    """Every table's chat room, loaded from the database on first use."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.rooms: dict[str, Room] = {}
+        self.limits = RateLimiter(MESSAGES_PER_MINUTE, BURST)
+
+    def _load(self, table_id: str) -> Room:
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.seq)
+            ).all()
+            extra = connection.execute(
+                select(TableExtraRow).where(TableExtraRow.table_id == table_id)
+            ).first()
+        messages = [
+            {
+                "seq": r.seq,
+                "channel": r.channel,
+                "sender": r.sender,
+                "name": r.name,
+                "phrase": r.phrase,
+                "text": r.text,
+                "time": iso(r.time),
+            }
+            for r in rows[-KEEP:]
+        ]
+        host = None if extra is None else extra.host_seat
+        free = True if extra is None else bool(extra.free_text)
+        return Room(messages, host, free)
+
+    async def room(self, table_id: str) -> Room:
+        """A table's room (loaded once)."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            loaded = await asyncio.to_thread(self._load, table_id)
+            room = self.rooms.setdefault(table_id, loaded)
+        return room
+
+    def _store(self, table_id: str, message: dict[str, Any]) -> None:
+        row = {k: v for k, v in message.items() if k != "time"}
+        with self.engine.begin() as connection:
+            connection.execute(insert(ChatRow), {**row, "table_id": table_id, "time": now()})
+
+    def _store_extra(self, table_id: str, values: dict[str, Any]) -> None:
+        with self.engine.begin() as connection:
+            found = connection.execute(
+                select(TableExtraRow.table_id).where(TableExtraRow.table_id == table_id)
+            ).first()
+            if found is None:
+                connection.execute(insert(TableExtraRow), {"table_id": table_id, **values})
+            else:
+                connection.execute(
+                    update(TableExtraRow).where(TableExtraRow.table_id == table_id).values(**values)
+                )
+
+    async def set_host(self, table: Table, seat: int) -> None:
+        """Make ``seat`` the creator's seat unless the table has one."""
+        room = await self.room(table.id)
+        if room.host_seat is None:
+            room.host_seat = seat
+            await asyncio.to_thread(self._store_extra, table.id, {"host_seat": seat})
+
+    async def post(
+        self, table: Table, seat: int | None, sender: str, name: str, body: ChatMessage
+    ) -> dict[str, Any]:
+        """Add a message; ``bad_chat``, ``chat_off`` or ``rate_limited`` when refused."""
+        room = await self.room(table.id)
+        phrase, text = body.phrase, clean(body.text)
+        if (phrase is None) == (text is None) or (phrase is not None and phrase not in PHRASES):
+            raise ApiError(
+                "bad_chat",
+                _(
+                    "send one quick phrase ({phrases}) or a text of 1–{n} characters",
+                    phrases=", ".join(PHRASES),
+                    n=TEXT_MAX,
+                ),
+            )
+        if text is not None and not room.free_text:
+            raise ApiError(
+                "chat_off", _("the table's creator switched free text off: send a quick phrase")
+            )
+        wait = self.limits.take(f"{table.id}:{sender}")
+        if wait > 0:
+            raise rate_limited(
+                _("you may send {n:g} messages a minute", n=MESSAGES_PER_MINUTE), wait
+            )
+        message = {
+            "seq": room.seq() + 1,
+            "channel": "players" if seat is not None else "spectators",
+            "sender": sender,
+            "name": name,
+            "phrase": phrase,
+            "text": text,
+            "time": iso(now()),
+        }
+        await asyncio.to_thread(self._store, table.id, message)
+        room.messages = [*room.messages[-(KEEP - 1) :], message]
+        room.changed.set()
+        room.changed = asyncio.Event()
+        return message
+
+    async def settings(self, table: Table, seat: int | None, free_text: bool) -> Room:
+        """The creator switches free text on or off."""
+        room = await self.room(table.id)
+        if seat is None or seat != room.host_seat:
+            raise ApiError("spectator", _("only the table's creator may change its chat"))
+        room.free_text = free_text
+        await asyncio.to_thread(self._store_extra, table.id, {"free_text": free_text})
+        room.changed.set()
+        room.changed = asyncio.Event()
+        return room
+
+
+def clean(text: str | None) -> str | None:
+    """A free text without control characters and outer spaces (``None`` if empty);
+    ``bad_chat`` when it is too long."""
+    if text is None:
+        return None
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c == " ")
+    kept = " ".join(kept.split())
+    if len(kept) > TEXT_MAX:
+        raise ApiError(
+            "bad_chat", _("a message has at most {n} characters, not {m}", n=TEXT_MAX, m=len(kept))
+        )
+    return kept or None
+
+
+def readable(message: dict[str, Any], seat: int | None, over: bool) -> bool:
+    """Whether a reader (``seat``; ``None``: a spectator) sees a message now."""
+    return over or seat is None or message["channel"] == "players"
+
+
+def _answer(room: Room, table: Table, seat: int | None, after: int) -> dict[str, Any]:
+    over = table.status == "finished"
+    return {
+        "messages": [m for m in room.messages if m["seq"] > after and readable(m, seat, over)],
+        "seq": room.seq(),
+        "free_text": room.free_text,
+        "host": seat is not None and seat == room.host_seat,
+        "channel": "players" if seat is not None else "spectators",
+        "you": None,
+    }
+
+
+def _chat(request: Request) -> Chat:
+    chat: Chat = request.app.state.chat
+    return chat
+
+
+def _manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+async def _who(
+    request: Request, table: Table, authorization: str | None
+) -> tuple[int | None, str, str]:
+    """The seat, sender key and shown name of the request's person."""
+    from tikki.server.app import bearer
+
+    seat = table.seat_of(bearer(authorization))
+    if seat is not None:
+        return seat, f"seat:{seat}", table.seats[seat].name or _("Player")
+    account = await accounts_of(request).current(request)
+    if account is not None:
+        return None, f"account:{account.id}", account.name
+    key = hashlib.sha256(f"{table.id}:{address_of(request)}".encode()).hexdigest()[:10]
+    return None, f"guest:{key}", _("Spectator")
+
+
+Auth = Annotated[str | None, Header(description="Bearer TOKEN: a seat token (none: a spectator)")]
+
+
+def router() -> APIRouter:
+    """The chat API: ``/api/tables/{id}/chat…``."""
+    routes = APIRouter(prefix="/api/tables/{table_id}/chat", tags=["chat"], responses=ERRORS)
+
+    @routes.get("")
+    async def read(
+        table_id: str,
+        request: Request,
+        after: Annotated[int, Query(ge=0, le=2**31)] = 0,
+        wait: Annotated[bool, Query(description="wait up to 25 s for a newer message")] = False,
+        authorization: Auth = None,
+    ) -> dict[str, Any]:
+        """The messages after ``after`` this reader sees, and the chat's settings."""
+        table = await _manager(request).get(table_id)
+        seat, sender, _name = await _who(request, table, authorization)
+        room = await _chat(request).room(table.id)
+        answer = _answer(room, table, seat, after)
+        if wait and not answer["messages"] and room.seq() <= after:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(room.changed.wait(), WAIT)
+            answer = _answer(room, table, seat, after)
+        answer["you"] = sender
+        return answer
+
+    @routes.post("", status_code=201)
+    async def send(
+        table_id: str, body: ChatMessage, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Send a quick phrase (its id) or a free text to your channel."""
+        table = await _manager(request).get(table_id)
+        seat, sender, name = await _who(request, table, authorization)
+        return await _chat(request).post(table, seat, sender, name, body)
+
+    @routes.post("/settings")
+    async def settings(
+        table_id: str, body: ChatSettings, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """The table's creator switches free text on or off."""
+        table = await _manager(request).get(table_id)
+        seat, _sender, _name = await _who(request, table, authorization)
+        room = await _chat(request).settings(table, seat, body.free_text)
+        return {"free_text": room.free_text}
+
+    return routes
+
+
+async def after_join(request: Request, table: Table, seat: int, address: str) -> None:
+    """The creator's first seat becomes the chat's host seat."""
+    if table.owner is not None and table.owner == address:
+        await _chat(request).set_host(table, seat)
+
+
+__all__ = ["PHRASES", "TEXT_MAX", "Chat", "after_join", "clean", "readable", "router"]
