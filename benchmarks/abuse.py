@@ -8,14 +8,16 @@ as many addresses; the raw-TCP crowds (idle connections, slowloris) connect from
 loopback addresses (127.0.0.5, 127.0.0.6), each one host. Everything stays on
 127.0.0.0/8 and every attack loop is bounded.
 
-For each crowd it measures, first with the server quiet and then while the crowd runs:
+Each crowd meets a fresh server. It measures, first with the server quiet and then while
+the crowd runs:
 
 - **bot s**: a person's Hard bot (``ismcts:iterations=1000``) at a quiet two-seat
   Myllymatti table, the median seconds from the person's move to the bot's answer (the
   same seeded deals and moves both times, so the same searches);
 - **others p95 ms**: another person's move latency at a table against a Medium bot (from
   sending the move to the state that holds it), 95th percentile;
-- the server's **RSS** (MiB) and **open files**;
+- the server's **RSS** (MiB) and **open files** (under a crowd: the largest seen while
+  it ran, sampled four times a second);
 - what the crowd got (tables, jobs, connections accepted or refused) and the server's
   log lines while it ran.
 
@@ -465,9 +467,23 @@ async def measure(name: str, server: Server, args: argparse.Namespace) -> Result
     notes: dict[str, Any] = await prepare(server) if prepare else {}
     before = await probe(server, args, name)
     lines = len(server.lines)
+    peak = [0.0, 0]
+
+    async def sample() -> None:  # the server's largest RSS and open files under the crowd
+        while True:
+            rss, files = server.stats()
+            peak[:] = [max(peak[0], rss), max(int(peak[1]), files)]
+            await asyncio.sleep(0.25)
+
     async with running(crowd, server, notes):
+        sampler = asyncio.create_task(sample())
         await asyncio.sleep(args.settle)
         under = await probe(server, args, name + "!")
+        sampler.cancel()
+    under.rss_mib, under.open_files = (
+        max(under.rss_mib, peak[0]),
+        max(under.open_files, int(peak[1])),
+    )
     notes["log_lines"] = len(server.lines) - lines
     notes.pop("prepared", None)
     await asyncio.sleep(2)  # let the server drop what the crowd left
@@ -517,17 +533,17 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown crowds {unknown}: choose from {', '.join(CROWDS)}")
     results = []
-    with tempfile.TemporaryDirectory() as tmp:
-        server = start(Path(tmp), args.bot_delay)
-        try:
-            asyncio.run(bot_answers(server.url, 2, "192.0.2.1"))  # warm the search workers
-            for name in names:
+    for name in names:  # each crowd against a fresh server: nothing left from the one before
+        with tempfile.TemporaryDirectory() as tmp:
+            server = start(Path(tmp), args.bot_delay)
+            try:
+                asyncio.run(bot_answers(server.url, 2, "192.0.2.1"))  # warm the workers
                 console.print(f"crowd: {name} …")
                 results.append(asyncio.run(measure(name, server, args)))
                 report(results[-1:])
-        finally:
-            server.proc.terminate()
-            server.proc.wait(timeout=15)
+            finally:
+                server.proc.terminate()
+                server.proc.wait(timeout=15)
     report(results)
     if args.save:
         saved = {

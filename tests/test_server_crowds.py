@@ -46,6 +46,7 @@ from tikki.server.tables import REVOKED, NewTable, TableManager
 
 TWO_OPEN = [{"kind": "open"}, {"kind": "open"}]
 BOTS = [{"kind": "bot", "bot": "random"}] * 2
+HARD_BOT = "ismcts:iterations=1000"
 
 
 @contextmanager
@@ -578,3 +579,37 @@ def test_a_trusted_proxy_is_exempt_from_the_per_address_connection_cap(tmp_path:
             assert http.get(f"{url}/api/games").status_code == 200
         for conn in held:
             conn.close()
+
+
+def test_a_queued_bot_only_table_and_analysis_show_their_place(tmp_path: Path) -> None:
+    """A client whose crowd search waits sees its place (``queue``)."""
+    with client(tmp_path, policy=Policy(bot_workers=2), bot_delay=30) as c:
+        tid = create(c, seats=[{"kind": "bot", "bot": HARD_BOT}] * 2)["table"]["id"]
+        manager = app_state(c).manager
+
+        async def hold_and_ask() -> tuple[int | None, int | None]:
+            pool = manager._search_slots
+            gate = asyncio.Event()
+
+            async def busy() -> None:
+                async with pool.slot("other", "x", False):
+                    await gate.wait()
+
+            async def queued() -> None:
+                async with pool.slot(f"table:{tid}", tid, False):
+                    pass
+
+            holder = asyncio.create_task(busy())
+            await asyncio.sleep(0)
+            waiter = asyncio.create_task(queued())
+            await asyncio.sleep(0)
+            places = manager.search_place(f"table:{tid}", tid), pool.place("other", "x")
+            gate.set()
+            await asyncio.gather(holder, waiter)
+            return places
+
+        assert c.portal is not None
+        place, holder_place = c.portal.call(hold_and_ask)
+        assert place == 1 and holder_place is None
+        assert c.get(f"/api/tables/{tid}").json()["queue"] is None  # not waiting now
+        assert "queue" not in create(c)["table"] or create(c)["table"]["queue"] is None

@@ -174,6 +174,11 @@ class TableInfo(BaseModel):
         description="while waiting: when the table is removed unless someone joins"
         " (POST /api/tables/{id}/keep starts the time again)",
     )
+    queue: int | None = Field(
+        None,
+        description="GET /api/tables/{id} of a bot-only table whose bot waits for a search"
+        " slot: its place in the queue behind people's tables (1: next)",
+    )
 
 
 class Invite(BaseModel):
