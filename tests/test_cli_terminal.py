@@ -314,3 +314,28 @@ def test_replay_shows_the_game_seed_rules_players_and_a_forfeit(tmp_path: Path) 
     record.write_text(json.dumps(data))
     broken = runner.invoke(app, ["replay", str(record)])
     assert broken.exit_code == 1 and "seats must list one player per seat" in broken.stderr
+
+
+# --- the analysis in the terminal (points 13, 15) ---------------------------------------
+
+
+def test_mueckenstich_analysis_in_german_words_and_decimals(tmp_path: Path) -> None:
+    record = tmp_path / "m.json"
+    record.write_text(json.dumps(_finished("mueckenstich", 3, 3)))
+    moves = len(json.loads(record.read_text())["moves"])
+    args = ["--lang", "de", "analyse", str(record), "--from", str(moves - 12)]
+    result = runner.invoke(app, [*args, "--iterations", "30"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Mückenstich, Platz 0" in out and "mueckenstich" not in out
+    rows = [line.split() for line in out.splitlines() if re.match(r"\s+\d+\s", line)]
+    assert rows and all(row[1] in ("Stiche", "Wertung", "Ablage") for row in rows), rows
+    assert not re.search(r"[+-]\d+\.\d", out) and re.search(r"[+-]\d+,\d", out), out
+
+
+def test_analyse_from_beyond_the_end_is_refused(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    record.write_text(json.dumps(_finished()))
+    result = runner.invoke(app, ["analyse", str(record), "--from", "999"])
+    assert result.exit_code == 2 and "Accuracy" not in result.output
+    assert "--from 999: the game has 123 moves" in result.stderr

@@ -271,7 +271,7 @@ def test_pseudo_marks_every_line_of_the_analysis(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     for marked in (
-        "⟦myllymatti, seat 0: chance of not losing⟧",
+        "⟦Myllymatti, seat 0: chance of not losing⟧",
         "⟦move⟧ ⟦phase⟧ ⟦played⟧",
         "⟦loss⟧",
         "⟦Accuracy ",

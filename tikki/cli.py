@@ -515,7 +515,10 @@ def analyse_command(
     except (outputs.OutputError, extras.MissingExtra) as err:
         raise _fail(str(err)) from None
     data = _read_record(target, db)
-    _verify(target, data)
+    state = _verify(target, data)
+    if not 1 <= first <= max(1, len(state.moves)):
+        too_far = ngettext_moves(first, len(state.moves))
+        raise _fail(too_far)
     try:
         result = analysis_view.run(console, data, seat, iterations, seed, jobs, first)
     except RulesError as err:
@@ -530,6 +533,16 @@ def analyse_command(
         ok &= _write(plot_file, _("Plot written to {file}"), lambda p: _write_bytes(p, chart))
     if not ok:
         raise typer.Exit(1)
+
+
+def ngettext_moves(first: int, moves: int) -> str:
+    """``--from 999``: the game has only so many moves."""
+    return i18n.ngettext(
+        "--from {first}: the game has {n} move; give a move number from 1 to {n}",
+        "--from {first}: the game has {n} moves; give a move number from 1 to {n}",
+        moves,
+        first=first,
+    )
 
 
 def _write_text(path: Path, text: str) -> None:

@@ -16,8 +16,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from tikki.i18n import _, ngettext
-from tikki.tui.common import move_text
+from tikki.core import RulesError, game_class
+from tikki.i18n import _, current, ngettext
+from tikki.tui.common import move_text, phase_word
 
 OFFER_JOBS = 2
 """Worker processes for the analysis offered at the end of a terminal game (at most the
@@ -61,16 +62,31 @@ def offer_jobs() -> int:
     return max(1, min(OFFER_JOBS, os.cpu_count() or 1))
 
 
+def game_title(name: str) -> str:
+    """A game's title (``Mückenstich``) from its registered name."""
+    try:
+        return game_class(name).title
+    except RulesError:
+        return name
+
+
+def decimal(text: str) -> str:
+    """Numbers with the decimal mark of the language: ``2.9`` in English, ``2,9`` in
+    Finnish and German."""
+    return text.replace(".", ",") if current() in ("fi", "de") else text
+
+
 def table(result: Any, fmt: Callable[[float], str]) -> Table:
     """One row per decision: the move played, the best one, their values and the verdict."""
     from tikki.analysis import label_word
 
+    game = game_title(result.game)
     if result.kind == "not_loser":
-        title = _("{game}, seat {seat}: chance of not losing", game=result.game, seat=result.seat)
+        title = _("{game}, seat {seat}: chance of not losing", game=game, seat=result.seat)
     else:
         title = _(
             "{game}, seat {seat}: points the round will score (at its end, not the running total)",
-            game=result.game,
+            game=game,
             seat=result.seat,
         )
     shown = Table(title=title, box=box.SIMPLE_HEAD)
@@ -87,8 +103,9 @@ def table(result: Any, fmt: Callable[[float], str]) -> Table:
         shown.add_column(column, justify="right" if right else "left")
     for d in result.decisions:
         best = move_text(d.best) if d.best != d.played else Text("=")
+        phase = phase_word(d.phase, short=True)
         shown.add_row(
-            str(d.number), d.phase, move_text(d.played), fmt(d.values[d.played]),
+            str(d.number), phase, move_text(d.played), fmt(d.values[d.played]),
             best, fmt(d.value), compact(d.loss, d.error, percent=result.kind == "not_loser"),
             label_word(d.label) if d.label else "",
         )  # fmt: skip
@@ -99,7 +116,7 @@ def compact(loss: float, error: float, percent: bool) -> str:
     """A loss with its sampling error, short for the table: ``21±9%``, ``1.5±0.4``."""
     if percent:
         return f"{loss * 100:.0f}±{error * 100:.0f}%"
-    return f"{loss:.1f}±{error:.1f}"
+    return decimal(f"{loss:.1f}±{error:.1f}")
 
 
 def show(console: Console, result: Any) -> None:
@@ -109,8 +126,14 @@ def show(console: Console, result: Any) -> None:
     percent = result.kind == "not_loser"
 
     def fmt(value: float) -> str:
-        return f"{value:.0%}" if percent else f"{value:+.1f}"
+        return f"{value:.0%}" if percent else decimal(f"{value:+.1f}")
 
+    if not result.decisions:
+        console.print(
+            _("Seat {seat} had no decision to judge (a choice of moves) here.", seat=result.seat),
+            markup=False,
+        )
+        return
     console.print(table(result, fmt))
     counts = ", ".join(label_count(label, n) for label, n in result.counts().items())
     console.print(

@@ -305,9 +305,21 @@ PHASE_WORDS = {
 """Each game phase in words (the engine's phase names are ids)."""
 
 
-def phase_word(phase: str) -> str:
-    """A game phase in the current language: ``collect`` → ``phase 1, collecting``."""
-    return tr(PHASE_WORDS[phase]) if phase in PHASE_WORDS else phase
+SHORT_PHASE_WORDS = {
+    "collect": N_("phase 1"),
+    "shed": N_("phase 2"),
+    "discard": N_("aside"),
+    "play": N_("tricks"),
+    "score": N_("scoring"),
+}
+"""Each game phase in a word or two, for a table's column."""
+
+
+def phase_word(phase: str, short: bool = False) -> str:
+    """A game phase in the current language: ``collect`` → ``phase 1 — collecting`` (or,
+    ``short``, ``phase 1``)."""
+    words = SHORT_PHASE_WORDS if short else PHASE_WORDS
+    return tr(words[phase]) if phase in words else phase
 
 
 def pile(view: Mapping[str, Any]) -> Text:
