@@ -10,6 +10,7 @@ at 1280×800 and 390×844 go to ``test-artifacts/``.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -126,6 +127,9 @@ def test_replay_steps_through_follows_a_seat_and_opens_from_the_chart(
     page.click("#analyse")
     page.wait_for_selector(".analysis-summary", timeout=120_000)
     assert page.locator("svg.analysis-chart a.chart-link").count() >= 1
+    for link in page.locator("#log-list .verdict a.replay-link").all():  # marked log moves
+        href = link.get_attribute("href") or ""
+        assert re.fullmatch(rf"/replay/{table_id}\?seat=0&at=\d+&analysis=1", href), href
     job = page.request.get(f"{base}/api/tables/{table_id}/analysis/0").json()
     decision = max(job["analysis"]["decisions"], key=lambda d: d["loss"])
     link = page.locator("svg.analysis-chart a.chart-link").nth(

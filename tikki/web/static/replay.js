@@ -147,7 +147,9 @@ function show(k) {
     mySeat: seat,
     legal: [],
     outcome: d.outcome,
-    memoryAids: rp.seat === "all" || Boolean(d.table?.memory_aids) || seat === null,
+    // Mückenstich's won tricks stay face down during a round, as at the live table,
+    // unless the table had memory aids or the game is shown with every hand
+    memoryAids: rp.seat === "all" || Boolean(d.table?.memory_aids),
   };
   const shown = R.tableView ? { ...view, history: history.slice(0, rp.at) } : view;
   const tableView = R.tableView ? R.tableView(shown, ctx) : view;
@@ -278,6 +280,11 @@ function fmt(value) {
   return a.kind === "not_loser" ? `${Math.round(value * 100)}%` : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
 }
 
+/** A value with its sampling error when the analysis gives one: `62% ± 3%`. */
+function fmtError(value, error) {
+  return error === undefined || error === null ? fmt(value) : `${fmt(value)} ± ${fmt(error).replace("+", "")}`;
+}
+
 /** What the analysis said about the decision taken at this position (lichess's arrows, in words). */
 function renderSaid(k) {
   const box = $("#said");
@@ -289,7 +296,7 @@ function renderSaid(k) {
     .sort((x, y) => y[1] - x[1])
     .map(
       ([move, value]) =>
-        `<li class="${move === d.played ? "played" : ""}${move === d.best ? " best" : ""}">${moveChips(move)} <span class="muted">${esc(fmt(value))}</span></li>`,
+        `<li class="${move === d.played ? "played" : ""}${move === d.best ? " best" : ""}">${moveChips(move)} <span class="muted">${esc(fmtError(value, d.errors?.[move]))}</span></li>`,
     )
     .join("");
   const verdict = d.label
@@ -298,7 +305,7 @@ function renderSaid(k) {
         played: `<b>${moveChips(d.played)}</b>`,
         label: esc({ inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[d.label] ?? d.label),
         best: `<b>${moveChips(d.best)}</b>`,
-        loss: esc(fmt(d.loss).replace("+", "")),
+        loss: esc(fmtError(d.loss, d.error).replace(/^\+/, "")),
       })
     : _("{name} played {played}: the best move, or as good as it.", { name, played: `<b>${moveChips(d.played)}</b>` });
   box.innerHTML =
