@@ -38,7 +38,9 @@ def test_rules_page_renders_markdown_with_the_sites_css(c: TestClient) -> None:
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     page = r.text
     assert "<h1>Myllymatti</h1>" in page and "<h2>Phase 1 — collecting</h2>" in page
-    assert "<li>" in page and "<strong>duel</strong>" in page and "<code>stock</code>" in page
+    assert "<li>" in page and "<strong>duel</strong>" in page
+    # players' words (issue #35 item 9): the buttons' names, no terminal spelling
+    assert "<strong>Turn the top stock card</strong>" in page and "<code>" not in page
     assert '<link rel="stylesheet" href="/static/style.css">' in page
     assert "<script" not in page and "script-src 'self'" in r.headers["content-security-policy"]
     assert error_of(c.get("/rules/poker"))[:2] == (404, "unknown_game")
@@ -46,7 +48,7 @@ def test_rules_page_renders_markdown_with_the_sites_css(c: TestClient) -> None:
 
 def test_rules_markdown_cannot_inject_html(monkeypatch: pytest.MonkeyPatch, c: TestClient) -> None:
     evil = "# T\n<script>alert(1)</script>\n[x](javascript:alert(1))"
-    monkeypatch.setattr("tikki.server.web.rules_text", lambda game, lang: evil)
+    monkeypatch.setattr("tikki.server.web.players_text", lambda game, lang: evil)
     page = c.get("/rules/mattis").text
     assert "<script>alert" not in page and "&lt;script&gt;" in page
     assert 'href="javascript:' not in page
