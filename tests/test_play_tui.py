@@ -341,10 +341,11 @@ def _offered_game(tmp_path: Path, answer: str | None) -> tuple[list[str], str]:
 def test_the_end_of_a_game_offers_its_analysis(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("tikki.analysis.SAMPLES", 4)  # the same judging, in seconds
+    monkeypatch.setattr("tikki.analysis.ITERATIONS", 20)  # the same judging, in seconds
     offers, shown = _offered_game(tmp_path, "y")
     assert len(offers) == 1 and "(y/N)" in offers[0]
-    assert re.search(r"Accuracy \d+% over \d+ decisions: .* \(4 samples each", shown), shown
+    words = " ".join(shown.split())
+    assert re.search(r"Accuracy \d+% over \d+ decisions: .* 20 iterations each", words), shown
     # the moves read as on the game's screen: suit symbols, not the move texts
     table = shown[shown.index("chance of not losing") :]
     assert any(symbol in table for symbol in "♠♥♦♣")
