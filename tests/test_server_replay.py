@@ -4,11 +4,15 @@ seat saw them, every hand after the end, and nothing hidden before it."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests._server import TestClient, auth, client, create, error_of, join, pick, state
 from tests.test_server_analysis import finished_table
+from tikki.core import State
 from tikki.core import replay as core_replay
 
 
@@ -118,3 +122,53 @@ def test_bad_records_and_seats_get_one_clear_line(tmp_path: Path) -> None:
         assert error_of(c.get("/api/tables/nope/replay"))[:2] == (404, "unknown_table")
         assert c.get(f"/replay/{table_id}").status_code == 200
         assert c.get("/replay").status_code == 200
+
+
+TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def _hidden(state: State) -> dict[int | None, set[str]]:
+    """The cards hidden from each seat (``None``: from any seat) in ``state``."""
+    per_seat: dict[int | None, set[str]] = {
+        int(seat): set(cards) for seat, cards in state.reveal()["hidden"].items()
+    }
+    per_seat[None] = set().union(*per_seat.values())
+    return per_seat
+
+
+@pytest.mark.parametrize("game", ["myllymatti", "mattis", "mueckenstich"])
+def test_no_hidden_card_reaches_a_replay_before_the_end(tmp_path: Path, game: str) -> None:
+    """Mid-game, every frame of the spectators' replay holds no card hidden from any seat
+    at that move, and every frame of a seat's own replay none hidden from that seat."""
+    with client(tmp_path) as c:
+        players = 4 if game == "mueckenstich" else 3
+        seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)
+        table_id = create(c, game, seats=seats, seed=77)["table"]["id"]
+        token = join(c, table_id, 0)
+        for _ in range(25):  # seat 0's moves, the bots' in between
+            s = state(c, table_id, token)
+            while s["view"]["to_act"] != 0 and s["status"] == "playing":
+                s = state(c, table_id, token)
+            if s["status"] != "playing":
+                break
+            body = {"move": pick(s["view"], s["seq"]), "seq": s["seq"]}
+            c.post(f"/api/tables/{table_id}/moves", json=body, headers=auth(token))
+        replays = {}
+        for key, headers in ((None, {}), (0, auth(token))):
+            query = "" if key is None else "?seat=0"
+            replays[key] = c.get(f"/api/tables/{table_id}/replay{query}", headers=headers).json()
+        record = _full_record(c, table_id)  # the bots may have moved on since: a longer one
+        assert "outcome" not in record, "the game ended before the check"
+        from tikki.core import load
+
+        g = load(record["game"], record["players"], rules=record["rules"], **record["options"])
+        hidden = [_hidden(g.new_state(seed=record["seed"]))]
+        core_replay(record, lambda _i, _m, st: hidden.append(_hidden(st)))
+        for key, got in replays.items():
+            assert len(got["frames"]) > 30
+            for k, frame in enumerate(got["frames"]):
+                leaked = set(TOKEN.findall(json.dumps(frame))) & hidden[k][key]
+                assert not leaked, f"{game}: seat {key} sees hidden {sorted(leaked)} at {k}"
+            words = set(TOKEN.findall(json.dumps(got["history"])))
+            now = len(got["frames"]) - 1
+            assert not words & hidden[now][key], f"{game}: the log shows a hidden card"
