@@ -121,6 +121,13 @@ def test_bad_records_and_seats_get_one_clear_line(tmp_path: Path) -> None:
         assert c.post("/api/replay", json=padded).status_code == 200
         assert error_of(c.get("/api/tables/nope/replay"))[:2] == (404, "unknown_table")
         assert c.get(f"/replay/{table_id}").status_code == 200
+        # a whole game's positions go gzipped to a client that accepts it
+        url = f"/api/tables/{table_id}/replay?seat=all"
+        zipped = c.get(url, headers={"Accept-Encoding": "gzip"})
+        plain = c.get(url, headers={"Accept-Encoding": "identity"})
+        assert zipped.headers["content-encoding"] == "gzip" and zipped.json() == plain.json()
+        assert "content-encoding" not in plain.headers
+        assert int(zipped.headers["content-length"]) * 5 < len(plain.content)
         assert c.get("/replay").status_code == 200
 
 

@@ -333,10 +333,11 @@ def api_router() -> APIRouter:
             Query(description="a seat number, 'all' (every hand, after the end) or none"),
         ] = None,
         authorization: Auth = None,
-    ) -> dict[str, Any]:
+        accept_encoding: Annotated[str | None, Header()] = None,
+    ) -> Response:
         """The game's positions move by move as ``seat`` saw them (``frames[k]``: after
         ``k`` moves) and its log (``history``).  Before the end: the spectators' view, or
-        your own seat's with its token."""
+        your own seat's with its token.  Gzipped for a client that accepts it."""
         table = await _manager(request).get(table_id)
         own = table.seat_of(bearer(authorization))
         wanted = replay.parse_seat(seat, len(table.seats))
@@ -344,7 +345,7 @@ def api_router() -> APIRouter:
         replay.allowed(wanted, over, own)
         out = replay.frames(table.state.record(), wanted)
         out["table"] = table.public()
-        return out
+        return replay.answer(out, accept_encoding)
 
     @router.post("/replay", response_model=dict[str, Any])
     async def record_replay(
@@ -353,7 +354,8 @@ def api_router() -> APIRouter:
             str | None,
             Query(description="a seat number, 'all' (every hand, after the end) or none"),
         ] = None,
-    ) -> dict[str, Any]:
+        accept_encoding: Annotated[str | None, Header()] = None,
+    ) -> Response:
         """Replay an uploaded record (at most 64 KiB of JSON): its positions move by move
         as ``seat`` saw them, as for a table.  A game that is not over shows the
         spectators' view only."""
@@ -362,7 +364,7 @@ def api_router() -> APIRouter:
         out = replay.frames(record, wanted)
         replay.allowed(wanted, bool(out["over"]), None)
         out["seats"] = record.get("seats") if isinstance(record.get("seats"), list) else None
-        return out
+        return replay.answer(out, accept_encoding)
 
     return router
 

@@ -18,8 +18,12 @@ than the live table does.
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Mapping
 from typing import Any
+
+from fastapi import Response
 
 from tikki.core import JSON, Game, RulesError, State, load, replay
 from tikki.i18n import _
@@ -29,6 +33,19 @@ ALL = "all"
 """The ``seat`` that shows every hand (a finished game only)."""
 MAX_RECORD = 65536
 """The largest record (bytes of JSON) a player may upload to replay."""
+GZIP_OVER = 1024
+"""Answers larger than this (bytes) go gzipped to a client that accepts it: a whole
+game's positions are some 300–450 KiB of JSON, about 10 KiB gzipped."""
+
+
+def answer(out: JSON, accept_encoding: str | None) -> Response:
+    """The replay as JSON, gzipped when the client accepts it (``Accept-Encoding``)."""
+    body = json.dumps(out, separators=(",", ":")).encode()
+    headers = {"Vary": "Accept-Encoding"}
+    if len(body) > GZIP_OVER and "gzip" in (accept_encoding or "").lower():
+        body = gzip.compress(body, compresslevel=5)
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="application/json", headers=headers)
 
 
 def parse_seat(text: str | None, players: int) -> int | str | None:
@@ -123,4 +140,4 @@ def _start(record: Mapping[str, Any]) -> Game:
     return load(record["game"], record["players"], rules=record["rules"], **options)
 
 
-__all__ = ["ALL", "MAX_RECORD", "allowed", "frames", "parse_seat"]
+__all__ = ["ALL", "GZIP_OVER", "MAX_RECORD", "allowed", "answer", "frames", "parse_seat"]
