@@ -100,6 +100,12 @@ def test_games_declare_their_facts() -> None:
         ),
         "myllymatti": (False, "not_loser", frozenset(), "tikki.bots.heuristic.myllymatti"),
     }
+    endgames = {n: (c.endgame_phase, c.endgame_hidden) for n, c in core._registry().items()}
+    assert endgames == {
+        "myllymatti": ("shed", False),
+        "mattis": ("shed", True),
+        "mueckenstich": ("", False),
+    }
     assert all(cls.value_kind in core.VALUE_KINDS for cls in map(core.game_class, facts))
 
 

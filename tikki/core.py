@@ -247,6 +247,12 @@ class Game(ABC):
     search."""
     tactics_module: ClassVar[str] = ""
     """The module of the game's rollout tactics on ints (:func:`tactics`), if it has any."""
+    endgame_phase: ClassVar[str] = ""
+    """The phase in which the ``expert`` bot may solve the game exactly (its endgame
+    solver), once few cards are left; empty: never."""
+    endgame_hidden: ClassVar[bool] = False
+    """Whether states that a view allows still differ in that phase (the Mattis dreck),
+    so that the solver trusts only what holds over several drawn states."""
 
     def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
         # any values: what is not a valid count, revision or option gets a RulesError

@@ -297,16 +297,16 @@ class ExpertBot:
         self, game: Game, view: Mapping[str, Any], deadline: float | None, nodes: int
     ) -> dict[str, int]:
         """Proven values of the legal moves, where an endgame can be solved; else none."""
-        if view.get("phase") != "shed" or game.name not in ("myllymatti", "mattis"):
+        if not game.endgame_phase or view.get("phase") != game.endgame_phase:
             return {}
         seat = int(view["seat"])
         solver = self._solver(game, seat)
         before = solver.nodes
         sample = game.sampler(view)
-        worlds = [sample(self.rng)]  # Myllymatti (MM-10): the only state the view allows
+        worlds = [sample(self.rng)]  # e.g. Myllymatti (MM-10): the only state the view allows
         if cards_in_hands(worlds[0]) > self.endgame:
             return {}
-        if game.name == "mattis":  # only the dreck split is hidden: several deals of it
+        if game.endgame_hidden:  # e.g. the Mattis dreck split: several deals of it
             worlds += [sample(self.rng) for _ in range(self.samples - 1)]
         values = self._solve(solver, worlds, deadline, nodes)
         self.last["nodes"] = solver.nodes - before

@@ -181,6 +181,8 @@ class Mattis(FrenchGame):
         "loses."
     )
     tactics_module = "tikki.bots.heuristic.mattis"
+    endgame_phase = "shed"
+    endgame_hidden = True  # who got which dreck card stays secret (AM-9)
 
     def move_grammar(self) -> MoveGrammar:
         """Cards, sequences up to ``max_sequence`` (AM-10), ``stock``, ``take``, ``pass``

@@ -134,6 +134,7 @@ class Myllymatti(FrenchGame):
         "duels, then get rid of them; the last player holding cards loses."
     )
     tactics_module = "tikki.bots.heuristic.myllymatti"
+    endgame_phase = "shed"  # every hand is public there (MM-10): solved exactly when short
 
     def move_grammar(self) -> MoveGrammar:
         """Cards, runs with option ``runs`` (MM-17), ``stock`` and ``take``."""
