@@ -1,0 +1,236 @@
+// @ts-check
+// Table chat (issue 42): quick phrases go to the server as ids and are shown in this
+// reader's language; free text (when the table's creator allows it) is shown as text only
+// (textContent: a message is never parsed as HTML). A person can be muted on this device
+// (localStorage `tikki.mute.<table>`). Reading is a long poll of GET /api/tables/{id}/chat;
+// players read their own channel during the game, spectators theirs and the players'.
+import { _, N_ } from "./i18n.js";
+import { loadToken } from "./api.js";
+
+/** The quick phrases by id, in English (the msgids). */
+export const PHRASES = {
+  gg: N_("Good game"),
+  wp: N_("Well played"),
+  thanks: N_("Thanks"),
+  oops: N_("Oops"),
+  hurry: N_("Hurry up, please"),
+};
+
+const TEXT_MAX = 200;
+
+/** The text a message shows: a phrase in this reader's language, or the sent text. */
+export const shown = (m) => (m.phrase ? _(PHRASES[m.phrase] ?? m.phrase) : String(m.text ?? ""));
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The senders muted at a table on this device. */
+export function loadMuted(id) {
+  try {
+    return new Set(JSON.parse(storage()?.getItem(`tikki.mute.${id}`) ?? "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function saveMuted(id, muted) {
+  storage()?.setItem(`tikki.mute.${id}`, JSON.stringify([...muted]));
+}
+
+/** The chat of the table page: its panel, its poll and its form. */
+class TableChat {
+  constructor(host, id) {
+    this.host = host;
+    this.id = id;
+    this.token = loadToken(id);
+    this.after = 0;
+    this.messages = [];
+    this.muted = loadMuted(id);
+    this.you = null;
+    this.info = { free_text: true, host: false, channel: "spectators" };
+    this.abort = null;
+    this.loaded = false;
+    this.build();
+  }
+
+  headers() {
+    const h = { "Accept-Language": document.documentElement.lang || "en" };
+    return this.token ? { ...h, Authorization: `Bearer ${this.token}` } : h;
+  }
+
+  build() {
+    const h = document.createElement("h2");
+    h.textContent = _("Chat");
+    this.channel = document.createElement("p");
+    this.channel.className = "muted chat-channel";
+    this.log = document.createElement("ol");
+    this.log.className = "chat-log";
+    this.log.setAttribute("aria-live", "polite");
+    this.log.setAttribute("aria-label", _("Chat messages"));
+    const phrases = document.createElement("div");
+    phrases.className = "chat-phrases";
+    for (const [pid, text] of Object.entries(PHRASES)) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "secondary small";
+      b.dataset.phrase = pid;
+      b.textContent = _(text);
+      b.addEventListener("click", () => this.send({ phrase: pid }));
+      phrases.append(b);
+    }
+    this.form = document.createElement("form");
+    this.form.className = "chat-form";
+    this.input = document.createElement("input");
+    this.input.id = "chat-text";
+    this.input.maxLength = TEXT_MAX;
+    this.input.autocomplete = "off";
+    this.input.setAttribute("aria-label", _("Message"));
+    this.input.placeholder = _("Message");
+    const send = document.createElement("button");
+    send.type = "submit";
+    send.className = "small";
+    send.textContent = _("Send");
+    this.form.append(this.input, send);
+    this.form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = this.input.value.trim();
+      if (text) this.send({ text }).then((ok) => ok && (this.input.value = ""));
+    });
+    this.toggle = document.createElement("label");
+    this.toggle.className = "check chat-toggle";
+    this.toggleBox = document.createElement("input");
+    this.toggleBox.type = "checkbox";
+    this.toggleBox.id = "chat-free-text";
+    const toggleText = document.createElement("span");
+    toggleText.textContent = _("Allow free text");
+    this.toggle.append(this.toggleBox, " ", toggleText);
+    this.toggleBox.addEventListener("change", () => this.setFreeText(this.toggleBox.checked));
+    this.error = document.createElement("p");
+    this.error.className = "chat-error";
+    this.error.setAttribute("role", "status");
+    this.host.replaceChildren(h, this.channel, this.log, phrases, this.form, this.toggle, this.error);
+    this.host.hidden = false;
+  }
+
+  /** Send a phrase or text; true if the server took it. */
+  async send(body) {
+    const r = await fetch(`/api/tables/${encodeURIComponent(this.id)}/chat`, {
+      method: "POST",
+      headers: { ...this.headers(), "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (r.ok) {
+      this.error.textContent = "";
+      return true;
+    }
+    const answer = await r.json().catch(() => ({}));
+    this.error.textContent = answer?.detail?.message ?? _("The message was not sent.");
+    return false;
+  }
+
+  async setFreeText(on) {
+    const r = await fetch(`/api/tables/${encodeURIComponent(this.id)}/chat/settings`, {
+      method: "POST",
+      headers: { ...this.headers(), "Content-Type": "application/json" },
+      body: JSON.stringify({ free_text: on }),
+    });
+    if (!r.ok) this.error.textContent = (await r.json().catch(() => ({})))?.detail?.message ?? "";
+    this.restart();
+  }
+
+  mute(sender, on) {
+    if (on) this.muted.add(sender);
+    else this.muted.delete(sender);
+    saveMuted(this.id, this.muted);
+    this.render();
+  }
+
+  render() {
+    const { free_text: free, host, channel } = this.info;
+    this.channel.textContent =
+      channel === "players" ? _("You are writing to the players.") : _("You are writing to the spectators.");
+    this.form.hidden = !free;
+    this.toggle.hidden = !host;
+    this.toggleBox.checked = free;
+    const items = [];
+    for (const m of this.messages) {
+      const li = document.createElement("li");
+      li.className = `chat-message chat-${m.channel}`;
+      li.dataset.sender = m.sender;
+      const who = document.createElement("strong");
+      who.textContent = m.channel === "spectators" ? _("{name} (spectator)", { name: m.name }) : m.name;
+      const text = document.createElement("span");
+      text.className = "chat-text";
+      const muted = this.muted.has(m.sender);
+      text.textContent = muted ? _("(muted)") : shown(m);
+      li.append(who, ": ", text);
+      if (m.sender !== this.you) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "link chat-mute";
+        b.textContent = muted ? _("Unmute") : _("Mute");
+        b.setAttribute("aria-label", muted ? _("Unmute {name}", { name: m.name }) : _("Mute {name}", { name: m.name }));
+        b.addEventListener("click", () => this.mute(m.sender, !muted));
+        li.append(" ", b);
+      }
+      items.push(li);
+    }
+    this.log.replaceChildren(...items);
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  restart() {
+    this.abort?.abort();
+  }
+
+  /** Read new messages forever (a long poll; after an error, again in 3 s). */
+  async poll() {
+    for (;;) {
+      const token = loadToken(this.id);
+      if (token !== this.token) {
+        this.token = token;
+        this.after = 0;
+        this.messages = [];
+        this.loaded = false;
+      }
+      this.abort = new AbortController();
+      const wait = this.loaded;
+      const url = `/api/tables/${encodeURIComponent(this.id)}/chat?after=${this.after}&wait=${wait}`;
+      try {
+        const r = await fetch(url, { headers: this.headers(), signal: this.abort.signal });
+        if (!r.ok) throw new Error(String(r.status));
+        const answer = await r.json();
+        this.info = answer;
+        this.you = answer.you;
+        this.messages.push(...answer.messages);
+        this.messages = this.messages.slice(-200);
+        this.after = Math.max(this.after, answer.seq);
+        this.loaded = true;
+        this.render();
+      } catch (err) {
+        if (err?.name !== "AbortError") await new Promise((ok) => setTimeout(ok, 3000));
+      }
+    }
+  }
+}
+
+/** Start the chat on a table page (`/t/{id}`), in the `#chat` panel. */
+export function startChat() {
+  const host = document.getElementById("chat");
+  const match = location.pathname.match(/^\/t\/([^/]+)/);
+  if (!host || !match) return null;
+  const chat = new TableChat(host, decodeURIComponent(match[1]));
+  // a seat taken on this page (a new token) restarts the poll on the players' channel
+  setInterval(() => {
+    if (loadToken(chat.id) !== chat.token) chat.restart();
+  }, 1000);
+  chat.poll();
+  return chat;
+}
+
+startChat();
