@@ -87,7 +87,8 @@ def test_card_and_suit_names(template: Catalog) -> None:
     assert [fi[r] for r in ranks] == ["ässä", "kuningas", "rouva", "sotamies"]
     assert [de[s] for s in suits] == ["Herz", "Karo", "Kreuz", "Pik"]
     assert [de[r] for r in ranks] == ["Ass", "König", "Dame", "Bube"]
-    assert [de[c] for c in ("red", "blue", "green", "black")] == ["rot", "blau", "grün", "schwarz"]
+    # colours standing alone are nouns: "Trumpf ist Rot", "in Rot" (issue #35 item 11)
+    assert [de[c] for c in ("red", "blue", "green", "black")] == ["Rot", "Blau", "Grün", "Schwarz"]
     assert de["green mosquito"] == "grüne Mücke"
 
 

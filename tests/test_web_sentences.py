@@ -110,3 +110,58 @@ def test_sentences_about_the_player_themself(server: Server, browser: Browser) -
         assert not wrong and len(got) == len(want), f"{lang}: expected, got: {wrong[:8]}"
     for lang, bad in [("de", "für Du"), ("en", "by You"), ("en", "; You"), ("de", "; Du")]:
         assert not [s for s in rendered[lang] if bad in s], (lang, bad)
+
+
+WORDING_JS = """async () => {
+  const { percent, optionName } = await import('/static/words.js');
+  const { shedPrompt } = await import('/static/render/shedding.js');
+  const { moveChips } = await import('/static/moves.js');
+  const text = (html) => {
+    const box = document.createElement('div');
+    box.innerHTML = html;
+    return box.textContent;
+  };
+  const view = {trick: {plays: [{seat: 1, cards: ['7S']}]}, trump: 'C',
+                legal_moves: ['8S', '8S+9S', 'take']};
+  const catalog = await (await fetch(`/static/i18n/${document.documentElement.lang}.json`)).json();
+  const games = await (await fetch(`/api/games?lang=${document.documentElement.lang}`)).json();
+  return {
+    percent: percent(12),
+    prompt: text(shedPrompt(view, 'sequence')),
+    stock: text(moveChips('stock')),
+    mostMoves: optionName('max_moves'),
+    texts: JSON.stringify(catalog.messages) + JSON.stringify(games),
+  };
+}"""
+
+BAD_WORDS = {
+    "fi": ("pudotuspeli", "Voita vähän kaksintaisteluja ja hyviä", "pois · ", "seed pois"),
+    "de": ("Abwerfspiel", "Zahlkarten", "in rot", "lass seed weg", "Mitgehpflicht"),
+    "en": (),
+}
+
+
+def test_wording_reads_as_written_in_each_language(server: Server, browser: Browser) -> None:
+    """Issue #35 item 11: the wording the review found, fixed in each language: no
+    doubled brackets in the shedding prompt, percentages as each language writes them,
+    the stock move a noun where it names a move (not an imperative), the lobby's and the
+    rules' words agree, and none of the reported phrases is left in the catalogs or in
+    the server's game texts."""
+    context = browser.new_context()
+    page = context.new_page()
+    watch = Watch(page)
+    got = {}
+    for lang in LANGS:
+        page.goto(f"{server.url}/?lang={lang}")
+        page.wait_for_selector("a[data-rules]")
+        got[lang] = page.evaluate(WORDING_JS)
+    watch.check()
+    context.close()
+    assert [got[lang]["percent"] for lang in LANGS] == ["12%", "12\u00a0%", "12\u00a0%"]
+    for lang in LANGS:
+        prompt = got[lang]["prompt"]
+        assert prompt.count("(") <= 1 and ") (" not in prompt, (lang, prompt)
+        assert not [w for w in BAD_WORDS[lang] if w in got[lang]["texts"]], lang
+    assert got["en"]["prompt"].endswith("(clubs); a sequence works too — or take."), got["en"]
+    assert got["fi"]["stock"] == "pakan päällimmäisen kortin kääntäminen"
+    assert got["de"]["mostMoves"] == "Höchstzahl der Züge"

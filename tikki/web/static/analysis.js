@@ -7,6 +7,7 @@ import { api, esc } from "./api.js";
 import { cardShort, isCard } from "./cards.js";
 import { _, ngettext } from "./i18n.js";
 import { moveChips } from "./moves.js";
+import { percent } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 const POLL_MS = 1000;
@@ -92,7 +93,7 @@ function show_(job) {
 }
 
 function fmt(a, value) {
-  return a.kind === "not_loser" ? `${Math.round(value * 100)}%` : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
+  return a.kind === "not_loser" ? percent(Math.round(value * 100)) : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
 }
 
 function summary(a) {
@@ -133,7 +134,7 @@ function summary(a) {
 /** The one sentence that says how a label is decided (the terminal says the same). */
 function ruleText(a) {
   const t = a.thresholds;
-  const loss = (v) => (a.kind === "not_loser" ? `${Math.round(v * 100)}%` : v.toFixed(0));
+  const loss = (v) => (a.kind === "not_loser" ? percent(Math.round(v * 100)) : v.toFixed(0));
   return a.kind === "not_loser"
     ? _("A move is labelled when the best move's chance beats it by at least {inaccuracy} (inaccuracy), {mistake} (mistake) or {blunder} (blunder), after taking off the sampling error (±).", { inaccuracy: loss(t.inaccuracy), mistake: loss(t.mistake), blunder: loss(t.blunder) })
     : _("A move is labelled when the best move beats it by at least {inaccuracy} (inaccuracy), {mistake} (mistake) or {blunder} (blunder) points, after taking off the sampling error (±).", { inaccuracy: loss(t.inaccuracy), mistake: loss(t.mistake), blunder: loss(t.blunder) });

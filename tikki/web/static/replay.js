@@ -10,6 +10,7 @@ import { cardName, cardSVG, sortCards } from "./cards.js";
 import { eventText } from "./events.js";
 import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
 import { describe, moveChips } from "./moves.js";
+import { percent } from "./words.js";
 import generic from "./render/generic.js";
 import mattis from "./render/mattis.js";
 import mueckenstich from "./render/mueckenstich.js";
@@ -277,7 +278,7 @@ function decisionAt(i) {
 
 function fmt(value) {
   const a = rp.analysis;
-  return a.kind === "not_loser" ? `${Math.round(value * 100)}%` : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
+  return a.kind === "not_loser" ? percent(Math.round(value * 100)) : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
 }
 
 /** A value with its sampling error when the analysis gives one: `62% ± 3%`. */

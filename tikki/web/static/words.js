@@ -58,6 +58,10 @@ export function optionValue(value) {
   return value in VALUES ? _(VALUES[value]) : String(value);
 }
 
+/** A percentage in the page's language: `12%` in English, `12 %` (a no-break space) in
+ * Finnish and German (issue #35 item 11). */
+export const percent = (n) => _("{n}%", { n });
+
 /** A place as an ordinal: `2nd` in English, `2.` in Finnish and German. */
 export function ordinal(n) {
   if (lang === "fi" || lang === "de") return `${n}.`;

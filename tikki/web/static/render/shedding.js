@@ -113,7 +113,9 @@ export function shedPrompt(view, multiWord) {
   let text = trump
     ? _("Beat {card}: play a higher {suit} or any trump ({trump})", params)
     : _("Beat {card}: play a higher {suit}", params);
-  if (multi) text += " " + (multiWord === "run" ? _("(also a run)") : _("(also a sequence)"));
+  if (multi) {
+    text = multiWord === "run" ? _("{prompt}; a run works too", { prompt: text }) : _("{prompt}; a sequence works too", { prompt: text });
+  }
   return esc(_("{prompt} — or take.", { prompt: text }));
 }
 
