@@ -55,6 +55,7 @@ class TableChat {
     this.info = { free_text: true, host: false, channel: "spectators" };
     this.abort = null;
     this.loaded = false;
+    this.stopped = false;
     this.build();
   }
 
@@ -191,6 +192,12 @@ class TableChat {
   /** Read new messages forever (a long poll; after an error, again in 3 s). */
   async poll() {
     for (;;) {
+      if (this.stopped) return;
+      if (document.getElementById("board")?.hidden) {
+        // not at the table yet (the join page) or no such table: nothing to read
+        await new Promise((ok) => setTimeout(ok, 1000));
+        continue;
+      }
       const token = loadToken(this.id);
       if (token !== this.token) {
         this.token = token;
@@ -203,6 +210,7 @@ class TableChat {
       const url = `/api/tables/${encodeURIComponent(this.id)}/chat?after=${this.after}&wait=${wait}`;
       try {
         const r = await fetch(url, { headers: this.headers(), signal: this.abort.signal });
+        if (r.status === 404) this.stopped = true;
         if (!r.ok) throw new Error(String(r.status));
         const answer = await r.json();
         this.info = answer;
