@@ -3,6 +3,7 @@ errors in words, bot parameters, help without Python, and golden outputs."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -339,3 +340,63 @@ def test_analyse_from_beyond_the_end_is_refused(tmp_path: Path) -> None:
     result = runner.invoke(app, ["analyse", str(record), "--from", "999"])
     assert result.exit_code == 2 and "Accuracy" not in result.output
     assert "--from 999: the game has 123 moves" in result.stderr
+
+
+# --- small things (point 15) ----------------------------------------------------------------
+
+
+def test_a_take_and_the_last_stock_card_are_said_once() -> None:
+    result = runner.invoke(app, ["play", "mattis", "--seed", "3", "--watch", "--no-record"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    for i, line in enumerate(lines):
+        if "draws the last stock card" in line:
+            assert "draws a card" not in lines[i - 1], lines[i - 1 : i + 1]
+        if "picks up" in line:
+            assert not lines[i - 1].endswith(("takes", "takes the trick")), lines[i - 1 : i + 1]
+    assert any("picks up" in line for line in lines)
+    assert any("draws the last stock card" in line for line in lines)
+
+
+def test_replay_says_what_a_take_picked_up(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    record.write_text(json.dumps(_finished("mattis", 3, 3)))
+    out = runner.invoke(app, ["replay", str(record)]).stdout
+    assert re.search(r"^\s+\d+\. Seat \d picks up ", out, re.MULTILINE), out[:2000]
+    assert not re.search(r"takes the trick\n\s+Seat \d picks up", out)
+
+
+def test_pile_in_phase_2_says_why_it_is_empty() -> None:
+    from tikki.tui.common import pile
+
+    state = tikki.load("myllymatti", 3).new_state(seed=3)
+    while state.phase != "shed":
+        state.play(state.legal_moves()[0])
+    text = pile(state.view(0)).plain
+    assert "No pile in phase 2" in text and "(empty)" not in text
+
+
+def test_plots_explain_their_letters_and_name_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tikki import analysis, arena
+
+    saved: list[Any] = []
+    monkeypatch.setattr(plt, "close", lambda fig: saved.append(fig))
+    judged = analysis.Analysis("mueckenstich", 3, 0, "points", 10, 0)
+    for number, label in ((3, "blunder"), (5, None), (9, "mistake")):
+        values, errors = {"7R": 1.0, "8R": 5.0}, {"7R": 0.1, "8R": 0.1}
+        decision = analysis.Decision(number, 0, "play", "7R", values, errors, "8R", 4.0, 0.2, label)
+        judged.decisions.append(decision)
+    analysis.plot(judged, io.BytesIO())
+    ax = saved[-1].axes[0]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "B = blunder" in legend and "M = mistake" in legend
+    assert ax.get_title().startswith("Mückenstich, seat 0")
+    spec = arena.ArenaSpec("mueckenstich", 3, {}, ("random",) * 3, 3, 0)
+    results = [arena.play_game(spec, i) for i in range(3)]
+    arena.plot(io.BytesIO(), spec, arena.summarize(results, spec.lineup))  # type: ignore[arg-type]
+    assert saved[-1].axes[0].get_title().startswith("Mückenstich, 3 players")

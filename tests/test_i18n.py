@@ -225,7 +225,7 @@ def test_french_cards_are_named_in_each_language(lang: str, names: list[str]) ->
     [
         ("en", "red blue green black", "red mosquito", "green 7", "queens"),
         ("fi", "punainen sininen vihreä musta", "punainen hyttynen", "vihreä 7", "rouvat"),
-        ("de", "Rot Blau Grün Schwarz", "Rot-Mücke", "Grün 7", "Damen"),
+        ("de", "Rot Blau Grün Schwarz", "rote Mücke", "Grün 7", "Damen"),
     ],
 )
 def test_mueckenstich_colours_and_the_mosquito_in_each_language(

@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tikki.bots.expert import Appraisal, ExpertBot, rule_phases, value_kind
-from tikki.core import Game, RulesError, load, replay
+from tikki.core import Game, RulesError, game_class, load, replay
 from tikki.i18n import _ as _t
 from tikki.i18n import ngettext
 
@@ -391,6 +391,10 @@ def plot(analysis: Analysis, path: Any) -> None:
             mark = (d.number, d.values[d.played])
             letter = label_word(d.label)[0].upper()
             ax.annotate(letter, mark, color=colours[d.label], ha="center", va="top")
+    for label in sorted({d.label for d in analysis.decisions if d.label}, key=LABELS.index):
+        word = label_word(label)  # the letters' legend: "B = blunder"
+        ax.plot([], [], linestyle="none", marker=f"${word[0].upper()}$", color=colours[label],
+                label=f"{word[0].upper()} = {word}")  # fmt: skip
     ax.set_xlabel(_t("move number"))
     if analysis.kind == "not_loser":
         ax.set_ylabel(_t("chance of not being the loser"))
@@ -399,7 +403,7 @@ def plot(analysis: Analysis, path: Any) -> None:
         ax.set_ylabel(_t("expected points of the round (at its end)"))
     title = _t(
         "{game}, seat {seat}: accuracy {accuracy}",
-        game=analysis.game,
+        game=game_class(analysis.game).title,
         seat=analysis.seat,
         accuracy=f"{analysis.accuracy:.0%}",
     )

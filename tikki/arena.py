@@ -568,7 +568,8 @@ def plot(path: Path, spec: ArenaSpec, stats: Sequence[BotStats]) -> None:
     ax.axhline(line, color="grey", linestyle="--", linewidth=1, label=baseline)
     ax.set_ylabel(label)
     ax.legend(loc="best")
-    ax.set_title(f"{spec.game}, {spec.players} players, {spec.games} games (seed {spec.seed})")
+    title = spec.load().title  # the game's title (Mückenstich), not its id
+    ax.set_title(f"{title}, {spec.players} players, {spec.games} games (seed {spec.seed})")
     fig.tight_layout()
     fig.savefig(path, dpi=PLOT_DPI)
     plt.close(fig)

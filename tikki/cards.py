@@ -131,6 +131,14 @@ _RANK_PLURAL_TEXTS = {
     "A": N_("aces"),
 }
 _COLOUR_TEXTS = {"R": N_("red"), "B": N_("blue"), "G": N_("green"), "K": N_("black")}
+_MOSQUITO_TEXTS = {
+    "R": N_("red mosquito"),
+    "B": N_("blue mosquito"),
+    "G": N_("green mosquito"),
+    "K": N_("black mosquito"),
+}
+"""The mosquitoes' names: one text each, so that a language can inflect the colour
+(``blaue Mücke``), as the web table does."""
 
 
 _SUIT_ONE_TEXTS = {"S": N_("spade"), "H": N_("heart"), "D": N_("diamond"), "C": N_("club")}
@@ -170,10 +178,10 @@ def colour_word(letter: str) -> str:
 
 def mueckenstich_word(text: str) -> str:
     """A Mückenstich card's name in the current language: ``7R`` → red 7, punainen 7,
-    Rot 7; ``MR`` → red mosquito, punainen hyttynen, Rot-Mücke."""
+    Rot 7; ``MR`` → red mosquito, punainen hyttynen, rote Mücke."""
     colour = colour_word(text[-1])
     if text[0] == "M":
-        return _("{colour} mosquito", colour=colour)
+        return _(_MOSQUITO_TEXTS[text[-1]])
     return _("{colour} {number}", colour=colour, number=text[:-1])
 
 

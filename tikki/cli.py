@@ -35,7 +35,7 @@ from tikki.i18n import _
 from tikki.tui import analysis as analysis_view
 from tikki.tui import common, outputs
 from tikki.tui.app import Session, default_record_path, presenter
-from tikki.tui.events import event_lines
+from tikki.tui.events import event_lines, headline
 from tikki.views import match_outcome, shedding_outcome
 
 app = typer.Typer(
@@ -460,8 +460,8 @@ def _print_replay(state: State, seat: int | None = None) -> None:
     g = state.game
     names = [common.seat_name(s) for s in range(g.players)]
     describe = presenter(g).event
-    for i, entry in enumerate(state.history(seat), 1):
-        line = describe(entry, names)
+    for i, whole in enumerate(state.history(seat), 1):
+        line, entry = headline(whole, describe(whole, names), names, g.name)
         console.print(f"{i:4d}. ", line, sep="")
         for event in event_lines(entry, names, g.name):
             console.print("      ", event, sep="")

@@ -28,7 +28,7 @@ from tikki.core import Game, IllegalMove, RulesError, State
 from tikki.i18n import N_, _, tr
 from tikki.tui import analysis as analysis_view
 from tikki.tui import common, generic, outputs
-from tikki.tui.events import event_lines
+from tikki.tui.events import event_lines, headline
 from tikki.tui.presenter import Presenter
 
 COMMANDS = {
@@ -316,8 +316,8 @@ class Session:
         seat = self.human
         history = self.state.history(seat)
         for index in range(self.seen, len(history)):
-            entry = history[index]
-            self.console.print(self._sentence(entry))
+            line, entry = headline(history[index], self._sentence(history[index]), self.names)
+            self.console.print(line)
             # a round's result and score sheet come before the next deal's events
             events = list(entry.get("events", ()))
             cut = next((i + 1 for i, e in enumerate(events) if e["type"] == "round"), len(events))

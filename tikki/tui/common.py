@@ -325,6 +325,8 @@ def phase_word(phase: str, short: bool = False) -> str:
 def pile(view: Mapping[str, Any]) -> Text:
     """The seat's own pile (the cards it has won), for the ``pile`` command."""
     mine = view.get("piles", [[]] * (view["seat"] + 1))[view["seat"]]
+    if view.get("phase") in ("shed", "over") and not mine:
+        return Text(_("No pile in phase 2: the cards you collected in phase 1 are your hand now."))
     line = Text(_("Your pile ({cards}): ", cards=card_count(len(mine))))
     return line.append(cards(mine) if mine else Text(_("(empty)")))
 

@@ -37,13 +37,50 @@ def _and(items: Sequence[str]) -> str:
 
 
 def event_lines(entry: Mapping[str, Any], names: Sequence[str], game: str = "") -> list[Text]:
-    """One line per event of a history entry, in order (an entry without events: none)."""
+    """One line per event of a history entry, in order (an entry without events: none).
+
+    A one-card draw followed by the same seat's ``last_card`` event is said once, by the
+    ``last_card`` line (``… draws the last stock card and shows it: 4♥``).
+    """
     out: list[Text] = []
-    for event in entry.get("events", ()):
+    events = list(entry.get("events", ()))
+    for i, event in enumerate(events):
+        following = events[i + 1] if i + 1 < len(events) else None
+        if _said_by_next(event, following):
+            continue
         line = event_text(event, names, game, entry)
         if line is not None:
             out.append(line)
     return out
+
+
+def _said_by_next(event: Mapping[str, Any], following: Mapping[str, Any] | None) -> bool:
+    """Whether ``following`` says all of ``event`` (the last stock card drawn)."""
+    return (
+        following is not None
+        and event["type"] == "draw"
+        and following["type"] == "last_card"
+        and event.get("count") == 1
+        and following.get("seat") == event.get("seat")
+    )
+
+
+def headline(
+    entry: Mapping[str, Any], sentence: Text, names: Sequence[str], game: str = ""
+) -> tuple[Text, dict[str, Any]]:
+    """The line that announces ``entry`` and the entry left for :func:`event_lines`.
+
+    A ``take`` move is announced by what it picked up (``Seat 2 picks up 2♦``) instead of
+    ``Seat 2 takes`` followed by that line; other moves keep their ``sentence``.
+    """
+    events = list(entry.get("events", ()))
+    if entry.get("move") == "take":
+        for i, event in enumerate(events):
+            if event["type"] == "take" and event.get("seat") == entry.get("seat"):
+                line = event_text(event, names, game, entry)
+                if line is not None:
+                    return line, {**entry, "events": events[:i] + events[i + 1 :]}
+    return sentence, dict(entry)
 
 
 def event_text(
@@ -191,4 +228,4 @@ def _table_event(
     return Text(f"({kind})")
 
 
-__all__ = ["event_lines", "event_text"]
+__all__ = ["event_lines", "event_text", "headline"]
