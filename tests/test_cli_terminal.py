@@ -400,3 +400,12 @@ def test_plots_explain_their_letters_and_name_the_game(monkeypatch: pytest.Monke
     results = [arena.play_game(spec, i) for i in range(3)]
     arena.plot(io.BytesIO(), spec, arena.summarize(results, spec.lineup))  # type: ignore[arg-type]
     assert saved[-1].axes[0].get_title().startswith("Mückenstich, 3 players")
+
+
+def test_the_options_line_wraps_between_options() -> None:
+    result = runner.invoke(app, ["play", "myllymatti", "--no-record"], input="quit\n")
+    head = result.stdout.split("You are seat")[0]
+    lines = head.splitlines()[1:]
+    assert len(lines) > 1, head  # wrapped at 80 columns
+    for line in lines:
+        assert re.fullmatch(r"(Options: )?(\w+=\w+, )*\w+=\w+,?", line.strip()), line

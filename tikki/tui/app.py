@@ -141,7 +141,7 @@ class Session:
         players = _("{n} players", n=self.game.players)
         self.console.rule(f"[bold]{self.game.title}[/] — {players}")
         options = _("Options: {options}", options=common.options_line(self.game))
-        self.console.print(options, soft_wrap=True, markup=False)
+        self.console.print(options, markup=False)  # wrapped between options, not inside one
         if self.human is None:
             self.console.print(_("You are watching: bots play every seat. Ctrl-C stops."))
             return
