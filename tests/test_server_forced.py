@@ -11,6 +11,7 @@ from typing import Any
 
 from tests._server import app_state, auth, client, create, join, pick, state
 from tikki.core import load
+from tikki.server.tables import FORCED
 
 
 def play_until_the_end(c: Any, table_id: str, token: str) -> int:
@@ -99,3 +100,19 @@ def test_forced_moves_wait_for_the_click_when_the_option_is_off(tmp_path: Path) 
         r = c.post(f"/api/tables/{table_id}/moves", json=body, headers=auth(token))
         assert r.status_code == 200, r.text
         assert state(c, table_id, token)["forced"] == []
+
+
+def test_a_forced_move_the_person_made_first_leaves_the_bots_playing(tmp_path: Path) -> None:
+    """The person sends their forced move before the server plays it: the server's
+    attempt is stale, and its bot loop goes on (it stopped, and the table with it)."""
+    with client(tmp_path, bot_delay=30) as c:  # the bots wait: a bot is to act meanwhile
+        seats = [{"kind": "bot", "bot": "random"}, {"kind": "open"}]
+        table = create(c, "myllymatti", seats=seats, seed=3, forced_moves=True)["table"]
+        join(c, table["id"], 1)
+        manager = app_state(c).manager
+        live = manager.tables[table["id"]]
+        assert manager._bot_to_act(live) == (0, "random")
+        portal = c.portal
+        assert portal is not None
+        played_on = portal.call(manager._bot_move, live, 1, FORCED, live.seq - 1, "take")
+        assert played_on is True

@@ -1008,6 +1008,8 @@ class TableManager:
         except ApiError as err:
             if err.code in ("stale", "not_your_turn") and self._bot_to_act(table) is None:
                 return False  # the person took the seat back before the bot moved
+            if err.code in ("stale", "not_your_turn") and spec == FORCED:
+                return True  # the person played their forced move first: play on
             log.error("bot move %r at table %s refused: %s", move, table.id, err.message)
             if err.code != "unavailable":
                 return False
