@@ -2,8 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import tikki
 from tikki.core import game_class
+
+
+def conformance_configs() -> list[tuple[str, int, dict[str, Any]]]:
+    """What each game declares for the conformance harness (``Game.conformance``), else
+    each player count with the defaults and each variant at the default count."""
+    out: list[tuple[str, int, dict[str, Any]]] = []
+    for name, spec in tikki.games().items():
+        cls = game_class(name)
+        declared = [(p, dict(o)) for p, o in cls.conformance]
+        if not declared:
+            declared = [(p, {}) for p in range(cls.min_players, cls.max_players + 1)]
+            declared += [(cls.default_players, {"variant": v}) for v in spec["variants"]]
+            declared = [(p, o) for p, o in declared if o.get("variant") != "standard"]
+        out += [(name, players, options) for players, options in declared]
+    return out
 
 
 def adapter_configs() -> list[tuple[str, int, str]]:

@@ -15,7 +15,7 @@ Events (docs/design.md: Events) are checked against the state: in the deep games
 order, ``over`` the outcome, ``round`` the score sheet, ``last_trick`` the last trick
 event; private fields only in their owner's view).
 
-A new game plugs in with one line in :data:`CONFIGS`.
+A new game is played here as it declares (``Game.conformance``), with no line here.
 """
 
 from __future__ import annotations
@@ -30,32 +30,11 @@ from typing import Any
 import pytest
 
 import tikki
+from tests._configs import conformance_configs
 from tikki.core import IllegalMove, State
 
-CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
-    ("myllymatti", 2, {}),
-    ("myllymatti", 3, {}),
-    ("myllymatti", 4, {}),
-    ("myllymatti", 2, {"variant": "koira"}),
-    ("myllymatti", 3, {"variant": "koira"}),
-    ("myllymatti", 4, {"variant": "koira"}),
-    ("myllymatti", 3, {"runs": True}),
-    ("myllymatti", 3, {"take": "bottom"}),
-    ("myllymatti", 3, {"take": "all"}),
-    ("myllymatti", 4, {"take": "all", "runs": True}),
-    ("myllymatti", 3, {"trump_requires_void": True, "runs": True}),
-    ("myllymatti", 4, {"duel": False}),
-    ("myllymatti", 3, {"max_moves": 60}),
-    ("mueckenstich", 3, {}),
-    ("mueckenstich", 4, {}),
-    ("mueckenstich", 5, {}),
-    ("mueckenstich", 6, {}),
-    ("mattis", 2, {}),
-    ("mattis", 3, {}),
-    ("mattis", 4, {}),
-    ("mattis", 5, {}),
-    ("mattis", 3, {"max_sequence": 2}),
-]
+CONFIGS: list[tuple[str, int, dict[str, Any]]] = conformance_configs()
+"""Every game's configurations, as each declares them (``Game.conformance``)."""
 GAMES = int(os.environ.get("TIKKI_CONFORMANCE_GAMES", "150"))
 """Random playouts per configuration (3,300 games in all; raise it for a longer campaign,
 e.g. ``TIKKI_CONFORMANCE_GAMES=2000 pytest tests/test_conformance.py``)."""

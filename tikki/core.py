@@ -253,6 +253,9 @@ class Game(ABC):
     endgame_hidden: ClassVar[bool] = False
     """Whether states that a view allows still differ in that phase (the Mattis dreck),
     so that the solver trusts only what holds over several drawn states."""
+    conformance: ClassVar[tuple[tuple[int, Mapping[str, Any]], ...]] = ()
+    """The configurations, ``(players, options)``, the conformance harness plays; empty:
+    each player count with the defaults, and each variant at the default count."""
 
     def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
         # any values: what is not a valid count, revision or option gets a RulesError

@@ -183,6 +183,7 @@ class Mattis(FrenchGame):
     tactics_module = "tikki.bots.heuristic.mattis"
     endgame_phase = "shed"
     endgame_hidden = True  # who got which dreck card stays secret (AM-9)
+    conformance = ((2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2}))
 
     def move_grammar(self) -> MoveGrammar:
         """Cards, sequences up to ``max_sequence`` (AM-10), ``stock``, ``take``, ``pass``

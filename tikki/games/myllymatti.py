@@ -135,6 +135,21 @@ class Myllymatti(FrenchGame):
     )
     tactics_module = "tikki.bots.heuristic.myllymatti"
     endgame_phase = "shed"  # every hand is public there (MM-10): solved exactly when short
+    conformance = (
+        (2, {}),
+        (3, {}),
+        (4, {}),
+        (2, {"variant": "koira"}),
+        (3, {"variant": "koira"}),
+        (4, {"variant": "koira"}),
+        (3, {"runs": True}),
+        (3, {"take": "bottom"}),
+        (3, {"take": "all"}),
+        (4, {"take": "all", "runs": True}),
+        (3, {"trump_requires_void": True, "runs": True}),
+        (4, {"duel": False}),
+        (3, {"max_moves": 60}),
+    )
 
     def move_grammar(self) -> MoveGrammar:
         """Cards, runs with option ``runs`` (MM-17), ``stock`` and ``take``."""
