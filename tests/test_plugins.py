@@ -116,6 +116,15 @@ def test_the_expert_and_the_analysis_read_the_declarations() -> None:
     assert core.tactics("myllymatti").__name__ == "tikki.bots.heuristic.myllymatti"
 
 
+def test_the_lobby_learns_which_games_offer_memory_aids() -> None:
+    """``tikki.games()`` (and so ``/api/games``, which the lobby reads) says it per game."""
+    assert {n: g["memory_aids"] for n, g in tikki.games().items()} == {
+        "mattis": False,
+        "mueckenstich": True,
+        "myllymatti": False,
+    }
+
+
 def test_the_memory_aids_check_reads_the_declaration(plugins: list[EntryPoint]) -> None:
     """``--memory-aids`` is refused for a game that shows every card, and accepted for one
     that declares memory aids, whatever its name."""

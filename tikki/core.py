@@ -840,10 +840,12 @@ def check_revision(rules: Any) -> str:
 
 
 def describe_game(cls: type[Game]) -> JSON:
-    """JSON-ready description of a game class: players, variants and option specs."""
+    """JSON-ready description of a game class: players, variants, option specs and whether
+    its tables may offer memory aids (:attr:`Game.memory_aids`)."""
     return {
         "title": cls.title,
         "summary": cls.summary,
+        "memory_aids": cls.memory_aids,
         "players": {
             "min": cls.min_players,
             "max": cls.max_players,

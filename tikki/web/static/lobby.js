@@ -75,9 +75,6 @@ function renderGames() {
   renderGameForm();
 }
 
-/** The game with the table option "memory aids" (won tricks shown during a round). */
-const MEMORY_GAME = "mueckenstich";
-
 function renderGameForm() {
   const g = state.games[state.game];
   const players = $("#players");
@@ -90,7 +87,7 @@ function renderGameForm() {
     .map((v) => `<option value="${esc(v)}">${esc(variantName(v))}</option>`)
     .join("");
   variant.disabled = Object.keys(g.variants).length < 2;
-  $("#memory-box").hidden = state.game !== MEMORY_GAME;
+  $("#memory-box").hidden = !g.memory_aids; // the table option the game declares (/api/games)
   renderOptions();
   renderSeats();
 }
@@ -221,7 +218,7 @@ async function create(ev) {
     return;
   }
   if (seed !== "") body.seed = seed; // decimal text: a 128-bit seed is no JS number
-  if (state.game === MEMORY_GAME && $("#memory-aids").checked) body.memory_aids = true;
+  if (state.games[state.game].memory_aids && $("#memory-aids").checked) body.memory_aids = true;
   body.forced_moves = $("#forced-moves").checked; // on unless unticked (the API's default is off)
   Object.assign(body, timerChoice());
   const button = $("#create-btn");
