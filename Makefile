@@ -10,7 +10,7 @@ ARGS   ?=
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,web,plot,postgres,openspiel,pettingzoo,gym,ray]'
+	$(BIN)/python -m pip install -q -e '.[test,web,plot,postgres,openspiel,pettingzoo,gym,ray,learn]'
 	touch $(STAMP)
 
 ## Start the web table (lobby at the printed URL; Ctrl-C stops it), e.g. ARGS='--port 8080'.
@@ -33,7 +33,7 @@ CHECK_TESTS := tests/test_core.py tests/test_clone.py tests/test_myllymatti_rule
 	tests/test_mattis_rules.py tests/test_mueckenstich_rules.py tests/test_shedding_runs.py \
 	tests/test_playthroughs.py tests/test_events.py \
 	tests/test_views_types.py tests/test_cards_properties.py tests/test_habits.py \
-	tests/test_docs_rules.py tests/test_docs_links.py tests/test_rules_texts.py \
+	tests/test_docs_rules.py tests/test_docs_links.py tests/test_rules_texts.py tests/test_plugins.py \
 	tests/test_conformance.py tikki/core.py tikki/cards.py tikki/events.py tikki/games \
 	tikki/i18n.py tikki/rules
 
