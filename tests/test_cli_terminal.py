@@ -352,6 +352,7 @@ def test_a_take_and_the_last_stock_card_are_said_once() -> None:
     for i, line in enumerate(lines):
         if "draws the last stock card" in line:
             assert "draws a card" not in lines[i - 1], lines[i - 1 : i + 1]
+            assert "(" not in lines[i + 1], lines[i : i + 2]  # "Trump is hearts.", once
         if "picks up" in line:
             assert not lines[i - 1].endswith(("takes", "takes the trick")), lines[i - 1 : i + 1]
     assert any("picks up" in line for line in lines)

@@ -40,7 +40,8 @@ def event_lines(entry: Mapping[str, Any], names: Sequence[str], game: str = "") 
     """One line per event of a history entry, in order (an entry without events: none).
 
     A one-card draw followed by the same seat's ``last_card`` event is said once, by the
-    ``last_card`` line (``… draws the last stock card and shows it: 4♥``).
+    ``last_card`` line (``… draws the last stock card and shows it: 4♥``), and the trump
+    it makes does not show that card again.
     """
     out: list[Text] = []
     events = list(entry.get("events", ()))
@@ -48,6 +49,9 @@ def event_lines(entry: Mapping[str, Any], names: Sequence[str], game: str = "") 
         following = events[i + 1] if i + 1 < len(events) else None
         if _said_by_next(event, following):
             continue
+        before = events[i - 1] if i else None
+        if event["type"] == "trump" and before is not None and before["type"] == "last_card":
+            event = {k: v for k, v in event.items() if k != "card"}  # the card was just shown
         line = event_text(event, names, game, entry)
         if line is not None:
             out.append(line)
