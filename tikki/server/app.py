@@ -19,7 +19,18 @@ import tikki
 from tikki import i18n
 from tikki.core import games
 from tikki.i18n import _
-from tikki.server import accounts, botplay, chat, headers, replay, schemas, web, ws
+from tikki.server import (
+    accounts,
+    botplay,
+    chat,
+    headers,
+    profile,
+    ratings,
+    replay,
+    schemas,
+    web,
+    ws,
+)
 from tikki.server.analysis import Analyses
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
@@ -143,7 +154,9 @@ def api_router() -> APIRouter:
             on_timeout=body.on_timeout,
             forced_moves=body.forced_moves,
         )
+        await ratings.check_create(request, body.rated)
         table, invites = await _manager(request).create(wanted, client_address(request))
+        await ratings.on_create(request, table.id, body.rated)
         return _created(table, invites)
 
     @router.get("/tables", response_model=schemas.TableList)
@@ -178,6 +191,7 @@ def api_router() -> APIRouter:
         """Join an open seat (with its invite secret unless it is open to anyone); the
         answer holds the seat's token."""
         manager = _manager(request)
+        await ratings.check_join(request, table_id)
         name = await accounts.on_join(request, body.name)
         table, token = await manager.join(
             table_id, seat, name, body.invite, client_address(request)
@@ -452,6 +466,7 @@ def create_app(
     app.state.throttles = Throttles(manager.policy)
     app.state.accounts = accounts.Accounts(manager.store.engine)
     app.state.chat = chat.Chat(manager.store.engine)
+    app.state.ratings = ratings.Ratings(manager.store.engine)
     app.state.max_message = max_message
     app.state.body_timeout = body_timeout
     app.add_middleware(BodyLimit, limit=max_message, paths={"/api/replay": replay.MAX_RECORD})
@@ -464,6 +479,8 @@ def create_app(
     app.include_router(api_router())
     app.include_router(accounts.router())
     app.include_router(chat.router())
+    app.include_router(ratings.router())
+    app.include_router(profile.router())
     app.include_router(ws.router())
     app.include_router(web.router())
     app.include_router(headers.docs_router())

@@ -92,6 +92,11 @@ class CreateTable(BaseModel):
         description="when the timer runs out: 'wait' (default: the others may hand the "
         "seat to a bot) or 'bot' (a Medium bot plays that turn)",
     )
+    rated: bool = Field(
+        False,
+        description="a rated table: only signed-in people may take its seats, and the "
+        "result updates their ratings (the creator must be signed in)",
+    )
 
 
 class SeatInfo(BaseModel):

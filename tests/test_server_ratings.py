@@ -1,0 +1,128 @@
+"""Rated tables, ratings on the bots' scale, the leaderboard and profiles (issue 42).
+
+A rated Myllymatti game between two accounts and an Easy bot changes both people's
+ratings by exactly the OpenSkill (Plackett–Luce) update in which the bot takes part with
+its anchored rating; the leaderboard lists the people (not private ones) with the bots as
+reference lines; a profile lists the game with its result, rating change and replay and
+analysis links; all records download at once; a private profile shows to its owner only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openskill.models import PlackettLuce
+
+from tests._server import INVITES, TestClient, app_state, auth, client, error_of
+from tests.test_server_accounts import csrf, register
+from tikki.server import ratings
+
+ANCHOR = {"label": "Easy", "mu": 20.0, "sigma": 2.0}
+
+
+@pytest.fixture
+def anchors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "bot_ratings.json"
+    path.write_text(json.dumps({"ratings": {"myllymatti": {"random": ANCHOR}}}))
+    monkeypatch.setattr(ratings, "ANCHORS", path)
+
+
+def play_out(c: TestClient, table_id: str, tokens: dict[int, str]) -> None:
+    table = app_state(c).manager.tables[table_id]
+    for _turn in range(20000):
+        if table.status == "finished":
+            return
+        seat = table.state.current_player
+        if seat not in tokens:  # the bot's turn: it plays by itself in the server's thread
+            time.sleep(0.005)
+            continue
+        view = c.get(f"/api/tables/{table_id}/state", headers=auth(tokens[seat])).json()
+        if view["table"]["to_act"] != seat:
+            continue
+        body = {"move": view["view"]["legal_moves"][0], "seq": view["seq"]}
+        c.post(f"/api/tables/{table_id}/moves", json=body, headers=auth(tokens[seat]))
+    raise AssertionError("the game did not end")
+
+
+def rated_game(c: TestClient, anna: TestClient, ben: TestClient) -> dict[str, Any]:
+    seats = [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"}]
+    body = {"game": "myllymatti", "players": 3, "seats": seats, "rated": True}
+    assert error_of(c.post("/api/tables", json=body))[:2] == (403, "rated_needs_account")
+    r = anna.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    answer = r.json()
+    table_id = answer["table"]["id"]
+    invites = {i["seat"]: i["url"].split("#invite=")[1] for i in answer["invites"]}
+    guest = c.post(f"/api/tables/{table_id}/seats/1", json={"name": "G", "invite": invites[1]})
+    assert error_of(guest)[:2] == (403, "rated_needs_account")
+    tokens = {}
+    for seat, who in ((0, anna), (1, ben)):
+        r = who.post(
+            f"/api/tables/{table_id}/seats/{seat}", json={"name": "x", "invite": invites[seat]}
+        )
+        assert r.status_code == 200, r.text
+        tokens[seat] = r.json()["token"]
+    play_out(c, table_id, tokens)
+    INVITES.clear()
+    return {"id": table_id, "outcome": app_state(c).manager.tables[table_id].state.outcome}
+
+
+def test_rated_game_leaderboard_and_profile(tmp_path: Path, anchors: None) -> None:
+    with client(tmp_path) as c:
+        anna, ben = TestClient(c.app), TestClient(c.app)
+        assert register(anna, "Anna").status_code == 201
+        assert register(ben, "Ben").status_code == 201
+        game = rated_game(c, anna, ben)
+        # the expected update: both people new (25, 25/3), the bot fixed at its anchor
+        model = PlackettLuce()
+        ranks = ratings.places(game["outcome"], 3)
+        assert ranks is not None
+        teams = [[model.rating()], [model.rating()], [model.rating(mu=20.0, sigma=2.0)]]
+        expected = model.rate(teams, ranks=ranks)
+        board = c.get("/api/ratings/myllymatti").json()
+        people = {p["name"]: p for p in board["people"]}
+        assert set(people) == {"Anna", "Ben"}
+        for seat, name in enumerate(("Anna", "Ben")):
+            assert people[name]["mu"] == pytest.approx(expected[seat][0].mu, abs=1e-3)
+            assert people[name]["sigma"] == pytest.approx(expected[seat][0].sigma, abs=1e-3)
+            assert people[name]["games"] == 1 and people[name]["provisional"] is True
+        assert [b["label"] for b in board["bots"]] == ["Easy"]
+        assert board["bots"][0]["rating"] == pytest.approx(20.0 - 6.0)
+        # settling twice changes nothing
+        assert c.get("/api/ratings/myllymatti").json()["people"] == board["people"]
+
+        profile = c.get("/api/players/anna").json()
+        assert profile["name"] == "Anna" and profile["ratings"]["myllymatti"]["games"] == 1
+        (played,) = profile["games"]
+        assert played["table"] == game["id"] and played["place"] == int(ranks[0])
+        assert played["replay"] == f"/replay/{game['id']}"
+        assert played["analysis"].startswith(f"/t/{game['id']}?seat=0")
+        assert (played["opponents"][0]["name"], played["opponents"][0]["kind"]) == ("Ben", "human")
+        assert played["opponents"][1]["bot"] == "random"
+        change = played["rating_change"]
+        assert change["after"] == pytest.approx(
+            ratings.ordinal(expected[0][0].mu, expected[0][0].sigma), abs=0.01
+        )
+        assert profile["statistics"]["myllymatti"]["games"] == 1
+        assert c.get("/api/players/anna?game=mattis").json()["games"] == []
+        r = c.get("/api/players/Anna/records")
+        assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+        (record,) = r.json()["records"]
+        assert record["seats"][1]["name"] == "Ben" and record["moves"]
+
+        # a private profile: its owner only, and off the leaderboard
+        r = anna.post("/api/account/settings", json={"private": True}, headers=csrf(anna))
+        assert r.status_code == 200, r.text
+        assert error_of(c.get("/api/players/Anna"))[:2] == (403, "private")
+        assert error_of(c.get("/api/players/Anna/records"))[:2] == (403, "private")
+        assert anna.get("/api/players/Anna").status_code == 200
+        names = [p["name"] for p in c.get("/api/ratings/myllymatti").json()["people"]]
+        assert names == ["Ben"]
+        assert error_of(c.get("/api/players/Nobody"))[:2] == (404, "unknown_player")
+        assert error_of(c.get("/api/ratings/chess"))[:2] == (404, "unknown_game")
+        assert c.get("/players/Ben").status_code == 200
+        assert c.get("/account").status_code == 200
