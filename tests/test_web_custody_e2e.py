@@ -46,9 +46,9 @@ def stored(page: Page, key: str) -> str | None:
 
 
 def devices(page: Page) -> str:
-    page.locator("#device summary").click() if not page.locator(
-        "#device details[open]"
-    ).count() else None
+    """The device panel's count line (the panel opened first)."""
+    if not page.locator("#device details[open]").count():
+        page.locator("#device summary").click()
     locator = page.locator("#device-count")
     locator.wait_for(state="attached")
     return locator.inner_text()
