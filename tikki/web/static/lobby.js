@@ -220,6 +220,7 @@ async function create(ev) {
   if (seed !== "") body.seed = seed; // decimal text: a 128-bit seed is no JS number
   if (state.games[state.game].memory_aids && $("#memory-aids").checked) body.memory_aids = true;
   body.forced_moves = $("#forced-moves").checked; // on unless unticked (the API's default is off)
+  if ($("#rated")?.checked) body.rated = true; // shown when signed in (account.js)
   Object.assign(body, timerChoice());
   const button = $("#create-btn");
   clearFieldError(button);

@@ -1,0 +1,85 @@
+"""Accounts and a profile in Chromium (issue 42): two people create accounts on the
+account page, play a rated Myllymatti game (moves sent through their browsers' request
+contexts, which carry their session cookies), and the profile page lists the game with
+its result, opponent and rating change and links to the replay and the analysis; the
+leaderboard lists both.  The profile's screenshot goes to ``docs/images/profile.png``.
+Skips like tests/test_web_e2e.py without Chromium (never under ``CI=true``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests import test_web_e2e as e2e
+from tests.test_web_e2e import DESKTOP, Browser, Server, Watch
+
+server = e2e.server
+browser = e2e.browser
+
+DOCS_IMAGES = e2e.ROOT / "docs" / "images"
+PASSWORD = "a long enough password"
+
+
+def sign_up(browser: Browser, base: str, name: str) -> Any:
+    context = browser.new_context(viewport=DESKTOP, locale="en")
+    page = context.new_page()
+    page.goto(f"{base}/account?lang=en")
+    page.fill("#register-name", name)
+    page.fill("#register-password", PASSWORD)
+    page.locator("#register-form button[type=submit]").click()
+    page.locator("#me-link", has_text=name).wait_for()
+    return page
+
+
+def test_accounts_rated_game_and_profile(server: Server, browser: Browser) -> None:
+    base = server.url
+    aino, bernd = sign_up(browser, base, "Aino"), sign_up(browser, base, "Bernd")
+    watch = Watch(aino)
+    seats = [{"kind": "open", "anyone": True}, {"kind": "open", "anyone": True}]
+    body = {"game": "myllymatti", "seats": seats, "rated": True, "seed": "7"}
+    r = aino.request.post(f"{base}/api/tables", data=body)
+    assert r.status == 201, r.text()
+    table_id = r.json()["table"]["id"]
+    tokens = {}
+    for seat, page in enumerate((aino, bernd)):
+        r = page.request.post(f"{base}/api/tables/{table_id}/seats/{seat}", data={"name": "x"})
+        assert r.status == 200, r.text()
+        tokens[seat] = (page, r.json()["token"])
+    for _turn in range(1000):
+        info = aino.request.get(f"{base}/api/tables/{table_id}").json()
+        if info["status"] == "finished":
+            break
+        page, token = tokens[info["to_act"]]
+        headers = {"Authorization": f"Bearer {token}"}
+        state = page.request.get(f"{base}/api/tables/{table_id}/state", headers=headers).json()
+        move = {"move": state["view"]["legal_moves"][0], "seq": state["seq"]}
+        page.request.post(f"{base}/api/tables/{table_id}/moves", data=move, headers=headers)
+    assert info["status"] == "finished"
+
+    aino.goto(f"{base}/players/Aino?lang=en")
+    row = aino.locator("#games tbody tr").first
+    row.wait_for()
+    assert "Bernd" in row.inner_text()
+    assert "→" in row.inner_text(), "the rating change is shown"
+    assert aino.locator("#ratings", has_text="provisional").count() == 1
+    board = aino.locator("#board")
+    board.locator("a", has_text="Bernd").wait_for()
+    assert board.locator("a", has_text="Aino").count() == 1
+    replay = row.locator("a", has_text="Replay")
+    assert replay.get_attribute("href") == f"/replay/{table_id}"
+    assert row.locator("a", has_text="Analysis").get_attribute("href", timeout=1000)
+    DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
+    aino.screenshot(path=str(DOCS_IMAGES / "profile.png"), full_page=True)
+    replay.click()
+    aino.wait_for_url(f"**/replay/{table_id}")
+    # the lobby shows the rated option to a signed-in person only
+    aino.goto(f"{base}/?lang=en")
+    aino.locator("#account-link", has_text="Aino").wait_for()
+    assert aino.locator("#rated-box").is_hidden() is False
+    guest = browser.new_page()
+    guest.goto(f"{base}/?lang=en")
+    guest.locator("#create-btn").wait_for()
+    assert guest.locator("#rated-box").is_hidden()
+    watch.check()
+    for page in (aino, bernd, guest):
+        page.context.close()

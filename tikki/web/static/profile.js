@@ -1,0 +1,160 @@
+// @ts-check
+// A player's profile (issue 42): ratings per game (provisional ones marked), per-game
+// statistics, the games with result, opponents, rating change and links to the replay and
+// the analysis (filterable by game), all records as one download, and the game's
+// leaderboard with the bot levels as reference lines. Every name is put in as text.
+import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
+import { levelName } from "./words.js";
+
+const GAMES = { myllymatti: "Myllymatti", mattis: "Mattis", mueckenstich: "Mückenstich" };
+
+/** An element with its class and text (text only: never HTML). */
+function el(tag, text = "", cls = "") {
+  const node = document.createElement(tag);
+  if (text) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+function link(text, href) {
+  const a = /** @type {HTMLAnchorElement} */ (el("a", text));
+  a.href = href;
+  return a;
+}
+
+function table(head, rows) {
+  const t = el("table");
+  const tr = el("tr");
+  for (const h of head) tr.append(el("th", h));
+  const thead = el("thead");
+  thead.append(tr);
+  const body = el("tbody");
+  for (const row of rows) body.append(row);
+  t.append(thead, body);
+  return t;
+}
+
+function row(cells, cls = "") {
+  const tr = el("tr", "", cls);
+  for (const c of cells) {
+    const td = el("td");
+    if (c instanceof Node) td.append(c);
+    else td.textContent = String(c ?? "");
+    tr.append(td);
+  }
+  return tr;
+}
+
+const ratingText = (r) => r.rating.toFixed(1);
+
+function ratingCell(r) {
+  const span = el("span", ratingText(r));
+  if (r.provisional) {
+    span.title = _("provisional: fewer than 10 rated games");
+    span.append(" ", el("span", _("(provisional)"), "provisional"));
+  }
+  return span;
+}
+
+function opponentNames(g) {
+  return g.opponents.map((o) => (o.kind === "bot" ? `${o.name ?? ""} (${levelName(o.bot)})` : o.name ?? "—")).join(", ");
+}
+
+function result(g) {
+  if (g.status !== "finished") return _("not finished");
+  if (g.place === 1) return _("won");
+  return g.last ? _("last") : _("place {n}", { n: g.place });
+}
+
+function change(g) {
+  const c = g.rating_change;
+  if (!c) return "";
+  const d = c.after - c.before;
+  return el("span", `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)} (→ ${c.after.toFixed(1)})`, d >= 0 ? "up" : "down");
+}
+
+function renderGames(host, games) {
+  const rows = games.map((g) => {
+    const links = el("span");
+    if (g.status === "finished") links.append(link(_("Replay"), g.replay), " · ", link(_("Analysis"), g.analysis));
+    return row([GAMES[g.game] ?? g.game, (g.finished || g.created || "").slice(0, 10), result(g), opponentNames(g), change(g), links]);
+  });
+  host.replaceChildren(
+    rows.length
+      ? table([_("Game"), _("Date"), _("Result"), _("Opponents"), _("Rating"), ""], rows)
+      : el("p", _("No games yet."), "muted"),
+  );
+}
+
+function renderRatings(host, profile) {
+  const rows = [];
+  for (const [game, stats] of Object.entries(profile.statistics)) {
+    const r = profile.ratings[game];
+    rows.push(
+      row([
+        GAMES[game] ?? game,
+        r ? ratingCell(r) : "—",
+        stats.games,
+        stats.first,
+        stats.last,
+        stats.average_points ?? "—",
+      ]),
+    );
+  }
+  host.replaceChildren(
+    rows.length
+      ? table([_("Game"), _("Rating"), _("Games"), _("Won"), _("Last"), _("Average points")], rows)
+      : el("p", _("No finished games yet."), "muted"),
+  );
+}
+
+async function renderBoard(host, game) {
+  const r = await fetch(`/api/ratings/${encodeURIComponent(game)}`, { headers: { "Accept-Language": acceptLanguage() } });
+  if (!r.ok) return;
+  const board = await r.json();
+  const lines = [
+    ...board.people.map((p) => ({ kind: "person", rating: p.rating, p })),
+    ...board.bots.map((b) => ({ kind: "bot", rating: b.rating, b })),
+  ].sort((a, b) => b.rating - a.rating);
+  const rows = lines.map((line) =>
+    line.kind === "person"
+      ? row([link(line.p.name, `/players/${encodeURIComponent(line.p.name)}`), ratingCell(line.p), line.p.games])
+      : row([_("Bot: {level}", { level: levelName(line.b.bot) }), line.b.rating.toFixed(1), ""], "bot-line"),
+  );
+  const title = el("h3", GAMES[game] ?? game);
+  host.replaceChildren(title, table([_("Player"), _("Rating"), _("Games")], rows));
+}
+
+async function main() {
+  translatePage();
+  languageSwitcher(document.querySelector(".topbar"));
+  const name = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+  const heading = /** @type {HTMLElement} */ (document.getElementById("player-name"));
+  heading.textContent = name;
+  document.title = `${name} · tikki`;
+  const filter = /** @type {HTMLSelectElement} */ (document.getElementById("game-filter"));
+  filter.append(new Option(_("All games"), ""));
+  for (const [id, title] of Object.entries(GAMES)) filter.append(new Option(title, id));
+  const download = /** @type {HTMLAnchorElement} */ (document.getElementById("download"));
+  download.href = `/api/players/${encodeURIComponent(name)}/records`;
+  const load = async () => {
+    const game = filter.value;
+    const url = `/api/players/${encodeURIComponent(name)}${game ? `?game=${game}` : ""}`;
+    const r = await fetch(url, { headers: { "Accept-Language": acceptLanguage() } });
+    const answer = await r.json().catch(() => ({}));
+    const box = /** @type {HTMLElement} */ (document.getElementById("notice"));
+    if (!r.ok) {
+      box.textContent = answer?.detail?.message ?? _("Something went wrong.");
+      box.hidden = false;
+      return;
+    }
+    heading.textContent = answer.name;
+    renderRatings(document.getElementById("ratings"), answer);
+    renderGames(document.getElementById("games"), answer.games);
+    await renderBoard(document.getElementById("board"), game || answer.games[0]?.game || "myllymatti");
+  };
+  filter.addEventListener("change", load);
+  await load();
+}
+
+main();
