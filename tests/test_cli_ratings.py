@@ -1,0 +1,59 @@
+"""``tikki ratings`` (issue 42): the bot levels' anchored ratings from the arena."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tikki import cli
+
+runner = CliRunner()
+ANCHORS: dict[str, Any] = {
+    "seed": 42,
+    "games": 8,
+    "ratings": {
+        "myllymatti": {
+            "random": {"label": "Easy", "mu": 11.5, "sigma": 6.0},
+            "heuristic": {"label": "Medium", "mu": 28.0, "sigma": 5.0},
+        }
+    },
+}
+
+
+@pytest.fixture
+def anchors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "bot_ratings.json"
+    path.write_text(json.dumps(ANCHORS))
+    monkeypatch.setattr(cli, "BOT_RATINGS", path)
+    return path
+
+
+def test_ratings_table_best_first(anchors: Path) -> None:
+    result = runner.invoke(cli.app, ["ratings"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "myllymatti" in line]
+    assert "Medium" in lines[0] and "13.0" in lines[0]
+    assert "Easy" in lines[1] and "-6.5" in lines[1]
+    assert "8 games per pairing" in result.output
+
+
+def test_ratings_json_and_errors(anchors: Path) -> None:
+    result = runner.invoke(cli.app, ["ratings", "myllymatti", "--json"])
+    assert json.loads(result.output) == {"myllymatti": ANCHORS["ratings"]["myllymatti"]}
+    result = runner.invoke(cli.app, ["ratings", "mattis"])
+    assert result.exit_code == 2 and "no bot ratings for mattis yet" in result.output
+    anchors.unlink()
+    result = runner.invoke(cli.app, ["ratings"])
+    assert result.exit_code == 2 and "run benchmarks/anchors.py" in result.output
+
+
+def test_shipped_anchors_cover_the_levels() -> None:
+    data = json.loads(cli.BOT_RATINGS.read_text(encoding="utf-8"))
+    levels = data["ratings"]["myllymatti"]
+    assert {"random", "heuristic"} <= set(levels)
+    rating = {spec: r["mu"] - 3 * r["sigma"] for spec, r in levels.items()}
+    assert rating["heuristic"] > rating["random"], "Medium is measured stronger than Easy"
