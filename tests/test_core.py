@@ -25,7 +25,17 @@ import tikki
 from tikki import IllegalMove, RulesError, State
 
 CARDS = [r + s for s in "SHDC" for r in "23456789TJQKA"]
-OPTION_NAMES = ["variant", "take", "runs", "duel", "trump_requires_void", "max_moves"]
+OPTION_NAMES = [
+    "variant",
+    "take",
+    "runs",
+    "duel",
+    "trump_requires_void",
+    "max_moves",
+    "ranks",
+    "suits",
+    "hand",
+]
 CONFIGS: list[dict[str, Any]] = [
     {"players": 2},
     {"players": 3},
@@ -124,6 +134,9 @@ def test_options_include_every_option_with_defaults_and_variant() -> None:
         "duel": True,
         "trump_requires_void": False,
         "max_moves": 2000,
+        "ranks": 13,
+        "suits": 4,
+        "hand": 3,
     }
     game.options["take"] = "all"  # a copy: the game stays immutable
     assert game.options["take"] == "top"

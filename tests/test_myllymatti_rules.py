@@ -390,6 +390,9 @@ def test_c6_koira_preset_and_explicit_options_override_it() -> None:
         "duel": False,
         "trump_requires_void": False,
         "max_moves": 2000,
+        "ranks": 13,
+        "suits": 4,
+        "hand": 3,
     }
     mixed = tikki.load("myllymatti", players=3, variant="koira", duel=True, take="all")
     assert mixed.options["duel"] is True and mixed.options["take"] == "all"

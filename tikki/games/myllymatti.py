@@ -74,6 +74,8 @@ COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
 TAKE_MODES = ("top", "bottom", "all")
 HAND_SIZE = 3
+MINI: Mapping[str, Any] = {"ranks": 2, "suits": 2, "hand": 1, "max_moves": 30}
+"""The ``mini`` preset: two suits of two ranks, one card each (for exact methods, CFR)."""
 
 RULES_TEXT = rules_text("myllymatti", "en")
 """The English rules, ``tikki/rules/myllymatti.en.md`` (all languages: ``tikki.rules``)."""
@@ -124,9 +126,28 @@ class Myllymatti(FrenchGame):
             "a trump beats a non-trump only when holding none of its suit (MM-13)",
         ),
         max_moves_option(),
+        OptionSpec(
+            "ranks",
+            13,
+            "research: a short deck of the top RANKS ranks of each suit (13: all 52 cards)",
+            choices=tuple(range(2, 14)),
+        ),
+        OptionSpec(
+            "suits",
+            4,
+            "research: a short deck of the first SUITS suits (spades, hearts, diamonds, clubs)",
+            choices=(1, 2, 3, 4),
+        ),
+        OptionSpec(
+            "hand",
+            HAND_SIZE,
+            "research: cards dealt to each player; the rules deal 3 (MM-1)",
+            choices=(1, 2, 3),
+        ),
     )
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {
-        "koira": {"duel": False, "take": "bottom", "runs": True}
+        "koira": {"duel": False, "take": "bottom", "runs": True},
+        "mini": MINI,
     }
     rules_text = RULES_TEXT
     summary = (
@@ -155,9 +176,32 @@ class Myllymatti(FrenchGame):
         """Cards, runs with option ``runs`` (MM-17), ``stock`` and ``take``."""
         return MoveGrammar(max_run=13 if self.option("runs") else 0, words=("stock", "take"))
 
+    def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
+        super().__init__(players, rules=rules, **options)
+        ranks, suits, hand = self.option("ranks"), self.option("suits"), self.option("hand")
+        if ranks * suits < hand * self.players + 1:
+            raise RulesError(
+                _t(
+                    "a deck of {cards} cards ({ranks} ranks × {suits} suits) is too small for "
+                    "{players} players: deal {hand} each and keep a stock of at least one card",
+                    cards=ranks * suits,
+                    ranks=ranks,
+                    suits=suits,
+                    players=self.players,
+                    hand=hand,
+                )
+            )
+        self.cards: tuple[int, ...] = tuple(
+            c for c in range(52) if RANK_OF[c] >= 13 - ranks and SUIT_OF[c] < suits
+        )
+
+    def deck(self) -> list[str]:
+        """The 52 French cards, or the top ``ranks`` ranks of each suit (option ``ranks``)."""
+        return [CARD_TEXT[c] for c in self.cards]
+
     def _new_state(self, seed: int, deck: list[str] | None) -> MyllymattiState:
         if deck is None:
-            order = list(range(52))
+            order = list(self.cards)
             random.Random(seed).shuffle(order)
         else:
             order = [TEXT_CARD[t] for t in deck]
@@ -298,9 +342,10 @@ class MyllymattiState(SheddingState):
     def _deal(self, order: list[int]) -> None:
         n = self._n
         self._order = tuple(order)
-        for i in range(HAND_SIZE * n):
+        dealt = self.game.option("hand") * n
+        for i in range(dealt):
             self._hands[i % n].append(order[i])
-        self._stock = order[HAND_SIZE * n :][::-1]
+        self._stock = order[dealt:][::-1]
         self._start_trick(0)
 
     # --- the contract -------------------------------------------------------------------
@@ -934,7 +979,7 @@ def _deal_unseen(
     for pile in state._piles:
         seen.update(pile)
     seen.update(c for _, c, _ in state._trick)
-    unseen = [c for c in range(52) if c not in seen]
+    unseen = [c for c in state.game.cards if c not in seen]  # type: ignore[attr-defined]
     rng.shuffle(unseen)
     sizes = view["hand_sizes"]
     hands: list[list[int]] = []

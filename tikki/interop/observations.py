@@ -194,7 +194,7 @@ class MyllymattiEncoder(_CardEncoder):
     def __init__(self, game: Game) -> None:
         from tikki.cards import CARD_TEXT
 
-        n, d = game.players, 52
+        n, d = game.players, len(game.deck())  # 52, or a short deck (options ranks, suits)
         features = [
             Feature("phase", (2,), 0, 1, "one-hot: collect (phase 1), shed (phase 2)"),
             Feature("to_act", (n,), 0, 1, "one-hot: the relative seat to act"),

@@ -33,10 +33,15 @@ What the adapter provides
   vector from :func:`tikki.interop.observations.encoder_for`, written straight from the
   state (features in ``docs/observations.md``).  ``state.observation_tensor(p)`` and
   ``game.observation_tensor_shape()`` are answered in Python without OpenSpiel's sizing
-  deal.  There is no information-state tensor: ``information_state_tensor`` raises
-  ``NotImplementedError`` saying so (the game type says
-  ``provides_information_state_tensor=False``).  A public observer
-  (``private_info=NONE``) uses ``view(None)``.
+  deal.  The information-state tensor (perfect recall) is the observation tensor followed
+  by one slot per move of the seat's view's history, up to ``max_moves``: the acting seat
+  (relative, one-hot), the action id (one-hot; one more column for a move hidden from the
+  seat, ``discard ?``) and every card the entry shows the seat (the move's, a turned or
+  drawn card).  It is provided where it holds at most :data:`INFO_TENSOR_MAX` floats (the
+  mini games, or a game with a lower ``max_moves``; the game type says
+  ``provides_information_state_tensor``); elsewhere ``information_state_tensor`` raises
+  ``NotImplementedError`` saying so.  A public observer (``private_info=NONE``) uses
+  ``view(None)``.
 * ``resample_from_infostate(player, sampler)`` returns ``game.sample_state(view, rng)``
   wrapped as a state of this game (its ``history()`` is empty: OpenSpiel's Python states
   cannot be given a history), with ``rng`` seeded from the sampler.  That is what
@@ -54,9 +59,16 @@ Parameters: an option left at its spec default does not override the variant pre
 cannot be told apart); to play a preset with one option back at its default, give
 ``variant=standard`` and every option.
 
-The chance model: sampled stochastic
-------------------------------------
-The game type says ``SAMPLED_STOCHASTIC``: there are no chance nodes; each state deals
+The chance model: explicit for the mini games, sampled otherwise
+----------------------------------------------------------------
+A configuration whose only random event is the first deal (Myllymatti: the stock is part
+of the deal) and whose deck holds at most :data:`EXPLICIT_DECK` cards (the ``mini``
+variant: two players, four cards) is ``EXPLICIT_STOCHASTIC``: its initial state is a
+chance node whose outcomes are every deck order, equally likely (``chance_outcomes()``,
+``game.max_chance_outcomes()``), so CFR, exact best responses, ``TabularPolicy`` and
+``policy_aggregator`` run on it (``docs/research.md``: the mini games).
+
+Every other configuration is ``SAMPLED_STOCHASTIC``: there are no chance nodes; each state deals
 itself from a seed it holds (docs/design.md: randomness).  Why not explicit chance nodes:
 tikki's randomness is more than the first deal (the Mattis dreck is shuffled mid-game,
 each Mückenstich round is dealt anew), and the public contract can inject only the first
@@ -89,6 +101,7 @@ from tikki.extras import require
 
 require("openspiel", "the OpenSpiel adapter")
 
+import itertools
 import json
 import pickle
 import random
@@ -108,19 +121,12 @@ from tikki.interop.observations import encoder_for
 PREFIX = "python_tikki_"
 """OpenSpiel short names are ``PREFIX + tikki name``."""
 
-_NO_INFOSTATE_TENSOR = (
-    "tikki games provide no information-state tensor: a perfect-recall tensor of a "
-    "whole game does not fit a useful fixed size. Use information_state_string() (the "
-    "whole view, with its history) or observation_tensor() (a Markov summary of what the "
-    "seat knows: its hand, every public card and count; docs/observations.md)"
-)
-
 
 class _Held:
     """A tikki state inside an OpenSpiel state: dealt lazily, copied by ``clone``, pickled
     as its record."""
 
-    __slots__ = ("_seeds", "adapter", "state")
+    __slots__ = ("adapter", "seeds", "state")
 
     def __init__(
         self,
@@ -130,20 +136,25 @@ class _Held:
     ) -> None:
         self.adapter = adapter
         self.state = state
-        self._seeds = seeds
+        self.seeds = seeds  # None with no state: an explicit chance node, not dealt yet
 
     def get(self) -> tikki.State:
         if self.state is None:
-            assert self._seeds is not None
-            self.state = self.adapter.game.new_state(seed=self._seeds())
+            if self.seeds is None:
+                raise ValueError("the deal is a chance node: apply a chance outcome first")
+            self.state = self.adapter.game.new_state(seed=self.seeds())
         return self.state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        if self.state is None and self.seeds is None:
+            return _Held(self.adapter, None, None)
         return _Held(self.adapter, self.get().clone())
 
     def __reduce__(self) -> tuple[Any, ...]:
-        state = self.get()
         game = self.adapter.game
+        if self.state is None and self.seeds is None:
+            return (_restore, (game.name, game.players, canonical_json(game.options), None))
+        state = self.get()
         if state.seed is not None:
             payload: Any = canonical_json(state.record())
         else:
@@ -153,6 +164,8 @@ class _Held:
 
 def _restore(name: str, players: int, options: str, payload: Any) -> _Held:
     adapter = _adapter(name, players, options)
+    if payload is None:
+        return _Held(adapter, None, None)
     if isinstance(payload, bytes):
         state = pickle.loads(payload)
     else:
@@ -164,8 +177,25 @@ def _json_loads(text: str) -> Any:
     return json.loads(text)
 
 
+DEAL_ONLY = frozenset({"myllymatti"})
+"""Games whose only random event is the first deal (the stock is part of it)."""
+EXPLICIT_DECK = 7
+"""The largest deck whose deals are explicit chance outcomes (7! = 5,040 deck orders)."""
+INFO_TENSOR_MAX = 50_000
+"""The largest information-state tensor provided (floats; its size grows with max_moves)."""
+
+
+def _no_info_tensor(size: int) -> str:
+    return (
+        f"this configuration's information-state tensor would hold {size:,} floats (one "
+        f"slot per move up to max_moves); tensors are provided up to {INFO_TENSOR_MAX:,}: "
+        "lower max_moves, or use information_state_string() or observation_tensor()"
+    )
+
+
 class _Adapter:
-    """What one tikki game (name, players, options) needs: actions, encoder, bounds."""
+    """What one tikki game (name, players, options) needs: actions, encoder, bounds, the
+    deals of an explicit chance node, the information-state tensor's layout."""
 
     def __init__(self, game: tikki.Game) -> None:
         self.game = game
@@ -173,6 +203,51 @@ class _Adapter:
         self.actions = self.encoder.actions
         self.utility = game.utility_bounds
         self.length = game.max_length
+        deck = game.deck()
+        self.deals: list[tuple[str, ...]] | None = None
+        if game.name in DEAL_ONLY and len(deck) <= EXPLICIT_DECK:
+            self.deals = sorted(set(itertools.permutations(deck)))
+        self.cards = {c: i for i, c in enumerate(dict.fromkeys(deck))}
+        n, a, d = game.players, len(self.actions), len(self.cards)
+        self.slot = n + a + 1 + d
+        self.info_size = self.encoder.size + self.length * self.slot
+        self.info_tensor_ok = self.info_size <= INFO_TENSOR_MAX
+
+    def check_info_tensor(self) -> None:
+        """Raise ``NotImplementedError`` where the tensor would be too large."""
+        if not self.info_tensor_ok:
+            raise NotImplementedError(_no_info_tensor(self.info_size))
+
+    def info_tensor(self, state: tikki.State, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s information-state tensor: its observation, then one slot per move
+        of its view's history (see the module notes)."""
+        out = np.zeros(self.info_size, np.float32)
+        self.encoder.encode(state, seat, out[: self.encoder.size])
+        n, a = self.game.players, len(self.actions)
+        index, cards = self.actions.index, self.cards
+        at = self.encoder.size
+        for entry in state.view(seat)["history"][: self.length]:
+            out[at + (entry["seat"] - seat) % n] = 1.0
+            move = index.get(entry["move"])
+            out[at + n + (a if move is None else move)] = 1.0
+            for card in _cards_in(entry, cards):
+                out[at + n + a + 1 + cards[card]] = 1.0
+            at += self.slot
+        return out
+
+
+def _cards_in(value: Any, cards: Mapping[str, int]) -> set[str]:
+    """Every card text inside a history entry (moves, revealed and drawn cards, events)."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        found.update(w for part in value.split() for w in part.split("+") if w in cards)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            found |= _cards_in(item, cards)
+    elif isinstance(value, list):
+        for item in value:
+            found |= _cards_in(item, cards)
+    return found
 
 
 @cache
@@ -180,8 +255,10 @@ def _adapter(name: str, players: int, options: str) -> _Adapter:
     return _Adapter(tikki.load(name, players, **_json_loads(options)))
 
 
-def game_type(name: str) -> Any:
-    """The ``pyspiel.GameType`` of one tikki game."""
+def game_type(name: str, explicit: bool = False, info_tensor: bool = False) -> Any:
+    """The ``pyspiel.GameType`` of one tikki game (``explicit``: of a configuration whose
+    deal is an explicit chance node; ``info_tensor``: that has an information-state
+    tensor)."""
     cls = game_class(name)
     spec = tikki.games()[name]
     params: dict[str, Any] = {"players": cls.default_players, "variant": "standard"}
@@ -192,14 +269,18 @@ def game_type(name: str) -> Any:
         short_name=PREFIX + name,
         long_name=f"tikki {cls.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            if explicit
+            else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        ),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=info_tensor,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -228,22 +309,27 @@ class TikkiGame(pyspiel.Game):  # type: ignore[misc]
         seed = int(params.get("rng_seed", -1))
         self._rng: random.Random = random.SystemRandom() if seed < 0 else random.Random(seed)
         low, high = self.adapter.utility
+        deals = self.adapter.deals
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.adapter.actions),
-            max_chance_outcomes=0,
+            max_chance_outcomes=0 if deals is None else len(deals),
             num_players=players,
             min_utility=low,
             max_utility=high,
             utility_sum=None,
             max_game_length=self.adapter.length,
         )
-        super().__init__(game_type(name), info, params)
+        gtype = game_type(name, deals is not None, self.adapter.info_tensor_ok)
+        super().__init__(gtype, info, params)
 
     def _next_seed(self) -> int:
         return self._rng.randrange(2**32)
 
     def new_initial_state(self) -> TikkiState:
-        """A new game, dealt from the next seed when first used."""
+        """A new game: a chance node for the deal (a small deck), or dealt from the next
+        seed when first used."""
+        if self.adapter.deals is not None:
+            return TikkiState(self, _Held(self.adapter, None, None))
         return TikkiState(self, _Held(self.adapter, None, self._next_seed))
 
     def make_py_observer(
@@ -261,12 +347,14 @@ class TikkiGame(pyspiel.Game):  # type: ignore[misc]
         return self.adapter.encoder.size
 
     def information_state_tensor_shape(self) -> list[int]:
-        """Not provided: raises ``NotImplementedError`` (see the module notes)."""
-        raise NotImplementedError(_NO_INFOSTATE_TENSOR)
+        """``[size]`` of the information-state tensor (see the module notes)."""
+        self.adapter.check_info_tensor()
+        return [self.adapter.info_size]
 
     def information_state_tensor_size(self) -> int:
-        """Not provided: raises ``NotImplementedError`` (see the module notes)."""
-        raise NotImplementedError(_NO_INFOSTATE_TENSOR)
+        """Length of the information-state tensor."""
+        self.adapter.check_info_tensor()
+        return self.adapter.info_size
 
     @property
     def tikki_game(self) -> tikki.Game:
@@ -286,29 +374,56 @@ class TikkiState(pyspiel.State):  # type: ignore[misc]
         """The tikki state (the whole truth: do not show it to a player)."""
         return self._held.get()
 
+    def _dealing(self) -> bool:
+        """Whether this is the explicit chance node of the deal (not dealt yet)."""
+        held = self._held
+        return held.state is None and held.seeds is None
+
     def current_player(self) -> int:
-        """The seat to act, or ``pyspiel.PlayerId.TERMINAL``."""
+        """The seat to act, ``pyspiel.PlayerId.CHANCE`` before an explicit deal, or
+        ``pyspiel.PlayerId.TERMINAL``."""
+        if self._dealing():
+            return int(pyspiel.PlayerId.CHANCE)
         seat = self.tikki_state.current_player
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The deals (deck orders, C-2), equally likely: ``[(deal id, probability)]``."""
+        deals = self._held.adapter.deals
+        if not self._dealing() or deals is None:
+            return []
+        return [(i, 1.0 / len(deals)) for i in range(len(deals))]
+
     def _legal_actions(self, player: int) -> list[int]:
+        if self._dealing():
+            return [a for a, _ in self.chance_outcomes()]
         state = self.tikki_state
         if player != state.current_player:
             return []
         return self._held.adapter.actions.legal_ids(state.legal_moves())
 
     def _apply_action(self, action: int) -> None:
-        self.tikki_state.play(self._held.adapter.actions.to_text(action))
+        held = self._held
+        if self._dealing():
+            assert held.adapter.deals is not None
+            held.state = held.adapter.game.new_state(seed=0, deck=list(held.adapter.deals[action]))
+            return
+        self.tikki_state.play(held.adapter.actions.to_text(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            deals = self._held.adapter.deals
+            return "deal " + " ".join(deals[action]) if deals else f"chance {action}"
         return self._held.adapter.actions.to_text(action)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.tikki_state.is_over
+        return not self._dealing() and self.tikki_state.is_over
 
     def returns(self) -> list[float]:
         """``outcome["returns"]`` at the end, zeros before."""
+        if self._dealing():
+            return [0.0] * self._held.adapter.game.players
         outcome = self.tikki_state.outcome
         if outcome is None:
             return [0.0] * self._held.adapter.game.players
@@ -321,11 +436,21 @@ class TikkiState(pyspiel.State):  # type: ignore[misc]
         adapter = self._held.adapter
         if not 0 <= seat < adapter.game.players:
             raise ValueError(f"observation_tensor needs a seat 0..{adapter.game.players - 1}")
+        if self._dealing():
+            return [0.0] * adapter.encoder.size
         return adapter.encoder.encode(self.tikki_state, seat).tolist()  # type: ignore[no-any-return]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """Not provided: raises ``NotImplementedError`` (see the module notes)."""
-        raise NotImplementedError(_NO_INFOSTATE_TENSOR)
+        """``player``'s information-state tensor (default: the player to act) as a list of
+        floats: its observation, then one slot per move it has seen (module notes)."""
+        seat = self.current_player() if player is None else player
+        adapter = self._held.adapter
+        adapter.check_info_tensor()
+        if not 0 <= seat < adapter.game.players:
+            raise ValueError(f"information_state_tensor needs a seat 0..{adapter.game.players - 1}")
+        if self._dealing():
+            return [0.0] * adapter.info_size
+        return adapter.info_tensor(self.tikki_state, seat).tolist()  # type: ignore[no-any-return]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TikkiState:
         """A state consistent with everything ``player_id`` knows (``game.sample_state``)."""
@@ -335,6 +460,8 @@ class TikkiState(pyspiel.State):  # type: ignore[misc]
         return TikkiState(self.get_game(), _Held(adapter, sampled))
 
     def __str__(self) -> str:
+        if self._dealing():
+            return "(the deal)"
         return canonical_json(self.tikki_state.reveal())
 
 
@@ -363,6 +490,9 @@ class TikkiObserver:
         if not recall:
             self.tensor = adapter.encoder.empty()
             self.dict = adapter.encoder.split(self.tensor)
+        elif not self._public and adapter.info_tensor_ok:
+            self.tensor = np.zeros(adapter.info_size, np.float32)
+            self.dict = {"info_state": self.tensor}
 
     def _view(self, state: TikkiState, player: int) -> tuple[dict[str, Any], int | None]:
         seat = None if self._public else player
@@ -372,15 +502,28 @@ class TikkiObserver:
         """Fill ``tensor`` with ``player``'s observation of ``state``."""
         if self.tensor is None:
             return
+        if state._dealing():  # nothing is known before the deal
+            self.tensor.fill(0.0)
+            return
+        if self._recall:
+            self.tensor[:] = self._adapter.info_tensor(state.tikki_state, player)
+            return
         seat = None if self._public else player
         self._adapter.encoder.encode(state.tikki_state, seat, self.tensor)
 
     def string_from(self, state: TikkiState, player: int) -> str:
         """The view as canonical JSON (without its history unless perfect recall)."""
+        if state._dealing():
+            return "(the deal)"
         view, _ = self._view(state, player)
         if not self._recall:
             view = {k: v for k, v in view.items() if k != "history"}
         return canonical_json(view)
+
+
+def actions_of(game: TikkiGame) -> tuple[str, ...]:
+    """The move text of every action id of ``game`` (its fixed action space)."""
+    return game.adapter.actions.texts
 
 
 def register() -> list[str]:
@@ -409,4 +552,11 @@ def _creator(name: str) -> type[TikkiGame]:
 
 _CLASSES: dict[str, type[TikkiGame]] = {}
 
-__all__ = ["TikkiGame", "TikkiObserver", "TikkiState", "game_type", "register"]
+__all__ = [
+    "TikkiGame",
+    "TikkiObserver",
+    "TikkiState",
+    "actions_of",
+    "game_type",
+    "register",
+]
