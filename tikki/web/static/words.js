@@ -25,7 +25,7 @@ export function levelName(spec) {
 /** The lobby's label of a bot level `{spec, label}`: its level in words. */
 export const levelLabel = (bot) => (String(bot.spec).split(":")[0] in LEVELS ? levelName(bot.spec) : bot.label);
 
-const VARIANTS = { standard: N_("standard"), koira: N_("Koira") };
+const VARIANTS = { standard: N_("standard"), koira: N_("Koira"), mini: N_("mini (research)") };
 
 /** A variant's name: `standard` → `standard`, `koira` → `Koira`. */
 export const variantName = (v) => (v in VARIANTS ? _(VARIANTS[v]) : String(v));
@@ -38,6 +38,9 @@ const OPTIONS = {
   max_moves: N_("most moves"),
   max_sequence: N_("longest sequence"),
   war_match: N_("must-match in a war"),
+  ranks: N_("ranks in the deck"),
+  suits: N_("suits in the deck"),
+  hand: N_("cards dealt each"),
 };
 
 /** An option's label: its name in words (`max_moves` → `most moves`). */
