@@ -126,3 +126,26 @@ def test_rated_game_leaderboard_and_profile(tmp_path: Path, anchors: None) -> No
         assert error_of(c.get("/api/ratings/chess"))[:2] == (404, "unknown_game")
         assert c.get("/players/Ben").status_code == 200
         assert c.get("/account").status_code == 200
+
+
+def test_postgres_rated_game_and_chat(postgres_url: str, anchors: None) -> None:
+    """The same flow on PostgreSQL: a rated game, the leaderboard, a profile, the chat."""
+    from tikki.server import create_app
+
+    with TestClient(create_app(postgres_url, bot_delay=0)) as c:
+        anna, ben = TestClient(c.app), TestClient(c.app)
+        assert register(anna, "Anna").status_code == 201
+        assert register(ben, "Ben").status_code == 201
+        game = rated_game(c, anna, ben)
+        people = c.get("/api/ratings/myllymatti").json()["people"]
+        assert sorted(p["name"] for p in people) == ["Anna", "Ben"]
+        assert c.get("/api/players/Ben").json()["games"][0]["rating_change"] is not None
+        r = c.post(f"/api/tables/{game['id']}/chat", json={"phrase": "gg"})
+        assert r.status_code == 201, r.text
+        assert c.get(f"/api/tables/{game['id']}/chat").json()["messages"][0]["phrase"] == "gg"
+        r = ben.post(
+            "/api/account/delete", json={"password": "correct horse battery"}, headers=csrf(ben)
+        )
+        assert r.status_code == 200, r.text
+        record = c.get(f"/api/tables/{game['id']}/record").json()
+        assert record["seats"][1]["name"] == "anonymous"

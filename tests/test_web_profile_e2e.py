@@ -80,6 +80,11 @@ def test_accounts_rated_game_and_profile(server: Server, browser: Browser) -> No
     guest.goto(f"{base}/?lang=en")
     guest.locator("#create-btn").wait_for()
     assert guest.locator("#rated-box").is_hidden()
+    # the session cookie is out of the page's reach; no secret in the server's log or URLs
+    assert "tikki_session" not in aino.evaluate("document.cookie")
+    session = next(c["value"] for c in aino.context.cookies() if c["name"] == "tikki_session")
+    logged = "".join(server.output)
+    assert PASSWORD not in logged and session not in logged and "tikki_session" not in logged
     watch.check()
     for page in (aino, bernd, guest):
         page.context.close()
