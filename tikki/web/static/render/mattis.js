@@ -50,7 +50,7 @@ export default {
   centre(view, ctx) {
     const { names, legal } = ctx;
     const shown = view.shown_card
-      ? fact(_("Last stock card"), `${cardChip(view.shown_card)} (${esc(inList(names, view.shown_owner))})`)
+      ? fact(_("Last stock card"), `${cardChip(view.shown_card)} · ${esc(inList(names, view.shown_owner))}`)
       : "";
     let dreck = "";
     if (view.dreck && view.dreck.cards) {

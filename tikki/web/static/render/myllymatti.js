@@ -39,7 +39,7 @@ export default {
         view.phase !== "over" &&
         ((view.hands || [])[view.aside_owner] || []).includes(view.aside_card);
       const aside = held
-          ? fact(_("Set-aside card"), `${cardChip(view.aside_card)} (${esc(inList(names, view.aside_owner))})`)
+          ? fact(_("Set-aside card"), `${cardChip(view.aside_card)} · ${esc(inList(names, view.aside_owner))}`)
           : "";
       return `<div class="facts">${shedFacts(view)}${aside}</div>${shedTrick(view, names)}`;
     }
