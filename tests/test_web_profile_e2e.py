@@ -65,6 +65,8 @@ def test_accounts_rated_game_and_profile(server: Server, browser: Browser) -> No
     board = aino.locator("#board")
     board.locator("a", has_text="Bernd").wait_for()
     assert board.locator("a", has_text="Aino").count() == 1
+    assert aino.locator("#chart polyline.rating-line").count() == 1
+    assert aino.locator("#chart circle.rating-dot").count() == 1
     replay = row.locator("a", has_text="Replay")
     assert replay.get_attribute("href") == f"/replay/{table_id}"
     assert row.locator("a", has_text="Analysis").get_attribute("href", timeout=1000)

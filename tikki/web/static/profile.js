@@ -108,6 +108,45 @@ function renderRatings(host, profile) {
   );
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** The rating after each rated game of one game, oldest first, with the bot levels'
+ * anchored ratings as dashed lines. */
+export function renderChart(host, games, bots) {
+  const points = games
+    .filter((g) => g.rating_change)
+    .map((g) => ({ at: g.finished || g.created || "", value: g.rating_change.after, start: g.rating_change.before }))
+    .sort((a, b) => (a.at < b.at ? -1 : 1));
+  if (!points.length) {
+    host.replaceChildren(el("p", _("No rated games yet."), "muted"));
+    return;
+  }
+  const values = [points[0].start, ...points.map((p) => p.value), ...bots.map((b) => b.rating)];
+  const lo = Math.min(...values) - 1;
+  const hi = Math.max(...values) + 1;
+  const W = 600, H = 180, L = 110;
+  const x = (i) => L + (i * (W - L - 10)) / Math.max(1, points.length);
+  const y = (v) => 10 + ((hi - v) * (H - 20)) / (hi - lo);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img" });
+  chart.setAttribute("aria-label", _("Rating over time"));
+  for (const b of bots) {
+    chart.append(svg("line", { x1: L, x2: W - 10, y1: y(b.rating), y2: y(b.rating), class: "bot-ref" }));
+    const label = svg("text", { x: 4, y: y(b.rating) + 4, class: "bot-ref-label" });
+    label.textContent = `${levelName(b.bot)} ${b.rating.toFixed(1)}`;
+    chart.append(label);
+  }
+  const coords = [[x(0), y(points[0].start)], ...points.map((p, i) => [x(i + 1), y(p.value)])];
+  chart.append(svg("polyline", { points: coords.map((c) => c.join(",")).join(" "), class: "rating-line" }));
+  for (const [cx, cy] of coords.slice(1)) chart.append(svg("circle", { cx, cy, r: 3, class: "rating-dot" }));
+  host.replaceChildren(chart);
+}
+
 async function renderBoard(host, game) {
   const r = await fetch(`/api/ratings/${encodeURIComponent(game)}`, { headers: { "Accept-Language": acceptLanguage() } });
   if (!r.ok) return;
@@ -123,6 +162,7 @@ async function renderBoard(host, game) {
   );
   const title = el("h3", GAMES[game] ?? game);
   host.replaceChildren(title, table([_("Player"), _("Rating"), _("Games")], rows));
+  return board;
 }
 
 async function main() {
@@ -151,7 +191,10 @@ async function main() {
     heading.textContent = answer.name;
     renderRatings(document.getElementById("ratings"), answer);
     renderGames(document.getElementById("games"), answer.games);
-    await renderBoard(document.getElementById("board"), game || answer.games[0]?.game || "myllymatti");
+    const shown = game || answer.games.find((g) => g.rating_change)?.game || answer.games[0]?.game || "myllymatti";
+    const board = await renderBoard(document.getElementById("board"), shown);
+    const ofGame = answer.games.filter((g) => g.game === shown);
+    renderChart(document.getElementById("chart"), ofGame, board?.bots ?? []);
   };
   filter.addEventListener("change", load);
   await load();
