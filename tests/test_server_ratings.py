@@ -68,7 +68,8 @@ def rated_game(c: TestClient, anna: TestClient, ben: TestClient) -> dict[str, An
         tokens[seat] = r.json()["token"]
     play_out(c, table_id, tokens)
     INVITES.clear()
-    return {"id": table_id, "outcome": app_state(c).manager.tables[table_id].state.outcome}
+    outcome = app_state(c).manager.tables[table_id].state.outcome
+    return {"id": table_id, "outcome": outcome, "tokens": tokens}
 
 
 def test_rated_game_leaderboard_and_profile(tmp_path: Path, anchors: None) -> None:
@@ -124,6 +125,14 @@ def test_rated_game_leaderboard_and_profile(tmp_path: Path, anchors: None) -> No
         assert names == ["Ben"]
         assert error_of(c.get("/api/players/Nobody"))[:2] == (404, "unknown_player")
         assert error_of(c.get("/api/ratings/chess"))[:2] == (404, "unknown_game")
+        # "Play again" after a rated game: rated too, each person's seat linked again
+        for seat, who in enumerate((anna, ben)):
+            token = game["tokens"][seat]
+            r = who.post(f"/api/tables/{game['id']}/rematch", headers=auth(token))
+            assert r.status_code == 200, r.text
+        again = r.json()["table"]["id"]
+        assert app_state(c).ratings.rated[again] is True
+        assert len(c.get("/api/players/Ben").json()["games"]) == 2
         assert c.get("/players/Ben").status_code == 200
         assert c.get("/account").status_code == 200
 

@@ -277,6 +277,8 @@ def api_router() -> APIRouter:
         table = await manager.get(table_id)
         seat = _seat(request, table, authorization)
         new, new_seat, token = await manager.rematch(table, seat, client_address(request))
+        await ratings.on_rematch(request, table.id, new.id)
+        await accounts.after_join(request, new.id, new_seat)
         return {"seat": new_seat, "token": token, "table": new.public()}
 
     @router.post("/tables/{table_id}/keep", response_model=schemas.StateMessage)

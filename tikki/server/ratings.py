@@ -290,6 +290,13 @@ async def on_create(request: Request, table_id: str, rated: bool) -> None:
         await ratings_of(request).mark_rated(table_id)
 
 
+async def on_rematch(request: Request, table_id: str, rematch_id: str) -> None:
+    """A rated table's rematch ("Play again") is rated too."""
+    ratings = ratings_of(request)
+    if await ratings.is_rated(table_id) and not await ratings.is_rated(rematch_id):
+        await ratings.mark_rated(rematch_id)
+
+
 async def check_create(request: Request, rated: bool) -> None:
     """Refuse a rated table asked for by a guest."""
     if rated and await accounts_of(request).current(request) is None:
@@ -317,6 +324,7 @@ __all__ = [
     "check_create",
     "check_join",
     "on_create",
+    "on_rematch",
     "ordinal",
     "places",
     "router",
