@@ -169,6 +169,9 @@ def test_seats_attached_and_account_deleted(
             assert r.status_code == 200, r.text
         record = c.get(f"/api/tables/{table['id']}/record").json()
         assert [s["name"] for s in record["seats"]] == ["Guesty", "Bertta"]
+        chat = {"phrase": "gg"}
+        r = other.post(f"/api/tables/{table['id']}/chat", json=chat, headers=auth(token))
+        assert r.json()["name"] == "Bertta"
         # deleting needs the password, then the records keep the game, anonymous
         r = other.post(
             "/api/account/delete", json={"password": "nope nope nope"}, headers=csrf(other)
@@ -180,12 +183,16 @@ def test_seats_attached_and_account_deleted(
         assert [s["name"] for s in record["seats"]] == ["Guesty", "anonymous"]
         assert other.get("/api/account").json() == {"account": None}
         assert error_of(login(TestClient(c.app), "Bertta"))[1] == "wrong_password"
+        said = c.get(f"/api/tables/{table['id']}/chat").json()["messages"]
+        assert [m["name"] for m in said] == ["anonymous"]
         secrets = [PASSWORD, c.cookies[SESSION_COOKIE]]
         text = str(record)
     # restarted: the stored record is anonymous too
     with client(tmp_path) as c:
         record = c.get(f"/api/tables/{table['id']}/record").json()
         assert [s["name"] for s in record["seats"]] == ["Guesty", "anonymous"]
+        said = c.get(f"/api/tables/{table['id']}/chat").json()["messages"]
+        assert [m["name"] for m in said] == ["anonymous"]
     logged = caplog.text
     for secret in secrets:
         assert secret not in logged and secret not in text

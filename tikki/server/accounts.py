@@ -28,6 +28,7 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -230,7 +231,10 @@ class Accounts:
         query = (
             select(AccountRow.id, AccountRow.name, AccountRow.private, SessionRow.csrf_hash)
             .join(SessionRow, SessionRow.account_id == AccountRow.id)
-            .where(SessionRow.token_hash == digest(token))
+            .where(
+                SessionRow.token_hash == digest(token),
+                SessionRow.created > now() - timedelta(days=SESSION_DAYS),
+            )
         )
         with self.engine.connect() as connection:
             row = connection.execute(query).first()
@@ -272,8 +276,19 @@ class Accounts:
                     .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                     .values(name=ANONYMOUS)
                 )
-            from tikki.server.db import RatingChangeRow, RatingRow
+            from tikki.server.db import ChatRow, RatingChangeRow, RatingRow
 
+            for table_id, seat in seats:  # the chat's names too
+                connection.execute(
+                    update(ChatRow)
+                    .where(ChatRow.table_id == table_id, ChatRow.sender == f"seat:{seat}")
+                    .values(name=ANONYMOUS)
+                )
+            connection.execute(
+                update(ChatRow)
+                .where(ChatRow.sender == f"account:{account_id}")
+                .values(name=ANONYMOUS)
+            )
             for model in (AccountSeatRow, SessionRow, RatingRow, RatingChangeRow):
                 connection.execute(delete(model).where(model.account_id == account_id))
             connection.execute(delete(AccountRow).where(AccountRow.id == account_id))
@@ -550,7 +565,7 @@ def router() -> APIRouter:
         except (VerificationError, InvalidHashError):
             raise ApiError("wrong_password", _("wrong password")) from None
         seats = await asyncio.to_thread(accounts._delete, account.id)
-        _anonymise_live(request, seats)
+        _anonymise_live(request, seats, account.id)
         response.delete_cookie(SESSION_COOKIE, path="/")
         return {"account": None, "anonymised": len(seats)}
 
@@ -564,13 +579,21 @@ def _rehash(engine: Engine, account_id: int, hashed: str) -> None:
         )
 
 
-def _anonymise_live(request: Request, seats: list[tuple[str, int]]) -> None:
-    """Rename a deleted account's seats at the tables the server holds in memory."""
+def _anonymise_live(request: Request, seats: list[tuple[str, int]], account_id: int) -> None:
+    """Rename a deleted account's seats and chat messages in what the server holds in
+    memory."""
     tables = request.app.state.manager.tables
+    rooms = request.app.state.chat.rooms
     for table_id, seat in seats:
         table = tables.get(table_id)
         if table is not None and 0 <= seat < len(table.seats):
             table.seats[seat].name = ANONYMOUS
+    senders = {f"account:{account_id}"}
+    for table_id, room in rooms.items():
+        mine = senders | {f"seat:{seat}" for t, seat in seats if t == table_id}
+        for message in room.messages:
+            if message["sender"] in mine:
+                message["name"] = ANONYMOUS
 
 
 async def on_join(request: Request, name: str) -> str:
