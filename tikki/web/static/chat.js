@@ -56,6 +56,7 @@ class TableChat {
     this.abort = null;
     this.loaded = false;
     this.stopped = false;
+    this.refused = null;
     this.build();
   }
 
@@ -198,7 +199,8 @@ class TableChat {
         await new Promise((ok) => setTimeout(ok, 1000));
         continue;
       }
-      const token = loadToken(this.id);
+      const kept = loadToken(this.id);
+      const token = kept === this.refused ? null : kept; // a revoked token reads as a spectator
       if (token !== this.token) {
         this.token = token;
         this.after = 0;
@@ -211,6 +213,7 @@ class TableChat {
       try {
         const r = await fetch(url, { headers: this.headers(), signal: this.abort.signal });
         if (r.status === 404) this.stopped = true;
+        if (r.status === 403 && this.token) this.refused = this.token;
         if (!r.ok) throw new Error(String(r.status));
         const answer = await r.json();
         this.info = answer;
@@ -235,7 +238,8 @@ export function startChat() {
   const chat = new TableChat(host, decodeURIComponent(match[1]));
   // a seat taken on this page (a new token) restarts the poll on the players' channel
   setInterval(() => {
-    if (loadToken(chat.id) !== chat.token) chat.restart();
+    const kept = loadToken(chat.id);
+    if (kept !== chat.token && kept !== chat.refused) chat.restart();
   }, 1000);
   chat.poll();
   return chat;
