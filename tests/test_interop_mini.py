@@ -13,7 +13,10 @@ import tikki
 from tikki.core import RulesError
 from tikki.interop import openspiel
 
-MINI = ["python_tikki_myllymatti(players=2,variant=mini)"]
+MINI = [
+    "python_tikki_myllymatti(players=2,variant=mini)",
+    "python_tikki_mattis(players=2,variant=mini)",
+]
 """The mini games, as OpenSpiel game strings."""
 
 

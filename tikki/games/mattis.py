@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from tikki.cards import (
     CARD_TEXT,
@@ -62,6 +62,7 @@ from tikki.core import (
     IllegalMove,
     MoveGrammar,
     OptionSpec,
+    RulesError,
     illegal,
     max_moves_option,
     register,
@@ -100,6 +101,8 @@ from tikki.rules import rules_text
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
 HAND_SIZE = 3
+MINI: Mapping[str, Any] = {"ranks": 2, "suits": 2, "hand": 1, "max_moves": 30}
+"""The ``mini`` preset: two suits of two ranks (no dreck), one card each (for CFR)."""
 DRECK_LIMIT = 6
 FROM_HAND, FROM_STOCK, SLOUGHED = 0, 1, 2
 HOW = ("hand", "stock", "slough")
@@ -173,7 +176,26 @@ class Mattis(FrenchGame):
             choices=("round", "trick"),
         ),
         max_moves_option(),
+        OptionSpec(
+            "ranks",
+            13,
+            "research: a short deck of the top RANKS ranks of each suit (13: all 52 cards)",
+            choices=tuple(range(2, 14)),
+        ),
+        OptionSpec(
+            "suits",
+            4,
+            "research: a short deck of the first SUITS suits (spades, hearts, diamonds, clubs)",
+            choices=(1, 2, 3, 4),
+        ),
+        OptionSpec(
+            "hand",
+            HAND_SIZE,
+            "research: cards dealt to each player; the rules deal 3 (AM-1)",
+            choices=(1, 2, 3),
+        ),
     )
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mini": MINI}
     rules_text = RULES_TEXT
     summary = (
         "3 players (2–5 work), about 10 minutes. A shedding game in two phases: collect cards"
@@ -194,10 +216,33 @@ class Mattis(FrenchGame):
             card_words=("slough",),
         )
 
+    def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
+        super().__init__(players, rules=rules, **options)
+        ranks, suits, hand = self.option("ranks"), self.option("suits"), self.option("hand")
+        if ranks * suits < hand * self.players + 1:
+            raise RulesError(
+                _t(
+                    "a deck of {cards} cards ({ranks} ranks × {suits} suits) is too small for "
+                    "{players} players: deal {hand} each and keep a stock of at least one card",
+                    cards=ranks * suits,
+                    ranks=ranks,
+                    suits=suits,
+                    players=self.players,
+                    hand=hand,
+                )
+            )
+        self.cards: tuple[int, ...] = tuple(
+            c for c in range(52) if RANK_OF[c] >= 13 - ranks and SUIT_OF[c] < suits
+        )
+
+    def deck(self) -> list[str]:
+        """The 52 French cards, or the short deck of options ``ranks`` and ``suits``."""
+        return [CARD_TEXT[c] for c in self.cards]
+
     def _new_state(self, seed: int, deck: list[str] | None) -> MattisState:
         rng = random.Random(seed)
         if deck is None:
-            order = list(range(52))
+            order = list(self.cards)
             rng.shuffle(order)
         else:
             order = [TEXT_CARD[t] for t in deck]
@@ -352,10 +397,11 @@ class MattisState(SheddingState):
     def _deal(self, order: list[int]) -> None:
         n = self._n
         self._order = tuple(order)
-        for i in range(HAND_SIZE * n):
+        hand = self.game.option("hand")
+        for i in range(hand * n):
             self._hands[i % n].append(order[i])
-        self._stock = order[HAND_SIZE * n :][::-1]
-        self._draws = [(0, s, HAND_SIZE) for s in range(n)]
+        self._stock = order[hand * n :][::-1]
+        self._draws = [(0, s, hand) for s in range(n)]
         self._start_trick(0)
 
     # --- the contract -------------------------------------------------------------------
@@ -905,7 +951,7 @@ class MattisState(SheddingState):
             if not self._stock:
                 break
             s = (winner + k) % n
-            need = HAND_SIZE - len(hands[s])
+            need = self.game.option("hand") - len(hands[s])
             if need > 0:
                 self._draw(s, need)
         self._start_trick(winner)

@@ -210,7 +210,7 @@ def _collect_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> D
     seen.update(c for _, c, _ in state._trick)
     if shown >= 0:
         seen.add(shown)
-    unseen = [c for c in range(52) if c not in seen]
+    unseen = [c for c in state.game.cards if c not in seen]  # type: ignore[attr-defined]
     facts = {s: _seat_facts(state, view, s) for s in range(n) if s != seat}
     others = list(facts)
 

@@ -416,7 +416,7 @@ class MattisEncoder(_CardEncoder):
     def __init__(self, game: Game) -> None:
         from tikki.cards import CARD_TEXT, RANKS
 
-        n, d, r = game.players, 52, len(RANKS)
+        n, d, r = game.players, len(game.deck()), len(RANKS)  # d: 52, or a short deck
         features = [
             Feature("phase", (2,), 0, 1, "one-hot: collect (phase 1), shed (phase 2)"),
             Feature("to_act", (n,), 0, 1, "one-hot: the relative seat to act"),

@@ -62,8 +62,9 @@ cannot be told apart); to play a preset with one option back at its default, giv
 The chance model: explicit for the mini games, sampled otherwise
 ----------------------------------------------------------------
 A configuration whose only random event is the first deal (Myllymatti: the stock is part
-of the deal) and whose deck holds at most :data:`EXPLICIT_DECK` cards (the ``mini``
-variant: two players, four cards) is ``EXPLICIT_STOCHASTIC``: its initial state is a
+of the deal; Mattis with a short deck that holds no 2–6, so that there is no dreck to
+shuffle) and whose deck holds at most :data:`EXPLICIT_DECK` cards (the ``mini`` variants:
+two players, four cards) is ``EXPLICIT_STOCHASTIC``: its initial state is a
 chance node whose outcomes are every deck order, equally likely (``chance_outcomes()``,
 ``game.max_chance_outcomes()``), so CFR, exact best responses, ``TabularPolicy`` and
 ``policy_aggregator`` run on it (``docs/research.md``: the mini games).
@@ -179,6 +180,18 @@ def _json_loads(text: str) -> Any:
 
 DEAL_ONLY = frozenset({"myllymatti"})
 """Games whose only random event is the first deal (the stock is part of it)."""
+NO_DRECK = frozenset("23456")
+"""Mattis shuffles its dreck (AM-9: 2s to 5s and the 6 of trumps) mid-game; a short deck
+without these ranks never does, so its only random event is the first deal too."""
+
+
+def deal_only(game: tikki.Game) -> bool:
+    """Whether ``game``'s only random event is its first deal."""
+    if game.name == "mattis":
+        return not any(card[0] in NO_DRECK for card in game.deck())
+    return game.name in DEAL_ONLY
+
+
 EXPLICIT_DECK = 7
 """The largest deck whose deals are explicit chance outcomes (7! = 5,040 deck orders)."""
 INFO_TENSOR_MAX = 50_000
@@ -205,7 +218,7 @@ class _Adapter:
         self.length = game.max_length
         deck = game.deck()
         self.deals: list[tuple[str, ...]] | None = None
-        if game.name in DEAL_ONLY and len(deck) <= EXPLICIT_DECK:
+        if deal_only(game) and len(deck) <= EXPLICIT_DECK:
             self.deals = sorted(set(itertools.permutations(deck)))
         self.cards = {c: i for i, c in enumerate(dict.fromkeys(deck))}
         n, a, d = game.players, len(self.actions), len(self.cards)
