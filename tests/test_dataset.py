@@ -109,5 +109,7 @@ def test_the_command_line_writes_from_records_a_database_and_bots(
     )
     assert dataset.main(["--records", str(files[0]), "-o", str(tmp_path / "x.csv")]) == 2
     assert dataset.main(["--db", str(tmp_path / "none.sqlite"), "-o", str(out)]) == 2
+    assert dataset.main(["-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert "the dataset is an .npz file" in err and "no database" in err
+    assert "give --bots (new games), --records or --db" in err

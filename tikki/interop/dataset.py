@@ -321,6 +321,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             data = from_bots(
                 args.game, players, lineup, args.games, args.seed, args.jobs, args.reward
             )
+        elif not args.records and args.db is None:
+            raise RulesError("nothing to write: give --bots (new games), --records or --db")
         else:
             records, sources = _records_from(args.records, args.db)
             data = from_records(records, args.reward, sources=sources)
