@@ -194,8 +194,10 @@ class TableChat {
   async poll() {
     for (;;) {
       if (this.stopped) return;
-      if (document.getElementById("board")?.hidden) {
-        // not at the table yet (the join page) or no such table: nothing to read
+      const conn = document.getElementById("conn")?.dataset.state;
+      if (document.getElementById("board")?.hidden || (conn && conn !== "online")) {
+        // not at the table yet (the join page), or the server is away (the table's own
+        // connection says when it is back): nothing to read now
         await new Promise((ok) => setTimeout(ok, 1000));
         continue;
       }
