@@ -165,7 +165,9 @@ def _fuzz_socket(c: TestClient, duel: dict[str, Any]) -> None:
         def check(frame: str | bytes) -> None:
             for answer in exchange(ws, frame):
                 assert answer["type"] in ("state", "error", "hint"), answer
-                if answer["type"] == "error":
+                if answer["type"] == "error" and answer["code"] == "rate_limited":
+                    assert "hint" in answer["message"], answer  # issue 40: hints are limited
+                elif answer["type"] == "error":
                     assert answer["code"] in {
                         "bad_message", "too_large", "not_your_turn", "stale", "illegal_move",
                     }, answer  # fmt: skip
