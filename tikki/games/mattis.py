@@ -62,7 +62,6 @@ from tikki.core import (
     IllegalMove,
     MoveGrammar,
     OptionSpec,
-    RulesError,
     illegal,
     max_moves_option,
     register,
@@ -92,6 +91,7 @@ from tikki.games.shedding import (
     holders,
     is_run,
     next_with_cards,
+    research_options,
     run_text,
     runs_in,
 )
@@ -100,7 +100,6 @@ from tikki.rules import rules_text
 
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
-HAND_SIZE = 3
 MINI: Mapping[str, Any] = {"ranks": 2, "suits": 2, "hand": 1, "max_moves": 30}
 """The ``mini`` preset: two suits of two ranks (no dreck), one card each (for CFR)."""
 DRECK_LIMIT = 6
@@ -176,24 +175,7 @@ class Mattis(FrenchGame):
             choices=("round", "trick"),
         ),
         max_moves_option(),
-        OptionSpec(
-            "ranks",
-            13,
-            "research: a short deck of the top RANKS ranks of each suit (13: all 52 cards)",
-            choices=tuple(range(2, 14)),
-        ),
-        OptionSpec(
-            "suits",
-            4,
-            "research: a short deck of the first SUITS suits (spades, hearts, diamonds, clubs)",
-            choices=(1, 2, 3, 4),
-        ),
-        OptionSpec(
-            "hand",
-            HAND_SIZE,
-            "research: cards dealt to each player; the rules deal 3 (AM-1)",
-            choices=(1, 2, 3),
-        ),
+        *research_options("AM-1"),
     )
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mini": MINI}
     rules_text = RULES_TEXT
@@ -215,29 +197,6 @@ class Mattis(FrenchGame):
             words=("stock", "take", "pass"),
             card_words=("slough",),
         )
-
-    def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
-        super().__init__(players, rules=rules, **options)
-        ranks, suits, hand = self.option("ranks"), self.option("suits"), self.option("hand")
-        if ranks * suits < hand * self.players + 1:
-            raise RulesError(
-                _t(
-                    "a deck of {cards} cards ({ranks} ranks × {suits} suits) is too small for "
-                    "{players} players: deal {hand} each and keep a stock of at least one card",
-                    cards=ranks * suits,
-                    ranks=ranks,
-                    suits=suits,
-                    players=self.players,
-                    hand=hand,
-                )
-            )
-        self.cards: tuple[int, ...] = tuple(
-            c for c in range(52) if RANK_OF[c] >= 13 - ranks and SUIT_OF[c] < suits
-        )
-
-    def deck(self) -> list[str]:
-        """The 52 French cards, or the short deck of options ``ranks`` and ``suits``."""
-        return [CARD_TEXT[c] for c in self.cards]
 
     def _new_state(self, seed: int, deck: list[str] | None) -> MattisState:
         rng = random.Random(seed)

@@ -66,14 +66,20 @@ from tikki.events import (
     past_of,
     to_json,
 )
-from tikki.games.shedding import FrenchGame, SheddingState, holders, is_run, next_with_cards
+from tikki.games.shedding import (
+    FrenchGame,
+    SheddingState,
+    holders,
+    is_run,
+    next_with_cards,
+    research_options,
+)
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
 TAKE_MODES = ("top", "bottom", "all")
-HAND_SIZE = 3
 MINI: Mapping[str, Any] = {"ranks": 2, "suits": 2, "hand": 1, "max_moves": 30}
 """The ``mini`` preset: two suits of two ranks, one card each (for exact methods, CFR)."""
 
@@ -126,24 +132,7 @@ class Myllymatti(FrenchGame):
             "a trump beats a non-trump only when holding none of its suit (MM-13)",
         ),
         max_moves_option(),
-        OptionSpec(
-            "ranks",
-            13,
-            "research: a short deck of the top RANKS ranks of each suit (13: all 52 cards)",
-            choices=tuple(range(2, 14)),
-        ),
-        OptionSpec(
-            "suits",
-            4,
-            "research: a short deck of the first SUITS suits (spades, hearts, diamonds, clubs)",
-            choices=(1, 2, 3, 4),
-        ),
-        OptionSpec(
-            "hand",
-            HAND_SIZE,
-            "research: cards dealt to each player; the rules deal 3 (MM-1)",
-            choices=(1, 2, 3),
-        ),
+        *research_options("MM-1"),
     )
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "koira": {"duel": False, "take": "bottom", "runs": True},
@@ -175,29 +164,6 @@ class Myllymatti(FrenchGame):
     def move_grammar(self) -> MoveGrammar:
         """Cards, runs with option ``runs`` (MM-17), ``stock`` and ``take``."""
         return MoveGrammar(max_run=13 if self.option("runs") else 0, words=("stock", "take"))
-
-    def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
-        super().__init__(players, rules=rules, **options)
-        ranks, suits, hand = self.option("ranks"), self.option("suits"), self.option("hand")
-        if ranks * suits < hand * self.players + 1:
-            raise RulesError(
-                _t(
-                    "a deck of {cards} cards ({ranks} ranks × {suits} suits) is too small for "
-                    "{players} players: deal {hand} each and keep a stock of at least one card",
-                    cards=ranks * suits,
-                    ranks=ranks,
-                    suits=suits,
-                    players=self.players,
-                    hand=hand,
-                )
-            )
-        self.cards: tuple[int, ...] = tuple(
-            c for c in range(52) if RANK_OF[c] >= 13 - ranks and SUIT_OF[c] < suits
-        )
-
-    def deck(self) -> list[str]:
-        """The 52 French cards, or the top ``ranks`` ranks of each suit (option ``ranks``)."""
-        return [CARD_TEXT[c] for c in self.cards]
 
     def _new_state(self, seed: int, deck: list[str] | None) -> MyllymattiState:
         if deck is None:

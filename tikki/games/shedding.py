@@ -13,12 +13,43 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from typing import Any, TypeVar
 
-from tikki.cards import CARD_TEXT, SUIT_OF, SUITS, french_deck, normalize_french
-from tikki.core import JSON, Game, TableState, shedding_bounds, shedding_outcome
+from tikki.cards import CARD_TEXT, RANK_OF, SUIT_OF, SUITS, normalize_french
+from tikki.core import (
+    JSON,
+    Game,
+    OptionSpec,
+    RulesError,
+    TableState,
+    shedding_bounds,
+    shedding_outcome,
+)
 from tikki.events import FALLS, GAME_OVER, OUT, Book, Event, Past, ev, history_of
+from tikki.i18n import _ as _t
 
 T = TypeVar("T")
 U = TypeVar("U")
+
+
+HAND_SIZE = 3
+"""The cards dealt to each player (MM-1, AM-1); option ``hand`` changes it for research."""
+
+
+def short_deck(ranks: int, suits: int, hand: int, players: int) -> tuple[int, ...]:
+    """The cards of the top ``ranks`` ranks of the first ``suits`` suits; a
+    :class:`RulesError` when they cannot deal ``hand`` to each player and keep a stock."""
+    if ranks * suits < hand * players + 1:
+        raise RulesError(
+            _t(
+                "a deck of {cards} cards ({ranks} ranks × {suits} suits) is too small for "
+                "{players} players: deal {hand} each and keep a stock of at least one card",
+                cards=ranks * suits,
+                ranks=ranks,
+                suits=suits,
+                players=players,
+                hand=hand,
+            )
+        )
+    return tuple(c for c in range(52) if RANK_OF[c] >= 13 - ranks and SUIT_OF[c] < suits)
 
 
 def grown(kept: list[Any], items: list[T], convert: Callable[[T], U]) -> list[U]:
@@ -95,12 +126,45 @@ _NOT_ACES = sum(1 << c for c in range(52) if c % 13 != 12)
 """The cards that may link to the next int: all but the aces (the next int is a new suit)."""
 
 
+def research_options(rule: str) -> tuple[OptionSpec, ...]:
+    """The research options of a shedding game's short deck (``ranks``, ``suits``) and
+    short hands (``hand``; ``rule`` is the ruling that deals three, MM-1 or AM-1)."""
+    return (
+        OptionSpec(
+            "ranks",
+            13,
+            "research: a short deck of the top RANKS ranks of each suit (13: all 52 cards)",
+            choices=tuple(range(2, 14)),
+        ),
+        OptionSpec(
+            "suits",
+            4,
+            "research: a short deck of the first SUITS suits (spades, hearts, diamonds, clubs)",
+            choices=(1, 2, 3, 4),
+        ),
+        OptionSpec(
+            "hand",
+            HAND_SIZE,
+            f"research: cards dealt to each player; the rules deal 3 ({rule})",
+            choices=(1, 2, 3),
+        ),
+    )
+
+
 class FrenchGame(Game):
-    """A game of the 52 French cards whose loser loses 1 and the others share 1."""
+    """A game of the 52 French cards whose loser loses 1 and the others share 1, or of
+    the short deck of its research options ``ranks`` and ``suits``
+    (:func:`research_options`)."""
+
+    def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
+        super().__init__(players, rules=rules, **options)
+        self.cards: tuple[int, ...] = short_deck(
+            self.option("ranks"), self.option("suits"), self.option("hand"), self.players
+        )
 
     def deck(self) -> list[str]:
-        """The 52 French cards."""
-        return french_deck()
+        """The 52 French cards, or the short deck of options ``ranks`` and ``suits``."""
+        return [CARD_TEXT[c] for c in self.cards]
 
     def normalize_card(self, text: str) -> str | None:
         """Canonical French card text, or ``None``."""
