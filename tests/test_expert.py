@@ -383,3 +383,13 @@ def test_no_move_thinks_longer_than_seconds() -> None:
     bot.choose(game, view)
     assert bot.last["how"] == "search" and bot.last["iterations"] > 0
     assert 0.5 * 0.95 < clock.now <= 0.5
+
+
+def test_a_value_from_one_sample_carries_the_widest_error() -> None:
+    """A move the search tried once shows 100% ± 50%, not a sure-looking ± 0% (issue 37)."""
+    from tikki.bots.expert import _row_value
+
+    assert _row_value([1.0, 1.0, 1.0, 1.0], "not_loser") == (1.0, 0.5)
+    assert _row_value([0.0, 0.0, 0.0, 0.0], "not_loser") == (0.0, 0.5)
+    mean, error = _row_value([4.0, 0.0, 0.0, 2.0], "not_loser")
+    assert mean == 0.5 and 0.28 < error < 0.29  # sqrt(0.25 * 4 / 3 / 4)

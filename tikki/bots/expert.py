@@ -126,11 +126,13 @@ class Appraisal:
 def _row_value(row: list[float], kind: str) -> tuple[float, float]:
     """A move's value and its standard error from its :data:`~tikki.bots.ismcts.RootStats`."""
     n = row[0]
+    if kind == "not_loser" and n <= 1:  # one sample or none says nothing: the widest error
+        return (row[3] / n if n > 0 else 0.0), 0.5
     if n <= 0:
         return 0.0, 0.0
     if kind == "not_loser":
         mean = row[3] / n
-        var = mean * (1 - mean) * n / (n - 1) if n > 1 else 0.0
+        var = mean * (1 - mean) * n / (n - 1)
     else:
         mean = row[1] / n
         var = max(0.0, (row[2] - n * mean * mean) / (n - 1)) if n > 1 else 0.0
