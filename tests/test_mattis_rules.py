@@ -858,3 +858,15 @@ def test_am9_a_sampled_world_keeps_the_public_dreck_secrets() -> None:
                 break
             state.play(rng.choice(state.legal_moves()))
     assert checked >= 20
+
+
+def test_am1_research_hand_and_short_deck_deal_by_the_same_rule() -> None:
+    """AM-1 deals three each; the research options (``variant=mini``: two suits of two
+    ranks, ``hand=1``) deal one each by the same rule, the rest is the stock, and a deck
+    too small to keep a stock is refused."""
+    game = tikki.load("mattis", players=2, variant="mini")
+    assert sorted(game.deck()) == sorted(["AS", "KS", "AH", "KH"])
+    view = game.new_state(deck=["KH", "AS", "KS", "AH"]).view(None)
+    assert view["hand_sizes"] == [1, 1] and view["stock_size"] == 2
+    with pytest.raises(tikki.RulesError, match="too small for 4 players"):
+        tikki.load("mattis", players=4, variant="mini")

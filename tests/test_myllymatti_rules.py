@@ -1106,3 +1106,17 @@ def koira_void() -> tuple[list[str], list[tuple[int, str]]]:
     script = script[:44]
     script += [(0, "KS"), (1, "KH"), (2, "3D"), (0, "QS"), (1, "QH"), (0, "AD"), (2, "2D")]
     return scripted_deck(3, script, aside="5C"), script
+
+
+def test_mm1_research_hand_and_short_deck_deal_by_the_same_rule() -> None:
+    """MM-1 deals three each; the research options (``variant=mini``: two suits of two
+    ranks, ``hand=1``) deal one each by the same rule, the rest is the stock, and a deck
+    too small to keep a stock is refused."""
+    game = tikki.load("myllymatti", players=2, variant="mini")
+    assert sorted(game.deck()) == sorted(["AS", "KS", "AH", "KH"])
+    state = game.new_state(deck=["KH", "AS", "KS", "AH"])
+    assert hand(state, 0) == ["KH"] and hand(state, 1) == ["AS"]
+    assert zones(state)["stock"] == ["KS", "AH"]
+    assert state.view(None)["hand_sizes"] == [1, 1]
+    with pytest.raises(tikki.RulesError, match="too small for 4 players"):
+        tikki.load("myllymatti", players=4, variant="mini")
