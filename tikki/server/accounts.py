@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session
 from tikki.i18n import _
 from tikki.server.db import AccountRow, AccountSeatRow, SeatRow, SessionRow, now
 from tikki.server.errors import STATUS, ApiError
-from tikki.server.quota import RateLimiter, client_key, rate_limited
+from tikki.server.quota import RateLimiter, client_key
 from tikki.server.schemas import ErrorBody
 
 SESSION_COOKIE = "tikki_session"
@@ -346,15 +346,13 @@ class Accounts:
     def limit_login(self, key: str | None, address: str) -> None:
         """Spend one login attempt of the account ``key`` (``None``: a registration) and
         of the address."""
-        wait = self.per_address.take(address)
-        if wait > 0:
-            raise rate_limited(
-                _("your address may try {n:g} logins a minute", n=LOGINS_PER_ADDRESS), wait
-            )
-        wait = 0.0 if key is None else self.per_account.take(key)
-        if wait > 0:
-            raise rate_limited(
-                _("this account may be tried {n:g} times a minute", n=LOGINS_PER_ACCOUNT), wait
+        self.per_address.spend(
+            address, lambda: _("your address may try {n:g} logins a minute", n=LOGINS_PER_ADDRESS)
+        )
+        if key is not None:
+            self.per_account.spend(
+                key,
+                lambda: _("this account may be tried {n:g} times a minute", n=LOGINS_PER_ACCOUNT),
             )
 
     async def register(self, name: str, password: str) -> int:

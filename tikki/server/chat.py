@@ -28,7 +28,7 @@ from tikki.i18n import _
 from tikki.server.accounts import ERRORS, accounts_of, address_of
 from tikki.server.db import ChatRow, TableExtraRow, now
 from tikki.server.errors import STATUS, ApiError
-from tikki.server.quota import RateLimiter, rate_limited
+from tikki.server.quota import RateLimiter
 from tikki.server.tables import Table, TableManager, iso
 
 PHRASES = ("gg", "wp", "thanks", "oops", "hurry")
@@ -156,11 +156,10 @@ class Chat:
             raise ApiError(
                 "chat_off", _("the table's creator switched free text off: send a quick phrase")
             )
-        wait = self.limits.take(f"{table.id}:{sender}")
-        if wait > 0:
-            raise rate_limited(
-                _("you may send {n:g} messages a minute", n=MESSAGES_PER_MINUTE), wait
-            )
+        self.limits.spend(
+            f"{table.id}:{sender}",
+            lambda: _("you may send {n:g} messages a minute", n=MESSAGES_PER_MINUTE),
+        )
         message = {
             "seq": room.seq() + 1,
             "channel": "players" if seat is not None else "spectators",

@@ -183,6 +183,13 @@ class RateLimiter:
         self._buckets[key] = (tokens - 1, now)
         return 0.0
 
+    def spend(self, key: str, refusal: Callable[[], str]) -> None:
+        """Spend one token of ``key``; ``rate_limited`` with the words of ``refusal`` and
+        the seconds to wait when there is none."""
+        wait = self.take(key)
+        if wait > 0:
+            raise rate_limited(refusal(), wait)
+
     def _prune(self, now: float) -> None:
         rate, burst = self.rate, self.burst
         full = [k for k, (t, then) in self._buckets.items() if t + (now - then) * rate >= burst]
@@ -204,37 +211,33 @@ class Throttles:
 
     def read(self, address: str) -> None:
         """Spend one expensive read of ``address``; ``rate_limited`` when it has none."""
-        wait = self.reads.take(address)
-        if wait > 0:
-            raise rate_limited(
-                _(
-                    "your address may make {n:g} such requests a minute",
-                    n=self.policy.reads_per_minute,
-                ),
-                wait,
-            )
+        self.reads.spend(
+            address,
+            lambda: _(
+                "your address may make {n:g} such requests a minute",
+                n=self.policy.reads_per_minute,
+            ),
+        )
 
     def hint(self, address: str) -> None:
         """Spend one hint of ``address``; ``rate_limited`` when it has none."""
-        wait = self.hints.take(address)
-        if wait > 0:
-            raise rate_limited(
-                _("your address may ask for {n:g} hints a minute", n=self.policy.hints_per_minute),
-                wait,
-            )
+        self.hints.spend(
+            address,
+            lambda: _(
+                "your address may ask for {n:g} hints a minute", n=self.policy.hints_per_minute
+            ),
+        )
 
     def open_socket(self, address: str) -> None:
         """Count a new WebSocket of ``address``; ``rate_limited`` over the connect rate or
         the address's cap (then nothing is counted)."""
-        wait = self.connects.take(address)
-        if wait > 0:
-            raise rate_limited(
-                _(
-                    "your address may open {n:g} connections a minute",
-                    n=self.policy.connects_per_minute,
-                ),
-                wait,
-            )
+        self.connects.spend(
+            address,
+            lambda: _(
+                "your address may open {n:g} connections a minute",
+                n=self.policy.connects_per_minute,
+            ),
+        )
         held = self.sockets.get(address, 0)
         if held >= self.policy.watchers_per_address:
             raise rate_limited(

@@ -669,15 +669,13 @@ class TableManager:
                     ),
                     CAP_RETRY,
                 )
-        wait = self.creates.take(address)
-        if wait > 0:
-            raise rate_limited(
-                _(
-                    "your address may create {create_per_minute:g} tables a minute",
-                    create_per_minute=policy.create_per_minute,
-                ),
-                wait,
-            )
+        self.creates.spend(
+            address,
+            lambda: _(
+                "your address may create {create_per_minute:g} tables a minute",
+                create_per_minute=policy.create_per_minute,
+            ),
+        )
 
     @staticmethod
     def _game(request: NewTable) -> Game:
@@ -754,15 +752,13 @@ class TableManager:
                 ),
             )
         if address is not None and table.seats[seat].kind == "open":
-            wait = self.joins.take(address)
-            if wait > 0:
-                raise rate_limited(
-                    _(
-                        "your address may take {join_per_minute:g} seats a minute",
-                        join_per_minute=self.policy.join_per_minute,
-                    ),
-                    wait,
-                )
+            self.joins.spend(
+                address,
+                lambda: _(
+                    "your address may take {join_per_minute:g} seats a minute",
+                    join_per_minute=self.policy.join_per_minute,
+                ),
+            )
         async with table.lock:
             held = table.seats[seat]
             if held.kind != "open":
