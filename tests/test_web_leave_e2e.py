@@ -224,10 +224,18 @@ def test_a_timer_is_not_away_and_a_resigned_table_finishes(
     mine.wait_for_selector("#leave-side .takeovers li:has-text('played that turn')")
     said = mine.locator("#leave-side .takeovers li").first.inner_text()
     assert said.startswith("You ran out of time at move"), said
-    taken = [t for t in table(anna, server.url, table_id)["takeovers"] if t["why"] == "timeout"]
+    # the list says so as soon as the stand-in is named; its one move comes a moment later
+    taken: list[dict[str, Any]] = []
+    for _ in range(100):
+        taken = [t for t in table(anna, server.url, table_id)["takeovers"] if t["why"] == "timeout"]
+        if taken and taken[0]["to"] is not None:
+            break
+        anna.wait_for_timeout(100)
     assert taken and taken[0]["to"] == taken[0]["from"] + 1, taken  # that turn only
     assert table(anna, server.url, table_id)["seats"][late]["stand_in"] is None
-    stand_in = mine.locator(f"#log-list li[data-i='{taken[0]['from']}']").inner_text()
+    played = mine.locator(f"#log-list li[data-i='{taken[0]['from']}']")
+    played.wait_for(timeout=10_000)
+    stand_in = played.inner_text()
     assert stand_in.startswith("Your stand-in bot "), stand_in
     assert "away" not in mine.locator("#leave").inner_text()
 
