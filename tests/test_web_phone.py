@@ -57,7 +57,6 @@ MAX_TURNS = 400
 GAMES: dict[str, list[tuple[str, int, str, dict[str, Any], int]]] = {
     "390x844": [
         ("myllymatti", 3, "standard", {"runs": True}, 11),
-        ("mattis", 3, "standard", {}, 5),
         ("mueckenstich", 3, "standard", {}, 3),
     ],
     "360x740": [
@@ -66,6 +65,11 @@ GAMES: dict[str, list[tuple[str, int, str, dict[str, Any], int]]] = {
         ("mueckenstich", 3, "standard", {}, 8),
     ],
 }
+
+# Mattis's big phase-2 hands are played on the narrower phone only (the same deal at 390 px
+# took a third of this file's time and found nothing the 360 px game does not).
+DESKTOP_GAMES = [*GAMES["390x844"], ("mattis", 3, "standard", {}, 5)]
+"""The tables whose phase 2 is shot at desktop size: one of each game."""
 
 # When a game's "phase 2" screenshot is due (a JS test on the page).
 PHASE2 = {
@@ -346,7 +350,8 @@ def test_whole_games_fit_a_phone(server: Server, browser: Browser, size: str) ->
         page.wait_for_selector("#result:not([hidden])")
     watch.check()
     context.close()
-    assert seen["mattis"]["max_hand"] >= 18, seen
+    if "mattis" in seen:
+        assert seen["mattis"]["max_hand"] >= 18, seen
     assert seen["mueckenstich"]["scoring"] >= 1, f"no scoring panel was checked: {seen}"
     assert sum(s["turns"] for s in seen.values()) > 40, seen
 
@@ -357,7 +362,7 @@ def test_phase2_desktop_screenshots(server: Server, browser: Browser) -> None:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     watch = Watch(page)
-    for game, players, variant, options, seed in GAMES["390x844"]:
+    for game, players, variant, options, seed in DESKTOP_GAMES:
         open_table(page, server.url, game, players, variant, options, seed)
         for _ in range(MAX_TURNS):
             page.wait_for_selector("#board[data-turn=you][data-status=playing]", timeout=30_000)
