@@ -1346,7 +1346,7 @@ def _given(opts: list[str], args: list[str]) -> str:
     return found
 
 
-BOT_RATINGS = Path(__file__).resolve().parent / "server" / "bot_ratings.json"
+BOT_RATINGS = Path(__file__).resolve().parent.parent / "server" / "bot_ratings.json"
 """The bot levels' anchored ratings (written by ``benchmarks/anchors.py``)."""
 
 
@@ -1396,6 +1396,3 @@ def ratings_command(
 
 
 __all__ = ["app", "main", "parse_options"]
-
-if __name__ == "__main__":
-    main()
