@@ -234,6 +234,9 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]]
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     rules_text: ClassVar[str] = ""
+    rules_package: ClassVar[str] = ""
+    """The package holding the game's rules texts, ``<name>.<lang>.md`` per language (a
+    plug-in ships its own; empty: :mod:`tikki.rules`, tikki's own games)."""
     summary: ClassVar[str] = ""
     """One or two lines for a lobby: players, length, what kind of game it is."""
     memory_aids: ClassVar[bool] = False

@@ -1,7 +1,8 @@
 """Every game's rules in English, Finnish and German.
 
 The texts are package data, one markdown file per game and language:
-``tikki/rules/{game}.{lang}.md`` with ``lang`` one of :data:`LANGUAGES`.  They follow
+``tikki/rules/{game}.{lang}.md`` with ``lang`` one of :data:`LANGUAGES`; a plug-in game
+ships its own in the package it declares (:attr:`tikki.core.Game.rules_package`).  They follow
 ``RULINGS.md`` (revision r2) and name each option as the engine spells it.
 
 >>> rules_text("myllymatti", "fi").splitlines()[0]
@@ -41,9 +42,36 @@ def _files() -> dict[str, dict[str, str]]:
     return found
 
 
+@functools.cache
+def _package_files(package: str, game: str) -> dict[str, str]:
+    """``{lang: text}`` of the files ``<game>.<lang>.md`` in a plug-in's ``package``."""
+    found: dict[str, str] = {}
+    for entry in resources.files(package).iterdir():
+        match = _FILE.match(entry.name)
+        if match and match[1] == game:
+            found[match[2]] = entry.read_text(encoding="utf-8")
+    return found
+
+
+def _texts(game: str) -> dict[str, str]:
+    """``{lang: text}`` of a game: tikki's own files, else the package its class declares
+    (:attr:`tikki.core.Game.rules_package`); empty for a game without rules."""
+    own = _files().get(game)
+    if own:
+        return own
+    from tikki.core import _registry  # the games import this module
+
+    cls = _registry().get(game)
+    if cls is None or not cls.rules_package:
+        return {}
+    return _package_files(cls.rules_package, game)
+
+
 def rules_games() -> tuple[str, ...]:
-    """The games that have rules texts, sorted."""
-    return tuple(sorted(_files()))
+    """The games that have rules texts, sorted (tikki's own and the plug-ins')."""
+    from tikki.core import _registry  # the games import this module
+
+    return tuple(sorted(set(_files()) | {g for g in _registry() if _texts(g)}))
 
 
 def rules_text(game: str, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -52,7 +80,7 @@ def rules_text(game: str, lang: str = DEFAULT_LANGUAGE) -> str:
     ``lang`` may be a tag or locale name (``de-DE``, ``fi_FI.UTF-8``).  Raise
     :class:`~tikki.core.RulesError` naming the games for a game without rules.
     """
-    texts = _files().get(game) if isinstance(game, str) else None
+    texts = _texts(game) if isinstance(game, str) else None
     if not texts:
         games = ", ".join(rules_games())
         raise RulesError(

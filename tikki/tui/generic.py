@@ -1,4 +1,11 @@
-"""The fallback presenter: shows the common keys of any view."""
+"""The fallback presenter of a game that ships none: the table drawn from the keys every
+view has (:class:`tikki.views.BaseView`) and the common optional ones.
+
+Seats with their hand sizes, won cards (``piles``) and ``scores``; the stock, the trump,
+the trick in progress (``trick`` as ``[{"seat", "card"}]``) and the last trick; the seat's
+own hand and its numbered legal moves.  A key a view lacks is left out, so any game whose
+moves follow the move grammar plays in the terminal with no presenter of its own.
+"""
 
 from __future__ import annotations
 
@@ -9,20 +16,95 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tikki.i18n import _
-from tikki.tui.common import cards
+from tikki.core import RulesError, game_class
+from tikki.i18n import N_, _
+from tikki.tui.common import (
+    card,
+    card_count,
+    cards,
+    hand_and_moves,
+    move_text,
+    phase_word,
+    sentence,
+)
 from tikki.tui.presenter import Hooks, Presenter
 
 
-def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
-    """Hand sizes, the phase, and the seat's own hand."""
-    table = Table(title=f"{view['game']} — " + _("phase {phase}", phase=view["phase"]))
+def _title(view: Mapping[str, Any]) -> str:
+    """The game's title (its name if it is not registered here)."""
+    try:
+        return game_class(view["game"]).title
+    except RulesError:
+        return str(view["game"])
+
+
+def _plays(value: Any) -> list[Mapping[str, Any]]:
+    """A trick as a list of ``{"seat", "card"}`` plays (another shape: nothing)."""
+    if isinstance(value, Mapping):
+        value = value.get("cards", value.get("plays"))
+    if not isinstance(value, list):
+        return []
+    return [p for p in value if isinstance(p, Mapping) and "seat" in p and "card" in p]
+
+
+def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
+    """One row a seat: who, the cards in hand, the cards won, the score."""
+    title = f"{_title(view)} · {phase_word(str(view['phase']))}"
+    table = Table(title=title, title_justify="left", expand=False)
     table.add_column(_("Seat"))
-    table.add_column(_("Cards"), justify="right")
-    for seat, size in enumerate(view.get("hand_sizes", [])):
-        table.add_row(names[seat], str(size))
-    hand = Text(_("Your hand: ")).append(cards(view.get("hand", [])))
-    return Group(table, hand)
+    table.add_column(_("Hand"), justify="right")
+    piles = view.get("piles") or []
+    scores = view.get("scores") if isinstance(view.get("scores"), list) else None
+    if piles:
+        table.add_column(_("Pile"), justify="right")
+    if scores is not None:
+        table.add_column(_("Points"), justify="right")
+    for seat, size in enumerate(view["hand_sizes"]):
+        acting = seat == view["to_act"]
+        row: list[str | Text] = [
+            Text(("▶ " if acting else "  ") + names[seat], style="bold" if acting else ""),
+            str(size),
+        ]
+        if piles:
+            row.append(card_count(len(piles[seat])))
+        if scores is not None:
+            row.append(str(scores[seat]))
+        table.add_row(*row)
+    return table
+
+
+def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text | None:
+    """The stock and the trump, the trick in progress and the last trick."""
+    parts: list[Text] = []
+    if view.get("stock_size"):
+        parts.append(Text(_("Stock: {cards}", cards=card_count(view["stock_size"]))))
+    if view.get("trump"):
+        parts.append(Text(_("Trump: ")).append(card(str(view["trump"]))))
+    trick = _plays(view.get("trick"))
+    line = Text(_("Trick") + ": ")
+    for i, play in enumerate(trick):
+        line.append(("  " if i else "") + f"{names[play['seat']]} ").append(card(play["card"]))
+    parts.append(line if trick else line.append("—"))
+    last = view.get("last_trick")
+    if isinstance(last, Mapping) and last.get("winner") is not None:
+        shown = Text(_("Last trick to {name}: ", name=names[last["winner"]]))
+        parts.append(shown.append(cards(p["card"] for p in _plays(last))))
+    if not parts:
+        return None
+    out = Text()
+    for i, part in enumerate(parts):
+        out.append("\n" if i else "").append(part)
+    return out
+
+
+def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
+    """The seats, the table (stock, trump, tricks) and the seat's hand with its moves."""
+    line = _table_line(view, names)
+    parts: list[RenderableType] = [_seats(view, names)]
+    if line is not None:
+        parts.append(line)
+    parts.append(hand_and_moves(view))
+    return Group(*parts)
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:
@@ -30,5 +112,28 @@ def explain(view: Mapping[str, Any], move: str) -> str:
     return _("play {move}", move=move)
 
 
-PRESENTER: Presenter = Hooks(render=render, explain=explain)
-"""The terminal hooks of this game (:class:`tikki.tui.presenter.Presenter`)."""
+def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType | None:
+    """The final table with each seat's points, and who has the most; ``None`` for a game
+    without ``scores`` in its view (the loop prints the outcome)."""
+    scores = view.get("scores")
+    if not isinstance(scores, list) or not scores:
+        return None
+    best = max(scores)
+    winners = [names[s] for s, v in enumerate(scores) if v == best]
+    if len(winners) == 1:
+        line = sentence(
+            winners[0],
+            N_("You win with {points} points."),
+            N_("{name} wins with {points} points."),
+            points=best,
+        ).plain
+    else:
+        together = _("{some} and {last}", some=", ".join(winners[:-1]), last=winners[-1])
+        line = _("{names} share the win with {points} points.", names=together, points=best)
+    return Group(_seats(view, names), Text(line, style="bold green"))
+
+
+PRESENTER: Presenter = Hooks(render=render, explain=explain, result=result)
+"""The terminal hooks of any game without its own presenter (:class:`Presenter`)."""
+
+__all__ = ["PRESENTER", "explain", "move_text", "render", "result"]

@@ -1,0 +1,1 @@
+"""The rules of Tricklet, one markdown text per language (``tricklet.<lang>.md``)."""

@@ -1,0 +1,183 @@
+"""The proof that a game is a plug-in (issue 39, point 3): Tricklet, a small trick game in
+its own folder (``examples/plugin_game``), registered by its entry point and installed
+nowhere, works everywhere a game does with no line of its own outside that folder.
+
+It is listed by ``tikki games``, played whole in the terminal (the generic presenter) and
+in the arena by random, ISMCTS and expert bots, passes the conformance harness,
+OpenSpiel's ``random_sim_test`` and PettingZoo's ``api_test``.  The browser game at the
+web table is ``tests/test_web_plugin_e2e.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+import tests.test_conformance as conformance
+import tikki
+from tests import _plugin
+from tikki import arena
+from tikki.rules import players_text, rules_games, rules_text
+from tikki.tui import app as tui_app
+from tikki.tui import common, generic
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plugged() -> Iterator[None]:
+    """The plug-in's folder on ``sys.path`` for this module's tests, and off it after."""
+    with _plugin.plugged():
+        yield
+
+
+def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = _plugin.env({"LANG": "C.UTF-8", "COLUMNS": "100", "PATH": "/usr/bin:/bin"})
+    return subprocess.run(
+        [sys.executable, "-m", "tikki.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_game_is_found_by_its_entry_point_and_nothing_is_installed() -> None:
+    assert _plugin.NAME in tikki.games()
+    assert tikki.games()[_plugin.NAME]["title"] == "Tricklet"
+    found = subprocess.run(
+        [sys.executable, "-c", "import tikki; print(sorted(tikki.games()))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=_plugin.ROOT,
+    )
+    assert _plugin.NAME not in found.stdout, "the plug-in must not be installed in the venv"
+
+
+def test_tikki_games_lists_it() -> None:
+    done = _run("games")
+    assert done.returncode == 0, done.stderr
+    assert "tricklet — Tricklet, 2–4 players" in done.stdout
+    assert "last_bonus" in done.stdout
+
+
+def test_its_rules_texts_are_its_own_in_each_language() -> None:
+    assert _plugin.NAME in rules_games()
+    assert rules_text(_plugin.NAME, "en").startswith("# Tricklet")
+    assert "Maahan tunnustaminen" in rules_text(_plugin.NAME, "fi")
+    assert "Farbe bekennen" in players_text(_plugin.NAME, "de-DE")
+    assert "Im Terminal" not in players_text(_plugin.NAME, "de")
+    done = _run("rules", _plugin.NAME, "--lang", "fi")
+    assert done.returncode == 0 and "Pisteet" in done.stdout, done.stderr
+
+
+def test_a_whole_game_in_the_terminal() -> None:
+    """A person types the first legal move's number at every prompt until the game ends;
+    the generic presenter draws the table, the moves and the result."""
+    done = _run(
+        "play", _plugin.NAME, "--seed", "3", "--no-record", "--bots", "random", stdin="1\n" * 12
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "Tricklet" in out and "Legal moves: 1:" in out and "Points" in out
+    assert "You play" in out and "Game over." in out
+    assert " win with " in out or " wins with " in out or "share the win" in out
+    assert "Traceback" not in out + done.stderr
+
+
+def test_the_generic_presenter_draws_the_declared_view() -> None:
+    game = tikki.load(_plugin.NAME, 3)
+    state = game.new_state(seed=5)
+    state.play(state.legal_moves()[0])
+    assert tui_app.presenter(game) is generic.PRESENTER
+    console = Console(width=100, record=True, color_system=None)
+    view = state.view(1)
+    console.print(generic.render(view, ["Anna", "You", "Ben"]))
+    text = console.export_text()
+    assert "Tricklet" in text and "Points" in text and "Stock: 8 cards" in text
+    assert f"Trick: Anna {common.card(state.moves[0]).plain}" in text
+    assert "Your hand: " + common.cards(view["hand"]).plain in text
+    legal = "  ".join(f"{i}:{common.card(m).plain}" for i, m in enumerate(view["legal_moves"], 1))
+    assert "Legal moves: " + legal in text
+
+
+def test_the_arena_plays_it_with_random_ismcts_and_expert_bots() -> None:
+    bots = ("random", "ismcts:iterations=60", "expert:iterations=60")
+    spec = arena.ArenaSpec(_plugin.NAME, 3, {}, bots, games=3, seed=7)
+    results = arena.run(spec)
+    assert len(results) == 3
+    for result in results:
+        assert result.forfeit is None, result.error
+        assert result.outcome is not None and not result.abandoned
+        assert sorted(result.seats) == sorted(bots)
+        assert tikki.replay(result.record).outcome == result.outcome
+
+
+def test_the_conformance_harness_plays_its_declared_configurations() -> None:
+    """Every configuration it declares, through the harness's own checks."""
+    declared = tikki.core.game_class(_plugin.NAME).conformance
+    assert declared
+    for players, options in declared:
+        case = (_plugin.NAME, players, dict(options))
+        conformance.test_random_playouts(case)
+        conformance.test_same_seed_same_game(case)
+        conformance.test_hidden_swap_is_invisible(case)
+        conformance.test_playing_on_a_clone_leaves_the_original(case)
+
+
+def test_openspiel_random_sim_test() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="!!! OpenSpiel is not installed !!!")
+    from tikki.interop import openspiel
+
+    assert "python_tikki_" + _plugin.NAME in openspiel.register()
+    for players in (2, 3, 4):
+        game = pyspiel.load_game(f"python_tikki_{_plugin.NAME}", {"players": players})
+        pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_pettingzoo_api_test() -> None:
+    pz_test = pytest.importorskip("pettingzoo.test", reason="!!! PettingZoo is not installed !!!")
+    from tests.test_interop_pettingzoo import DICT_OBSERVATION_WARNINGS
+    from tikki.interop import pettingzoo as tikki_pz
+
+    for players in (2, 4):
+        env = tikki_pz.env(_plugin.NAME, players=players, render_mode="ansi")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            pz_test.api_test(env, num_cycles=100)
+        others = {str(w.message) for w in caught} - DICT_OBSERVATION_WARNINGS
+        assert not others, f"api_test warned: {sorted(others)}"
+
+
+def test_a_seat_sees_no_hidden_card_and_a_sample_respects_voids() -> None:
+    """A seat that did not follow suit holds none of it in any state drawn from a view."""
+    game = tikki.load(_plugin.NAME, 4)
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(30):
+        state = game.new_state(seed=seed)
+        while not state.is_over and len(state.moves) < 9:
+            state.play(rng.choice(state.legal_moves()))
+        view: dict[str, Any] = state.view(0)
+        hidden = set(state.reveal()["hidden"]["0"])
+        assert not hidden & set(json.dumps(view).replace('"', " ").split())
+        led = None
+        for i, entry in enumerate(view["history"]):
+            if i % 4 == 0:
+                led = entry["move"][-1]
+            elif entry["move"][-1] != led:
+                for _ in range(5):
+                    sampled = game.sample_state(view, rng)
+                    held = sampled.reveal()["zones"][f"hand{entry['seat']}"]
+                    assert all(card[-1] != led for card in held)
+                    checked += 1
+    assert checked > 0
