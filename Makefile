@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test check typecheck-js test-newest test-compiled compiled lint typecheck unit bench bench-compiled load clean catalogs catalogs-python catalogs-web
+.PHONY: run cluster play test check typecheck-js test-newest test-compiled compiled lint typecheck unit bench bench-compiled load clean catalogs catalogs-python catalogs-web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,13 @@ $(STAMP): pyproject.toml
 ## Start the web table (lobby at the printed URL; Ctrl-C stops it), e.g. ARGS='--port 8080'.
 run: $(STAMP)
 	$(BIN)/tikki serve $(ARGS)
+
+## N tikki processes on one PostgreSQL behind nginx (both from Debian's packages, installed
+## and started by .ci/services.sh when missing); prints the URL; Ctrl-C stops it all.
+## E.g. make cluster N=2 ARGS='--port 9000' (docs/hosting.md).
+N ?= 3
+cluster: $(STAMP)
+	$(BIN)/python -m tikki.server.cluster_run --nodes $(N) $(ARGS)
 
 ## Play Myllymatti in the terminal against two bots (3 players), e.g. ARGS='--seed 7'.
 play: $(STAMP)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install and start what the web-table tests need on a fresh Debian machine:
-# Debian's Chromium (for Playwright, no browser download) and a PostgreSQL server.
+# Debian's Chromium (for Playwright, no browser download), a PostgreSQL server and nginx
+# (the cluster's proxy: the tests and `make cluster` run their own nginx as the current user
+# on a high port with their own config; the package's system instance is not started).
 # Prints the PostgreSQL URL for the tests on its last line. Safe to run again.
 set -euo pipefail
 SUDO=""
@@ -10,10 +12,21 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pg_lsclusters >/dev/null 2>&1 && [ -n "$(ls /usr/lib/postgresql 2>/dev/null)" ] \
     || need+=(postgresql)
+[ -x /usr/sbin/nginx ] || need+=(nginx)
 if [ "${#need[@]}" -gt 0 ]; then
     echo "installing Debian packages: ${need[*]}" >&2
     $SUDO apt-get update -qq >&2
+    # The nginx package would start a system instance on port 80 (and fail the install
+    # where port 80 is taken): a policy-rc.d (invoke-rc.d(8)) refuses that one start.
+    policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        policy=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\n[ "$1" = nginx ] && exit 101\nexit 0\n' | $SUDO tee "$policy" >/dev/null
+        $SUDO chmod 755 "$policy"
+        trap '$SUDO rm -f "$policy"' EXIT
+    fi
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >&2
+    if [ -n "$policy" ]; then $SUDO rm -f "$policy"; trap - EXIT; fi
 fi
 cluster=$(pg_lsclusters --no-header | head -1)
 if [ -z "$cluster" ]; then

@@ -1,0 +1,382 @@
+"""``make cluster``: N ``tikki serve --cluster`` processes on one PostgreSQL behind nginx.
+
+This is the cluster of ``docs/hosting.md`` on one machine, for trying it out and for the
+tests and benchmarks: the PostgreSQL server of ``.ci/services.sh`` (which installs it and
+nginx from Debian's packages when they are missing, and starts it), N tikki processes on
+consecutive ports after the proxy's (8001, 8002, … for the proxy on 8000), and an nginx
+of its own, run as the current user with its own prefix directory and the configuration
+``deploy/nginx.conf`` rendered for those processes (:func:`render_nginx`). It prints the
+URL, runs until Ctrl-C (or SIGTERM), then stops the tikki processes (a deliberate stop
+hands their tables over) and nginx.
+
+Run: ``make cluster`` (3 processes) or ``make cluster N=2 ARGS='--port 9000'``, that is
+``python -m tikki.server.cluster_run --nodes N [--port P] [--db URL] [--bot-delay S]
+[--workdir DIR] [-- serve options…]``.
+
+:class:`Cluster` is the same set-up as a context manager (``tests/test_cluster_proxy.py``,
+``benchmarks/cluster.py``): it can kill one process (``kill -9``) and start it again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository (``deploy/``, ``.ci/`` live beside the package)."""
+TEMPLATE = ROOT / "deploy" / "nginx.conf"
+"""The proxy's configuration, as a file in the repository (production uses it as is)."""
+SERVICES = ROOT / ".ci" / "services.sh"
+"""Installs and starts PostgreSQL (and nginx, Chromium); prints the database URL last."""
+
+_UPSTREAM_SERVER = re.compile(r"^(\s*)server\s+(\S+?)((?:\s+[^\s;{]+)*)\s*;\s*(#.*)?$")
+_LISTEN = re.compile(r"^(\s*)listen\s+[^;]+;\s*(#.*)?$")
+
+
+class ClusterError(Exception):
+    """The cluster cannot start (no nginx, a process that does not come up, …)."""
+
+
+def render_nginx(template: str, listen: str, backends: Sequence[str]) -> str:
+    """``template`` (``deploy/nginx.conf``) with the upstream's ``server`` lines replaced by
+    one line per address of ``backends`` (keeping the first line's parameters) and the
+    ``listen`` line by ``listen``; everything else as written."""
+    if not backends:
+        raise ClusterError("the proxy needs at least one tikki process")
+    out: list[str] = []
+    servers = listens = 0
+    for line in template.splitlines():
+        server = _UPSTREAM_SERVER.match(line)
+        if server:
+            servers += 1
+            if servers == 1:
+                indent, params = server.group(1), server.group(3)
+                out += [f"{indent}server {address}{params};" for address in backends]
+            continue
+        found = _LISTEN.match(line)
+        if found:
+            listens += 1
+            out.append(f"{found.group(1)}listen {listen};")
+            continue
+        out.append(line)
+    if servers == 0 or listens != 1:
+        raise ClusterError(
+            f"the nginx template has {servers} upstream server lines and {listens} listen "
+            "lines: it needs at least one of the first and exactly one listen line"
+        )
+    return "\n".join(out) + "\n"
+
+
+def nginx_main_config(http: str, prefix: Path) -> str:
+    """A whole nginx configuration around ``http`` (the rendered template) that runs in
+    the foreground with every file it writes under ``prefix`` (no root, no port 80)."""
+    temp = prefix / "tmp"
+    paths = "".join(
+        f"    {kind}_temp_path {temp / kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    body = "".join(f"    {line}\n" if line else "\n" for line in http.splitlines())
+    return (
+        "# Written by tikki/server/cluster_run.py from deploy/nginx.conf.\n"
+        "daemon off;\n"
+        "worker_processes 1;\n"
+        f"pid {prefix / 'nginx.pid'};\n"
+        f"error_log {prefix / 'nginx-error.log'} warn;\n"
+        "events {\n    worker_connections 4096;\n}\n"
+        "http {\n"
+        "    access_log off;\n"
+        f"{paths}"
+        f"{body}"
+        "}\n"
+    )
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def postgres_url() -> str:
+    """The database of ``.ci/services.sh`` (installs and starts PostgreSQL if needed)."""
+    try:
+        done = subprocess.run(
+            ["bash", str(SERVICES)], check=True, stdout=subprocess.PIPE, text=True
+        )
+    except (OSError, subprocess.CalledProcessError) as err:
+        raise ClusterError(f"{SERVICES} could not start PostgreSQL: {err}") from None
+    lines = done.stdout.strip().splitlines()
+    if not lines or not lines[-1].startswith("postgresql://"):
+        raise ClusterError(f"{SERVICES} printed no PostgreSQL URL")
+    return lines[-1]
+
+
+def has_ownership() -> bool:
+    """Whether this tikki has ``tikki serve --cluster`` (table ownership on PostgreSQL)."""
+    return importlib.util.find_spec("tikki.server.cluster") is not None
+
+
+def get(url: str, timeout: float = 1.0) -> int:
+    """The status of ``GET url`` (0: no answer)."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as err:
+        return int(err.code)
+    except (OSError, ValueError):
+        return 0
+
+
+@dataclass
+class Node:
+    """One tikki process of the cluster."""
+
+    name: str
+    port: int
+    log: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """Its own URL (not through the proxy)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def alive(self) -> bool:
+        """Whether the process runs."""
+        return self.proc is not None and self.proc.poll() is None
+
+
+@dataclass
+class Cluster:
+    """PostgreSQL at ``db``, ``nodes`` tikki processes on the ports after ``port``, and
+    nginx on ``port`` in front of them; files (logs, nginx's) under ``workdir``."""
+
+    db: str
+    nodes: int = 3
+    port: int = 8000
+    workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="tikki-cluster-")))
+    serve_args: Sequence[str] = ()
+    bot_delay: float = 0.6
+    nginx: str = field(default_factory=lambda: shutil.which("nginx") or "/usr/sbin/nginx")
+    members: list[Node] = field(default_factory=list)
+    proxy: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The proxy's URL: where people go."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60) -> None:
+        """Start the tikki processes (the first alone: it creates the schema), then nginx;
+        return when each answers its health check through its own port and the proxy
+        answers too."""
+        if not Path(self.nginx).exists():
+            raise ClusterError(
+                f"nginx is not installed ({self.nginx}): run `bash {SERVICES}` "
+                "(it installs Debian's nginx)"
+            )
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.members = [
+            Node(f"node{i}", self.port + i, self.workdir / f"node{i}.log")
+            for i in range(1, self.nodes + 1)
+        ]
+        self.start_node(0, timeout)
+        for i in range(1, self.nodes):
+            self.start_node(i, timeout=0)
+        for node in self.members[1:]:
+            self.wait_node(node, timeout)
+        self.start_proxy(timeout)
+
+    def command(self, node: Node) -> list[str]:
+        """The ``tikki serve`` command line of ``node``."""
+        cmd = [sys.executable, "-m", "tikki.cli", "serve", "--host", "127.0.0.1"]
+        cmd += ["--port", str(node.port), "--db", self.db, "--bot-delay", str(self.bot_delay)]
+        cmd += ["--forwarded-allow-ips", "127.0.0.1"]  # the proxy's address
+        if has_ownership():
+            cmd += ["--cluster", "--node", node.name]
+        return [*cmd, *self.serve_args]
+
+    def start_node(self, index: int, timeout: float = 60) -> Node:
+        """Start process ``index`` (again, after :meth:`kill`); wait for it unless
+        ``timeout`` is 0."""
+        node = self.members[index]
+        with node.log.open("ab") as log:
+            node.proc = subprocess.Popen(
+                self.command(node), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        if timeout:
+            self.wait_node(node, timeout)
+        return node
+
+    def wait_node(self, node: Node, timeout: float) -> None:
+        """Wait until ``node`` answers ``/healthz`` with 200."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not node.alive:
+                raise ClusterError(f"{node.name} stopped at start:\n{tail(node.log)}")
+            if get(f"{node.url}/healthz") == 200:
+                return
+            time.sleep(0.1)
+        raise ClusterError(f"{node.name} did not answer within {timeout:g} s:\n{tail(node.log)}")
+
+    def start_proxy(self, timeout: float = 30) -> None:
+        """Write nginx's configuration, check it (``nginx -t``) and start nginx."""
+        backends = [f"127.0.0.1:{node.port}" for node in self.members]
+        http = render_nginx(TEMPLATE.read_text(), f"127.0.0.1:{self.port}", backends)
+        conf = self.workdir / "nginx.conf"
+        conf.write_text(nginx_main_config(http, self.workdir))
+        (self.workdir / "tmp").mkdir(exist_ok=True)
+        base = [self.nginx, "-p", str(self.workdir), "-c", str(conf)]
+        base += ["-e", str(self.workdir / "nginx-error.log")]
+        check = subprocess.run([*base, "-t", "-q"], capture_output=True, text=True)
+        if check.returncode != 0:
+            raise ClusterError(f"nginx refused {conf}: {check.stderr.strip()}")
+        log = (self.workdir / "nginx.out").open("ab")
+        with log:
+            self.proxy = subprocess.Popen(
+                base, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proxy.poll() is not None:
+                raise ClusterError(
+                    f"nginx stopped at start:\n{tail(self.workdir / 'nginx-error.log')}"
+                )
+            if get(f"{self.url}/healthz") == 200:
+                return
+            time.sleep(0.1)
+        raise ClusterError(f"nginx did not answer on {self.url} within {timeout:g} s")
+
+    def kill(self, index: int, sig: int = signal.SIGKILL) -> Node:
+        """Send ``sig`` (default: ``kill -9``) to process ``index`` and reap it."""
+        node = self.members[index]
+        if node.proc is not None and node.proc.poll() is None:
+            node.proc.send_signal(sig)
+            node.proc.wait(30)
+        return node
+
+    def stop(self) -> None:
+        """Stop the tikki processes (SIGTERM: a deliberate stop hands the tables over),
+        then nginx (SIGQUIT: after the open requests); kill what does not stop in time."""
+        for node in self.members:
+            if node.alive and node.proc is not None:
+                node.proc.terminate()
+        for node in self.members:
+            _reap(node.proc, 20)
+        if self.proxy is not None and self.proxy.poll() is None:
+            self.proxy.send_signal(signal.SIGQUIT)
+        _reap(self.proxy, 10)
+
+    def __enter__(self) -> Cluster:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        err: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _reap(proc: subprocess.Popen[bytes] | None, grace: float) -> None:
+    if proc is None:
+        return
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
+def tail(path: Path, lines: int = 20) -> str:
+    """The last ``lines`` lines of a log file ('' when there is none)."""
+    with contextlib.suppress(OSError):
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    return ""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``make cluster``: start everything, print the URL, run until Ctrl-C or SIGTERM."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nodes", type=int, default=3, help="tikki processes (3)")
+    parser.add_argument("--port", type=int, default=8000, help="the proxy's port (8000)")
+    parser.add_argument("--db", help="PostgreSQL URL (default: .ci/services.sh's server)")
+    parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds (0.6)")
+    parser.add_argument("--workdir", type=Path, help="logs and nginx's files (a temp dir)")
+    parser.add_argument("serve_args", nargs="*", help="more `tikki serve` options, after --")
+    args = parser.parse_args(argv)
+    if args.nodes < 1:
+        parser.error(f"--nodes is a number of processes >= 1, not {args.nodes}")
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="tikki-cluster-"))
+    try:
+        db = args.db or postgres_url()
+        if not has_ownership():
+            warning = "!!! this tikki has no `serve --cluster` (table ownership): the processes"
+            print(f"{warning} would apply moves to the same tables", file=sys.stderr)
+        cluster = Cluster(db, args.nodes, args.port, workdir, args.serve_args, args.bot_delay)
+        signal.signal(signal.SIGTERM, _interrupt)
+        with cluster:
+            ports = ", ".join(str(node.port) for node in cluster.members)
+            print(f"tikki cluster: {cluster.url}/  ({args.nodes} processes on ports {ports}, "
+                  f"nginx on {args.port}; Ctrl-C stops it)")  # fmt: skip
+            print(f"database: {_hide_password(db)}")
+            print(f"logs: {workdir}")
+            watch(cluster)
+    except ClusterError as err:
+        print(f"make cluster: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("stopped")
+    return 0
+
+
+def watch(cluster: Cluster) -> None:
+    """Report a process that stops by itself; return on Ctrl-C / SIGTERM."""
+    reported: set[str] = set()
+    with contextlib.suppress(KeyboardInterrupt):
+        while True:
+            time.sleep(1)
+            for node in cluster.members:
+                if not node.alive and node.name not in reported:
+                    reported.add(node.name)
+                    print(f"{node.name} stopped (see {node.log}); the others take its tables")
+            if cluster.proxy is not None and cluster.proxy.poll() is not None:
+                print(f"nginx stopped: {tail(cluster.workdir / 'nginx-error.log')}")
+                return
+
+
+def _interrupt(_sig: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _hide_password(url: str) -> str:
+    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", url)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(main())
