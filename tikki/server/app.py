@@ -24,6 +24,7 @@ from tikki.server import (
     botplay,
     chat,
     headers,
+    metrics,
     profile,
     ratings,
     replay,
@@ -486,6 +487,7 @@ def create_app(
     app.include_router(ws.router())
     app.include_router(web.router())
     app.include_router(headers.docs_router())
+    app.include_router(metrics.install(app))  # /healthz, /metrics
     return app
 
 

@@ -14,6 +14,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from tikki.i18n import _
+from tikki.server import metrics
 from tikki.server.app import create_app
 from tikki.server.db import default_db_url
 from tikki.server.guard import MAX_HEAD, AcceptErrors, Guard, Limits, protocols, raise_file_limit
@@ -32,6 +33,7 @@ class _Server(uvicorn.Server):
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
         self._captured_signals.clear()
+        metrics.stopping(self.config.app)  # /healthz: 503 from now on
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         asyncio.get_running_loop().set_exception_handler(AcceptErrors())
@@ -47,7 +49,9 @@ def config(
     in ``forwarded_allow_ips`` (default: none)."""
     limits = limits or Limits()
     trusted = [ip.strip() for ip in (forwarded_allow_ips or "").split(",") if ip.strip()]
-    http, ws = protocols(Guard(limits, proxies=trusted))
+    guard = Guard(limits, proxies=trusted)
+    metrics.watch_connections(app, guard)
+    http, ws = protocols(guard)
     return uvicorn.Config(
         app,
         log_level="warning",

@@ -396,6 +396,9 @@ class TableManager:
         self._sweeper: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._started = False
+        self.on_move: Callable[[bool, float], None] | None = None
+        """Told of each applied move: by a bot?, seconds from its arrival to its broadcast
+        (:mod:`tikki.server.metrics`)."""
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -835,6 +838,7 @@ class TableManager:
         A person's move ends a stand-in bot that plays while they were away (they are
         back); a resigned person's is refused.  ``by_bot``: the seat's bot (or stand-in)
         moves, refused once the person has taken the seat back."""
+        arrived = asyncio.get_running_loop().time()
         async with table.lock:
             self._check_turn(table, seat, seq, moving=True)
             assert seat is not None
@@ -855,6 +859,8 @@ class TableManager:
                 await self._end_stand_in(table, seat)  # that one turn only: the person is here
         table.broadcast()
         self._wake_bots(table)
+        if self.on_move is not None:
+            self.on_move(by_bot, asyncio.get_running_loop().time() - arrived)
 
     @staticmethod
     def _check_turn(table: Table, seat: int | None, seq: int | None, moving: bool) -> None:
@@ -1018,6 +1024,11 @@ class TableManager:
         """A fair turn in the search pool for other heavy work (analyses: the crowd's
         share, behind people's tables), by ``lane``."""
         return self._search_slots.slot(lane, key, people)
+
+    def bot_queue(self) -> int:
+        """The tables where a bot is due to move (waiting its delay, its turn or its
+        search)."""
+        return sum(1 for t in self.tables.values() if t.bot_task and not t.bot_task.done())
 
     def search_place(self, lane: str, key: str) -> int | None:
         """The place of a crowd search in the queue (1: next; ``None``: not waiting)."""
