@@ -1,3 +1,4 @@
+// @ts-check
 // The HTTP side of docs/protocol.md, the seat tokens kept in localStorage, and small
 // DOM helpers shared by the lobby and the table page.
 import { _, acceptLanguage, ngettext } from "./i18n.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: create a table from GET /api/games, share invite links, list and join tables.
 import {
   api,
@@ -18,6 +19,7 @@ import { andList, levelLabel, optionName, optionValue, rulesUrl, variantName } f
 import { timerChoice } from "./leave.js";
 import { clearFieldError, fieldError } from "./fielderror.js";
 import { rememberSettings, renderQuickPlay } from "./quickplay.js";
+import { ratedHtml } from "./rated.js";
 
 const $ = (sel) => document.querySelector(sel);
 /** The largest seed the server takes (tikki/server/seeds.py: 128 bits). */
@@ -182,7 +184,7 @@ function renderSeats() {
 function readOptions() {
   const defaults = effectiveDefaults();
   const out = {};
-  for (const el of document.querySelectorAll("#options [data-option]")) {
+  for (const el of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#options [data-option]"))) {
     const name = el.dataset.option;
     let value;
     if (el.dataset.type === "bool") value = el.checked;
@@ -195,7 +197,8 @@ function readOptions() {
 
 async function create(ev) {
   ev.preventDefault();
-  const seats = [...document.querySelectorAll("#seat-choices select")].map((s) =>
+  const choices = /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("#seat-choices select"));
+  const seats = [...choices].map((s) =>
     s.value === "open"
       ? { kind: "open" }
       : s.value === "anyone"
@@ -314,7 +317,7 @@ function describeTable(t) {
   const when = t.created ? new Date(t.created).toLocaleString(lang === "pseudo" ? "en" : lang) : "";
   const result = t.status === "finished" ? resultLine(t) : "";
   return (
-    `<li class="table-item"><div class="table-head"><strong>${esc(t.title)}</strong>${esc(variant)}` +
+    `<li class="table-item"><div class="table-head"><strong>${esc(t.title)}</strong>${esc(variant)}${ratedHtml(t)}` +
     ` · ${esc(ngettext("{n} player", "{n} players", t.players))} <span class="muted">${esc(when)}</span></div>` +
     `<div class="table-seats">${seats}${mine}${watch}${record}</div>${result}</li>`
   );
@@ -356,12 +359,12 @@ async function loadTables() {
 // ---------------------------------------------------------------- start
 
 document.addEventListener("click", (ev) => {
-  const target = ev.target.closest("button");
+  const target = /** @type {Element} */ (ev.target).closest("button");
   if (!target) return;
   if (target.dataset.take !== undefined) {
     take(target.dataset.table, Number(target.dataset.take), target);
   } else if (target.dataset.copy) {
-    const input = document.getElementById(target.dataset.copy);
+    const input = /** @type {HTMLInputElement} */ (document.getElementById(target.dataset.copy));
     copyText(input.value, input).then((ok) => {
       target.textContent = ok ? _("Copied") : _("Select and copy");
       setTimeout(() => (target.textContent = _("Copy link")), 2000);

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay page (issue 35, point 12): /replay/{table}?seat=N|all&at=K steps through a
 // game move by move, as one seat saw it (or every hand once the game is over);
 // /replay opens a record the player uploads (kept, compressed, in the link's fragment so

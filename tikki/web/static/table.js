@@ -1,3 +1,4 @@
+// @ts-check
 // The table page (/t/{id}?seat=N): joins or reconnects to a seat and draws the seat's view;
 // the input (cards, moves, hints) goes from here. The WebSocket is connection.js's, the
 // state a message leaves is store.js's (no DOM there), each game's centre is render/*.js's;
@@ -21,6 +22,7 @@ import {
 } from "./api.js";
 import { _, lang, languageSwitcher, translatePage } from "./i18n.js";
 import { levelName, variantName } from "./words.js";
+import { markRated, ratedHtml } from "./rated.js";
 import { cardName, cardSVG, sortCards } from "./cards.js";
 import { eventText } from "./events.js";
 import { buttonLabel, classify, describe, extensions, moveChips, moveForSelection, parseMove } from "./moves.js";
@@ -152,7 +154,7 @@ async function showJoin(reason) {
     form = `<p>${esc(_("Every seat is taken."))}</p>`;
   }
   box.innerHTML =
-    `<h2>${esc(_("Join {table}", { table: title }))}</h2>${reason ? `<p class="muted">${esc(reason)}</p>` : ""}` +
+    `<h2>${esc(_("Join {table}", { table: title }))}${ratedHtml(table)}</h2>${reason ? `<p class="muted">${esc(reason)}</p>` : ""}` +
     `<ul class="seat-list">${who}</ul>${form}` +
     `<p><button type="button" id="watch-btn" class="secondary">${esc(_("Just watch"))}</button> · ` +
     `<a href="/">${esc(_("Lobby"))}</a></p>`;
@@ -365,6 +367,7 @@ function render() {
   board.dataset.legal = JSON.stringify(ctx.legal);
   const variant = m.table.variant && m.table.variant !== "standard" ? ` · ${variantName(m.table.variant)}` : "";
   $("#title").textContent = `${m.table.title}${variant}`;
+  markRated($("#title"), m.table);
   $("#phase").textContent = R.phase(view);
   document.title = `${myTurn(m) ? `● ${_("Your turn")} · ` : ""}${m.table.title} · tikki`;
   // a chime (if switched on) and an aria-live line when a turn begins; not for a forced
@@ -611,7 +614,8 @@ function lift(card) {
 
 document.addEventListener("pointerdown", (ev) => {
   fan.picked = false;
-  const hand = ev.target.closest && ev.target.closest("#hand.fan");
+  const at = /** @type {Element} */ (ev.target);
+  const hand = at.closest && at.closest("#hand.fan");
   if (!hand || ev.pointerType === "mouse") return;
   fan.pointer = ev.pointerId;
   lift(cardAtX(ev.clientX));
@@ -857,7 +861,7 @@ document.addEventListener("keydown", (ev) => {
 });
 
 function focusKey() {
-  const el = document.activeElement;
+  const el = /** @type {HTMLElement | null} */ (document.activeElement);
   if (!el || el === document.body) return null;
   if (el.dataset && el.dataset.card) return `[data-card="${el.dataset.card}"]`;
   if (el.id) return `#${el.id}`;
@@ -896,7 +900,7 @@ document.addEventListener("click", (ev) => {
   // a second click on the same spot as the click before it (a double click or tap)
   const again = ev.detail > 1 && Math.hypot(ev.clientX - lastClick.x, ev.clientY - lastClick.y) < 12;
   lastClick = { x: ev.clientX, y: ev.clientY };
-  const target = ev.target.closest("button, a");
+  const target = /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (ev.target).closest("button, a"));
   if (!target) return;
   if (target.classList.contains("skip")) {
     // "Skip to your hand": the hand's current card takes the focus
@@ -938,7 +942,7 @@ document.addEventListener("click", (ev) => {
   } else if (target.id === "hint-btn") {
     askHint();
   } else if (target.dataset.copy) {
-    const input = document.getElementById(target.dataset.copy);
+    const input = /** @type {HTMLInputElement} */ (document.getElementById(target.dataset.copy));
     copyText(input.value, input).then((ok) => {
       target.textContent = ok ? _("Copied") : _("Copy failed");
       setTimeout(() => (target.textContent = _("Copy")), 2000);
@@ -950,7 +954,7 @@ document.addEventListener("click", (ev) => {
 
 document.addEventListener("dblclick", (ev) => {
   // A double click on a selected card plays it alone (a single card that could start a run).
-  const target = ev.target.closest("#hand [data-card]");
+  const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest("#hand [data-card]"));
   if (!target || !app.store.msg || !myTurn(app.store.msg)) return;
   const card = target.dataset.card;
   if (app.store.selected.length !== 1 || app.store.selected[0] !== card) return;
@@ -961,7 +965,8 @@ document.addEventListener("dblclick", (ev) => {
 document.addEventListener(
   "toggle",
   (ev) => {
-    if (ev.target.id === "last-trick-review") app.reviewOpen = ev.target.open;
+    const details = /** @type {HTMLDetailsElement} */ (ev.target);
+    if (details.id === "last-trick-review") app.reviewOpen = details.open;
   },
   true,
 );
