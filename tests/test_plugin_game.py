@@ -25,6 +25,8 @@ import tests.test_conformance as conformance
 import tikki
 from tests import _plugin
 from tikki import arena
+from tikki import bots as botlib
+from tikki.bots.heuristic import plain, policy_for
 from tikki.rules import players_text, rules_games, rules_text
 from tikki.tui import app as tui_app
 from tikki.tui import common, generic
@@ -156,6 +158,20 @@ def test_pettingzoo_api_test() -> None:
             pz_test.api_test(env, num_cycles=100)
         others = {str(w.message) for w in caught} - DICT_OBSERVATION_WARNINGS
         assert not others, f"api_test warned: {sorted(others)}"
+
+
+def test_the_heuristic_level_plays_a_game_that_ships_no_heuristic() -> None:
+    """The server's Medium bot and its stand-in for a person who left are ``heuristic``:
+    a game without a heuristic of its own gets a legal move at random."""
+    game = tikki.load(_plugin.NAME, 3)
+    assert policy_for(game) is plain
+    state = game.new_state(seed=2)
+    bots = [botlib.make("heuristic", seed=s) for s in range(3)]
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        state.play(bots[seat].choose(game, state.view(seat)))
+    assert state.outcome is not None
 
 
 def test_a_seat_sees_no_hidden_card_and_a_sample_respects_voids() -> None:

@@ -248,6 +248,9 @@ class Game(ABC):
     rule_phases: ClassVar[frozenset[str]] = frozenset()
     """The phases whose moves the ``expert`` bot plays by the heuristic's rules, not by
     search."""
+    heuristic_module: ClassVar[str] = ""
+    """The module of the game's ``heuristic`` policy, ``choose(game, view, rng)``; empty:
+    ``tikki.bots.heuristic.<name>`` if there is one, else a legal move at random."""
     tactics_module: ClassVar[str] = ""
     """The module of the game's rollout tactics on ints (:func:`tactics`), if it has any."""
     endgame_phase: ClassVar[str] = ""

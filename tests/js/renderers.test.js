@@ -42,3 +42,32 @@ test("the renderers draw the engine's views", { skip: path ? false : "TIKKI_VIEW
     assert.ok(parts[1].length > 0, `${where}: an empty centre`);
   }
 });
+
+test("the generic renderer draws any game's view", { skip: path ? false : "TIKKI_VIEWS is not set (run through tests/test_web_js.py)" }, () => {
+  for (const { game, seat, view, outcome } of JSON.parse(readFileSync(path, "utf8"))) {
+    const names = view.hand_sizes.map((_n, s) => (s === seat ? "You" : `P${s + 1}`));
+    const ctx = { plainNames: names, names, mySeat: seat, legal: view.legal_moves, outcome, memoryAids: false };
+    const parts = [generic.phase(view), generic.centre(view, ctx), generic.prompt(), generic.result(view, ctx)];
+    for (let s = 0; s < names.length; s++) parts.push(generic.seatStats(view, s).flat().join(" "));
+    for (const part of parts) assert.doesNotMatch(part, /undefined|NaN|\[object Object\]/, `${game}: ${part.slice(0, 300)}`);
+  }
+});
+
+test("the generic renderer shows the trick, the stock, the last trick, the seats' counts and the scores", () => {
+  const view = {
+    game: "any", players: 3, seat: 0, phase: "play", to_act: 0, legal_moves: ["QH"], hand: ["QH", "AS"],
+    hand_sizes: [2, 1, 1], piles: [[], ["TS", "JS", "KS"], []], stock_size: 8, trump: "H", scores: [0, 1, 0],
+    trick: [{ seat: 1, card: "KD" }, { seat: 2, card: "TD" }], last_trick: { winner: 1, cards: [{ seat: 0, card: "TS" }] },
+  };
+  const names = ["You", "Anna", "Ben"];
+  const ctx = { names, legal: ["QH"] };
+  const centre = generic.centre(view, ctx);
+  assert.match(centre, /Anna/);
+  assert.match(centre, /data-card="KD"|aria-label="king of diamonds"/);
+  assert.match(centre, /Stock · 8/);
+  assert.match(centre, /won by Anna/);
+  assert.deepEqual(generic.seatStats(view, 1), [["Hand", 1], ["Pile", 3], ["Score", 1]]);
+  const over = { ...view, phase: "over", scores: [2, 3, 0] };
+  assert.match(generic.result(over, ctx), /Anna wins with 3 points\./);
+  assert.equal(generic.phase(over), "Game over");
+});

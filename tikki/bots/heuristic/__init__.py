@@ -1,8 +1,9 @@
 """The ``heuristic`` bot: one hand-written policy per game, from the tactics of the sources.
 
-Each game has a module ``tikki.bots.heuristic.<game name>`` with a function
-``choose(game, view, rng) -> str`` that reads only the view.  Its module docstring lists
-the rules of thumb it plays by.
+Each of tikki's games has a module ``tikki.bots.heuristic.<game name>`` with a function
+``choose(game, view, rng) -> str`` that reads only the view (a plug-in game declares its
+own module, :attr:`tikki.core.Game.heuristic_module`, or plays :func:`plain`).  Its module
+docstring lists the rules of thumb it plays by.
 """
 
 from __future__ import annotations
@@ -19,13 +20,25 @@ Policy = Callable[[Game, Mapping[str, Any], random.Random], str]
 
 
 def policy_for(game: Game) -> Policy:
-    """The heuristic policy of ``game``; :class:`RulesError` if it has none."""
+    """The heuristic policy of ``game``: the ``choose`` of the module its class declares
+    (:attr:`tikki.core.Game.heuristic_module`), else of ``tikki.bots.heuristic.<name>``;
+    a game with neither (a plug-in that ships no heuristic) is played by :func:`plain`."""
+    name = type(game).heuristic_module or f"{__name__}.{game.name}"
     try:
-        module = importlib.import_module(f"tikki.bots.heuristic.{game.name}")
-    except ModuleNotFoundError:
-        raise RulesError(f"no heuristic bot for {game.name} yet") from None
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name or type(game).heuristic_module:
+            raise RulesError(f"the heuristic of {game.name} ({name}) did not load: {err}") from None
+        return plain
     policy: Policy = module.choose
     return policy
+
+
+def plain(game: Game, view: Mapping[str, Any], rng: random.Random) -> str:
+    """The policy of a game without a heuristic of its own: a legal move at random (so the
+    ``heuristic`` level, the server's stand-in included, plays any game)."""
+    legal: list[str] = list(view["legal_moves"])
+    return rng.choice(legal)
 
 
 class HeuristicBot:

@@ -1,18 +1,95 @@
 // @ts-check
-// A fallback for a game without its own renderer: driven by the view's common keys.
+// The renderer of a game that ships none: the table drawn from the keys every view has
+// (tikki.views.BaseView) and the common optional ones. Seats with hand sizes, won cards
+// (`piles`) and `scores`; the stock, the trump, the trick in progress (`trick` as
+// `[{seat, card}]`) and the last trick; the hand and the move buttons are table.js's.
 import { esc } from "../api.js";
+import { cardChip } from "../cards.js";
 import { _ } from "../i18n.js";
+import { fact, says, stockPile, trickSlot } from "./common.js";
+import { roundHeading, winnersLine, wonBy } from "./seats.js";
+
+/** @typedef {{seat: number, card: string}} Play */
+/** @typedef {{names: string[], legal: string[], outcome?: any}} Ctx */
+
+/** A trick as a list of plays (`[{seat, card}]`, or `{cards: [...]}`); another shape: none.
+ * @param {any} value
+ * @returns {Play[]} */
+export function plays(value) {
+  const list = Array.isArray(value) ? value : value && Array.isArray(value.cards) ? value.cards : [];
+  return list.filter((p) => p && typeof p.seat === "number" && typeof p.card === "string");
+}
+
+/** The view's scores, when it has them.
+ * @param {any} view
+ * @returns {number[] | null} */
+function scores(view) {
+  return Array.isArray(view.scores) ? view.scores : null;
+}
 
 export default {
-  phase: (view) => view.phase,
-  seatStats: (view, seat) => (view.hand_sizes ? [[_("Hand"), view.hand_sizes[seat]]] : []),
+  /** @param {any} view */
+  phase: (view) => (view.phase === "over" ? _("Game over") : String(view.phase ?? "")),
+
+  /** @param {any} view @param {number} seat @returns {[string, string | number][]} */
+  seatStats(view, seat) {
+    /** @type {[string, string | number][]} */
+    const out = [];
+    if (Array.isArray(view.hand_sizes)) out.push([_("Hand"), view.hand_sizes[seat]]);
+    if (Array.isArray(view.piles) && Array.isArray(view.piles[seat])) out.push([_("Pile"), view.piles[seat].length]);
+    const points = scores(view);
+    if (points) out.push([_("Score"), points[seat]]);
+    return out;
+  },
+
   seatBadges: () => [],
   seatExtra: () => "",
-  centre(view) {
-    const trick = JSON.stringify(view.trick ?? null);
-    return `<div class="facts"><div class="fact"><span class="fact-label">${esc(_("Trick"))}</span> <code>${esc(trick)}</code></div></div>`;
+
+  /** @param {any} view @param {Ctx} ctx */
+  centre(view, ctx) {
+    const { names } = ctx;
+    const facts = [];
+    if (view.trump) facts.push(fact(_("Trump"), cardChip(String(view.trump))));
+    const last = view.last_trick;
+    if (last && last.winner !== null && last.winner !== undefined) {
+      const cards = plays(last).map((p) => cardChip(p.card)).join("");
+      facts.push(fact(_("Last trick"), `${cards} · ${esc(wonBy(names, last.winner))}`));
+    }
+    const trick = plays(view.trick);
+    const seats = trick.map((p) => p.seat);
+    const slots = trick.length
+      ? trick.map((p) => trickSlot([p.card], names[p.seat] ?? "")).join("")
+      : view.phase !== "over" && view.to_act !== null && view.to_act !== undefined
+        ? `<p class="empty-trick">${says(names, view.to_act, _("{name} lead."), _("{name} leads."))}</p>`
+        : "";
+    const stock = view.stock_size ? stockPile(view.stock_size, ctx.legal.includes("stock")) : "";
+    if (view.phase === "over") return `<div class="facts">${facts.join("")}</div><div class="table-row">${stock}</div>`;
+    return (
+      `<div class="facts">${facts.join("")}</div>` +
+      `<div class="table-row">${stock}<div class="trick-wrap"><h3 class="trick-title">${esc(roundHeading("trick", names, seats))}</h3>` +
+      `<div class="trick" aria-label="${esc(_("Trick"))}">${slots}</div></div></div>`
+    );
   },
-  prompt: () => esc(_("Your turn: choose a move.")),
-  result: (view, ctx) => `<p>${esc(_("Game over."))}</p><pre>${esc(JSON.stringify(ctx.outcome ?? {}, null, 1))}</pre>`,
+
+  // the status line says "Your turn."; the hand's playable cards and the move buttons show the rest
+  prompt: () => "",
+
+  /** @param {any} view @param {Ctx} ctx */
+  result(view, ctx) {
+    const points = scores(view);
+    if (!points || !points.length) {
+      return `<p>${esc(_("Game over."))}</p><pre>${esc(JSON.stringify(ctx.outcome ?? {}, null, 1))}</pre>`;
+    }
+    const best = Math.max(...points);
+    const winners = points.flatMap((v, s) => (v === best ? [s] : []));
+    const rows = points
+      .map((v, s) => `<tr${v === best ? ' class="winner"' : ""}><td>${esc(ctx.names[s] ?? "")}</td><td>${v}</td></tr>`)
+      .join("");
+    return (
+      `<p>${esc(winnersLine(ctx.names, winners, best))}</p>` +
+      `<table class="scores" aria-label="${esc(_("Score"))}"><tbody>${rows}</tbody></table>`
+    );
+  },
+
   sheet: () => "",
 };

@@ -1,0 +1,74 @@
+"""A plug-in game at the web table (issue 39, point 3): Tricklet, found by its entry point
+(``examples/plugin_game`` on the server's ``PYTHONPATH``), is offered by the lobby and
+played whole by clicking, drawn by the generic renderer (``render/generic.js``): seats
+with hand sizes, won cards and scores, the trick, the stock, the hand's cards as buttons
+and the result.  The hint (the judge's search) works on it too.  Screenshots at
+1280x800 and 390x844 go to ``test-artifacts/plugin-*.png``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests import _plugin
+from tests.test_web_e2e import (
+    HAVE_PLAYWRIGHT,
+    Server,
+    Watch,
+    board,
+    browser,
+    check_record,
+    create_in_lobby,
+    play_game,
+    shot,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, ViewportSize
+
+__all__ = ["browser"]  # the fixture, shared with tests/test_web_e2e.py
+
+WIDE: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``tikki serve`` with the plug-in's folder on its ``PYTHONPATH`` (and in this process,
+    which replays the record)."""
+    if not HAVE_PLAYWRIGHT:
+        pytest.skip("!!! browser tests need playwright (pip install -e '.[test]') !!!")
+    with _plugin.plugged(), pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", _plugin.env()["PYTHONPATH"])
+        srv = Server(tmp_path_factory.mktemp("plugin") / "web.sqlite")
+        patch.undo()
+        yield srv
+        srv.stop()
+
+
+def test_a_plug_in_game_is_played_whole_at_the_web_table(server: Server, browser: Browser) -> None:
+    for name, viewport in (("plugin-1280x800", WIDE), ("plugin-390x844", PHONE)):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        watch = Watch(page)
+        table_id = create_in_lobby(
+            page, server.url, _plugin.NAME, ["open", "bot:random", "bot:heuristic"], 4
+        )
+        page.wait_for_selector("#board[data-status=playing]")
+        assert board(page, "game") == _plugin.NAME
+        assert page.inner_text("#title").startswith("Tricklet")
+        stats = page.inner_text("#seats")
+        assert "Hand" in stats and "Score" in stats, stats
+        assert page.locator("#hand [data-card]").count() == 4
+        mid = "document.querySelectorAll('#centre .slot').length > 0"
+        turns = play_game(page, name, mid, hint_at=1 if viewport is WIDE else 99)
+        assert turns >= 2
+        result = page.inner_text("#result")
+        assert " with " in result and " point" in result, result
+        record = check_record(page, server.url, table_id)
+        assert record["game"] == _plugin.NAME and len(record["moves"]) == 12
+        shot(page, name + "-result")
+        watch.check()
+        context.close()
