@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from tikki import arena, cli
+from tikki import arena
+from tikki.cli import arena as cli  # the arena command: its console, report and durations
 
 LINEUP = ("heuristic", "random", "random", "random", "random", "random")
 SPEC = arena.ArenaSpec("mueckenstich", 6, {}, LINEUP, 6, 3)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tikki import cli
+from tikki.cli import app, ratings
 
 runner = CliRunner()
 ANCHORS: dict[str, Any] = {
@@ -28,12 +28,12 @@ ANCHORS: dict[str, Any] = {
 def anchors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "bot_ratings.json"
     path.write_text(json.dumps(ANCHORS))
-    monkeypatch.setattr(cli, "BOT_RATINGS", path)
+    monkeypatch.setattr(ratings, "BOT_RATINGS", path)
     return path
 
 
 def test_ratings_table_best_first(anchors: Path) -> None:
-    result = runner.invoke(cli.app, ["ratings"])
+    result = runner.invoke(app, ["ratings"])
     assert result.exit_code == 0, result.output
     lines = [line for line in result.output.splitlines() if "myllymatti" in line]
     assert "Medium" in lines[0] and "13.0" in lines[0]
@@ -42,17 +42,17 @@ def test_ratings_table_best_first(anchors: Path) -> None:
 
 
 def test_ratings_json_and_errors(anchors: Path) -> None:
-    result = runner.invoke(cli.app, ["ratings", "myllymatti", "--json"])
+    result = runner.invoke(app, ["ratings", "myllymatti", "--json"])
     assert json.loads(result.output) == {"myllymatti": ANCHORS["ratings"]["myllymatti"]}
-    result = runner.invoke(cli.app, ["ratings", "mattis"])
+    result = runner.invoke(app, ["ratings", "mattis"])
     assert result.exit_code == 2 and "no bot ratings for mattis yet" in result.output
     anchors.unlink()
-    result = runner.invoke(cli.app, ["ratings"])
+    result = runner.invoke(app, ["ratings"])
     assert result.exit_code == 2 and "run benchmarks/anchors.py" in result.output
 
 
 def test_shipped_anchors_cover_the_levels() -> None:
-    data = json.loads(cli.BOT_RATINGS.read_text(encoding="utf-8"))
+    data = json.loads(ratings.BOT_RATINGS.read_text(encoding="utf-8"))
     levels = data["ratings"]["myllymatti"]
     assert {"random", "heuristic"} <= set(levels)
     rating = {spec: r["mu"] - 3 * r["sigma"] for spec, r in levels.items()}

@@ -1,0 +1,137 @@
+"""What every ``tikki`` command shares: the typer app, the consoles, ``error:`` lines,
+the ``--lang`` option, game and option parsing, and writing output files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from tikki import i18n
+from tikki.core import Game, RulesError, load
+from tikki.i18n import _
+from tikki.tui import outputs
+
+app = typer.Typer(
+    name="tikki",
+    help="Myllymatti, Mattis and Mückenstich, played exactly by their rules.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+)
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one ``error:`` line on standard error; the exit (status ``code``) to raise."""
+    label = _("error:")
+    errors.print(f"[bold red]{escape(label)}[/] {escape(message)}", soft_wrap=True)
+    return typer.Exit(code)
+
+
+LANG_HELP = "language: en, fi or de (default: LC_ALL, LC_MESSAGES or LANG; else English)"
+LangOption = Annotated[str | None, typer.Option("--lang", help=LANG_HELP, show_default=False)]
+"""The ``--lang`` option, taken by ``tikki`` itself and by each command."""
+
+
+def set_language(lang: str | None) -> str:
+    """Speak ``--lang`` (checked: a clear error for an unknown one), else the environment's
+    language, for the rest of the command; return it."""
+    if lang is not None:
+        i18n.activate(i18n.resolve(None))  # an unknown --lang is refused in this one
+    try:
+        chosen = i18n.resolve(lang)  # the one choice of language (tikki.i18n)
+    except ValueError as err:
+        raise fail(str(err)) from None
+    i18n.activate(chosen)
+    return chosen
+
+
+def use_lang(lang: str | None) -> None:
+    """A command's own ``--lang`` (it overrides ``tikki --lang``)."""
+    if lang is not None:
+        set_language(lang)
+
+
+def choose_language(lang: LangOption = None) -> None:
+    """Myllymatti, Mattis and Mückenstich, played exactly by their rules."""
+    set_language(lang)
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``["take=all", "runs=true"]`` → ``{"take": "all", "runs": "true"}``."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise RulesError(
+                _("option {pair!r} is not KEY=VALUE (for example take=all)", pair=pair)
+            )
+        out[key.strip()] = value.strip()
+    return out
+
+
+def game_name(text: str) -> str:
+    """A game name as typed (``Mückenstich``, ``MUECKENSTICH``) → its registered name."""
+    name = text.strip().casefold()
+    for umlaut, letters in (("ü", "ue"), ("ö", "oe"), ("ä", "ae")):
+        name = name.replace(umlaut, letters)
+    return name
+
+
+def make_game(name: str, players: int | None, variant: str | None, option: list[str]) -> Game:
+    """The game a command line asks for: its name, player count, preset and options."""
+    options: dict[str, Any] = parse_options(option)
+    if variant is not None:
+        options["variant"] = variant
+    return load(game_name(name), players=players, **options)
+
+
+def complain(message: str) -> None:
+    """Print one ``error:`` line on standard error (the command goes on)."""
+    label = _("error:")
+    errors.print(f"[bold red]{escape(label)}[/] {escape(message)}", soft_wrap=True)
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as UTF-8."""
+    with path.open("w", encoding="utf-8") as file:
+        file.write(text)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path``."""
+    with path.open("wb") as file:
+        file.write(data)
+
+
+def render_chart(output: outputs.Output, draw: Any) -> bytes:
+    """A chart drawn by ``draw(path)`` into a temporary file of ``output``'s format, as
+    bytes (matplotlib does not report every failed write; :func:`write_bytes` does)."""
+    import tempfile
+
+    suffix = output.path.suffix.lower()
+    suffix = suffix if suffix in outputs.SUFFIXES["plot"] else ".png"
+    with tempfile.TemporaryDirectory(prefix="tikki-plot-") as folder:
+        path = Path(folder) / f"chart{suffix}"
+        draw(path)
+        return path.read_bytes()
+
+
+def write_output(output: outputs.Output, done: str, write: Any) -> bool:
+    """Write ``output`` (a spare file if that fails) and say where it went."""
+    written: list[Path] = []
+
+    def tracked(path: Path) -> None:
+        write(path)
+        written.append(path)
+
+    ok = outputs.save(output, tracked, complain)
+    if written:
+        console.print(done.format(file=written[-1]), markup=False, soft_wrap=True)
+    return ok
