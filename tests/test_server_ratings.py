@@ -158,3 +158,52 @@ def test_postgres_rated_game_and_chat(postgres_url: str, anchors: None) -> None:
         assert r.status_code == 200, r.text
         record = c.get(f"/api/tables/{game['id']}/record").json()
         assert record["seats"][1]["name"] == "anonymous"
+
+
+def rating_rows(c: TestClient) -> dict[int, int]:
+    """Each account's rated Myllymatti games, read straight from the database."""
+    from sqlalchemy import select
+
+    from tikki.server.db import RatingRow
+
+    with app_state(c).manager.store.engine.connect() as connection:
+        rows = connection.execute(select(RatingRow.account_id, RatingRow.games)).all()
+    return {int(r.account_id): int(r.games) for r in rows}
+
+
+def test_rated_mark_settled_at_the_end_and_once_only(tmp_path: Path, anchors: None) -> None:
+    """A rated table says so (create, lobby, table, state message, after a restart); its
+    ratings are applied when the game ends, before anyone reads them; a second server
+    process on the same database that saw the table unsettled does not apply it again."""
+    with client(tmp_path) as c:
+        anna, ben = TestClient(c.app), TestClient(c.app)
+        assert register(anna, "Anna").status_code == 201
+        assert register(ben, "Ben").status_code == 201
+        seats = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
+        plain = c.post("/api/tables", json={"game": "myllymatti", "players": 2, "seats": seats})
+        assert plain.status_code == 201 and plain.json()["table"]["rated"] is False
+        game = rated_game(c, anna, ben)
+        table_id = game["id"]
+        assert c.get(f"/api/tables/{table_id}").json()["rated"] is True
+        finished = c.get("/api/tables?status=finished").json()["tables"]
+        assert {t["id"]: t["rated"] for t in finished}[table_id] is True
+        state = c.get(f"/api/tables/{table_id}/state", headers=auth(game["tokens"][0])).json()
+        assert state["table"]["rated"] is True
+        # applied when the game ended: in the database before any leaderboard or profile
+        for _wait in range(500):
+            if len(rating_rows(c)) == 2:
+                break
+            time.sleep(0.01)
+        assert sorted(rating_rows(c).values()) == [1, 1]
+        # another process saw a second rated table unsettled, then this one applied it
+        app_state(c).manager.on_finished = None  # as if this process stopped at the end
+        rated_game(c, anna, ben)
+        other = ratings.Ratings(app_state(c).manager.store.engine)
+        (stale,) = other._pending()
+        assert app_state(c).ratings._settle() == 1
+        assert other._settle_one(stale) is False
+        assert sorted(rating_rows(c).values()) == [2, 2]
+        assert other._settle() == 0
+    with client(tmp_path) as c:  # a restart: the mark comes back from the database
+        assert c.get(f"/api/tables/{table_id}").json()["rated"] is True
+        assert c.get(f"/api/tables/{plain.json()['table']['id']}").json()["rated"] is False

@@ -78,6 +78,13 @@ def test_accounts_rated_game_and_profile(server: Server, browser: Browser) -> No
     aino.goto(f"{base}/?lang=en")
     aino.locator("#account-link", has_text="Aino").wait_for()
     assert aino.locator("#rated-box").is_hidden() is False
+    # the rated mark: in the lobby's list of finished tables, and at the table
+    aino.select_option("#table-filter", "finished")
+    item = aino.locator("#tables li.table-item", has=aino.locator(f'a[href="/replay/{table_id}"]'))
+    item.locator(".badge-rated", has_text="Rated").wait_for()
+    aino.goto(f"{base}/t/{table_id}?lang=en")
+    aino.locator("#title .badge-rated", has_text="Rated").wait_for()
+    assert aino.locator("#title").inner_text().startswith("Myllymatti")
     guest = browser.new_page()
     guest.goto(f"{base}/?lang=en")
     guest.locator("#create-btn").wait_for()

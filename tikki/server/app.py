@@ -154,6 +154,7 @@ def api_router() -> APIRouter:
             turn_timer=body.turn_timer,
             on_timeout=body.on_timeout,
             forced_moves=body.forced_moves,
+            rated=body.rated,
         )
         await ratings.check_create(request, body.rated)
         table, invites = await _manager(request).create(wanted, client_address(request))
@@ -450,6 +451,7 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
         yield
+        await _app.state.ratings.stop()
         analyses.stop()
         await manager.stop()
 
@@ -470,6 +472,7 @@ def create_app(
     app.state.accounts = accounts.Accounts(manager.store.engine)
     app.state.chat = chat.Chat(manager.store.engine)
     app.state.ratings = ratings.Ratings(manager.store.engine)
+    manager.on_finished = app.state.ratings.finished
     app.state.max_message = max_message
     app.state.body_timeout = body_timeout
     app.add_middleware(BodyLimit, limit=max_message, paths={"/api/replay": replay.MAX_RECORD})

@@ -8,8 +8,12 @@
   the levels against each other), which never moves: the people's ratings are on the
   bots' scale, so "about the level of Hard" is a measured statement.
 - A rating is provisional until :data:`PROVISIONAL_GAMES` rated games.
-- Ratings are applied when someone next reads a leaderboard, a profile or the table's
-  ratings (:meth:`Ratings.settle`), in the order the tables finished.
+- Ratings are applied as soon as a rated game ends (:meth:`Ratings.finished`), and any
+  table left unsettled (a server stopped in between) before a leaderboard or a profile
+  is read (:meth:`Ratings.settle`), in the order the tables finished.  Each table is
+  claimed in the transaction that applies it, and the people's rating rows are locked
+  while they are read and written, so several server processes on one database apply
+  each game once and lose no update.
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from sqlalchemy import Engine, and_, insert, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tikki.i18n import _
 from tikki.server.accounts import ERRORS, accounts_of
@@ -36,6 +42,10 @@ from tikki.server.db import (
 )
 from tikki.server.errors import STATUS, ApiError
 
+if TYPE_CHECKING:
+    from tikki.server.tables import Table
+
+log = logging.getLogger(__name__)
 ANCHORS = Path(__file__).resolve().parent / "bot_ratings.json"
 """The bot levels' anchored ratings per game (``benchmarks/anchors.py``)."""
 PROVISIONAL_GAMES = 10
@@ -100,6 +110,25 @@ class Ratings:
         self.engine = engine
         self.rated: dict[str, bool] = {}
         self.lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def finished(self, table: Table) -> None:
+        """A game has ended: settle it now if it is rated (the table manager calls this)."""
+        if not table.rated:
+            return
+        task = asyncio.get_running_loop().create_task(self.settle(), name=f"rate-{table.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("settling ratings failed", exc_info=task.exception())
+
+    async def stop(self) -> None:
+        """Let the settling under way end (before the database closes)."""
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def _is_rated(self, table_id: str) -> bool:
         with self.engine.connect() as connection:
@@ -120,8 +149,8 @@ class Ratings:
         self.rated[table_id] = True
         await asyncio.to_thread(upsert_extra, self.engine, table_id, {"rated": True})
 
-    def _settle(self) -> int:
-        """Apply every finished, rated, unsettled table, oldest first; how many."""
+    def _pending(self) -> list[Any]:
+        """The finished, rated, unsettled tables, oldest first."""
         query = (
             select(TableRow)
             .join(TableExtraRow, TableExtraRow.table_id == TableRow.id)
@@ -135,16 +164,34 @@ class Ratings:
             .order_by(TableRow.finished, TableRow.id)
         )
         with self.engine.connect() as connection:
-            rows = connection.execute(query).all()
-        for row in rows:
-            with self.engine.begin() as connection:
-                self._apply(connection, row)
-                connection.execute(
-                    update(TableExtraRow)
-                    .where(TableExtraRow.table_id == row.id)
-                    .values(settled=True)
-                )
-        return len(rows)
+            return list(connection.execute(query).all())
+
+    def _settle_one(self, row: Any) -> bool:
+        """Claim and apply one table in one transaction; ``False`` if another process
+        (or an earlier call) has already claimed it."""
+        with self.engine.begin() as connection:
+            claimed = connection.execute(
+                update(TableExtraRow)
+                .where(TableExtraRow.table_id == row.id, TableExtraRow.settled.is_(False))
+                .values(settled=True)
+            ).rowcount
+            if claimed != 1:
+                return False
+            self._apply(connection, row)
+        return True
+
+    def _settle(self) -> int:
+        """Apply every finished, rated, unsettled table, oldest first; how many."""
+        done = 0
+        for row in self._pending():
+            try:
+                done += self._settle_one(row)
+            except (IntegrityError, OperationalError) as err:
+                # two processes made one person's first rating at once (or the database
+                # was busy): rolled back, the table stays unsettled and is applied next time
+                log.warning("ratings of table %s not applied yet: %s", row.id, err)
+                break
+        return done
 
     def _apply(self, connection: Any, table: Any) -> None:
         seats = connection.execute(
@@ -169,9 +216,9 @@ class Ratings:
             elif s.kind == "human" and s.seat in links and links[s.seat] not in people.values():
                 people[s.seat] = links[s.seat]
                 old = connection.execute(
-                    select(RatingRow.mu, RatingRow.sigma).where(
-                        RatingRow.account_id == links[s.seat], RatingRow.game == table.game
-                    )
+                    select(RatingRow.mu, RatingRow.sigma)
+                    .where(RatingRow.account_id == links[s.seat], RatingRow.game == table.game)
+                    .with_for_update()  # PostgreSQL: held until this table is applied
                 ).first()
                 teams.append([model.rating() if old is None else model.rating(*old)])
             else:

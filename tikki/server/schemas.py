@@ -164,6 +164,9 @@ class TableInfo(BaseModel):
     rules: str = Field(description="the rulings revision the table plays")
     memory_aids: bool = Field(description="Mückenstich: won tricks shown during a round")
     forced_moves: bool = Field(False, description="a person's only legal move plays by itself")
+    rated: bool = Field(
+        False, description="a rated table: only signed-in people sit; results move ratings"
+    )
     rematch: str | None = Field(
         None, description="the id of this finished table's rematch, once a player asked"
     )

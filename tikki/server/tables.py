@@ -123,6 +123,8 @@ class Table:
     memory_aids: bool = False
     forced_moves: bool = False
     """A person's only legal move (a lone card, a forced take) plays by itself."""
+    rated: bool = False
+    """A rated table (:mod:`tikki.server.ratings`), marked in the lobby and at the table."""
     forced: dict[int, int] = field(default_factory=dict)
     """The moves that played by themselves: history index -> seat (not stored: a restart
     forgets which they were)."""
@@ -276,6 +278,7 @@ class Table:
             "rules": self.game.rules,
             "memory_aids": self.memory_aids,
             "forced_moves": self.forced_moves,
+            "rated": self.rated,
             "rematch": self.rematch,
             "turn_timer": self.turn_timer,
             "on_timeout": self.on_timeout,
@@ -360,6 +363,8 @@ class NewTable:
     """What happens when it runs out (``wait`` or ``bot``)."""
     forced_moves: bool = False
     """A person's only legal move plays by itself."""
+    rated: bool = False
+    """A rated table (:mod:`tikki.server.ratings`): only signed-in people take its seats."""
 
 
 class TableManager:
@@ -367,6 +372,8 @@ class TableManager:
 
     client_seeds = False
     """Accept a client's seed at tables with open seats too (``--allow-client-seeds``)."""
+    on_finished: Callable[[Table], None] | None = None
+    """Called when a game ends by a move (the app settles a rated table's ratings)."""
 
     def __init__(
         self,
@@ -463,6 +470,7 @@ class TableManager:
         rules = options.pop("rules", STORED_BEFORE_REVISIONS)
         memory_aids = bool(options.pop("memory_aids", False))
         forced_moves = bool(options.pop("forced_moves", False))
+        rated = bool(options.pop("rated", False))
         turn_timer = options.pop("turn_timer", None)
         on_timeout = options.pop("on_timeout", "wait")
         game = load(row.game, row.players, rules=rules, **options)
@@ -484,6 +492,7 @@ class TableManager:
             seq=len(row.moves),
             memory_aids=memory_aids,
             forced_moves=forced_moves,
+            rated=rated,
             turn_timer=turn_timer,
             on_timeout=on_timeout,
             takeovers=[Takeover.from_json(t) for t in row.takeovers],
@@ -598,7 +607,7 @@ class TableManager:
                 table_id, game.name, game.players, game.options["variant"],
                 {**game.options, "rules": game.rules, "memory_aids": request.memory_aids,
                  "turn_timer": timer, "on_timeout": on_timeout,
-                 "forced_moves": request.forced_moves},
+                 "forced_moves": request.forced_moves, "rated": request.rated},
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
             if table_id not in self.tables and await self._write(
@@ -611,7 +620,7 @@ class TableManager:
             table_id, game, state, seed, seats, status, created,
             memory_aids=request.memory_aids, owner=address, turn_timer=timer,
             on_timeout=on_timeout, turn_since=created, last_move=created,
-            forced_moves=request.forced_moves,
+            forced_moves=request.forced_moves, rated=request.rated,
             away_after=self.policy.away_after, clock=self._now,
             expiry=self.policy.waiting_expiry, joined_expiry=self.policy.joined_expiry,
         )  # fmt: skip
@@ -932,6 +941,8 @@ class TableManager:
             table.status = "finished"
             table.finished = now()
             self._retire(table)
+            if self.on_finished is not None:
+                self.on_finished(table)
 
     # --- bots and hints -------------------------------------------------------------
 
@@ -1437,6 +1448,7 @@ def rematch_request(table: Table) -> NewTable:
         turn_timer=table.turn_timer,
         on_timeout=table.on_timeout,
         forced_moves=table.forced_moves,
+        rated=table.rated,
     )
 
 
