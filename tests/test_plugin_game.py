@@ -16,6 +16,7 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +24,7 @@ from rich.console import Console
 
 import tests.test_conformance as conformance
 import tikki
-from tests import _plugin
+from tests import _plugin, _server
 from tikki import arena
 from tikki import bots as botlib
 from tikki.bots.heuristic import plain, policy_for
@@ -94,6 +95,21 @@ def test_a_whole_game_in_the_terminal() -> None:
     assert "You play" in out and "Game over." in out
     assert " win with " in out or " wins with " in out or "share the win" in out
     assert "Traceback" not in out + done.stderr
+
+
+def test_the_server_offers_it_and_says_it_has_no_renderer_of_its_own(tmp_path: Path) -> None:
+    """``/api/games`` lists it; ``renderer`` false: the web table (``renderers.js``) draws
+    it with ``render/generic.js``; tikki's own games load their own."""
+    with _server.client(tmp_path) as c:
+        games = c.get("/api/games").json()["games"]
+        rules = c.get(f"/api/games/{_plugin.NAME}/rules?lang=de")
+    assert games[_plugin.NAME]["renderer"] is False
+    assert {n: g["renderer"] for n, g in games.items() if n != _plugin.NAME} == {
+        "mattis": True,
+        "mueckenstich": True,
+        "myllymatti": True,
+    }
+    assert rules.status_code == 200 and "Farbe bekennen" in rules.text
 
 
 def test_the_generic_presenter_draws_the_declared_view() -> None:

@@ -57,6 +57,9 @@ def _crawl(client: TestClient, page: str) -> set[str]:
         if path.endswith(".js"):
             assert "javascript" in r.headers["content-type"], (path, r.headers["content-type"])
             refs = JS_IMPORT.findall(r.text)
+            if "import(`./render/${name}.js`)" in r.text:  # renderers.js: each game's own
+                games = client.get("/api/games").json()["games"]
+                refs += [f"./render/{name}.js" for name, g in games.items() if g["renderer"]]
         elif path.endswith(".css"):
             assert "text/css" in r.headers["content-type"]
             refs = [u for u in CSS_URL.findall(r.text) if not u.startswith("data:")]

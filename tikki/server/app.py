@@ -119,7 +119,8 @@ def api_router() -> APIRouter:
     @router.get("/games", response_model=schemas.GamesInfo)
     async def list_games() -> dict[str, Any]:
         """The games, their players, variants and options, and the bot levels offered."""
-        return {"games": i18n.localized_games(games()), "bots": botplay.levels()}
+        described = web.with_renderers(i18n.localized_games(games()))
+        return {"games": described, "bots": botplay.levels()}
 
     @router.get("/games/{game}/rules", response_model=schemas.RulesText)
     async def game_rules(

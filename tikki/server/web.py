@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import html
 import mimetypes
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import FileResponse, HTMLResponse, Response
@@ -129,6 +130,17 @@ def page(name: str) -> Response:
     return HTMLResponse(PLACEHOLDER.format(page=name))
 
 
+def has_renderer(game: str) -> bool:
+    """Whether the web table has a renderer of the game's own, ``static/render/<game>.js``;
+    without one the table draws it with ``render/generic.js``."""
+    return (WEB_ROOT / "static" / "render" / f"{game}.js").is_file()
+
+
+def with_renderers(described: Mapping[str, Any]) -> dict[str, Any]:
+    """Each game's description (``tikki.games()``) with ``renderer``: :func:`has_renderer`."""
+    return {name: {**info, "renderer": has_renderer(name)} for name, info in described.items()}
+
+
 def static_file(path: str) -> Response:
     """A file under ``tikki/web/static``; 404 for anything outside it or missing."""
     root = (WEB_ROOT / "static").resolve()
@@ -190,9 +202,11 @@ __all__ = [
     "RULES_PAGE",
     "RULES_PAGE_WORDS",
     "WEB_ROOT",
+    "has_renderer",
     "page",
     "router",
     "rules_markdown",
     "rules_page",
     "static_file",
+    "with_renderers",
 ]

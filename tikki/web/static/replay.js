@@ -12,12 +12,8 @@ import { eventText } from "./events.js";
 import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
 import { describe, moveChips } from "./moves.js";
 import { percent } from "./words.js";
-import generic from "./render/generic.js";
-import mattis from "./render/mattis.js";
-import mueckenstich from "./render/mueckenstich.js";
-import myllymatti from "./render/myllymatti.js";
+import { rendererOf } from "./renderers.js";
 
-const RENDERERS = { myllymatti, mattis, mueckenstich };
 const $ = (sel) => document.querySelector(sel);
 const LABELS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
@@ -131,7 +127,7 @@ function setup() {
 }
 
 function renderer() {
-  return RENDERERS[rp.data.game] ?? generic;
+  return rendererOf(rp.data.game);
 }
 
 /** Show the position after `k` moves. */

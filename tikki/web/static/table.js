@@ -38,16 +38,12 @@ import {
   recentEvents,
 } from "./store.js";
 import { doneTrickHtml, reviewHtml } from "./render/trick.js";
-import generic from "./render/generic.js";
 import { renderExtras } from "./table_extras.js";
 import { fieldError } from "./fielderror.js";
 import { REVOKED, adoptDeviceLink, keepOpenHtml, renderCustody, revokeLinks } from "./custody.js";
 import { initTurnSound, turnAlert } from "./turnsound.js";
-import mattis from "./render/mattis.js";
-import mueckenstich from "./render/mueckenstich.js";
-import myllymatti from "./render/myllymatti.js";
+import { rendererOf } from "./renderers.js";
 
-const RENDERERS = { myllymatti, mattis, mueckenstich };
 const $ = (sel) => document.querySelector(sel);
 
 const match = location.pathname.match(/\/t\/([^/?#]+)/);
@@ -326,7 +322,7 @@ function markArrivals(box) {
 }
 
 function renderer(m) {
-  return RENDERERS[m.table.game] ?? generic;
+  return rendererOf(m.table.game);
 }
 
 /** Whether it is my turn with a single legal move that the server plays by itself (the
