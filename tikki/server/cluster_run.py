@@ -114,6 +114,24 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
+def free_ports(count: int, host: str = "127.0.0.1") -> int:
+    """The first of ``count`` consecutive ports that nothing listens on now (for the proxy
+    and its processes in tests and benchmarks)."""
+    for _ in range(100):
+        base = free_port(host)
+        if base + count >= 65536:
+            continue
+        try:
+            with contextlib.ExitStack() as held:
+                for port in range(base, base + count):
+                    sock = held.enter_context(socket.socket())
+                    sock.bind((host, port))
+            return base
+        except OSError:
+            continue
+    raise ClusterError(f"found no {count} free consecutive ports")
+
+
 def postgres_url() -> str:
     """The database of ``.ci/services.sh`` (installs and starts PostgreSQL if needed)."""
     try:
