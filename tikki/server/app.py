@@ -33,6 +33,7 @@ from tikki.server import (
     ws,
 )
 from tikki.server.analysis import Analyses
+from tikki.server.cluster import ClusterOwnership
 from tikki.server.db import Store, default_db_url
 from tikki.server.errors import ApiError
 from tikki.server.lang import LanguageMiddleware
@@ -433,10 +434,14 @@ def create_app(
     client_seeds: bool = False,
     policy: Policy | None = None,
     body_timeout: float = BODY_TIMEOUT,
+    cluster: bool = False,
+    node: str | None = None,
 ) -> FastAPI:
     """The web table app on the database ``db_url`` (default: the user's SQLite file),
     with the limits of ``policy`` (default: :class:`~tikki.server.quota.Policy`);
-    ``client_seeds`` accepts a creator's seed at tables with open seats too."""
+    ``client_seeds`` accepts a creator's seed at tables with open seats too; ``cluster``
+    shares the PostgreSQL database's tables with other processes (:mod:`~tikki.server.
+    cluster`; ``node`` names this one)."""
     name, _params = tikki.bots.parse_spec(hint_bot)
     if hint_bot != "judge" and name not in botplay.ALLOWED:
         raise ValueError(
@@ -445,7 +450,9 @@ def create_app(
                 hint_bot=hint_bot,
             )
         )
-    manager = TableManager(Store(db_url or default_db_url()), bot_delay, hint_bot, policy)
+    store = Store(db_url or default_db_url())
+    ownership = cluster_ownership(store, node) if cluster else None
+    manager = TableManager(store, bot_delay, hint_bot, policy, ownership)
     analyses = Analyses(manager, manager.policy.analysis_iterations, manager.policy.max_analyses)
 
     @asynccontextmanager
@@ -468,6 +475,7 @@ def create_app(
     )
     manager.client_seeds = client_seeds
     app.state.manager = manager
+    app.state.cluster = manager.ownership  # /healthz asks it whether it is alive
     app.state.analyses = analyses
     app.state.throttles = Throttles(manager.policy)
     app.state.accounts = accounts.Accounts(manager.store.engine)
@@ -495,4 +503,18 @@ def create_app(
     return app
 
 
-__all__ = ["bearer", "create_app"]
+def cluster_ownership(store: Store, node: str | None) -> ClusterOwnership:
+    """The ownership of a cluster process; ``ValueError`` unless the database is
+    PostgreSQL (SQLite has no lock another process's death releases)."""
+    if store.engine.dialect.name != "postgresql":
+        raise ValueError(
+            _(
+                "--cluster needs a PostgreSQL database (--db postgresql://USER:PASS@HOST/DB), "
+                "not {url}",
+                url=store.engine.url.render_as_string(),
+            )
+        )
+    return ClusterOwnership(store.url, node)
+
+
+__all__ = ["bearer", "cluster_ownership", "create_app"]

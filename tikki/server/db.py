@@ -62,6 +62,15 @@ class Seed(TypeDecorator[int]):
         return None if value is None else int(value)
 
 
+class MoveConflict(Exception):
+    """A move was not stored: the table already has a move with its number (or is gone)."""
+
+    def __init__(self, table_id: str, seq: int) -> None:
+        super().__init__(f"table {table_id} already has move {seq}")
+        self.table_id = table_id
+        self.seq = seq
+
+
 class Base(DeclarativeBase):
     """Declarative base of the web table's models."""
 
@@ -400,16 +409,22 @@ class Store:
     def add_move(
         self, table_id: str, seq: int, seat: int, move: str, outcome: dict[str, Any] | None
     ) -> None:
-        """Store one move (one small insert); with an outcome, also mark the table finished."""
+        """Store one move (one small insert); with an outcome, also mark the table finished.
+
+        :class:`MoveConflict` when the table already has move ``seq`` (another process
+        stored it first: the ``(table_id, seq)`` key refuses a second one) or is gone."""
         row = {"table_id": table_id, "seq": seq, "seat": seat, "move": move, "time": now()}
-        with self.engine.begin() as connection:
-            connection.execute(insert(MoveRow), row)
-            if outcome is not None:
-                connection.execute(
-                    update(TableRow)
-                    .where(TableRow.id == table_id)
-                    .values(status="finished", finished=now(), outcome=outcome)
-                )
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(MoveRow), row)
+                if outcome is not None:
+                    connection.execute(
+                        update(TableRow)
+                        .where(TableRow.id == table_id)
+                        .values(status="finished", finished=now(), outcome=outcome)
+                    )
+        except IntegrityError as err:
+            raise MoveConflict(table_id, seq) from err
 
     def set_takeovers(self, table_id: str, takeovers: list[dict[str, Any]]) -> None:
         """Store a table's stand-in bots (the whole list: it is short)."""
@@ -496,6 +511,7 @@ __all__ = [
     "AccountSeatRow",
     "Base",
     "ChatRow",
+    "MoveConflict",
     "MoveRow",
     "RatingChangeRow",
     "RatingRow",

@@ -28,6 +28,7 @@ STATUS = {
     "resigned": 409,
     "not_away": 409,
     "not_waiting": 409,
+    "moved": 409,
     "revoked": 403,
     "too_slow": 408,
     "not_found": 404,

@@ -120,11 +120,15 @@ def serve(
     policy: Policy | None = None,
     limits: Limits | None = None,
     forwarded_allow_ips: str | None = None,
+    cluster: bool = False,
+    node: str | None = None,
 ) -> None:
     """Serve until interrupted (Ctrl-C or SIGTERM); ``announce`` prints the URL (with the
     real port); ``policy`` holds the limits on clients, ``limits`` those on connections;
     ``client_seeds`` accepts a creator's seed at tables with open seats too;
-    ``forwarded_allow_ips`` names the proxies whose ``X-Forwarded-For`` counts."""
+    ``forwarded_allow_ips`` names the proxies whose ``X-Forwarded-For`` counts;
+    ``cluster`` shares a PostgreSQL database's tables with other processes (``node``:
+    this one's name, default ``host:pid``)."""
     limits = limits or Limits()
     if bot_delay < 0:
         raise ServeError(
@@ -139,6 +143,8 @@ def serve(
             client_seeds=client_seeds,
             policy=policy,
             body_timeout=limits.body_timeout,
+            cluster=cluster,
+            node=node,
         )
         app.state.manager.store.create_schema()
     except ValueError as err:

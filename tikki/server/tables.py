@@ -13,6 +13,7 @@ limits on what one client may ask are :class:`~tikki.server.quota.Policy`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -24,12 +25,13 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from tikki.core import JSON, RULES_REVISION, Game, IllegalMove, RulesError, State, load
 from tikki.i18n import _, use
 from tikki.server import botplay, leave, seeds
-from tikki.server.db import Store, StoredSeat, StoredTable, now
+from tikki.server.cluster import SCAN_EVERY, LocksLost, Ownership
+from tikki.server.db import MoveConflict, Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
 from tikki.server.leave import STAND_IN, TAKEN_BACK, Takeover, active
 from tikki.server.outbox import Outbox
@@ -60,6 +62,12 @@ EXPIRED = 4410
 REVOKED = 4401
 """The close code of a connection whose seat's device links were revoked."""
 """The close code of a connection to a table that expired while waiting for players."""
+MOVED = 1012
+"""The close code of a connection to a table that another process took over (a cluster:
+:mod:`tikki.server.cluster`): "service restart", so the client connects again."""
+PEEK_TTL = 2.0
+"""Seconds a cluster process shows its copy of another process's table in the lobby
+before reading it again (a lobby change of that table drops the copy at once)."""
 STATUSES = {
     "open": ("waiting",),
     "playing": ("playing",),
@@ -381,8 +389,17 @@ class TableManager:
         bot_delay: float = 0.6,
         hint_bot: str = "judge",
         policy: Policy | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
         self.store = store
+        self.ownership = ownership or Ownership()
+        """Which tables this process owns: all of them, or those whose PostgreSQL lock
+        it holds (``--cluster``: :mod:`tikki.server.cluster`)."""
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        """Tables being taken over from another process (or the database), by id."""
+        self._peeked: dict[str, tuple[float, Table]] = {}
+        """Copies of other processes' tables for the lobby, with when they were read."""
+        self._scanner: asyncio.Task[None] | None = None
         self.bot_delay = bot_delay
         self.hint_bot = hint_bot
         self.policy = policy or Policy()
@@ -432,6 +449,9 @@ class TableManager:
         self.tables = {}
         self._finished.clear()
         await self._db(self.store.create_schema)
+        if self.ownership.clustered:
+            await self._start_cluster()
+            return
         stored = await self._db(self.store.unfinished)
         for row in stored:
             try:
@@ -451,13 +471,14 @@ class TableManager:
         """Stop the bots, close the connections and release the database (a later
         :meth:`start` rebuilds everything from the database)."""
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
-        tasks += [t for t in (self._sweeper, self._ticker) if t is not None]
+        tasks += [t for t in (self._sweeper, self._ticker, self._scanner) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         for table in self.tables.values():
             for conn in table.connections:
                 conn.close(1001)
+        await self.ownership.stop()
         await asyncio.to_thread(self.searches.stop)
         await asyncio.to_thread(self.crowd_searches.stop)
         await self._db(self.store.close)
@@ -504,37 +525,232 @@ class TableManager:
             joined_expiry=self.policy.joined_expiry,
         )
 
+    # --- a cluster of processes (tikki.server.cluster) ------------------------------
+
+    @property
+    def owned(self) -> int:
+        """Live tables this process owns (all of them without ``--cluster``): the
+        metrics' ``tables owned``."""
+        return sum(1 for t in self.tables.values() if t.status != "finished")
+
+    async def _start_cluster(self) -> None:
+        """Start as one process of a cluster: listen for the others, claim the live
+        tables nobody holds, then go on claiming those whose owner died."""
+        await self.ownership.start(self._hand_over_table, self._lobby_changed)
+        claimed = await self._claim_orphans()
+        log.info("cluster node %s took %d live tables", self.ownership.node, len(claimed))
+        self._scanner = asyncio.create_task(self._scan_loop(), name="claim-orphan-tables")
+        self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting-tables")
+        self._ticker = asyncio.create_task(self._tick_loop(), name="turn-timers")
+
+    async def _scan_loop(self) -> None:
+        """Claim the orphans every :data:`~tikki.server.cluster.SCAN_EVERY` seconds, and
+        at once when a process says it stopped."""
+        wanted = self.ownership.scan_wanted
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wanted.wait(), SCAN_EVERY)
+            wanted.clear()
+            try:
+                await self._claim_orphans()
+            except Exception:
+                log.exception("claiming the tables of stopped processes failed")
+                await asyncio.sleep(SCAN_EVERY)
+
+    async def _claim_orphans(self) -> list[str]:
+        """Lock the live tables nobody holds and rebuild them from their stored moves;
+        forget every table if the lock connection broke (the others take them)."""
+        try:
+            claimed = await self.ownership.claim_orphans(self._loading)
+        except LocksLost as lost:
+            log.error("the cluster's lock connection broke: %d tables go to other processes",
+                      len(lost.tables))  # fmt: skip
+            for table_id in lost.tables:
+                self._forget(table_id)
+            return []
+        for table_id in claimed:
+            try:
+                await self._load_owned(table_id)
+            except Exception:
+                log.exception("taking over table %s failed; another process may", table_id)
+                await self.ownership.release(table_id)
+        if claimed:
+            log.info("took over %d tables nobody held", len(claimed))
+        return claimed
+
+    async def _load_owned(self, table_id: str) -> Table | None:
+        """Rebuild a table whose lock this process has just taken from its stored moves
+        and run its bots and timers; ``None`` (lock released) if it is not stored, or
+        (lock kept, so nobody retries it) if it cannot be rebuilt."""
+        row = await self._db(self.store.load, table_id)
+        if row is None:
+            await self.ownership.release(table_id)
+            return None
+        try:
+            table = self._rebuild(row)
+        except (RulesError, IllegalMove) as err:
+            log.error("table %s cannot be rebuilt and stays stopped: %s", row.id, err)
+            return None
+        table.away_since = {s.seat: table.turn_since or now() for s in table.seats
+                            if s.kind == "human"}  # fmt: skip
+        self.tables[table_id] = table
+        self._peeked.pop(table_id, None)
+        if table.status == "finished":
+            self._retire(table)
+            await self.ownership.release(table_id)
+        else:
+            self._wake_bots(table)
+        return table
+
+    async def _get_clustered(self, table_id: str) -> Table:
+        """A table that this process of a cluster does not hold: take it over (its owner
+        hands it over, or died) and rebuild it; one take-over per table at a time."""
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._take_over(table_id))
+            self._loading[table_id] = pending
+            pending.add_done_callback(lambda _done: self._loading.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _take_over(self, table_id: str) -> Table:
+        if not 0 < len(table_id) <= 32:
+            raise _unknown(table_id)
+        try:
+            taken = await self.ownership.take(table_id)
+        except Exception:
+            log.exception("taking table %s over failed", table_id)
+            taken = False
+        if not taken:
+            raise ApiError(
+                "unavailable",
+                _("table {id} is moving to another server: try again in a moment", id=table_id),
+            )
+        table = await self._load_owned(table_id)
+        return table if table is not None else await self._from_store(table_id)
+
+    async def _hand_over_table(self, table_id: str) -> None:
+        """Another process asks for a table this one owns: finish the move in flight,
+        forget the table, close its connections (they connect again, and reach the new
+        owner) and release its lock."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            async with table.lock:
+                self._forget(table_id)
+        await self.ownership.release(table_id)
+        log.info("table %s handed over to another process", table_id)
+
+    def _forget(self, table_id: str) -> None:
+        """Drop a table from memory: stop its bots, close its connections (:data:`MOVED`)."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        task = table.bot_task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        for conn in list(table.connections):
+            conn.close(MOVED)
+
+    def _check_owned(self, table: Table) -> None:
+        """Refuse (``moved``) to change a table this process of a cluster no longer owns
+        (handed over while the request waited, or its lock connection broke)."""
+        if not self.ownership.clustered:
+            return
+        if self.tables.get(table.id) is table and self.ownership.holds(table.id):
+            return
+        raise ApiError(
+            "moved",
+            _(
+                "table {id} moved to another server while your request waited: "
+                "connect again and send it again",
+                id=table.id,
+            ),
+            table.seq,
+        )
+
+    async def _conflict(self, table: Table) -> NoReturn:
+        """Another process stored move ``table.seq`` first (the lock holder changed under
+        this one): forget the table, so that the next request reads it back with that
+        move, and refuse this move as stale."""
+        log.warning("table %s: move %d was stored by another process first; forgetting it",
+                    table.id, table.seq)  # fmt: skip
+        self._forget(table.id)
+        await self.ownership.release(table.id)
+        raise ApiError(
+            "stale",
+            _(
+                "another server stored move {seq} of table {id} first: ask for the current "
+                "state and play again",
+                seq=table.seq,
+                id=table.id,
+            ),
+            table.seq,
+        )
+
+    def _lobby_changed(self, table_id: str) -> None:
+        """Another process changed a table's lobby entry: read it again when shown."""
+        self._peeked.pop(table_id, None)
+
+    async def peek(self, table_id: str) -> Table:
+        """A table to show in the lobby: this process's own (or, without a cluster, the
+        one :meth:`get` returns); in a cluster, another process's table as read from the
+        database at most :data:`PEEK_TTL` seconds ago, never taken over."""
+        if not self.ownership.clustered or table_id in self.tables:
+            return await self.get(table_id)
+        moment = asyncio.get_running_loop().time()
+        cached = self._peeked.get(table_id)
+        if cached is not None and moment - cached[0] < PEEK_TTL:
+            return cached[1]
+        row = await self._db(self.store.load, table_id)
+        if row is None:
+            raise _unknown(table_id)
+        table = self._rebuild_or_refuse(row)
+        if table.status == "finished" and table_id not in self.tables:
+            self.tables[table_id] = table
+            self._retire(table)
+            return table
+        if len(self._peeked) > FINISHED_KEPT:
+            self._peeked = {k: v for k, v in self._peeked.items() if moment - v[0] < PEEK_TTL}
+        self._peeked[table_id] = (moment, table)
+        return table
+
     # --- lookup ---------------------------------------------------------------------
 
     async def get(self, table_id: str) -> Table:
         """A table by id, from memory or (finished tables) from the database."""
         table = self.tables.get(table_id)
-        if table is not None:
+        if table is not None and (table.status == "finished" or self.ownership.holds(table_id)):
             return table
+        if self.ownership.clustered:
+            return await self._get_clustered(table_id)
+        return await self._from_store(table_id)
+
+    async def _from_store(self, table_id: str) -> Table:
+        """A table read back from the database (a finished one, or one that was
+        forgotten after another process stored a move first) and kept in memory."""
         row = None
         if 0 < len(table_id) <= 32:
             row = await self._db(self.store.load, table_id)
         if row is None:
-            raise ApiError(
-                "unknown_table",
-                _(
-                    "there is no table {table_id!r}: GET /api/tables lists the open ones",
-                    table_id=table_id,
-                ),
-            )
-        try:
-            table = self._rebuild(row)
-        except (RulesError, IllegalMove) as err:
-            raise ApiError(
-                "unknown_table",
-                _("table {table_id!r} cannot be rebuilt: {err}", table_id=table_id, err=err),
-            ) from None
+            raise _unknown(table_id)
+        table = self._rebuild_or_refuse(row)
         if table_id in self.tables:
             return self.tables[table_id]
         self.tables[table_id] = table
         if table.status == "finished":
             self._retire(table)
+        else:
+            self._wake_bots(table)
         return table
+
+    def _rebuild_or_refuse(self, row: StoredTable) -> Table:
+        """:meth:`_rebuild`, or ``unknown_table`` if the stored moves do not replay."""
+        try:
+            return self._rebuild(row)
+        except (RulesError, IllegalMove) as err:
+            raise ApiError(
+                "unknown_table",
+                _("table {table_id!r} cannot be rebuilt: {err}", table_id=row.id, err=err),
+            ) from None
 
     def _retire(self, table: Table) -> None:
         """Note a finished table; forget the oldest beyond :data:`FINISHED_KEPT`."""
@@ -549,7 +765,7 @@ class TableManager:
         await self.expire()
         statuses = STATUSES[which]
         ids = await self._db(self.store.table_ids, list(statuses), limit)
-        tables = [await self.get(table_id) for table_id in ids]
+        tables = [await self.peek(table_id) for table_id in ids]
         return [t for t in tables if t.status in statuses and not self.stalled(t)]
 
     def stalled(self, table: Table) -> bool:
@@ -610,10 +826,11 @@ class TableManager:
                  "forced_moves": request.forced_moves, "rated": request.rated},
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
-            if table_id not in self.tables and await self._write(
-                _("the new table"), self.store.add_table, stored
-            ):
+            if table_id in self.tables or not await self.ownership.acquire(table_id):
+                continue
+            if await self._write(_("the new table"), self.store.add_table, stored):
                 break
+            await self.ownership.release(table_id)
         else:
             raise ApiError("unavailable", _("no free table id could be stored: try again"))
         table = Table(
@@ -626,6 +843,7 @@ class TableManager:
         )  # fmt: skip
         self.tables[table_id] = table
         self._wake_bots(table)
+        await self.ownership.changed(table_id)
         return table, invites
 
     def _admit(self, address: str | None, bots_only: bool = False) -> None:
@@ -772,6 +990,7 @@ class TableManager:
                 ),
             )
         async with table.lock:
+            self._check_owned(table)
             held = table.seats[seat]
             if held.kind != "open":
                 raise ApiError("seat_taken", _taken_message(table, held))
@@ -790,6 +1009,7 @@ class TableManager:
                 table.turn_since = table.last_move = self.clock()
         table.broadcast()
         self._wake_bots(table)
+        await self.ownership.changed(table.id)
         return table, token
 
     # --- rematch --------------------------------------------------------------------
@@ -920,6 +1140,7 @@ class TableManager:
     async def _apply(self, table: Table, seat: int, move: str) -> None:
         """Play the move on a copy, store it, then swap the copy in (readers never see a
         state ahead of its seq, nor a move that is not stored)."""
+        self._check_owned(table)
         state = table.state.clone()
         try:
             state.play(move)
@@ -929,6 +1150,8 @@ class TableManager:
         played = state.moves[-1]
         try:
             await self._db(self.store.add_move, table.id, table.seq, seat, played, outcome)
+        except MoveConflict:
+            await self._conflict(table)
         except Exception:
             log.exception("storing move %d of table %s failed", table.seq, table.id)
             raise ApiError(
@@ -941,6 +1164,8 @@ class TableManager:
             table.status = "finished"
             table.finished = now()
             self._retire(table)
+            await self.ownership.release(table.id)
+            await self.ownership.changed(table.id)
             if self.on_finished is not None:
                 self.on_finished(table)
 
@@ -1352,6 +1577,8 @@ class TableManager:
                 for conn in table.connections:
                     conn.close(EXPIRED)
                 gone.append(table.id)
+                await self.ownership.release(table.id)
+                await self.ownership.changed(table.id)
         if gone:
             log.info("expired %d waiting tables", len(gone))
         return gone
@@ -1429,6 +1656,17 @@ class TableManager:
         if conn.seat is not None and not any(c.seat == conn.seat for c in table.connections):
             table.away_since[conn.seat] = self.clock()
             table.broadcast()
+
+
+def _unknown(table_id: str) -> ApiError:
+    """The ``unknown_table`` refusal."""
+    return ApiError(
+        "unknown_table",
+        _(
+            "there is no table {table_id!r}: GET /api/tables lists the open ones",
+            table_id=table_id,
+        ),
+    )
 
 
 def rematch_request(table: Table) -> NewTable:

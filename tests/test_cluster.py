@@ -1,0 +1,353 @@
+"""Several ``tikki serve --cluster`` processes on one PostgreSQL database (issue 41):
+each live table is owned by exactly one of them (an advisory lock), a table moves to the
+process a request reaches (handover by ``LISTEN/NOTIFY``), and a killed process's tables
+go on elsewhere (the orphan scan), with every acknowledged move kept and none twice.
+
+Real processes: ``python -m tikki.cli serve --cluster --port 0``.  ``TIKKI_TEST_POSTGRES``
+names the server; each test works in a schema of its own (the ``postgres_url`` fixture).
+Without it these tests skip loudly, except under ``CI=true``, where they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from tests._server import auth, client, pick
+from tikki.server.quota import Policy
+
+GAME = {
+    "game": "mattis",
+    "players": 3,
+    "seed": 424_242,
+    "seats": [
+        {"kind": "open"},
+        {"kind": "bot", "bot": "heuristic"},
+        {"kind": "bot", "bot": "heuristic"},
+    ],
+}
+BOTS = {
+    "game": "mattis",
+    "players": 3,
+    "seats": [{"kind": "bot", "bot": "heuristic"}] * 3,
+}
+SLACK = 60.0
+"""Seconds a test waits for something that takes well under a second here (a generous
+bound for a loaded CI machine, never a timed assertion)."""
+
+
+@contextmanager
+def node(
+    db_url: str, log: Path, name: str, *extra: str
+) -> Iterator[tuple[subprocess.Popen[str], httpx.Client]]:
+    """A ``tikki serve --cluster --node NAME --port 0`` process and an HTTP client for it."""
+    command = [sys.executable, "-m", "tikki.cli", "serve", "--cluster", "--node", name]
+    command += ["--port", "0", "--allow-client-seeds", "--create-rate", "10000"]
+    command += ["--tables-per-address", "1000", "--max-bot-tables", "1000", *extra]
+    with log.open("a") as errors:
+        proc = subprocess.Popen(
+            [*command, "--db", db_url], stdout=subprocess.PIPE, stderr=errors, text=True
+        )
+    assert proc.stdout is not None
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], SLACK)
+        assert ready, f"node {name} did not start: {log.read_text()}"
+        line = proc.stdout.readline()
+        assert line.startswith("tikki web table: http://127.0.0.1:"), line + log.read_text()
+        with httpx.Client(base_url=line.split(": ", 1)[1].strip(), timeout=SLACK) as http:
+            yield proc, http
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+def sql(db_url: str, query: str, *args: Any) -> list[tuple[Any, ...]]:
+    """Rows of one query in the test's schema."""
+    import psycopg
+
+    from tikki.server.cluster import libpq_url
+
+    with psycopg.connect(libpq_url(db_url), autocommit=True) as conn:
+        return list(conn.execute(query, args or None).fetchall())
+
+
+def stored_moves(db_url: str, table_id: str) -> list[tuple[int, str]]:
+    """A table's stored moves, (seq, move) in order."""
+    rows = sql(
+        db_url, "SELECT seq, move FROM tikki_moves WHERE table_id = %s ORDER BY seq", table_id
+    )
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
+def contiguous(db_url: str) -> dict[str, int]:
+    """Every table's move count; asserts that the seqs are 0..n-1 (no gap, none twice)."""
+    rows = sql(
+        db_url,
+        "SELECT table_id, count(*), max(seq), count(DISTINCT seq) FROM tikki_moves "
+        "GROUP BY table_id",
+    )
+    for table_id, count, top, distinct in rows:
+        assert count == distinct == top + 1, (table_id, count, top, distinct)
+    return {str(r[0]): int(r[1]) for r in rows}
+
+
+def wait_for(check: Callable[[], Any], what: str, limit: float = SLACK) -> Any:
+    """Poll ``check`` until it returns something true (fails after ``limit`` s)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"waited {limit:g} s for {what}")
+
+
+def play_moves(http: httpx.Client, tid: str, token: str, count: int | None) -> int:
+    """Play seat 0 for ``count`` of its moves (``None``: to the end); the table's seq."""
+    played = 0
+    deadline = time.monotonic() + SLACK
+    while time.monotonic() < deadline:
+        r = http.get(f"/api/tables/{tid}/state", headers=auth(token))
+        assert r.status_code == 200, r.text
+        mine = r.json()
+        if mine["status"] == "finished" or (count is not None and played >= count):
+            return int(mine["seq"])
+        if not mine["view"]["legal_moves"]:
+            time.sleep(0.01)
+            continue
+        body = {"move": pick(mine["view"], mine["seq"]), "seq": mine["seq"]}
+        r = http.post(f"/api/tables/{tid}/moves", json=body, headers=auth(token))
+        assert r.status_code == 200, r.text
+        played += 1
+    raise AssertionError("the game did not go on")
+
+
+def start_game(http: httpx.Client) -> tuple[str, str]:
+    r = http.post("/api/tables", json=GAME)
+    assert r.status_code == 201, r.text
+    tid = r.json()["table"]["id"]
+    invite = r.json()["invites"][0]["url"].split("#invite=")[1]
+    r = http.post(f"/api/tables/{tid}/seats/0", json={"name": "Anna", "invite": invite})
+    assert r.status_code == 200, r.text
+    return tid, r.json()["token"]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The record of :data:`GAME` played in one process, without a cluster."""
+    with client(tmp_path_factory.mktemp("reference"), client_seeds=True, policy=Policy()) as c:
+        tid, token = start_game(c)  # type: ignore[arg-type]
+        play_moves(c, tid, token, None)  # type: ignore[arg-type]
+        record: dict[str, Any] = c.get(f"/api/tables/{tid}/record").json()
+    assert "outcome" in record
+    return record
+
+
+def ws_url(http: httpx.Client, tid: str) -> str:
+    base = urlsplit(str(http.base_url))
+    return f"ws://{base.netloc}/ws/tables/{tid}"
+
+
+def test_handover_between_two_processes(
+    tmp_path: Path, postgres_url: str, reference: dict[str, Any]
+) -> None:
+    """A table made through one process and played through the other moves between
+    them, each time at once; its WebSockets are told to reconnect (1012); the game is the
+    same move for move as in one process, every move stored once, in order."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    log = tmp_path / "cluster.log"
+    with ExitStack() as stack:
+        _a, http_a = stack.enter_context(node(postgres_url, log, "a", "--bot-delay", "0"))
+        _b, http_b = stack.enter_context(node(postgres_url, log, "b", "--bot-delay", "0"))
+        tid, token = start_game(http_a)
+        with connect(ws_url(http_a, tid)) as watcher:
+            watcher.send(json.dumps({"type": "hello"}))
+            assert json.loads(watcher.recv(SLACK))["type"] == "state"
+            play_moves(http_a, tid, token, 3)
+            seq = play_moves(http_b, tid, token, 3)  # b takes it over from a
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    watcher.recv(SLACK)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        lobby = http_a.get("/api/tables", params={"status": "playing"}).json()["tables"]
+        assert next(t["seq"] for t in lobby if t["id"] == tid) >= seq  # a's lobby: b's table
+        play_moves(http_a, tid, token, 2)  # and back
+        play_moves(http_b, tid, token, None)
+        record = http_a.get(f"/api/tables/{tid}/record").json()
+        assert http_b.get(f"/api/tables/{tid}/record").json() == record
+        finished = http_a.get("/api/tables", params={"status": "finished"}).json()["tables"]
+        assert tid in [t["id"] for t in finished]
+    assert record["moves"] == reference["moves"] and record["outcome"] == reference["outcome"]
+    assert [m for _s, m in stored_moves(postgres_url, tid)] == record["moves"]
+    contiguous(postgres_url)
+    assert "Traceback" not in log.read_text()
+
+
+def test_kill_9_of_the_owner(tmp_path: Path, postgres_url: str) -> None:
+    """``kill -9`` of the process that owns bot-only tables mid-game: the other claims
+    them (nobody asks for them) and they finish; the moves stored before the kill are
+    kept, and every table's moves are contiguous and replay to its outcome."""
+    from tikki.core import load
+
+    log = tmp_path / "cluster.log"
+    with ExitStack() as stack:
+        proc_a, http_a = stack.enter_context(node(postgres_url, log, "a", "--bot-delay", "0.05"))
+        _b, http_b = stack.enter_context(node(postgres_url, log, "b", "--bot-delay", "0.05"))
+        tables = []
+        for i in range(8):
+            r = http_a.post("/api/tables", json={**BOTS, "seed": 1000 + i})
+            assert r.status_code == 201, r.text
+            tables.append(r.json()["table"]["id"])
+        wait_for(
+            lambda: (
+                all(n >= 5 for n in contiguous(postgres_url).values())
+                and len(contiguous(postgres_url)) == 8
+            ),
+            "moves at every table",
+        )
+        proc_a.send_signal(signal.SIGKILL)
+        proc_a.wait(10)
+        before = {t: stored_moves(postgres_url, t) for t in tables}
+        assert any(http_b.get(f"/api/tables/{t}").json()["status"] != "finished" for t in tables)
+
+        def all_finished() -> bool:
+            rows = sql(postgres_url, "SELECT count(*) FROM tikki_tables WHERE status <> 'finished'")
+            return rows[0][0] == 0
+
+        wait_for(all_finished, "every table to finish on the other process")
+        counts = contiguous(postgres_url)
+        for t in tables:
+            after = stored_moves(postgres_url, t)
+            assert after[: len(before[t])] == before[t]
+            assert counts[t] == len(after) > len(before[t]) or http_b.get(
+                f"/api/tables/{t}"
+            ).json()["seq"] == len(before[t])
+            row = sql(postgres_url, "SELECT seed FROM tikki_tables WHERE id = %s", t)[0]
+            state = load("mattis", 3).new_state(seed=int(row[0]))
+            for _seq, move in after:
+                state.play(move)
+            assert state.is_over
+            record = http_b.get(f"/api/tables/{t}/record").json()
+            assert record["moves"] == [m for _s, m in after]
+        lobby = http_b.get("/api/tables", params={"status": "finished", "limit": 50}).json()[
+            "tables"
+        ]
+        assert set(tables) <= {t["id"] for t in lobby}
+    assert "Traceback" not in log.read_text()
+
+
+def seed_tables(db_url: str, count: int) -> list[str]:
+    """Store ``count`` bot-only tables being played (no moves yet) straight through the
+    Store, as a stopped process would have left them."""
+    from tikki.core import load
+    from tikki.server.db import Store, StoredSeat, StoredTable, now
+
+    store = Store(db_url)
+    store.create_schema()
+    game = load("mattis", 3)
+    ids = []
+    for i in range(count):
+        tid = f"race{i:04d}"
+        seats = [StoredSeat(s, "bot", f"Bot {s}", "heuristic") for s in range(3)]
+        options = {**game.options, "rules": game.rules}
+        table = StoredTable(
+            tid,
+            game.name,
+            3,
+            game.options["variant"],
+            options,
+            5000 + i,
+            "playing",
+            now(),
+            None,
+            None,
+            seats,
+            [],
+        )
+        assert store.add_table(table)
+        ids.append(tid)
+    store.close()
+    return ids
+
+
+def held_locks(db_url: str, ids: list[str]) -> dict[str, list[str]]:
+    """The application names of the sessions that hold each table's advisory lock."""
+    from tikki.server.cluster import lock_key
+
+    schema = sql(db_url, "SELECT current_schema()")[0][0]
+    keys = {lock_key(schema, t): t for t in ids}
+    rows = sql(
+        db_url,
+        "SELECT ((l.classid::bigint << 32) | l.objid::bigint)::bigint, a.application_name "
+        "FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+        "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1",
+    )
+    held: dict[str, list[str]] = {t: [] for t in ids}
+    for key, name in rows:
+        signed = key - (1 << 64) if key >= 1 << 63 else key
+        if signed in keys:
+            held[keys[signed]].append(str(name))
+    return held
+
+
+def test_takeover_race_of_200_tables(tmp_path: Path, postgres_url: str) -> None:
+    """Two processes start at once on a database with 200 unfinished tables: each table
+    ends up owned by exactly one of them (pg_locks), and the tables play on without a
+    move stored twice."""
+    ids = seed_tables(postgres_url, 200)
+    log = tmp_path / "cluster.log"
+    with ExitStack() as stack:
+        stack.enter_context(node(postgres_url, log, "a", "--bot-delay", "0.5"))
+        stack.enter_context(node(postgres_url, log, "b", "--bot-delay", "0.5"))
+
+        def all_held() -> dict[str, list[str]] | None:
+            held = held_locks(postgres_url, ids)
+            return held if all(held.values()) else None
+
+        held = wait_for(all_held, "every table to have an owner")
+        assert all(len(names) == 1 for names in held.values()), held
+        assert {n for names in held.values() for n in names} <= {"tikki a", "tikki b"}
+        wait_for(lambda: len(contiguous(postgres_url)) == 200, "a move at every table")
+        held = held_locks(
+            postgres_url,
+            [
+                t
+                for t in ids
+                if sql(postgres_url, "SELECT status FROM tikki_tables WHERE id = %s", t)[0][0]
+                != "finished"
+            ],
+        )
+        assert all(len(names) == 1 for names in held.values()), held
+    contiguous(postgres_url)
+    assert "Traceback" not in log.read_text()
+
+
+def test_cluster_refuses_sqlite(tmp_path: Path) -> None:
+    """``--cluster`` on SQLite: one clear line, no server."""
+    command = [sys.executable, "-m", "tikki.cli", "serve", "--cluster", "--port", "0"]
+    result = subprocess.run(
+        [*command, "--db", f"sqlite:///{tmp_path / 'x.sqlite'}"],
+        capture_output=True,
+        text=True,
+        timeout=SLACK,
+    )
+    assert result.returncode != 0
+    assert "--cluster needs a PostgreSQL database" in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr

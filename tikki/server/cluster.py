@@ -1,0 +1,384 @@
+"""Which process owns which table when several ``tikki serve --cluster`` share one
+PostgreSQL database.
+
+A live table is owned by exactly one process: the one holding the table's PostgreSQL
+session-level advisory lock (``pg_try_advisory_lock`` on :func:`lock_key`, a stable 64-bit
+hash of the schema and the table id).  Each process holds its locks on one dedicated
+connection, so a process that dies (even by ``kill -9``) loses its connection and with it
+every lock; the others take its tables over by replaying their stored moves.
+
+Processes talk through ``LISTEN/NOTIFY`` on one more connection each:
+
+* ``tikki_handover``: "hand table T over to me" (a request reached a process that does
+  not own T); the owner finishes its move in flight, forgets T, closes T's WebSockets
+  (the client reconnects) and releases the lock; ``tikki_released`` says it did.
+* ``tikki_lobby``: a table was created, joined, finished or expired (each process forgets
+  its cached copy, so its lobby is right whichever process a request reaches).
+* ``tikki_cluster``: a process stopped on purpose; the others claim its tables at once.
+
+Without ``--cluster`` the manager uses :class:`Ownership`, which owns every table and
+does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import socket
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any
+
+log = logging.getLogger("tikki.server.cluster")
+
+HANDOVER = "tikki_handover"
+"""The channel of handover requests: ``{"ns", "table", "by"}``."""
+RELEASED = "tikki_released"
+"""The channel on which a process says it released a table's lock: ``{"ns", "table"}``."""
+LOBBY = "tikki_lobby"
+"""The channel of lobby changes (created, joined, finished, expired): ``{"ns", "table"}``."""
+CLUSTER = "tikki_cluster"
+"""The channel on which a stopping process says its locks are free: ``{"ns", "node"}``."""
+CHANNELS = (HANDOVER, RELEASED, LOBBY, CLUSTER)
+TAKE_WAIT = 5.0
+"""Seconds a request waits for the owner of its table to hand it over."""
+ASK_AGAIN = 1.0
+"""Seconds after which a waiting request asks again (the lock may have gone elsewhere)."""
+SCAN_EVERY = 1.0
+"""Seconds between two orphan scans (claiming live tables whose owner died)."""
+
+KEY_SQL = "('x' || substr(md5({ns} || ':' || {id}), 1, 16))::bit(64)::bigint"
+""":func:`lock_key` in SQL (the orphan scan computes the keys in the database)."""
+ORPHANS = f"""
+WITH live AS MATERIALIZED (
+    SELECT id, {KEY_SQL.format(ns="%(ns)s", id="id")} AS key
+    FROM tikki_tables
+    WHERE status <> 'finished' AND NOT (id = ANY(%(mine)s))
+    ORDER BY created, id
+)
+SELECT id FROM live WHERE pg_try_advisory_lock(key)
+"""
+"""Lock and return every live table nobody holds (never one this process holds: a
+session's advisory locks stack, and each would need its own unlock)."""
+
+
+def lock_key(namespace: str, table_id: str) -> int:
+    """The advisory lock key of a table: the first 8 bytes of the MD5 of
+    ``namespace:table_id`` as a signed 64-bit integer (the same as :data:`KEY_SQL`).
+
+    The namespace is the database schema, so two sites in two schemas of one database
+    never share a lock."""
+    digest = hashlib.md5(f"{namespace}:{table_id}".encode(), usedforsecurity=False).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def default_node() -> str:
+    """This process's name in the cluster when ``--node`` is not given: ``host:pid``."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class LocksLost(Exception):
+    """The lock connection broke: every lock this process held is gone."""
+
+    def __init__(self, tables: list[str]) -> None:
+        super().__init__(f"lost the locks of {len(tables)} tables")
+        self.tables = tables
+
+
+HandOver = Callable[[str], Coroutine[Any, Any, None]]
+"""The manager's handler of a handover request: forget the table, then release it."""
+Changed = Callable[[str], None]
+"""The manager's handler of a lobby change of another process."""
+
+
+class Ownership:
+    """The single-process owner: this process owns every table, and nothing is shared.
+
+    :class:`ClusterOwnership` is the PostgreSQL one; the manager calls the same methods."""
+
+    clustered = False
+    """Whether tables are shared with other processes."""
+
+    def __init__(self, node: str | None = None) -> None:
+        self.node = node or default_node()
+        """This process's name (logs, ``pg_stat_activity.application_name``)."""
+        self.scan_wanted = asyncio.Event()
+        """Set when a scan should run now (a process stopped and freed its tables)."""
+
+    @property
+    def owned(self) -> int:
+        """How many live tables this process owns (for the metrics endpoint)."""
+        return 0
+
+    async def start(self, hand_over: HandOver, changed: Changed) -> None:
+        """Connect (the cluster owner); ``hand_over`` and ``changed`` are called when
+        another process asks for a table or changed the lobby."""
+
+    async def stop(self) -> None:
+        """Release every table at once (the cluster owner tells the others)."""
+
+    def alive(self) -> bool:
+        """Whether this process can own tables (the cluster owner: its lock connection
+        is open), for the health check (``app.state.cluster``)."""
+        return True
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this process owns ``table_id`` now (its lock connection alive)."""
+        return True
+
+    async def acquire(self, table_id: str) -> bool:
+        """Take a table nobody holds (a new table, or one whose owner died)."""
+        return True
+
+    async def take(self, table_id: str, wait: float = TAKE_WAIT) -> bool:
+        """Take a table, asking its owner to hand it over; ``False`` if it did not
+        within ``wait`` seconds."""
+        return True
+
+    async def release(self, table_id: str) -> None:
+        """Give up a table (finished, expired, handed over)."""
+
+    async def claim_orphans(self, exclude: Iterable[str]) -> list[str]:
+        """Lock every live table nobody holds except ``exclude``; return their ids
+        (:class:`LocksLost` when the lock connection broke)."""
+        return []
+
+    async def changed(self, table_id: str) -> None:
+        """Tell the other processes that a table's lobby entry changed."""
+
+
+class ClusterOwnership(Ownership):
+    """Ownership by PostgreSQL advisory locks, on one dedicated connection."""
+
+    clustered = True
+
+    def __init__(self, url: str, node: str | None = None) -> None:
+        super().__init__(node)
+        self.dsn = libpq_url(url)
+        self.namespace = "public"
+        self._conn: Any = None
+        self._listen: Any = None
+        self._listener: asyncio.Task[None] | None = None
+        self._held: set[str] = set()
+        self._mutex = asyncio.Lock()
+        self._released: dict[str, asyncio.Event] = {}
+        self._hand_over: HandOver | None = None
+        self._changed: Changed | None = None
+        self._handing: set[asyncio.Task[None]] = set()
+
+    @property
+    def owned(self) -> int:
+        """How many live tables this process holds the lock of."""
+        return len(self._held)
+
+    async def start(self, hand_over: HandOver, changed: Changed) -> None:
+        """Open the lock connection and the listening one; learn the schema."""
+        self._hand_over, self._changed = hand_over, changed
+        await self._connect()
+        self._listen = await self._open()
+        for channel in CHANNELS:
+            await self._listen.execute(f"LISTEN {channel}")
+        self._listener = asyncio.create_task(self._listen_loop(), name="cluster-listen")
+        log.info("cluster node %s on schema %s", self.node, self.namespace)
+
+    async def _open(self) -> Any:
+        import psycopg
+
+        return await psycopg.AsyncConnection.connect(
+            self.dsn, autocommit=True, application_name=f"tikki {self.node}"[:63]
+        )
+
+    async def _connect(self) -> None:
+        self._conn = await self._open()
+        cursor = await self._conn.execute("SELECT current_schema()")
+        row = await cursor.fetchone()
+        self.namespace = str(row[0]) if row and row[0] else "public"
+
+    async def stop(self) -> None:
+        """Close the lock connection (every lock goes with it), then tell the others."""
+        if self._listener is not None:
+            self._listener.cancel()
+            await asyncio.gather(self._listener, return_exceptions=True)
+        for task in list(self._handing):
+            task.cancel()
+        async with self._mutex:
+            count = len(self._held)
+            self._held.clear()
+            if self._conn is not None:
+                with contextlib.suppress(Exception):
+                    await self._conn.close()
+        if self._listen is not None:
+            with contextlib.suppress(Exception):
+                await self._notify_on(self._listen, CLUSTER, node=self.node)
+                await self._listen.close()
+        log.info("cluster node %s released %d tables", self.node, count)
+
+    def alive(self) -> bool:
+        """Whether the lock connection is open (a broken one has lost every lock)."""
+        conn = self._conn
+        return conn is not None and not conn.closed and not conn.broken
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this process holds the table's lock on a live connection."""
+        return table_id in self._held and self.alive()
+
+    def key(self, table_id: str) -> int:
+        """The table's advisory lock key in this schema."""
+        return lock_key(self.namespace, table_id)
+
+    async def acquire(self, table_id: str) -> bool:
+        """``pg_try_advisory_lock`` once (never twice for a lock already held)."""
+        async with self._mutex:
+            if table_id in self._held:
+                return self.holds(table_id)
+            cursor = await self._conn.execute(
+                "SELECT pg_try_advisory_lock(%s)", [self.key(table_id)]
+            )
+            row = await cursor.fetchone()
+            if row is not None and row[0]:
+                self._held.add(table_id)
+                return True
+            return False
+
+    async def take(self, table_id: str, wait: float = TAKE_WAIT) -> bool:
+        """Lock the table, asking its holder (again each :data:`ASK_AGAIN` s) to hand it
+        over, for up to ``wait`` seconds."""
+        if await self.acquire(table_id):
+            return True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        ask = 0.0
+        released = self._released.setdefault(table_id, asyncio.Event())
+        try:
+            while loop.time() < deadline:
+                if loop.time() >= ask:
+                    await self._notify(HANDOVER, table=table_id, by=self.node)
+                    ask = loop.time() + ASK_AGAIN
+                released.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(released.wait(), 0.1)
+                if await self.acquire(table_id):
+                    return True
+        finally:
+            self._released.pop(table_id, None)
+        return False
+
+    async def release(self, table_id: str) -> None:
+        """Unlock the table and say so on :data:`RELEASED`."""
+        async with self._mutex:
+            if table_id not in self._held:
+                return
+            self._held.discard(table_id)
+            with contextlib.suppress(Exception):
+                await self._conn.execute("SELECT pg_advisory_unlock(%s)", [self.key(table_id)])
+        with contextlib.suppress(Exception):
+            await self._notify(RELEASED, table=table_id)
+
+    async def claim_orphans(self, exclude: Iterable[str]) -> list[str]:
+        """Lock the live tables nobody holds, in one statement; the statement is also the
+        lock connection's heartbeat (a broken one raises :class:`LocksLost`)."""
+        import psycopg
+
+        async with self._mutex:
+            try:
+                if self._conn is None or self._conn.closed or self._conn.broken:
+                    await self._connect()
+                mine = sorted(self._held | set(exclude))
+                cursor = await self._conn.execute(ORPHANS, {"ns": self.namespace, "mine": mine})
+                claimed = [str(row[0]) for row in await cursor.fetchall()]
+            except psycopg.OperationalError:
+                lost = sorted(self._held)
+                self._held.clear()
+                with contextlib.suppress(Exception):
+                    await self._conn.close()
+                self._conn = None
+                raise LocksLost(lost) from None
+            self._held.update(claimed)
+            return claimed
+
+    async def changed(self, table_id: str) -> None:
+        """NOTIFY :data:`LOBBY` (a failure only means the others' lobbies lag a little)."""
+        try:
+            await self._notify(LOBBY, table=table_id)
+        except Exception as err:
+            log.warning("telling the cluster that table %s changed failed: %s", table_id, err)
+
+    async def _notify(self, channel: str, **payload: str) -> None:
+        await self._notify_on(self._conn, channel, **payload)
+
+    async def _notify_on(self, conn: Any, channel: str, **payload: str) -> None:
+        text = json.dumps({"ns": self.namespace, **payload})
+        await conn.execute("SELECT pg_notify(%s, %s)", [channel, text])
+
+    async def _listen_loop(self) -> None:
+        """Read notifications until stopped; reconnect after a broken connection."""
+        while True:
+            try:
+                async for note in self._listen.notifies():
+                    self._received(note.channel, note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                log.warning("the cluster's LISTEN connection broke (%s); reconnecting", err)
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(Exception):
+                    self._listen = await self._open()
+                    for channel in CHANNELS:
+                        await self._listen.execute(f"LISTEN {channel}")
+                self.scan_wanted.set()  # a release may have been missed meanwhile
+
+    def _received(self, channel: str, payload: str) -> None:
+        """Act on one notification of this schema."""
+        try:
+            data = json.loads(payload)
+        except ValueError:
+            return
+        if not isinstance(data, dict) or data.get("ns") != self.namespace:
+            return
+        table = str(data.get("table", ""))
+        if channel == HANDOVER and table in self._held and data.get("by") != self.node:
+            if self._hand_over is not None:
+                task = asyncio.create_task(self._hand_over(table), name=f"hand-over-{table}")
+                self._handing.add(task)
+                task.add_done_callback(self._handing.discard)
+        elif channel == RELEASED:
+            event = self._released.get(table)
+            if event is not None:
+                event.set()
+        elif channel == LOBBY and self._changed is not None:
+            self._changed(table)
+        elif channel == CLUSTER and data.get("node") != self.node:
+            self.scan_wanted.set()
+
+
+def libpq_url(url: str) -> str:
+    """A ``postgresql://`` URL for psycopg from a SQLAlchemy one (``+psycopg`` dropped,
+    the password and the query, such as ``options``, kept)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    return parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def is_postgres(url: str) -> bool:
+    """Whether a database URL is PostgreSQL's."""
+    return url.startswith(("postgresql:", "postgresql+", "postgres:"))
+
+
+__all__ = [
+    "CHANNELS",
+    "CLUSTER",
+    "HANDOVER",
+    "LOBBY",
+    "RELEASED",
+    "ClusterOwnership",
+    "LocksLost",
+    "Ownership",
+    "default_node",
+    "is_postgres",
+    "libpq_url",
+    "lock_key",
+]
