@@ -10,6 +10,7 @@ web table is ``tests/test_web_plugin_e2e.py``.
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import subprocess
@@ -110,6 +111,17 @@ def test_the_server_offers_it_and_says_it_has_no_renderer_of_its_own(tmp_path: P
         "myllymatti": True,
     }
     assert rules.status_code == 200 and "Farbe bekennen" in rules.text
+
+
+def test_its_views_have_the_keys_of_its_declared_view_type() -> None:
+    shape: Any = importlib.import_module(_plugin.NAME).TrickletView
+    keys = shape.__required_keys__ | shape.__optional_keys__
+    assert getattr(tikki.core.game_class(_plugin.NAME), "view_type", None) is shape
+    state = tikki.load(_plugin.NAME, 2).new_state(seed=1)
+    while not state.is_over:
+        for seat in (None, 0, 1):
+            assert set(state.view(seat)) == keys
+        state.play(state.legal_moves()[-1])
 
 
 def test_the_generic_presenter_draws_the_declared_view() -> None:

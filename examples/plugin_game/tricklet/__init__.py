@@ -27,6 +27,7 @@ from tikki.core import (
     TableState,
     illegal,
 )
+from tikki.views import BaseView, CardPlay
 
 RANKS = "TJQKA"
 """The ranks from low to high."""
@@ -39,6 +40,17 @@ ORDER = {card: i for i, card in enumerate(DECK)}
 HAND = 4
 """Cards dealt to each player."""
 PHASE_NAMES = ("play", "over")
+
+
+class TrickletView(BaseView):
+    """A seat's view of Tricklet: the keys every view has and these."""
+
+    trick: list[CardPlay]
+    """The trick in progress, in play order."""
+    leader: int
+    """Who led (or leads) the trick in progress."""
+    scores: list[int]
+    """Each seat's points so far."""
 
 
 def _rules(lang: str) -> str:
@@ -61,6 +73,10 @@ class Tricklet(Game):
     summary = "2–4 players, two minutes. Four tricks of follow-suit; most points wins."
     value_kind = "points"
     conformance = ((2, {}), (3, {}), (4, {}), (3, {"last_bonus": False}))
+    view_type = TrickletView
+    phase_goals: ClassVar[Mapping[str, str]] = {
+        "play": "Win tricks: follow suit if you can; the last trick scores two points."
+    }
 
     def deck(self) -> list[str]:
         """The twenty cards, ten to ace in each suit."""
@@ -341,4 +357,4 @@ class TrickletState(TableState):
         return other
 
 
-__all__ = ["Tricklet", "TrickletState"]
+__all__ = ["Tricklet", "TrickletState", "TrickletView"]
