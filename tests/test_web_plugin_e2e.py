@@ -70,5 +70,10 @@ def test_a_plug_in_game_is_played_whole_at_the_web_table(server: Server, browser
         record = check_record(page, server.url, table_id)
         assert record["game"] == _plugin.NAME and len(record["moves"]) == 12
         shot(page, name + "-result")
+        if viewport is WIDE:  # the replay page draws it with the generic renderer too
+            page.goto(f"{server.url}/replay/{table_id}?seat=0&at=5")
+            page.wait_for_selector("#board[data-at='5']")
+            assert "Trick" in page.inner_text("#board")
+            shot(page, name + "-replay")
         watch.check()
         context.close()
