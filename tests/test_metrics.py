@@ -70,6 +70,11 @@ def test_health_is_503_when_the_cluster_lock_connection_is_lost(local: TestClien
         def alive(self) -> bool:
             return False
 
+    class Alive:
+        alive = True
+
+    app_state(local).cluster = Alive()
+    assert local.get("/healthz").status_code == 200
     app_state(local).cluster = Lost()
     r = local.get("/healthz")
     assert (r.status_code, r.text) == (503, "cluster lock connection lost\n")

@@ -10,7 +10,8 @@ each process on its own port, not through the proxy (``deploy/nginx.conf`` answe
 there). Every figure is a count or a time over the whole process: no table id, no seat,
 no player, no card.
 
-- ``tikki_tables{status}``: the live tables this process holds (owns), by status
+- ``tikki_tables{status}``: the live tables this process holds (owns), by status;
+  with ``--cluster`` also ``tikki_tables_locked``, those whose PostgreSQL lock it holds
 - ``tikki_moves_total{by}``: moves applied here, by ``person`` or ``bot``; moves/s is
   ``rate(tikki_moves_total[1m])``
 - ``tikki_move_seconds``: a histogram of the time from a move's arrival to its broadcast
@@ -105,6 +106,13 @@ class _Live(Collector):
         for status, count in counts.items():
             tables.add_metric([status], count)
         yield tables
+        ownership = getattr(manager, "ownership", None)
+        if getattr(ownership, "clustered", False):
+            yield GaugeMetricFamily(
+                "tikki_tables_locked",
+                "Live tables whose PostgreSQL advisory lock this process holds (--cluster)",
+                value=int(getattr(ownership, "owned", 0)),
+            )
         yield GaugeMetricFamily(
             "tikki_bot_queue", "Tables where a bot is due to move", value=manager.bot_queue()
         )
@@ -154,9 +162,8 @@ async def health(app: Any) -> str | None:
         await asyncio.wait_for(asyncio.to_thread(_ping, manager), PING_TIMEOUT)
     except Exception:
         return "database unavailable"
-    cluster = getattr(app.state, "cluster", None)
-    alive = getattr(cluster, "alive", None)
-    if callable(alive) and not alive():
+    alive = getattr(getattr(app.state, "cluster", None), "alive", None)  # --cluster only
+    if (alive() if callable(alive) else alive) is False:
         return "cluster lock connection lost"
     return None
 
