@@ -1,4 +1,5 @@
-"""The ``tikki`` command: play, replay, analyse, rules, games, arena, serve, ratings.
+"""The ``tikki`` command: play, replay, analyse, rules, games, arena, dataset, serve,
+ratings.
 
 Every command reports bad input (an unknown game, option, bot or a broken record) with a
 clear message and exit status 2 (usage) or 1 (bad record), never a traceback.
@@ -11,7 +12,7 @@ lists them.
 
 from __future__ import annotations
 
-from tikki.cli import analyse, arena, games, play, ratings, replay, rules, serve
+from tikki.cli import analyse, arena, dataset, games, play, ratings, replay, rules, serve
 from tikki.cli.entry import bare_options, main
 from tikki.cli.shared import app, choose_language, parse_options
 
@@ -22,6 +23,7 @@ app.command("analyse")(analyse.analyse_command)
 app.command("rules")(rules.rules_command)
 app.command("games")(games.games_command)
 app.command("arena")(arena.arena_command)
+app.command("dataset")(dataset.dataset_command)
 app.command("serve")(serve.serve_command)
 app.command("ratings")(ratings.ratings_command)
 

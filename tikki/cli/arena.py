@@ -8,14 +8,6 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
@@ -27,6 +19,7 @@ from tikki.cli.shared import (
     console,
     fail,
     make_game,
+    progress_bar,
     render_chart,
     use_lang,
     write_bytes,
@@ -149,15 +142,7 @@ def _store(output: outputs.Output, spec: arena.ArenaSpec, results: list[arena.Ga
 def _run_with_progress(
     spec: arena.ArenaSpec, jobs: int, ray: str | None = None
 ) -> list[arena.GameResult]:
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn(_("ETA")),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"{spec.game} {','.join(spec.lineup)}", total=spec.games)
         return arena.run(spec, jobs, on_result=lambda _: progress.advance(task), ray=ray)
 

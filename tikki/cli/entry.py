@@ -71,6 +71,8 @@ METAVARS = {
     "bot": i18n.N_("BOT"),
     "hint_bot": i18n.N_("BOT"),
     "record": i18n.N_("FILE"),
+    "records": i18n.N_("FILE"),
+    "reward": "game|round",
     "json_out": i18n.N_("FILE"),
     "plot": i18n.N_("FILE"),
     "delay": i18n.N_("SECONDS"),

@@ -10,6 +10,14 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from tikki import i18n
 from tikki.core import Game, RulesError, load
@@ -135,3 +143,17 @@ def write_output(output: outputs.Output, done: str, write: Any) -> bool:
     if written:
         console.print(done.format(file=written[-1]), markup=False, soft_wrap=True)
     return ok
+
+
+def progress_bar() -> Progress:
+    """The progress bars of a long run (``arena``, ``dataset``): what, how far, the time
+    taken and the time left, on the command's console."""
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn(_("ETA")),
+        TimeRemainingColumn(),
+    )
+    return Progress(*columns, console=console)

@@ -52,7 +52,7 @@ import json
 import sqlite3
 import sys
 import zipfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,8 +163,10 @@ def from_records(
     reward: str = "game",
     abandoned_reward: float = 0.0,
     sources: Sequence[str] | None = None,
+    on_episode: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
-    """A dataset (the arrays of the module notes) of ``records``, all of one game."""
+    """A dataset (the arrays of the module notes) of ``records``, all of one game;
+    ``on_episode()`` after each record is encoded (a progress bar)."""
     if reward not in ("game", "round"):
         raise RulesError(f"reward must be 'game' or 'round', not {reward!r}")
     rows = _Rows()
@@ -181,6 +183,8 @@ def from_records(
                 f"a dataset holds one game: {first!r}"
             )
         returns.append(_episode(rows, record, episode, reward, abandoned_reward))
+        if on_episode is not None:
+            on_episode()
     if first is None:
         raise RulesError("no records: give at least one game")
     return _arrays(rows, returns, first, reward, sources)
@@ -232,20 +236,24 @@ def from_bots(
     jobs: int = 1,
     reward: str = "game",
     abandoned_reward: float = 0.0,
+    on_game: Callable[[], None] | None = None,
+    on_episode: Callable[[], None] | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """A dataset of ``games`` arena games of ``game`` between ``bots`` (a lineup, the last
-    repeated; seats rotated over duplicate deals), seeded by ``seed``."""
+    repeated; seats rotated over duplicate deals), seeded by ``seed``; ``on_game()`` after
+    each game is played, ``on_episode()`` after each is encoded (progress bars)."""
     g = tikki.load(game, players, **options)
     spec = arena.ArenaSpec(
         g.name, g.players, g.options, arena.lineup_for(g.players, bots), games, seed
     )
-    results = arena.run(spec, jobs)
+    results = arena.run(spec, jobs, on_result=None if on_game is None else lambda _r: on_game())
     bad = [r for r in results if r.error]
     if bad:
         raise RulesError(f"game {bad[0].index} was forfeited: {bad[0].error}")
     sources = [f"arena seed {seed} game {r.index}: {','.join(r.seats)}" for r in results]
-    return from_records([r.record for r in results], reward, abandoned_reward, sources)
+    records = [r.record for r in results]
+    return from_records(records, reward, abandoned_reward, sources, on_episode)
 
 
 def save(path: str | Path, data: Mapping[str, Any]) -> Path:
@@ -271,7 +279,10 @@ def load(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def _records_from(paths: Sequence[Path], db: Path | None) -> tuple[list[Any], list[str]]:
+def read_records(paths: Sequence[Path], db: Path | None) -> tuple[list[Any], list[str]]:
+    """The records of the JSON files ``paths``, then of the arena database ``db``, and where
+    each came from; a file that is not a JSON record or a database that is not an arena's
+    is a :class:`~tikki.core.RulesError`."""
     records, sources = [], []
     for path in paths:
         try:
@@ -324,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif not args.records and args.db is None:
             raise RulesError("nothing to write: give --bots (new games), --records or --db")
         else:
-            records, sources = _records_from(args.records, args.db)
+            records, sources = read_records(args.records, args.db)
             data = from_records(records, args.reward, sources=sources)
         if args.out.suffix != ".npz":
             raise RulesError(f"--out {args.out}: the dataset is an .npz file, e.g. games.npz")
@@ -340,4 +351,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 if __name__ == "__main__":
     raise SystemExit(main())
 
-__all__ = ["COLUMNS", "from_bots", "from_records", "load", "main", "save"]
+__all__ = ["COLUMNS", "from_bots", "from_records", "load", "main", "read_records", "save"]

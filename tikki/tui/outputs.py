@@ -1,11 +1,12 @@
 """Output files of the terminal commands: checked before the work starts, kept if a write fails.
 
-Every file option (``play --record``, ``analyse --json/--plot``, ``arena --db/--plot/--json``)
-goes through :func:`check` before the game or the run begins: a folder, a missing folder, a
-read-only file, a file of the wrong kind or an extension the output cannot have is refused
-then, in one line, so that no work is lost.  A write that fails anyway (a full disk,
-``/dev/full``) goes through :func:`save`, which writes the result to a fallback file in the
-temporary folder instead, names it in one line, and reports the failure (exit status 1).
+Every file option (``play --record``, ``analyse --json/--plot``, ``arena --db/--plot/--json``,
+``dataset --out``) goes through :func:`check` before the game or the run begins: a folder,
+a missing folder, a read-only file, a file of the wrong kind or an extension the output
+cannot have is refused then, in one line, so that no work is lost.  A write that fails
+anyway (a full disk, ``/dev/full``) goes through :func:`save`, which writes the result to a
+fallback file in the temporary folder instead, names it in one line, and reports the
+failure (exit status 1).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ SUFFIXES: dict[str, tuple[str, ...]] = {
     "json": (".json",),
     "plot": (".png", ".svg", ".pdf"),
     "sqlite": (".sqlite", ".sqlite3", ".db"),
+    "npz": (".npz",),
 }
 """The extensions each kind of output file may have (the first is the default)."""
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -44,7 +46,7 @@ class Output:
 
 
 def check(option: str, path: Path, kind: str) -> Output:
-    """``path`` checked as the output of ``option`` (``kind``: json, plot or sqlite).
+    """``path`` checked as the output of ``option`` (``kind``: json, plot, sqlite or npz).
 
     A chart without an extension gets ``.png`` (the path reported is the one written).
     Devices such as ``/dev/stdout`` are taken as they are. Raise :class:`OutputError`.
