@@ -124,6 +124,31 @@ def test_its_views_have_the_keys_of_its_declared_view_type() -> None:
         state.play(state.legal_moves()[-1])
 
 
+def test_a_plug_in_may_ship_its_own_renderers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game declares a terminal presenter module and a web renderer file in its own
+    package; the terminal uses the first, the server serves the second as
+    ``/static/render/<name>.js`` and ``/api/games`` says it has one."""
+    cls = tikki.core.game_class(_plugin.NAME)
+    game = tikki.load(_plugin.NAME)
+    own = importlib.import_module("tikki.tui.mueckenstich").PRESENTER
+    monkeypatch.setattr(cls, "presenter_module", "tikki.tui.mueckenstich")
+    assert tui_app.presenter(game) is own
+    monkeypatch.setattr(cls, "presenter_module", "tikki_no_such_presenter")
+    with pytest.raises(ModuleNotFoundError):
+        tui_app.presenter(game)  # a declared module that is missing is an error, loudly
+    monkeypatch.setattr(cls, "web_renderer", "tikki.web:static/render/generic.js")
+    with _server.client(tmp_path) as c:
+        assert c.get("/api/games").json()["games"][_plugin.NAME]["renderer"] is True
+        served = c.get(f"/static/render/{_plugin.NAME}.js")
+        assert served.status_code == 200 and "javascript" in served.headers["content-type"]
+        assert served.text.startswith("// @ts-check")
+        monkeypatch.setattr(cls, "web_renderer", "tikki.web:static/render/none.js")
+        assert c.get(f"/static/render/{_plugin.NAME}.js").status_code == 404
+        assert c.get("/api/games").json()["games"][_plugin.NAME]["renderer"] is False
+
+
 def test_the_generic_presenter_draws_the_declared_view() -> None:
     game = tikki.load(_plugin.NAME, 3)
     state = game.new_state(seed=5)

@@ -251,6 +251,13 @@ class Game(ABC):
     heuristic_module: ClassVar[str] = ""
     """The module of the game's ``heuristic`` policy, ``choose(game, view, rng)``; empty:
     ``tikki.bots.heuristic.<name>`` if there is one, else a legal move at random."""
+    presenter_module: ClassVar[str] = ""
+    """The module of the game's terminal presenter (its ``PRESENTER``); empty:
+    ``tikki.tui.<name>`` if there is one, else the generic presenter."""
+    web_renderer: ClassVar[str] = ""
+    """The game's web renderer, an ES module in its package as ``package:file``
+    (``mygame:render.js``), served as ``/static/render/<name>.js``; empty: tikki's own
+    ``render/<name>.js`` if there is one, else ``render/generic.js``."""
     tactics_module: ClassVar[str] = ""
     """The module of the game's rollout tactics on ints (:func:`tactics`), if it has any."""
     endgame_phase: ClassVar[str] = ""

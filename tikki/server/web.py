@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import html
 import mimetypes
+import re
 from collections.abc import Mapping
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -131,9 +133,28 @@ def page(name: str) -> Response:
 
 
 def has_renderer(game: str) -> bool:
-    """Whether the web table has a renderer of the game's own, ``static/render/<game>.js``;
-    without one the table draws it with ``render/generic.js``."""
-    return (WEB_ROOT / "static" / "render" / f"{game}.js").is_file()
+    """Whether the web table has a renderer of the game's own, ``static/render/<game>.js``
+    (tikki's, or the one its class declares, :func:`declared_renderer`); without one the
+    table draws it with ``render/generic.js``."""
+    own = (WEB_ROOT / "static" / "render" / f"{game}.js").is_file()
+    return own or declared_renderer(game) is not None
+
+
+def declared_renderer(game: str) -> Path | None:
+    """The web renderer a game's class declares in its own package
+    (:attr:`tikki.core.Game.web_renderer`, ``package:file``), if it is a file."""
+    try:
+        declared = game_class(game).web_renderer
+    except RulesError:
+        return None
+    package, _sep, name = declared.partition(":")
+    if not (package and name):
+        return None
+    try:
+        path = Path(str(resources.files(package).joinpath(name)))
+    except (ImportError, TypeError, ValueError):
+        return None
+    return path if path.is_file() else None
 
 
 def with_renderers(described: Mapping[str, Any]) -> dict[str, Any]:
@@ -150,7 +171,11 @@ def static_file(path: str) -> Response:
     except (OSError, ValueError):  # a NUL byte, a name over the system's limit
         found = False
     if not found:
-        raise ApiError("not_found", _("no static file {path!r}", path=path[:100]))
+        game = re.fullmatch(r"render/([a-z0-9_]+)\.js", path)
+        declared = declared_renderer(game[1]) if game else None
+        if declared is None:
+            raise ApiError("not_found", _("no static file {path!r}", path=path[:100]))
+        return FileResponse(declared, media_type="text/javascript")
     media_type, _encoding = mimetypes.guess_type(target.name)
     return FileResponse(target, media_type=media_type or "application/octet-stream")
 
@@ -202,6 +227,7 @@ __all__ = [
     "RULES_PAGE",
     "RULES_PAGE_WORDS",
     "WEB_ROOT",
+    "declared_renderer",
     "has_renderer",
     "page",
     "router",

@@ -45,11 +45,16 @@ ECHO_LIMIT = 40
 
 
 def presenter(game: Game) -> Presenter:
-    """The presenter of a game (``PRESENTER`` of ``tikki.tui.<game name>``), or the
-    generic one."""
+    """The presenter of a game: ``PRESENTER`` of the module its class declares
+    (:attr:`tikki.core.Game.presenter_module`), else of ``tikki.tui.<game name>``, else
+    the generic one."""
+    declared = type(game).presenter_module
+    name = declared or f"tikki.tui.{game.name}"
     try:
-        module = importlib.import_module(f"tikki.tui.{game.name}")
-    except ModuleNotFoundError:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if declared or err.name != name:
+            raise
         return generic.PRESENTER
     found: Presenter = module.PRESENTER
     return found
