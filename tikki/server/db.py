@@ -457,6 +457,13 @@ class Store:
             row = session.get(TableRow, table_id)
             return None if row is None else self._stored(session, row)
 
+    def load_many(self, table_ids: list[str]) -> list[StoredTable]:
+        """Several tables with their seats and moves, read in one session (a cluster
+        process taking over a dead one's tables); ids not stored are left out."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(TableRow).where(TableRow.id.in_(table_ids)))
+            return [self._stored(session, row) for row in rows]
+
     def unfinished(self) -> list[StoredTable]:
         """Every table still waiting or playing, with seats and moves, oldest first."""
         query = (

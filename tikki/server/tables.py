@@ -568,14 +568,23 @@ class TableManager:
             for table_id in lost.tables:
                 self._forget(table_id)
             return []
+        if not claimed:
+            return []
+        began = asyncio.get_running_loop().time()
+        try:
+            rows = await self._db(self.store.load_many, claimed)
+        except Exception:
+            log.exception("reading %d tables to take over failed; another process may",
+                          len(claimed))  # fmt: skip
+            rows = []
+        for row in rows:
+            await self._adopt(row)
+        found = {row.id for row in rows}
         for table_id in claimed:
-            try:
-                await self._load_owned(table_id)
-            except Exception:
-                log.exception("taking over table %s failed; another process may", table_id)
+            if table_id not in found:
                 await self.ownership.release(table_id)
-        if claimed:
-            log.info("took over %d tables nobody held", len(claimed))
+        log.info("took over %d tables nobody held in %.2f s", len(rows),
+                 asyncio.get_running_loop().time() - began)  # fmt: skip
         return claimed
 
     async def _load_owned(self, table_id: str) -> Table | None:
@@ -586,6 +595,12 @@ class TableManager:
         if row is None:
             await self.ownership.release(table_id)
             return None
+        return await self._adopt(row)
+
+    async def _adopt(self, row: StoredTable) -> Table | None:
+        """Rebuild a stored table whose lock this process holds, keep it in memory and
+        start its bots (``None``, lock kept, if its moves do not replay)."""
+        table_id = row.id
         try:
             table = self._rebuild(row)
         except (RulesError, IllegalMove) as err:
