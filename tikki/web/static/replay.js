@@ -12,7 +12,7 @@ import { eventText } from "./events.js";
 import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
 import { describe, moveChips } from "./moves.js";
 import { percent } from "./words.js";
-import { rendererOf } from "./renderers.js";
+import { loaded, ready, rendererOf } from "./renderers.js";
 
 const $ = (sel) => document.querySelector(sel);
 const LABELS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -132,6 +132,10 @@ function renderer() {
 
 /** Show the position after `k` moves. */
 function show(k) {
+  if (!loaded()) {
+    ready.then(() => show(k)); // the games' own renderers are still loading
+    return;
+  }
   const d = rp.data;
   const last = d.frames.length - 1;
   rp.at = Math.max(0, Math.min(last, k));

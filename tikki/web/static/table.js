@@ -42,7 +42,7 @@ import { renderExtras } from "./table_extras.js";
 import { fieldError } from "./fielderror.js";
 import { REVOKED, adoptDeviceLink, keepOpenHtml, renderCustody, revokeLinks } from "./custody.js";
 import { initTurnSound, turnAlert } from "./turnsound.js";
-import { rendererOf } from "./renderers.js";
+import { loaded, ready, rendererOf } from "./renderers.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -346,6 +346,10 @@ function ctxOf(m) {
 function render() {
   const full = app.store.msg;
   if (!full) return;
+  if (!loaded()) {
+    ready.then(render); // the games' own renderers are still loading
+    return;
+  }
   const R = renderer(full);
   const ctx = ctxOf(full);
   // what the table shows (Mückenstich hides won tricks during a round); hand and moves use the full view
