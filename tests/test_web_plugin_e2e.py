@@ -17,6 +17,7 @@ from tests.test_web_e2e import (
     HAVE_PLAYWRIGHT,
     Server,
     Watch,
+    _missing,
     board,
     browser,
     check_record,
@@ -39,7 +40,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``tikki serve`` with the plug-in's folder on its ``PYTHONPATH`` (and in this process,
     which replays the record)."""
     if not HAVE_PLAYWRIGHT:
-        pytest.skip("!!! browser tests need playwright (pip install -e '.[test]') !!!")
+        _missing("the Python package playwright (pip install -e '.[test]')")
     with _plugin.plugged(), pytest.MonkeyPatch.context() as patch:
         patch.setenv("PYTHONPATH", _plugin.env()["PYTHONPATH"])
         srv = Server(tmp_path_factory.mktemp("plugin") / "web.sqlite")
