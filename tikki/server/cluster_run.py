@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import os
 import re
 import shutil
@@ -146,11 +145,6 @@ def postgres_url() -> str:
     return lines[-1]
 
 
-def has_ownership() -> bool:
-    """Whether this tikki has ``tikki serve --cluster`` (table ownership on PostgreSQL)."""
-    return importlib.util.find_spec("tikki.server.cluster") is not None
-
-
 def get(url: str, timeout: float = 1.0) -> int:
     """The status of ``GET url`` (0: no answer)."""
     try:
@@ -194,6 +188,8 @@ class Cluster:
     serve_args: Sequence[str] = ()
     bot_delay: float = 0.6
     nginx: str = field(default_factory=lambda: shutil.which("nginx") or "/usr/sbin/nginx")
+    clustered: bool = True
+    """``--cluster`` (``False``: one plain process, for a benchmark's baseline)."""
     members: list[Node] = field(default_factory=list)
     proxy: subprocess.Popen[bytes] | None = None
 
@@ -228,7 +224,7 @@ class Cluster:
         cmd = [sys.executable, "-m", "tikki.cli", "serve", "--host", "127.0.0.1"]
         cmd += ["--port", str(node.port), "--db", self.db, "--bot-delay", str(self.bot_delay)]
         cmd += ["--forwarded-allow-ips", "127.0.0.1"]  # the proxy's address
-        if has_ownership():
+        if self.clustered:
             cmd += ["--cluster", "--node", node.name]
         return [*cmd, *self.serve_args]
 
@@ -352,9 +348,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="tikki-cluster-"))
     try:
         db = args.db or postgres_url()
-        if not has_ownership():
-            warning = "!!! this tikki has no `serve --cluster` (table ownership): the processes"
-            print(f"{warning} would apply moves to the same tables", file=sys.stderr)
         cluster = Cluster(db, args.nodes, args.port, workdir, args.serve_args, args.bot_delay)
         signal.signal(signal.SIGTERM, _interrupt)
         with cluster:
