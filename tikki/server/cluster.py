@@ -56,7 +56,7 @@ ORPHANS = f"""
 WITH live AS MATERIALIZED (
     SELECT id, {KEY_SQL.format(ns="%(ns)s", id="id")} AS key
     FROM tikki_tables
-    WHERE status <> 'finished' AND NOT (id = ANY(%(mine)s))
+    WHERE status IN ('waiting', 'playing') AND NOT (id = ANY(%(mine)s))
     ORDER BY created, id
 )
 SELECT id FROM live WHERE pg_try_advisory_lock(key)
@@ -289,7 +289,9 @@ class ClusterOwnership(Ownership):
                 mine = sorted(self._held | set(exclude))
                 cursor = await self._conn.execute(ORPHANS, {"ns": self.namespace, "mine": mine})
                 claimed = [str(row[0]) for row in await cursor.fetchall()]
-            except psycopg.OperationalError:
+            except psycopg.Error:
+                if self.alive():
+                    raise  # the statement failed (e.g. the lock table is full): locks kept
                 lost = sorted(self._held)
                 self._held.clear()
                 with contextlib.suppress(Exception):

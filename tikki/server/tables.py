@@ -841,7 +841,7 @@ class TableManager:
                  "forced_moves": request.forced_moves, "rated": request.rated},
                 seed, status, created, None, None, seats, [],
             )  # fmt: skip
-            if table_id in self.tables or not await self.ownership.acquire(table_id):
+            if table_id in self.tables or not await self._lock_new(table_id):
                 continue
             if await self._write(_("the new table"), self.store.add_table, stored):
                 break
@@ -860,6 +860,16 @@ class TableManager:
         self._wake_bots(table)
         await self.ownership.changed(table_id)
         return table, invites
+
+    async def _lock_new(self, table_id: str) -> bool:
+        """Lock a new table's id before storing it (a cluster; ``False``: taken)."""
+        try:
+            return await self.ownership.acquire(table_id)
+        except Exception:
+            log.exception("locking the new table %s failed", table_id)
+            raise ApiError(
+                "unavailable", _("{what} could not be stored: try again", what=_("the new table"))
+            ) from None
 
     def _admit(self, address: str | None, bots_only: bool = False) -> None:
         """Refuse a new table over the caps or the creation rate (nothing is spent then).
@@ -1334,6 +1344,7 @@ class TableManager:
 
     async def _set_takeovers(self, table: Table, takeovers: list[Takeover]) -> None:
         """Store a table's new stand-ins, then use them (nothing changes if storing fails)."""
+        self._check_owned(table)
         stored = [t.json() for t in takeovers]
         await self._write("the seat's bot", self.store.set_takeovers, table.id, stored)
         table.takeovers = takeovers
