@@ -393,3 +393,31 @@ def test_cluster_refuses_sqlite(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert "--cluster needs a PostgreSQL database" in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_a_move_another_process_stored_first_is_refused_as_stale(tmp_path: Path) -> None:
+    """The ``(table_id, seq)`` key decides: when move N is already stored (by a process
+    that owned the table a moment ago), this process's move N is refused as ``409
+    stale``, nothing is stored twice, and the next request reads the table back with
+    the stored move (the same code with and without ``--cluster``)."""
+    from tests._server import app_state, create, join, state
+
+    with client(tmp_path) as c:
+        table = create(c, seed=11)["table"]
+        tokens = [join(c, table["id"], 0, "Anna"), join(c, table["id"], 1, "Ben")]
+        mine = state(c, table["id"], tokens[0])
+        seq, legal = mine["seq"], mine["view"]["legal_moves"]
+        store = app_state(c).manager.store
+        store.add_move(table["id"], seq, 0, legal[0], None)  # "the other process"
+        r = c.post(
+            f"/api/tables/{table['id']}/moves",
+            json={"move": legal[-1], "seq": seq},
+            headers=auth(tokens[0]),
+        )
+        assert r.status_code == 409, r.text
+        assert r.json()["detail"]["code"] == "stale"
+        assert "another server stored move" in r.json()["detail"]["message"]
+        again = state(c, table["id"], tokens[0])
+        assert again["seq"] == seq + 1
+        assert app_state(c).manager.tables[table["id"]].state.moves[-1] == legal[0]
+        assert store.move_count(table["id"]) == seq + 1
