@@ -350,6 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         db = args.db or postgres_url()
         cluster = Cluster(db, args.nodes, args.port, workdir, args.serve_args, args.bot_delay)
         signal.signal(signal.SIGTERM, _interrupt)
+        signal.signal(signal.SIGINT, _interrupt)  # even where a shell started it ignoring SIGINT
         with cluster:
             ports = ", ".join(str(node.port) for node in cluster.members)
             print(f"tikki cluster: {cluster.url}/  ({args.nodes} processes on ports {ports}, "
@@ -357,10 +358,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"database: {_hide_password(db)}")
             print(f"logs: {workdir}")
             watch(cluster)
+            print("stopping the tikki processes (they hand their tables over) and nginx")
+        print("stopped")
     except ClusterError as err:
         print(f"make cluster: {err}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # during the start
         print("stopped")
     return 0
 
