@@ -421,3 +421,55 @@ def test_a_move_another_process_stored_first_is_refused_as_stale(tmp_path: Path)
         assert again["seq"] == seq + 1
         assert app_state(c).manager.tables[table["id"]].state.moves[-1] == legal[0]
         assert store.move_count(table["id"]) == seq + 1
+
+
+def test_two_processes_pulling_one_table_answer_cleanly(tmp_path: Path, postgres_url: str) -> None:
+    """The worst routing: one seat played through two processes at once, so the table is
+    handed back and forth under moves in flight. Every answer is a clean one (200, or
+    409/503 saying why: stale, moved, not your turn, moving), never a 500; the stored
+    moves are contiguous and replay to the end of the game."""
+    import threading
+
+    from tikki.core import load
+
+    log = tmp_path / "cluster.log"
+    answers: list[int] = []
+    with nodes(postgres_url, log, ["a", "b"], "--bot-delay", "0") as [(_pa, http_a), (_pb, http_b)]:
+        tid, token = start_game(http_a)
+        clean = {200, 409, 503}
+
+        def player(http: httpx.Client, salt: int) -> None:
+            deadline = time.monotonic() + SLACK
+            while time.monotonic() < deadline:
+                r = http.get(f"/api/tables/{tid}/state", headers=auth(token))
+                answers.append(r.status_code)
+                if r.status_code != 200:
+                    continue
+                mine = r.json()
+                if mine["status"] == "finished":
+                    return
+                if not mine["view"]["legal_moves"]:
+                    continue
+                body = {"move": pick(mine["view"], mine["seq"], salt), "seq": mine["seq"]}
+                r = http.post(f"/api/tables/{tid}/moves", json=body, headers=auth(token))
+                answers.append(r.status_code)
+                assert r.status_code in clean, r.text
+
+        threads = [
+            threading.Thread(target=player, args=(h, i)) for i, h in enumerate((http_a, http_b))
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert set(answers) <= clean, answers
+        assert answers.count(200) > 20
+        status = sql(postgres_url, "SELECT status FROM tikki_tables WHERE id = %s", tid)[0][0]
+        assert status == "finished"
+    moves = stored_moves(postgres_url, tid)
+    assert [s for s, _m in moves] == list(range(len(moves)))
+    state = load("mattis", 3).new_state(seed=GAME["seed"])
+    for _seq, move in moves:
+        state.play(move)
+    assert state.is_over
+    assert "Traceback" not in log.read_text()

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
+    Connection,
     DateTime,
     Dialect,
     Engine,
@@ -43,6 +44,8 @@ from sqlalchemy.types import TypeDecorator
 from tikki.server.seeds import SEED_DIGITS
 
 BOT_SPEC_MAX = 200
+SCHEMA_LOCK = 0x74696B6B69
+"""The advisory lock key (``tikki`` in ASCII) under which PostgreSQL schemas are made."""
 """The longest bot spec a seat stores (the API's limit too)."""
 
 
@@ -317,20 +320,29 @@ class Store:
 
     def create_schema(self) -> None:
         """Create the tables if they do not exist yet; widen the columns of a database
-        made by an earlier version (see :meth:`upgrade`)."""
-        Base.metadata.create_all(self.engine)
-        self.upgrade()
+        made by an earlier version (see :meth:`upgrade`).  On PostgreSQL this holds a
+        transaction-level advisory lock, so that processes starting at once on a new
+        database (``--cluster``) create it one after the other."""
+        with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.exec_driver_sql("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            Base.metadata.create_all(connection)
+            self._upgrade(connection)
 
     def upgrade(self) -> None:
         """Bring an earlier version's columns to today's: the seed from a 64-bit integer
         to its decimal text, the bot spec from 120 to 200 characters (PostgreSQL only;
         SQLite does not enforce a text's length), the seats' invite hashes (the open
         seats of earlier tables stay open to anyone) and the tables' stand-in bots."""
-        inspector = inspect(self.engine)
+        with self.engine.begin() as connection:
+            self._upgrade(connection)
+
+    def _upgrade(self, connection: Connection) -> None:
+        inspector = inspect(connection)
         seed = next(c for c in inspector.get_columns("tikki_tables") if c["name"] == "seed")
         seat_columns = {c["name"]: c for c in inspector.get_columns("tikki_seats")}
         bot = seat_columns["bot"]
-        sqlite = self.engine.dialect.name == "sqlite"
+        sqlite = connection.dialect.name == "sqlite"
         steps: list[str] = []
         table_columns = {c["name"] for c in inspector.get_columns("tikki_tables")}
         if "takeovers" not in table_columns:
@@ -351,10 +363,8 @@ class Store:
             )
         if not sqlite and (getattr(bot["type"], "length", None) or BOT_SPEC_MAX) < BOT_SPEC_MAX:
             steps.append(f"ALTER TABLE tikki_seats ALTER COLUMN bot TYPE VARCHAR({BOT_SPEC_MAX})")
-        if steps:
-            with self.engine.begin() as connection:
-                for step in steps:
-                    connection.exec_driver_sql(step)
+        for step in steps:
+            connection.exec_driver_sql(step)
 
     def close(self) -> None:
         """Release every connection."""

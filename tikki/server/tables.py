@@ -606,6 +606,8 @@ class TableManager:
         except (RulesError, IllegalMove) as err:
             log.error("table %s cannot be rebuilt and stays stopped: %s", row.id, err)
             return None
+        if not self.ownership.holds(table_id):
+            return None  # handed over while it was being read
         table.away_since = {s.seat: table.turn_since or now() for s in table.seats
                             if s.kind == "human"}  # fmt: skip
         self.tables[table_id] = table
@@ -636,10 +638,7 @@ class TableManager:
             log.exception("taking table %s over failed", table_id)
             taken = False
         if not taken:
-            raise ApiError(
-                "unavailable",
-                _("table {id} is moving to another server: try again in a moment", id=table_id),
-            )
+            raise _moving(table_id)
         table = await self._load_owned(table_id)
         return table if table is not None else await self._from_store(table_id)
 
@@ -750,6 +749,8 @@ class TableManager:
         table = self._rebuild_or_refuse(row)
         if table_id in self.tables:
             return self.tables[table_id]
+        if self.ownership.clustered and table.status != "finished":
+            raise _moving(table_id)  # another process took it meanwhile
         self.tables[table_id] = table
         if table.status == "finished":
             self._retire(table)
@@ -1682,6 +1683,14 @@ class TableManager:
         if conn.seat is not None and not any(c.seat == conn.seat for c in table.connections):
             table.away_since[conn.seat] = self.clock()
             table.broadcast()
+
+
+def _moving(table_id: str) -> ApiError:
+    """The refusal while a table moves between the processes of a cluster."""
+    return ApiError(
+        "unavailable",
+        _("table {id} is moving to another server: try again in a moment", id=table_id),
+    )
 
 
 def _unknown(table_id: str) -> ApiError:
