@@ -70,7 +70,9 @@ def reference_history(state: Any, seat: int | None) -> list[JSON]:
             {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
             for s, move in zip(state._seats, state._moves, strict=True)
         ]
-    return attach(entries, state._ev, state._past, seat, CARD_TEXT, lambda: state.outcome)
+    return attach(
+        entries, state._event_log, state._sampled_past, seat, CARD_TEXT, lambda: state.outcome
+    )
 
 
 def _same(state: State, seat: int | None, view: JSON | None = None) -> None:

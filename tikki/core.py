@@ -641,18 +641,18 @@ class TableState(State):
     _phase: int
     _to_act: int
     _legal: list[str] | None
-    _ev: list[Any]
+    _event_log: list[Any]
     _view_cache: tuple[int, JSON] | None
 
     def _shared_parts(self) -> JSON:
         """The view's parts that change only when an event is emitted, built once per
         event (:meth:`_parts`) and shared between successive views: read, never change.
 
-        A game that uses it keeps ``_ev`` (its events) and ``_view_cache`` (``None`` at
+        A game that uses it keeps ``_event_log`` (its events) and ``_view_cache`` (``None`` at
         first, and in a clone)."""
         cached = self._view_cache
-        if cached is None or cached[0] != len(self._ev):
-            cached = self._view_cache = (len(self._ev), self._parts())
+        if cached is None or cached[0] != len(self._event_log):
+            cached = self._view_cache = (len(self._event_log), self._parts())
         return cached[1]
 
     def _parts(self) -> JSON:

@@ -381,13 +381,14 @@ def _trick_of(event: JSON, move: int) -> JSON:
 
 
 class Chronicled(Protocol):
-    """A state whose history :func:`history_of` builds: its event log ``_ev``, the past
-    of a sampled state ``_past``, the entries built so far ``_book``, and how one move's
-    entry reads (``_entry``) and whether it reads otherwise for its own seat (``_own``)."""
+    """A state whose history :func:`history_of` builds: its event log ``_event_log``, the
+    past of a sampled state ``_sampled_past``, the entries built so far ``_history_book``,
+    and how one move's entry reads (``_entry``) and whether it reads otherwise for its own
+    seat (``_own``)."""
 
-    _book: Book | None
-    _ev: list[Event]
-    _past: Past | None
+    _history_book: Book | None
+    _event_log: list[Event]
+    _sampled_past: Past | None
 
     @property
     def outcome(self) -> JSON | None:
@@ -403,18 +404,18 @@ def history_of(
     state: Chronicled, seat: int | None, count: int, card_text: Sequence[str]
 ) -> list[JSON]:
     """``seat``'s history of ``state``'s ``count`` moves (docs/design.md: view ``history``), built
-    by :func:`extend` and kept in the state's ``_book``: the entries are shared between
+    by :func:`extend` and kept in the state's ``_history_book``: the entries are shared between
     successive histories (read them, never change them)."""
-    book = state._book
+    book = state._history_book
     if book is None:
-        book = state._book = {}
+        book = state._history_book = {}
     return extend(
         book,
         seat,
         count,
         state._entry,
-        state._ev,
-        state._past,
+        state._event_log,
+        state._sampled_past,
         card_text,
         lambda: state.outcome,
         state._own,

@@ -12,7 +12,7 @@ Design notes
   ``_round_best`` (its highest rank, for must-match, AM-3).  ``_top`` is the highest rank of
   the whole trick and ``_present`` a bitmask of the ranks in it: the losing ranks
   (AM-5) are ``_present`` below ``_top``, less the war round's best rank during a war
-  (``_war``; not so under the r1 readings, ``_r1``).  A slough lap is ``_lap_seat``
+  (``_war``; not so under the r1 readings, ``_r1_readings``).  A slough lap is ``_lap_seat``
   (the seat considered now) and ``_lap_left`` (seats still to consider; 0: no lap); it
   asks only seats in ``_played`` (a bitmask of those who played to the trick; r1: all).
   With ``war_match=trick`` must-match binds to ``_top`` instead of ``_round_best``.
@@ -240,16 +240,16 @@ class MattisState(SheddingState):
     PHASE_NAMES = PHASE_NAMES
 
     __slots__ = (
-        "_book",
         "_draws",
         "_dreck",
         "_dreck_seed",
-        "_ev",
+        "_event_log",
         "_facts",
         "_fallen",
         "_given",
         "_hands",
         "_hist",
+        "_history_book",
         "_known_lacking",
         "_lap_left",
         "_lap_seat",
@@ -263,18 +263,18 @@ class MattisState(SheddingState):
         "_n",
         "_order",
         "_out",
-        "_past",
         "_phase",
         "_piles",
         "_played",
         "_plays",
         "_present",
-        "_r1",
+        "_r1_readings",
         "_rcards",
         "_received",
         "_round",
         "_round_best",
         "_round_played",
+        "_sampled_past",
         "_secret",
         "_shown",
         "_shown_owner",
@@ -284,7 +284,7 @@ class MattisState(SheddingState):
         "_trick",
         "_trick_size",
         "_trump",
-        "_vc",
+        "_view_text_cache",
         "_war",
         "_war_trick",
         "abandoned",
@@ -306,7 +306,7 @@ class MattisState(SheddingState):
         self._max_seq: int = opts["max_sequence"]
         self._max_moves: int = opts["max_moves"]
         self._war_trick: bool = opts["war_match"] == "trick"
-        self._r1: bool = game.rules == "r1"
+        self._r1_readings: bool = game.rules == "r1"
         self._war = False
         self._played = 0
         self._hands: list[list[int]] = [[] for _ in range(n)]
@@ -336,10 +336,10 @@ class MattisState(SheddingState):
         self._loser = -1
         self.abandoned = False
         self._hist: list[tuple[int, str, int]] = []
-        self._ev: list[Event] = []
-        self._past: Past | None = None
-        self._book: Book | None = None
-        self._vc: list[list[Any]] | None = None
+        self._event_log: list[Event] = []
+        self._sampled_past: Past | None = None
+        self._history_book: Book | None = None
+        self._view_text_cache: list[list[Any]] | None = None
         self._facts: list[tuple[int, int, int, int]] = []
         self._draws: list[tuple[int, int, int]] = []
         self._known_lacking: list[int] = [0] * n
@@ -388,11 +388,11 @@ class MattisState(SheddingState):
         """An independent copy: lists copied, caches of views left behind, the rest
         shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
         new = MattisState()
-        new._book = None
+        new._history_book = None
         new._draws = self._draws[:]
         new._dreck = self._dreck
         new._dreck_seed = self._dreck_seed
-        new._ev = self._ev[:]
+        new._event_log = self._event_log[:]
         new._facts = self._facts[:]
         new._fallen = self._fallen[:]
         new._given = self._given[:]
@@ -411,13 +411,13 @@ class MattisState(SheddingState):
         new._n = self._n
         new._order = self._order
         new._out = self._out[:]
-        new._past = self._past
+        new._sampled_past = self._sampled_past
         new._phase = self._phase
         new._piles = [p[:] for p in self._piles]
         new._played = self._played
         new._plays = [[s, cs[:]] for s, cs in self._plays]
         new._present = self._present
-        new._r1 = self._r1
+        new._r1_readings = self._r1_readings
         new._rcards = self._rcards[:]
         new._received = self._received[:]
         new._round = self._round[:]
@@ -432,7 +432,7 @@ class MattisState(SheddingState):
         new._trick = self._trick[:]
         new._trick_size = self._trick_size
         new._trump = self._trump
-        new._vc = None
+        new._view_text_cache = None
         new._war = self._war
         new._war_trick = self._war_trick
         new.abandoned = self.abandoned
@@ -565,14 +565,14 @@ class MattisState(SheddingState):
         highest rank of the current war round is winning that round, so it is not losing.
         """
         losing = self._present & ((1 << self._top) - 1)
-        if self._war and not self._r1:
+        if self._war and not self._r1_readings:
             losing &= ~(1 << self._round_best)
         return losing
 
     def _may_slough(self, seat: int) -> bool:
         """Whether ``seat`` may be asked in the slough lap (AM-5): from ``r2`` on, only a
         seat that has already played a card to this trick."""
-        return self._r1 or bool(self._played >> seat & 1)
+        return self._r1_readings or bool(self._played >> seat & 1)
 
     def _slough_options(self, hand: list[int]) -> list[int]:
         """In a slough lap: the cards of a losing rank (AM-5); ``pass`` is always legal."""
@@ -792,14 +792,14 @@ class MattisState(SheddingState):
         if drawn:
             self._draws.append((t, seat, len(drawn)))
             self._known_lacking[seat] = 0
-            self._ev.append([t, DRAW, seat, drawn, None, None])  # ev(), inlined
+            self._event_log.append([t, DRAW, seat, drawn, None, None])  # ev(), inlined
             if not stock:
                 card = drawn[-1]
                 self._shown = card
                 self._shown_owner = seat
                 self._trump = SUIT_OF[card]
-                self._ev.append(ev(t, LAST_CARD, seat, card))
-                self._ev.append(ev(t, TRUMP, SUITS[self._trump], card, seat))
+                self._event_log.append(ev(t, LAST_CARD, seat, card))
+                self._event_log.append(ev(t, TRUMP, SUITS[self._trump], card, seat))
 
     def _collect(self, card: int, move: str) -> None:
         """Play ``card`` from hand, or turn the stock (``card`` -1); ``move`` is its text."""
@@ -889,7 +889,7 @@ class MattisState(SheddingState):
         if len(tied) == 1:
             self._win(tied[0])
             return
-        self._ev.append(ev(len(self._hist), TIE, tied))
+        self._event_log.append(ev(len(self._hist), TIE, tied))
         self._round = tied
         self._round_played = 0
         self._round_best = NO_RANK
@@ -903,7 +903,7 @@ class MattisState(SheddingState):
         for play in self._trick:  # a loop, not a generator: a hot path of playouts
             pile.append(play[1])
         self._last_winner = winner
-        self._ev.append(ev(len(self._hist), TRICK, winner, self._trick))
+        self._event_log.append(ev(len(self._hist), TRICK, winner, self._trick))
         self._trick = []
         n, hands = self._n, self._hands
         for k in range(n):
@@ -922,7 +922,7 @@ class MattisState(SheddingState):
         for s, c, _ in self._trick:
             self._hands[s].append(c)
         if self._trick:
-            self._ev.append(ev(t, VOID_TIE, self._trick, "phase_end", None))
+            self._event_log.append(ev(t, VOID_TIE, self._trick, "phase_end", None))
         self._trick = []
         self._round = []
         self._rcards = []
@@ -934,15 +934,15 @@ class MattisState(SheddingState):
         for s in range(n):
             hands[s] = sorted(self._piles[s] + hands[s])
             self._piles[s] = []
-        mark = len(self._ev)
+        mark = len(self._event_log)
         self._deal_dreck()
         self._phase = SHED
         self._out = [s for s in range(n) if not hands[s]]
         over = holders(hands) <= 1
         start = self._last_winner if self._last_winner >= 0 else 0
         leader = -1 if over else next_with_cards(hands, start)
-        self._ev.insert(mark, ev(t, PHASE, "shed", leader))
-        self._ev.extend(ev(t, OUT, s, i + 1) for i, s in enumerate(self._out))
+        self._event_log.insert(mark, ev(t, PHASE, "shed", leader))
+        self._event_log.extend(ev(t, OUT, s, i + 1) for i, s in enumerate(self._out))
         if over:
             self._finish()
             return
@@ -978,7 +978,7 @@ class MattisState(SheddingState):
         for s in receivers:
             self._secret[s].sort()
         secret = [sec[:] for sec in self._secret]
-        self._ev.append(ev(len(self._hist), DRECK, list(self._given), secret))
+        self._event_log.append(ev(len(self._hist), DRECK, list(self._given), secret))
 
     # --- phase 2 ------------------------------------------------------------------------
 
@@ -991,7 +991,7 @@ class MattisState(SheddingState):
         taken = [c for _, cs in self._plays for c in cs]
         for c in taken:
             insort(hand, c)
-        self._ev.append([len(self._hist), TAKE, seat, taken, None])  # ev(), inlined
+        self._event_log.append([len(self._hist), TAKE, seat, taken, None])  # ev(), inlined
         self._plays = []
         self._to_act = next_with_cards(hands, (seat + 1) % self._n)
 
@@ -1063,9 +1063,9 @@ class MattisState(SheddingState):
             collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
         )
         n = self._n
-        cache = self._vc
+        cache = self._view_text_cache
         if cache is None:  # per pile, then fallen, facts, draws: see shedding.grown
-            cache = self._vc = [[None, []] for _ in range(n + 3)]
+            cache = self._view_text_cache = [[None, []] for _ in range(n + 3)]
         view: JSON = {
             "game": self.game.name,
             "players": self._n,
@@ -1084,7 +1084,7 @@ class MattisState(SheddingState):
             "piles": [grown(cache[s], p, _text) for s, p in enumerate(self._piles)],
             "hands": self._known_hands(seat),
             "trick": self._trick_view(),
-            "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
+            "last_trick": last_trick(self._event_log, self._sampled_past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
             "dreck": dreck,
             "fallen": grown(cache[n], self._fallen, _text),

@@ -80,7 +80,7 @@ def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisS
     state._hist = [
         (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1) for h in view["history"]
     ]
-    state._past = past_of(view)
+    state._sampled_past = past_of(view)
     state._facts = [(t, s, ranks_mask(r), FACT_KINDS.index(k)) for t, s, r, k in view["facts"]]
     state._draws = [(t, s, k) for t, s, k in view["draws"]]
     last_draw = [-1] * n

@@ -303,14 +303,14 @@ class MueckenstichState(TableState):
 
     __slots__ = (
         "_base",
-        "_book",
         "_deal",
         "_decks",
         "_discards",
         "_doubled",
         "_dropped",
-        "_ev",
+        "_event_log",
         "_hands",
+        "_history_book",
         "_last_trick",
         "_leader",
         "_led",
@@ -320,12 +320,12 @@ class MueckenstichState(TableState):
         "_n",
         "_order",
         "_own_seen",
-        "_past",
         "_pending",
         "_phase",
         "_piles",
-        "_r1",
+        "_r1_readings",
         "_round",
+        "_sampled_past",
         "_seats",
         "_seen",
         "_sheet",
@@ -353,7 +353,7 @@ class MueckenstichState(TableState):
         self.deck = deck  # type: ignore[assignment]
         n = game.players
         self._n = n
-        self._r1 = game.rules == "r1"
+        self._r1_readings = game.rules == "r1"
         self._base = 0
         self._decks: list[list[int]] = []
         self._order: list[int] = []
@@ -382,9 +382,9 @@ class MueckenstichState(TableState):
         self._seats: list[int] = []
         self._seen = 0
         self._own_seen = [0] * n
-        self._ev: list[Event] = []
-        self._past: Past | None = None
-        self._book: Book | None = None
+        self._event_log: list[Event] = []
+        self._sampled_past: Past | None = None
+        self._history_book: Book | None = None
         self._view_cache: tuple[int, JSON] | None = None
         self._legal: list[str] | None = None
 
@@ -431,7 +431,7 @@ class MueckenstichState(TableState):
         self._stock = stock[size * n :]
         self._trick = []
         self._led = NO_COLOUR
-        if self._deal == 0 or self._r1:
+        if self._deal == 0 or self._r1_readings:
             self._trump = NO_COLOUR  # MS-8: a round starts without trump (r1: every deal)
         self._pending = False
         self._voids = [0] * n
@@ -444,7 +444,7 @@ class MueckenstichState(TableState):
             self._to_act = first
         t = len(self._moves)
         if t:
-            log = self._ev
+            log = self._event_log
             log.extend(ev(t, DRAW, s, hands[s][:]) for s in range(n))
             log.append(ev(t, PHASE, PHASE_NAMES[self._phase], self._to_act))
 
@@ -500,13 +500,13 @@ class MueckenstichState(TableState):
         shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
         new = MueckenstichState()
         new._base = self._base
-        new._book = None
+        new._history_book = None
         new._deal = self._deal
         new._decks = self._decks
         new._discards = [d[:] for d in self._discards]
         new._doubled = self._doubled
         new._dropped = self._dropped
-        new._ev = self._ev[:]
+        new._event_log = self._event_log[:]
         new._hands = [h[:] for h in self._hands]
         new._last_trick = self._last_trick
         new._leader = self._leader
@@ -517,11 +517,11 @@ class MueckenstichState(TableState):
         new._n = self._n
         new._order = self._order
         new._own_seen = self._own_seen[:]
-        new._past = self._past
+        new._sampled_past = self._sampled_past
         new._pending = self._pending
         new._phase = self._phase
         new._piles = [p[:] for p in self._piles]
-        new._r1 = self._r1
+        new._r1_readings = self._r1_readings
         new._round = self._round
         new._seats = self._seats[:]
         new._seen = self._seen
@@ -726,7 +726,7 @@ class MueckenstichState(TableState):
             if nxt == self.forehand:
                 self._phase = PLAY
                 self._to_act = self._leader
-                self._ev.append(ev(len(self._moves), PHASE, "play", self._leader))
+                self._event_log.append(ev(len(self._moves), PHASE, "play", self._leader))
             else:
                 self._to_act = nxt
 
@@ -758,7 +758,7 @@ class MueckenstichState(TableState):
         self._pending = False
         self._moves.append(_TRUMP_MOVES[colour])
         self._seats.append(seat)
-        self._ev.append(ev(len(self._moves), TRUMP, COLOURS[colour], -1, seat))
+        self._event_log.append(ev(len(self._moves), TRUMP, COLOURS[colour], -1, seat))
         self._advance(seat)
 
     def _advance(self, seat: int) -> None:
@@ -775,7 +775,7 @@ class MueckenstichState(TableState):
             if c & 15 == MOSQUITO:
                 self._mosq[winner] += 1
         self._last_trick = (winner, trick)
-        self._ev.append([len(self._moves), TRICK, winner, trick, None])  # ev(), inlined
+        self._event_log.append([len(self._moves), TRICK, winner, trick, None])  # ev(), inlined
         self._trick = []
         self._led = NO_COLOUR
         self._leader = winner
@@ -803,7 +803,7 @@ class MueckenstichState(TableState):
         self._phase = SCORE
         doubler = self._doubler()
         first = doubler if doubler >= 0 else self._dropper()
-        self._ev.append(ev(len(self._moves), PHASE, "score", first))
+        self._event_log.append(ev(len(self._moves), PHASE, "score", first))
         if doubler >= 0:
             self._to_act = doubler
             return
@@ -843,11 +843,11 @@ class MueckenstichState(TableState):
             }
         )
         t = len(self._moves)
-        self._ev.append(ev(t, ROUND, self._round, scores, self._totals[:]))
+        self._event_log.append(ev(t, ROUND, self._round, scores, self._totals[:]))
         if self._round + 1 >= self._n:
             self._phase = OVER
             self._to_act = NO_SEAT
-            self._ev.append(ev(t, GAME_OVER))
+            self._event_log.append(ev(t, GAME_OVER))
             return
         self._round += 1
         self._start_round()
@@ -899,7 +899,7 @@ class MueckenstichState(TableState):
         return view
 
     def _parts(self) -> JSON:
-        """The view as it stands after ``len(_ev)`` events, every key in its place.
+        """The view as it stands after ``len(_event_log)`` events, every key in its place.
 
         What changes only with an event is built here once: a deal (its draws), the
         phase, tricks and mosquitoes won, piles and the last trick (a ``trick`` event),
@@ -1104,7 +1104,7 @@ def _template(
         for e in view["sheet"]
     ]
     state._totals = list(view["scores"])
-    state._past = past_of(view)
+    state._sampled_past = past_of(view)
     state._seats = [h["seat"] for h in view["history"]]
     state._moves = [h["move"] for h in view["history"]]
     for s, move in zip(state._seats, state._moves, strict=True):

@@ -224,13 +224,13 @@ class MyllymattiState(SheddingState):
     __slots__ = (
         "_aside",
         "_aside_owner",
-        "_book",
         "_duel",
-        "_ev",
+        "_event_log",
         "_fallen",
+        "_hand_text_cache",
         "_hands",
-        "_hc",
         "_hist",
+        "_history_book",
         "_last_winner",
         "_legal",
         "_loser",
@@ -238,13 +238,13 @@ class MyllymattiState(SheddingState):
         "_n",
         "_order",
         "_out",
-        "_past",
         "_phase",
         "_piles",
         "_plays",
         "_round",
         "_round_played",
         "_runs",
+        "_sampled_past",
         "_stock",
         "_take",
         "_to_act",
@@ -295,11 +295,11 @@ class MyllymattiState(SheddingState):
         self._loser = -1
         self.abandoned = False
         self._hist: list[tuple[int, str, int, tuple[int, ...]]] = []
-        self._ev: list[Event] = []
-        self._past: Past | None = None
-        self._book: Book | None = None
+        self._event_log: list[Event] = []
+        self._sampled_past: Past | None = None
+        self._history_book: Book | None = None
         self._view_cache: tuple[int, JSON] | None = None
-        self._hc: list[list[Any]] | None = None
+        self._hand_text_cache: list[list[Any]] | None = None
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
 
@@ -330,12 +330,12 @@ class MyllymattiState(SheddingState):
         new = MyllymattiState()
         new._aside = self._aside
         new._aside_owner = self._aside_owner
-        new._book = None
+        new._history_book = None
         new._duel = self._duel
-        new._ev = self._ev[:]
+        new._event_log = self._event_log[:]
         new._fallen = self._fallen[:]
         new._hands = [h[:] for h in self._hands]
-        new._hc = None
+        new._hand_text_cache = None
         new._hist = self._hist[:]
         new._last_winner = self._last_winner
         new._legal = self._legal
@@ -344,7 +344,7 @@ class MyllymattiState(SheddingState):
         new._n = self._n
         new._order = self._order
         new._out = self._out[:]
-        new._past = self._past
+        new._sampled_past = self._sampled_past
         new._phase = self._phase
         new._piles = [p[:] for p in self._piles]
         new._plays = [[s, cs[:]] for s, cs in self._plays]
@@ -580,7 +580,7 @@ class MyllymattiState(SheddingState):
             if len(stock) == 1:
                 self._aside = stock.pop()
                 self._aside_owner = seat
-                self._ev.append(ev(len(self._hist) + 1, LAST_CARD, seat, -1))
+                self._event_log.append(ev(len(self._hist) + 1, LAST_CARD, seat, -1))
             elif stock:
                 drawn = (stock.pop(),)
                 hand.append(drawn[0])
@@ -617,17 +617,17 @@ class MyllymattiState(SheddingState):
             for play in trick:
                 pile.append(play[1])
             self._last_winner = winner
-            self._ev.append(ev(t, TRICK, winner, self._trick))
+            self._event_log.append(ev(t, TRICK, winner, self._trick))
             self._end_trick(winner)
         elif all(self._can_play(s) for s in tied):
-            self._ev.append(ev(t, TIE, tied))
+            self._event_log.append(ev(t, TIE, tied))
             self._round = tied
             self._round_played = 0
             self._to_act = tied[0]
         else:
             for s, c, _ in self._trick:
                 self._piles[s].append(c)
-            self._ev.append(ev(t, VOID_TIE, self._trick, "kina", tied))
+            self._event_log.append(ev(t, VOID_TIE, self._trick, "kina", tied))
             self._end_trick(self._trick_leader)
 
     def _end_trick(self, candidate: int) -> None:
@@ -654,7 +654,7 @@ class MyllymattiState(SheddingState):
         over = self._holders() <= 1
         start = self._last_winner if self._last_winner >= 0 else 0
         leader = -1 if over else self._next_with_cards(start)
-        log = self._ev
+        log = self._event_log
         log.append(ev(t, PHASE, "shed", leader))
         if self._aside >= 0:
             log.append(ev(t, TRUMP, SUITS[self._trump], self._aside, self._aside_owner))
@@ -706,7 +706,7 @@ class MyllymattiState(SheddingState):
         return s == seat and bool(got) and move != "take"
 
     def _entry(self, i: int, seat: int | None) -> JSON:
-        """The history entry of move ``i`` as ``seat`` sees it, before ``_ev``'s events."""
+        """The history entry of move ``i`` as ``seat`` sees it, before ``_event_log``'s events."""
         s, move, card, got = self._hist[i]
         entry: JSON = {"seat": s, "move": move}
         if card >= 0:
@@ -745,11 +745,11 @@ class MyllymattiState(SheddingState):
 
     def _hand_texts(self, seat: int, public: bool) -> list[str]:
         """The texts of ``seat``'s hand in view order, converted again only when it
-        changed (``_hc[seat]``: the cards and order they were converted for, the texts;
+        changed (``_hand_text_cache[seat]``: the cards and order they were converted for, the texts;
         shared between views: read them, never change them)."""
-        cache = self._hc
+        cache = self._hand_text_cache
         if cache is None:
-            cache = self._hc = [[None, public, []] for _ in range(self._n)]
+            cache = self._hand_text_cache = [[None, public, []] for _ in range(self._n)]
         kept = cache[seat]
         hand = self._hands[seat]
         if kept[0] != hand or kept[1] != public:
@@ -757,7 +757,7 @@ class MyllymattiState(SheddingState):
         return kept[2]  # type: ignore[no-any-return]
 
     def _parts(self) -> JSON:
-        """The view as it stands after ``len(_ev)`` events, every key in its place.
+        """The view as it stands after ``len(_event_log)`` events, every key in its place.
 
         What changes only with an event is built here once: piles grow when a phase-1
         trick is won or void and empty when phase 2 begins (its trump set); the last
@@ -782,7 +782,7 @@ class MyllymattiState(SheddingState):
             "piles": [list(map(CARD_TEXT.__getitem__, p)) for p in self._piles],
             "hands": None,
             "trick": None,
-            "last_trick": last_trick(self._ev, self._past, CARD_TEXT),
+            "last_trick": last_trick(self._event_log, self._sampled_past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
             "fallen": list(map(CARD_TEXT.__getitem__, self._fallen)),
             "out_order": list(self._out),
@@ -918,7 +918,7 @@ def _from_view(
         (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1, ())
         for h in view["history"]
     ]
-    state._past = past_of(view)
+    state._sampled_past = past_of(view)
     trick = view["trick"]
     if view["hands"] is None:
         state._trick = [(t["seat"], TEXT_CARD[t["card"]], t["stock"]) for t in trick["cards"]]

@@ -181,9 +181,10 @@ class SheddingState(TableState):
 
     A subclass keeps ``_n``, ``_hands``, ``_plays`` (phase 2's trick: ``[seat, cards]``
     plays), ``_trick_size``, ``_fallen``, ``_out``, ``_loser``, ``abandoned``, ``_hist``
-    (one entry a move, the move text second), ``_ev``, ``_past`` and ``_book``, and
-    implements ``_entry``, ``_own`` (the history's entries, :func:`tikki.events.extend`)
-    and ``_note_shed`` (a phase-2 play's history entry and any bookkeeping of its own).
+    (one entry a move, the move text second), ``_event_log``, ``_sampled_past`` and
+    ``_history_book``, and implements ``_entry``, ``_own`` (the history's entries,
+    :func:`tikki.events.extend`) and ``_note_shed`` (a phase-2 play's history entry and any
+    bookkeeping of its own).
     """
 
     __slots__ = ()
@@ -197,9 +198,9 @@ class SheddingState(TableState):
     _loser: int
     abandoned: bool
     _hist: list[Any]
-    _ev: list[Event]
-    _past: Past | None
-    _book: Book | None
+    _event_log: list[Event]
+    _sampled_past: Past | None
+    _history_book: Book | None
     _order: tuple[int, ...]
     _trump: int
 
@@ -217,7 +218,8 @@ class SheddingState(TableState):
         return [h[1] for h in self._hist]
 
     def history(self, seat: Any) -> list[JSON]:
-        """Every move with its seat and events (:meth:`_entry`, then the events of ``_ev``)."""
+        """Every move with its seat and events (:meth:`_entry`, then the events of
+        ``_event_log``)."""
         return history_of(self, seat, len(self._hist), CARD_TEXT)
 
     def _reveal_end(self) -> JSON:
@@ -233,7 +235,7 @@ class SheddingState(TableState):
         }
 
     def _entry(self, i: int, seat: int | None) -> JSON:
-        """The history entry of move ``i`` as ``seat`` sees it, before ``_ev``'s events."""
+        """The history entry of move ``i`` as ``seat`` sees it, before ``_event_log``'s events."""
         raise NotImplementedError
 
     def _own(self, i: int, seat: int) -> bool:
@@ -261,14 +263,14 @@ class SheddingState(TableState):
         plays.append([seat, cards])
         if not hand:
             self._out.append(seat)
-            self._ev.append(ev(len(self._hist), OUT, seat, len(self._out)))
+            self._event_log.append(ev(len(self._hist), OUT, seat, len(self._out)))
             if holders(hands) <= 1:
                 self._finish()
                 return
         if len(plays) >= self._trick_size:
             for _, cs in plays:
                 self._fallen.extend(cs)
-            self._ev.append([len(self._hist), FALLS, plays, None])  # ev(), inlined
+            self._event_log.append([len(self._hist), FALLS, plays, None])  # ev(), inlined
             self._plays = []
             self._to_act = next_with_cards(hands, seat)
         else:
@@ -280,11 +282,11 @@ class SheddingState(TableState):
         self._to_act = -1
         left = [s for s in range(self._n) if self._hands[s]]
         self._loser = left[0] if left else -1
-        self._ev.append(ev(len(self._hist), GAME_OVER))
+        self._event_log.append(ev(len(self._hist), GAME_OVER))
 
     def _abandon(self) -> None:
         """The game is abandoned at ``max_moves`` (C-5): no loser."""
         self.abandoned = True
         self._phase = self.OVER
         self._to_act = -1
-        self._ev.append(ev(len(self._hist), GAME_OVER))
+        self._event_log.append(ev(len(self._hist), GAME_OVER))

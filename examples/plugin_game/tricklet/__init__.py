@@ -208,7 +208,7 @@ class TrickletState(TableState):
         self._phase = 0
         self._to_act = 0
         self._legal = None
-        self._ev = []
+        self._event_log = []
         self._view_cache = None
 
     # --- rules ---------------------------------------------------------------------------
