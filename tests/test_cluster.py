@@ -43,6 +43,8 @@ BOTS = {
     "players": 3,
     "seats": [{"kind": "bot", "bot": "heuristic"}] * 3,
 }
+PULLED = 45
+"""Moves of the table two processes pull back and forth (about 15 by the person)."""
 SLACK = 60.0
 """Seconds a test waits for something that takes well under a second here (a generous
 bound for a loaded CI machine, never a timed assertion)."""
@@ -427,7 +429,7 @@ def test_two_processes_pulling_one_table_answer_cleanly(tmp_path: Path, postgres
     """The worst routing: one seat played through two processes at once, so the table is
     handed back and forth under moves in flight. Every answer is a clean one (200, or
     409/503 saying why: stale, moved, not your turn, moving), never a 500; the stored
-    moves are contiguous and replay to the end of the game."""
+    moves are contiguous and replay (the first :data:`PULLED` moves: enough handovers)."""
     import threading
 
     from tikki.core import load
@@ -446,7 +448,7 @@ def test_two_processes_pulling_one_table_answer_cleanly(tmp_path: Path, postgres
                 if r.status_code != 200:
                     continue
                 mine = r.json()
-                if mine["status"] == "finished":
+                if mine["status"] == "finished" or mine["seq"] >= PULLED:
                     return
                 if not mine["view"]["legal_moves"]:
                     continue
@@ -464,12 +466,10 @@ def test_two_processes_pulling_one_table_answer_cleanly(tmp_path: Path, postgres
             thread.join()
         assert set(answers) <= clean, answers
         assert answers.count(200) > 20
-        status = sql(postgres_url, "SELECT status FROM tikki_tables WHERE id = %s", tid)[0][0]
-        assert status == "finished"
     moves = stored_moves(postgres_url, tid)
     assert [s for s, _m in moves] == list(range(len(moves)))
     state = load("mattis", 3).new_state(seed=GAME["seed"])
     for _seq, move in moves:
         state.play(move)
-    assert state.is_over
+    assert len(moves) >= PULLED
     assert "Traceback" not in log.read_text()
