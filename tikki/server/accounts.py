@@ -486,88 +486,90 @@ async def attach(request: Request, account_id: int, games: list[GuestSeat]) -> i
     return done
 
 
-def router() -> APIRouter:
-    """The account API: ``/api/account…``."""
-    routes = APIRouter(prefix="/api/account", tags=["accounts"], responses=ERRORS)
+router = APIRouter(prefix="/api/account", tags=["accounts"], responses=ERRORS)
+"""The account API: ``/api/account…``."""
 
-    @routes.get("")
-    async def who(request: Request, response: Response) -> dict[str, Any]:
-        """The signed-in account (``null`` for a guest); sets the CSRF cookie a guest's
-        register and login requests repeat."""
-        account = await accounts_of(request).current(request)
-        if account is None and not request.cookies.get(CSRF_COOKIE):
-            set_csrf(response, secrets.token_urlsafe(24), secure_cookies(request))
-        return me(account)
 
-    @routes.post("/register", status_code=201)
-    async def register(body: Register, request: Request, response: Response) -> dict[str, Any]:
-        """Claim a name with a password and sign in; the guest seats sent are attached."""
-        accounts = accounts_of(request)
-        await accounts.check_csrf(request)
-        accounts.limit_login(None, address_of(request))
-        account_id = await accounts.register(body.name, body.password)
-        await accounts.sign_in(request, response, account_id)
-        attached = await attach(request, account_id, body.games)
-        return {"account": {"name": check_name(body.name), "private": False}, "attached": attached}
+@router.get("")
+async def who(request: Request, response: Response) -> dict[str, Any]:
+    """The signed-in account (``null`` for a guest); sets the CSRF cookie a guest's
+    register and login requests repeat."""
+    account = await accounts_of(request).current(request)
+    if account is None and not request.cookies.get(CSRF_COOKIE):
+        set_csrf(response, secrets.token_urlsafe(24), secure_cookies(request))
+    return me(account)
 
-    @routes.post("/login")
-    async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-        """Sign in: a new session replaces this browser's old one."""
-        accounts = accounts_of(request)
-        await accounts.check_csrf(request)
-        accounts.limit_login(skeleton(body.name), address_of(request))
-        row = await accounts.verify(body.name, body.password)
-        if HASHER.check_needs_rehash(row.password_hash):
-            hashed = await asyncio.to_thread(HASHER.hash, body.password)
-            await asyncio.to_thread(_rehash, accounts.engine, row.id, hashed)
-        await accounts.sign_in(request, response, row.id)
-        return {"account": {"name": row.name, "private": row.private}}
 
-    @routes.post("/logout")
-    async def logout(request: Request, response: Response) -> dict[str, Any]:
-        """Sign out everywhere: every session of the account ends."""
-        accounts = accounts_of(request)
-        account = await accounts.check_csrf(request)
-        if account is not None:
-            await asyncio.to_thread(accounts._end_sessions, account.id)
-        response.delete_cookie(SESSION_COOKIE, path="/")
-        return {"account": None}
+@router.post("/register", status_code=201)
+async def register(body: Register, request: Request, response: Response) -> dict[str, Any]:
+    """Claim a name with a password and sign in; the guest seats sent are attached."""
+    accounts = accounts_of(request)
+    await accounts.check_csrf(request)
+    accounts.limit_login(None, address_of(request))
+    account_id = await accounts.register(body.name, body.password)
+    await accounts.sign_in(request, response, account_id)
+    attached = await attach(request, account_id, body.games)
+    return {"account": {"name": check_name(body.name), "private": False}, "attached": attached}
 
-    @routes.post("/games")
-    async def attach_games(body: Attach, request: Request) -> dict[str, Any]:
-        """Attach this browser's guest seats (table and seat token) to the account."""
-        accounts = accounts_of(request)
-        account = await accounts.check_csrf(request) or await accounts.require(request)
-        return {"attached": await attach(request, account.id, body.games)}
 
-    @routes.post("/settings")
-    async def settings(body: Settings, request: Request) -> dict[str, Any]:
-        """Change the account's settings (``private``: the profile shows to its owner only)."""
-        accounts = accounts_of(request)
-        account = await accounts.check_csrf(request) or await accounts.require(request)
-        await asyncio.to_thread(accounts._set_private, account.id, body.private)
-        return {"account": {"name": account.name, "private": body.private}}
+@router.post("/login")
+async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    """Sign in: a new session replaces this browser's old one."""
+    accounts = accounts_of(request)
+    await accounts.check_csrf(request)
+    accounts.limit_login(skeleton(body.name), address_of(request))
+    row = await accounts.verify(body.name, body.password)
+    if HASHER.check_needs_rehash(row.password_hash):
+        hashed = await asyncio.to_thread(HASHER.hash, body.password)
+        await asyncio.to_thread(_rehash, accounts.engine, row.id, hashed)
+    await accounts.sign_in(request, response, row.id)
+    return {"account": {"name": row.name, "private": row.private}}
 
-    @routes.post("/delete")
-    async def delete_account(
-        body: Password, request: Request, response: Response
-    ) -> dict[str, Any]:
-        """Delete the account with its sessions and ratings (the password confirms it);
-        its games stay, their seats named "anonymous"."""
-        accounts = accounts_of(request)
-        account = await accounts.check_csrf(request) or await accounts.require(request)
-        accounts.limit_login(f"id:{account.id}", address_of(request))
-        stored = await asyncio.to_thread(accounts._password_hash, account.id)
-        try:
-            await asyncio.to_thread(HASHER.verify, stored, body.password)
-        except (VerificationError, InvalidHashError):
-            raise ApiError("wrong_password", _("wrong password")) from None
-        seats = await asyncio.to_thread(accounts._delete, account.id)
-        _anonymise_live(request, seats, account.id)
-        response.delete_cookie(SESSION_COOKIE, path="/")
-        return {"account": None, "anonymised": len(seats)}
 
-    return routes
+@router.post("/logout")
+async def logout(request: Request, response: Response) -> dict[str, Any]:
+    """Sign out everywhere: every session of the account ends."""
+    accounts = accounts_of(request)
+    account = await accounts.check_csrf(request)
+    if account is not None:
+        await asyncio.to_thread(accounts._end_sessions, account.id)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"account": None}
+
+
+@router.post("/games")
+async def attach_games(body: Attach, request: Request) -> dict[str, Any]:
+    """Attach this browser's guest seats (table and seat token) to the account."""
+    accounts = accounts_of(request)
+    account = await accounts.check_csrf(request) or await accounts.require(request)
+    return {"attached": await attach(request, account.id, body.games)}
+
+
+@router.post("/settings")
+async def settings(body: Settings, request: Request) -> dict[str, Any]:
+    """Change the account's settings (``private``: the profile shows to its owner only)."""
+    accounts = accounts_of(request)
+    account = await accounts.check_csrf(request) or await accounts.require(request)
+    await asyncio.to_thread(accounts._set_private, account.id, body.private)
+    return {"account": {"name": account.name, "private": body.private}}
+
+
+@router.post("/delete")
+async def delete_account(body: Password, request: Request, response: Response) -> dict[str, Any]:
+    """Delete the account with its sessions and ratings (the password confirms it);
+    its games stay, their seats named "anonymous"."""
+    accounts = accounts_of(request)
+    account = await accounts.check_csrf(request) or await accounts.require(request)
+    accounts.limit_login(f"id:{account.id}", address_of(request))
+    stored = await asyncio.to_thread(accounts._password_hash, account.id)
+    try:
+        await asyncio.to_thread(HASHER.verify, stored, body.password)
+    except (VerificationError, InvalidHashError):
+        raise ApiError("wrong_password", _("wrong password")) from None
+    seats = await asyncio.to_thread(accounts._delete, account.id)
+    _anonymise_live(request, seats, account.id)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"account": None, "anonymised": len(seats)}
 
 
 def _rehash(engine: Engine, account_id: int, hashed: str) -> None:

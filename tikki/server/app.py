@@ -145,9 +145,9 @@ def create_app(
     app.add_exception_handler(StarletteHTTPException, _http_error)
     for router in ROUTERS:  # the HTTP API, one router per resource
         app.include_router(router)
-    app.include_router(accounts.router())
-    app.include_router(chat.router())
-    app.include_router(ratings.router())
+    app.include_router(accounts.router)
+    app.include_router(chat.router)
+    app.include_router(ratings.router)
     app.include_router(profile.router())
     app.include_router(ws.router())
     app.include_router(web.router())

@@ -247,50 +247,50 @@ async def _who(
 Auth = Annotated[str | None, Header(description="Bearer TOKEN: a seat token (none: a spectator)")]
 
 
-def router() -> APIRouter:
-    """The chat API: ``/api/tables/{id}/chat…``."""
-    routes = APIRouter(prefix="/api/tables/{table_id}/chat", tags=["chat"], responses=ERRORS)
+router = APIRouter(prefix="/api/tables/{table_id}/chat", tags=["chat"], responses=ERRORS)
+"""The chat API: ``/api/tables/{id}/chat…``."""
 
-    @routes.get("")
-    async def read(
-        table_id: str,
-        request: Request,
-        after: Annotated[int, Query(ge=0, le=2**31)] = 0,
-        wait: Annotated[bool, Query(description="wait up to 25 s for a newer message")] = False,
-        authorization: Auth = None,
-    ) -> dict[str, Any]:
-        """The messages after ``after`` this reader sees, and the chat's settings."""
-        table = await _manager(request).get(table_id)
-        seat, sender, _name = await _who(request, table, authorization)
-        room = await _chat(request).room(table.id)
+
+@router.get("")
+async def read(
+    table_id: str,
+    request: Request,
+    after: Annotated[int, Query(ge=0, le=2**31)] = 0,
+    wait: Annotated[bool, Query(description="wait up to 25 s for a newer message")] = False,
+    authorization: Auth = None,
+) -> dict[str, Any]:
+    """The messages after ``after`` this reader sees, and the chat's settings."""
+    table = await _manager(request).get(table_id)
+    seat, sender, _name = await _who(request, table, authorization)
+    room = await _chat(request).room(table.id)
+    answer = _answer(room, table, seat, after)
+    if wait and not answer["messages"] and room.seq() <= after:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(room.changed.wait(), WAIT)
         answer = _answer(room, table, seat, after)
-        if wait and not answer["messages"] and room.seq() <= after:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(room.changed.wait(), WAIT)
-            answer = _answer(room, table, seat, after)
-        answer["you"] = sender
-        return answer
+    answer["you"] = sender
+    return answer
 
-    @routes.post("", status_code=201)
-    async def send(
-        table_id: str, body: ChatMessage, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
-        """Send a quick phrase (its id) or a free text to your channel."""
-        table = await _manager(request).get(table_id)
-        seat, sender, name = await _who(request, table, authorization)
-        return await _chat(request).post(table, seat, sender, name, body)
 
-    @routes.post("/settings")
-    async def settings(
-        table_id: str, body: ChatSettings, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
-        """The table's creator switches free text on or off."""
-        table = await _manager(request).get(table_id)
-        seat, _sender, _name = await _who(request, table, authorization)
-        room = await _chat(request).settings(table, seat, body.free_text)
-        return {"free_text": room.free_text}
+@router.post("", status_code=201)
+async def send(
+    table_id: str, body: ChatMessage, request: Request, authorization: Auth = None
+) -> dict[str, Any]:
+    """Send a quick phrase (its id) or a free text to your channel."""
+    table = await _manager(request).get(table_id)
+    seat, sender, name = await _who(request, table, authorization)
+    return await _chat(request).post(table, seat, sender, name, body)
 
-    return routes
+
+@router.post("/settings")
+async def settings(
+    table_id: str, body: ChatSettings, request: Request, authorization: Auth = None
+) -> dict[str, Any]:
+    """The table's creator switches free text on or off."""
+    table = await _manager(request).get(table_id)
+    seat, _sender, _name = await _who(request, table, authorization)
+    room = await _chat(request).settings(table, seat, body.free_text)
+    return {"free_text": room.free_text}
 
 
 async def after_join(request: Request, table: Table, seat: int, address: str) -> None:

@@ -307,28 +307,27 @@ def ratings_of(request: Request) -> Ratings:
     return ratings
 
 
-def router() -> APIRouter:
-    """The ratings API: ``/api/ratings…``."""
-    routes = APIRouter(prefix="/api/ratings", tags=["ratings"], responses=ERRORS)
+router = APIRouter(prefix="/api/ratings", tags=["ratings"], responses=ERRORS)
+"""The ratings API: ``/api/ratings…``."""
 
-    @routes.get("")
-    async def bots() -> dict[str, Any]:
-        """The bot levels' anchored ratings in every game."""
-        return {"games": {game: bot_lines(game) for game in anchors()}}
 
-    @routes.get("/{game}")
-    async def leaderboard(game: str, request: Request) -> dict[str, Any]:
-        """A game's leaderboard: people (public profiles) and the bots as reference lines."""
-        from tikki.core import games
+@router.get("")
+async def bots() -> dict[str, Any]:
+    """The bot levels' anchored ratings in every game."""
+    return {"games": {game: bot_lines(game) for game in anchors()}}
 
-        if game not in games():
-            raise ApiError(
-                "unknown_game",
-                _("no game {game!r}: {known}", game=game[:40], known=", ".join(sorted(games()))),
-            )
-        return await ratings_of(request).leaderboard(game)
 
-    return routes
+@router.get("/{game}")
+async def leaderboard(game: str, request: Request) -> dict[str, Any]:
+    """A game's leaderboard: people (public profiles) and the bots as reference lines."""
+    from tikki.core import games
+
+    if game not in games():
+        raise ApiError(
+            "unknown_game",
+            _("no game {game!r}: {known}", game=game[:40], known=", ".join(sorted(games()))),
+        )
+    return await ratings_of(request).leaderboard(game)
 
 
 async def on_create(request: Request, table_id: str, rated: bool) -> None:
