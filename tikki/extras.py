@@ -19,6 +19,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "openspiel": ("pyspiel", "numpy"),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
     "gym": ("gymnasium", "numpy"),
+    "models": ("numpy",),
     "ray": ("ray",),
 }
 """Each extra and the modules it provides (checked by :func:`require`)."""

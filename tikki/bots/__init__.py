@@ -110,6 +110,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         return name, {"command": rest}
     params: dict[str, str] = {}
     for part in filter(None, rest.split(":")):
+        if name == "learned" and "=" not in part:  # learned:GAME names the game's model
+            part = f"model={part}"
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise RulesError(
@@ -221,6 +223,10 @@ RANGES: dict[tuple[str, str], tuple[str, float, float | None, bool, str]] = {
     ("expert", "samples"): (N_("a whole number, 1 or more"), 1, None, True, "4"),
     ("expert", "solve"): (N_("a number from 0 to 1"), 0, 1, True, "0.4"),
     ("expert", "rules"): (N_("0 or 1"), 0, 1, True, "1"),
+    ("expert", "priors"): (N_("a number, 0 or more"), 0, None, True, "1"),
+    ("expert", "value"): (N_("a number from 0 to 1"), 0, 1, True, "0.5"),
+    ("learned", "sample"): (N_("0 or 1"), 0, 1, True, "1"),
+    ("learned", "temperature"): (N_("a number above 0"), 0, None, False, "1.0"),
 }
 """The built-in bots' numeric parameters: what each is in words, its least and greatest
 value, whether the least is allowed (``seconds`` must be above 0), and an example."""
@@ -256,13 +262,14 @@ def _load_builtin() -> None:
     a user's bot of the same name registered first is kept)."""
     if not _BUILTIN_LOADED:
         _BUILTIN_LOADED.append(True)
-        from tikki.bots import expert, external, heuristic, ismcts, random_bot
+        from tikki.bots import expert, external, heuristic, ismcts, learned, random_bot
 
         builtin: dict[str, BotFactory] = {
             "random": random_bot.RandomBot,
             "heuristic": heuristic.HeuristicBot,
             "ismcts": ismcts.ISMCTSBot,
             "expert": expert.ExpertBot,
+            "learned": learned.LearnedBot,
             "cmd": external.ExternalBot,
         }
         _BUILTIN.update(builtin)

@@ -4,19 +4,20 @@
 every bot.  Each move:
 
 1. **One legal move:** played at once, no search.
-2. **Moves by rule:** in the phases of :func:`rule_phases` (Mückenstich's discards) the
+2. **Moves by rule:** in the phases of :func:`rule_phases` (a game's discards, say) the
    game's heuristic rules choose, where a measurement favoured them over the search
    (``expert:rules=0`` searches there too).
 3. **Exact endgames** (:mod:`tikki.bots.endgame`, paranoid alpha-beta):
 
-   * *Myllymatti phase 2* is a perfect-information game (every hand is public, MM-10): the
-     state drawn from the view by the game's determinizer is the true position.  Once at
+   * In a game's ``endgame_phase`` where every hand is public (a perfect-information
+     phase), the state drawn from the view by the game's determinizer is the true position.  Once at
      most ``endgame`` cards are in the hands, the solver gets a ``solve`` share of the
      move's time; its table of proven positions is kept from move to move, so a solved
      endgame is then played without search.
-   * *Mattis phase 2* is nearly perfect: only who received which dreck card is hidden
-     (AM-9).  The bot solves ``samples`` determinizations the same way and trusts only what
-     holds in every one of them (a move that escapes in each, or a move lost in each).
+   * Where the game declares ``endgame_hidden`` the phase is nearly perfect: only where a
+     few cards went is hidden (a pile dealt unseen).  The bot solves ``samples``
+     determinizations the same way and trusts only what holds in every one of them (a
+     move that escapes in each, or a move lost in each).
 
    A proven escape (:data:`~tikki.bots.endgame.WIN`) is played; moves proven lost are left
    out of the choice unless every move is.
@@ -28,13 +29,20 @@ weights of :data:`WEIGHTS` (0.75 for two, 1.0 for three, 1.25 for four, 1.5 for 
 more): a choice between many moves gets more thought than one between two.  ``seconds``
 is the most a move takes (:func:`time_share`: the whole of it for five or more moves,
 half of it for two), so the median move never takes longer, in any game; when the
-weights multiplied ``seconds`` itself (up to 1.5 times it) the median Myllymatti move, most
-of which have five or more legal moves, took 1.23 s at ``seconds=1`` (issue 15).  The search
-stops :data:`SLACK` short of it, so that the move, clock reads and bookkeeping included,
-takes no longer.  The clock is
+weights multiplied ``seconds`` itself (up to 1.5 times it) the median Myllymatti move,
+most of which have five or more legal moves, took 1.23 s at ``seconds=1`` (issue 15).  The
+search stops :data:`SLACK` short of it, so that the move, clock reads and bookkeeping
+included, takes no longer.  The clock is
 ``bot.clock`` (``time.perf_counter``; tests put a fake clock there), and ``bot.halt`` (as
 for ``ismcts``) ends a search early.  ``bot.last`` says what the last move cost: how it was
 chosen, the ISMCTS iterations and the solver's positions.
+
+**Learned guidance (issue 38, off by default):** ``expert:priors=W`` lets the game's
+learned policy (:mod:`tikki.learn`, ``tikki/models/<game>.npz``) guide the top two levels
+of the tree by PUCT with weight ``W`` (e.g. ``priors=1``); ``expert:value=L`` mixes the
+learned value of the leaf into each rollout's result with weight ``L`` (``value=1``: the
+value alone, no rollout); ``model=FILE.npz`` uses a retrained model.  Both need NumPy
+(``pip install 'tikki[models]'``); the plain search is unchanged when both are 0.
 
 **A budget in work instead of time:** ``expert:iterations=3000`` gives each move that many
 ISMCTS iterations times its weight (a choice among three moves gets exactly that many)
@@ -55,7 +63,7 @@ from typing import Any
 
 from tikki.bots.endgame import DRAW, LOSS, WIN, Clock, Solver, cards_in_hands
 from tikki.bots.heuristic import policy_for
-from tikki.bots.ismcts import ISMCTSBot, Node
+from tikki.bots.ismcts import Guide, ISMCTSBot, Node
 from tikki.core import VALUE_KINDS, Game, RulesError, State
 from tikki.i18n import _ as _t
 
@@ -78,26 +86,21 @@ def rule_phases(game: Game) -> frozenset[str]:
     """The phases whose moves ``expert`` plays by the heuristic's rules, as ``game``
     declares them (:attr:`~tikki.core.Game.rule_phases`).
 
-    Mückenstich's two discards (MS-4) are a choice among 15 and 14 cards whose worth shows
-    only at the round's end, and the search hardly tells them apart: over 60 deals
-    ``ismcts:iterations=500`` and ``expert:rules=0`` set aside no more mosquitoes than they
-    hold (15% and 19% of their discards; 19% of the cards held), the heuristic 84% (its
-    rule 1, "set aside mosquitoes that would bite you"); over one round of each of those
-    deals in every seat against three ``ismcts:iterations=500``, discarding by rule scored
-    more (``benchmarks/discards.py``), though a whole-match run did not confirm the gain
-    (the figures are in docs/bots.md, "How strong expert is").
+    A game lists such phases where a measurement favoured its heuristic's rules over the
+    search; the game's module says why (the figures are in docs/bots.md, "How strong expert
+    is").
     """
     return game.rule_phases
 
 
 KINDS = VALUE_KINDS
-"""What a move's value is: the chance of not being the loser (the shedding games) or the
-points the round in progress will score for the seat (Mückenstich)."""
+"""What a move's value is: the chance of not being the loser (a game with a loser) or the
+points the round in progress will score for the seat (a game scored in points)."""
 
 
 def value_kind(game: Game) -> str:
     """What ``game``'s values measure, as it declares (:attr:`~tikki.core.Game.value_kind`):
-    ``points`` for a game scored in points by round (Mückenstich), else ``not_loser``."""
+    ``points`` for a game scored in points by round, else ``not_loser``."""
     return game.value_kind
 
 
@@ -164,8 +167,22 @@ class ExpertBot:
         samples: int | str = 4,
         iterations: int | str | None = None,
         rules: int | str = 1,
+        priors: float | str = 0.0,
+        value: float | str = 0.0,
+        model: str | None = None,
     ) -> None:
         self.rng = random.Random(seed)
+        self.priors = float(priors)
+        self.value = float(value)
+        self.model = model
+        if self.priors < 0 or not 0 <= self.value <= 1:
+            raise RulesError(
+                _t("expert needs priors >= 0 (0: off) and value between 0 and 1 (0: off)")
+            )
+        if self.priors > 0 or self.value > 0:
+            from tikki.extras import require
+
+            require("models", "expert with learned priors or values", ("numpy",))
         self.seconds = float(seconds)
         self.iterations = None if iterations is None else int(iterations)
         self.solve = float(solve)
@@ -186,6 +203,8 @@ class ExpertBot:
                 )
             )
         self.search = ISMCTSBot(seed=self.rng.randrange(2**32), iterations=10**9, stop=0)
+        self.search.prior_weight, self.search.value_mix = self.priors, self.value
+        self._guides: dict[Game, Guide] = {}
         self.clock: Clock = time.perf_counter
         self.halt: Callable[[], bool] | None = None
         self.last: dict[str, Any] = {}
@@ -289,11 +308,23 @@ class ExpertBot:
             return (deadline is not None and clock() >= deadline) or (outer is not None and outer())
 
         self.search.halt = halt
+        if self.priors > 0 or self.value > 0:
+            self.search.guide = self._guide(game)
         root = self._root = self.search.search(game, view)
         self.last["how"] = "search"
         self.last["iterations"] = self.search.last_iterations
         children = root.children
         return max(allowed, key=lambda m: children[m].visits if m in children else -1)
+
+    def _guide(self, game: Game) -> Guide:
+        """The learned model that guides the search in ``game`` (loaded once)."""
+        guide = self._guides.get(game)
+        if guide is None:
+            from tikki.learn.policy import StatePolicy
+
+            path = self.model if self.model is not None and self.model.endswith(".npz") else None
+            guide = self._guides[game] = StatePolicy(game, path)
+        return guide
 
     def _exact(
         self, game: Game, view: Mapping[str, Any], deadline: float | None, nodes: int
@@ -305,10 +336,10 @@ class ExpertBot:
         solver = self._solver(game, seat)
         before = solver.nodes
         sample = game.sampler(view)
-        worlds = [sample(self.rng)]  # e.g. Myllymatti (MM-10): the only state the view allows
+        worlds = [sample(self.rng)]  # every hand public: the only state the view allows
         if cards_in_hands(worlds[0]) > self.endgame:
             return {}
-        if game.endgame_hidden:  # e.g. the Mattis dreck split: several deals of it
+        if game.endgame_hidden:  # a pile dealt unseen: several deals of it
             worlds += [sample(self.rng) for _ in range(self.samples - 1)]
         values = self._solve(solver, worlds, deadline, nodes)
         self.last["nodes"] = solver.nodes - before

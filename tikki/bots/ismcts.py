@@ -19,11 +19,11 @@ Rewards are the returns gained since the root (the running totals at the root, t
 every determinization, are subtracted), relative to their mean over the seats (a player's
 gain minus the mean), and are divided, when a node is compared, by the mean spread
 (highest minus lowest gain) of all iterations so far.  For shedding games (−1 / +1/(n−1))
-this is the same as dividing each iteration by its own spread; for Mückenstich it keeps
-points linear (a 10 point lead counts ten times a 1 point lead, which a per-iteration
-spread would not).
+this is the same as dividing each iteration by its own spread; for a game scored in points
+it keeps points linear (a 10 point lead counts ten times a 1 point lead, which a
+per-iteration spread would not).
 
-Horizon: in a game of several independent rounds (Mückenstich: every round is dealt
+Horizon: in a game of several independent rounds (every round is dealt
 afresh, whatever was played before) ``State.random_playout(rng, greedy=p, rounds=k)`` stops
 after ``k`` rounds and ``State.returns_so_far()`` gives the running totals.  With
 ``horizon="round"`` (default) a rollout stops once the round in progress is scored, and the
@@ -63,7 +63,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from tikki.core import Game, RulesError, State
 from tikki.i18n import _ as _t
@@ -79,11 +79,27 @@ CHECK_EVERY = 25
 RootStats = dict[str, list[float]]
 """Per root move, over the iterations that went through it: ``[n, sum, sum of squares,
 count >= 0]`` of the root seat's *gain* (its return at the rollout's end minus its running
-total at the root: the round's points in Mückenstich; in a shedding game -1 for the loser,
-so ``count >= 0`` counts the iterations in which the seat did not lose)."""
+total at the root: the round's points in a game scored in points; in a shedding game -1
+for the loser, so ``count >= 0`` counts the iterations in which the seat did not lose)."""
 
 Playout = Callable[[State, random.Random], Sequence[float]]
 """Plays a determinization on from the tree's leaf; returns the seats' returns."""
+PRIOR_DEPTH = 2
+"""How many levels of the tree (the root's and its children's) a learned policy's priors
+guide (:meth:`ISMCTSBot._descend_guided`); below them selection is plain UCB1: every prior
+costs an observation and a pass through the model."""
+
+
+class Guide(Protocol):
+    """What the search asks a learned model (:class:`tikki.learn.policy.StatePolicy`)."""
+
+    def priors(self, state: State, legal: list[str]) -> dict[str, float]:
+        """The policy's probability of each legal move of the player to move."""
+        ...
+
+    def values(self, state: State) -> list[float]:
+        """Every seat's expected gain from ``state``."""
+        ...
 
 
 class Node:
@@ -195,6 +211,13 @@ class ISMCTSBot:
         self.root_stats: dict[str, list[float]] = {}
         self._spreads = 0.0
         self._spread_count = 0
+        self.guide: Guide | None = None
+        """A learned model (:class:`tikki.learn.policy.StatePolicy`) that guides the search
+        where :attr:`prior_weight` or :attr:`value_mix` is above 0 (``expert:priors=``,
+        ``expert:value=``); without one the search is exactly the plain one."""
+        self.prior_weight = 0.0
+        self.prior_depth = PRIOR_DEPTH
+        self.value_mix = 0.0
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The most visited root move after the search."""
@@ -242,6 +265,9 @@ class ISMCTSBot:
     ) -> Node:
         sample = game.sampler(view)
         playout = self._playout(game)
+        guided: Callable[..., list[Node]] | None = None
+        if self.guide is not None and (self.prior_weight > 0 or self.value_mix > 0):
+            guided, playout = self._guided(playout)
         rng, c = self.rng, self.c
         deadline = None
         if budget is None:
@@ -271,7 +297,10 @@ class ISMCTSBot:
             if base is None:
                 base = _baseline(state)
             scale = spreads / done if spreads > 0 else 1.0
-            path = self._descend(root, state, rng, c, scale, self.depth, force)
+            if guided is None:  # the plain search, as fast as before
+                path = self._descend(root, state, rng, c, scale, self.depth, force)
+            else:
+                path = guided(root, state, rng, c, scale, self.depth, force)
             returns = [r - b for r, b in zip(playout(state, rng), base, strict=True)]
             mean = sum(returns) / len(returns)
             spreads += max(returns) - min(returns)
@@ -341,6 +370,99 @@ class ISMCTSBot:
             state.play(best.move)
             path.append(best)
             node = best
+        return path
+
+    def _guided(self, playout: Playout) -> tuple[Callable[..., list[Node]], Playout]:
+        """The descent and playout of a search guided by :attr:`guide`: PUCT priors in the
+        top :attr:`prior_depth` levels (``prior_weight``) and the leaf's value mixed into
+        (``value_mix`` 1: in place of) the rollout's returns."""
+        guide = self.guide
+        assert guide is not None
+        priors: dict[Node, dict[str, float]] = {}
+        weight, depth_limit, mix = self.prior_weight, self.prior_depth, self.value_mix
+
+        def descend(
+            root: Node,
+            state: State,
+            rng: random.Random,
+            c: float,
+            scale: float,
+            depth: int,
+            force: str | None = None,
+        ) -> list[Node]:
+            if weight <= 0 or force is not None:
+                return self._descend(root, state, rng, c, scale, depth, force)
+            return self._descend_guided(
+                root, state, rng, c, scale, depth, priors, weight, depth_limit, guide
+            )
+
+        if mix <= 0:
+            return descend, playout
+
+        def valued(state: State, rng: random.Random) -> Sequence[float]:
+            if state.is_over:
+                return _returns(state)
+            base = state.returns_so_far()
+            guess = [b + v for b, v in zip(base, guide.values(state), strict=True)]
+            if mix >= 1:
+                return guess
+            rolled = playout(state, rng)
+            return [mix * g + (1 - mix) * r for g, r in zip(guess, rolled, strict=True)]
+
+        return descend, valued
+
+    def _descend_guided(
+        self,
+        root: Node,
+        state: State,
+        rng: random.Random,
+        c: float,
+        scale: float,
+        depth: int,
+        priors: dict[Node, dict[str, float]],
+        weight: float,
+        depth_limit: int,
+        guide: Guide,
+    ) -> list[Node]:
+        """:meth:`_descend` with PUCT in the top ``depth_limit`` levels: a move's score is
+        its mean plus ``weight · P(move) · sqrt(availability) / (1 + visits)``, untried
+        moves included (mean 0, the seats' average), so the policy's favourites are tried
+        first and most; deeper, plain UCB1."""
+        node: Node = root
+        path: list[Node] = []
+        while not state.is_over and (depth == 0 or len(path) < depth):
+            if len(path) >= depth_limit:
+                return path + self._descend(node, state, rng, c, scale, depth and depth - len(path))
+            legal = state.legal_moves()
+            player = state.current_player
+            assert player is not None
+            children = node.children
+            for m in legal:
+                child = children.get(m)
+                if child is not None:
+                    child.avail += 1
+            known = priors.get(node)
+            if known is None or any(m not in known for m in legal):
+                known = priors[node] = {**guide.priors(state, legal), **(known or {})}
+            best_move, best_score = legal[0], -math.inf
+            for m in legal:
+                ch = children.get(m)
+                if ch is None:
+                    score = weight * known[m]
+                else:
+                    score = ch.total / (ch.visits * scale) + weight * known[m] * math.sqrt(
+                        ch.avail
+                    ) / (1 + ch.visits)
+                if score > best_score:
+                    best_move, best_score = m, score
+            child = children.get(best_move)
+            state.play(best_move)
+            if child is None:
+                child = children[best_move] = Node(best_move, player)
+                path.append(child)
+                return path
+            path.append(child)
+            node = child
         return path
 
     def _playout(self, game: Game) -> Playout:

@@ -1,12 +1,13 @@
 """Bots at the web table: which specs the server runs, their names and their seeds.
 
 The server offers its named levels (:data:`LEVELS`: Easy, Medium, Hard, Expert) only;
-other specs of ``random``, ``heuristic`` and ``ismcts`` (at most :data:`MAX_ITERATIONS`
-iterations, no time budgets) need ``tikki serve --allow-bot-specs``; ``expert`` runs with
-a work budget (``expert:iterations=3000``, about a second a move on one core) so that
-its moves do not depend on the machine's speed; external ``cmd:`` bots never run on the
-server.  A bot's randomness comes from (table seed, seat, seq), so
-a table rebuilt after a restart plays on exactly as it would have.
+other specs of ``random``, ``heuristic``, ``ismcts`` (at most :data:`MAX_ITERATIONS`
+iterations, no time budgets) and ``learned`` (the shipped models only) need
+``tikki serve --allow-bot-specs``; ``expert`` runs with a work budget
+(``expert:iterations=3000``, about a second a move on one core) so that its moves do not
+depend on the machine's speed; external ``cmd:`` bots never run on the server.  A bot's
+randomness comes from (table seed, seat, seq), so a table rebuilt after a restart plays on
+exactly as it would have.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "heuristic": frozenset(),
     "ismcts": frozenset({"iterations", "c", "rollout", "greedy", "stop", "horizon", "prior"}),
     "expert": frozenset({"iterations"}),
+    "learned": frozenset({"sample"}),
 }
 """Bot names the server runs, with the parameters each may take."""
 
@@ -92,12 +94,14 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
             )
         )
     try:
-        botlib.make(spec, seed=0)  # construction validates the values
+        made = botlib.make(spec, seed=0)  # construction validates the values
         if name == "heuristic":
             from tikki.bots.heuristic import policy_for
 
             policy_for(game)
-    except (RulesError, ValueError, TypeError) as err:
+        if name == "learned":  # the game's model must be there (and NumPy)
+            made.policy(game)  # type: ignore[attr-defined]
+    except (RulesError, ValueError, TypeError, ImportError) as err:
         raise RulesError(_("bot spec {spec!r}: {err}", spec=spec, err=err)) from None
     return spec.strip()
 

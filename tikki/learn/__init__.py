@@ -1,0 +1,14 @@
+"""Learned play: policies and values trained on the search bots' self-play (issue 38).
+
+* :mod:`tikki.learn.data` — self-play positions (observation, legal mask, the search's
+  visit distribution, the result), seeded, chunked ``.npz`` files, resumable;
+* :mod:`tikki.learn.model` — the models: a small MLP per game with a policy head (a softmax
+  over the game's fixed action ids, masked to the legal moves) and a value head (the
+  seat's expected gain); inference is pure NumPy, the weights ship as
+  ``tikki/models/<game>.npz``;
+* :mod:`tikki.learn.train` — training in NumPy (no other library);
+* ``python -m tikki.learn data|train|eval GAME`` — the command line.
+
+The bots that use the models are ``learned`` (:mod:`tikki.bots.learned`) and ``expert``
+with ``priors=1`` / ``value=1``.  Everything here needs NumPy: ``pip install 'tikki[gym]'``.
+"""

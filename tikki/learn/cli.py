@@ -1,0 +1,120 @@
+"""The command line of :mod:`tikki.learn`: ``data``, ``train`` and ``eval`` a game's model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tikki.core import RulesError, game_class
+from tikki.i18n import _ as _t
+
+DATA_ROOT = Path("learn-data")
+"""Where ``data`` writes and ``train`` reads by default: ``learn-data/<game>/``."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tikki.learn",
+        description="Self-play data, training and evaluation of the learned models.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    data = sub.add_parser("data", help="self-play positions of a search bot (resumable)")
+    data.add_argument("game")
+    data.add_argument("-n", "--games", type=int, default=40)
+    data.add_argument("--seed", type=int, default=1)
+    data.add_argument("-p", "--players", type=int, default=None)
+    data.add_argument("--bot", default="ismcts:iterations=200")
+    data.add_argument("--chunk", type=int, default=2, help="games per chunk file")
+    data.add_argument("--out", type=Path, default=None, help="default learn-data/GAME")
+    train = sub.add_parser(
+        "train", help="train GAME's model on its data (--games N: make the data first)"
+    )
+    train.add_argument("game")
+    train.add_argument("--data", type=Path, default=None, help="default learn-data/GAME")
+    train.add_argument("-n", "--games", type=int, default=0, help="self-play games to have")
+    train.add_argument("--bot", default="ismcts:iterations=200")
+    train.add_argument("--seed", type=int, default=1)
+    train.add_argument("--epochs", type=int, default=8)
+    train.add_argument("--hidden", default="128,64", help="the two layers' widths")
+    train.add_argument(
+        "-o", "--out", type=Path, default=None, help="default learn-data/GAME/model.npz"
+    )
+    train.add_argument(
+        "--ship", action="store_true", help="write tikki/models/GAME.npz (the shipped model)"
+    )
+    show = sub.add_parser("eval", help="a model's figures on held-out data")
+    show.add_argument("game")
+    show.add_argument("--model", type=Path, default=None, help="default: the shipped model")
+    show.add_argument("--data", type=Path, default=None, help="default learn-data/GAME")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; 0 on success, 2 with a one-line error."""
+    args = _parser().parse_args(argv)
+    try:
+        game_class(args.game)  # an unknown game fails here, clearly
+        if args.command == "data":
+            from tikki.learn import data
+
+            out = args.out or DATA_ROOT / args.game
+            paths = data.generate(
+                args.game,
+                out,
+                args.games,
+                args.seed,
+                args.players,
+                args.bot,
+                args.chunk,
+                progress=_say,
+            )
+            print(f"{len(paths)} chunks in {out}")
+        elif args.command == "train":
+            return _train(args)
+        else:
+            return _eval(args)
+    except RulesError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _hidden(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() and int(p) > 0 for p in parts):
+        raise RulesError(_t("--hidden is two whole numbers, e.g. 128,64; got {text!r}", text=text))
+    return int(parts[0]), int(parts[1])
+
+
+def _train(args: argparse.Namespace) -> int:
+    from tikki.learn import data, model, train
+
+    hidden = _hidden(args.hidden)
+    folder = args.data or DATA_ROOT / args.game
+    if args.games > 0:
+        data.generate(args.game, folder, args.games, args.seed, bot=args.bot, progress=_say)
+    trained = train.train(
+        data.load(folder), hidden=hidden, epochs=args.epochs, seed=args.seed, progress=_say
+    )
+    out = model.shipped(args.game) if args.ship else args.out or folder / "model.npz"
+    trained.save(out)
+    print(f"{out}: {json.dumps(trained.meta['validation'])}")
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from tikki.learn import data, model, train
+
+    loaded = model.read(args.model or model.shipped(args.game))
+    rows = data.load(args.data or DATA_ROOT / args.game)
+    if rows["observation"].shape[1] != loaded.inputs:
+        raise RulesError(_t("the data and the model are for different games or player counts"))
+    print(json.dumps({"data": train.evaluate(loaded, rows), "trained": loaded.meta}, indent=1))
+    return 0
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)

@@ -1,0 +1,180 @@
+"""The learned models: a small MLP per game, inference in pure NumPy.
+
+A model maps a seat's observation (:func:`tikki.interop.observations.encoder_for`, the
+vector the adapters give) through two ReLU layers to
+
+* a **policy**: logits over the game's fixed action ids
+  (:class:`tikki.interop.encoding.ActionSpace`), softmaxed over the legal moves only (every
+  other action gets exactly 0);
+* a **value**: the seat's expected *gain* from the position, what the search's rollouts
+  score: its points of the round in progress (Mückenstich) or its return at the game's end
+  (the shedding games: −1 for the loser, ``1/(n−1)`` for each other seat).
+
+The weights and what they were trained for (game, players, options, observation and
+action sizes, the value's scale, the data and the validation figures) are one ``.npz``:
+the shipped ones are ``tikki/models/<game>.npz`` (:func:`shipped`), loaded by
+:func:`load_for`; ``python -m tikki.learn train`` writes new ones.
+"""
+
+# ruff: noqa: E402  (the extra is checked before its imports)
+from __future__ import annotations
+
+from tikki.extras import require
+
+require("models", "the learned models (NumPy)", ("numpy",))
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tikki.core import Game, RulesError
+from tikki.i18n import _ as _t
+
+Array = npt.NDArray[np.float32]
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+"""Where the shipped models are (package data)."""
+LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
+"""The weight arrays of a model, in order."""
+
+
+@dataclass
+class Model:
+    """A policy-and-value MLP for one game (name, players, options)."""
+
+    weights: dict[str, Array]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def init(cls, inputs: int, actions: int, hidden: tuple[int, int], seed: int) -> Model:
+        """Fresh weights (He initialisation) for ``inputs`` values and ``actions`` ids."""
+        rng = np.random.default_rng(seed)
+        h1, h2 = hidden
+
+        def layer(n_in: int, n_out: int) -> Array:
+            scale = np.float32(np.sqrt(2.0 / n_in))
+            return np.asarray(rng.standard_normal((n_in, n_out)), np.float32) * scale
+
+        weights = {
+            "w1": layer(inputs, h1),
+            "b1": np.zeros(h1, np.float32),
+            "w2": layer(h1, h2),
+            "b2": np.zeros(h2, np.float32),
+            "wp": layer(h2, actions) * np.float32(0.1),
+            "bp": np.zeros(actions, np.float32),
+            "wv": layer(h2, 1) * np.float32(0.1),
+            "bv": np.zeros(1, np.float32),
+        }
+        return cls(weights, {"value_scale": 1.0})
+
+    @property
+    def inputs(self) -> int:
+        """The observation size the model reads."""
+        return int(self.weights["w1"].shape[0])
+
+    @property
+    def actions(self) -> int:
+        """The number of action ids the policy covers."""
+        return int(self.weights["bp"].shape[0])
+
+    def forward(self, obs: Array) -> tuple[Array, Array]:
+        """Policy logits ``(batch, A)`` and values ``(batch,)`` of observations
+        ``(batch, size)``; the values in the gain's own units."""
+        w = self.weights
+        h = np.maximum(obs @ w["w1"] + w["b1"], 0)
+        h = np.maximum(h @ w["w2"] + w["b2"], 0)
+        logits = h @ w["wp"] + w["bp"]
+        value = (h @ w["wv"] + w["bv"])[:, 0] * np.float32(self.meta.get("value_scale", 1.0))
+        return logits, value
+
+    def policy(self, obs: Array, mask: npt.NDArray[Any]) -> Array:
+        """The move probabilities of one observation: they sum to 1 over the legal actions
+        (``mask`` nonzero) and are 0 elsewhere."""
+        logits, _value = self.forward(obs.reshape(1, -1))
+        probs: Array = masked_softmax(logits, mask.reshape(1, -1))[0]
+        return probs
+
+    def value(self, obs: Array) -> float:
+        """The expected gain of the seat whose observation ``obs`` is."""
+        return float(self.forward(obs.reshape(1, -1))[1][0])
+
+    def check(self, game: Game, size: int) -> None:
+        """Refuse a model trained for another game, player count or encoding."""
+        want = (game.name, game.players, size)
+        have = (self.meta.get("game"), self.meta.get("players"), self.inputs)
+        if want != have:
+            raise RulesError(
+                _t(
+                    "the model is for {game} with {players} players ({inputs} inputs), not"
+                    " {want} with {want_players} players ({want_inputs} inputs)",
+                    game=have[0],
+                    players=have[1],
+                    inputs=have[2],
+                    want=want[0],
+                    want_players=want[1],
+                    want_inputs=want[2],
+                )
+            )
+
+    def save(self, path: Path) -> Path:
+        """Write the model (weights as ``float32``, ``meta`` as JSON) to ``path``."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays: dict[str, Any] = {k: self.weights[k].astype(np.float32) for k in LAYERS}
+        arrays["meta"] = np.asarray(json.dumps(self.meta, sort_keys=True))
+        np.savez_compressed(path, **arrays)
+        return path
+
+
+def masked_softmax(logits: Array, mask: npt.NDArray[Any]) -> Array:
+    """Row-wise softmax over the entries where ``mask`` is nonzero (others exactly 0)."""
+    legal = mask != 0
+    z = np.where(legal, logits, -np.inf)
+    top = np.max(z, axis=1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0)
+    e = np.where(legal, np.exp(z - top), 0).astype(np.float32)
+    total = e.sum(axis=1, keepdims=True)
+    return (e / np.where(total > 0, total, 1)).astype(np.float32)
+
+
+def read(path: Path) -> Model:
+    """A model from its ``.npz`` (:meth:`Model.save`); a clear error if it is not one."""
+    try:
+        with np.load(path) as f:
+            weights = {k: np.asarray(f[k], np.float32) for k in LAYERS}
+            meta = json.loads(str(f["meta"]))
+    except (OSError, KeyError, ValueError) as err:
+        raise RulesError(
+            _t("cannot read the model {path!r}: {err}", path=str(path), err=err)
+        ) from None
+    return Model(weights, meta)
+
+
+def shipped(name: str) -> Path:
+    """The file of game ``name``'s shipped model."""
+    return MODELS_DIR / f"{name}.npz"
+
+
+_CACHE: dict[str, Model] = {}
+
+
+def load_for(game: Game, path: str | Path | None = None) -> Model:
+    """The model for ``game``: the shipped one (cached), or the file ``path``."""
+    key = str(path) if path is not None else game.name
+    model = _CACHE.get(key)
+    if model is None:
+        file = Path(path) if path is not None else shipped(game.name)
+        if path is None and not file.exists():
+            names = sorted(p.stem for p in MODELS_DIR.glob("*.npz"))
+            raise RulesError(
+                _t(
+                    "no learned model for {game}: the shipped models are {names}"
+                    " (tikki train GAME makes one)",
+                    game=game.name,
+                    names=", ".join(names) or "-",
+                )
+            )
+        model = _CACHE[key] = read(file)
+    return model
