@@ -7,6 +7,9 @@ poker: 24 deals, 1,593 histories, 988 information states (docs/research.md)::
     pip install 'tikki[openspiel]'
     python examples/cfr_mini.py --iterations 200 --out cfr_policy.json
 
+``--game "python_tikki_mueckenstich(players=3,variant=mini)"`` solves Mückenstich's mini
+(three players, six cards, 33 deals, 1,552 information states).
+
 Every ``--report`` iterations it prints the NashConv of the average policy (the sum of
 what each player could gain by a best response; 0 is a Nash equilibrium); at the end it
 saves the average policy as JSON, ``{information state: {move text: probability}}``.

@@ -8,6 +8,20 @@ import tikki
 from tikki.core import game_class
 
 
+def players_for(name: str, variant: str) -> int:
+    """The game's default player count, or else the fewest players ``variant`` takes (a
+    research ``mini`` deck is too small for more: Mückenstich's mini is for three)."""
+    cls = game_class(name)
+    counts: list[int] = [cls.default_players, *range(cls.min_players, cls.max_players + 1)]
+    for players in counts:
+        try:
+            tikki.load(name, players, variant=variant)
+        except tikki.RulesError:
+            continue
+        return players
+    raise AssertionError(f"{name} variant {variant} takes no player count")
+
+
 def conformance_configs() -> list[tuple[str, int, dict[str, Any]]]:
     """What each game declares for the conformance harness (``Game.conformance``), else
     each player count with the defaults and each variant at the default count."""
@@ -17,7 +31,7 @@ def conformance_configs() -> list[tuple[str, int, dict[str, Any]]]:
         declared = [(p, dict(o)) for p, o in cls.conformance]
         if not declared:
             declared = [(p, {}) for p in range(cls.min_players, cls.max_players + 1)]
-            declared += [(cls.default_players, {"variant": v}) for v in spec["variants"]]
+            declared += [(players_for(name, v), {"variant": v}) for v in spec["variants"]]
             declared = [(p, o) for p, o in declared if o.get("variant") != "standard"]
         out += [(name, players, options) for players, options in declared]
     return out
@@ -29,7 +43,7 @@ def adapter_configs() -> list[tuple[str, int, str]]:
     for name, spec in tikki.games().items():
         cls = game_class(name)
         for variant in spec["variants"]:
-            out.append((name, cls.default_players, variant))
+            out.append((name, players_for(name, variant), variant))
         for players in (cls.min_players, cls.max_players):
             if players != cls.default_players:
                 out.append((name, players, "standard"))

@@ -20,6 +20,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
         allow_module_level=True,
     )
 
+from tests._configs import players_for
 from tikki.interop import encoding
 from tikki.interop.encoding import ActionSpace, ActionSpaceError, ViewEncoder
 
@@ -29,7 +30,7 @@ def _games() -> list[tikki.Game]:
     for name, spec in tikki.games().items():
         cls = game_class(name)
         for variant in spec["variants"]:
-            out.append(tikki.load(name, cls.default_players, variant=variant))
+            out.append(tikki.load(name, players_for(name, variant), variant=variant))
         out.append(tikki.load(name, cls.max_players))
     return out
 

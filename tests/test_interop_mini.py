@@ -16,6 +16,7 @@ from tikki.interop import openspiel
 MINI = [
     "python_tikki_myllymatti(players=2,variant=mini)",
     "python_tikki_mattis(players=2,variant=mini)",
+    "python_tikki_mueckenstich(players=3,variant=mini)",
 ]
 """The mini games, as OpenSpiel game strings."""
 
@@ -61,7 +62,7 @@ def test_cfr_reduces_exploitability_and_policies_work(name: str) -> None:
     game = pyspiel.load_game(name)
     solver = cfr.CFRSolver(game)
     start = exploitability.nash_conv(game, solver.average_policy())
-    for _ in range(3):
+    for _ in range(5 if "mueckenstich" in name else 3):  # three players: NashConv falls slower
         solver.evaluate_and_update_policy()
     average = solver.average_policy()
     assert isinstance(average, policy_lib.TabularPolicy)
@@ -70,11 +71,44 @@ def test_cfr_reduces_exploitability_and_policies_work(name: str) -> None:
     uniform = policy_lib.TabularPolicy(game)  # CFR starts from the uniform policy
     assert len(uniform.states) == len(average.states) > 100
     aggregator = policy_aggregator.PolicyAggregator(game)
+    players = list(range(game.num_players()))
     mixed = aggregator.aggregate(
-        [0, 1], [[uniform, average], [uniform, average]], [[0.5, 0.5], [0.5, 0.5]]
+        players, [[uniform, average] for _ in players], [[0.5, 0.5] for _ in players]
     )
     between = exploitability.nash_conv(game, mixed)
     assert after - 1e-9 <= between <= start + 1e-9
+
+
+def test_mueckenstich_mini_deals_and_plays_by_the_rulings() -> None:
+    """Mückenstich's mini: three players (MS-2), two colours of ``12 12 M``, two cards
+    each, one deal, no discards, one round; only the deck's colours can be named (MS-8,
+    MS-10); the 180 deck orders make 33 distinct deals (orders within a hand are one deal),
+    with probabilities that add up to one; a deck too small or hands too short to set two
+    cards aside are refused; the full game is unchanged and sampled."""
+    mini = tikki.load("mueckenstich", 3, variant="mini")
+    assert mini.deck() == ["12R", "12R", "MR", "12B", "12B", "MB"]
+    state = mini.new_state(deck=["12R", "12R", "12B", "MR", "12B", "MB"])
+    assert state.phase == "play" and state.view(0)["hand"] == ["12R", "MR"]  # no discards
+    for move in ("12R", "12R", "MB"):  # seat 2 holds no red: a mosquito, it names trump
+        state.play(move)
+    assert state.legal_moves() == ["trump R", "trump B"]  # MS-8: the deck's colours
+    with pytest.raises(tikki.IllegalMove):
+        state.play("trump G")
+    state.play("trump R")
+    assert state.view(None)["tricks"] == [0, 1, 0]  # of the two 12R the later wins (MS-7)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    assert state.outcome is not None and len(state.outcome["rounds"]) == 1
+    game = pyspiel.load_game("python_tikki_mueckenstich(players=3,variant=mini)")
+    outcomes = game.new_initial_state().chance_outcomes()
+    assert len(outcomes) == 33 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+    with pytest.raises(RulesError, match="too small for 4 players"):
+        tikki.load("mueckenstich", 4, variant="mini")
+    with pytest.raises(RulesError, match="cannot set two aside"):
+        tikki.load("mueckenstich", 3, hand=2)
+    assert len(tikki.load("mueckenstich", 4).deck()) == 64
+    full = pyspiel.load_game("python_tikki_mueckenstich(players=3)")
+    assert full.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
 
 
 def test_the_mini_options_are_checked_and_the_full_game_stays_sampled() -> None:

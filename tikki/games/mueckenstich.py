@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from tikki.cards import (
     COLOUR_NAMES,
@@ -53,6 +53,7 @@ from tikki.core import (
     Game,
     IllegalMove,
     MoveGrammar,
+    OptionSpec,
     RulesError,
     TableState,
     illegal,
@@ -84,6 +85,65 @@ HAND_SIZES = {3: 10, 4: 15, 5: 12, 6: 10}
 MOSQUITO_PENALTY = 5
 """Points lost for the first mosquito of each colour in a player's tricks (MS-10)."""
 ALL_COLOURS = 0b1111
+MINI: Mapping[str, Any] = {
+    "colours": 2,
+    "values": 1,
+    "mosquitoes": 1,
+    "hand": 2,
+    "discards": False,
+    "rounds": 1,
+}
+"""The ``mini`` preset (three players): two colours, each ``12 12 M``, two cards each, one
+deal and one round without discards: six cards, two tricks (for exact methods, CFR)."""
+RESEARCH_OPTIONS = (
+    OptionSpec(
+        "colours",
+        4,
+        "research: a short deck of the first COLOURS colours (red, blue, green, black); "
+        "only these can be named",
+        choices=(1, 2, 3, 4),
+    ),
+    OptionSpec(
+        "values",
+        12,
+        "research: each colour's highest VALUES number values (12: 1–12, the 12 twice)",
+        choices=tuple(range(1, 13)),
+    ),
+    OptionSpec(
+        "mosquitoes", 3, "research: mosquitoes of each colour (the rules: 3)", choices=(1, 2, 3)
+    ),
+    OptionSpec(
+        "hand",
+        0,
+        "research: cards dealt to each player (0: as the rules deal, MS-3)",
+        choices=(0, 1, 2, 3, 4, 5),
+    ),
+    OptionSpec(
+        "discards",
+        True,
+        "research: off, nobody sets two cards aside after a deal (MS-4)",
+    ),
+    OptionSpec(
+        "rounds",
+        0,
+        "research: rounds in a match (0: one per player, MS-2)",
+        choices=(0, 1),
+    ),
+)
+"""Mückenstich's research options: a short deck, short hands, no discards, one round.
+With the defaults the game is the one of the rules, deals included."""
+
+
+def research_deck(colours: int, values: int, mosquitoes: int) -> tuple[int, ...]:
+    """The cards of a research deck in the canonical order of :data:`DECK` (the whole
+    deck with ``4, 12, 3``): per colour its highest ``values`` number values, the 12 twice,
+    then ``mosquitoes`` mosquitoes."""
+    out: list[int] = []
+    for colour in range(colours):
+        base = colour * 16
+        out += [base + v for v in range(13 - values, 12)]
+        out += [base + 12, base + 12] + [base + MOSQUITO] * mosquitoes
+    return tuple(out)
 
 
 def _card_text(card: int) -> str:
@@ -191,7 +251,15 @@ class Mueckenstich(Game):
     min_players = 3
     max_players = 6
     default_players = 4
-    option_specs = ()
+    option_specs = RESEARCH_OPTIONS
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mini": MINI}
+    conformance = (
+        (3, {}),
+        (4, {}),
+        (5, {}),
+        (6, {}),
+        (3, {"colours": 3, "values": 6, "hand": 5}),  # research: a short deck, two deals
+    )
     rules_text = RULES_TEXT
     summary = (
         "3–6 players, one round per player (about 20 minutes). A trick-taking game: collect "
@@ -202,9 +270,47 @@ class Mueckenstich(Game):
     rule_phases = frozenset({"discard"})  # the expert sets its discards aside by rule
     tactics_module = "tikki.bots.heuristic.mueckenstich"
 
+    def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
+        super().__init__(players, rules=rules, **options)
+        n = self.players
+        self.colours = self.option("colours")
+        """The colours in the deck (R, B, G, K, the first of them): the ones that can be named."""
+        self.cards = research_deck(self.colours, self.option("values"), self.option("mosquitoes"))
+        self.hand_size: int = self.option("hand") or HAND_SIZES[n]
+        self.rounds: int = self.option("rounds") or n
+        self.discarding = bool(self.option("discards")) and n != 6
+        """Whether every player sets two cards aside after each deal (MS-4)."""
+        self.deals = 2 if n == 3 and len(self.cards) >= 2 * self.hand_size * n else 1
+        """Deals a round: with 3 players a second one (MS-3), when the deck holds it."""
+        if len(self.cards) < self.hand_size * n:
+            raise RulesError(
+                _t(
+                    "a deck of {cards} cards is too small for {players} players: deal "
+                    "{hand} each (research options colours, values, mosquitoes, hand)",
+                    cards=len(self.cards),
+                    players=n,
+                    hand=self.hand_size,
+                )
+            )
+        if self.discarding and self.hand_size < 3:
+            raise RulesError(
+                _t(
+                    "a hand of {hand} cards cannot set two aside (MS-4): deal 3 or more, "
+                    "or switch discards off",
+                    hand=self.hand_size,
+                )
+            )
+
     def deck(self) -> list[str]:
-        """The 64 Mückenstich cards (MS-1)."""
-        return mueckenstich_deck()
+        """The 64 Mückenstich cards (MS-1), or the research options' short deck."""
+        if len(self.cards) == len(DECK):
+            return mueckenstich_deck()
+        return [CARD_TEXT[c] for c in self.cards]
+
+    def chance_only_at_deal(self) -> bool:
+        """With one round (research option ``rounds``): every later deal of the round
+        comes from the same deck (MS-3)."""
+        return self.rounds == 1
 
     def move_grammar(self) -> MoveGrammar:
         """Cards, ``discard <card>``, and ``trump``, ``double``, ``drop <colour>``."""
@@ -300,6 +406,7 @@ class MueckenstichState(TableState):
     """
 
     PHASE_NAMES = PHASE_NAMES
+    game: Mueckenstich
 
     __slots__ = (
         "_base",
@@ -401,7 +508,7 @@ class MueckenstichState(TableState):
         return self._round % self._n
 
     def _start_round(self) -> None:
-        order = list(DECK)
+        order = list(self.game.cards)
         random.Random(f"mueckenstich:{self._base}:{self._round}").shuffle(order)
         if self._round < len(self._decks):
             order = list(self._decks[self._round])
@@ -419,7 +526,7 @@ class MueckenstichState(TableState):
         self._deal_cards(self.forehand)
 
     def _deal_cards(self, leader: int) -> None:
-        n, size = self._n, HAND_SIZES[self._n]
+        n, size = self._n, self.game.hand_size
         first = self.forehand
         hands: list[list[int]] = [[] for _ in range(n)]
         stock = self._stock
@@ -436,7 +543,7 @@ class MueckenstichState(TableState):
         self._pending = False
         self._voids = [0] * n
         self._leader = leader
-        if n == 6:
+        if not self.game.discarding:
             self._phase = PLAY
             self._to_act = leader
         else:
@@ -550,7 +657,8 @@ class MueckenstichState(TableState):
         ``rounds``: stop once that many more rounds are scored (``0``: play to the end
         of the match); :meth:`returns_so_far` then gives the running totals.
         """
-        stop = self._round + rounds if rounds > 0 else self._n
+        stop = self._round + rounds if rounds > 0 else self.game.rounds
+        named = self.game.colours
         rules = tactics("mueckenstich")
         while self._phase != OVER and self._round < stop:
             phase = self._phase
@@ -560,9 +668,9 @@ class MueckenstichState(TableState):
                     colour = (
                         rules.cheap_trump(self._trick, self._to_act, self._led, self._trump)
                         if cheap
-                        else int(rng.random() * 4)
+                        else int(rng.random() * named)
                     )
-                    self._name_trump(colour)
+                    self._name_trump(colour if colour < named else 0)
                     continue
                 options = self._playable(self._hands[self._to_act])
                 if cheap:
@@ -582,13 +690,14 @@ class MueckenstichState(TableState):
                 self._discard(card)
             elif self._doubled < 0 and self._to_act == self._doubler():
                 seat = self._to_act
-                self._choose(
-                    True, rules.cheap_double(self._piles, seat) if cheap else int(rng.random() * 4)
+                colour = (
+                    rules.cheap_double(self._piles, seat) if cheap else int(rng.random() * named)
                 )
-            elif cheap:
+                self._choose(True, colour if colour < named else 0)
+            elif cheap and named == 4:
                 self._choose(False, rules.cheap_drop(self._piles, self._to_act, self._doubled))
             else:
-                colours = [c for c in range(4) if c != self._doubled]
+                colours = [c for c in range(named) if c != self._doubled]
                 self._choose(False, colours[int(rng.random() * len(colours))])
         self._legal = None
 
@@ -611,7 +720,7 @@ class MueckenstichState(TableState):
         phase = self._phase
         if phase == PLAY:
             if self._pending:
-                return list(_TRUMP_MOVES)
+                return list(_TRUMP_MOVES[: self.game.colours])
             out = []
             last = -1
             for c in self._playable(self._hands[self._to_act]):
@@ -628,9 +737,10 @@ class MueckenstichState(TableState):
                     last = c
             return out
         if phase == SCORE:
+            named = self.game.colours
             if self._doubled < 0 and self._to_act == self._doubler():
-                return list(_DOUBLE_MOVES)
-            return [m for i, m in enumerate(_DROP_MOVES) if i != self._doubled]
+                return list(_DOUBLE_MOVES[:named])
+            return [m for i, m in enumerate(_DROP_MOVES[:named]) if i != self._doubled]
         return []
 
     def _canonical(self, move: Any, legal: list[str]) -> str:
@@ -782,7 +892,7 @@ class MueckenstichState(TableState):
         self._to_act = winner
         if self._hands[winner]:
             return
-        if n == 3 and self._deal == 0:
+        if self._deal + 1 < self.game.deals:
             self._deal = 1
             self._deal_cards(winner)
             return
@@ -844,7 +954,7 @@ class MueckenstichState(TableState):
         )
         t = len(self._moves)
         self._event_log.append(ev(t, ROUND, self._round, scores, self._totals[:]))
-        if self._round + 1 >= self._n:
+        if self._round + 1 >= self.game.rounds:
             self._phase = OVER
             self._to_act = NO_SEAT
             self._event_log.append(ev(t, GAME_OVER))
@@ -927,9 +1037,9 @@ class MueckenstichState(TableState):
             "hand": [],
             "legal_moves": [],
             "round": self._round,
-            "rounds": n,
+            "rounds": self.game.rounds,
             "deal": self._deal,
-            "deals": 2 if n == 3 else 1,
+            "deals": self.game.deals,
             "dealer": (n - 1 + self._round) % n,
             "forehand": self._round % n,
             "leader": None,
@@ -975,7 +1085,7 @@ class MueckenstichState(TableState):
                 COLOURS[c]: score_pile(pile, c, NO_COLOUR)
                 if double
                 else score_pile(pile, self._doubled, c)
-                for c in range(len(COLOURS))
+                for c in range(self.game.colours)
                 if c != self._doubled
             }
         return {"verb": "double" if double else "drop", "seat": self._to_act, "scores": scores}
@@ -1118,7 +1228,7 @@ def _template(
     own_discards = ints(view["discards"])
     state._hands[seat] = sorted(own_hand)
     state._discards[seat] = own_discards
-    pool = list(DECK)
+    pool = list(game.cards)
     for known in (own_hand, own_discards, *state._piles, [c for _, c in state._trick]):
         for c in known:
             try:

@@ -299,13 +299,18 @@ class MueckenstichEncoder(_CardEncoder):
     """Mückenstich from the state (see ``docs/observations.md``)."""
 
     def __init__(self, game: Game) -> None:
-        from tikki.games.mueckenstich import CARD_TEXT, HAND_SIZES
+        from tikki.games.mueckenstich import CARD_TEXT, Mueckenstich
 
-        n, d = game.players, 52
-        self._hand_size = float(HAND_SIZES[n])
-        self._discard_max = 4.0 if n == 3 else 2.0
+        assert isinstance(game, Mueckenstich)
+        # d: the distinct cards, 52 (or a research deck's); a deal's size, deals a round,
+        # discards and rounds as the game's options make them (the rules': MS-2..MS-4)
+        n, d = game.players, len(dict.fromkeys(game.deck()))
+        self._hand_size = float(game.hand_size)
+        self._deals = game.deals
+        self._discard_max = 2.0 * game.deals
         self._score_bound = 65.0 * n
-        self._discarding = n < 6  # six players do not discard (MS-4)
+        self._rounds = game.rounds
+        self._discarding = game.discarding  # six players do not discard (MS-4)
         phases = ("discard, " if self._discarding else "") + "play, score"
         features = [
             Feature("phase", (2 + self._discarding,), 0, 1, f"one-hot: {phases}"),
@@ -313,7 +318,7 @@ class MueckenstichEncoder(_CardEncoder):
             Feature("dealer", (n,), 0, 1, "one-hot: the relative seat dealing this round"),
             Feature("round", (1,), 0, 1, "rounds played / rounds of the match"),
         ]
-        if n == 3:
+        if self._deals == 2:
             features.append(Feature("deal", (1,), 0, 1, "the second deal of the round (3p)"))
         features += [
             _cards("hand", 1, d, "the observer's hand (count / copies of the card)"),
@@ -364,7 +369,7 @@ class MueckenstichEncoder(_CardEncoder):
         if to_act is not None:
             hits.append(o["to_act"] + (to_act - base) % n)
         hits.append(o["dealer"] + (st.dealer - base) % n)
-        if n == 3 and st._deal:
+        if self._deals == 2 and st._deal:
             hits.append(o["deal"])
         tab = self._tabs
         discarding = self._discarding
@@ -389,7 +394,7 @@ class MueckenstichEncoder(_CardEncoder):
             hits.append(o["naming_trump"])
         voids, piles = o["voids"], tab["piles"]
         at: list[int] = [o["round"]]
-        values: list[float] = [min(st._round, n) / n]
+        values: list[float] = [min(st._round, self._rounds) / self._rounds]
         size, bound = self._hand_size, self._score_bound
         for s in range(n):
             r = (s - base) % n
@@ -403,7 +408,7 @@ class MueckenstichEncoder(_CardEncoder):
             at += [o["hand_sizes"] + r, o["tricks"] + r, o["mosquitoes"] + r, o["scores"] + r]
             values.append(len(st._hands[s]) / size)
             values += [
-                st._tricks[s] / (size * self._discard_max / 2),
+                st._tricks[s] / (size * self._deals),
                 st._mosq[s] / 12.0,
                 st._totals[s] / bound,
             ]

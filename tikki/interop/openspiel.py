@@ -63,11 +63,13 @@ The chance model: explicit for the mini games, sampled otherwise
 ----------------------------------------------------------------
 A configuration whose only random event is the first deal (Myllymatti: the stock is part
 of the deal; Mattis with a short deck that holds no 2–6, so that there is no dreck to
-shuffle) and whose deck holds at most :data:`EXPLICIT_DECK` cards (the ``mini`` variants:
-two players, four cards) is ``EXPLICIT_STOCHASTIC``: its initial state is a
-chance node whose outcomes are every deck order, equally likely (``chance_outcomes()``,
-``game.max_chance_outcomes()``), so CFR, exact best responses, ``TabularPolicy`` and
-``policy_aggregator`` run on it (``docs/research.md``: the mini games).
+shuffle; Mückenstich with one round) and whose deck holds at most :data:`EXPLICIT_DECK`
+cards (the ``mini`` variants) is ``EXPLICIT_STOCHASTIC``: its initial state is a chance
+node whose outcomes are the distinct deals, each with its probability (every distinct deck
+order is equally likely; orders that deal the same game are one outcome,
+:func:`distinct_deals`; ``chance_outcomes()``, ``game.max_chance_outcomes()``), so CFR,
+exact best responses, ``TabularPolicy`` and ``policy_aggregator`` run on it
+(``docs/research.md``: the mini games).
 
 Every other configuration is ``SAMPLED_STOCHASTIC``: there are no chance nodes; each state deals
 itself from a seed it holds (docs/design.md: randomness).  Why not explicit chance nodes:
@@ -189,6 +191,8 @@ def deal_only(game: tikki.Game) -> bool:
     """Whether ``game``'s only random event is its first deal."""
     if game.name == "mattis":
         return not any(card[0] in NO_DRECK for card in game.deck())
+    if game.name == "mueckenstich":  # one round: its later deal is from the same deck
+        return bool(game.option("rounds") == 1)
     return game.name in DEAL_ONLY
 
 
@@ -218,8 +222,9 @@ class _Adapter:
         self.length = game.max_length
         deck = game.deck()
         self.deals: list[tuple[str, ...]] | None = None
+        self.odds: list[float] = []
         if deal_only(game) and len(deck) <= EXPLICIT_DECK:
-            self.deals = sorted(set(itertools.permutations(deck)))
+            self.deals, self.odds = distinct_deals(game)
         self.cards = {c: i for i, c in enumerate(dict.fromkeys(deck))}
         n, a, d = game.players, len(self.actions), len(self.cards)
         self.slot = n + a + 1 + d
@@ -247,6 +252,21 @@ class _Adapter:
                 out[at + n + a + 1 + cards[card]] = 1.0
             at += self.slot
         return out
+
+
+def distinct_deals(game: tikki.Game) -> tuple[list[tuple[str, ...]], list[float]]:
+    """The deals of a small deck as chance outcomes: every distinct deck order (each as
+    likely as any other), grouped by the deal it makes (every card's place, ``reveal()``'s
+    ``zones``: orders that differ only within a sorted hand deal the same game); one
+    order per deal, and each deal's probability."""
+    orders = sorted(set(itertools.permutations(game.deck())))
+    groups: dict[str, list[tuple[str, ...]]] = {}
+    for order in orders:
+        zones = game.new_state(seed=0, deck=list(order)).reveal()["zones"]
+        groups.setdefault(canonical_json(zones), []).append(order)
+    deals = sorted(group[0] for group in groups.values())
+    size = {group[0]: len(group) for group in groups.values()}
+    return deals, [size[d] / len(orders) for d in deals]
 
 
 def _cards_in(value: Any, cards: Mapping[str, int]) -> set[str]:
@@ -401,11 +421,11 @@ class TikkiState(pyspiel.State):  # type: ignore[misc]
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deals (deck orders, C-2), equally likely: ``[(deal id, probability)]``."""
-        deals = self._held.adapter.deals
-        if not self._dealing() or deals is None:
+        """The distinct deals (C-2; :func:`distinct_deals`): ``[(deal id, probability)]``."""
+        adapter = self._held.adapter
+        if not self._dealing() or adapter.deals is None:
             return []
-        return [(i, 1.0 / len(deals)) for i in range(len(deals))]
+        return list(enumerate(adapter.odds))
 
     def _legal_actions(self, player: int) -> list[int]:
         if self._dealing():

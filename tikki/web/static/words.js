@@ -41,6 +41,11 @@ const OPTIONS = {
   ranks: N_("ranks in the deck"),
   suits: N_("suits in the deck"),
   hand: N_("cards dealt each"),
+  colours: N_("colours in the deck"),
+  values: N_("number values per colour"),
+  mosquitoes: N_("mosquitoes per colour"),
+  discards: N_("two cards set aside"),
+  rounds: N_("rounds"),
 };
 
 /** An option's label: its name in words (`max_moves` → `most moves`). */
