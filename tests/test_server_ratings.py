@@ -207,3 +207,38 @@ def test_rated_mark_settled_at_the_end_and_once_only(tmp_path: Path, anchors: No
     with client(tmp_path) as c:  # a restart: the mark comes back from the database
         assert c.get(f"/api/tables/{table_id}").json()["rated"] is True
         assert c.get(f"/api/tables/{plain.json()['table']['id']}").json()["rated"] is False
+
+
+def test_profile_keeps_each_analysis_accuracy(tmp_path: Path) -> None:
+    """A finished analysis of a person's seat is kept: the profile lists its accuracy with
+    the game (for the chart of accuracy over time), also after a restart, and a seat not
+    analysed has none."""
+    from tests.test_server_analysis import wait_done
+
+    with client(tmp_path) as c:
+        app_state(c).analyses.iterations = 20
+        anna = TestClient(c.app)
+        assert register(anna, "Anna").status_code == 201
+        seats = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
+        body = {"game": "myllymatti", "players": 2, "seats": seats}
+        answer = anna.post("/api/tables", json=body).json()
+        table_id = answer["table"]["id"]
+        invite = answer["invites"][0]["url"].split("#invite=")[1]
+        r = anna.post(f"/api/tables/{table_id}/seats/0", json={"name": "x", "invite": invite})
+        assert r.status_code == 200, r.text
+        play_out(c, table_id, {0: r.json()["token"]})
+        INVITES.clear()
+        assert c.get("/api/players/Anna").json()["games"][0]["accuracy"] is None
+        url = f"/api/tables/{table_id}/analysis/0"
+        assert c.post(url).status_code == 202
+        job = wait_done(c, url)
+        assert job["status"] == "done", job
+        for _wait in range(500):  # kept right after the result (a database write)
+            (game,) = c.get("/api/players/Anna").json()["games"]
+            if game["accuracy"] is not None:
+                break
+            time.sleep(0.01)
+        assert game["accuracy"] == pytest.approx(job["analysis"]["accuracy"])
+    with client(tmp_path) as c:
+        (game,) = c.get("/api/players/Anna").json()["games"]
+        assert game["accuracy"] == pytest.approx(job["analysis"]["accuracy"])

@@ -55,6 +55,15 @@ def test_accounts_rated_game_and_profile(server: Server, browser: Browser) -> No
         move = {"move": state["view"]["legal_moves"][0], "seq": state["seq"]}
         page.request.post(f"{base}/api/tables/{table_id}/moves", data=move, headers=headers)
     assert info["status"] == "finished"
+    # Aino's game analysed ("Analyse my game"): its accuracy is kept for her profile
+    url = f"{base}/api/tables/{table_id}/analysis/0"
+    assert aino.request.post(url).status == 202
+    for _poll in range(600):
+        job = aino.request.get(url).json()
+        if job["status"] != "running":
+            break
+        aino.wait_for_timeout(200)
+    assert job["status"] == "done", job
 
     aino.goto(f"{base}/players/Aino?lang=en")
     row = aino.locator("#games tbody tr").first
@@ -67,6 +76,9 @@ def test_accounts_rated_game_and_profile(server: Server, browser: Browser) -> No
     assert board.locator("a", has_text="Aino").count() == 1
     assert aino.locator("#chart polyline.rating-line").count() == 1
     assert aino.locator("#chart circle.rating-dot").count() == 1
+    assert aino.locator("#accuracy circle.rating-dot").count() == 1  # accuracy over time
+    shown = f"{round(job['analysis']['accuracy'] * 100)}%"
+    assert shown in row.inner_text(), (shown, row.inner_text())
     replay = row.locator("a", has_text="Replay")
     assert replay.get_attribute("href") == f"/replay/{table_id}"
     assert row.locator("a", has_text="Analysis").get_attribute("href", timeout=1000)

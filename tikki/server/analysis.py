@@ -16,8 +16,9 @@ afresh.  Each address may run :data:`PER_ADDRESS` jobs at once, the server
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,8 @@ KEEP = 200
 """Finished and running jobs kept in memory, newest last."""
 PER_ADDRESS = 2
 """Jobs one address may have running at once."""
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -87,6 +90,9 @@ class Analyses:
         self.most = most
         """Jobs running (or queued) at once on the whole server."""
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
+        self.on_done: Callable[[Job], Awaitable[None]] | None = None
+        """Called with each job that has its result (the app keeps its accuracy for the
+        player's profile)."""
 
     def get(self, table: Table, seat: int) -> Job:
         """The job of ``table``'s ``seat``; ``not_found`` when none was asked for."""
@@ -176,6 +182,12 @@ class Analyses:
             raise
         except Exception as err:
             job.error = _("the analysis failed: {error}", error=err)
+            return
+        if self.on_done is not None:
+            try:
+                await self.on_done(job)
+            except Exception:  # the result stands; only the profile's chart misses it
+                log.exception("keeping the analysis of %s seat %d failed", job.table, job.seat)
 
     async def _judge(self, job: Job, task: analysis.Task) -> analysis.Decision:
         manager = self.manager

@@ -233,6 +233,20 @@ class RatingChangeRow(Base):
     after: Mapped[float] = mapped_column(Float)
 
 
+class AnalysisRow(Base):
+    """A finished analysis of one seat of a table: its accuracy (the share of decisions
+    without a label), for the player's profile; asked again, it is written again."""
+
+    __tablename__ = "tikki_analyses"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tikki_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    accuracy: Mapped[float] = mapped_column(Float)
+    decisions: Mapped[int] = mapped_column(Integer)
+
+
 @dataclass
 class StoredSeat:
     """A seat as stored."""
@@ -526,6 +540,7 @@ __all__ = [
     "BOT_SPEC_MAX",
     "AccountRow",
     "AccountSeatRow",
+    "AnalysisRow",
     "Base",
     "ChatRow",
     "MoveConflict",

@@ -4,7 +4,7 @@
 // the analysis (filterable by game), all records as one download, and the game's
 // leaderboard with the bot levels as reference lines. Every name is put in as text.
 import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
-import { levelName } from "./words.js";
+import { levelName, percent } from "./words.js";
 
 const GAMES = { myllymatti: "Myllymatti", mattis: "Mattis", mueckenstich: "Mückenstich" };
 
@@ -77,11 +77,12 @@ function renderGames(host, games) {
   const rows = games.map((g) => {
     const links = el("span");
     if (g.status === "finished") links.append(link(_("Replay"), g.replay), " · ", link(_("Analysis"), g.analysis));
-    return row([GAMES[g.game] ?? g.game, (g.finished || g.created || "").slice(0, 10), result(g), opponentNames(g), change(g), links]);
+    const accuracy = g.accuracy == null ? "" : percent(Math.round(g.accuracy * 100));
+    return row([GAMES[g.game] ?? g.game, (g.finished || g.created || "").slice(0, 10), result(g), opponentNames(g), change(g), accuracy, links]);
   });
   host.replaceChildren(
     rows.length
-      ? table([_("Game"), _("Date"), _("Result"), _("Opponents"), _("Rating"), ""], rows)
+      ? table([_("Game"), _("Date"), _("Result"), _("Opponents"), _("Rating"), _("Accuracy"), ""], rows)
       : el("p", _("No games yet."), "muted"),
   );
 }
@@ -147,6 +148,40 @@ export function renderChart(host, games, bots) {
   host.replaceChildren(chart);
 }
 
+/** The accuracy of each analysed game of one game (the share of decisions without a
+ * label, "Analyse my game"), oldest first, on a 0–100% scale. */
+export function renderAccuracy(host, games) {
+  const points = games
+    .filter((g) => g.accuracy != null)
+    .map((g) => ({ at: g.finished || g.created || "", value: g.accuracy * 100 }))
+    .sort((a, b) => (a.at < b.at ? -1 : 1));
+  if (!points.length) {
+    host.replaceChildren(el("p", _("No analysed games yet: “Analyse my game” at the end of a game adds one."), "muted"));
+    return;
+  }
+  const W = 600, H = 150, L = 50;
+  const x = (i) => L + ((i + 0.5) * (W - L - 10)) / points.length;
+  const y = (v) => 10 + ((100 - v) * (H - 20)) / 100;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart accuracy-chart", role: "img" });
+  chart.setAttribute("aria-label", _("Analysis accuracy over time"));
+  for (const level of [0, 50, 100]) {
+    chart.append(svg("line", { x1: L, x2: W - 10, y1: y(level), y2: y(level), class: "bot-ref" }));
+    const label = svg("text", { x: 4, y: y(level) + 4, class: "bot-ref-label" });
+    label.textContent = percent(level);
+    chart.append(label);
+  }
+  const coords = points.map((p, i) => [x(i), y(p.value)]);
+  chart.append(svg("polyline", { points: coords.map((c) => c.join(",")).join(" "), class: "rating-line" }));
+  coords.forEach(([cx, cy], i) => {
+    const dot = svg("circle", { cx, cy, r: 3, class: "rating-dot" });
+    const tip = svg("title", {});
+    tip.textContent = `${points[i].at.slice(0, 10)}: ${percent(Math.round(points[i].value))}`;
+    dot.append(tip);
+    chart.append(dot);
+  });
+  host.replaceChildren(chart);
+}
+
 async function renderBoard(host, game) {
   const r = await fetch(`/api/ratings/${encodeURIComponent(game)}`, { headers: { "Accept-Language": acceptLanguage() } });
   if (!r.ok) return;
@@ -195,6 +230,7 @@ async function main() {
     const board = await renderBoard(document.getElementById("board"), shown);
     const ofGame = answer.games.filter((g) => g.game === shown);
     renderChart(document.getElementById("chart"), ofGame, board?.bots ?? []);
+    renderAccuracy(document.getElementById("accuracy"), ofGame);
   };
   filter.addEventListener("change", load);
   await load();
