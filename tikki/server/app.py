@@ -150,8 +150,8 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(ratings.router)
     app.include_router(profile.router())
-    app.include_router(ws.router())
-    app.include_router(web.router())
+    app.include_router(ws.router)
+    app.include_router(web.router)
     app.include_router(headers.docs_router())
     app.include_router(metrics.install(app))  # /healthz, /metrics
     return app

@@ -180,45 +180,48 @@ def static_file(path: str) -> Response:
     return FileResponse(target, media_type=media_type or "application/octet-stream")
 
 
-def router() -> APIRouter:
-    """The routes of the front end's pages and files."""
-    routes = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
+"""The routes of the front end's pages and files."""
 
-    @routes.get("/")
-    async def lobby_page() -> Response:
-        """The lobby."""
-        return page("index.html")
 
-    @routes.get("/t/{table_id}")
-    async def table_page(table_id: str) -> Response:
-        """A table's page (the page reads the table id from its URL)."""
-        return page("table.html")
+@router.get("/")
+async def lobby_page() -> Response:
+    """The lobby."""
+    return page("index.html")
 
-    @routes.get("/replay")
-    async def replay_upload_page() -> Response:
-        """The replay of a record the player uploads (or one in the link's fragment)."""
-        return page("replay.html")
 
-    @routes.get("/replay/{table_id}")
-    async def replay_page(table_id: str) -> Response:
-        """A table's replay (``?seat=N|all&at=K``; the page reads them from its URL)."""
-        return page("replay.html")
+@router.get("/t/{table_id}")
+async def table_page(table_id: str) -> Response:
+    """A table's page (the page reads the table id from its URL)."""
+    return page("table.html")
 
-    @routes.get("/rules/{game}")
-    async def rules(
-        game: str,
-        lang: Annotated[str | None, Query()] = None,
-        accept_language: Annotated[str | None, Header()] = None,
-    ) -> Response:
-        """A game's rules page in ``?lang=``, else the browser's language, else English."""
-        return rules_page(game, spoken(negotiate(accept_language, lang)))
 
-    @routes.get("/static/{path:path}")
-    async def static(path: str) -> Response:
-        """The front end's scripts, styles and images."""
-        return static_file(path)
+@router.get("/replay")
+async def replay_upload_page() -> Response:
+    """The replay of a record the player uploads (or one in the link's fragment)."""
+    return page("replay.html")
 
-    return routes
+
+@router.get("/replay/{table_id}")
+async def replay_page(table_id: str) -> Response:
+    """A table's replay (``?seat=N|all&at=K``; the page reads them from its URL)."""
+    return page("replay.html")
+
+
+@router.get("/rules/{game}")
+async def rules(
+    game: str,
+    lang: Annotated[str | None, Query()] = None,
+    accept_language: Annotated[str | None, Header()] = None,
+) -> Response:
+    """A game's rules page in ``?lang=``, else the browser's language, else English."""
+    return rules_page(game, spoken(negotiate(accept_language, lang)))
+
+
+@router.get("/static/{path:path}")
+async def static(path: str) -> Response:
+    """The front end's scripts, styles and images."""
+    return static_file(path)
 
 
 __all__ = [

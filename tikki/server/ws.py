@@ -34,16 +34,14 @@ SYNC_BURST = 10
 sends as many more while refused is closed with 1008."""
 
 
-def router() -> APIRouter:
-    """The WebSocket route."""
-    routes = APIRouter()
+router = APIRouter()
+"""The WebSocket route."""
 
-    @routes.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        """Play a seat (``hello`` with its token) or watch a table (``hello`` without)."""
-        await serve_socket(websocket, table_id)
 
-    return routes
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """Play a seat (``hello`` with its token) or watch a table (``hello`` without)."""
+    await serve_socket(websocket, table_id)
 
 
 async def serve_socket(websocket: WebSocket, table_id: str) -> None:
