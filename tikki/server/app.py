@@ -152,7 +152,7 @@ def create_app(
     app.include_router(profile.router())
     app.include_router(ws.router)
     app.include_router(web.router)
-    app.include_router(headers.docs_router())
+    app.include_router(headers.docs_router)
     app.include_router(metrics.install(app))  # /healthz, /metrics
     return app
 

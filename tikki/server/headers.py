@@ -91,25 +91,24 @@ DOCS_PAGE = """<!doctype html>
 """The ``/docs`` page: Swagger UI and its start script, all from this server."""
 
 
-def docs_router() -> APIRouter:
-    """``/docs`` and the Swagger UI files it loads."""
-    routes = APIRouter(include_in_schema=False)
+docs_router = APIRouter(include_in_schema=False)
+"""``/docs`` and the Swagger UI files it loads."""
 
-    @routes.get("/docs")
-    async def docs() -> HTMLResponse:
-        """Swagger UI over ``/openapi.json``."""
-        return HTMLResponse(DOCS_PAGE)
 
-    @routes.get("/docs/{name}")
-    async def docs_file(name: str) -> Response:
-        """One of Swagger UI's files."""
-        folder = swagger_ui_files()
-        if folder is None or name not in SWAGGER_FILES:
-            raise ApiError("not_found", _("no file {name!r} under /docs", name=name[:100]))
-        media = "text/css" if name.endswith(".css") else "text/javascript"
-        return FileResponse(folder / name, media_type=media)
+@docs_router.get("/docs")
+async def docs() -> HTMLResponse:
+    """Swagger UI over ``/openapi.json``."""
+    return HTMLResponse(DOCS_PAGE)
 
-    return routes
+
+@docs_router.get("/docs/{name}")
+async def docs_file(name: str) -> Response:
+    """One of Swagger UI's files."""
+    folder = swagger_ui_files()
+    if folder is None or name not in SWAGGER_FILES:
+        raise ApiError("not_found", _("no file {name!r} under /docs", name=name[:100]))
+    media = "text/css" if name.endswith(".css") else "text/javascript"
+    return FileResponse(folder / name, media_type=media)
 
 
 __all__ = ["CSP", "DOCS_PAGE", "HEADERS", "SecurityHeaders", "docs_router", "swagger_ui_files"]
