@@ -473,3 +473,17 @@ def test_two_processes_pulling_one_table_answer_cleanly(tmp_path: Path, postgres
         state.play(move)
     assert len(moves) >= PULLED
     assert "Traceback" not in log.read_text()
+
+
+def test_the_table_caps_hold_for_the_whole_cluster(tmp_path: Path, postgres_url: str) -> None:
+    """``--max-tables`` counts the live tables of every process (the database's), so a
+    process that holds fewer than the cap itself still refuses one over it."""
+    log = tmp_path / "cluster.log"
+    with nodes(postgres_url, log, ["a", "b"], "--max-tables", "3") as [(_a, http_a), (_b, http_b)]:
+        for http in (http_a, http_a, http_b):
+            r = http.post("/api/tables", json={**GAME, "seed": None})
+            assert r.status_code == 201, r.text
+        r = http_a.post("/api/tables", json={**GAME, "seed": None})
+        assert r.status_code == 429, r.text
+        assert "3 live tables" in r.json()["detail"]["message"]
+    assert "Traceback" not in log.read_text()

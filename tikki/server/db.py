@@ -29,6 +29,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
     func,
     insert,
     inspect,
@@ -497,6 +498,16 @@ class Store:
         )
         with Session(self.engine) as session:
             return [self._stored(session, row) for row in session.scalars(query)]
+
+    def live_counts(self) -> tuple[int, int]:
+        """The live (waiting or playing) tables of the whole database, and those of them
+        where only bots play: the site-wide caps of a cluster."""
+        live = TableRow.status.in_(["waiting", "playing"])
+        person = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind != "bot")
+        with Session(self.engine) as session:
+            total = session.scalar(select(func.count()).select_from(TableRow).where(live))
+            bots = session.scalar(select(func.count()).select_from(TableRow).where(live, ~person))
+        return int(total or 0), int(bots or 0)
 
     def move_count(self, table_id: str) -> int:
         """Number of stored moves of a table."""

@@ -811,7 +811,8 @@ class TableManager:
         invites = lock_seats(seats, request.anyone)
         seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
         bots_only = all(s.kind == "bot" for s in seats)
-        self._admit(address, bots_only)
+        site = await self._site_counts()
+        self._admit(address, bots_only, site)
         self._pending.append((address, bots_only))  # counted by the caps until stored
         try:
             return await self._make(request, game, seats, invites, seed, address, timer, on_timeout)
@@ -872,24 +873,43 @@ class TableManager:
                 "unavailable", _("{what} could not be stored: try again", what=_("the new table"))
             ) from None
 
-    def _admit(self, address: str | None, bots_only: bool = False) -> None:
+    async def _site_counts(self) -> tuple[int, int] | None:
+        """A cluster's live tables and bot-only tables in the whole database (``None``
+        without a cluster, or when they cannot be read: this process's count then)."""
+        if not self.ownership.clustered:
+            return None
+        try:
+            return await self._db(self.store.live_counts)
+        except Exception:
+            log.exception("counting the cluster's live tables failed")
+            return None
+
+    def _admit(
+        self, address: str | None, bots_only: bool = False, site: tuple[int, int] | None = None
+    ) -> None:
         """Refuse a new table over the caps or the creation rate (nothing is spent then).
 
-        Tables being created count too, so the caps hold however many ask at once."""
+        Tables being created count too, so the caps hold however many ask at once; with
+        ``site`` (a cluster's counts in the database) the table caps hold for the site."""
         live = [t for t in self.tables.values() if t.status != "finished"]
         policy = self.policy
-        if len(live) + len(self._pending) >= policy.max_tables:
+        n_live = len(live) + len(self._pending)
+        if site is not None:
+            n_live = max(n_live, site[0] + len(self._pending))
+        if n_live >= policy.max_tables:
             raise rate_limited(
                 _(
                     "the server has {n_live} live tables, its limit: join a "
                     "waiting table from the lobby, or create one later",
-                    n_live=len(live) + len(self._pending),
+                    n_live=n_live,
                 ),
                 CAP_RETRY,
             )
         if bots_only:
             bots = sum(1 for t in live if all(s.kind == "bot" for s in t.seats))
             bots += sum(1 for _a, b in self._pending if b)
+            if site is not None:
+                bots = max(bots, site[1] + sum(1 for _a, b in self._pending if b))
             if bots >= policy.max_bot_tables:
                 raise rate_limited(
                     _(
