@@ -242,3 +242,47 @@ def test_profile_keeps_each_analysis_accuracy(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         (game,) = c.get("/api/players/Anna").json()["games"]
         assert game["accuracy"] == pytest.approx(job["analysis"]["accuracy"])
+
+
+def test_postgres_two_processes_settle_each_game_once(postgres_url: str, anchors: None) -> None:
+    """Two server processes on one PostgreSQL database (two ``Ratings``) settling the same
+    finished rated games at once: each game is applied once, and no update of a person's
+    rating is lost (the claim and the row locks)."""
+    import threading
+
+    from tikki.server import create_app
+
+    with TestClient(create_app(postgres_url, bot_delay=0)) as c:
+        anna, ben = TestClient(c.app), TestClient(c.app)
+        assert register(anna, "Anna").status_code == 201
+        assert register(ben, "Ben").status_code == 201
+        rated_game(c, anna, ben)  # settled as it ends: both people have a rating row
+        for _wait in range(500):
+            if sorted(rating_rows(c).values()) == [1, 1]:
+                break
+            time.sleep(0.01)
+        app_state(c).manager.on_finished = None  # two more games left for the processes
+        rated_game(c, anna, ben)
+        rated_game(c, anna, ben)
+        engine = app_state(c).manager.store.engine
+        processes = [ratings.Ratings(engine), ratings.Ratings(engine)]
+        stale = processes[0]._pending()
+        assert len(stale) == 2
+        applied: list[bool] = []
+        start = threading.Barrier(2)
+
+        def settle(process: ratings.Ratings, rows: list[Any]) -> None:
+            start.wait()
+            applied.extend(process._settle_one(row) for row in rows)
+
+        # opposite orders: each applies one game while the other applies the other
+        orders = [stale, stale[::-1]]
+        threads = [
+            threading.Thread(target=settle, args=a) for a in zip(processes, orders, strict=True)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(applied) == [False, False, True, True], applied
+        assert sorted(rating_rows(c).values()) == [3, 3]

@@ -204,6 +204,14 @@ class Ratings:
                 )
             ).all()
         )
+        # lock the people's rating rows, in one order (no two processes wait on each other)
+        connection.execute(
+            select(RatingRow.account_id)
+            .where(RatingRow.account_id.in_(sorted(set(links.values()))))
+            .where(RatingRow.game == table.game)
+            .order_by(RatingRow.account_id)
+            .with_for_update()  # PostgreSQL: held until this table is applied
+        ).all()
         ranks = places(table.outcome, len(seats))
         bots = anchors().get(table.game, {})
         model = _model()
@@ -216,9 +224,9 @@ class Ratings:
             elif s.kind == "human" and s.seat in links and links[s.seat] not in people.values():
                 people[s.seat] = links[s.seat]
                 old = connection.execute(
-                    select(RatingRow.mu, RatingRow.sigma)
-                    .where(RatingRow.account_id == links[s.seat], RatingRow.game == table.game)
-                    .with_for_update()  # PostgreSQL: held until this table is applied
+                    select(RatingRow.mu, RatingRow.sigma).where(
+                        RatingRow.account_id == links[s.seat], RatingRow.game == table.game
+                    )
                 ).first()
                 teams.append([model.rating() if old is None else model.rating(*old)])
             else:
