@@ -11,23 +11,26 @@ it; everything else about the package is in ``pyproject.toml``.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from setuptools import setup
+
+
+def _modules(folder: str) -> list[str]:
+    """Every module of ``folder`` but its ``__init__.py``, in name order: each game's rules
+    (``tikki/games``) and rollout tactics (``tikki/bots/heuristic``), plug-ins of this tree
+    included, without naming one."""
+    root = Path(__file__).resolve().parent
+    found = (root / folder).glob("*.py")
+    return sorted(p.relative_to(root).as_posix() for p in found if p.name != "__init__.py")
+
 
 COMPILED_MODULES = [
     "tikki/cards.py",
     "tikki/events.py",
     "tikki/core.py",
-    "tikki/games/shedding.py",
-    "tikki/games/dealing.py",
-    "tikki/games/myllymatti.py",
-    "tikki/games/mattis.py",
-    "tikki/games/mattis_sampler.py",
-    "tikki/games/mueckenstich.py",
-    "tikki/bots/heuristic/shedding.py",
-    "tikki/bots/heuristic/myllymatti.py",
-    "tikki/bots/heuristic/mattis.py",
-    "tikki/bots/heuristic/mueckenstich.py",
+    *_modules("tikki/games"),
+    *_modules("tikki/bots/heuristic"),
     "tikki/bots/ismcts.py",
     "tikki/bots/endgame.py",
 ]

@@ -9,11 +9,11 @@ moves do).  The hints (terminal and web table) are the same call's best move
 same budget and seed.  "Faster" and "deeper" change only ``iterations``.
 
 * A move's **value** is what that search returns for it from the seat's view: the mean,
-  over the search's iterations through the move, of the seat's own result: for the
-  shedding games (Myllymatti, Mattis) the chance of **not** being the loser, for
-  Mückenstich the points the round in progress scores for the seat (at the round's end,
-  not the running total).  A move the endgame solver proves an escape is worth 1 (and,
-  with two players, a proven loss 0).
+  over the search's iterations through the move, of the seat's own result: for a game
+  with a loser (``value_kind`` ``not_loser``) the chance of **not** being the loser, for
+  one scored in points (``points``) the points the round in progress scores for the seat
+  (at the round's end, not the running total).  A move the endgame solver proves an
+  escape is worth 1 (and, with two players, a proven loss 0).
 * The **best** move is the one the expert plays (the most visited, a proven escape, never
   a proven loss when another move is not).
 * The **loss** of the played move is the best move's value minus its own (at least 0), and
@@ -25,9 +25,9 @@ same budget and seed.  "Faster" and "deeper" change only ``iterations``.
   ``benchmarks/judge.py``).  **Accuracy** is the share of decisions without a label.
 
 The judge never receives the real state: only the seat's view, from which the search draws
-its states with the game's determinizer.  Mückenstich's discards are not judged: the
-expert plays them by rule (:func:`tikki.bots.expert.rule_phases`), since the search hardly
-tells them apart.
+its states with the game's determinizer.  Moves of a game's ``rule_phases`` (discards) are
+not judged: the expert plays them by rule (:func:`tikki.bots.expert.rule_phases`), since
+the search hardly tells them apart.
 
 Every decision has its own seed, derived from ``seed`` and the move number
 (:func:`decision_seed`), so a result is the same whatever ``jobs`` is.

@@ -9,10 +9,10 @@ seed and ``g`` alone, so the results are the same whatever ``--jobs`` is.
 
 Per bot (bots with the same spec are pooled): games, loss rate with a Wilson 95% interval
 (shedding games, where the share of a random bot is ``1/n``) or mean score per round and
-the mean advantage over the other seats with a 95% interval (Mückenstich), mean moves per
-game, abandoned (C-5) and forfeited games, and seconds per move.  Ratings over all games
-come from ``openskill`` (Plackett–Luce).  Every game's record and result can be stored in
-SQLite so that ``tikki replay --db FILE GAME_ID`` replays it.
+the mean advantage over the other seats with a 95% interval (a game scored in points),
+mean moves per game, abandoned (C-5) and forfeited games, and seconds per move.  Ratings
+over all games come from ``openskill`` (Plackett–Luce).  Every game's record and result
+can be stored in SQLite so that ``tikki replay --db FILE GAME_ID`` replays it.
 """
 
 from __future__ import annotations
@@ -568,7 +568,7 @@ def plot(path: Path, spec: ArenaSpec, stats: Sequence[BotStats]) -> None:
     ax.axhline(line, color="grey", linestyle="--", linewidth=1, label=baseline)
     ax.set_ylabel(label)
     ax.legend(loc="best")
-    title = spec.load().title  # the game's title (Mückenstich), not its id
+    title = spec.load().title  # the game's title (with umlauts), not its id
     ax.set_title(f"{title}, {spec.players} players, {spec.games} games (seed {spec.seed})")
     fig.tight_layout()
     fig.savefig(path, dpi=PLOT_DPI)

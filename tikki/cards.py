@@ -1,6 +1,6 @@
 """Cards, decks and their text notation (RULINGS C-3).
 
-French-suited cards (Myllymatti, Mattis) are written rank then suit: ranks
+French-suited cards (the shedding games) are written rank then suit: ranks
 ``2 3 4 5 6 7 8 9 T J Q K A`` and suits ``S H D C`` (``TH`` is the ten of hearts).
 Input also accepts ``10H`` and lower case; output is always canonical.
 
@@ -9,9 +9,9 @@ two and rank 12 the ace, so ``card % 13`` is its rank and ``card // 13`` its sui
 lookup tables below (:data:`CARD_TEXT`, :data:`RANK_OF`, :data:`SUIT_OF`) let the game
 modules stay fast without giving up the text API.
 
-Mückenstich cards are number then colour: ``1R`` … ``12R`` and the mosquito ``MR``;
-colours ``R`` red, ``B`` blue, ``G`` green, ``K`` black.  Identical cards (the two 12s,
-the three mosquitoes of a colour) share one text.
+Colour cards (a 64-card deck of four colours, RULINGS MS-1) are number then colour:
+``1R`` … ``12R`` and the mosquito ``MR``; colours ``R`` red, ``B`` blue, ``G`` green, ``K``
+black.  Identical cards (the two 12s, the three mosquitoes of a colour) share one text.
 """
 
 from __future__ import annotations
@@ -172,12 +172,12 @@ def card_word(text: str) -> str:
 
 
 def colour_word(letter: str) -> str:
-    """A Mückenstich colour in the current language: ``R`` → red, punainen, Rot."""
+    """A card colour in the current language: ``R`` → red, punainen, Rot."""
     return _(_COLOUR_TEXTS[letter])
 
 
 def mueckenstich_word(text: str) -> str:
-    """A Mückenstich card's name in the current language: ``7R`` → red 7, punainen 7,
+    """A colour card's name in the current language: ``7R`` → red 7, punainen 7,
     Rot 7; ``MR`` → red mosquito, punainen hyttynen, rote Mücke."""
     colour = colour_word(text[-1])
     if text[0] == "M":
@@ -190,19 +190,19 @@ def card_sort_key(card: int) -> tuple[int, int]:
     return (RANK_OF[card], SUIT_OF[card])
 
 
-# --- Mückenstich -------------------------------------------------------------------------
+# --- colour cards ------------------------------------------------------------------------
 
 COLOURS = "RBGK"
-"""Mückenstich colours: red, blue, green, black."""
+"""The colours: red, blue, green, black."""
 COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green", "K": "black"}
-"""English names of the Mückenstich colours."""
+"""English names of the colours."""
 MOSQUITO = 13
 """Value of the mosquito within a colour (above the two 12s)."""
 _MS_RE = re.compile(r"^(1[0-2]|[1-9]|M)([RBGK])$")
 
 
 def mueckenstich_deck() -> list[str]:
-    """Return the 64 Mückenstich cards (MS-1): per colour 1–11, 12 twice, M three times."""
+    """Return the 64 colour cards (MS-1): per colour 1–11, 12 twice, M three times."""
     deck: list[str] = []
     for colour in COLOURS:
         deck.extend(f"{n}{colour}" for n in range(1, 12))
@@ -212,7 +212,7 @@ def mueckenstich_deck() -> list[str]:
 
 
 def normalize_mueckenstich(text: str) -> str | None:
-    """Return the canonical text of a forgiving Mückenstich card text, or ``None``.
+    """Return the canonical text of a forgiving colour card text, or ``None``.
 
     >>> normalize_mueckenstich("m r"), normalize_mueckenstich("07g"), normalize_mueckenstich("13R")
     ('MR', '7G', None)

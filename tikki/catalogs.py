@@ -44,6 +44,12 @@ def data_texts() -> Iterator[tuple[str, str]]:
             yield info["summary"], f"game {name}: summary"
         for spec in info["options"]:
             yield spec["text"], f"game {name}: option {spec['name']}"
+        for phase, goal in info["goals"].items():
+            yield goal, f"game {name}: goal of {phase}"
+        for variant, title in info["variant_titles"].items():
+            yield title, f"game {name}: variant {variant}"
+        if info["tie_word"]:
+            yield info["tie_word"], f"game {name}: tie word"
     yield from cli_texts()
 
 

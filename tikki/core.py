@@ -30,6 +30,7 @@ from typing import Any, ClassVar, TypeVar
 
 from tikki.i18n import _ as _t
 from tikki.i18n import ngettext
+from tikki.views import BaseView
 
 RULES_REVISION = "r2"
 """The RULINGS.md revision new games play; stored in every record."""
@@ -168,7 +169,7 @@ RULING_ID = re.compile(r"\b[A-Z]{1,3}-\d+\b")
 
 def split_rulings(text: str) -> tuple[str, list[str]]:
     """A help text in words (its cited ruling ids taken out) and those ids, in order:
-    ``"bottom (koira, MM-18)"`` gives ``("bottom (koira)", ["MM-18"])``."""
+    ``"bottom (a variant, MM-18)"`` gives ``("bottom (a variant)", ["MM-18"])``."""
     ids = RULING_ID.findall(text)
     words = RULING_ID.sub("", text)
     words = re.sub(r",\s*\)", ")", words)
@@ -233,15 +234,20 @@ class Game(ABC):
     default_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]]
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    variant_titles: ClassVar[Mapping[str, str]] = {}
+    """The variants' names as players read them, by key (untranslated; the catalogs
+    translate them); a variant without one shows its key."""
     rules_text: ClassVar[str] = ""
     rules_package: ClassVar[str] = ""
     """The package holding the game's rules texts, ``<name>.<lang>.md`` per language (a
     plug-in ships its own; empty: :mod:`tikki.rules`, tikki's own games)."""
     summary: ClassVar[str] = ""
     """One or two lines for a lobby: players, length, what kind of game it is."""
+    featured: ClassVar[bool] = False
+    """Whether the lobby offers the game first (preselected, first in its header)."""
     memory_aids: ClassVar[bool] = False
     """Whether the game hides won cards during a round, so that tables may offer the
-    *memory aids* option to show them anyway (Mückenstich)."""
+    *memory aids* option to show them anyway."""
     value_kind: ClassVar[str] = "not_loser"
     """What its values measure, one of :data:`VALUE_KINDS`: ``not_loser`` for a game with a
     loser, ``points`` for one scored in points."""
@@ -264,11 +270,23 @@ class Game(ABC):
     """The phase in which the ``expert`` bot may solve the game exactly (its endgame
     solver), once few cards are left; empty: never."""
     endgame_hidden: ClassVar[bool] = False
-    """Whether states that a view allows still differ in that phase (the Mattis dreck),
+    """Whether states that a view allows still differ in that phase (a pile dealt unseen),
     so that the solver trusts only what holds over several drawn states."""
     conformance: ClassVar[tuple[tuple[int, Mapping[str, Any]], ...]] = ()
     """The configurations, ``(players, options)``, the conformance harness plays; empty:
     each player count with the defaults, and each variant at the default count."""
+    view_type: ClassVar[type[Mapping[str, Any]]] = BaseView
+    """The ``TypedDict`` of a seat's view (:mod:`tikki.views` holds the shared keys);
+    ``tests/test_views_types.py`` checks it against real views."""
+    observation_encoder: ClassVar[str] = ""
+    """``"module:Class"`` of the game's fast observation encoder (NumPy, the ``gym`` extra;
+    :func:`tikki.interop.observations.encoder_for`), or empty for the generic one."""
+    tie_word: ClassVar[str] = ""
+    """The game's own word for a ``tie`` event (untranslated; the catalogs translate it),
+    or empty for the plain word."""
+    phase_goals: ClassVar[Mapping[str, str]] = {}
+    """What a player wants in each phase, one short line per phase name (untranslated;
+    the catalogs translate it): shown when the phase begins."""
 
     def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
         # any values: what is not a valid count, revision or option gets a RulesError
@@ -450,6 +468,11 @@ class Game(ABC):
         return describe_game(type(self))
 
     # --- what adapters need (OpenSpiel's game info) -------------------------------------
+
+    def chance_only_at_deal(self) -> bool:
+        """Whether the first deal is the only random event of a game (the OpenSpiel
+        adapter can then make a small deck's deal an explicit chance node)."""
+        return False
 
     def move_grammar(self) -> MoveGrammar:
         """The forms this game's moves take (with these options).  By default every form of
@@ -817,7 +840,7 @@ def _registry() -> dict[str, type[Game]]:
 
 
 def load(name: Any, players: Any = None, *, rules: Any = None, **options: Any) -> Game:
-    """Make a game by name: ``load("myllymatti", players=3, variant="koira")``.
+    """Make a game by name: ``load(name, players=3, variant=...)`` (:func:`games` names them).
 
     ``rules`` picks an older rulings revision (``"r1"``), as a stored game needs; new
     games leave it out and play :data:`RULES_REVISION`.  Unknown games, options, values
@@ -853,12 +876,17 @@ def check_revision(rules: Any) -> str:
 
 
 def describe_game(cls: type[Game]) -> JSON:
-    """JSON-ready description of a game class: players, variants, option specs and whether
-    its tables may offer memory aids (:attr:`Game.memory_aids`)."""
+    """JSON-ready description of a game class: players, variants, option specs, whether
+    its tables may offer memory aids (:attr:`Game.memory_aids`) and its phase goals
+    (:attr:`Game.phase_goals`) and word for a tie (:attr:`Game.tie_word`)."""
     return {
         "title": cls.title,
         "summary": cls.summary,
         "memory_aids": cls.memory_aids,
+        "featured": cls.featured,
+        "variant_titles": dict(cls.variant_titles),
+        "goals": dict(cls.phase_goals),
+        "tie_word": cls.tie_word,
         "players": {
             "min": cls.min_players,
             "max": cls.max_players,
@@ -872,6 +900,19 @@ def describe_game(cls: type[Game]) -> JSON:
 def games() -> dict[str, JSON]:
     """The registered games, by name, with their players, variants and option specs."""
     return {name: describe_game(cls) for name, cls in sorted(_registry().items())}
+
+
+def lobby_order() -> list[str]:
+    """The registered games' names as the lobby lists them: the featured ones
+    (:attr:`Game.featured`) first, then by name."""
+    registry = sorted(_registry().items())
+    return [n for n, c in registry if c.featured] + [n for n, c in registry if not c.featured]
+
+
+def memory_aid_titles() -> str:
+    """The titles of the games whose tables may offer memory aids (:attr:`Game.memory_aids`),
+    for messages: ``A, B``."""
+    return ", ".join(cls.title for _, cls in sorted(_registry().items()) if cls.memory_aids)
 
 
 def game_class(name: str) -> type[Game]:

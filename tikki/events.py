@@ -14,14 +14,14 @@ Event JSON (``type`` and its fields; cards as texts, ``{"seat", "card"}`` where 
 played a card matters):
 
 * ``trick``: ``winner``, ``cards`` (``[{"seat", "card"}]`` in play order);
-* ``tie``: ``seats`` (a Myllymatti kina or a Mattis war goes on between them);
+* ``tie``: ``seats`` (a tie for the trick goes on between them: the game's ``tie_word``);
 * ``void_tie``: ``cards`` (each goes back to the seat that played it) and ``why``:
   ``"kina"`` (a kina that cannot go on, MM-8, with ``seats``) or ``"phase_end"`` (phase 1
   ended mid-trick, AM-8);
 * ``falls``: ``cards`` (``[{"seat", "card"}]``): a phase-2 trick leaves the game;
 * ``take``: ``seat``, ``cards``: what a seat picked up;
 * ``draw``: ``seat``, ``count``; ``cards`` only in the drawer's own view;
-* ``last_card``: ``seat``; ``card`` where it is public (the Mattis shown card);
+* ``last_card``: ``seat``; ``card`` where it is public (a card a rule shows);
 * ``phase``: ``phase`` (its name) and ``leader`` (who acts first in it, or ``None``);
 * ``dreck``: ``counts`` (cards received per seat), ``given`` (per seat); ``cards`` (the
   ones it received) only in a receiver's own view;
@@ -30,7 +30,7 @@ played a card matters):
 * ``round``: ``round`` (from 0), ``scores`` (that round's), ``totals`` (after it);
 * ``over``: ``outcome``.
 
-A game may keep its commonest events in its own move list instead (Myllymatti keeps the
+A game may keep its commonest events in its own move list instead (a game may keep the
 card drawn after a phase-1 play and the cards of a take with the move) and add them to
 the entry before :func:`attach` adds the others: the JSON is the same.
 

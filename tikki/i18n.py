@@ -236,8 +236,8 @@ def tr(message: str, /, **params: Any) -> str:
 
 
 def localized_games(described: Mapping[str, Any]) -> dict[str, Any]:
-    """``tikki.games()`` in the current language: each summary and option ``text``
-    translated, the option ``help`` its translated text with the ruling ids kept."""
+    """``tikki.games()`` in the current language: each summary, phase goal, tie word and
+    option ``text`` translated, the option ``help`` its translated text with the ruling ids kept."""
     out: dict[str, Any] = {}
     for name, info in described.items():
         game = dict(info)
@@ -252,6 +252,11 @@ def localized_games(described: Mapping[str, Any]) -> dict[str, Any]:
                 option["help"] = option["text"] + (f" ({', '.join(rulings)})" if rulings else "")
             options.append(option)
         game["options"] = options
+        game["goals"] = {phase: _(text) for phase, text in info.get("goals", {}).items()}
+        titles = info.get("variant_titles", {})
+        game["variant_titles"] = {key: _(title) for key, title in titles.items()}
+        tie = info.get("tie_word") or ""
+        game["tie_word"] = _(tie) if tie else ""
         out[name] = game
     return out
 

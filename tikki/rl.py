@@ -1,20 +1,20 @@
 """Reinforcement learning with Gymnasium (``pip install 'tikki[gym]'``).
 
-* Registered ids — importing this module registers one Gymnasium id per game,
-  ``tikki/Myllymatti-v0``, ``tikki/Mattis-v0``, ``tikki/Mueckenstich-v0`` (:data:`GYM_IDS`);
+* Registered ids — importing this module registers one Gymnasium id per registered game,
+  ``tikki/<Game>-v0`` after the game's class name (:data:`GYM_IDS`, :func:`gym_id`);
   the keywords of :func:`make_env` (``players``, ``opponents``, ``seat``, ``reward``, the
   game's options) are the ids' kwargs::
 
       import gymnasium
-      import tikki.rl  # registers the ids (or: gymnasium.make("tikki.rl:tikki/Mattis-v0"))
-      env = gymnasium.make("tikki/Myllymatti-v0", players=4, variant="koira",
+      import tikki.rl  # registers the ids (or: gymnasium.make("tikki.rl:tikki/<Game>-v0"))
+      env = gymnasium.make("tikki/<Game>-v0", players=4, variant="standard",
                            opponents=["heuristic"])
 
 * :func:`make_env` — one seat of a game against fixed tikki bots, as a single-agent
   ``gymnasium.Env``::
 
       from tikki.rl import make_env
-      env = make_env("myllymatti", players=3, opponents=["heuristic", "random"], seat=0)
+      env = make_env(name, players=3, opponents=["heuristic", "random"], seat=0)
       obs, info = env.reset(seed=7)
       while True:
           action = env.action_space.sample(info["action_mask"])   # or your policy
@@ -30,7 +30,7 @@
 
   Rewards: with ``reward="game"`` (the default) 0 until the game ends, then the learner's
   ``outcome["returns"]``; with ``reward="round"`` the change of the learner's running
-  total (``State.returns_so_far``) since its last step, so a Mückenstich match pays each
+  total (``State.returns_so_far``) since its last step, so a match of scored rounds pays each
   round's score as the round is scored (the rewards add up to the match's returns; a
   one-round game pays the same as ``"game"``).  A game that reaches its ``max_moves`` cap
   (RULINGS C-5, abandoned) ends ``truncated=True, terminated=False`` with reward
@@ -74,7 +74,7 @@ from gymnasium.vector.utils import batch_space
 
 import tikki
 from tikki import bots as botlib
-from tikki.core import RulesError
+from tikki.core import RulesError, game_class
 from tikki.interop import dataset
 from tikki.interop.observations import encoder_for
 
@@ -83,12 +83,15 @@ Obs = npt.NDArray[np.float32]
 REWARDS = ("game", "round")
 """The reward modes (see the module notes)."""
 
-GYM_IDS: dict[str, str] = {
-    "myllymatti": "tikki/Myllymatti-v0",
-    "mattis": "tikki/Mattis-v0",
-    "mueckenstich": "tikki/Mueckenstich-v0",
-}
-"""The Gymnasium id of each game (registered when this module is imported)."""
+
+def gym_id(name: str) -> str:
+    """The Gymnasium id of a registered game: ``tikki/<its class name>-v0``."""
+    return f"tikki/{game_class(name).__name__}-v0"
+
+
+GYM_IDS: dict[str, str] = {name: gym_id(name) for name in tikki.games()}
+"""The Gymnasium id of each game, plug-in games included (registered when this module is
+imported)."""
 
 
 def _check_reward(reward: str) -> str:
@@ -394,6 +397,7 @@ __all__ = [
     "TikkiGymEnv",
     "VectorEnv",
     "dataset",
+    "gym_id",
     "make_env",
     "make_vec",
     "register_envs",

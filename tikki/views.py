@@ -66,7 +66,7 @@ class BaseView(TypedDict):
 
 
 class SheddingView(BaseView):
-    """The keys Myllymatti and Mattis share (a collecting phase, then shedding)."""
+    """The keys the shedding games share (a collecting phase, then shedding)."""
 
     abandoned: bool
     fallen: list[str]
@@ -80,69 +80,35 @@ class SheddingView(BaseView):
     trick: dict[str, Any]
 
 
-class MyllymattiView(SheddingView):
-    """A seat's view of Myllymatti (MM-1..MM-18)."""
-
-    aside_card: str | None
-    """The set-aside last stock card, once it is shown (MM-6, MM-10)."""
-    aside_owner: int | None
+GameView = BaseView
+"""Any game's view: the keys every game shares.  Each game declares its own view type
+(:attr:`tikki.core.Game.view_type`) in its own module."""
 
 
-class MattisView(SheddingView):
-    """A seat's view of Mattis (AM-1..AM-14)."""
+def _views() -> dict[str, type[Mapping[str, Any]]]:
+    from tikki.core import _registry  # the games import this module
 
-    draws: list[Any]
-    dreck: dict[str, Any] | None
-    """The dreck of phase 2 as this seat may see it (AM-9)."""
-    facts: list[Any]
-    """What the rules force to be public (C-4): voids, ranks not held."""
-    shown_card: str | None
-    shown_in_hand: bool
-    shown_owner: int | None
+    return {name: cls.view_type for name, cls in sorted(_registry().items())}
 
 
-class MueckenstichView(BaseView):
-    """A seat's view of a Mückenstich match (MS-1..MS-12)."""
+def __getattr__(name: str) -> Any:
+    """``VIEWS`` (each game's view type by the game's name) and each game's view type by
+    its own name (``views.<Class>View``), read from the games' declarations."""
+    if name == "VIEWS":
+        return _views()
+    if not name.endswith("View") or name.startswith("_"):  # typing asks for other names
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    for shape in _views().values():
+        if shape.__name__ == name:
+            return shape
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-    deal: int
-    dealer: int
-    deals: int
-    discard_counts: list[int]
-    discards: list[str]
-    doubled: str | None
-    dropped: str | None
-    forehand: int
-    leader: int
-    led: str | None
-    mosquitoes: list[int]
-    naming_trump: bool
-    round: int
-    round_scores: list[list[int]]
-    """Each scored round's scores so far."""
-    rounds: int
-    scores: list[int]
-    scoring_choice: dict[str, Any] | None
-    sheet: list[dict[str, Any]]
-    trick: list[CardPlay]
-    tricks: list[int]
-    voids: list[Any]
-
-
-GameView = MyllymattiView | MattisView | MueckenstichView
-"""Any game's view."""
-
-VIEWS: dict[str, type[BaseView]] = {
-    "myllymatti": MyllymattiView,
-    "mattis": MattisView,
-    "mueckenstich": MueckenstichView,
-}
-"""Each game's view type by the game's name."""
 
 # --- outcomes ----------------------------------------------------------------------------
 
 
 class SheddingOutcome(TypedDict):
-    """The outcome of Myllymatti and Mattis: who went out in which order, and the loser."""
+    """The outcome of a shedding game: who went out in which order, and the loser."""
 
     loser: int | None
     out_order: list[int]
@@ -151,7 +117,8 @@ class SheddingOutcome(TypedDict):
 
 
 class MatchOutcome(TypedDict):
-    """The outcome of a Mückenstich match: the totals, each round's scores, the winners."""
+    """The outcome of a match of scored rounds: the totals, each round's scores, the
+    winners."""
 
     scores: list[int]
     rounds: list[list[int]]
@@ -191,16 +158,12 @@ def shedding_outcome(outcome: Mapping[str, Any] | None) -> SheddingOutcome | Non
 
 
 __all__ = [
-    "VIEWS",
     "BaseView",
     "CardPlay",
     "GameView",
     "HistoryEntry",
     "LastTrick",
     "MatchOutcome",
-    "MattisView",
-    "MueckenstichView",
-    "MyllymattiView",
     "Outcome",
     "SheddingOutcome",
     "SheddingView",

@@ -1,6 +1,6 @@
 """Exact search of shedding endgames (issue 15): paranoid alpha-beta with a position table.
 
-A shedding game (Myllymatti, Mattis) is a *loser* game: one player loses, every other
+A shedding game is a *loser* game: one player loses, every other
 player gains the same.  For the seat that searches, ``seat``, every end is one of three
 values: :data:`WIN` (``seat`` went out, someone else is left holding cards), :data:`LOSS`
 (``seat`` is the loser) or :data:`DRAW` (abandoned under C-5: no loser).
@@ -28,7 +28,7 @@ every move is decided or the budget is spent.
 
 **Positions** are keyed by the seat to act, every hand and the cards on the trick, read
 from :meth:`State.reveal` of the state searched — a state the bot built from its own view
-(Myllymatti phase 2 is perfect information, MM-10; a Mattis determinization is a sampled
+(perfect information where every hand is public; else a sampled
 state), so nothing hidden is read.  The key leaves out which seat played each trick card:
 the hands, the trick and the seat to act imply it in every position met in practice.
 

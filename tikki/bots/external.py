@@ -2,7 +2,7 @@
 
 The protocol is one JSON object per line.  For every decision tikki writes::
 
-    {"type": "choose", "game": "myllymatti", "players": 3, "options": {...},
+    {"type": "choose", "game": "<name>", "players": 3, "options": {...},
      "seat": 1, "view": {... the seat's view, with "legal_moves" ...}}
 
 and the bot answers with one line ``{"move": "7H"}`` (a bare JSON string ``"7H"`` is

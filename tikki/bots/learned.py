@@ -1,7 +1,7 @@
 """The ``learned`` bot: a trained policy alone, no search (instant; issue 38).
 
 ``learned`` plays the game it is given with that game's shipped model
-(``tikki/models/<game>.npz``, :mod:`tikki.learn.model`); ``learned:mattis`` names the game
+(``tikki/models/<game>.npz``, :mod:`tikki.learn.model`); ``learned:<game>`` names the game
 the model must be for (a bot made for another game refuses to play), and
 ``learned:model=path/to/model.npz`` plays a retrained model (``python -m tikki.learn
 train``).  It plays the policy's most probable legal move (``sample=1``: a move drawn from
@@ -14,7 +14,7 @@ may know, so every state the view allows gives the same vector.
 
 The models and the encoders need NumPy: ``pip install 'tikki[models]'`` (a clear error
 says so where it is missing).  The shipped models are trained for the player counts of the
-strength protocol (Myllymatti and Mattis 3, Mückenstich 4); another count is refused with
+strength protocol (each game's default count); another count is refused with
 a clear error.
 """
 

@@ -55,8 +55,8 @@ def analyse_command(
     """Judge every decision of one seat: each legal move's value from that seat's view.
 
     The judge is the expert bot's own search (the hint's too), from the seat's view only.
-    Values are the chance of not being the loser (Myllymatti, Mattis) or the points the
-    round in progress will score (Mückenstich). Moves that lose 5/10/20 points of chance
+    Values are the chance of not being the loser (a game with a loser) or the points the
+    round in progress will score (a game scored in points). Moves that lose 5/10/20 points of chance
     (1/2/4 points), after taking off the sampling error, are inaccuracies, mistakes and
     blunders. --iterations sets the budget (the web table's default is the same).
 

@@ -14,6 +14,8 @@ from rich.text import Text
 from tikki import arena, extras
 from tikki import bots as botlib
 from tikki.cli.shared import (
+    GAMES_HELP,
+    VARIANT_HELP,
     LangOption,
     complain,
     console,
@@ -32,7 +34,7 @@ from tikki.tui import outputs
 
 
 def arena_command(
-    game: Annotated[str, typer.Argument(help="myllymatti, mattis or mueckenstich")],
+    game: Annotated[str, typer.Argument(help=GAMES_HELP)],
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="number of players")
     ] = None,
@@ -48,7 +50,7 @@ def arena_command(
     ] = 300,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="arena seed (deals and bot seeds)")] = 0,
-    variant: Annotated[str | None, typer.Option("--variant", help="a preset, e.g. koira")] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help=VARIANT_HELP)] = None,
     option: Annotated[
         list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
     ] = [],  # noqa: B006

@@ -10,6 +10,9 @@ import typer
 
 from tikki import bots as botlib
 from tikki.cli.shared import (
+    GAMES_HELP,
+    MEMORY_AIDS_HELP,
+    VARIANT_HELP,
     LangOption,
     complain,
     console,
@@ -17,7 +20,7 @@ from tikki.cli.shared import (
     make_game,
     use_lang,
 )
-from tikki.core import Game, RulesError
+from tikki.core import Game, RulesError, memory_aid_titles
 from tikki.i18n import _
 from tikki.tui import outputs
 from tikki.tui.app import Session, default_record_path
@@ -43,7 +46,7 @@ def _bot_specs(game: Game, human: int | None, bots: str | None, bot: list[str]) 
 
 
 def play(
-    game: Annotated[str, typer.Argument(help="myllymatti, mattis or mueckenstich")],
+    game: Annotated[str, typer.Argument(help=GAMES_HELP)],
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="number of players")
     ] = None,
@@ -51,7 +54,7 @@ def play(
     seed: Annotated[
         int | None, typer.Option("--seed", help="deal seed (same seed, same game)")
     ] = None,
-    variant: Annotated[str | None, typer.Option("--variant", help="a preset, e.g. koira")] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help=VARIANT_HELP)] = None,
     option: Annotated[
         list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
     ] = [],  # noqa: B006
@@ -71,7 +74,7 @@ def play(
         bool,
         typer.Option(
             "--memory-aids",
-            help="Mückenstich: show won tricks, the last trick and mosquito counts during a round",
+            help=MEMORY_AIDS_HELP,
         ),
     ] = False,
     auto: Annotated[
@@ -101,8 +104,9 @@ def play(
         if memory_aids and not g.memory_aids:
             raise RulesError(
                 _(
-                    "--memory-aids is a Mückenstich table option: {game} always shows "
+                    "--memory-aids is a {games} table option: {game} always shows "
                     "every card played",
+                    games=memory_aid_titles(),
                     game=g.title,
                 )
             )

@@ -20,13 +20,34 @@ from rich.progress import (
 )
 
 from tikki import i18n
-from tikki.core import Game, RulesError, load
+from tikki.core import Game, RulesError, game_class, load, lobby_order, memory_aid_titles
 from tikki.i18n import _
 from tikki.tui import outputs
 
+
+def _listed(words: list[str], last: str) -> str:
+    """``a, b or c`` (``last`` the joining word), in English: the help is translated whole."""
+    return f"{', '.join(words[:-1])} {last} {words[-1]}" if len(words) > 1 else "".join(words)
+
+
+GAMES_HELP = _listed(lobby_order(), "or")
+"""The games' names for a GAME argument's help, from the registry (``a, b or c``)."""
+VARIANT_HELP = "a preset, e.g. " + next(
+    (v for n in lobby_order() for v in game_class(n).variants), "standard"
+)
+"""The --variant help, with the first game's first preset as the example."""
+MEMORY_AIDS_HELP = (
+    f"{memory_aid_titles()}: show won tricks, the last trick and mosquito counts during a round"
+)
+"""The --memory-aids help: the games whose tables offer it (:attr:`Game.memory_aids`)."""
+APP_HELP = _listed([game_class(n).title for n in lobby_order()], "and") + (
+    ", played exactly by their rules."
+)
+"""What tikki is, in one line: the registered games' titles."""
+
 app = typer.Typer(
     name="tikki",
-    help="Myllymatti, Mattis and Mückenstich, played exactly by their rules.",
+    help=APP_HELP,
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="rich",
@@ -67,8 +88,11 @@ def use_lang(lang: str | None) -> None:
 
 
 def choose_language(lang: LangOption = None) -> None:
-    """Myllymatti, Mattis and Mückenstich, played exactly by their rules."""
+    """The games, played exactly by their rules (the app's help, :data:`APP_HELP`)."""
     set_language(lang)
+
+
+choose_language.__doc__ = APP_HELP  # the callback's docstring is the app's help too
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -85,7 +109,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 
 def game_name(text: str) -> str:
-    """A game name as typed (``Mückenstich``, ``MUECKENSTICH``) → its registered name."""
+    """A game name as typed (its title with umlauts, or in capitals) → its registered name."""
     name = text.strip().casefold()
     for umlaut, letters in (("ü", "ue"), ("ö", "oe"), ("ä", "ae")):
         name = name.replace(umlaut, letters)

@@ -5,7 +5,7 @@ and which suits a place cannot hold (a public void).  :func:`deal_constrained` d
 pool of cards into such places so that every assignment allowed is equally likely:
 exact constraint-aware dealing, not shuffling and hoping.
 
-Cards are ints whose suit is ``card >> 4`` (four suits, as Mückenstich's cards are
+Cards are ints whose suit is ``card >> 4`` (four suits, as a colour game's cards are
 ``colour * 16 + value``); a place is ``(size, allowed suit mask)``.
 """
 

@@ -97,6 +97,7 @@ from tikki.games.shedding import (
 )
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
+from tikki.views import SheddingView
 
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
@@ -152,6 +153,19 @@ def ranks_mask(text: str) -> int:
     return mask
 
 
+class MattisView(SheddingView):
+    """A seat's view of Mattis (AM-1..AM-14)."""
+
+    draws: list[Any]
+    dreck: dict[str, Any] | None
+    """The dreck of phase 2 as this seat may see it (AM-9)."""
+    facts: list[Any]
+    """What the rules force to be public (C-4): voids, ranks not held."""
+    shown_card: str | None
+    shown_in_hand: bool
+    shown_owner: int | None
+
+
 class Mattis(FrenchGame):
     """Mattis for 2–5 players (3 by default): collect in phase 1, shed in phase 2."""
 
@@ -188,6 +202,19 @@ class Mattis(FrenchGame):
     endgame_phase = "shed"
     endgame_hidden = True  # who got which dreck card stays secret (AM-9)
     conformance = ((2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2}))
+    view_type = MattisView
+    observation_encoder = "tikki.interop.encoders.mattis:MattisEncoder"
+    tie_word = "War"  # N_("War")
+    phase_goals: ClassVar[Mapping[str, str]] = {
+        "collect": "Take few tricks, and good cards: your won cards are your phase-2 hand.",
+        "shed": "Shed your cards: follow suit and beat the trick, or take it. The last player "
+        "holding cards loses.",
+    }
+
+    def chance_only_at_deal(self) -> bool:
+        """Whether there is no dreck to shuffle mid-game (AM-9: its 2s to 5s and the 6 of
+        trumps): a short deck without the ranks 2–6."""
+        return not any(card[0] in "23456" for card in self.deck())
 
     def move_grammar(self) -> MoveGrammar:
         """Cards, sequences up to ``max_sequence`` (AM-10), ``stock``, ``take``, ``pass``

@@ -77,6 +77,7 @@ from tikki.events import (
 from tikki.games.dealing import Dealer
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
+from tikki.views import BaseView, CardPlay
 
 DISCARD, PLAY, SCORE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("discard", "play", "score", "over")
@@ -243,6 +244,33 @@ def score_pile(cards: Sequence[int], double: int, drop: int) -> int:
     return score - MOSQUITO_PENALTY * bitten.bit_count()
 
 
+class MueckenstichView(BaseView):
+    """A seat's view of a Mückenstich match (MS-1..MS-12)."""
+
+    deal: int
+    dealer: int
+    deals: int
+    discard_counts: list[int]
+    discards: list[str]
+    doubled: str | None
+    dropped: str | None
+    forehand: int
+    leader: int
+    led: str | None
+    mosquitoes: list[int]
+    naming_trump: bool
+    round: int
+    round_scores: list[list[int]]
+    """Each scored round's scores so far."""
+    rounds: int
+    scores: list[int]
+    scoring_choice: dict[str, Any] | None
+    sheet: list[dict[str, Any]]
+    trick: list[CardPlay]
+    tricks: list[int]
+    voids: list[Any]
+
+
 class Mueckenstich(Game):
     """Mückenstich for 3–6 players; one state is a whole match (MS-2)."""
 
@@ -267,8 +295,26 @@ class Mueckenstich(Game):
     )
     memory_aids = True  # won tricks stay hidden during a round (MS-12); tables may show them
     value_kind = "points"
-    rule_phases = frozenset({"discard"})  # the expert sets its discards aside by rule
+    rule_phases = frozenset({"discard"})
+    """The expert sets its discards aside by the heuristic's rules: the two discards (MS-4)
+    are a choice among 15 and 14 cards whose worth shows only at the round's end, and the
+    search hardly tells them apart: over 60 deals ``ismcts:iterations=500`` and
+    ``expert:rules=0`` set aside no more mosquitoes than they hold (15% and 19% of their
+    discards; 19% of the cards held), the heuristic 84% (its rule 1, "set aside mosquitoes
+    that would bite you"); over one round of each of those deals in every seat against
+    three ``ismcts:iterations=500``, discarding by rule scored more
+    (``benchmarks/discards.py``), though a whole-match run did not confirm the gain (the
+    figures are in docs/bots.md, "How strong expert is")."""
     tactics_module = "tikki.bots.heuristic.mueckenstich"
+    view_type = MueckenstichView
+    observation_encoder = "tikki.interop.encoders.mueckenstich:MueckenstichEncoder"
+    phase_goals: ClassVar[Mapping[str, str]] = {
+        "discard": "Set aside two cards you do not want: keep a hand that wins number cards.",
+        "play": "Win tricks with number cards; avoid tricks with mosquitoes (the first of a "
+        "colour costs 5).",
+        "score": "The fewest tricks doubles a colour, the most mosquitoes drops one: pick "
+        "what pays most.",
+    }
 
     def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
         super().__init__(players, rules=rules, **options)

@@ -76,6 +76,7 @@ from tikki.games.shedding import (
 )
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
+from tikki.views import SheddingView
 
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
@@ -102,6 +103,14 @@ _BEATS: tuple[tuple[bytes, ...], ...] = tuple(
 
 _PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
+
+
+class MyllymattiView(SheddingView):
+    """A seat's view of Myllymatti (MM-1..MM-18)."""
+
+    aside_card: str | None
+    """The set-aside last stock card, once it is shown (MM-6, MM-10)."""
+    aside_owner: int | None
 
 
 class Myllymatti(FrenchGame):
@@ -145,6 +154,21 @@ class Myllymatti(FrenchGame):
     )
     tactics_module = "tikki.bots.heuristic.myllymatti"
     endgame_phase = "shed"  # every hand is public there (MM-10): solved exactly when short
+    view_type = MyllymattiView
+    featured = True  # the lobby preselects it
+    variant_titles: ClassVar[Mapping[str, str]] = {"koira": "Koira"}
+    observation_encoder = "tikki.interop.encoders.myllymatti:MyllymattiEncoder"
+    tie_word = "Kina"  # N_("Kina")
+    phase_goals: ClassVar[Mapping[str, str]] = {
+        "collect": "Win few duels and good cards: your pile is your phase-2 hand.",
+        "shed": "Get rid of your cards: beat the top card or pick up. The last player "
+        "holding cards loses.",
+    }
+
+    def chance_only_at_deal(self) -> bool:
+        """Always: the stock is part of the first deal."""
+        return True
+
     conformance = (
         (2, {}),
         (3, {}),

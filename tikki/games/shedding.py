@@ -1,9 +1,9 @@
-"""Pieces shared by the shedding games (Myllymatti, Mattis): seats with cards, runs, and
+"""Pieces shared by the shedding games (collect, then shed): seats with cards, runs, and
 :class:`SheddingState`, the state parts both games play alike (phase 2's falling trick,
 the end, the outcome, the history).
 
 French cards are ints (:mod:`tikki.cards`), ``suit * 13 + rank``, so the cards of one
-suit in consecutive ranks are consecutive ints: a run (Myllymatti) or sequence (Mattis)
+suit in consecutive ranks are consecutive ints: a run or sequence
 is ``low, low + 1, …`` within one suit, written low to high, ``5H+6H+7H``.
 """
 
@@ -101,7 +101,7 @@ def runs_in(hand: Iterable[int], max_len: int | None = None) -> list[tuple[int, 
     ``links`` says that ``c`` and ``c + 1`` are held and of one suit.
     """
     held = 0
-    for c in hand:  # a loop, not reduce(): the hot path of Mattis playouts
+    for c in hand:  # a loop, not reduce(): a hot path of playouts
         held |= 1 << c
     links = held & (held >> 1) & _NOT_ACES
     limit = held.bit_count() if max_len is None else max_len
@@ -177,7 +177,7 @@ class FrenchGame(Game):
 
 
 class SheddingState(TableState):
-    """The state of a shedding game, what Myllymatti and Mattis share.
+    """The state of a shedding game, what the shedding games share.
 
     A subclass keeps ``_n``, ``_hands``, ``_plays`` (phase 2's trick: ``[seat, cards]``
     plays), ``_trick_size``, ``_fallen``, ``_out``, ``_loser``, ``abandoned``, ``_hist``

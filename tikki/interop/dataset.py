@@ -5,12 +5,12 @@
 
     from tikki.interop import dataset          # also tikki.rl.dataset
 
-    data = dataset.from_bots("myllymatti", 3, ["heuristic", "random"], games=30, seed=1)
+    data = dataset.from_bots(name, 3, ["heuristic", "random"], games=30, seed=1)
     dataset.save("games.npz", data)            # the same inputs give the same bytes
     data = dataset.load("games.npz")
     data["observation"].shape                  # (decisions, observation size)
 
-Or from the shell: ``python -m tikki.interop.dataset myllymatti -p 3 --bots heuristic,random
+Or from the shell: ``python -m tikki.interop.dataset GAME -p 3 --bots heuristic,random
 -n 30 --seed 1 -o games.npz``, or ``--records a.json b.json`` / ``--db arena.sqlite``.
 
 One row per decision (a move of a seat), in game order, games in the order given:
@@ -310,7 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tikki.interop.dataset", description="Write a dataset of decisions (.npz)."
     )
-    parser.add_argument("game", help="myllymatti, mattis or mueckenstich (for --bots)", nargs="?")
+    known = ", ".join(tikki.games())
+    parser.add_argument("game", help=f"one of {known} (for --bots)", nargs="?")
     parser.add_argument("-p", "--players", type=int, default=None)
     parser.add_argument("--bots", help="lineup, e.g. heuristic,random (plays new games)")
     parser.add_argument("-n", "--games", type=int, default=100)
@@ -324,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.bots:
             if not args.game:
-                raise RulesError("--bots plays new games: name the game, e.g. myllymatti")
+                raise RulesError(f"--bots plays new games: name the game, one of {known}")
             if args.records or args.db:
                 raise RulesError("give --bots (new games) or --records/--db, not both")
             players = args.players or tikki.load(args.game).players

@@ -18,8 +18,8 @@ space is built instead from the game's deck and its move grammar (docs/design.md
 5. ``<word> <suit>`` for each suit word (``trump G``, ``double G``, ``drop G``) and suit.
 
 Which runs and words a game has, the game declares: ``Game.move_grammar()`` (a function
-of the game's options, e.g. Myllymatti has runs only with ``runs=True``; Mattis sequences
-are at most ``max_sequence`` long), collected by name in :data:`GRAMMARS`.  A game missing
+of the game's options, e.g. runs only with an option that allows them, sequences at most
+``max_sequence`` long), collected by name in :data:`GRAMMARS`.  A game missing
 from the table gets :func:`fallback_grammar`: every word of the move grammar of
 docs/design.md and runs up to a whole suit (a larger space, correct for any game whose moves
 follow that grammar).
@@ -27,7 +27,7 @@ A legal move outside the space raises :class:`ActionSpaceError` saying where to 
 the tests play every registered game to make sure that never happens.
 
 Suits are the last character of the card texts and "consecutive" is the order of the
-distinct cards of a suit in ``game.deck()`` (rank order for the French and Mückenstich
+distinct cards of a suit in ``game.deck()`` (rank order for the French and the colour
 decks).
 
 Observations
@@ -89,7 +89,7 @@ META_KEYS = frozenset(
     }
 )
 """Top-level view keys that are not part of the ``fields`` block (``scoring_choice``, the
-figures of Mückenstich's double and drop, follows from the piles that are encoded)."""
+figures of a double and drop, follows from the piles that are encoded)."""
 OBS_BOUND = 1e6
 """Bound of every observation value (PettingZoo ``Box`` limits)."""
 

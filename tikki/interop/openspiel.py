@@ -9,7 +9,7 @@ the game's options as OpenSpiel parameters (defaults from the option specs), plu
     from tikki.interop import openspiel
 
     openspiel.register()
-    game = pyspiel.load_game("python_tikki_myllymatti(players=3,variant=koira)")
+    game = pyspiel.load_game("python_tikki_<name>(players=3)")   # <name>: tikki.games()
     state, rng = game.new_initial_state(), np.random.default_rng(7)
     while not state.is_terminal():
         print(state.current_player(), state.observation_string())   # the seat's view
@@ -61,9 +61,9 @@ cannot be told apart); to play a preset with one option back at its default, giv
 
 The chance model: explicit for the mini games, sampled otherwise
 ----------------------------------------------------------------
-A configuration whose only random event is the first deal (Myllymatti: the stock is part
-of the deal; Mattis with a short deck that holds no 2–6, so that there is no dreck to
-shuffle; Mückenstich with one round) and whose deck holds at most :data:`EXPLICIT_DECK`
+A configuration whose only random event is the first deal (the game declares it:
+:meth:`tikki.Game.chance_only_at_deal`, e.g. where the stock is part of the deal, or a short
+deck leaves nothing to shuffle later) and whose deck holds at most :data:`EXPLICIT_DECK`
 cards (the ``mini`` variants) is ``EXPLICIT_STOCHASTIC``: its initial state is a chance
 node whose outcomes are the distinct deals, each with its probability (every distinct deck
 order is equally likely; orders that deal the same game are one outcome,
@@ -73,8 +73,8 @@ exact best responses, ``TabularPolicy`` and ``policy_aggregator`` run on it
 
 Every other configuration is ``SAMPLED_STOCHASTIC``: there are no chance nodes; each state deals
 itself from a seed it holds (docs/design.md: randomness).  Why not explicit chance nodes:
-tikki's randomness is more than the first deal (the Mattis dreck is shuffled mid-game,
-each Mückenstich round is dealt anew), and the public contract can inject only the first
+tikki's randomness is more than the first deal (a pile may be shuffled mid-game, each
+round of a match is dealt anew), and the public contract can inject only the first
 deal (``new_state(deck=…)``); every later random event follows from the state's seed.
 Exposing the first deal as chance nodes while the rest stayed hidden in the seed would
 claim an explicit model that the game does not have, so the honest choice is the one
@@ -180,20 +180,10 @@ def _json_loads(text: str) -> Any:
     return json.loads(text)
 
 
-DEAL_ONLY = frozenset({"myllymatti"})
-"""Games whose only random event is the first deal (the stock is part of it)."""
-NO_DRECK = frozenset("23456")
-"""Mattis shuffles its dreck (AM-9: 2s to 5s and the 6 of trumps) mid-game; a short deck
-without these ranks never does, so its only random event is the first deal too."""
-
-
 def deal_only(game: tikki.Game) -> bool:
-    """Whether ``game``'s only random event is its first deal."""
-    if game.name == "mattis":
-        return not any(card[0] in NO_DRECK for card in game.deck())
-    if game.name == "mueckenstich":  # one round: its later deal is from the same deck
-        return bool(game.option("rounds") == 1)
-    return game.name in DEAL_ONLY
+    """Whether ``game``'s only random event is its first deal (its declaration,
+    :meth:`tikki.Game.chance_only_at_deal`)."""
+    return game.chance_only_at_deal()
 
 
 EXPLICIT_DECK = 7

@@ -4,7 +4,7 @@
 
     from tikki.interop import pettingzoo as tikki_pz
 
-    env = tikki_pz.env("myllymatti", players=3, render_mode="ansi", variant="koira")
+    env = tikki_pz.env(name, players=3, render_mode="ansi")   # name: one of tikki.games()
     env.reset(seed=7)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -30,8 +30,8 @@ What the environment provides
   two ``Box`` spaces.
 * Rewards are 0 until the game ends, then ``outcome["returns"]`` for every agent
   (``reward="game"``, the default); with ``reward="round"`` every agent earns the change
-  of its running total (``State.returns_so_far``) on each step, so Mückenstich pays each
-  round's score when the round is scored.  A game that reaches its move cap (``max_moves``,
+  of its running total (``State.returns_so_far``) on each step, so a match of scored rounds pays
+  each round's score when the round is scored.  A game that reaches its move cap (``max_moves``,
   RULINGS C-5: abandoned) ends every agent ``truncated`` (not ``terminated``) with reward
   ``abandoned_reward`` (default 0; the game's own returns, −1 each, are in the outcome).
   ``infos[agent]`` is ``{}`` until the end, then ``{"outcome": outcome}``.
@@ -251,7 +251,7 @@ def env(
 ) -> Any:
     """The environment of one tikki game, wrapped in PettingZoo's ``OrderEnforcingWrapper``.
 
-    ``env("myllymatti", players=3, variant="koira")``; options are tikki's keywords.
+    ``env(name, players=3, variant="standard")``; options are tikki's keywords.
     """
     return _OrderEnforcing(raw_env(game, players, render_mode, **options))
 

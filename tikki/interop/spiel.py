@@ -10,7 +10,7 @@
     from tikki.interop import openspiel, spiel
 
     openspiel.register()
-    game = pyspiel.load_game("python_tikki_myllymatti(players=3,rng_seed=1)")
+    game = pyspiel.load_game("python_tikki_<name>(players=3,rng_seed=1)")
     bots = [spiel.TikkiBot(game, "heuristic", seed=s) for s in range(3)]
     print(evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0)))
 

@@ -13,8 +13,8 @@ every decision with at least two legal moves:
   proof, is one-hot);
 * ``action`` ``int64``: the move played (the most visited);
 * ``value`` ``float32``: the seat's *gain* from this position, what the search's rollouts
-  score: its points of the round in progress (Mückenstich) or its return at the end of the
-  game (the shedding games: −1 for the loser, ``1/(n−1)`` for the others);
+  score: its points of the round in progress (a game scored in points) or its return at the
+  end of the game (the shedding games: −1 for the loser, ``1/(n−1)`` for the others);
 * ``seat``, ``game`` ``int64``: the acting seat and the game's index.
 
 Chunk ``k`` (``chunk-0000k.npz``) holds games ``k·chunk … (k+1)·chunk − 1``; each game is
@@ -52,8 +52,9 @@ from tikki.interop.observations import encoder_for
 
 DEFAULT_BOT = "ismcts:iterations=200"
 """The self-play bot of :func:`generate` (cheap: data comes quickly)."""
-DEFAULT_PLAYERS = {"myllymatti": 3, "mattis": 3, "mueckenstich": 4}
-"""The player count each game's shipped model is trained for (the strength protocol's)."""
+DEFAULT_PLAYERS = {name: info["players"]["default"] for name, info in tikki.games().items()}
+"""The player count each game's shipped model is trained for: its default (the strength
+protocol's)."""
 
 
 def derive(seed: int, *parts: int) -> int:

@@ -7,8 +7,8 @@ vector the adapters give) through two ReLU layers to
   (:class:`tikki.interop.encoding.ActionSpace`), softmaxed over the legal moves only (every
   other action gets exactly 0);
 * a **value**: the seat's expected *gain* from the position, what the search's rollouts
-  score: its points of the round in progress (Mückenstich) or its return at the game's end
-  (the shedding games: −1 for the loser, ``1/(n−1)`` for each other seat).
+  score: its points of the round in progress (a game scored in points) or its return at the
+  game's end (the shedding games: −1 for the loser, ``1/(n−1)`` for each other seat).
 
 The weights and what they were trained for (game, players, options, observation and
 action sizes, the value's scale, the data and the validation figures) are one ``.npz``:

@@ -6,8 +6,8 @@ adapters' observation vectors (Gymnasium, PettingZoo).
     from tikki.learn.policy import AdapterPolicy
     from tikki.interop import pettingzoo as tikki_pz
 
-    policy = AdapterPolicy("myllymatti", players=3)      # the shipped model
-    env = tikki_pz.env("myllymatti", players=3)
+    policy = AdapterPolicy(name, players=3)      # the shipped model of a game (tikki.games())
+    env = tikki_pz.env(name, players=3)
     env.reset(seed=7)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()

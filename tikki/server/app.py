@@ -118,7 +118,7 @@ def create_app(
     app = FastAPI(
         title="tikki web table",
         version=tikki.__version__,
-        description="Play Myllymatti, Mattis and Mückenstich with friends and bots. "
+        description="Play card games (GET /api/games lists them) with friends and bots. "
         "The WebSocket protocol is described in docs/protocol.md.",
         lifespan=lifespan,
         docs_url=None,  # served from local files by headers.docs_router

@@ -139,7 +139,7 @@ def _ratings(engine: Engine, account_id: int) -> dict[str, Any]:
 
 def statistics(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per game: finished games, how often first and last, and the average points (games
-    with scores, e.g. Mückenstich)."""
+    with scores)."""
     out: dict[str, dict[str, Any]] = {}
     for g in games:
         if g["status"] != "finished":

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tikki.core import games
 from tikki.i18n import _
 from tikki.server.db import BOT_SPEC_MAX
 from tikki.server.seeds import SEED_DIGITS, SEED_MAX
@@ -46,11 +47,15 @@ class SeatRequest(BaseModel):
     )
 
 
+FEATURED = [name for name, info in games().items() if info["featured"]][:1]
+"""The example game of the schema: the one the lobby offers first."""
+
+
 class CreateTable(BaseModel):
     """A new table: game, options, one entry per seat, an optional seed."""
 
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=40, examples=["myllymatti"])
+    game: str = Field(max_length=40, examples=FEATURED)
     players: Int | None = Field(None, ge=1, le=16, description="default: one per seat")
     variant: str | None = Field(None, max_length=40, examples=["standard"])
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"runs": False}])
@@ -72,7 +77,9 @@ class CreateTable(BaseModel):
         return value
 
     memory_aids: bool = Field(
-        False, description="Mückenstich table option: show won tricks during a round"
+        False,
+        description="a table option of the games that declare memory_aids (GET /api/games): "
+        "show won tricks during a round",
     )
     forced_moves: bool = Field(
         False,
@@ -162,7 +169,7 @@ class TableInfo(BaseModel):
     seats: list[SeatInfo]
     outcome: dict[str, Any] | None
     rules: str = Field(description="the rulings revision the table plays")
-    memory_aids: bool = Field(description="Mückenstich: won tricks shown during a round")
+    memory_aids: bool = Field(description="won tricks shown during a round (memory aids)")
     forced_moves: bool = Field(False, description="a person's only legal move plays by itself")
     rated: bool = Field(
         False, description="a rated table: only signed-in people sit; results move ratings"
@@ -285,7 +292,7 @@ class BotLevel(BaseModel):
 class RulesText(BaseModel):
     """A game's rules as markdown."""
 
-    game: str = Field(examples=["myllymatti"])
+    game: str = Field(examples=FEATURED)
     lang: str = Field(examples=["en"], description="the language of the text")
     markdown: str
 

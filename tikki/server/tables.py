@@ -27,7 +27,16 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, NoReturn, TypeVar
 
-from tikki.core import JSON, RULES_REVISION, Game, IllegalMove, RulesError, State, load
+from tikki.core import (
+    JSON,
+    RULES_REVISION,
+    Game,
+    IllegalMove,
+    RulesError,
+    State,
+    load,
+    memory_aid_titles,
+)
 from tikki.i18n import _, use
 from tikki.server import botplay, leave, seeds
 from tikki.server.cluster import SCAN_EVERY, LocksLost, Ownership
@@ -974,7 +983,10 @@ class TableManager:
         if request.memory_aids and not game.memory_aids:
             raise ApiError(
                 "bad_options",
-                _("memory_aids is a Mückenstich table option: the other games show every card"),
+                _(
+                    "memory_aids is a {games} table option: the other games show every card",
+                    games=memory_aid_titles(),
+                ),
             )
         if len(request.seats) != game.players:
             raise ApiError(

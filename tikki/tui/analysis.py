@@ -63,7 +63,7 @@ def offer_jobs() -> int:
 
 
 def game_title(name: str) -> str:
-    """A game's title (``Mückenstich``) from its registered name."""
+    """A game's title (its ``title``, with umlauts) from its registered name."""
     try:
         return game_class(name).title
     except RulesError:

@@ -190,7 +190,7 @@ class Session:
 
     def _shown(self, view: dict[str, Any]) -> dict[str, Any]:
         """The view as the table shows it (a game may hide some public history, e.g. the
-        won tricks of Mückenstich without memory aids); bots and hints get ``view``."""
+        won tricks of a game with memory aids, without them); bots and hints get ``view``."""
         return self.presenter.table_view(view, self.memory_aids)
 
     def _human_turn(self, seat: int) -> bool:

@@ -170,7 +170,7 @@ def seat_label(view: Mapping[str, Any], names: Sequence[str], seat: int, loser: 
 
 
 def shed_trick(trick: Mapping[str, Any], names: Sequence[str]) -> Text:
-    """A phase-2 (shedding) trick of Myllymatti or Mattis: each play, and when it falls."""
+    """A phase-2 trick of a shedding game: each play, and when it falls."""
     body = Text()
     if not trick["plays"]:
         body.append(_("(empty — the next player leads)"))

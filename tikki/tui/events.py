@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 
 from tikki.cards import suit_word
+from tikki.core import RulesError, game_class
 from tikki.i18n import N_, _, ngettext
 from tikki.tui.common import card, cards, is_you, ordinal, sentence
 
@@ -23,7 +24,14 @@ PHASE_WORDS = {
     "play": N_("The tricks begin"),
     "score": N_("Scoring: the round's tricks are counted"),
 }
-TIE_WORDS = {"myllymatti": N_("Kina"), "mattis": N_("War")}
+
+
+def _tie_word(game: str) -> str:
+    """The game's own word for a tie (:attr:`tikki.core.Game.tie_word`), else ``Tie``."""
+    try:
+        return game_class(game).tie_word or N_("Tie")
+    except RulesError:  # an unknown game (a record from elsewhere): the plain word
+        return N_("Tie")
 
 
 def _you(name: str) -> bool:
@@ -103,7 +111,7 @@ def event_text(
         )
     if kind == "tie":
         seats = _and([names[s] for s in event["seats"]])
-        word = _(TIE_WORDS.get(game, N_("Tie")))
+        word = _(_tie_word(game))
         return Text(
             _("{word}: {seats} tie for the highest rank and play again.", word=word, seats=seats),
             style="cyan",

@@ -1,6 +1,6 @@
 """Heuristic policy for Mattis (2–5 players, either ``max_sequence``), from the source's tactics.
 
-Myllymatti's spirit (collect little, shed cheaply) plus Mattis's sloughing and sequences.
+The shedding games' spirit (collect little, shed cheaply) plus Mattis's sloughing and sequences.
 It reads only the view.  Rules of thumb, in the order they are tried:
 
 Always

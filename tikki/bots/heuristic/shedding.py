@@ -1,4 +1,4 @@
-"""Phase-1 rules of thumb shared by the shedding games' heuristics (Myllymatti, Mattis).
+"""Phase-1 rules of thumb shared by the shedding games' heuristics.
 
 Written once on card ints (:mod:`tikki.cards`), they serve both the heuristic bots, which
 read them off a view, and the games' fast greedy playouts (``random_playout(rng,

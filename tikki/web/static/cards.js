@@ -1,5 +1,5 @@
 // @ts-check
-// Cards as SVG: French-suited cards (Myllymatti, Mattis) and Mückenstich's four colours
+// Cards as SVG: French-suited cards (the shedding games) and the colour cards' four colours
 // with their mosquitoes. Suits and the mosquito are drawn as paths, so no font is needed
 // for them; only the rank and number are text. Names are in the page's language; the card
 // texts themselves (`7H`, `MK`) never change.
@@ -10,7 +10,7 @@ export const SUIT_NAMES = { S: _("spades"), H: _("hearts"), D: _("diamonds"), C:
 /** One card's suit (singular, as in "a higher heart"). */
 export const SUIT_SINGULAR = { S: _("spade"), H: _("heart"), D: _("diamond"), C: _("club") };
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-/** Mückenstich's colours, in the page's language. */
+/** The colour cards' colours, in the page's language. */
 export const COLOUR_NAMES = { R: _("red"), B: _("blue"), G: _("green"), K: _("black") };
 const RANK_NAMES = { J: _("jack"), Q: _("queen"), K: _("king"), A: _("ace") };
 // A colour card's name, one text per colour (adjectives agree with the card in German).
@@ -70,7 +70,7 @@ const MOSQUITO =
  */
 
 /**
- * @typedef {object} ColourCard A Mückenstich card (RULINGS C-3, MS-1).
+ * @typedef {object} ColourCard A colour card (RULINGS C-3, MS-1).
  * @property {"colour"} kind
  * @property {string} number `1`…`12`, or `M` for a mosquito
  * @property {string} colour `R`, `B`, `G` or `K`
@@ -144,7 +144,7 @@ export function cardChip(text) {
   return `<span class="chip colour-${c.colour}" title="${escape(cardName(text))}">${mark}${label}</span>`;
 }
 
-/** A colour (Mückenstich) or suit as a small swatch and its name. */
+/** A colour (of the colour cards) or suit as a small swatch and its name. */
 export function colourChip(letter) {
   if (letter in COLOUR_NAMES) {
     return `<span class="chip colour-${letter}"><svg class="mark" viewBox="0 0 100 100" aria-hidden="true" fill="${COLOUR_INK[letter]}">${COLOUR_MARKS[letter]}</svg>${escape(COLOUR_NAMES[letter])}</span>`;
@@ -236,7 +236,7 @@ export function backSVG() {
   );
 }
 
-/** Sort key of a card: French by suit (♠♥♣♦) then rank; Mückenstich by colour then number. */
+/** Sort key of a card: French by suit (♠♥♣♦) then rank; colour cards by colour then number. */
 export function cardKey(text) {
   const c = parseCard(text);
   if (!c) return [9, 0];

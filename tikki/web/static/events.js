@@ -8,8 +8,8 @@ import { _, format, ngettext } from "./i18n.js";
 import { says } from "./render/common.js";
 import { leadClause, tieLine } from "./render/seats.js";
 import { ordinal } from "./words.js";
+import { GAMES } from "./games.js";
 
-const TIE_WORDS = { myllymatti: _("Kina"), mattis: _("War") };
 const PHASE_WORDS = {
   shed: _("Phase 2 begins: every hand is shown"),
   discard: _("Discarding: each player sets two cards aside"),
@@ -33,7 +33,7 @@ export function eventText(event, names, game, entry) {
           })
         : says(names, event.winner, _("{name} win the trick."), _("{name} wins the trick."));
     case "tie": {
-      const tie = TIE_WORDS[game] || _("Tie");
+      const tie = GAMES[game]?.tie_word || _("Tie"); // the game's own word (its declaration)
       return esc(tieLine(tie, names, event.seats));
     }
     case "void_tie": {

@@ -50,10 +50,17 @@ function playerName(near = null) {
 
 // ---------------------------------------------------------------- the create form
 
+/** The header's list of games, the featured ones first: "A · B · C". */
+function renderTitles() {
+  const games = Object.values(state.games);
+  const titles = [...games.filter((g) => g.featured), ...games.filter((g) => !g.featured)].map((g) => g.title);
+  $("#game-titles").textContent = titles.join(" · ");
+}
+
 function renderGames() {
   const box = $("#game-choice");
   const names = Object.keys(state.games);
-  const first = names.includes("myllymatti") ? "myllymatti" : names[0];
+  const first = names.find((n) => state.games[n].featured) ?? names[0]; // its declaration
   box.innerHTML =
     `<legend>${esc(_("Game"))}</legend>` +
     names
@@ -387,6 +394,7 @@ async function start() {
   try {
     const answer = await api.games();
     state.games = answer.games;
+    renderTitles();
     state.bots = answer.bots || [];
     renderGames();
     renderQuickPlay($("#quick-play"), state.games, state.bots, $("#player-name"));

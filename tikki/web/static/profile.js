@@ -5,8 +5,12 @@
 // leaderboard with the bot levels as reference lines. Every name is put in as text.
 import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
 import { levelName, percent } from "./words.js";
+import { GAMES as DECLARED } from "./games.js";
 
-const GAMES = { myllymatti: "Myllymatti", mattis: "Mattis", mueckenstich: "Mückenstich" };
+/** Each game's title by its name (GET /api/games). */
+const GAMES = Object.fromEntries(Object.entries(DECLARED).map(([name, info]) => [name, info.title ?? name]));
+/** The game shown when the player has none: the lobby's first. */
+const FEATURED = Object.keys(DECLARED).find((name) => DECLARED[name].featured) ?? Object.keys(DECLARED)[0] ?? "";
 
 /** An element with its class and text (text only: never HTML). */
 function el(tag, text = "", cls = "") {
@@ -226,7 +230,7 @@ async function main() {
     heading.textContent = answer.name;
     renderRatings(document.getElementById("ratings"), answer);
     renderGames(document.getElementById("games"), answer.games);
-    const shown = game || answer.games.find((g) => g.rating_change)?.game || answer.games[0]?.game || "myllymatti";
+    const shown = game || answer.games.find((g) => g.rating_change)?.game || answer.games[0]?.game || FEATURED;
     const board = await renderBoard(document.getElementById("board"), shown);
     const ofGame = answer.games.filter((g) => g.game === shown);
     renderChart(document.getElementById("chart"), ofGame, board?.bots ?? []);

@@ -149,7 +149,7 @@ function show(k) {
     mySeat: seat,
     legal: [],
     outcome: d.outcome,
-    // Mückenstich's won tricks stay face down during a round, as at the live table,
+    // a game's hidden won tricks stay face down during a round, as at the live table,
     // unless the table had memory aids or the game is shown with every hand
     memoryAids: rp.seat === "all" || Boolean(d.table?.memory_aids),
   };

@@ -352,7 +352,7 @@ function render() {
   }
   const R = renderer(full);
   const ctx = ctxOf(full);
-  // what the table shows (Mückenstich hides won tricks during a round); hand and moves use the full view
+  // what the table shows (a game may hide won tricks during a round); hand and moves use the full view
   const m = R.tableView ? { ...full, view: R.tableView(full.view, ctx) } : full;
   const view = m.view;
   const board = $("#board");
@@ -702,7 +702,6 @@ const BADGES = {
   dealer: _("dealer"),
   winner: _("winner"),
   loser: _("loser"),
-  myllymatti: _("myllymatti"),
   "set-aside card": _("set-aside card"),
 };
 

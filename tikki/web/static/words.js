@@ -3,6 +3,7 @@
 // names of variants, options and option values (the server sends their identifiers; the
 // identifiers themselves never change with the language).
 import { _, N_, lang } from "./i18n.js";
+import { GAMES } from "./games.js";
 
 /** A game's rules page, in the page's language (English, the default, adds nothing). */
 export const rulesUrl = (game) =>
@@ -25,10 +26,15 @@ export function levelName(spec) {
 /** The lobby's label of a bot level `{spec, label}`: its level in words. */
 export const levelLabel = (bot) => (String(bot.spec).split(":")[0] in LEVELS ? levelName(bot.spec) : bot.label);
 
-const VARIANTS = { standard: N_("standard"), koira: N_("Koira"), mini: N_("mini (research)") };
+const VARIANTS = { standard: N_("standard"), mini: N_("mini (research)") };
 
-/** A variant's name: `standard` → `standard`, `koira` → `Koira`. */
-export const variantName = (v) => (v in VARIANTS ? _(VARIANTS[v]) : String(v));
+/** A variant's name: `standard` → `standard`; a game's own variant as the game names it
+ * (`variant_titles`, GET /api/games), else its key. */
+export function variantName(v) {
+  if (v in VARIANTS) return _(VARIANTS[v]);
+  const named = Object.values(GAMES).find((g) => g.variant_titles?.[v]);
+  return named?.variant_titles?.[v] ?? String(v);
+}
 
 const OPTIONS = {
   take: N_("what is picked up"),

@@ -59,11 +59,12 @@ export function says(names, seat, youText, otherText, params = {}) {
   return format(name === YOU ? youText : otherText, { ...params, name: esc(name) });
 }
 
-/** What the shedding games call their loser, by the renderers' key. */
-export const LOSER_WORDS = { loser: _("loser"), myllymatti: _("myllymatti") };
+/** What the shedding games call their loser, by the renderers' key; a game with its own
+ * word passes it translated instead of a key. */
+export const LOSER_WORDS = { loser: _("loser") };
 
 /** Result of a shedding game: who went out in which order, and the loser (`loserKey`:
- * `loser` or `myllymatti`). */
+ * `loser`, or the game's own word for its loser). */
 export function sheddingResult(view, names, loserKey) {
   const loserWord = LOSER_WORDS[loserKey] ?? loserKey;
   if (view.abandoned) {

@@ -16,11 +16,14 @@ import {
   shedTrick,
 } from "./shedding.js";
 
+/** Myllymatti's loser is called the myllymatti. */
+const LOSER = _("myllymatti");
+
 export default {
   ...shedBase,
 
   seatBadges(view, seat) {
-    const out = shedBadges(view, seat, "myllymatti");
+    const out = shedBadges(view, seat, ["loser", LOSER]);
     if (view.aside_owner === seat && collecting(view)) out.push("set-aside card");
     return out;
   },
@@ -80,6 +83,6 @@ export default {
   },
 
   result(view, ctx) {
-    return sheddingResult(view, ctx.names, "myllymatti");
+    return sheddingResult(view, ctx.names, LOSER);
   },
 };

@@ -62,7 +62,7 @@ export function leadClause(names, seat, verb) {
   return isYou(names, seat) ? _("you lead") : _("{name} leads", { name: names[seat] ?? "" });
 }
 
-/** Mückenstich's winners with `n` points: `You win`, `Anna wins`, or a shared win
+/** A match's winners with `n` points: `You win`, `Anna wins`, or a shared win
  * (`A shared win with 5 points: Anna and you.`: no verb to agree with the list). */
 export function winnersLine(names, seats, n) {
   if (seats.length === 1) {

@@ -1,5 +1,5 @@
 // @ts-check
-// The shedding phase shared by Myllymatti and Mattis: the trick of plays, public hands.
+// The shedding phase the shedding games share: the trick of plays, public hands.
 import { cardChip, cardShort, SUIT_NAMES, SUIT_SINGULAR } from "../cards.js";
 import { esc } from "../api.js";
 import { _, ngettext } from "../i18n.js";
@@ -10,7 +10,7 @@ const RANKS = "23456789TJQKA";
 /** Is the view in phase 1 (collecting)? */
 export const collecting = (view) => view.phase === "collect";
 
-/** Renderer parts Myllymatti and Mattis share: the phase line, seat stats, no sheet. */
+/** Renderer parts the shedding games share: the phase line, seat stats, no sheet. */
 export const shedBase = {
   phase(view) {
     if (view.phase === "over") return _("Game over");
@@ -79,7 +79,8 @@ export function shedSeatExtra(view, seat) {
   return publicHand(known, hidden, cardChip);
 }
 
-/** Out places and the loser, as badges. */
+/** Out places and the loser, as badges (`loserWord`: the loser's badge, the key `loser`
+ * or a game's own `[key, text]`). */
 export function shedBadges(view, seat, loserWord) {
   const out = [];
   const place = (view.out_order || []).indexOf(seat);

@@ -14,7 +14,7 @@ import { trickWonBy, wonBy } from "./seats.js";
 
 /**
  * The trick just finished, kept on the table until the next move and for at least
- * TRICK_HOLD_MS: who played each card and who won. Table memory (Mückenstich) turns its
+ * TRICK_HOLD_MS: who played each card and who won. Table memory (a game that hides won tricks) turns its
  * cards face down (`hidden`) once the next trick has begun.
  * @param {FinishedTrick} done
  * @param {boolean} hidden
@@ -44,7 +44,7 @@ export function doneTrickHtml(done, hidden, names) {
 }
 
 /**
- * The last trick, to review on demand (every game; in Mückenstich only while table memory
+ * The last trick, to review on demand (every game; in a game that hides won tricks only while table memory
  * allows, since the table view then drops it).
  * @param {View} view
  * @param {string[]} names

@@ -1,0 +1,30 @@
+// @ts-check
+// What each game declares about itself (GET /api/games, issue 39), in the page's language
+// (`?lang=`, the pseudo-locale included), read once when the page loads: the shared code
+// asks this module instead of naming games.
+import { lang } from "./i18n.js";
+
+/**
+ * @typedef {object} GameInfo What the page reads of a game's declaration.
+ * @property {string} [title]
+ * @property {boolean} [featured] the lobby offers it first
+ * @property {Record<string, string>} [variant_titles] the variants' names, by key
+ * @property {Record<string, string>} [goals] a short goal line per phase
+ * @property {string} [tie_word] the game's own word for a tie, or ""
+ */
+
+/** @returns {Promise<Record<string, GameInfo>>} */
+async function load() {
+  try {
+    const response = await fetch(`/api/games?lang=${encodeURIComponent(lang)}`, {
+      headers: { Accept: "application/json" },
+    });
+    const answer = response.ok ? await response.json() : null;
+    return answer?.games || {};
+  } catch {
+    return {}; // no server (a unit test) or an error: every game reads as undeclared
+  }
+}
+
+/** @type {Record<string, GameInfo>} */
+export const GAMES = await load();
