@@ -1,9 +1,9 @@
 // @ts-check
 // Each game's renderer for the table and the replay pages: render/<game>.js where the game
-// ships one (GET /api/games says so: `renderer`), else render/generic.js, which draws any
-// game from its view. No game is named here (issue 39). The list is read while the page
-// starts, without holding it up: a page draws once `ready` has settled (`loaded()`).
-import { api } from "./api.js";
+// ships one (its /api/games entry says so: `renderer`, read by games.js), else
+// render/generic.js, which draws any game from its view. No game is named here (issue 39).
+// The renderers load while the page starts: a page draws once `ready` has settled.
+import { GAMES } from "./games.js";
 import generic from "./render/generic.js";
 
 /** The games' own renderers, by game name, once loaded. @type {Record<string, any>} */
@@ -11,21 +11,16 @@ export const RENDERERS = {};
 
 let settled = false;
 
-/** Settles when every game's own renderer is loaded (or the list could not be read: then
- * every game is drawn by the generic renderer). */
-export const ready = api
-  .games()
-  .then(async (answer) => {
-    /** @type {[string, any][]} */
-    const games = Object.entries(answer?.games || {});
-    const own = games.filter(([, info]) => info.renderer);
-    for (const [name, module] of await Promise.all(
-      own.map(async ([name]) => [name, await import(`./render/${name}.js`)]),
-    )) {
-      RENDERERS[name] = module.default;
-    }
-  })
-  .catch(() => {}) // no server (a unit test) or an error: the generic renderer draws
+/** Settles when every game's own renderer is loaded (one that fails to load is drawn by
+ * the generic renderer). */
+export const ready = Promise.all(
+  Object.entries(GAMES)
+    .filter(([, info]) => info.renderer)
+    .map(async ([name]) => {
+      RENDERERS[name] = (await import(`./render/${name}.js`)).default;
+    }),
+)
+  .catch(() => {})
   .finally(() => {
     settled = true;
   });
