@@ -76,7 +76,7 @@ def test_a_whole_game_speaks_proper_english(game: str, players: str, seed: str, 
     assert not re.search(r"\b1 cards\b", text)
     assert "True" not in text and "False" not in text and "[" not in text.replace("[", "", 0)
     if game == "mueckenstich":
-        assert "You deals" not in text and "variant=" not in text
+        assert "You deals" not in text and "colours=" not in text  # research options
         assert re.search(r"Round 2: (You deal|Seat \d \(random\) deals)\.", text)
 
 
@@ -196,9 +196,12 @@ def test_game_options_read_as_words() -> None:
         assert python not in result.output, python
     assert "koira (duel=false, take=bottom, runs=true)" in " ".join(result.output.split())
     _, out = _play(["mueckenstich", "--seed", "1", "--no-record"], "quit\n")
-    assert "variant=" not in out and "Options: none" in out
+    assert "Options: variant=standard" in " ".join(out.split())  # the mini is a variant
+    assert "colours=" not in out and "discards=" not in out  # research options at default
     _, out = _play(["myllymatti", "--seed", "1", "--no-record"], "quit\n")
-    assert "runs=false" in out and "variant=standard" in out
+    assert "runs=false" in out and "variant=standard" in out and "ranks=" not in out
+    _, out = _play(["myllymatti", "--seed", "1", "--no-record", "--option", "ranks=7"], "quit\n")
+    assert "ranks=7" in out
 
 
 def test_mueckenstich_round_score_is_broken_down() -> None:

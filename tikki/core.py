@@ -74,6 +74,9 @@ class OptionSpec:
     help: str
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
+    research: bool = False
+    """An option for research set-ups (a short deck, short hands): at its default the game
+    is the one of the rules, and a player's options line leaves it out."""
 
     @property
     def kind(self) -> type:

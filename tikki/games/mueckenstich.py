@@ -103,32 +103,40 @@ RESEARCH_OPTIONS = (
         "research: a short deck of the first COLOURS colours (red, blue, green, black); "
         "only these can be named",
         choices=(1, 2, 3, 4),
+        research=True,
     ),
     OptionSpec(
         "values",
         12,
-        "research: each colour's highest VALUES number values (12: 1–12, the 12 twice)",
+        "research: the highest VALUES number values of each colour (12: 1–12, the 12 twice)",
         choices=tuple(range(1, 13)),
     ),
     OptionSpec(
-        "mosquitoes", 3, "research: mosquitoes of each colour (the rules: 3)", choices=(1, 2, 3)
+        "mosquitoes",
+        3,
+        "research: mosquitoes of each colour (the rules: 3)",
+        choices=(1, 2, 3),
+        research=True,
     ),
     OptionSpec(
         "hand",
         0,
         "research: cards dealt to each player (0: as the rules deal, MS-3)",
         choices=(0, 1, 2, 3, 4, 5),
+        research=True,
     ),
     OptionSpec(
         "discards",
         True,
         "research: off, nobody sets two cards aside after a deal (MS-4)",
+        research=True,
     ),
     OptionSpec(
         "rounds",
         0,
         "research: rounds in a match (0: one per player, MS-2)",
         choices=(0, 1),
+        research=True,
     ),
 )
 """Mückenstich's research options: a short deck, short hands, no discards, one round.

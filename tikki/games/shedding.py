@@ -135,18 +135,21 @@ def research_options(rule: str) -> tuple[OptionSpec, ...]:
             13,
             "research: a short deck of the top RANKS ranks of each suit (13: all 52 cards)",
             choices=tuple(range(2, 14)),
+            research=True,
         ),
         OptionSpec(
             "suits",
             4,
             "research: a short deck of the first SUITS suits (spades, hearts, diamonds, clubs)",
             choices=(1, 2, 3, 4),
+            research=True,
         ),
         OptionSpec(
             "hand",
             HAND_SIZE,
             f"research: cards dealt to each player; the rules deal 3 ({rule})",
             choices=(1, 2, 3),
+            research=True,
         ),
     )
 

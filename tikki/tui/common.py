@@ -285,11 +285,15 @@ def value_text(value: Any) -> str:
 
 
 def options_line(game: Any) -> str:
-    """A game's options as ``key=value`` pairs; ``variant`` only for games that have any."""
+    """A game's options as ``key=value`` pairs; ``variant`` only for games that have any,
+    and a research option only when it is not at its default (the game of the rules)."""
+    at_default = {
+        s.name for s in game.option_specs if s.research and game.options.get(s.name) == s.default
+    }
     pairs = [
         f"{key}={value_text(value)}"
         for key, value in game.options.items()
-        if key != "variant" or game.variants
+        if (key != "variant" or game.variants) and key not in at_default
     ]
     return ", ".join(pairs) or _("none")
 
