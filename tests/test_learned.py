@@ -164,6 +164,8 @@ def test_tiny_data_and_training_run(tmp_path: Path) -> None:
     stamps = [p.stat().st_mtime_ns for p in paths]
     assert data.generate("myllymatti", out, 2, seed=3, bot="ismcts:iterations=8", chunk=1)
     assert [p.stat().st_mtime_ns for p in paths] == stamps  # resumed: nothing rewritten
+    with pytest.raises(RulesError, match="another run's data"):
+        data.generate("myllymatti", out, 2, seed=4, bot="ismcts:iterations=8", chunk=1)
     rows = data.load(out)
     assert np.allclose(rows["visits"].sum(axis=1), 1.0, atol=1e-5)
     assert not rows["visits"][rows["mask"] == 0].any()
@@ -226,3 +228,20 @@ def test_imitation_data_of_a_bot_without_search_is_one_hot(tmp_path: Path) -> No
     assert np.array_equal(rows["visits"].max(axis=1), np.ones(len(rows["action"])))
     assert np.array_equal(rows["visits"].argmax(axis=1), rows["action"])
     assert rows["mask"][np.arange(len(rows["action"])), rows["action"]].all()
+
+
+def test_tikki_train_command(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tikki.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "m.npz"
+    args = ["train", "Myllymatti", "--games", "1", "--bot", "ismcts:iterations=5"]
+    args += ["--data", str(tmp_path / "d"), "--out", str(out), "--epochs", "1"]
+    done = runner.invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert model.read(out).meta["data"]["games"] == 2  # one chunk of two games
+    bad = runner.invoke(app, ["train", "poker"])
+    assert bad.exit_code == 2 and "no game 'poker'" in bad.output
+    assert "Traceback" not in bad.output

@@ -195,15 +195,32 @@ def generate(
         path = chunk_path(out, k)
         paths.append(path)
         if path.exists():
+            _check_same_run(path, meta)
             continue
         cols: dict[str, list[Any]] = {}
-        for index in range(k * chunk, min(games, (k + 1) * chunk)):
+        for index in range(k * chunk, (k + 1) * chunk):  # whole chunks, so resumable
             for key, values in play_game(game, bot, seed, index).items():
                 cols.setdefault(key, []).extend(values)
         write_chunk(path, cols, meta)
         if progress is not None:
             progress(f"{path}: {len(cols['action'])} positions")
     return paths
+
+
+def _check_same_run(path: Path, meta: Mapping[str, Any]) -> None:
+    """Refuse to resume into a chunk another run (game, bot, seed, chunk size) wrote."""
+    with np.load(path) as f:
+        theirs = json.loads(str(f["meta"]))
+    keys = ("game", "players", "bot", "seed", "chunk")
+    if any(theirs.get(k) != meta[k] for k in keys):
+        raise RulesError(
+            _t(
+                "{path} holds another run's data ({theirs}); resume with the same game, bot,"
+                " seed and chunk size, or give another folder",
+                path=str(path),
+                theirs=", ".join(f"{k}={theirs.get(k)}" for k in keys),
+            )
+        )
 
 
 def chunks(out: Path) -> Iterator[Path]:
