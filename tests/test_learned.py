@@ -245,3 +245,16 @@ def test_tikki_train_command(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["train", "poker"])
     assert bad.exit_code == 2 and "no game 'poker'" in bad.output
     assert "Traceback" not in bad.output
+
+
+def test_learned_is_a_gymnasium_opponent_and_policy() -> None:
+    from tikki import rl
+
+    env = rl.make_env("mattis", opponents=["learned"])
+    policy = AdapterPolicy("mattis", players=3)
+    obs, info = env.reset(seed=3)
+    done = False
+    while not done:
+        obs, _reward, terminated, truncated, info = env.step(policy(obs, info["action_mask"]))
+        done = terminated or truncated
+    assert terminated
