@@ -16,7 +16,11 @@ from tikki import bots as botlib
 from tikki.cli.shared import (
     GAMES_HELP,
     VARIANT_HELP,
+    ArenaSeedOption,
+    GameOptionsOption,
+    JobsOption,
     LangOption,
+    PlayersOption,
     complain,
     console,
     fail,
@@ -35,9 +39,7 @@ from tikki.tui import outputs
 
 def arena_command(
     game: Annotated[str, typer.Argument(help=GAMES_HELP)],
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="number of players")
-    ] = None,
+    players: PlayersOption = None,
     bots: Annotated[
         str | None,
         typer.Option("--bots", help="lineup, one spec per seat, the last repeated: X,Y = X vs Y"),
@@ -48,12 +50,10 @@ def arena_command(
     games_count: Annotated[
         int, typer.Option("--games", "-n", help="games (rounded up to whole duplicate deals)")
     ] = 300,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="arena seed (deals and bot seeds)")] = 0,
+    jobs: JobsOption = 1,
+    seed: ArenaSeedOption = 0,
     variant: Annotated[str | None, typer.Option("--variant", help=VARIANT_HELP)] = None,
-    option: Annotated[
-        list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
-    ] = [],  # noqa: B006
+    option: GameOptionsOption = [],  # noqa: B006
     db: Annotated[Path | None, typer.Option("--db", help="store every game in SQLite")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="write a PNG of the results")] = None,
     json_out: Annotated[

@@ -15,7 +15,11 @@ import typer
 from tikki import arena, extras, i18n
 from tikki import bots as botlib
 from tikki.cli.shared import (
+    ArenaSeedOption,
+    GameOptionsOption,
+    JobsOption,
     LangOption,
+    PlayersOption,
     complain,
     console,
     fail,
@@ -44,18 +48,14 @@ def dataset_command(
     bot: Annotated[
         list[str], typer.Option("--bot", help="one spec per seat (repeatable), as --bots")
     ] = [],  # noqa: B006
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="number of players")
-    ] = None,
+    players: PlayersOption = None,
     games_count: Annotated[int, typer.Option("--games", "-n", help="games the bots play")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="arena seed (deals and bot seeds)")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
+    seed: ArenaSeedOption = 0,
+    jobs: JobsOption = 1,
     variant: Annotated[
         str | None, typer.Option("--variant", help="a preset (tikki games lists them)")
     ] = None,
-    option: Annotated[
-        list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
-    ] = [],  # noqa: B006
+    option: GameOptionsOption = [],  # noqa: B006
     records: Annotated[
         list[Path], typer.Option("--records", help="a record file (JSON; repeatable)")
     ] = [],  # noqa: B006

@@ -13,7 +13,9 @@ from tikki.cli.shared import (
     GAMES_HELP,
     MEMORY_AIDS_HELP,
     VARIANT_HELP,
+    GameOptionsOption,
     LangOption,
+    PlayersOption,
     complain,
     console,
     fail,
@@ -47,17 +49,13 @@ def _bot_specs(game: Game, human: int | None, bots: str | None, bot: list[str]) 
 
 def play(
     game: Annotated[str, typer.Argument(help=GAMES_HELP)],
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="number of players")
-    ] = None,
+    players: PlayersOption = None,
     seat: Annotated[int, typer.Option("--seat", help="your seat (0 leads the first trick)")] = 0,
     seed: Annotated[
         int | None, typer.Option("--seed", help="deal seed (same seed, same game)")
     ] = None,
     variant: Annotated[str | None, typer.Option("--variant", help=VARIANT_HELP)] = None,
-    option: Annotated[
-        list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
-    ] = [],  # noqa: B006
+    option: GameOptionsOption = [],  # noqa: B006
     bots: Annotated[
         str | None, typer.Option("--bots", help="bots for the other seats, e.g. random,random")
     ] = None,

@@ -67,6 +67,17 @@ LANG_HELP = "language: en, fi or de (default: LC_ALL, LC_MESSAGES or LANG; else 
 LangOption = Annotated[str | None, typer.Option("--lang", help=LANG_HELP, show_default=False)]
 """The ``--lang`` option, taken by ``tikki`` itself and by each command."""
 
+PlayersOption = Annotated[int | None, typer.Option("--players", "-p", help="number of players")]
+"""``--players``: the number of players (default: the game's or the variant's)."""
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", help="worker processes")]
+"""``--jobs``: worker processes."""
+ArenaSeedOption = Annotated[int, typer.Option("--seed", help="arena seed (deals and bot seeds)")]
+"""``--seed`` of a run of bot games (its deals and its bots' seeds)."""
+GameOptionsOption = Annotated[
+    list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")
+]
+"""``--option KEY=VALUE``: the game's options (repeatable)."""
+
 
 def set_language(lang: str | None) -> str:
     """Speak ``--lang`` (checked: a clear error for an unknown one), else the environment's
