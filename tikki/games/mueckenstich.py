@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from tikki.cards import (
     COLOUR_NAMES,
@@ -460,7 +460,6 @@ class MueckenstichState(TableState):
     """
 
     PHASE_NAMES = PHASE_NAMES
-    game: Mueckenstich
 
     __slots__ = (
         "_base",
@@ -502,6 +501,12 @@ class MueckenstichState(TableState):
         "game",
         "seed",
     )
+
+    @property
+    def _this_game(self) -> Mueckenstich:
+        """This match's game, with its deck and research options (``game`` is typed as
+        any :class:`Game`, and the compiled build keeps an attribute's declared type)."""
+        return cast(Mueckenstich, self.game)
 
     def __init__(self) -> None:
         """An empty state: :meth:`_setup` (a new game) or :meth:`clone` sets every slot."""
@@ -562,7 +567,7 @@ class MueckenstichState(TableState):
         return self._round % self._n
 
     def _start_round(self) -> None:
-        order = list(self.game.cards)
+        order = list(self._this_game.cards)
         random.Random(f"mueckenstich:{self._base}:{self._round}").shuffle(order)
         if self._round < len(self._decks):
             order = list(self._decks[self._round])
@@ -580,7 +585,7 @@ class MueckenstichState(TableState):
         self._deal_cards(self.forehand)
 
     def _deal_cards(self, leader: int) -> None:
-        n, size = self._n, self.game.hand_size
+        n, size = self._n, self._this_game.hand_size
         first = self.forehand
         hands: list[list[int]] = [[] for _ in range(n)]
         stock = self._stock
@@ -597,7 +602,7 @@ class MueckenstichState(TableState):
         self._pending = False
         self._voids = [0] * n
         self._leader = leader
-        if not self.game.discarding:
+        if not self._this_game.discarding:
             self._phase = PLAY
             self._to_act = leader
         else:
@@ -711,8 +716,8 @@ class MueckenstichState(TableState):
         ``rounds``: stop once that many more rounds are scored (``0``: play to the end
         of the match); :meth:`returns_so_far` then gives the running totals.
         """
-        stop = self._round + rounds if rounds > 0 else self.game.rounds
-        named = self.game.colours
+        stop = self._round + rounds if rounds > 0 else self._this_game.rounds
+        named = self._this_game.colours
         rules = tactics("mueckenstich")
         while self._phase != OVER and self._round < stop:
             phase = self._phase
@@ -774,7 +779,7 @@ class MueckenstichState(TableState):
         phase = self._phase
         if phase == PLAY:
             if self._pending:
-                return list(_TRUMP_MOVES[: self.game.colours])
+                return list(_TRUMP_MOVES[: self._this_game.colours])
             out = []
             last = -1
             for c in self._playable(self._hands[self._to_act]):
@@ -791,7 +796,7 @@ class MueckenstichState(TableState):
                     last = c
             return out
         if phase == SCORE:
-            named = self.game.colours
+            named = self._this_game.colours
             if self._doubled < 0 and self._to_act == self._doubler():
                 return list(_DOUBLE_MOVES[:named])
             return [m for i, m in enumerate(_DROP_MOVES[:named]) if i != self._doubled]
@@ -946,7 +951,7 @@ class MueckenstichState(TableState):
         self._to_act = winner
         if self._hands[winner]:
             return
-        if self._deal + 1 < self.game.deals:
+        if self._deal + 1 < self._this_game.deals:
             self._deal = 1
             self._deal_cards(winner)
             return
@@ -1008,7 +1013,7 @@ class MueckenstichState(TableState):
         )
         t = len(self._moves)
         self._event_log.append(ev(t, ROUND, self._round, scores, self._totals[:]))
-        if self._round + 1 >= self.game.rounds:
+        if self._round + 1 >= self._this_game.rounds:
             self._phase = OVER
             self._to_act = NO_SEAT
             self._event_log.append(ev(t, GAME_OVER))
@@ -1091,9 +1096,9 @@ class MueckenstichState(TableState):
             "hand": [],
             "legal_moves": [],
             "round": self._round,
-            "rounds": self.game.rounds,
+            "rounds": self._this_game.rounds,
             "deal": self._deal,
-            "deals": self.game.deals,
+            "deals": self._this_game.deals,
             "dealer": (n - 1 + self._round) % n,
             "forehand": self._round % n,
             "leader": None,
@@ -1139,7 +1144,7 @@ class MueckenstichState(TableState):
                 COLOURS[c]: score_pile(pile, c, NO_COLOUR)
                 if double
                 else score_pile(pile, self._doubled, c)
-                for c in range(self.game.colours)
+                for c in range(self._this_game.colours)
                 if c != self._doubled
             }
         return {"verb": "double" if double else "drop", "seat": self._to_act, "scores": scores}
