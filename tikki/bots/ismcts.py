@@ -59,6 +59,7 @@ server uses it to stop searches on shutdown and to cap their time).
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -381,21 +382,7 @@ class ISMCTSBot:
         priors: dict[Node, dict[str, float]] = {}
         weight, depth_limit, mix = self.prior_weight, self.prior_depth, self.value_mix
 
-        def descend(
-            root: Node,
-            state: State,
-            rng: random.Random,
-            c: float,
-            scale: float,
-            depth: int,
-            force: str | None = None,
-        ) -> list[Node]:
-            if weight <= 0 or force is not None:
-                return self._descend(root, state, rng, c, scale, depth, force)
-            return self._descend_guided(
-                root, state, rng, c, scale, depth, priors, weight, depth_limit, guide
-            )
-
+        descend = functools.partial(self._descend_guided, priors, weight, depth_limit, guide)
         if mix <= 0:
             return descend, playout
 
@@ -413,21 +400,25 @@ class ISMCTSBot:
 
     def _descend_guided(
         self,
+        priors: dict[Node, dict[str, float]],
+        weight: float,
+        depth_limit: int,
+        guide: Guide,
         root: Node,
         state: State,
         rng: random.Random,
         c: float,
         scale: float,
         depth: int,
-        priors: dict[Node, dict[str, float]],
-        weight: float,
-        depth_limit: int,
-        guide: Guide,
+        force: str | None = None,
     ) -> list[Node]:
         """:meth:`_descend` with PUCT in the top ``depth_limit`` levels: a move's score is
         its mean plus ``weight · P(move) · sqrt(availability) / (1 + visits)``, untried
         moves included (mean 0, the seats' average), so the policy's favourites are tried
-        first and most; deeper, plain UCB1."""
+        first and most; deeper, plain UCB1. With no prior weight, or a forced first move,
+        it is :meth:`_descend` itself."""
+        if weight <= 0 or force is not None:
+            return self._descend(root, state, rng, c, scale, depth, force)
         node: Node = root
         path: list[Node] = []
         while not state.is_over and (depth == 0 or len(path) < depth):
