@@ -57,7 +57,6 @@ MAX_TURNS = 400
 GAMES: dict[str, list[tuple[str, int, str, dict[str, Any], int]]] = {
     "390x844": [
         ("myllymatti", 3, "standard", {"runs": True}, 11),
-        ("mueckenstich", 3, "standard", {}, 3),
     ],
     "360x740": [
         ("myllymatti", 4, "koira", {}, 7),
@@ -66,9 +65,14 @@ GAMES: dict[str, list[tuple[str, int, str, dict[str, Any], int]]] = {
     ],
 }
 
-# Mattis's big phase-2 hands are played on the narrower phone only (the same deal at 390 px
-# took a third of this file's time and found nothing the 360 px game does not).
-DESKTOP_GAMES = [*GAMES["390x844"], ("mattis", 3, "standard", {}, 5)]
+# Mattis's big phase-2 hands and Mückenstich's score sheet are played on the narrower phone
+# only (at 390 px they took half of this file's time and found nothing the 360 px games do
+# not); the 390 px phone plays the runs variant.
+DESKTOP_GAMES = [
+    *GAMES["390x844"],
+    ("mattis", 3, "standard", {}, 5),
+    ("mueckenstich", 3, "standard", {}, 3),
+]
 """The tables whose phase 2 is shot at desktop size: one of each game."""
 
 # When a game's "phase 2" screenshot is due (a JS test on the page).
@@ -352,7 +356,8 @@ def test_whole_games_fit_a_phone(server: Server, browser: Browser, size: str) ->
     context.close()
     if "mattis" in seen:
         assert seen["mattis"]["max_hand"] >= 18, seen
-    assert seen["mueckenstich"]["scoring"] >= 1, f"no scoring panel was checked: {seen}"
+    if "mueckenstich" in seen:
+        assert seen["mueckenstich"]["scoring"] >= 1, f"no scoring panel was checked: {seen}"
     assert sum(s["turns"] for s in seen.values()) > 40, seen
 
 
