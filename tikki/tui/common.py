@@ -104,6 +104,22 @@ def sentence(
     return styled(template, *parts, style=style or ("bold" if own else ""), name=who, **params)
 
 
+def winners_line(scores: Sequence[int], names: Sequence[str]) -> str:
+    """Who won a game scored in points, in one sentence: the one winner (``You win`` for
+    the reader) or the winners sharing the highest score."""
+    best = max(scores)
+    winners = [names[s] for s, total in enumerate(scores) if total == best]
+    if len(winners) == 1:
+        return sentence(
+            winners[0],
+            N_("You win with {points} points."),
+            N_("{name} wins with {points} points."),
+            points=best,
+        ).plain
+    together = _("{some} and {last}", some=", ".join(winners[:-1]), last=winners[-1])
+    return _("{names} share the win with {points} points.", names=together, points=best)
+
+
 def styled(template: str, *parts: Text | str, style: str = "", **params: Any) -> Text:
     """A translated ``template`` whose ``{0}``, ``{1}``… are the styled ``parts`` (cards)
     and whose named placeholders are filled from ``params``.

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tikki.core import RulesError, game_class
-from tikki.i18n import N_, _
+from tikki.i18n import _
 from tikki.tui.common import (
     card,
     card_count,
@@ -25,7 +25,7 @@ from tikki.tui.common import (
     hand_and_moves,
     move_text,
     phase_word,
-    sentence,
+    winners_line,
 )
 from tikki.tui.presenter import Hooks, Presenter
 
@@ -118,18 +118,7 @@ def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType | No
     scores = view.get("scores")
     if not isinstance(scores, list) or not scores:
         return None
-    best = max(scores)
-    winners = [names[s] for s, v in enumerate(scores) if v == best]
-    if len(winners) == 1:
-        line = sentence(
-            winners[0],
-            N_("You win with {points} points."),
-            N_("{name} wins with {points} points."),
-            points=best,
-        ).plain
-    else:
-        together = _("{some} and {last}", some=", ".join(winners[:-1]), last=winners[-1])
-        line = _("{names} share the win with {points} points.", names=together, points=best)
+    line = winners_line(scores, names)
     return Group(_seats(view, names), Text(line, style="bold green"))
 
 

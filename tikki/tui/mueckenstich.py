@@ -24,7 +24,7 @@ from rich.text import Text
 from tikki.cards import COLOURS, colour_word, mueckenstich_word
 from tikki.games.mueckenstich import MOSQUITO_PENALTY
 from tikki.i18n import N_, _, ngettext
-from tikki.tui.common import card, cards, hand_and_moves, is_you, seat_name, sentence
+from tikki.tui.common import card, cards, hand_and_moves, is_you, seat_name, sentence, winners_line
 from tikki.tui.common import pile as common_pile
 from tikki.tui.presenter import Hooks, Presenter
 
@@ -336,18 +336,7 @@ def score_sheet(view: Mapping[str, Any], names: Sequence[str]) -> Table:
 
 def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     """The final score sheet and the winner(s)."""
-    best = max(view["scores"])
-    winners = [names[s] for s, total in enumerate(view["scores"]) if total == best]
-    if len(winners) == 1:
-        text = sentence(
-            winners[0],
-            N_("You win with {points} points."),
-            N_("{name} wins with {points} points."),
-            points=best,
-        ).plain
-    else:
-        together = _("{some} and {last}", some=", ".join(winners[:-1]), last=winners[-1])
-        text = _("{names} share the win with {points} points.", names=together, points=best)
+    text = winners_line(view["scores"], names)
     line = Text(text, style="bold green")
     return Panel(Group(score_sheet(view, names), line), title=_("Match over"))
 
