@@ -124,6 +124,50 @@ def test_the_server_offers_it_and_says_it_has_no_renderer_of_its_own(tmp_path: P
     assert rules.status_code == 200 and "Farbe bekennen" in rules.text
 
 
+def test_it_ships_its_own_translations(tmp_path: Path) -> None:
+    """Tricklet declares its texts' fi/de translations and its phase titles in its own
+    package (``Game.translations``, ``Game.phase_titles``): ``/api/games`` and ``tikki
+    games`` speak them in Finnish and German, English stays the declared text."""
+    with _server.client(tmp_path) as c:
+        said = {
+            lang: c.get(f"/api/games?lang={lang}").json()["games"][_plugin.NAME]
+            for lang in ("en", "fi", "de")
+        }
+    assert said["en"]["phase_titles"] == {"play": "playing tricks"}
+    assert said["en"]["summary"].startswith("2–4 players, two minutes.")
+    assert said["fi"]["phase_titles"] == {"play": "tikkejä pelataan"}
+    assert said["fi"]["summary"].startswith("2–4 pelaajaa, kaksi minuuttia.")
+    assert said["fi"]["goals"]["play"].startswith("Voita tikkejä")
+    assert said["de"]["phase_titles"] == {"play": "Stiche werden gespielt"}
+    assert said["de"]["options"][0]["text"] == "der letzte Stich zählt zwei Punkte statt einem"
+    assert said["de"]["goals"]["play"].startswith("Gewinne Stiche")
+    done = _run("games", "--lang", "fi")
+    assert done.returncode == 0, done.stderr
+    assert "viimeinen tikki on kahden pisteen arvoinen" in done.stdout.replace("\n", " ")
+
+
+def test_a_whole_game_in_the_terminal_in_german() -> None:
+    """The generic presenter titles the phase by the game's declaration, in the game's own
+    German; the game's own refusal of a move is German too."""
+    done = _run(
+        "play",
+        _plugin.NAME,
+        "--seed",
+        "3",
+        "--no-record",
+        "--bots",
+        "random",
+        "--lang",
+        "de",
+        stdin="9S\n" + "1\n" * 12,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "Tricklet · Stiche werden gespielt" in out
+    assert "du hast 9S nicht auf der Hand" in out or "ist keine Karte von Tricklet" in out
+    assert "Erlaubte Züge: 1:" in out and "Traceback" not in out + done.stderr
+
+
 def test_its_views_have_the_keys_of_its_declared_view_type() -> None:
     shape: Any = importlib.import_module(_plugin.NAME).TrickletView
     keys = shape.__required_keys__ | shape.__optional_keys__

@@ -7,6 +7,7 @@ and the result.  The hint (the judge's search) works on it too.  Screenshots at
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -21,9 +22,11 @@ from tests.test_web_e2e import (
     board,
     browser,
     check_record,
+    click_move,
     create_in_lobby,
     play_game,
     shot,
+    wait_turn_or_end,
 )
 
 if TYPE_CHECKING:
@@ -78,3 +81,41 @@ def test_a_plug_in_game_is_played_whole_at_the_web_table(server: Server, browser
             shot(page, name + "-replay")
         watch.check()
         context.close()
+
+
+def test_a_plug_in_game_speaks_its_own_german(server: Server, browser: Browser) -> None:
+    """In German the generic table titles Tricklet's phase by its declaration
+    (``phase_titles``) in the game's own German, the game is played whole, and the lobby
+    shows its own German summary.  Screenshots: ``test-artifacts/plugin-de-*.png``."""
+    context = browser.new_context(viewport=WIDE)
+    page = context.new_page()
+    watch = Watch(page)
+    seats = ["open", "bot:random", "bot:heuristic"]
+    table_id = create_in_lobby(page, server.url, _plugin.NAME, seats, 4)
+    page.goto(page.url + "&lang=de")  # the page stores the choice: German from now on
+    page.wait_for_selector("#board[data-status=playing]")
+    assert page.inner_text("#phase") == "Stiche werden gespielt"
+    assert "Punkte" in page.inner_text("#seats")
+    shot(page, "plugin-de-start")
+    for _turn in range(8):
+        wait_turn_or_end(page)
+        if board(page, "status") == "finished":
+            break
+        seq = board(page, "seq")
+        legal = json.loads(board(page, "legal"))
+        click_move(page, legal[0], legal)
+        page.wait_for_function(
+            "s => document.querySelector('#board').dataset.seq !== s", arg=seq, timeout=30_000
+        )
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#phase") == "Spiel vorbei"
+    result = page.inner_text("#result")
+    assert " mit " in result and "Punkt" in result, result
+    shot(page, "plugin-de-result")
+    assert check_record(page, server.url, table_id)["game"] == _plugin.NAME
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"input[name=game][value={_plugin.NAME}]")
+    lobby = page.inner_text("#game-choice")
+    assert "2–4 Personen, zwei Minuten." in lobby, lobby
+    watch.check()
+    context.close()

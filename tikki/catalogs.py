@@ -36,10 +36,14 @@ def po_path(lang: str, domain: str = DOMAIN) -> Path:
 
 
 def data_texts() -> Iterator[tuple[str, str]]:
-    """(text, where) for every text that is data rather than a ``_()`` call."""
-    from tikki.core import games
+    """(text, where) for every text that is data rather than a ``_()`` call: tikki's own
+    games' declarations (a plug-in's texts are its own, :attr:`tikki.core.Game.translations`)
+    and the command line's help."""
+    from tikki.core import game_class, games
 
     for name, info in games().items():
+        if not game_class(name).__module__.startswith("tikki."):
+            continue
         if info["summary"]:
             yield info["summary"], f"game {name}: summary"
         for spec in info["options"]:

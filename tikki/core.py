@@ -26,11 +26,15 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from tikki.i18n import _ as _t
 from tikki.i18n import ngettext
+from tikki.i18n import own as translate_own
 from tikki.views import BaseView
+
+if TYPE_CHECKING:  # tikki.events imports this module
+    from tikki.events import Event
 
 RULES_REVISION = "r2"
 """The RULINGS.md revision new games play; stored in every record."""
@@ -290,6 +294,20 @@ class Game(ABC):
     phase_goals: ClassVar[Mapping[str, str]] = {}
     """What a player wants in each phase, one short line per phase name (untranslated;
     the catalogs translate it): shown when the phase begins."""
+    phase_titles: ClassVar[Mapping[str, str]] = {}
+    """The phases' names as players read them, by phase name (untranslated; the catalogs
+    translate them), for the generic table; a phase without one shows its name."""
+    translations: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    """A plug-in's own texts in other languages: language → {English text → its
+    translation}, for its summary, option texts, phase titles and goals, variant titles,
+    tie word and whatever it passes to :meth:`translate`.  A text it lacks goes to tikki's
+    catalogs (which hold tikki's own games' texts), else stays English."""
+
+    @classmethod
+    def translate(cls, message: str, /, **params: Any) -> str:
+        """``message``, one of the game's own texts, in the current language (from
+        :attr:`translations`, else tikki's catalogs), its ``{placeholders}`` filled in."""
+        return translate_own(cls.translations, message, **params)
 
     def __init__(self, players: Any = None, *, rules: Any = None, **options: Any) -> None:
         # any values: what is not a valid count, revision or option gets a RulesError
@@ -667,7 +685,7 @@ class TableState(State):
     _phase: int
     _to_act: int
     _legal: list[str] | None
-    _event_log: list[Any]
+    _event_log: list[Event]
     _view_cache: tuple[int, JSON] | None
 
     def _shared_parts(self) -> JSON:
@@ -880,8 +898,9 @@ def check_revision(rules: Any) -> str:
 
 def describe_game(cls: type[Game]) -> JSON:
     """JSON-ready description of a game class: players, variants, option specs, whether
-    its tables may offer memory aids (:attr:`Game.memory_aids`) and its phase goals
-    (:attr:`Game.phase_goals`) and word for a tie (:attr:`Game.tie_word`)."""
+    its tables may offer memory aids (:attr:`Game.memory_aids`), its phase goals
+    (:attr:`Game.phase_goals`) and titles (:attr:`Game.phase_titles`) and its word for a
+    tie (:attr:`Game.tie_word`), all untranslated (:func:`tikki.i18n.localized_games`)."""
     return {
         "title": cls.title,
         "summary": cls.summary,
@@ -889,6 +908,7 @@ def describe_game(cls: type[Game]) -> JSON:
         "featured": cls.featured,
         "variant_titles": dict(cls.variant_titles),
         "goals": dict(cls.phase_goals),
+        "phase_titles": dict(cls.phase_titles),
         "tie_word": cls.tie_word,
         "players": {
             "min": cls.min_players,

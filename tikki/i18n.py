@@ -235,30 +235,54 @@ def tr(message: str, /, **params: Any) -> str:
     return _(message, **params)
 
 
+def own(texts: Mapping[str, Mapping[str, str]], message: str, /, **params: Any) -> str:
+    """A plug-in game's own text in the current language: its translation in ``texts``
+    (language → {English text → translation}, :attr:`tikki.core.Game.translations`), else
+    tikki's catalogs (:func:`_`), its ``{placeholders}`` filled from ``params``."""
+    text = texts.get(current(), {}).get(message)
+    if text is None:
+        return _(message, **params)
+    return text.format(**params) if params else text
+
+
+def _own_texts(name: str) -> Mapping[str, Mapping[str, str]]:
+    """The translations game ``name`` ships (none for an unknown game)."""
+    from tikki.core import RulesError, game_class
+
+    try:
+        return game_class(name).translations
+    except RulesError:
+        return {}
+
+
 def localized_games(described: Mapping[str, Any]) -> dict[str, Any]:
-    """``tikki.games()`` in the current language: each summary, phase goal, tie word and
-    option ``text`` translated, the option ``help`` its translated text with the ruling ids kept."""
-    out: dict[str, Any] = {}
-    for name, info in described.items():
-        game = dict(info)
-        summary = info.get("summary")
-        game["summary"] = _(summary) if summary else summary
-        options = []
-        for spec in info["options"]:
-            option = dict(spec)
-            option["text"] = _(spec["text"])
-            rulings = spec.get("rulings") or []
-            if current() != "en":
-                option["help"] = option["text"] + (f" ({', '.join(rulings)})" if rulings else "")
-            options.append(option)
-        game["options"] = options
-        game["goals"] = {phase: _(text) for phase, text in info.get("goals", {}).items()}
-        titles = info.get("variant_titles", {})
-        game["variant_titles"] = {key: _(title) for key, title in titles.items()}
-        tie = info.get("tie_word") or ""
-        game["tie_word"] = _(tie) if tie else ""
-        out[name] = game
-    return out
+    """``tikki.games()`` in the current language: each summary, phase goal and title, tie
+    word and option ``text`` translated (by the game's own translations, else the
+    catalogs), the option ``help`` its translated text with the ruling ids kept."""
+    return {name: _localized_game(info, _own_texts(name)) for name, info in described.items()}
+
+
+def _localized_game(info: Mapping[str, Any], texts: Mapping[str, Mapping[str, str]]) -> Any:
+    """One game's description in the current language (:func:`localized_games`)."""
+
+    def words(text: str) -> str:
+        return own(texts, text) if text else text
+
+    game = dict(info)
+    game["summary"] = words(info.get("summary") or "")
+    options = []
+    for spec in info["options"]:
+        option = dict(spec)
+        option["text"] = words(spec["text"])
+        rulings = spec.get("rulings") or []
+        if current() != "en":
+            option["help"] = option["text"] + (f" ({', '.join(rulings)})" if rulings else "")
+        options.append(option)
+    game["options"] = options
+    for key in ("goals", "phase_titles", "variant_titles"):
+        game[key] = {k: words(text) for k, text in info.get(key, {}).items()}
+    game["tie_word"] = words(info.get("tie_word") or "")
+    return game
 
 
 __all__ = [
@@ -280,6 +304,7 @@ __all__ = [
     "localized_games",
     "negotiate",
     "ngettext",
+    "own",
     "resolve",
     "spoken",
     "tr",

@@ -31,11 +31,16 @@ from tikki.tui.presenter import Hooks, Presenter
 
 
 def _title(view: Mapping[str, Any]) -> str:
-    """The game's title (its name if it is not registered here)."""
+    """The game's title and its phase: ``Tricklet · playing tricks``; the phase by the
+    game's declaration (:attr:`tikki.core.Game.phase_titles`, in its own translations),
+    else tikki's word for it, else its name; an unregistered game by its name."""
+    phase = str(view["phase"])
     try:
-        return game_class(view["game"]).title
+        cls = game_class(view["game"])
     except RulesError:
-        return str(view["game"])
+        return f"{view['game']} · {phase_word(phase)}"
+    title = cls.phase_titles.get(phase)
+    return f"{cls.title} · {cls.translate(title) if title else phase_word(phase)}"
 
 
 def _plays(value: Any) -> list[Mapping[str, Any]]:
@@ -49,8 +54,7 @@ def _plays(value: Any) -> list[Mapping[str, Any]]:
 
 def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
     """One row a seat: who, the cards in hand, the cards won, the score."""
-    title = f"{_title(view)} · {phase_word(str(view['phase']))}"
-    table = Table(title=title, title_justify="left", expand=False)
+    table = Table(title=_title(view), title_justify="left", expand=False)
     table.add_column(_("Seat"))
     table.add_column(_("Hand"), justify="right")
     piles = view.get("piles") or []

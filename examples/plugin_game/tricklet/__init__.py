@@ -4,9 +4,10 @@ Twenty cards (ten to ace in four suits), four to each of 2–4 players; the rest
 unseen.  Follow suit if you can; the highest card of the suit led wins the trick and
 leads the next.  A trick scores one point, the last one two (option ``last_bonus``).
 
-The whole game is this module and its rules texts (``rules/tricklet.<lang>.md``): it is
-found through the ``tikki.games`` entry point of ``tricklet-0.1.dist-info`` beside it, and
-tikki's terminal, web table, bots, arena and adapters play it from what it declares.
+The whole game is this module, its texts in Finnish and German (``translations.py``) and
+its rules texts (``rules/tricklet.<lang>.md``): it is found through the ``tikki.games``
+entry point of ``tricklet-0.1.dist-info`` beside it, and tikki's terminal, web table,
+bots, arena and adapters play it from what it declares.
 """
 
 from __future__ import annotations
@@ -28,6 +29,18 @@ from tikki.core import (
     illegal,
 )
 from tikki.views import BaseView, CardPlay
+
+from .translations import (
+    FOLLOW,
+    GOAL,
+    LAST_BONUS,
+    NOT_A_CARD,
+    NOT_HELD,
+    OVER,
+    PLAYING,
+    SUMMARY,
+    TRANSLATIONS,
+)
 
 RANKS = "TJQKA"
 """The ranks from low to high."""
@@ -65,18 +78,16 @@ class Tricklet(Game):
     min_players = 2
     max_players = 4
     default_players = 3
-    option_specs = (
-        OptionSpec("last_bonus", True, "the last trick scores two points instead of one"),
-    )
+    option_specs = (OptionSpec("last_bonus", True, LAST_BONUS),)
     rules_text = _rules("en")
     rules_package = f"{__name__}.rules"
-    summary = "2–4 players, two minutes. Four tricks of follow-suit; most points wins."
+    summary = SUMMARY
     value_kind = "points"
     conformance = ((2, {}), (3, {}), (4, {}), (3, {"last_bonus": False}))
     view_type = TrickletView
-    phase_goals: ClassVar[Mapping[str, str]] = {
-        "play": "Win tricks: follow suit if you can; the last trick scores two points."
-    }
+    phase_goals: ClassVar[Mapping[str, str]] = {"play": GOAL}
+    phase_titles: ClassVar[Mapping[str, str]] = {"play": PLAYING}
+    translations = TRANSLATIONS
 
     def deck(self) -> list[str]:
         """The twenty cards, ten to ace in each suit."""
@@ -226,14 +237,14 @@ class TrickletState(TableState):
 
     def _canonical(self, move: Any, legal: list[str]) -> str:
         if self._phase == 1:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(self.game.translate(OVER))
         card = self.game.normalize_card(move) if isinstance(move, str) else None
         if card is None:
-            raise illegal(move, f"{move!r} is not a card of Tricklet (e.g. QH, 10S)", legal)
+            raise illegal(move, self.game.translate(NOT_A_CARD, move=move), legal)
         if card not in self.hands[self._to_act]:
-            raise illegal(move, f"you do not hold {card}", legal)
+            raise illegal(move, self.game.translate(NOT_HELD, card=card), legal)
         if card not in legal:
-            raise illegal(move, f"follow suit: play a {self.trick[0][1][-1]} card", legal)
+            raise illegal(move, self.game.translate(FOLLOW, suit=self.trick[0][1][-1]), legal)
         return card
 
     def _apply(self, move: str) -> None:

@@ -10,6 +10,7 @@ import { lang } from "./i18n.js";
  * @property {boolean} [featured] the lobby offers it first
  * @property {Record<string, string>} [variant_titles] the variants' names, by key
  * @property {Record<string, string>} [goals] a short goal line per phase
+ * @property {Record<string, string>} [phase_titles] the phases' names, by id (the generic table)
  * @property {string} [tie_word] the game's own word for a tie, or ""
  * @property {boolean} [renderer] the web table has a renderer of its own (render/<game>.js)
  */

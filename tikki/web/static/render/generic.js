@@ -5,6 +5,7 @@
 // `[{seat, card}]`) and the last trick; the hand and the move buttons are table.js's.
 import { esc } from "../api.js";
 import { cardChip } from "../cards.js";
+import { GAMES } from "../games.js";
 import { _ } from "../i18n.js";
 import { fact, says, stockPile, trickSlot } from "./common.js";
 import { roundHeading, winnersLine, wonBy } from "./seats.js";
@@ -28,8 +29,13 @@ function scores(view) {
 }
 
 export default {
-  /** @param {any} view */
-  phase: (view) => (view.phase === "over" ? _("Game over") : String(view.phase ?? "")),
+  /** The phase as the game names it (its declared `phase_titles`, in the page's language),
+   * else its id.
+   * @param {any} view */
+  phase(view) {
+    if (view.phase === "over") return _("Game over");
+    return GAMES[view.game]?.phase_titles?.[view.phase] ?? String(view.phase ?? "");
+  },
 
   /** @param {any} view @param {number} seat @returns {[string, string | number][]} */
   seatStats(view, seat) {
