@@ -1,20 +1,10 @@
-"""The table manager: every live table in memory, the one place where moves are applied.
-
-Each :class:`Table` holds the engine State, its seats, its connections, ``seq`` (the
-number of moves applied) and an asyncio lock.  :meth:`TableManager.move` checks a move
-(seat, status, seq, turn, legality by the engine), applies it, stores it and sends every
-connection its own seat's view.  Bots play their seats from a task per table; their turns
-take fair slots (round-robin over creators' addresses, then tables) and searching bots
-think in worker processes (:mod:`tikki.server.pool`).  Storage runs on one dedicated
-thread, so the event loop never waits on the database and SQLite sees one writer.  The
-limits on what one client may ask are :class:`~tikki.server.quota.Policy`.
-"""
+"""The table manager, :class:`TableManager`: creates, joins, moves, hints, lobby lists and
+restarts (the package's text: :mod:`tikki.server.tables`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import json
 import logging
@@ -23,7 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, NoReturn, TypeVar
 
@@ -33,7 +23,6 @@ from tikki.core import (
     Game,
     IllegalMove,
     RulesError,
-    State,
     load,
     memory_aid_titles,
 )
@@ -43,9 +32,17 @@ from tikki.server.cluster import SCAN_EVERY, LocksLost, Ownership
 from tikki.server.db import MoveConflict, Store, StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
 from tikki.server.leave import STAND_IN, TAKEN_BACK, Takeover, active
-from tikki.server.outbox import Outbox
 from tikki.server.pool import CROWD_NICE, BotPool, FairSlots, SearchPool
 from tikki.server.quota import CAP_RETRY, Policy, RateLimiter, rate_limited
+from tikki.server.tables.table import (
+    EXPIRED,
+    MOVED,
+    REVOKED,
+    Connection,
+    NewTable,
+    Table,
+    hash_token,
+)
 
 log = logging.getLogger("tikki.server")
 T = TypeVar("T")
@@ -67,13 +64,7 @@ FORCED = "forced"
 """What plays a person's forced move (their only legal move) by itself, as the terminal
 does: the table option ``forced_moves`` (the lobby's default; off for an API client that
 does not ask, which sends every move itself)."""
-EXPIRED = 4410
-REVOKED = 4401
-"""The close code of a connection whose seat's device links were revoked."""
 """The close code of a connection to a table that expired while waiting for players."""
-MOVED = 1012
-"""The close code of a connection to a table that another process took over (a cluster:
-:mod:`tikki.server.cluster`): "service restart", so the client connects again."""
 PEEK_TTL = 2.0
 """Seconds a cluster process shows its copy of another process's table in the lobby
 before reading it again (a lobby change of that table drops the copy at once)."""
@@ -84,304 +75,6 @@ STATUSES = {
     "all": ("waiting", "playing", "finished"),
 }
 """Lobby filters and the table statuses they show."""
-
-
-def hash_token(token: str) -> str:
-    """The stored form of a seat token (tokens are random, so a plain SHA-256 is enough)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def iso(moment: datetime | None) -> str | None:
-    """A stored UTC time as ISO 8601 with ``Z``."""
-    return None if moment is None else moment.isoformat(timespec="seconds") + "Z"
-
-
-@dataclass(eq=False)
-class Connection:
-    """One WebSocket: its seat (``None`` for a spectator) and its outbox (bounded in
-    bytes, state messages coalesced: :class:`~tikki.server.outbox.Outbox`)."""
-
-    seat: int | None
-    outbox: Outbox = field(default_factory=Outbox)
-    lang: str = "en"
-    """The language of the connection's texts (bot names, error messages)."""
-
-    @property
-    def close_code(self) -> int | None:
-        """Why the connection closes (``None`` while open)."""
-        return self.outbox.close_code
-
-    def push(self, text: str, state: bool = False) -> None:
-        """Queue one message (``state``: it replaces an unsent older state); a connection
-        that falls too far behind is dropped (1008)."""
-        self.outbox.push(text, state)
-
-    def close(self, code: int) -> None:
-        """Close (1008: too slow, at once; 1001: the server stops, after the queue)."""
-        self.outbox.close(code)
-
-
-@dataclass(eq=False)
-class Table:
-    """A live table: game, state, seats, connections and the lock around its moves."""
-
-    id: str
-    game: Game
-    state: State
-    seed: int
-    seats: list[StoredSeat]
-    status: str
-    created: datetime
-    finished: datetime | None = None
-    seq: int = 0
-    connections: set[Connection] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bot_task: asyncio.Task[None] | None = None
-    memory_aids: bool = False
-    forced_moves: bool = False
-    """A person's only legal move (a lone card, a forced take) plays by itself."""
-    rated: bool = False
-    """A rated table (:mod:`tikki.server.ratings`), marked in the lobby and at the table."""
-    forced: dict[int, int] = field(default_factory=dict)
-    """The moves that played by themselves: history index -> seat (not stored: a restart
-    forgets which they were)."""
-    rematch: str | None = None
-    """The id of this finished table's rematch ("Play again"), once one was asked for."""
-    rematch_invites: dict[int, str] = field(default_factory=dict)
-    """The invite secrets of the rematch's seats kept for this table's people (never sent)."""
-    owner: str | None = None
-    """The client address that created the table (``None`` once rebuilt after a restart)."""
-    turn_timer: int | None = None
-    """Seconds a person has for each turn (``None``: no timer)."""
-    on_timeout: str = "wait"
-    """When the timer runs out: ``wait`` (the others may hand the seat to a bot) or
-    ``bot`` (a bot plays that turn)."""
-    takeovers: list[Takeover] = field(default_factory=list)
-    """The bots that played or play people's seats (:mod:`tikki.server.leave`)."""
-    away_since: dict[int, datetime] = field(default_factory=dict)
-    """When each seated person without a connection lost the last one."""
-    turn_since: datetime | None = None
-    """When the seat to act began its turn (the turn timer counts from it)."""
-    last_move: datetime | None = None
-    """When the newest move was made (or the game began): a stalled table leaves the lobby."""
-    timed_out: int | None = None
-    """The seq at which the turn timer last ran out."""
-    away_after: float = 120.0
-    """Seconds away after which the others may hand a seat to a bot."""
-    announced: set[int] = field(default_factory=set)
-    """The seats the others were last told they may hand to a bot."""
-    clock: Callable[[], datetime] = now
-    """The manager's clock (tests replace it)."""
-    expiry: float = 600.0
-    """Seconds a waiting table lives from its creation (or its last keep-open) unless
-    someone from another address joins it."""
-    joined_expiry: float = 24 * 3600.0
-    """Seconds a waiting table that someone from another address joined lives."""
-    kept: datetime | None = None
-    """When a seated person last kept this waiting table open."""
-    joined: bool = False
-    """Whether someone from an address other than the creator's took a seat."""
-    acted: dict[int, datetime] = field(default_factory=dict)
-    """When each seated person last made an authenticated request (their presence)."""
-
-    def expires(self) -> datetime | None:
-        """When this table is removed if it is still waiting (``None``: it is not)."""
-        if self.status != "waiting":
-            return None
-        if self.joined or (self.owner is None and any(s.kind == "human" for s in self.seats)):
-            return self.created + timedelta(seconds=self.joined_expiry)
-        return (self.kept or self.created) + timedelta(seconds=self.expiry)
-
-    def devices(self, seat: int | None) -> int:
-        """How many connections hold ``seat`` (0 for spectators)."""
-        return 0 if seat is None else sum(1 for c in self.connections if c.seat == seat)
-
-    @property
-    def lane(self) -> str:
-        """The group whose bots share fair turns: the creator's address, else the table."""
-        return self.owner if self.owner is not None else f"table:{self.id}"
-
-    @property
-    def open_seats(self) -> list[int]:
-        """Seats nobody holds yet."""
-        return [s.seat for s in self.seats if s.kind == "open"]
-
-    def connected(self, seat: StoredSeat) -> bool:
-        """Whether a seat is present: bots always, humans with an open connection."""
-        if seat.kind == "bot":
-            return True
-        return any(c.seat == seat.seat for c in self.connections)
-
-    def timer(self) -> JSON | None:
-        """The running turn timer while a person is to act: ``{seat, seconds, left,
-        timed_out}`` (``left`` in seconds when this is computed); ``None`` without one."""
-        if self.turn_timer is None or self.status != "playing" or self.turn_since is None:
-            return None
-        seat = self.state.current_player
-        if seat is None or self.seats[seat].kind != "human" or active(self.takeovers, seat):
-            return None
-        end = self.turn_since + timedelta(seconds=self.turn_timer)
-        left = max(0.0, (end - self.clock()).total_seconds())
-        return {"seat": seat, "seconds": self.turn_timer, "left": round(left, 1),
-                "timed_out": self.timed_out == self.seq}  # fmt: skip
-
-    def hand_over_in(self, seat: StoredSeat) -> float | None:
-        """Seconds until the others may hand this person's seat to a bot (0: now);
-        ``None`` while the person is here (or the seat is no person's, or a bot has it)."""
-        if self.status != "playing" or seat.kind != "human" or active(self.takeovers, seat.seat):
-            return None
-        if self.timed_out == self.seq and self.state.current_player == seat.seat:
-            return 0.0
-        since = self.away_since.get(seat.seat)
-        if since is None:
-            return None
-        since = max(since, self.acted.get(seat.seat, since))  # acting by HTTP is presence
-        return round(max(0.0, self.away_after - (self.clock() - since).total_seconds()), 1)
-
-    def _seat_json(self, s: StoredSeat) -> JSON:
-        stand_in = active(self.takeovers, s.seat) if s.kind == "human" else None
-        away = self.away_since.get(s.seat) if s.kind == "human" else None
-        return {
-            "seat": s.seat,
-            "kind": s.kind,
-            "name": botplay.shown_name(s.name, s.bot) if s.name and s.kind == "bot" else s.name,
-            "bot": s.bot,
-            "anyone": s.kind == "open" and s.invite_hash is None,
-            "connected": self.connected(s),
-            "away_since": iso(away),
-            "may_hand_over": self.hand_over_in(s) == 0,
-            "stand_in": None if stand_in is None else stand_in.bot,
-            "resigned": stand_in is not None and stand_in.why == "resigned",
-        }
-
-    def record(self, seat: int | None = None) -> JSON:
-        """The game's record (``state.record``) with its seats: each one's name, and for
-        a person the bots that played for them (``stand_ins``: ``{from, to, bot, why}``)."""
-        out = self.state.record(seat)
-        out["seats"] = [
-            {
-                "seat": s.seat,
-                "kind": s.kind,
-                "name": s.name,
-                "bot": s.bot,
-                "stand_ins": [
-                    {k: v for k, v in t.json().items() if k != "seat"}
-                    for t in self.takeovers
-                    if t.seat == s.seat
-                ],
-            }
-            for s in self.seats
-        ]
-        return out
-
-    def public(self) -> JSON:
-        """The table as everyone may see it (``TABLE``): no token, no seed before the end."""
-        over = self.status == "finished"
-        return {
-            "id": self.id,
-            "game": self.game.name,
-            "title": type(self.game).title,
-            "players": self.game.players,
-            "variant": self.game.options["variant"],
-            "options": self.game.options,
-            "status": self.status,
-            "seq": self.seq,
-            "to_act": self.state.current_player if self.status == "playing" else None,
-            "created": iso(self.created),
-            "finished": iso(self.finished),
-            "seed": str(self.seed) if over else None,
-            "seats": [self._seat_json(s) for s in self.seats],
-            "outcome": self.state.outcome if over else None,
-            "rules": self.game.rules,
-            "memory_aids": self.memory_aids,
-            "forced_moves": self.forced_moves,
-            "rated": self.rated,
-            "rematch": self.rematch,
-            "turn_timer": self.turn_timer,
-            "on_timeout": self.on_timeout,
-            "timer": self.timer(),
-            "away_after": self.away_after,
-            "takeovers": [t.json() for t in self.takeovers],
-            "expires": iso(self.expires()),
-        }
-
-    def forced_of(self, seat: int | None) -> list[int]:
-        """The history indices of ``seat``'s own moves that played by themselves (nobody
-        else learns that a person had a single legal move)."""
-        return sorted(i for i, s in self.forced.items() if s == seat and seat is not None)
-
-    def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
-        """The ``state`` message for one seat (``None``: spectators)."""
-        view = self.state.view(seat)
-        history = view.get("history") or []
-        return {
-            "type": "state",
-            "seq": self.seq,
-            "seat": seat,
-            "status": self.status,
-            "table": public if public is not None else self.public(),
-            "view": view,
-            "last": history[-1] if history else None,
-            "forced": self.forced_of(seat),
-            "devices": self.devices(seat),
-        }
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token holds; ``None`` without a token; :class:`ApiError` if wrong."""
-        if token is None:
-            return None
-        digest = hash_token(token)
-        for s in self.seats:
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                return s.seat
-        raise ApiError(
-            "bad_token",
-            _(
-                "this token holds no seat at table {id}: use the token "
-                "returned when you joined, or watch without one",
-                id=self.id,
-            ),
-        )
-
-    def broadcast(self) -> None:
-        """Send every connection its own seat's state (each view computed once)."""
-        if not self.connections:
-            return
-        publics: dict[str, JSON] = {}
-        texts: dict[tuple[int | None, str], str] = {}
-        for conn in list(self.connections):
-            text = texts.get((conn.seat, conn.lang))
-            if text is None:
-                with use(conn.lang):
-                    if conn.lang not in publics:
-                        publics[conn.lang] = self.public()
-                    message = self.state_message(conn.seat, publics[conn.lang])
-                text = json.dumps(message)
-                texts[conn.seat, conn.lang] = text
-            conn.push(text, state=True)
-
-
-@dataclass
-class NewTable:
-    """What a create request asks for (already parsed)."""
-
-    game: str
-    players: int | None
-    variant: str | None
-    options: dict[str, Any]
-    seats: list[tuple[str, str | None]]
-    seed: int | None
-    memory_aids: bool = False
-    anyone: frozenset[int] = frozenset()
-    """Open seats anyone may take (the others only with their invite secret)."""
-    turn_timer: Any = None
-    """The turn timer asked for (checked by :func:`~tikki.server.leave.parse_timer`)."""
-    on_timeout: Any = None
-    """What happens when it runs out (``wait`` or ``bot``)."""
-    forced_moves: bool = False
-    """A person's only legal move plays by itself."""
-    rated: bool = False
-    """A rated table (:mod:`tikki.server.ratings`): only signed-in people take its seats."""
 
 
 class TableManager:
@@ -1864,11 +1557,4 @@ def _taken_message(table: Table, held: StoredSeat) -> str:
     )
 
 
-__all__ = [
-    "Connection",
-    "NewTable",
-    "Table",
-    "TableManager",
-    "hash_token",
-    "rematch_request",
-]
+__all__ = ["TableManager", "check_invite", "lock_seats", "rematch_request"]
