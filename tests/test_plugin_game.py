@@ -268,9 +268,30 @@ def test_pettingzoo_api_test() -> None:
         assert not others, f"api_test warned: {sorted(others)}"
 
 
+def test_the_levels_of_a_game_without_a_heuristic_are_distinct(tmp_path: Path) -> None:
+    """Without a heuristic of its own, the Medium level (``heuristic``) would be Easy's
+    random move: the server runs a modest search for it instead (``botplay.level_spec``),
+    named Medium; tikki's own games keep their heuristic."""
+    from tikki.server import botplay
+
+    game = tikki.load(_plugin.NAME, 3)
+    run = [botplay.check_spec(spec, game) for spec, _label in botplay.LEVELS]
+    assert run[1] == botplay.MEDIUM_SEARCH and len(set(run)) == len(run), run
+    assert [botplay.level(spec) for spec in run] == ["Easy", "Medium", "Hard", "Expert"]
+    assert botplay.check_spec("heuristic", tikki.load("mattis", 3)) == "heuristic"
+    assert botplay.check_spec(run[1], game) == run[1]  # a rematch asks for the stored spec
+    assert not botplay.is_cheap(run[1])  # a search: a worker decides, never the event loop
+    with _server.client(tmp_path) as c:
+        seats: _server.Seats = [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}]
+        made = _server.create(c, _plugin.NAME, seats)
+        table = c.get(f"/api/tables/{made['table']['id']}").json()
+    assert table["seats"][1]["bot"] == botplay.MEDIUM_SEARCH
+    assert table["seats"][1]["name"].endswith("(Medium)"), table["seats"]
+
+
 def test_the_heuristic_level_plays_a_game_that_ships_no_heuristic() -> None:
-    """The server's Medium bot and its stand-in for a person who left are ``heuristic``:
-    a game without a heuristic of its own gets a legal move at random."""
+    """The stand-in for a person who left is ``heuristic``: a game without a heuristic of
+    its own gets a legal move at random there (it decides on the event loop)."""
     game = tikki.load(_plugin.NAME, 3)
     assert policy_for(game) is plain
     state = game.new_state(seed=2)

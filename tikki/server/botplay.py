@@ -29,7 +29,16 @@ LEVELS: tuple[tuple[str, str], ...] = (
     ("ismcts:iterations=1000", N_("Hard")),
     ("expert:iterations=3000", N_("Expert")),
 )
-"""The bot levels the lobby offers: (spec, label); the labels in English (see :func:`levels`)."""
+"""The bot levels the lobby offers: (spec, label); the labels in English (see :func:`levels`).
+A game may run another spec for a level (:func:`level_spec`)."""
+
+MEDIUM_SEARCH = "ismcts:iterations=200"
+"""What the Medium level runs for a game without a heuristic of its own (whose
+``heuristic`` would be Easy's legal move at random): a modest search, a fifth of Hard's."""
+
+ALIASES: Mapping[str, tuple[str, ...]] = {"heuristic": (MEDIUM_SEARCH,)}
+"""The specs a table runs for a level in some games (:func:`level_spec`), by the level's
+spec: a table stores them, and a rematch asks for them again."""
 
 ALLOWED: Mapping[str, frozenset[str]] = {
     "random": frozenset(),
@@ -83,7 +92,8 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
                 " (a time budget would make a table play differently after a restart)"
             )
         )
-    if not any_spec and spec.strip() not in dict(LEVELS):
+    offered = {*dict(LEVELS), *(alias for specs in ALIASES.values() for alias in specs)}
+    if not any_spec and spec.strip() not in offered:
         levels = ", ".join(f"{level} ({text})" for level, text in LEVELS)
         raise RulesError(
             _(
@@ -103,7 +113,19 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
             made.policy(game)  # type: ignore[attr-defined]
     except (RulesError, ValueError, TypeError, ImportError) as err:
         raise RulesError(_("bot spec {spec!r}: {err}", spec=spec, err=err)) from None
-    return spec.strip()
+    return level_spec(spec.strip(), game)
+
+
+def level_spec(spec: str, game: Game) -> str:
+    """The spec a table of ``game`` runs for ``spec``: :data:`MEDIUM_SEARCH` for
+    ``heuristic`` when the game has no heuristic of its own (so that its four levels
+    differ), else ``spec`` itself."""
+    if spec == "heuristic":
+        from tikki.bots.heuristic import plain, policy_for
+
+        if policy_for(game) is plain:
+            return MEDIUM_SEARCH
+    return spec
 
 
 def _check_ismcts(params: Mapping[str, str]) -> None:
@@ -129,16 +151,23 @@ BOT_NAMES: tuple[str, ...] = ("Aino", "Eero", "Helmi", "Onni", "Saga", "Veikko",
 """Short names for a table's bots, given in seat order: each bot at a table has its own."""
 
 
-def levels() -> list[dict[str, str]]:
-    """The lobby's bot levels with their labels in the current language."""
-    return [{"spec": spec, "label": tr(text)} for spec, text in LEVELS]
+def levels() -> list[dict[str, Any]]:
+    """The lobby's bot levels with their labels in the current language, and the specs
+    that run for a level in some games (``aliases``, :func:`level_spec`)."""
+    return [
+        {"spec": spec, "label": tr(text), "aliases": list(ALIASES.get(spec, ()))}
+        for spec, text in LEVELS
+    ]
 
 
 def level(spec: str) -> str:
     """The level's name, as the lobby, the hint and the log say it, in the current
-    language: ``Medium`` for ``heuristic``; an ``ismcts`` budget other than the lobby's is
-    added."""
+    language: ``Medium`` for ``heuristic`` (and its :data:`ALIASES`); an ``ismcts``
+    budget other than the lobby's is added."""
     name, params = botlib.parse_spec(spec)
+    for level_of, specs in ALIASES.items():
+        if spec in specs:
+            return tr(dict(LEVELS)[level_of])
     for lobby_spec, text in LEVELS:
         if lobby_spec == spec or (name != "ismcts" and lobby_spec == name):
             return tr(text)
@@ -188,16 +217,19 @@ def choose(spec: str, game: Game, view: Mapping[str, Any], seed: int) -> str:
 
 
 __all__ = [
+    "ALIASES",
     "ALLOWED",
     "CHEAP",
     "LEVELS",
     "MAX_ITERATIONS",
+    "MEDIUM_SEARCH",
     "bot_seed",
     "check_spec",
     "choose",
     "is_cheap",
     "label",
     "level",
+    "level_spec",
     "levels",
     "shown_name",
 ]

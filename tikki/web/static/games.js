@@ -15,18 +15,29 @@ import { lang } from "./i18n.js";
  * @property {boolean} [renderer] the web table has a renderer of its own (render/<game>.js)
  */
 
-/** @returns {Promise<Record<string, GameInfo>>} */
+/**
+ * @typedef {object} BotLevel A bot level the server offers.
+ * @property {string} spec what the lobby asks for
+ * @property {string} label its name in the page's language
+ * @property {string[]} [aliases] specs that run for this level in some games
+ */
+
+/** @returns {Promise<{games?: Record<string, GameInfo>, bots?: BotLevel[]}>} */
 async function load() {
   try {
     const response = await fetch(`/api/games?lang=${encodeURIComponent(lang)}`, {
       headers: { Accept: "application/json" },
     });
-    const answer = response.ok ? await response.json() : null;
-    return answer?.games || {};
+    return (response.ok ? await response.json() : null) || {};
   } catch {
     return {}; // no server (a unit test) or an error: every game reads as undeclared
   }
 }
 
+const answer = await load();
+
 /** @type {Record<string, GameInfo>} */
-export const GAMES = await load();
+export const GAMES = answer.games || {};
+
+/** The server's bot levels (none without a server). @type {BotLevel[]} */
+export const BOTS = answer.bots || [];

@@ -3,7 +3,7 @@
 // names of variants, options and option values (the server sends their identifiers; the
 // identifiers themselves never change with the language).
 import { _, N_, lang } from "./i18n.js";
-import { GAMES } from "./games.js";
+import { BOTS, GAMES } from "./games.js";
 
 /** A game's rules page, in the page's language (English, the default, adds nothing). */
 export const rulesUrl = (game) =>
@@ -17,8 +17,11 @@ export function andList(items) {
 
 const LEVELS = { random: N_("Easy"), heuristic: N_("Medium"), ismcts: N_("Hard"), expert: N_("Expert") };
 
-/** A bot spec's level in words: `heuristic` → `Medium`; an unknown one stays as it is. */
+/** A bot spec's level in words: `heuristic` → `Medium` (a spec the server runs for a level
+ * in some games, its `aliases`, as that level); an unknown one stays as it is. */
 export function levelName(spec) {
+  const level = BOTS.find((b) => b.aliases?.includes(String(spec)));
+  if (level) return level.label;
   const name = String(spec || "").split(":")[0];
   return name in LEVELS ? _(LEVELS[name]) : name;
 }
