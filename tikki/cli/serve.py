@@ -1,8 +1,15 @@
-"""``tikki serve``: the web table."""
+"""``tikki serve``: the web table.
+
+Its options are this function's own (where to listen, the database, the bots' pace, the
+cluster) and the server's limits, built from the fields of
+:class:`tikki.serve_settings.Policy` and :class:`~tikki.serve_settings.Limits`, which declare
+each limit's flag, help text and default once (:mod:`tikki.serve_settings`).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import inspect
+from typing import Annotated, Any
 
 import typer
 
@@ -12,6 +19,7 @@ from tikki.cli.shared import (
     fail,
 )
 from tikki.i18n import _
+from tikki.serve_settings import Limits, Policy, options
 
 
 def serve_command(
@@ -43,86 +51,6 @@ def serve_command(
             "only: the creator then knows every hand)",
         ),
     ] = False,
-    allow_bot_specs: Annotated[
-        bool,
-        typer.Option(
-            "--allow-bot-specs", help="accept any bot spec, not only Easy/Medium/Hard/Expert"
-        ),
-    ] = False,
-    bot_workers: Annotated[
-        int, typer.Option("--bot-workers", help="processes for searching bots (0: one per core)")
-    ] = 0,
-    create_rate: Annotated[
-        float, typer.Option("--create-rate", help="tables one address may create per minute")
-    ] = 10,
-    join_rate: Annotated[
-        float, typer.Option("--join-rate", help="seats one address may take per minute")
-    ] = 30,
-    tables_per_address: Annotated[
-        int, typer.Option("--tables-per-address", help="live tables one address may create")
-    ] = 20,
-    max_tables: Annotated[int, typer.Option("--max-tables", help="live tables in all")] = 2000,
-    waiting_expiry: Annotated[
-        float,
-        typer.Option(
-            "--waiting-expiry",
-            help="seconds a table may wait for players unless someone from another address "
-            "joins (its creator's 'keep open' starts the time again)",
-        ),
-    ] = 600,
-    joined_expiry: Annotated[
-        float,
-        typer.Option(
-            "--joined-expiry", help="seconds a table someone else joined may wait for players"
-        ),
-    ] = 86400,
-    max_bot_tables: Annotated[
-        int, typer.Option("--max-bot-tables", help="live tables where only bots play, in all")
-    ] = 200,
-    waiting_per_address: Annotated[
-        int,
-        typer.Option(
-            "--waiting-per-address",
-            help="waiting tables nobody else joined that one address may have",
-        ),
-    ] = 5,
-    max_analyses: Annotated[
-        int, typer.Option("--max-analyses", help="analyses running or queued at once, in all")
-    ] = 16,
-    watchers_per_table: Annotated[
-        int, typer.Option("--watchers-per-table", help="WebSocket connections one table may have")
-    ] = 200,
-    watchers_per_address: Annotated[
-        int,
-        typer.Option("--watchers-per-address", help="WebSocket connections one address may hold"),
-    ] = 32,
-    connect_rate: Annotated[
-        float,
-        typer.Option("--connect-rate", help="WebSocket connections one address may open a minute"),
-    ] = 60,
-    hint_rate: Annotated[
-        float, typer.Option("--hint-rate", help="hints one address may ask for a minute")
-    ] = 30,
-    read_rate: Annotated[
-        float,
-        typer.Option("--read-rate", help="lobby lists and records one address may read a minute"),
-    ] = 120,
-    max_connections: Annotated[
-        int, typer.Option("--max-connections", help="open connections (HTTP and WebSocket)")
-    ] = 2048,
-    connections_per_address: Annotated[
-        int,
-        typer.Option("--connections-per-address", help="open connections from one address"),
-    ] = 64,
-    header_timeout: Annotated[
-        float, typer.Option("--header-timeout", help="seconds a request's head may take")
-    ] = 10,
-    body_timeout: Annotated[
-        float, typer.Option("--body-timeout", help="seconds a request's body may take")
-    ] = 10,
-    keep_alive: Annotated[
-        int, typer.Option("--keep-alive", help="seconds an idle keep-alive connection stays open")
-    ] = 5,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -131,37 +59,6 @@ def serve_command(
             "(default: none, the client's own address is its key)",
         ),
     ] = None,
-    sync_rate: Annotated[
-        float, typer.Option("--sync-rate", help="sync messages a connection may send per minute")
-    ] = 60,
-    analysis_iterations: Annotated[
-        int,
-        typer.Option(
-            "--analysis-iterations",
-            help="the judge's search iterations per decision ('Analyse my game', hints)",
-        ),
-    ] = 1000,
-    away_after: Annotated[
-        float,
-        typer.Option(
-            "--away-after",
-            help="seconds a seated person may be away before the others may hand the seat to a bot",
-        ),
-    ] = 120,
-    stalled_expiry: Annotated[
-        float,
-        typer.Option(
-            "--stalled-expiry",
-            help="seconds without a move after which a table being played leaves the lobby",
-        ),
-    ] = 3600,
-    min_turn_timer: Annotated[
-        int,
-        typer.Option(
-            "--min-turn-timer",
-            help="shortest turn timer a table may ask for (below 30: tests and demos)",
-        ),
-    ] = 30,
     cluster: Annotated[
         bool,
         typer.Option(
@@ -175,6 +72,7 @@ def serve_command(
         str | None,
         typer.Option("--node", help="this process's name in a cluster (default: host:pid)"),
     ] = None,
+    **limits: Any,
 ) -> None:
     """Run the web table: play in the browser with friends and bots.
 
@@ -186,40 +84,44 @@ def serve_command(
             extras.require("postgres", _("a PostgreSQL database"))
     except extras.MissingExtra as err:
         raise fail(str(err)) from None
-    from tikki.server.guard import Limits
-    from tikki.server.quota import Policy
     from tikki.server.run import ServeError, serve
 
     try:
-        policy = Policy(
-            allow_bot_specs=allow_bot_specs,
-            bot_workers=bot_workers,
-            create_per_minute=create_rate,
-            join_per_minute=join_rate,
-            tables_per_address=tables_per_address,
-            max_tables=max_tables,
-            waiting_expiry=waiting_expiry,
-            joined_expiry=joined_expiry,
-            max_bot_tables=max_bot_tables,
-            waiting_per_address=waiting_per_address,
-            max_analyses=max_analyses,
-            watchers_per_table=watchers_per_table,
-            watchers_per_address=watchers_per_address,
-            connects_per_minute=connect_rate,
-            hints_per_minute=hint_rate,
-            reads_per_minute=read_rate,
-            sync_per_minute=sync_rate,
-            analysis_iterations=analysis_iterations,
-            away_after=away_after,
-            stalled_expiry=stalled_expiry,
-            min_turn_timer=min_turn_timer,
-        )
+        policy = Policy(**{k: v for k, v in limits.items() if k in POLICY})
+        bounds = Limits(**{k: v for k, v in limits.items() if k in LIMITS})
         serve(
             host, port, db, bot_delay, hint_bot, announce=console.print,
-            client_seeds=allow_client_seeds, policy=policy,
-            limits=Limits(max_connections, connections_per_address, header_timeout,
-                          keep_alive, body_timeout),
+            client_seeds=allow_client_seeds, policy=policy, limits=bounds,
             forwarded_allow_ips=forwarded_allow_ips, cluster=cluster, node=node,
         )  # fmt: skip
     except (ServeError, ValueError) as err:
         raise fail(str(err)) from None
+
+
+def _parameters(cls: type[Any]) -> list[inspect.Parameter]:
+    """A ``tikki serve`` option for each setting of ``cls`` (its flag, help and default)."""
+    return [
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=default,
+            annotation=Annotated[kind, typer.Option(flag, help=text)],
+        )
+        for name, kind, flag, text, default in options(cls)
+    ]
+
+
+POLICY = frozenset(name for name, *_rest in options(Policy))
+"""The settings of :class:`Policy` among the options."""
+LIMITS = frozenset(name for name, *_rest in options(Limits))
+"""The settings of :class:`Limits` among the options."""
+
+_own = list(inspect.signature(serve_command, eval_str=True).parameters.values())[:-1]
+serve_command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [
+        *(p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in _own),
+        *_parameters(Policy),
+        *_parameters(Limits),
+    ],
+    return_annotation=None,
+)

@@ -26,14 +26,13 @@ import logging
 import resource
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from tikki.i18n import _
+from tikki.serve_settings import Limits
 from tikki.server.quota import client_key
 
 log = logging.getLogger("tikki.server")
@@ -43,36 +42,6 @@ MAX_HEAD = 16 * 1024
 FILE_MARGIN = 256
 """File descriptors kept beyond the connection cap (database, workers, pipes, logs)."""
 REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The server's bounds on connections (each a ``tikki serve`` option)."""
-
-    max_connections: int = 2048
-    """Open connections (HTTP and WebSocket) on the whole server."""
-    per_address: int = 64
-    """Open connections from one client address."""
-    header_timeout: float = 10.0
-    """Seconds a request's head may take to arrive."""
-    keep_alive: int = 5
-    """Seconds an idle keep-alive connection stays open."""
-    body_timeout: float = 10.0
-    """Seconds a request's body may take to arrive."""
-
-    def __post_init__(self) -> None:
-        numbers = {
-            "--max-connections": self.max_connections,
-            "--connections-per-address": self.per_address,
-            "--header-timeout": self.header_timeout,
-            "--keep-alive": self.keep_alive,
-            "--body-timeout": self.body_timeout,
-        }
-        for option, value in numbers.items():
-            if not value > 0:
-                raise ValueError(
-                    _("{option} is a number > 0, not {value}", option=option, value=value)
-                )
 
 
 class Throttled:

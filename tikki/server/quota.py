@@ -11,120 +11,13 @@ import ipaddress
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from tikki.i18n import _
+from tikki.serve_settings import Policy
 from tikki.server.errors import ApiError
-from tikki.server.pool import cores
 
 CAP_RETRY = 60
 """``Retry-After`` (seconds) when a cap on live tables is reached."""
-
-
-@dataclass(frozen=True)
-class Policy:
-    """The server's limits (defaults suit a public server on a small machine)."""
-
-    allow_bot_specs: bool = False
-    """Accept any bot spec the server can run, not only the named levels."""
-    bot_workers: int = 0
-    """Worker processes for searching bots (0: one per core)."""
-    create_per_minute: float = 10
-    """Tables one client address may create per minute (a burst of as many)."""
-    join_per_minute: float = 30
-    """Seats one client address may take per minute (a burst of as many)."""
-    tables_per_address: int = 20
-    """Live (waiting or playing) tables one client address may have created."""
-    max_tables: int = 2000
-    """Live tables on the whole server (exact, however many ask at once)."""
-    waiting_per_address: int = 5
-    """Waiting tables that nobody from another address joined, per creator's address
-    (a crowd of addresses cannot fill the server's cap with empty tables)."""
-    max_bot_tables: int = 200
-    """Live tables where only bots play, on the whole server (their searches queue
-    behind people's tables)."""
-    max_analyses: int = 16
-    """Analyses running or queued at once on the whole server."""
-    waiting_expiry: float = 600
-    """Seconds after which a table still waiting for players, that nobody from another
-    address has joined, is removed (its creator's "keep open" starts the time again)."""
-    joined_expiry: float = 24 * 3600
-    """Seconds after which a waiting table that someone from another address joined is
-    removed."""
-    watchers_per_table: int = 200
-    """WebSocket connections one table may have."""
-    watchers_per_address: int = 32
-    """WebSocket connections one client address may have open."""
-    connects_per_minute: float = 60
-    """WebSocket connections one client address may open a minute (a burst of as many)."""
-    hints_per_minute: float = 30
-    """Hints one client address may ask for a minute (a burst of 10)."""
-    reads_per_minute: float = 120
-    """Expensive reads (lobby, records, replays, analyses) one client address may make a
-    minute (a burst of 30)."""
-    sync_per_minute: float = 60
-    """``sync`` messages one connection may send per minute (a burst of 10)."""
-    analysis_iterations: int = 1000
-    """The judge's budget of "Analyse my game": the expert's search iterations per decision
-    (more: surer and slower; the hints use it too)."""
-    away_after: float = 120
-    """Seconds a seated person may be away (no connection) before the others may hand the
-    seat to a bot."""
-    stalled_expiry: float = 3600
-    """Seconds after the last move at which a table being played leaves the lobby's list
-    (it stays reachable by its link)."""
-    min_turn_timer: int = 30
-    """The shortest turn timer a table may ask for (below 30 only for tests and demos:
-    then any whole number of seconds from it to 120 is accepted)."""
-
-    def __post_init__(self) -> None:
-        numbers = {
-            "--create-rate": self.create_per_minute,
-            "--join-rate": self.join_per_minute,
-            "--tables-per-address": self.tables_per_address,
-            "--max-tables": self.max_tables,
-            "--waiting-expiry": self.waiting_expiry,
-            "--joined-expiry": self.joined_expiry,
-            "--max-bot-tables": self.max_bot_tables,
-            "--waiting-per-address": self.waiting_per_address,
-            "--max-analyses": self.max_analyses,
-            "--watchers-per-table": self.watchers_per_table,
-            "--watchers-per-address": self.watchers_per_address,
-            "--connect-rate": self.connects_per_minute,
-            "--hint-rate": self.hints_per_minute,
-            "--read-rate": self.reads_per_minute,
-            "--sync-rate": self.sync_per_minute,
-            "--away-after": self.away_after,
-            "--stalled-expiry": self.stalled_expiry,
-        }
-        for option, value in numbers.items():
-            if not value > 0:
-                raise ValueError(
-                    _("{option} is a number > 0, not {value}", option=option, value=value)
-                )
-        if self.analysis_iterations < 1:
-            raise ValueError(
-                _(
-                    "--analysis-iterations is 1 or more, not {value}",
-                    value=self.analysis_iterations,
-                )
-            )
-        if not 1 <= self.min_turn_timer <= 30:
-            raise ValueError(
-                _("--min-turn-timer is 1–30 seconds, not {value}", value=self.min_turn_timer)
-            )
-        if self.bot_workers < 0:
-            raise ValueError(
-                _(
-                    "--bot-workers is 0 (one per core) or more, not {bot_workers}",
-                    bot_workers=self.bot_workers,
-                )
-            )
-
-    @property
-    def workers(self) -> int:
-        """Search worker processes."""
-        return self.bot_workers or cores()
 
 
 def client_key(host: str | None) -> str:
