@@ -21,6 +21,22 @@ def train_command(
         ),
     ] = 0,
     epochs: Annotated[int, typer.Option("--epochs", help="passes over the data")] = 8,
+    patience: Annotated[
+        int, typer.Option("--patience", help="stop after N epochs without a better one (0: never)")
+    ] = 0,
+    target: Annotated[
+        str,
+        typer.Option(
+            "--target", help="the policy's target: visits (the search's shares) or move (played)"
+        ),
+    ] = "visits",
+    value: Annotated[
+        str,
+        typer.Option("--value", help="the value: linear (ridge on the observation) or mlp"),
+    ] = "linear",
+    init: Annotated[
+        Path | None, typer.Option("--init", help="start from this model's weights (warm start)")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="data and training seed")] = 1,
     bot: Annotated[
         str,
@@ -42,7 +58,8 @@ def train_command(
 ) -> None:
     """Train a game's learned model (policy and value) on self-play games of a search bot.
 
-    The data is resumable: a run stopped and started again plays only the games missing.
+    The data is resumable: a run stopped and started again plays only the games missing;
+    --init continues from a saved model.
     The learned bot and expert:priors=1 use the model (docs/bots.md).
 
     Example: tikki train myllymatti --games 40 --out mm.npz"""
@@ -53,7 +70,10 @@ def train_command(
     except extras.MissingExtra as err:
         raise fail(str(err)) from None
     argv = ["train", game_name(game), "--epochs", str(epochs), "--seed", str(seed)]
-    argv += ["--games", str(games_count), "--bot", bot]
+    argv += ["--games", str(games_count), "--bot", bot, "--patience", str(patience)]
+    argv += ["--target", target, "--value", value]
+    if init is not None:
+        argv += ["--init", str(init)]
     if data is not None:
         argv += ["--data", str(data)]
     if ship:

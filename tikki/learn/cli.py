@@ -38,7 +38,23 @@ def _parser() -> argparse.ArgumentParser:
     train.add_argument("--bot", default="ismcts:iterations=200")
     train.add_argument("--seed", type=int, default=1)
     train.add_argument("--epochs", type=int, default=8)
+    train.add_argument(
+        "--patience", type=int, default=0, help="stop after N epochs without a better one"
+    )
     train.add_argument("--hidden", default="128,64", help="the two layers' widths")
+    train.add_argument(
+        "--target",
+        default="visits",
+        help="the policy's target: the search's visit shares or the move played",
+    )
+    train.add_argument(
+        "--value",
+        default="linear",
+        help="the value: ridge regression on the observation, or the old joint MLP head",
+    )
+    train.add_argument(
+        "--init", type=Path, default=None, help="start from this model's weights (warm start)"
+    )
     train.add_argument(
         "-o", "--out", type=Path, default=None, help="default learn-data/GAME/model.npz"
     )
@@ -97,7 +113,15 @@ def _train(args: argparse.Namespace) -> int:
     if args.games > 0:
         data.generate(args.game, folder, args.games, args.seed, bot=args.bot, progress=_say)
     trained = train.train(
-        data.load(folder), hidden=hidden, epochs=args.epochs, seed=args.seed, progress=_say
+        data.load(folder),
+        hidden=hidden,
+        epochs=args.epochs,
+        seed=args.seed,
+        progress=_say,
+        target=args.target,
+        value=args.value,
+        patience=args.patience,
+        init=model.read(args.init) if args.init is not None else None,
     )
     out = model.shipped(args.game) if args.ship else args.out or folder / "model.npz"
     trained.save(out)

@@ -6,9 +6,11 @@ vector the adapters give) through two ReLU layers to
 * a **policy**: logits over the game's fixed action ids
   (:class:`tikki.interop.encoding.ActionSpace`), softmaxed over the legal moves only (every
   other action gets exactly 0);
-* a **value**: the seat's expected *gain* from the position, what the search's rollouts
-  score: its points of the round in progress (a game scored in points) or its return at the
-  game's end (the shedding games: −1 for the loser, ``1/(n−1)`` for each other seat).
+* a **value**: the seat's expected *gain* from the position (the value head on the last
+  layer plus, in models trained since the value fix, a linear term in the observation),
+  what the search's rollouts score: its points of the round in progress (a game scored
+  in points) or its return at the game's end (the shedding games: −1 for the loser,
+  ``1/(n−1)`` for each other seat).
 
 The weights and what they were trained for (game, players, options, observation and
 action sizes, the value's scale, the data and the validation figures) are one ``.npz``:
@@ -39,6 +41,9 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 """Where the shipped models are (package data)."""
 LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 """The weight arrays of a model, in order."""
+LINEAR_VALUE = "wx"
+"""The optional weights ``(inputs, 1)`` of the value's linear term in the observation
+(:func:`tikki.learn.train.fit_value`); a model without them has the MLP's value alone."""
 
 
 @dataclass
@@ -87,7 +92,10 @@ class Model:
         h = np.maximum(obs @ w["w1"] + w["b1"], 0)
         h = np.maximum(h @ w["w2"] + w["b2"], 0)
         logits = h @ w["wp"] + w["bp"]
-        value = (h @ w["wv"] + w["bv"])[:, 0] * np.float32(self.meta.get("value_scale", 1.0))
+        raw = h @ w["wv"] + w["bv"]
+        if LINEAR_VALUE in w:
+            raw = raw + obs @ w[LINEAR_VALUE]
+        value = raw[:, 0] * np.float32(self.meta.get("value_scale", 1.0))
         return logits, value
 
     def policy(self, obs: Array, mask: npt.NDArray[Any]) -> Array:
@@ -122,7 +130,8 @@ class Model:
     def save(self, path: Path) -> Path:
         """Write the model (weights as ``float32``, ``meta`` as JSON) to ``path``."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, Any] = {k: self.weights[k].astype(np.float32) for k in LAYERS}
+        keys = [*LAYERS, LINEAR_VALUE] if LINEAR_VALUE in self.weights else LAYERS
+        arrays: dict[str, Any] = {k: self.weights[k].astype(np.float32) for k in keys}
         arrays["meta"] = np.asarray(json.dumps(self.meta, sort_keys=True))
         np.savez_compressed(path, **arrays)
         return path
@@ -144,6 +153,8 @@ def read(path: Path) -> Model:
     try:
         with np.load(path) as f:
             weights = {k: np.asarray(f[k], np.float32) for k in LAYERS}
+            if LINEAR_VALUE in f.files:
+                weights[LINEAR_VALUE] = np.asarray(f[LINEAR_VALUE], np.float32)
             meta = json.loads(str(f["meta"]))
     except (OSError, KeyError, ValueError) as err:
         raise RulesError(
