@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import mimetypes
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -184,28 +184,24 @@ router = APIRouter(include_in_schema=False)
 """The routes of the front end's pages and files."""
 
 
-@router.get("/")
-async def lobby_page() -> Response:
-    """The lobby."""
-    return page("index.html")
+PAGES = {
+    "/": "index.html",  # the lobby
+    "/t/{table_id}": "table.html",  # a table (the page reads the table id from its URL)
+    "/replay": "replay.html",  # the replay of a record the player uploads (or in the link)
+    "/replay/{table_id}": "replay.html",  # a table's replay (?seat=N|all&at=K, read by the page)
+}
+"""The front end's pages by path: each path answers its HTML file (:func:`page`)."""
 
 
-@router.get("/t/{table_id}")
-async def table_page(table_id: str) -> Response:
-    """A table's page (the page reads the table id from its URL)."""
-    return page("table.html")
+def _page_route(name: str) -> Callable[[], Awaitable[Response]]:
+    async def answer() -> Response:
+        return page(name)
+
+    return answer
 
 
-@router.get("/replay")
-async def replay_upload_page() -> Response:
-    """The replay of a record the player uploads (or one in the link's fragment)."""
-    return page("replay.html")
-
-
-@router.get("/replay/{table_id}")
-async def replay_page(table_id: str) -> Response:
-    """A table's replay (``?seat=N|all&at=K``; the page reads them from its URL)."""
-    return page("replay.html")
+for _path, _name in PAGES.items():
+    router.add_api_route(_path, _page_route(_name), methods=["GET"])
 
 
 @router.get("/rules/{game}")

@@ -3,6 +3,7 @@ header, and the dependencies that hand a handler the app's objects from ``app.st
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
@@ -93,12 +94,33 @@ def seat_of(manager: TableManager, table: Table, authorization: str | None) -> i
     return seat
 
 
+@dataclass(frozen=True)
+class Seated:
+    """The table a request's path names and the seat its token holds there."""
+
+    table: Table
+    seat: int | None
+    """``None``: no token (a spectator)."""
+
+
+async def _seated(table_id: str, manager: Manager, authorization: Auth = None) -> Seated:
+    table = await manager.get(table_id)
+    return Seated(table, seat_of(manager, table, authorization))
+
+
+At = Annotated[Seated, Depends(_seated)]
+"""The path's table (``{table_id}``) and the request's seat (:func:`seat_of`), as a
+handler's parameter."""
+
+
 __all__ = [
     "ERRORS",
     "Address",
     "AnalysesOf",
+    "At",
     "Auth",
     "Manager",
+    "Seated",
     "ThrottlesOf",
     "bearer",
     "client_address",
