@@ -22,13 +22,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, Field
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, insert, select
 
 from tikki.i18n import _
 from tikki.server.accounts import ERRORS, accounts_of, address_of
 from tikki.server.db import ChatRow, TableExtraRow, now
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.quota import RateLimiter
+from tikki.server.ratings import upsert_extra
 from tikki.server.tables import Table, TableManager, iso
 
 PHRASES = ("gg", "wp", "thanks", "oops", "hurry")
@@ -118,24 +119,12 @@ class Chat:
         with self.engine.begin() as connection:
             connection.execute(insert(ChatRow), {**row, "table_id": table_id, "time": now()})
 
-    def _store_extra(self, table_id: str, values: dict[str, Any]) -> None:
-        with self.engine.begin() as connection:
-            found = connection.execute(
-                select(TableExtraRow.table_id).where(TableExtraRow.table_id == table_id)
-            ).first()
-            if found is None:
-                connection.execute(insert(TableExtraRow), {"table_id": table_id, **values})
-            else:
-                connection.execute(
-                    update(TableExtraRow).where(TableExtraRow.table_id == table_id).values(**values)
-                )
-
     async def set_host(self, table: Table, seat: int) -> None:
         """Make ``seat`` the creator's seat unless the table has one."""
         room = await self.room(table.id)
         if room.host_seat is None:
             room.host_seat = seat
-            await asyncio.to_thread(self._store_extra, table.id, {"host_seat": seat})
+            await asyncio.to_thread(upsert_extra, self.engine, table.id, {"host_seat": seat})
 
     async def post(
         self, table: Table, seat: int | None, sender: str, name: str, body: ChatMessage
@@ -181,7 +170,7 @@ class Chat:
         if seat is None or seat != room.host_seat:
             raise ApiError("spectator", _("only the table's creator may change its chat"))
         room.free_text = free_text
-        await asyncio.to_thread(self._store_extra, table.id, {"free_text": free_text})
+        await asyncio.to_thread(upsert_extra, self.engine, table.id, {"free_text": free_text})
         room.changed.set()
         room.changed = asyncio.Event()
         return room
