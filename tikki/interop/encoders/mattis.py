@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tikki.core import Game, State
+from tikki.interop.encoders import shedding
 from tikki.interop.observations import CardEncoder, Feature, Vector, card_feature
 
 
@@ -19,22 +20,18 @@ class MattisEncoder(CardEncoder):
 
         n, d, r = game.players, len(game.deck()), len(RANKS)  # d: 52, or a short deck
         features = [
-            Feature("phase", (2,), 0, 1, "one-hot: collect (phase 1), shed (phase 2)"),
-            Feature("to_act", (n,), 0, 1, "one-hot: the relative seat to act"),
-            card_feature("hand", 1, d, "the observer's hand"),
-            Feature("hand_sizes", (n,), 0, 1, "cards in each relative seat's hand / 52"),
-            Feature("stock_size", (1,), 0, 1, "cards in the stock / 52"),
+            *shedding.opening(n, d),
             card_feature("shown", 1, d, "the shown last stock card (its suit is trump)"),
             Feature("shown_owner", (n,), 0, 1, "one-hot: the relative seat the shown card is for"),
             Feature("shown_in_hand", (1,), 0, 1, "1 while the shown card is in its owner's hand"),
             Feature("trump", (4,), 0, 1, "one-hot: the trump suit (S, H, D, C)"),
-            card_feature("piles", n, d, "phase 1: each relative seat's pile"),
-            card_feature(
-                "hands", n - 1, d, "phase 2: what is known of relative seats 1…n−1's hands"
+            *shedding.table(
+                n,
+                d,
+                hands="phase 2: what is known of relative seats 1…n−1's hands",
+                trick="cards each relative seat put into the trick on the table",
+                top="phase 2: the play to beat (a card or a sequence)",
             ),
-            card_feature("trick", n, d, "cards each relative seat put into the trick on the table"),
-            card_feature("top", 1, d, "phase 2: the play to beat (a card or a sequence)"),
-            Feature("leader", (n,), 0, 1, "one-hot: the relative seat that led the trick"),
             Feature("match_rank", (r,), 0, 1, "one-hot: phase 1, the rank a play must match"),
             Feature("slough_lap", (1,), 0, 1, "1 during a slough lap (AM-5)"),
             Feature("losing", (r,), 0, 1, "ranks losing the trick in a slough lap (AM-5)"),
@@ -48,11 +45,7 @@ class MattisEncoder(CardEncoder):
                 Feature("dreck_given", (n,), 0, 1, "dreck cards each relative seat gave / 52"),
                 Feature("dreck_received", (n,), 0, 1, "dreck cards each relative seat got / 52"),
             ]
-        features += [
-            card_feature("fallen", 1, d, "phase 2: cards out of the game (fallen tricks)"),
-            Feature("out", (n,), 0, 1, "relative seats that have shed every card"),
-            Feature("moves", (1,), 0, 1, "moves played / max_moves"),
-        ]
+        features += shedding.closing(n, d)
         super().__init__(game, features, {t: i for i, t in enumerate(CARD_TEXT)})
         self._o = {f.name: self.offset(f.name) for f in self.features}
         self._tabs = {name: self._table(name) for name in self._card_blocks}

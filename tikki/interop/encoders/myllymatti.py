@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from tikki.core import Game, State
-from tikki.interop.observations import CardEncoder, Feature, Vector, card_feature
+from tikki.interop.encoders import shedding
+from tikki.interop.observations import CardEncoder, Feature, Vector
 
 
 class MyllymattiEncoder(CardEncoder):
@@ -18,24 +19,18 @@ class MyllymattiEncoder(CardEncoder):
 
         n, d = game.players, len(game.deck())  # 52, or a short deck (options ranks, suits)
         features = [
-            Feature("phase", (2,), 0, 1, "one-hot: collect (phase 1), shed (phase 2)"),
-            Feature("to_act", (n,), 0, 1, "one-hot: the relative seat to act"),
-            card_feature("hand", 1, d, "the observer's hand"),
-            Feature("hand_sizes", (n,), 0, 1, "cards in each relative seat's hand / 52"),
-            Feature("stock_size", (1,), 0, 1, "cards in the stock / 52"),
+            *shedding.opening(n, d),
             Feature("aside_owner", (n,), 0, 1, "one-hot: who set the last stock card aside"),
             Feature("trump", (4,), 0, 1, "one-hot: the phase-2 trump suit (S, H, D, C)"),
-            card_feature("piles", n, d, "phase 1: each relative seat's pile"),
-            card_feature(
-                "hands", n - 1, d, "phase 2: the hands of relative seats 1…n−1 (all public)"
+            *shedding.table(
+                n,
+                d,
+                hands="phase 2: the hands of relative seats 1…n−1 (all public)",
+                trick="cards of the trick on the table, by relative seat",
+                top="phase 2: the play to beat (a card or a run)",
             ),
-            card_feature("trick", n, d, "cards of the trick on the table, by relative seat"),
-            card_feature("top", 1, d, "phase 2: the play to beat (a card or a run)"),
-            Feature("leader", (n,), 0, 1, "one-hot: the relative seat that led the trick"),
             Feature("last_winner", (n,), 0, 1, "one-hot: the winner of the last duel"),
-            card_feature("fallen", 1, d, "phase 2: cards out of the game (fallen tricks)"),
-            Feature("out", (n,), 0, 1, "relative seats that have shed every card"),
-            Feature("moves", (1,), 0, 1, "moves played / max_moves"),
+            *shedding.closing(n, d),
         ]
         super().__init__(game, features, {t: i for i, t in enumerate(CARD_TEXT)})
         self._o = {f.name: self.offset(f.name) for f in self.features}
