@@ -95,7 +95,7 @@ class TableRow(Base):
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     takeovers: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
-    """The bots that played people's seats (:class:`tikki.server.leave.Takeover`)."""
+    """The bots that played people's seats (:class:`tikki.server.tables.Takeover`)."""
 
 
 class SeatRow(Base):

@@ -9,35 +9,49 @@ think in worker processes (:mod:`tikki.server.pool`).  Storage runs on one dedic
 thread, so the event loop never waits on the database and SQLite sees one writer.  The
 limits on what one client may ask are :class:`~tikki.server.quota.Policy`.
 
-:mod:`.table` holds one table's state, :mod:`.manager` the manager.
+One module per concern (in the spirit of lichess's ``round`` module); the manager's
+concerns are mixins that :class:`TableManager` composes:
+
+- :mod:`.table`: one table's state (:class:`Table`, :class:`Connection`,
+  :class:`NewTable`, the stand-ins' :class:`Takeover` records);
+- :mod:`.base`: the manager's shared state, its storage thread and the registry of tables
+  (rebuild, find, retire, forget);
+- :mod:`.moves`: checking, applying and storing a move;
+- :mod:`.bots`: bot turns, fair slots, forced moves, hints;
+- :mod:`.leave`: resigning, handing a seat to a bot, coming back;
+- :mod:`.timers`: turn timers, away announcements, the expiry of waiting tables;
+- :mod:`.seats`: joining, invites, a seat's devices, connections;
+- :mod:`.rematch`: playing again;
+- :mod:`.ownership`: a cluster's glue (which process owns which table);
+- :mod:`.manager`: :class:`TableManager` itself: life cycle, creating a table within the
+  server's limits, the lobby.
 """
 
 from __future__ import annotations
 
-from tikki.server.tables.manager import (
-    BOT_TURNS,
-    FINISHED_KEPT,
-    FORCED,
-    JUDGE,
-    PEEK_TTL,
-    STATUSES,
-    STORED_BEFORE_REVISIONS,
-    TICK,
-    TableManager,
-    check_invite,
-    lock_seats,
-    rematch_request,
-)
+from tikki.server.tables.base import BOT_TURNS, FINISHED_KEPT, STORED_BEFORE_REVISIONS
+from tikki.server.tables.bots import FORCED, JUDGE
+from tikki.server.tables.manager import STATUSES, TableManager
+from tikki.server.tables.ownership import PEEK_TTL
+from tikki.server.tables.rematch import rematch_request
+from tikki.server.tables.seats import check_invite, lock_seats
 from tikki.server.tables.table import (
     EXPIRED,
     MOVED,
     REVOKED,
+    STAND_IN,
+    TAKEN_BACK,
+    WHY,
     Connection,
     NewTable,
     Table,
+    Takeover,
+    active,
+    ended,
     hash_token,
     iso,
 )
+from tikki.server.tables.timers import ON_TIMEOUT, TICK, TIMERS, allowed_timers, parse_timer
 
 __all__ = [
     "BOT_TURNS",
@@ -46,18 +60,28 @@ __all__ = [
     "FORCED",
     "JUDGE",
     "MOVED",
+    "ON_TIMEOUT",
     "PEEK_TTL",
     "REVOKED",
+    "STAND_IN",
     "STATUSES",
     "STORED_BEFORE_REVISIONS",
+    "TAKEN_BACK",
     "TICK",
+    "TIMERS",
+    "WHY",
     "Connection",
     "NewTable",
     "Table",
     "TableManager",
+    "Takeover",
+    "active",
+    "allowed_timers",
     "check_invite",
+    "ended",
     "hash_token",
     "iso",
     "lock_seats",
+    "parse_timer",
     "rematch_request",
 ]

@@ -1,6 +1,7 @@
 """One table's state: :class:`Table` (the engine State, its seats, its connections and
-the lock around its moves), :class:`Connection` (one WebSocket) and :class:`NewTable` (a
-parsed create request)."""
+the lock around its moves), :class:`Connection` (one WebSocket), :class:`NewTable` (a parsed
+create request) and :class:`Takeover` (a bot playing a person's seat: a *stand-in*,
+:mod:`tikki.server.tables.leave`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import asyncio
 import hashlib
 import hmac
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,7 +19,6 @@ from tikki.i18n import _, use
 from tikki.server import botplay
 from tikki.server.db import StoredSeat, now
 from tikki.server.errors import ApiError
-from tikki.server.leave import Takeover, active
 from tikki.server.outbox import Outbox
 
 EXPIRED = 4410
@@ -28,6 +28,12 @@ REVOKED = 4401
 MOVED = 1012
 """The close code of a connection to a table that another process took over (a cluster:
 :mod:`tikki.server.cluster`): "service restart", so the client connects again."""
+STAND_IN = "heuristic"
+"""The bot that plays for a person who left (the Medium level)."""
+WHY = ("resigned", "away", "timeout", "timer")
+"""Why a bot plays a person's seat (see :mod:`tikki.server.tables.leave`)."""
+TAKEN_BACK = frozenset({"away", "timeout"})
+"""Stand-ins that end when the person comes back."""
 
 
 def hash_token(token: str) -> str:
@@ -38,6 +44,51 @@ def hash_token(token: str) -> str:
 def iso(moment: datetime | None) -> str | None:
     """A stored UTC time as ISO 8601 with ``Z``."""
     return None if moment is None else moment.isoformat(timespec="seconds") + "Z"
+
+
+def seat_list(seats: Iterable[int]) -> str:
+    """Seat numbers in words (``none`` for no seat)."""
+    return ", ".join(str(s) for s in seats) or _("none")
+
+
+@dataclass
+class Takeover:
+    """A bot playing a person's seat from move ``start`` (a seq) to ``end`` (``None``: on)."""
+
+    seat: int
+    start: int
+    bot: str
+    why: str
+    end: int | None = None
+
+    def json(self) -> JSON:
+        """The stored and published form: ``{seat, from, to, bot, why}``."""
+        return {"seat": self.seat, "from": self.start, "to": self.end, "bot": self.bot,
+                "why": self.why}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Takeover:
+        """Read the stored form back."""
+        return cls(int(data["seat"]), int(data["from"]), str(data["bot"]), str(data["why"]),
+                   None if data.get("to") is None else int(data["to"]))  # fmt: skip
+
+
+def active(takeovers: list[Takeover], seat: int) -> Takeover | None:
+    """The stand-in playing ``seat`` now, if any."""
+    for takeover in reversed(takeovers):
+        if takeover.seat == seat:
+            return takeover if takeover.end is None else None
+    return None
+
+
+def ended(takeovers: list[Takeover], seat: int, seq: int) -> list[Takeover]:
+    """A copy of ``takeovers`` with the stand-in of ``seat`` ended at ``seq``."""
+    out = []
+    for takeover in takeovers:
+        if takeover.seat == seat and takeover.end is None:
+            takeover = Takeover(takeover.seat, takeover.start, takeover.bot, takeover.why, seq)
+        out.append(takeover)
+    return out
 
 
 @dataclass(eq=False)
@@ -101,7 +152,7 @@ class Table:
     """When the timer runs out: ``wait`` (the others may hand the seat to a bot) or
     ``bot`` (a bot plays that turn)."""
     takeovers: list[Takeover] = field(default_factory=list)
-    """The bots that played or play people's seats (:mod:`tikki.server.leave`)."""
+    """The bots that played or play people's seats (:mod:`tikki.server.tables.leave`)."""
     away_since: dict[int, datetime] = field(default_factory=dict)
     """When each seated person without a connection lost the last one."""
     turn_since: datetime | None = None
@@ -319,7 +370,7 @@ class NewTable:
     anyone: frozenset[int] = frozenset()
     """Open seats anyone may take (the others only with their invite secret)."""
     turn_timer: Any = None
-    """The turn timer asked for (checked by :func:`~tikki.server.leave.parse_timer`)."""
+    """The turn timer asked for (checked by :func:`~tikki.server.tables.timers.parse_timer`)."""
     on_timeout: Any = None
     """What happens when it runs out (``wait`` or ``bot``)."""
     forced_moves: bool = False

@@ -1,0 +1,169 @@
+"""A cluster of processes (``--cluster``, :mod:`tikki.server.cluster`): which process owns
+which live table.  :class:`OwnershipMixin` claims the tables nobody holds, takes a table
+over when a request for it arrives here, hands its own over when another process asks,
+and shows other processes' tables in the lobby without taking them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from tikki.core import IllegalMove, RulesError
+from tikki.server.cluster import SCAN_EVERY, LocksLost
+from tikki.server.db import StoredTable, now
+from tikki.server.tables.base import FINISHED_KEPT, ManagerBase, table_moving, unknown_table
+from tikki.server.tables.table import Table
+
+log = logging.getLogger("tikki.server")
+
+PEEK_TTL = 2.0
+"""Seconds a cluster process shows its copy of another process's table in the lobby
+before reading it again (a lobby change of that table drops the copy at once)."""
+
+
+class OwnershipMixin(ManagerBase):
+    """The cluster's glue: claim, take over, hand over and peek at tables."""
+
+    @property
+    def owned(self) -> int:
+        """Live tables this process owns (all of them without ``--cluster``): the
+        metrics' ``tables owned``."""
+        return sum(1 for t in self.tables.values() if t.status != "finished")
+
+    async def _scan_loop(self) -> None:
+        """Claim the orphans every :data:`~tikki.server.cluster.SCAN_EVERY` seconds, and
+        at once when a process says it stopped."""
+        wanted = self.ownership.scan_wanted
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wanted.wait(), SCAN_EVERY)
+            wanted.clear()
+            try:
+                await self._claim_orphans()
+            except Exception:
+                log.exception("claiming the tables of stopped processes failed")
+                await asyncio.sleep(SCAN_EVERY)
+
+    async def _claim_orphans(self) -> list[str]:
+        """Lock the live tables nobody holds and rebuild them from their stored moves;
+        forget every table if the lock connection broke (the others take them)."""
+        try:
+            claimed = await self.ownership.claim_orphans(self._loading)
+        except LocksLost as lost:
+            log.error("the cluster's lock connection broke: %d tables go to other processes",
+                      len(lost.tables))  # fmt: skip
+            for table_id in lost.tables:
+                self._forget(table_id)
+            return []
+        if not claimed:
+            return []
+        began = asyncio.get_running_loop().time()
+        try:
+            rows = await self._db(self.store.load_many, claimed)
+        except Exception:
+            log.exception("reading %d tables to take over failed; another process may",
+                          len(claimed))  # fmt: skip
+            rows = []
+        for row in rows:
+            await self._adopt(row)
+        found = {row.id for row in rows}
+        for table_id in claimed:
+            if table_id not in found:
+                await self.ownership.release(table_id)
+        log.info("took over %d tables nobody held in %.2f s", len(rows),
+                 asyncio.get_running_loop().time() - began)  # fmt: skip
+        return claimed
+
+    async def _load_owned(self, table_id: str) -> Table | None:
+        """Rebuild a table whose lock this process has just taken from its stored moves
+        and run its bots and timers; ``None`` (lock released) if it is not stored, or
+        (lock kept, so nobody retries it) if it cannot be rebuilt."""
+        row = await self._db(self.store.load, table_id)
+        if row is None:
+            await self.ownership.release(table_id)
+            return None
+        return await self._adopt(row)
+
+    async def _adopt(self, row: StoredTable) -> Table | None:
+        """Rebuild a stored table whose lock this process holds, keep it in memory and
+        start its bots (``None``, lock kept, if its moves do not replay)."""
+        table_id = row.id
+        try:
+            table = self._rebuild(row)
+        except (RulesError, IllegalMove) as err:
+            log.error("table %s cannot be rebuilt and stays stopped: %s", row.id, err)
+            return None
+        if not self.ownership.holds(table_id):
+            return None  # handed over while it was being read
+        table.away_since = {s.seat: table.turn_since or now() for s in table.seats
+                            if s.kind == "human"}  # fmt: skip
+        self.tables[table_id] = table
+        self._peeked.pop(table_id, None)
+        if table.status == "finished":
+            self._retire(table)
+            await self.ownership.release(table_id)
+        else:
+            self._wake_bots(table)
+        return table
+
+    async def _get_clustered(self, table_id: str) -> Table:
+        """A table that this process of a cluster does not hold: take it over (its owner
+        hands it over, or died) and rebuild it; one take-over per table at a time."""
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._take_over(table_id))
+            self._loading[table_id] = pending
+            pending.add_done_callback(lambda _done: self._loading.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _take_over(self, table_id: str) -> Table:
+        if not 0 < len(table_id) <= 32:
+            raise unknown_table(table_id)
+        try:
+            taken = await self.ownership.take(table_id)
+        except Exception:
+            log.exception("taking table %s over failed", table_id)
+            taken = False
+        if not taken:
+            raise table_moving(table_id)
+        table = await self._load_owned(table_id)
+        return table if table is not None else await self._from_store(table_id)
+
+    async def _hand_over_table(self, table_id: str) -> None:
+        """Another process asks for a table this one owns: finish the move in flight,
+        forget the table, close its connections (they connect again, and reach the new
+        owner) and release its lock."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            async with table.lock:
+                self._forget(table_id)
+        await self.ownership.release(table_id)
+        log.info("table %s handed over to another process", table_id)
+
+    def _lobby_changed(self, table_id: str) -> None:
+        """Another process changed a table's lobby entry: read it again when shown."""
+        self._peeked.pop(table_id, None)
+
+    async def peek(self, table_id: str) -> Table:
+        """A table to show in the lobby: this process's own (or, without a cluster, the
+        one :meth:`get` returns); in a cluster, another process's table as read from the
+        database at most :data:`PEEK_TTL` seconds ago, never taken over."""
+        if not self.ownership.clustered or table_id in self.tables:
+            return await self.get(table_id)
+        moment = asyncio.get_running_loop().time()
+        cached = self._peeked.get(table_id)
+        if cached is not None and moment - cached[0] < PEEK_TTL:
+            return cached[1]
+        row = await self._db(self.store.load, table_id)
+        if row is None:
+            raise unknown_table(table_id)
+        table = self._rebuild_or_refuse(row)
+        if table.status == "finished" and table_id not in self.tables:
+            self.tables[table_id] = table
+            self._retire(table)
+            return table
+        if len(self._peeked) > FINISHED_KEPT:
+            self._peeked = {k: v for k, v in self._peeked.items() if moment - v[0] < PEEK_TTL}
+        self._peeked[table_id] = (moment, table)
+        return table
