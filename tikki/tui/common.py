@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rich.panel import Panel
 from rich.text import Text
 
 from tikki.cards import screen_text
@@ -183,6 +184,20 @@ def seat_label(view: Mapping[str, Any], names: Sequence[str], seat: int, loser: 
         status = f" {loser}"
     acting = seat == view["to_act"]
     return Text(("▶ " if acting else "  ") + names[seat] + status, style="bold" if acting else "")
+
+
+def shed_result(view: Mapping[str, Any], names: Sequence[str], loser: str) -> Panel:
+    """A shedding game's end: the seats in the order they went out and ``loser`` (the
+    game's line for the last holder, ``{name}`` in it), or that it was abandoned."""
+    text = Text()
+    if view["abandoned"]:
+        text.append(_("The game was abandoned after {n} moves (no loser).", n=view["move_count"]))
+        return Panel(text, title=_("Game over"))
+    for place, seat in enumerate(view["out_order"], 1):
+        text.append(f"{place}. {names[seat]}\n")
+    if view["loser"] is not None:
+        text.append(loser.format(name=names[view["loser"]]), style="bold red")
+    return Panel(text, title=_("Game over"))
 
 
 def shed_trick(trick: Mapping[str, Any], names: Sequence[str]) -> Text:

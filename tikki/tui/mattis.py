@@ -20,6 +20,7 @@ from tikki.tui.common import (
     move_text,
     seat_label,
     sentence,
+    shed_result,
     shed_trick,
     styled,
 )
@@ -206,15 +207,7 @@ def event(entry: Mapping[str, Any], names: Sequence[str]) -> Text:
 
 def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     """Who went out in which order, and who lost."""
-    text = Text()
-    if view["abandoned"]:
-        text.append(_("The game was abandoned after {n} moves (no loser).", n=view["move_count"]))
-        return Panel(text, title=_("Game over"))
-    for place, seat in enumerate(view["out_order"], 1):
-        text.append(f"{place}. {names[seat]}\n")
-    if view["loser"] is not None:
-        text.append(_("Loser: {name}", name=names[view["loser"]]), style="bold red")
-    return Panel(text, title=_("Game over"))
+    return shed_result(view, names, _("Loser: {name}"))
 
 
 __all__ = ["PRESENTER", "event", "explain", "move_text", "render", "result"]

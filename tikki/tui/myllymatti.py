@@ -19,6 +19,7 @@ from tikki.tui.common import (
     hand_and_moves,
     move_text,
     seat_label,
+    shed_result,
     shed_trick,
 )
 from tikki.tui.presenter import Hooks, Presenter
@@ -155,15 +156,7 @@ def _order(text: str) -> int:
 
 def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
     """Who went out in which order, and who is the myllymatti."""
-    text = Text()
-    if view["abandoned"]:
-        text.append(_("The game was abandoned after {n} moves (no loser).", n=view["move_count"]))
-        return Panel(text, title=_("Game over"))
-    for place, seat in enumerate(view["out_order"], 1):
-        text.append(f"{place}. {names[seat]}\n")
-    if view["loser"] is not None:
-        text.append(f"Myllymatti: {names[view['loser']]}", style="bold red")
-    return Panel(text, title=_("Game over"))
+    return shed_result(view, names, "Myllymatti: {name}")
 
 
 __all__ = ["PRESENTER", "explain", "move_text", "render", "result"]
