@@ -867,18 +867,8 @@ def load(name: Any, players: Any = None, *, rules: Any = None, **options: Any) -
     games leave it out and play :data:`RULES_REVISION`.  Unknown games, options, values
     and revisions raise :class:`RulesError` naming the valid ones.
     """
-    registry = _registry()
     key = name.strip().lower() if isinstance(name, str) else name
-    cls = registry.get(key)
-    if cls is None:
-        raise RulesError(
-            _t(
-                "no game {name!r}: the games are {games}",
-                name=name,
-                games=", ".join(sorted(registry)),
-            )
-        )
-    return cls(players, rules=rules, **options)
+    return game_class(key, shown=name)(players, rules=rules, **options)
 
 
 def check_revision(rules: Any) -> str:
@@ -938,18 +928,20 @@ def memory_aid_titles() -> str:
     return ", ".join(cls.title for _, cls in sorted(_registry().items()) if cls.memory_aids)
 
 
-def game_class(name: str) -> type[Game]:
-    """The Game subclass registered under ``name``; raise :class:`RulesError` if none."""
+def game_class(name: Any, shown: Any = None) -> type[Game]:
+    """The Game subclass registered under ``name``; raise :class:`RulesError` if none,
+    naming ``shown`` (what was asked for; default ``name``) and the games there are."""
     registry = _registry()
-    if name not in registry:
+    cls = registry.get(name) if isinstance(name, str) else None
+    if cls is None:
         raise RulesError(
             _t(
                 "no game {name!r}: the games are {games}",
-                name=name,
+                name=name if shown is None else shown,
                 games=", ".join(sorted(registry)),
             )
         )
-    return registry[name]
+    return cls
 
 
 # --- records ------------------------------------------------------------------------------

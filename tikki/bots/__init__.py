@@ -31,6 +31,15 @@ class Bot(Protocol):
         ...
 
 
+def legal_of(view: Mapping[str, Any]) -> list[str]:
+    """The view's legal moves, for a bot to choose from; :class:`RulesError` if it has
+    none (it is not the seat's turn)."""
+    legal = [str(m) for m in view.get("legal_moves") or []]
+    if not legal:
+        raise RulesError(_t("the view has no legal moves: it is not this seat's turn"))
+    return legal
+
+
 BotFactory = Callable[..., Bot]
 _FACTORIES: dict[str, BotFactory] = {}
 

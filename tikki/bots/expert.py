@@ -61,6 +61,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tikki.bots import legal_of
 from tikki.bots.endgame import DRAW, LOSS, WIN, Clock, Solver, cards_in_hands
 from tikki.bots.heuristic import policy_for
 from tikki.bots.ismcts import Guide, ISMCTSBot, Node
@@ -258,9 +259,7 @@ class ExpertBot:
     ) -> tuple[str, dict[str, int]]:
         """The move and the solver's values of the moves; with ``appraise``
         the search runs whatever decided the move (its statistics value every move)."""
-        legal: list[str] = [str(m) for m in view.get("legal_moves") or []]
-        if not legal:
-            raise RulesError("the view has no legal moves: it is not this seat's turn")
+        legal = legal_of(view)
         self.last = {"how": "only", "iterations": 0, "nodes": 0}
         self.search.root_stats = {}
         decided: str | None = None

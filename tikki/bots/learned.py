@@ -24,6 +24,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from tikki.bots import legal_of
 from tikki.core import Game, RulesError
 from tikki.extras import require
 from tikki.i18n import _ as _t
@@ -52,9 +53,7 @@ class LearnedBot:
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The policy's move from ``view`` (only ``view`` is read)."""
-        legal = [str(m) for m in view.get("legal_moves") or []]
-        if not legal:
-            raise RulesError("the view has no legal moves: it is not this seat's turn")
+        legal = legal_of(view)
         if len(legal) == 1:
             return legal[0]
         probs = self.policy(game).probabilities(game, view, self.rng)

@@ -6,7 +6,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from tikki.core import Game, RulesError
+from tikki.bots import legal_of
+from tikki.core import Game
 
 
 class RandomBot:
@@ -19,7 +20,4 @@ class RandomBot:
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """A uniformly random legal move of the view."""
-        legal = view.get("legal_moves") or []
-        if not legal:
-            raise RulesError("the view has no legal moves: it is not this seat's turn")
-        return str(self.rng.choice(legal))
+        return self.rng.choice(legal_of(view))

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tikki.bots import legal_of
 from tikki.core import Game, RulesError
 
 Policy = Callable[[Game, Mapping[str, Any], random.Random], str]
@@ -51,9 +52,7 @@ class HeuristicBot:
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The policy's move for this view (always one of ``view["legal_moves"]``)."""
-        legal = view.get("legal_moves") or []
-        if not legal:
-            raise RulesError("the view has no legal moves: it is not this seat's turn")
+        legal = legal_of(view)
         move = policy_for(game)(game, view, self.rng)
         if move not in legal:
             raise RulesError(f"heuristic for {game.name} chose {move!r}, not a legal move")
