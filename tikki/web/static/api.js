@@ -77,7 +77,10 @@ export const recordUrl = (id) => `/api/tables/${encodeURIComponent(id)}/record`;
 export const tableUrl = (id, seat) =>
   `/t/${encodeURIComponent(id)}${seat === undefined || seat === null ? "" : `?seat=${seat}`}`;
 
-function storage() {
+/** The page's localStorage, or null where the browser refuses it (private modes, sandboxed
+ * frames): every module keeps its settings through this one.
+ * @returns {Storage | null} */
+export function storage() {
   try {
     return window.localStorage;
   } catch {

@@ -5,7 +5,7 @@
 // (localStorage `tikki.mute.<table>`). Reading is a long poll of GET /api/tables/{id}/chat;
 // players read their own channel during the game, spectators theirs and the players'.
 import { _, N_ } from "./i18n.js";
-import { loadToken } from "./api.js";
+import { loadToken, storage } from "./api.js";
 
 /** The quick phrases by id, in English (the msgids). */
 export const PHRASES = {
@@ -20,14 +20,6 @@ const TEXT_MAX = 200;
 
 /** The text a message shows: a phrase in this reader's language, or the sent text. */
 export const shown = (m) => (m.phrase ? _(PHRASES[m.phrase] ?? m.phrase) : String(m.text ?? ""));
-
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 /** The senders muted at a table on this device. */
 export function loadMuted(id) {

@@ -4,7 +4,7 @@
 // holder sees how many devices hold it and can sign the others out (a new token); a
 // waiting table shows when it closes and can be kept open.
 
-import { api, esc, loadToken, saveToken } from "./api.js";
+import { api, esc, loadToken, saveToken, storage } from "./api.js";
 import { _ } from "./i18n.js";
 
 /** The WebSocket close code of a connection whose seat's device links were revoked. */
@@ -12,14 +12,6 @@ export const REVOKED = 4401;
 
 /** The key under which a seat's token is kept when a device link replaced it. */
 const keptKey = (id) => `tikki.token.${id}.kept`;
-
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 /** The seat a token holds at table `id` (null: none or not valid). */
 async function seatOf(id, token) {

@@ -3,20 +3,12 @@
 // table of you and bots with your last settings for that game, takes your seat and opens
 // the table, in one step. The settings of the last table created for each game (players,
 // variant, options, bot level, table options) are kept in localStorage.
-import { api, esc, inviteOf, loadName, saveName, saveToken, tableUrl } from "./api.js";
+import { api, esc, inviteOf, loadName, saveName, saveToken, storage, tableUrl } from "./api.js";
 import { _, ngettext } from "./i18n.js";
 import { levelLabel, variantName } from "./words.js";
 
 const KEY = "tikki.quick";
 const DEFAULT_BOT = "heuristic";
-
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 /** The remembered settings of every game ({game: settings}). */
 function remembered() {

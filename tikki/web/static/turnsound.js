@@ -2,6 +2,7 @@
 // Your turn, told (issue 35, point 14): a short chime made with WebAudio (no sound file),
 // off by default and switched on by the table page's settings switch (remembered in
 // localStorage), and a polite aria-live line that says "Your turn" once per turn.
+import { storage } from "./api.js";
 import { _ } from "./i18n.js";
 
 const KEY = "tikki.sound";
@@ -13,14 +14,6 @@ const sound = {
   told: false,
   played: 0,
 };
-
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 /** Whether the turn sound is on (off unless the player switched it on). */
 export function soundOn() {
