@@ -44,6 +44,12 @@ learned value of the leaf into each rollout's result with weight ``L`` (``value=
 value alone, no rollout); ``model=FILE.npz`` uses a retrained model.  Both need NumPy
 (``pip install 'tikki[models]'``); the plain search is unchanged when both are 0.
 
+**Belief (issue 37):** the search draws its states from the game's belief where it has one
+(:func:`~tikki.bots.ismcts.belief_sampler`; Mückenstich: the other seats set aside the
+mosquitoes that would bite them, :func:`tikki.bots.heuristic.mueckenstich.belief`), not
+from the uniform determinizer; ``expert:belief=0`` turns it off.  Myllymatti and Mattis
+have none: their search is unchanged.
+
 **A budget in work instead of time:** ``expert:iterations=3000`` gives each move that many
 ISMCTS iterations times its weight (a choice among three moves gets exactly that many)
 and the solver :data:`NODES_PER_ITERATION` positions per iteration of its ``solve``
@@ -171,6 +177,7 @@ class ExpertBot:
         priors: float | str = 0.0,
         value: float | str = 0.0,
         model: str | None = None,
+        belief: int | str = 1,
     ) -> None:
         self.rng = random.Random(seed)
         self.priors = float(priors)
@@ -195,16 +202,18 @@ class ExpertBot:
             or not 0 <= self.solve <= 1
             or self.samples < 1
             or self.rules not in (0, 1)
+            or int(belief) not in (0, 1)
             or (self.iterations is not None and self.iterations < 1)
         ):
             raise RulesError(
                 _t(
                     "expert needs seconds > 0, solve between 0 and 1, samples >= 1,"
-                    " iterations >= 1 and rules 0 or 1"
+                    " iterations >= 1, rules 0 or 1 and belief 0 or 1"
                 )
             )
         self.search = ISMCTSBot(seed=self.rng.randrange(2**32), iterations=10**9, stop=0)
         self.search.prior_weight, self.search.value_mix = self.priors, self.value
+        self.search.belief = bool(int(belief))
         self._guides: dict[Game, Guide] = {}
         self.clock: Clock = time.perf_counter
         self.halt: Callable[[], bool] | None = None

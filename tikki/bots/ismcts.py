@@ -47,6 +47,12 @@ fresh determinization played out); ``0`` (default) sets no limit.  A deep SO-ISM
 holds the other seats' moves as they would be made seeing the sampled cards, which a
 shallow tree leaves to the rollout policy.
 
+Belief: the states are drawn by the game's determinizer (uniform over the deals the view
+allows), unless ``bot.belief`` is set (the ``expert`` bot sets it): then by the game's
+*belief* where its tactics module offers one (:func:`belief_sampler`), which weights the
+deals by how players really play (Mückenstich: the other seats set aside the mosquitoes
+that would bite them).  It too reads only the view.
+
 Root statistics: every search also keeps, per root move, the root seat's own gain over
 the iterations through it (:data:`RootStats` in ``bot.root_stats``): its mean is the
 move's value as the analysis and the hints show it (:meth:`tikki.bots.expert.ExpertBot.appraise`).
@@ -66,7 +72,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from tikki.core import Game, RulesError, State
+from tikki.core import Game, RulesError, State, tactics
 from tikki.i18n import _ as _t
 
 ROLLOUTS = ("greedy", "random", "heuristic")
@@ -159,6 +165,18 @@ def _baseline(state: State) -> Sequence[float]:
     return state.returns_so_far()
 
 
+def belief_sampler(game: Game, view: Mapping[str, Any]) -> Callable[[random.Random], State]:
+    """Draws states from ``view`` as the game's *belief* does, where its tactics module
+    (:func:`~tikki.core.tactics`) offers one (a function ``belief(game, view)``), else as its
+    determinizer does (:meth:`~tikki.core.Game.sampler`)."""
+    if type(game).tactics_module:
+        belief = getattr(tactics(game.name), "belief", None)
+        if belief is not None:
+            drawn: Callable[[random.Random], State] = belief(game, view)
+            return drawn
+    return game.sampler(view)
+
+
 class ISMCTSBot:
     """SO-ISMCTS with an iteration or time budget and a greedy, random or heuristic rollout."""
 
@@ -219,6 +237,9 @@ class ISMCTSBot:
         self.prior_weight = 0.0
         self.prior_depth = PRIOR_DEPTH
         self.value_mix = 0.0
+        self.belief = False
+        """Whether the states come from the game's belief (:func:`belief_sampler`) instead
+        of its uniform determinizer (``expert`` sets it; the plain ``ismcts`` does not)."""
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The most visited root move after the search."""
@@ -264,7 +285,7 @@ class ISMCTSBot:
         force: str | None = None,
         budget: int | None = None,
     ) -> Node:
-        sample = game.sampler(view)
+        sample = belief_sampler(game, view) if self.belief else game.sampler(view)
         playout = self._playout(game)
         guided: Callable[..., list[Node]] | None = None
         if self.guide is not None and (self.prior_weight > 0 or self.value_mix > 0):
