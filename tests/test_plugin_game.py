@@ -27,7 +27,7 @@ from rich.console import Console
 import tests.test_conformance as conformance
 import tikki
 from tests import _plugin, _server
-from tikki import arena
+from tikki import arena, i18n
 from tikki import bots as botlib
 from tikki.bots.heuristic import plain, policy_for
 from tikki.rules import players_text, rules_games, rules_text
@@ -144,6 +144,26 @@ def test_it_ships_its_own_translations(tmp_path: Path) -> None:
     done = _run("games", "--lang", "fi")
     assert done.returncode == 0, done.stderr
     assert "viimeinen tikki on kahden pisteen arvoinen" in done.stdout.replace("\n", " ")
+
+
+def test_a_declared_move_title_is_served_and_explained_in_its_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move that is no card shows as its game names it (``Game.move_titles``, in the
+    game's own translations): in ``/api/games`` and the generic presenter's ``explain``;
+    a move without a title stays ``play MOVE``."""
+    cls = tikki.core.game_class(_plugin.NAME)
+    monkeypatch.setattr(cls, "move_titles", {"knock": "knock on the table"})
+    texts = {lang: dict(t) for lang, t in cls.translations.items()}
+    texts["de"]["knock on the table"] = "auf den Tisch klopfen"
+    monkeypatch.setattr(cls, "translations", texts)
+    with _server.client(tmp_path) as c:
+        games = c.get("/api/games?lang=de").json()["games"]
+    assert games[_plugin.NAME]["move_titles"] == {"knock": "auf den Tisch klopfen"}
+    view = tikki.load(_plugin.NAME).new_state(seed=1).view(0)
+    with i18n.use("de"):
+        assert generic.explain(view, "knock") == "auf den Tisch klopfen"
+        assert generic.explain(view, "QH") == "QH spielen"
 
 
 def test_a_whole_game_in_the_terminal_in_german() -> None:

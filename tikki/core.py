@@ -297,9 +297,13 @@ class Game(ABC):
     phase_titles: ClassVar[Mapping[str, str]] = {}
     """The phases' names as players read them, by phase name (untranslated; the catalogs
     translate them), for the generic table; a phase without one shows its name."""
+    move_titles: ClassVar[Mapping[str, str]] = {}
+    """The game's moves that are no cards (``knock``) as players read them, by move text
+    (untranslated), for the generic table's buttons and move lists; a move without one
+    shows its text."""
     translations: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     """A plug-in's own texts in other languages: language → {English text → its
-    translation}, for its summary, option texts, phase titles and goals, variant titles,
+    translation}, for its summary, option texts, phase, move and variant titles, goals,
     tie word and whatever it passes to :meth:`translate`.  A text it lacks goes to tikki's
     catalogs (which hold tikki's own games' texts), else stays English."""
 
@@ -899,6 +903,7 @@ def describe_game(cls: type[Game]) -> JSON:
         "variant_titles": dict(cls.variant_titles),
         "goals": dict(cls.phase_goals),
         "phase_titles": dict(cls.phase_titles),
+        "move_titles": dict(cls.move_titles),
         "tie_word": cls.tie_word,
         "players": {
             "min": cls.min_players,

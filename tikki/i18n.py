@@ -256,9 +256,10 @@ def _own_texts(name: str) -> Mapping[str, Mapping[str, str]]:
 
 
 def localized_games(described: Mapping[str, Any]) -> dict[str, Any]:
-    """``tikki.games()`` in the current language: each summary, phase goal and title, tie
-    word and option ``text`` translated (by the game's own translations, else the
-    catalogs), the option ``help`` its translated text with the ruling ids kept."""
+    """``tikki.games()`` in the current language: each summary, phase goal and title, move
+    and variant title, tie word and option ``text`` translated (by the game's own
+    translations, else the catalogs), the option ``help`` its translated text with the
+    ruling ids kept."""
     return {name: _localized_game(info, _own_texts(name)) for name, info in described.items()}
 
 
@@ -279,7 +280,7 @@ def _localized_game(info: Mapping[str, Any], texts: Mapping[str, Mapping[str, st
             option["help"] = option["text"] + (f" ({', '.join(rulings)})" if rulings else "")
         options.append(option)
     game["options"] = options
-    for key in ("goals", "phase_titles", "variant_titles"):
+    for key in ("goals", "phase_titles", "move_titles", "variant_titles"):
         game[key] = {k: words(text) for k, text in info.get(key, {}).items()}
     game["tie_word"] = words(info.get("tie_word") or "")
     return game

@@ -112,8 +112,14 @@ def render(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType:
 
 
 def explain(view: Mapping[str, Any], move: str) -> str:
-    """A plain restatement of the move."""
-    return _("play {move}", move=move)
+    """A plain restatement of the move: the game's name for it (its declared
+    :attr:`~tikki.core.Game.move_titles`, in its own translations), else ``play MOVE``."""
+    try:
+        cls = game_class(view["game"])
+    except RulesError:
+        return _("play {move}", move=move)
+    title = cls.move_titles.get(move)
+    return cls.translate(title) if title else _("play {move}", move=move)
 
 
 def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType | None:

@@ -2,9 +2,14 @@
 // Pure logic about move texts (RULINGS C-3): which hand card plays which legal move,
 // matching a selection of cards to a legal run or sequence, and the log's sentences.
 import { cardChip, colourChip, isCard } from "./cards.js";
+import { GAMES } from "./games.js";
 import { _, format } from "./i18n.js";
 
 const esc = (text) => String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** A move that is no card in words: the name its game declares (`move_titles`, in the
+ * page's language), else the move text itself, escaped. */
+const moveWord = (move) => esc(Object.values(GAMES).find((g) => g.move_titles?.[move])?.move_titles?.[move] ?? move);
 
 const CARD_VERBS = ["slough", "discard"];
 
@@ -122,7 +127,7 @@ export function buttonLabel(move) {
     case "drop":
       return _("Drop {colour}", { colour: colourChip(m.arg) });
     default:
-      return esc(move);
+      return moveWord(move);
   }
 }
 
@@ -156,7 +161,7 @@ export function moveChips(move) {
     case "pass":
       return esc(_("pass"));
     default:
-      return esc(move);
+      return moveWord(move);
   }
 }
 
