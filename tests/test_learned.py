@@ -328,3 +328,21 @@ def test_training_on_the_move_played_with_early_stopping_and_a_warm_start(
     assert cli.main([*argv, "--init", str(first), "--value", "mlp", "-o", str(again)]) == 0
     assert model.read(again).meta["training"]["init"]["bot"] == "heuristic"
     assert cli.main([*argv, "--value", "deep"]) == 2
+
+
+def test_data_folders_join_with_their_games_apart(tmp_path: Path) -> None:
+    """Imitation and search data trained on together (``--data`` twice): each folder's
+    games keep their own numbers, so the held-out split still takes whole games."""
+    data.generate("mattis", tmp_path / "a", 1, seed=2, bot="heuristic", chunk=1)
+    data.generate("mattis", tmp_path / "b", 1, seed=2, bot="ismcts:iterations=5", chunk=1)
+    a, b = data.load(tmp_path / "a"), data.load(tmp_path / "b")
+    both = data.join([tmp_path / "a", tmp_path / "b"])
+    assert len(both["action"]) == len(a["action"]) + len(b["action"])
+    assert set(np.unique(both["game"])) == {0, data.GAMES_APART}
+    assert both["meta"]["bot"] == "heuristic+ismcts:iterations=5"
+    argv = ["train", "mattis", "--data", str(tmp_path / "a"), "--data", str(tmp_path / "b")]
+    assert cli.main([*argv, "--epochs", "1", "--hidden", "8,4", "-o", str(tmp_path / "m.npz")]) == 0
+    assert model.read(tmp_path / "m.npz").meta["data"]["games"] == 2
+    data.generate("myllymatti", tmp_path / "c", 1, seed=2, bot="heuristic", chunk=1)
+    with pytest.raises(RulesError, match="different games"):
+        data.join([tmp_path / "a", tmp_path / "c"])

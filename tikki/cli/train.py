@@ -45,7 +45,10 @@ def train_command(
         ),
     ] = "ismcts:iterations=200",
     data: Annotated[
-        Path | None, typer.Option("--data", help="data folder (default learn-data/GAME)")
+        list[Path] | None,
+        typer.Option(
+            "--data", help="data folder (default learn-data/GAME); repeat to join several"
+        ),
     ] = None,
     out: Annotated[
         Path | None,
@@ -74,8 +77,8 @@ def train_command(
     argv += ["--target", target, "--value", value]
     if init is not None:
         argv += ["--init", str(init)]
-    if data is not None:
-        argv += ["--data", str(data)]
+    for folder in data or []:
+        argv += ["--data", str(folder)]
     if ship:
         argv.append("--ship")
     elif out is not None:

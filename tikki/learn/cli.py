@@ -33,7 +33,14 @@ def _parser() -> argparse.ArgumentParser:
         "train", help="train GAME's model on its data (--games N: make the data first)"
     )
     train.add_argument("game")
-    train.add_argument("--data", type=Path, default=None, help="default learn-data/GAME")
+    train.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        default=None,
+        help="default learn-data/GAME; repeat to train on several folders joined"
+        " (--games makes the first)",
+    )
     train.add_argument("-n", "--games", type=int, default=0, help="self-play games to have")
     train.add_argument("--bot", default="ismcts:iterations=200")
     train.add_argument("--seed", type=int, default=1)
@@ -109,11 +116,12 @@ def _train(args: argparse.Namespace) -> int:
     from tikki.learn import data, model, train
 
     hidden = _hidden(args.hidden)
-    folder = args.data or DATA_ROOT / args.game
+    folders = args.data or [DATA_ROOT / args.game]
+    folder = folders[0]
     if args.games > 0:
         data.generate(args.game, folder, args.games, args.seed, bot=args.bot, progress=_say)
     trained = train.train(
-        data.load(folder),
+        data.join(folders),
         hidden=hidden,
         epochs=args.epochs,
         seed=args.seed,

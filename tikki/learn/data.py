@@ -34,7 +34,7 @@ import hashlib
 import json
 import os
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,6 +142,10 @@ def play_game(game: Game, spec: str, seed: int, index: int) -> dict[str, list[An
     return cols
 
 
+COLUMNS = ("observation", "mask", "visits", "action", "value", "seat", "game")
+"""The arrays of a chunk (and of :func:`load`'s answer), ``meta`` aside."""
+
+
 def chunk_path(out: Path, k: int) -> Path:
     """The file of chunk ``k`` under ``out``."""
     return out / f"chunk-{k:05d}.npz"
@@ -236,11 +240,30 @@ def load(out: Path | list[Path]) -> dict[str, Any]:
             _t("no data chunks (chunk-*.npz) in {folder}: generate them first", folder=str(out))
         )
     parts = [np.load(p) for p in paths]
-    data: dict[str, Any] = {
-        key: np.concatenate([p[key] for p in parts])
-        for key in ("observation", "mask", "visits", "action", "value", "seat", "game")
-    }
+    data: dict[str, Any] = {key: np.concatenate([p[key] for p in parts]) for key in COLUMNS}
     data["meta"] = json.loads(str(parts[0]["meta"]))
+    return data
+
+
+GAMES_APART = 1_000_000
+"""How far apart :func:`join` numbers the games of successive folders."""
+
+
+def join(folders: Sequence[Path]) -> dict[str, Any]:
+    """The data of several folders as one (:func:`load` each): folder ``i``'s games are
+    numbered ``i·GAMES_APART`` on, so the held-out split still takes whole games; ``meta``
+    is the first folder's, with ``bot`` naming every folder's bot (``+`` between)."""
+    parts = [load(folder) for folder in folders]
+    sizes = {p["observation"].shape[1] for p in parts}
+    if len(sizes) > 1 or len({p["meta"]["game"] for p in parts}) > 1:
+        raise RulesError(_t("the data folders hold different games or player counts"))
+    data: dict[str, Any] = {
+        key: np.concatenate(
+            [p[key] + (i * GAMES_APART if key == "game" else 0) for i, p in enumerate(parts)]
+        )
+        for key in COLUMNS
+    }
+    data["meta"] = {**parts[0]["meta"], "bot": "+".join(str(p["meta"]["bot"]) for p in parts)}
     return data
 
 
