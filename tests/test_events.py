@@ -9,16 +9,23 @@ has ``last_trick``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
+import sys
+import types
+import typing
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import pytest
 from typer.testing import CliRunner
 
 import tikki
+import tikki.events
 from tikki.cli import app
-from tikki.core import State
+from tikki.core import State, TableState
+from tikki.events import Event
 
 runner = CliRunner()
 
@@ -152,3 +159,64 @@ def test_replay_prints_rounds_of_a_match(tmp_path: Path) -> None:
     for r in (1, 2, 3):
         assert f"Round {r} is scored." in result.output
     assert "wins the trick" in result.output
+
+
+DRECK_SEED = 42
+"""A random Mattis game with a dreck (rare in random play)."""
+
+
+def _held(value: object, hint: object) -> bool:
+    """Whether ``value`` is of the declared field type ``hint`` (its outer type)."""
+    if hint is int:
+        return isinstance(value, int)
+    args = typing.get_args(hint)
+    if isinstance(hint, types.UnionType):
+        return any(_held(value, h) for h in args)
+    if hint is type(None):
+        return value is None
+    return isinstance(value, cast(type, typing.get_origin(hint) or hint))
+
+
+def _declared() -> dict[str, dict[str, Any]]:
+    """Each event record's field types as ``tikki/events.py`` declares them (a compiled
+    build keeps only their outer classes at run time), by record name."""
+    path = Path(tikki.events.__file__ or "").with_name("events.py")
+    spec = importlib.util.spec_from_file_location("_events_source", path)
+    assert spec is not None and spec.loader is not None
+    source = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = source  # where get_type_hints resolves the names
+    try:
+        spec.loader.exec_module(source)
+        return {c.__name__: typing.get_type_hints(c) for c in typing.get_args(source.Event)}
+    finally:
+        del sys.modules[spec.name]
+
+
+def test_an_event_is_a_typed_immutable_record() -> None:
+    """Issue 39: an event is a typed record, one ``NamedTuple`` per event type (in the
+    compiled build too): every field holds its declared type, none is ``Any``, and
+    assigning a field or an item raises."""
+    declared = _declared()
+    kinds: set[type] = set()
+    for name, seed in (
+        ("myllymatti", 4),
+        ("mattis", 1),
+        ("mattis", DRECK_SEED),
+        ("mueckenstich", 2),
+    ):
+        state = _random_game(name, 3, seed)
+        assert isinstance(state, TableState)
+        for event in state._event_log:
+            kinds.add(type(event))
+            hints = declared[type(event).__name__]
+            assert list(hints) == list(event._fields) and hints["moves"] is int, event
+            for field, hint in hints.items():
+                assert hint is not Any and Any not in typing.get_args(hint), (event, field)
+                assert _held(getattr(event, field), hint), (event, field, hint)
+                with pytest.raises(AttributeError):
+                    setattr(event, field, 0)
+            with pytest.raises(TypeError):
+                cast(list[object], event)[0] = 0
+            assert isinstance(event.cache, list) and event.moves >= 0
+    assert kinds == set(typing.get_args(Event)), set(typing.get_args(Event)) - kinds
+    assert {k.__name__ for k in kinds} == set(declared)

@@ -1,14 +1,17 @@
 """Events: the public consequences of each move, as each seat may know them (docs/design.md).
 
 A game emits events where its rules act (a trick is won, a card is drawn, a phase
-begins, a player goes out, …) and keeps them compactly, one list per event in one list
-per state: ``[t, kind, *args, cache]``, where ``t`` is the number of moves played when
-the event happened (so the event belongs to move ``t - 1``).  Card arguments are card
-ints and lists that the game no longer changes (a finished trick is replaced by a new
-list, never emptied).  An event is made by :func:`ev`.  Its JSON is built only when a
-view first asks for it (:func:`attach`) and kept in its ``cache`` slot; clones share the
-event lists, and views share the built JSON (read it, never change it).  A seat's own
-draws show their cards, the others' only their count (a draw caches both forms).
+begins, a player goes out, …) and keeps them in one list per state, its ``_event_log``.
+An event is a typed, immutable record: one :class:`typing.NamedTuple` per JSON ``type``
+(:class:`Trick`, :class:`Draw`, …; :data:`Event` is their union), made by its constructor
+(:func:`trick_event`, :func:`draw_event`, …).  Every record starts with ``moves``, the
+number of moves played when the event happened (so the event belongs to move ``moves -
+1``), and ends with ``cache``, a new list that keeps its JSON once a view has built it
+(:data:`Cache`): the record itself never changes, so clones share the records and views
+share the built JSON (read it, never change it).  Card arguments are card ints and lists
+that the game no longer changes (a finished trick is replaced by a new list, never
+emptied).  A seat's own draws show their cards, the others' only their count (a draw
+caches both forms).
 
 Event JSON (``type`` and its fields; cards as texts, ``{"seat", "card"}`` where who
 played a card matters):
@@ -42,34 +45,236 @@ hidden cards behind the view's events, so it keeps them as the view gave them
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, NamedTuple, Protocol, TypeAlias
 
 from tikki.core import JSON
 
-TRICK, TIE, VOID_TIE, FALLS, TAKE, DRAW, LAST_CARD, PHASE, DRECK, TRUMP, OUT, ROUND, GAME_OVER = (
-    range(13)
-)
-"""Compact event kinds (the second item of an event tuple)."""
+Cache: TypeAlias = list[JSON | None]
+"""An event's JSON once built (:func:`to_json`): ``[public]``, and ``[public, the drawer's
+own]`` for a draw; a new list for each record, made by its constructor."""
 
-TYPES = (
-    "trick",
-    "tie",
-    "void_tie",
-    "falls",
-    "take",
-    "draw",
-    "last_card",
-    "phase",
-    "dreck",
-    "trump",
-    "out",
-    "round",
-    "over",
-)
-"""The JSON ``type`` of each compact kind."""
+NO_CARD = -1
+"""A card argument that is not known in public (a ``last_card`` or ``trump`` without it)."""
 
-Event = list[Any]
-"""``[t, kind, *args, cache]``: one event as a game keeps it (see :func:`ev`)."""
+NO_SEAT = -1
+"""A seat argument that is not known (a ``phase`` without a leader, a ``trump`` nobody made)."""
+
+
+class Trick(NamedTuple):
+    """``trick``: ``winner`` won the trick ``cards``: ``(seat, card, …)`` tuples in play
+    order (the game's own trick list; what follows the card is the game's)."""
+
+    moves: int
+    winner: int
+    cards: Sequence[tuple[int, ...]]
+    cache: Cache
+
+
+class Tie(NamedTuple):
+    """``tie``: a tie for the trick goes on between ``seats``."""
+
+    moves: int
+    seats: Sequence[int]
+    cache: Cache
+
+
+class VoidTie(NamedTuple):
+    """``void_tie``: the trick ``cards`` (as in :class:`Trick`) goes back to who played
+    each; ``why`` is ``"kina"`` (with the tied ``seats``) or ``"phase_end"`` (``None``)."""
+
+    moves: int
+    cards: Sequence[tuple[int, ...]]
+    why: str
+    seats: Sequence[int] | None
+    cache: Cache
+
+
+Play: TypeAlias = Sequence[int | Sequence[int]]
+"""One play of a phase-2 trick as the game keeps it: ``[seat, cards]``."""
+
+
+class Falls(NamedTuple):
+    """``falls``: a phase-2 trick leaves the game: its ``plays`` (:data:`Play`) in play
+    order."""
+
+    moves: int
+    plays: Sequence[Play]
+    cache: Cache
+
+
+class Take(NamedTuple):
+    """``take``: ``seat`` picked up ``cards``."""
+
+    moves: int
+    seat: int
+    cards: Sequence[int]
+    cache: Cache
+
+
+class Draw(NamedTuple):
+    """``draw``: ``seat`` drew ``cards`` (only its own view shows them; two cache slots)."""
+
+    moves: int
+    seat: int
+    cards: Sequence[int]
+    cache: Cache
+
+
+class LastCard(NamedTuple):
+    """``last_card``: ``seat`` drew the stock's last card, ``card`` where it is public
+    (else :data:`NO_CARD`)."""
+
+    moves: int
+    seat: int
+    card: int
+    cache: Cache
+
+
+class Phase(NamedTuple):
+    """``phase``: the phase ``name`` begins; ``leader`` acts first (else :data:`NO_SEAT`)."""
+
+    moves: int
+    name: str
+    leader: int
+    cache: Cache
+
+
+class Dreck(NamedTuple):
+    """``dreck``: each seat gave ``given[seat]`` cards and received ``received[seat]``
+    (only a receiver's own view shows its cards)."""
+
+    moves: int
+    given: Sequence[int]
+    received: Sequence[Sequence[int]]
+    cache: Cache
+
+
+class Trump(NamedTuple):
+    """``trump``: the trump is ``suit`` (its name), made by ``card`` and ``seat`` where
+    known (else :data:`NO_CARD`, :data:`NO_SEAT`)."""
+
+    moves: int
+    suit: str
+    card: int
+    seat: int
+    cache: Cache
+
+
+class Out(NamedTuple):
+    """``out``: ``seat`` went out, ``place``-th (1 for the first)."""
+
+    moves: int
+    seat: int
+    place: int
+    cache: Cache
+
+
+class Round(NamedTuple):
+    """``round``: round ``number`` (from 0) is scored: its ``scores`` and the ``totals``
+    after it."""
+
+    moves: int
+    number: int
+    scores: Sequence[int]
+    totals: Sequence[int]
+    cache: Cache
+
+
+class Over(NamedTuple):
+    """``over``: the game is over (its JSON carries the state's outcome)."""
+
+    moves: int
+    cache: Cache
+
+
+Event: TypeAlias = (
+    Trick
+    | Tie
+    | VoidTie
+    | Falls
+    | Take
+    | Draw
+    | LastCard
+    | Phase
+    | Dreck
+    | Trump
+    | Out
+    | Round
+    | Over
+)
+"""One event as a game keeps it: a record of one of the types above."""
+
+_new: Final = tuple.__new__
+"""``tuple.__new__``: the constructors below make their record with it, not through the
+class (a NamedTuple's own ``__new__`` is Python code, twice as slow in compiled builds)."""
+
+
+def trick_event(moves: int, winner: int, cards: Sequence[tuple[int, ...]]) -> Trick:
+    """A new :class:`Trick` (each constructor below gives its record a new cache)."""
+    return _new(Trick, (moves, winner, cards, [None]))
+
+
+def tie_event(moves: int, seats: Sequence[int]) -> Tie:
+    """A new :class:`Tie`."""
+    return _new(Tie, (moves, seats, [None]))
+
+
+def void_tie_event(
+    moves: int, cards: Sequence[tuple[int, ...]], why: str, seats: Sequence[int] | None
+) -> VoidTie:
+    """A new :class:`VoidTie`."""
+    return _new(VoidTie, (moves, cards, why, seats, [None]))
+
+
+def falls_event(moves: int, plays: Sequence[Play]) -> Falls:
+    """A new :class:`Falls`."""
+    return _new(Falls, (moves, plays, [None]))
+
+
+def take_event(moves: int, seat: int, cards: Sequence[int]) -> Take:
+    """A new :class:`Take`."""
+    return _new(Take, (moves, seat, cards, [None]))
+
+
+def draw_event(moves: int, seat: int, cards: Sequence[int]) -> Draw:
+    """A new :class:`Draw` (its cache has two slots: the public form and the drawer's)."""
+    return _new(Draw, (moves, seat, cards, [None, None]))
+
+
+def last_card_event(moves: int, seat: int, card: int) -> LastCard:
+    """A new :class:`LastCard`."""
+    return _new(LastCard, (moves, seat, card, [None]))
+
+
+def phase_event(moves: int, name: str, leader: int) -> Phase:
+    """A new :class:`Phase`."""
+    return _new(Phase, (moves, name, leader, [None]))
+
+
+def dreck_event(moves: int, given: Sequence[int], received: Sequence[Sequence[int]]) -> Dreck:
+    """A new :class:`Dreck`."""
+    return _new(Dreck, (moves, given, received, [None]))
+
+
+def trump_event(moves: int, suit: str, card: int, seat: int) -> Trump:
+    """A new :class:`Trump`."""
+    return _new(Trump, (moves, suit, card, seat, [None]))
+
+
+def out_event(moves: int, seat: int, place: int) -> Out:
+    """A new :class:`Out`."""
+    return _new(Out, (moves, seat, place, [None]))
+
+
+def round_event(moves: int, number: int, scores: Sequence[int], totals: Sequence[int]) -> Round:
+    """A new :class:`Round`."""
+    return _new(Round, (moves, number, scores, totals, [None]))
+
+
+def over_event(moves: int) -> Over:
+    """A new :class:`Over`."""
+    return _new(Over, (moves, [None]))
+
 
 Past = tuple[int | None, list[list[JSON]]]
 """A sampled state's inherited events: the view's seat, and each history entry's events."""
@@ -81,99 +286,93 @@ TRICK_TYPES = ("trick", "falls", "void_tie")
 """Event types that take a trick off the table (the view's ``last_trick``)."""
 
 
-def ev(t: int, kind: int, *args: Any) -> Event:
-    """A new event: ``t`` moves played, ``kind``, its arguments and empty cache slot(s).
-
-    The hottest emitters (draws, takes, fallen tricks) write the same list literally,
-    ``[t, kind, *args, None]`` (a draw: ``None, None``), to save the call.
-    """
-    if kind == DRAW:
-        return [t, kind, *args, None, None]
-    return [t, kind, *args, None]
-
-
-def _seat_cards(trick: Sequence[Sequence[Any]], text: Sequence[str]) -> list[JSON]:
+def _seat_cards(trick: Sequence[tuple[int, ...]], text: Sequence[str]) -> list[JSON]:
     return [{"seat": e[0], "card": text[e[1]]} for e in trick]
+
+
+def _played(play: Play, text: Sequence[str]) -> list[JSON]:
+    """One play of a fallen trick: ``{"seat", "card"}`` for each of its cards."""
+    seat, cards = play
+    assert isinstance(seat, int) and not isinstance(cards, int)
+    return [{"seat": seat, "card": text[c]} for c in cards]
 
 
 def to_json(
     event: Event, seat: int | None, text: Sequence[str], outcome: Callable[[], JSON | None]
 ) -> JSON:
     """The JSON of one event as ``seat`` may know it (``None``: the public), cached."""
-    kind = event[1]
-    if kind == DRAW and seat == event[2]:
-        own = event[4]
+    if isinstance(event, Draw) and seat == event.seat:
+        own = event.cache[1]
         if own is None:
-            own = event[4] = {
+            own = event.cache[1] = {
                 "type": "draw",
                 "seat": seat,
-                "count": len(event[3]),
-                "cards": [text[c] for c in event[3]],
+                "count": len(event.cards),
+                "cards": [text[c] for c in event.cards],
             }
-        return own  # type: ignore[no-any-return]
-    if kind == DRECK and seat is not None and event[3][seat]:
+        return own
+    if isinstance(event, Dreck) and seat is not None and event.received[seat]:
         out = dict(to_json(event, None, text, outcome))
-        out["cards"] = [text[c] for c in event[3][seat]]
+        out["cards"] = [text[c] for c in event.received[seat]]
         return out
-    cached = event[-1]
-    if cached is None:
-        cached = event[-1] = _build(event, text, outcome)
-    return cached  # type: ignore[no-any-return]
+    cache = event.cache
+    built = cache[0]
+    if built is None:
+        built = cache[0] = _build(event, text, outcome)
+    return built
 
 
 def _build(event: Event, text: Sequence[str], outcome: Callable[[], JSON | None]) -> JSON:
     """The public JSON of one event."""
-    kind = event[1]
-    if kind == DRAW:
-        return {"type": "draw", "seat": event[2], "count": len(event[3])}
-    if kind == TRICK:
-        return {"type": "trick", "winner": event[2], "cards": _seat_cards(event[3], text)}
-    if kind == FALLS:
-        cards = [{"seat": s, "card": text[c]} for s, cs in event[2] for c in cs]
-        return {"type": "falls", "cards": cards}
-    if kind == TAKE:
-        return {"type": "take", "seat": event[2], "cards": [text[c] for c in event[3]]}
-    if kind == TIE:
-        return {"type": "tie", "seats": list(event[2])}
-    if kind == VOID_TIE:
-        out = {"type": "void_tie", "why": event[3], "cards": _seat_cards(event[2], text)}
-        if event[4] is not None:
-            out["seats"] = list(event[4])
-        return out
-    if kind == LAST_CARD:
-        out = {"type": "last_card", "seat": event[2]}
-        if event[3] >= 0:
-            out["card"] = text[event[3]]
-        return out
-    if kind == TRUMP:
-        out = {"type": "trump", "suit": event[2]}
-        if event[3] >= 0:
-            out["card"] = text[event[3]]
-        if event[4] >= 0:
-            out["seat"] = event[4]
+    if isinstance(event, Draw):
+        return {"type": "draw", "seat": event.seat, "count": len(event.cards)}
+    if isinstance(event, Trick):
+        return {"type": "trick", "winner": event.winner, "cards": _seat_cards(event.cards, text)}
+    if isinstance(event, Falls):
+        return {"type": "falls", "cards": [c for play in event.plays for c in _played(play, text)]}
+    if isinstance(event, Take):
+        return {"type": "take", "seat": event.seat, "cards": [text[c] for c in event.cards]}
+    if isinstance(event, Tie):
+        return {"type": "tie", "seats": list(event.seats)}
+    if isinstance(event, VoidTie):
+        void: JSON = {"type": "void_tie", "why": event.why, "cards": _seat_cards(event.cards, text)}
+        if event.seats is not None:
+            void["seats"] = list(event.seats)
+        return void
+    if isinstance(event, LastCard):
+        last: JSON = {"type": "last_card", "seat": event.seat}
+        if event.card >= 0:
+            last["card"] = text[event.card]
+        return last
+    if isinstance(event, Trump):
+        out: JSON = {"type": "trump", "suit": event.suit}
+        if event.card >= 0:
+            out["card"] = text[event.card]
+        if event.seat >= 0:
+            out["seat"] = event.seat
         return out
     return _other(event, outcome)
 
 
 def _other(event: Event, outcome: Callable[[], JSON | None]) -> JSON:
-    kind = event[1]
-    if kind == PHASE:
-        return {"type": "phase", "phase": event[2], "leader": None if event[3] < 0 else event[3]}
-    if kind == OUT:
-        return {"type": "out", "seat": event[2], "place": event[3]}
-    if kind == DRECK:
-        given, secret = event[2], event[3]
-        return {"type": "dreck", "counts": [len(s) for s in secret], "given": list(given)}
-    if kind == ROUND:
+    if isinstance(event, Phase):
+        leader = None if event.leader < 0 else event.leader
+        return {"type": "phase", "phase": event.name, "leader": leader}
+    if isinstance(event, Out):
+        return {"type": "out", "seat": event.seat, "place": event.place}
+    if isinstance(event, Dreck):
+        counts = [len(r) for r in event.received]
+        return {"type": "dreck", "counts": counts, "given": list(event.given)}
+    if isinstance(event, Round):
         return {
             "type": "round",
-            "round": event[2],
-            "scores": list(event[3]),
-            "totals": list(event[4]),
+            "round": event.number,
+            "scores": list(event.scores),
+            "totals": list(event.totals),
         }
-    if kind == GAME_OVER:
+    if isinstance(event, Over):
         return {"type": "over", "outcome": outcome()}  # final: the game is over
-    raise ValueError(f"unknown event kind {kind!r}")
+    raise ValueError(f"unknown event {event!r}")
 
 
 def attach(
@@ -191,7 +390,7 @@ def attach(
             if evs:
                 entry["events"] = evs[:] if seat == owner else [_public(e) for e in evs]
     for event in events:
-        _add(entries[event[0] - 1], event, seat, text, outcome)
+        _add(entries[event.moves - 1], event, seat, text, outcome)
     return entries
 
 
@@ -203,9 +402,8 @@ def _add(
     outcome: Callable[[], JSON | None],
 ) -> None:
     """Append ``event``'s JSON, as ``seat`` sees it, to a history entry's ``events``."""
-    kind = event[1]
-    js = event[4] if kind == DRAW and seat == event[2] else event[-1]
-    if js is None or kind == DRECK:
+    js = event.cache[1] if isinstance(event, Draw) and seat == event.seat else event.cache[0]
+    if js is None or isinstance(event, Dreck):
         js = to_json(event, seat, text, outcome)
     got = entry.get("events")
     if got is None:
@@ -255,7 +453,7 @@ def extend(
     fresh = events[done:] if done < total else ()
     private: set[int] = set()
     for event in fresh:
-        i = event[0] - 1
+        i = event.moves - 1
         if 0 <= i < start:  # an event for an entry handed out: build this seat's again
             del book[seat]
             return extend(book, seat, count, entry, events, past, text, outcome, own)
@@ -275,16 +473,17 @@ def extend(
                 entries.append(shared[i])
         if mine:
             for event in fresh:
-                if event[0] - 1 in mine:
-                    _add(entries[event[0] - 1], event, seat, text, outcome)
+                if event.moves - 1 in mine:
+                    _add(entries[event.moves - 1], event, seat, text, outcome)
     kept[1] = total
     return entries[:]
 
 
 def _private(event: Event, seat: int) -> bool:
     """Whether ``seat`` sees ``event`` otherwise than the public does."""
-    kind = event[1]
-    return (kind == DRAW and event[2] == seat) or (kind == DRECK and bool(event[3][seat]))
+    if isinstance(event, Draw):
+        return event.seat == seat
+    return isinstance(event, Dreck) and bool(event.received[seat])
 
 
 def _fresh_entry(
@@ -321,7 +520,7 @@ def _grow(
     done = kept[1]
     if done < len(events):
         for event in events[done:]:
-            i = event[0] - 1
+            i = event.moves - 1
             if i < start:  # an entry already handed out: change a copy, never it
                 old = entries[i]
                 entries[i] = old = dict(old)
@@ -358,9 +557,9 @@ def last_trick(events: Sequence[Event], past: Past | None, text: Sequence[str]) 
     (read it, never change it).
     """
     for event in reversed(events):
-        if event[1] in (TRICK, FALLS, VOID_TIE):
+        if isinstance(event, (Trick, Falls, VoidTie)):
             js = to_json(event, None, text, lambda: None)
-            return _trick_of(js, event[0] - 1)
+            return _trick_of(js, event.moves - 1)
     if past is not None:
         lists = past[1]
         for i in range(len(lists) - 1, -1, -1):

@@ -68,21 +68,20 @@ from tikki.core import (
     tactics,
 )
 from tikki.events import (
-    DRAW,
-    DRECK,
-    LAST_CARD,
-    OUT,
-    PHASE,
-    TAKE,
-    TIE,
-    TRICK,
-    TRUMP,
-    VOID_TIE,
     Book,
     Event,
     Past,
-    ev,
+    draw_event,
+    dreck_event,
+    last_card_event,
     last_trick,
+    out_event,
+    phase_event,
+    take_event,
+    tie_event,
+    trick_event,
+    trump_event,
+    void_tie_event,
 )
 from tikki.games.shedding import (
     FrenchGame,
@@ -819,14 +818,14 @@ class MattisState(SheddingState):
         if drawn:
             self._draws.append((t, seat, len(drawn)))
             self._known_lacking[seat] = 0
-            self._event_log.append([t, DRAW, seat, drawn, None, None])  # ev(), inlined
+            self._event_log.append(draw_event(t, seat, drawn))
             if not stock:
                 card = drawn[-1]
                 self._shown = card
                 self._shown_owner = seat
                 self._trump = SUIT_OF[card]
-                self._event_log.append(ev(t, LAST_CARD, seat, card))
-                self._event_log.append(ev(t, TRUMP, SUITS[self._trump], card, seat))
+                self._event_log.append(last_card_event(t, seat, card))
+                self._event_log.append(trump_event(t, SUITS[self._trump], card, seat))
 
     def _collect(self, card: int, move: str) -> None:
         """Play ``card`` from hand, or turn the stock (``card`` -1); ``move`` is its text."""
@@ -916,7 +915,7 @@ class MattisState(SheddingState):
         if len(tied) == 1:
             self._win(tied[0])
             return
-        self._event_log.append(ev(len(self._hist), TIE, tied))
+        self._event_log.append(tie_event(len(self._hist), tied))
         self._round = tied
         self._round_played = 0
         self._round_best = NO_RANK
@@ -930,7 +929,7 @@ class MattisState(SheddingState):
         for play in self._trick:  # a loop, not a generator: a hot path of playouts
             pile.append(play[1])
         self._last_winner = winner
-        self._event_log.append(ev(len(self._hist), TRICK, winner, self._trick))
+        self._event_log.append(trick_event(len(self._hist), winner, self._trick))
         self._trick = []
         n, hands = self._n, self._hands
         for k in range(n):
@@ -949,7 +948,7 @@ class MattisState(SheddingState):
         for s, c, _ in self._trick:
             self._hands[s].append(c)
         if self._trick:
-            self._event_log.append(ev(t, VOID_TIE, self._trick, "phase_end", None))
+            self._event_log.append(void_tie_event(t, self._trick, "phase_end", None))
         self._trick = []
         self._round = []
         self._rcards = []
@@ -968,8 +967,8 @@ class MattisState(SheddingState):
         over = holders(hands) <= 1
         start = self._last_winner if self._last_winner >= 0 else 0
         leader = -1 if over else next_with_cards(hands, start)
-        self._event_log.insert(mark, ev(t, PHASE, "shed", leader))
-        self._event_log.extend(ev(t, OUT, s, i + 1) for i, s in enumerate(self._out))
+        self._event_log.insert(mark, phase_event(t, "shed", leader))
+        self._event_log.extend(out_event(t, s, i + 1) for i, s in enumerate(self._out))
         if over:
             self._finish()
             return
@@ -1005,7 +1004,7 @@ class MattisState(SheddingState):
         for s in receivers:
             self._secret[s].sort()
         secret = [sec[:] for sec in self._secret]
-        self._event_log.append(ev(len(self._hist), DRECK, list(self._given), secret))
+        self._event_log.append(dreck_event(len(self._hist), list(self._given), secret))
 
     # --- phase 2 ------------------------------------------------------------------------
 
@@ -1018,7 +1017,7 @@ class MattisState(SheddingState):
         taken = [c for _, cs in self._plays for c in cs]
         for c in taken:
             insort(hand, c)
-        self._event_log.append([len(self._hist), TAKE, seat, taken, None])  # ev(), inlined
+        self._event_log.append(take_event(len(self._hist), seat, taken))
         self._plays = []
         self._to_act = next_with_cards(hands, (seat + 1) % self._n)
 

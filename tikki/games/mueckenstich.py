@@ -61,18 +61,18 @@ from tikki.core import (
     tactics,
 )
 from tikki.events import (
-    DRAW,
-    GAME_OVER,
-    PHASE,
-    ROUND,
-    TRICK,
-    TRUMP,
+    NO_CARD,
     Book,
     Event,
     Past,
-    ev,
+    draw_event,
     history_of,
+    over_event,
     past_of,
+    phase_event,
+    round_event,
+    trick_event,
+    trump_event,
 )
 from tikki.games.dealing import Dealer
 from tikki.i18n import _ as _t
@@ -611,8 +611,8 @@ class MueckenstichState(TableState):
         t = len(self._moves)
         if t:
             log = self._event_log
-            log.extend(ev(t, DRAW, s, hands[s][:]) for s in range(n))
-            log.append(ev(t, PHASE, PHASE_NAMES[self._phase], self._to_act))
+            log.extend(draw_event(t, s, hands[s][:]) for s in range(n))
+            log.append(phase_event(t, PHASE_NAMES[self._phase], self._to_act))
 
     # --- the contract -------------------------------------------------------------------
 
@@ -895,7 +895,7 @@ class MueckenstichState(TableState):
             if nxt == self.forehand:
                 self._phase = PLAY
                 self._to_act = self._leader
-                self._event_log.append(ev(len(self._moves), PHASE, "play", self._leader))
+                self._event_log.append(phase_event(len(self._moves), "play", self._leader))
             else:
                 self._to_act = nxt
 
@@ -927,7 +927,7 @@ class MueckenstichState(TableState):
         self._pending = False
         self._moves.append(_TRUMP_MOVES[colour])
         self._seats.append(seat)
-        self._event_log.append(ev(len(self._moves), TRUMP, COLOURS[colour], -1, seat))
+        self._event_log.append(trump_event(len(self._moves), COLOURS[colour], NO_CARD, seat))
         self._advance(seat)
 
     def _advance(self, seat: int) -> None:
@@ -944,7 +944,7 @@ class MueckenstichState(TableState):
             if c & 15 == MOSQUITO:
                 self._mosq[winner] += 1
         self._last_trick = (winner, trick)
-        self._event_log.append([len(self._moves), TRICK, winner, trick, None])  # ev(), inlined
+        self._event_log.append(trick_event(len(self._moves), winner, trick))
         self._trick = []
         self._led = NO_COLOUR
         self._leader = winner
@@ -972,7 +972,7 @@ class MueckenstichState(TableState):
         self._phase = SCORE
         doubler = self._doubler()
         first = doubler if doubler >= 0 else self._dropper()
-        self._event_log.append(ev(len(self._moves), PHASE, "score", first))
+        self._event_log.append(phase_event(len(self._moves), "score", first))
         if doubler >= 0:
             self._to_act = doubler
             return
@@ -1012,11 +1012,11 @@ class MueckenstichState(TableState):
             }
         )
         t = len(self._moves)
-        self._event_log.append(ev(t, ROUND, self._round, scores, self._totals[:]))
+        self._event_log.append(round_event(t, self._round, scores, self._totals[:]))
         if self._round + 1 >= self._this_game.rounds:
             self._phase = OVER
             self._to_act = NO_SEAT
-            self._event_log.append(ev(t, GAME_OVER))
+            self._event_log.append(over_event(t))
             return
         self._round += 1
         self._start_round()

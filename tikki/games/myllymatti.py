@@ -49,22 +49,22 @@ from tikki.core import (
     tactics,
 )
 from tikki.events import (
-    DRAW,
-    LAST_CARD,
-    OUT,
-    PHASE,
-    TAKE,
-    TIE,
-    TRICK,
-    TRUMP,
-    VOID_TIE,
+    NO_CARD,
     Book,
     Event,
     Past,
-    ev,
+    draw_event,
+    last_card_event,
     last_trick,
+    out_event,
     past_of,
+    phase_event,
+    take_event,
+    tie_event,
     to_json,
+    trick_event,
+    trump_event,
+    void_tie_event,
 )
 from tikki.games.shedding import (
     FrenchGame,
@@ -604,7 +604,7 @@ class MyllymattiState(SheddingState):
             if len(stock) == 1:
                 self._aside = stock.pop()
                 self._aside_owner = seat
-                self._event_log.append(ev(len(self._hist) + 1, LAST_CARD, seat, -1))
+                self._event_log.append(last_card_event(len(self._hist) + 1, seat, NO_CARD))
             elif stock:
                 drawn = (stock.pop(),)
                 hand.append(drawn[0])
@@ -641,17 +641,17 @@ class MyllymattiState(SheddingState):
             for play in trick:
                 pile.append(play[1])
             self._last_winner = winner
-            self._event_log.append(ev(t, TRICK, winner, self._trick))
+            self._event_log.append(trick_event(t, winner, self._trick))
             self._end_trick(winner)
         elif all(self._can_play(s) for s in tied):
-            self._event_log.append(ev(t, TIE, tied))
+            self._event_log.append(tie_event(t, tied))
             self._round = tied
             self._round_played = 0
             self._to_act = tied[0]
         else:
             for s, c, _ in self._trick:
                 self._piles[s].append(c)
-            self._event_log.append(ev(t, VOID_TIE, self._trick, "kina", tied))
+            self._event_log.append(void_tie_event(t, self._trick, "kina", tied))
             self._end_trick(self._trick_leader)
 
     def _end_trick(self, candidate: int) -> None:
@@ -679,10 +679,10 @@ class MyllymattiState(SheddingState):
         start = self._last_winner if self._last_winner >= 0 else 0
         leader = -1 if over else self._next_with_cards(start)
         log = self._event_log
-        log.append(ev(t, PHASE, "shed", leader))
+        log.append(phase_event(t, "shed", leader))
         if self._aside >= 0:
-            log.append(ev(t, TRUMP, SUITS[self._trump], self._aside, self._aside_owner))
-        log.extend(ev(t, OUT, s, i + 1) for i, s in enumerate(self._out))
+            log.append(trump_event(t, SUITS[self._trump], self._aside, self._aside_owner))
+        log.extend(out_event(t, s, i + 1) for i, s in enumerate(self._out))
         if over:
             self._finish()
             return
@@ -868,15 +868,14 @@ class MyllymattiState(SheddingState):
 @functools.cache
 def _draw_event(seat: int, card: int, own: bool) -> JSON:
     """The JSON of a phase-1 draw (shared between views: read it, never change it)."""
-    return to_json(
-        [0, DRAW, seat, (card,), None, None], seat if own else None, CARD_TEXT, _no_outcome
-    )
+    draw = draw_event(0, seat, (card,))
+    return to_json(draw, seat if own else None, CARD_TEXT, _no_outcome)
 
 
 @functools.cache
 def _take_event(seat: int, cards: tuple[int, ...]) -> JSON:
     """The JSON of a phase-2 take (shared between views: read it, never change it)."""
-    return to_json([0, TAKE, seat, cards, None], None, CARD_TEXT, _no_outcome)
+    return to_json(take_event(0, seat, cards), None, CARD_TEXT, _no_outcome)
 
 
 def _no_outcome() -> None:

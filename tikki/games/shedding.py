@@ -23,7 +23,7 @@ from tikki.core import (
     shedding_bounds,
     shedding_outcome,
 )
-from tikki.events import FALLS, GAME_OVER, OUT, Book, Event, Past, ev, history_of
+from tikki.events import Book, Event, Past, falls_event, history_of, out_event, over_event
 from tikki.i18n import _ as _t
 
 T = TypeVar("T")
@@ -266,14 +266,14 @@ class SheddingState(TableState):
         plays.append([seat, cards])
         if not hand:
             self._out.append(seat)
-            self._event_log.append(ev(len(self._hist), OUT, seat, len(self._out)))
+            self._event_log.append(out_event(len(self._hist), seat, len(self._out)))
             if holders(hands) <= 1:
                 self._finish()
                 return
         if len(plays) >= self._trick_size:
             for _, cs in plays:
                 self._fallen.extend(cs)
-            self._event_log.append([len(self._hist), FALLS, plays, None])  # ev(), inlined
+            self._event_log.append(falls_event(len(self._hist), plays))
             self._plays = []
             self._to_act = next_with_cards(hands, seat)
         else:
@@ -285,11 +285,11 @@ class SheddingState(TableState):
         self._to_act = -1
         left = [s for s in range(self._n) if self._hands[s]]
         self._loser = left[0] if left else -1
-        self._event_log.append(ev(len(self._hist), GAME_OVER))
+        self._event_log.append(over_event(len(self._hist)))
 
     def _abandon(self) -> None:
         """The game is abandoned at ``max_moves`` (C-5): no loser."""
         self.abandoned = True
         self._phase = self.OVER
         self._to_act = -1
-        self._event_log.append(ev(len(self._hist), GAME_OVER))
+        self._event_log.append(over_event(len(self._hist)))
