@@ -16,6 +16,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -310,8 +311,8 @@ def test_the_levels_of_a_game_without_a_heuristic_are_distinct(tmp_path: Path) -
 
 
 def test_the_heuristic_level_plays_a_game_that_ships_no_heuristic() -> None:
-    """The stand-in for a person who left is ``heuristic``: a game without a heuristic of
-    its own gets a legal move at random there (it decides on the event loop)."""
+    """The one move a turn timer makes for a person is ``heuristic``'s (it decides on the
+    event loop): a game without a heuristic of its own gets a legal move at random there."""
     game = tikki.load(_plugin.NAME, 3)
     assert policy_for(game) is plain
     state = game.new_state(seed=2)
@@ -346,3 +347,28 @@ def test_a_seat_sees_no_hidden_card_and_a_sample_respects_voids() -> None:
                     assert all(card[-1] != led for card in held)
                     checked += 1
     assert checked > 0
+
+
+def test_a_person_who_resigns_a_game_without_a_heuristic_gets_a_medium_search(
+    tmp_path: Path,
+) -> None:
+    """The stand-in for a resigned person is the Medium level: in a game without a
+    heuristic of its own that is the modest search (``botplay.level_spec``), not a random
+    move, and the game plays to its end."""
+    from tikki.server import botplay
+
+    with _server.client(tmp_path) as c:
+        seats: _server.Seats = [{"kind": "open"}, {"kind": "open"}]
+        made = _server.create(c, _plugin.NAME, seats)
+        tid = made["table"]["id"]
+        tokens = [_server.join(c, tid, seat, name) for seat, name in enumerate(("A", "B"))]
+        for token in tokens:
+            r = c.post(f"/api/tables/{tid}/resign", headers=_server.auth(token))
+            assert r.is_success, r.text
+        table = c.get(f"/api/tables/{tid}").json()
+        assert [t["bot"] for t in table["takeovers"]] == [botplay.MEDIUM_SEARCH] * 2, table
+        for _try in range(400):
+            if c.get(f"/api/tables/{tid}").json()["status"] == "finished":
+                break
+            time.sleep(0.05)
+        assert c.get(f"/api/tables/{tid}").json()["status"] == "finished"

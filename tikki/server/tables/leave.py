@@ -30,6 +30,7 @@ from __future__ import annotations
 import logging
 
 from tikki.i18n import _
+from tikki.server import botplay
 from tikki.server.db import StoredSeat
 from tikki.server.errors import ApiError
 from tikki.server.tables.base import ManagerBase
@@ -81,7 +82,7 @@ class LeaveMixin(ManagerBase):
                 raise ApiError("resigned", message, table.seq)
             kept = ended(table.takeovers, seat, table.seq)
             await self._set_takeovers(
-                table, [*kept, Takeover(seat, table.seq, STAND_IN, "resigned")]
+                table, [*kept, Takeover(seat, table.seq, _stand_in(table), "resigned")]
             )
         log.info("table %s: seat %d resigned at move %d; a bot plays it", table.id, seat, table.seq)
         table.broadcast()
@@ -122,7 +123,7 @@ class LeaveMixin(ManagerBase):
         here = seat not in table.away_since
         timed_out = table.timed_out == table.seq and table.state.current_player == seat
         why = "timeout" if timed_out and here else "away"
-        takeover = Takeover(seat, table.seq, STAND_IN, why)
+        takeover = Takeover(seat, table.seq, _stand_in(table), why)
         await self._set_takeovers(table, [*table.takeovers, takeover])
         return why
 
@@ -244,3 +245,10 @@ def _not_away(table: Table, held: StoredSeat, wait: float | None) -> str:
         who=who,
         wait=f"{wait:g}",
     )
+
+
+def _stand_in(table: Table) -> str:
+    """The bot that plays a person's seat to the end or until they come back: the Medium
+    level as this game runs it (a modest search where the game has no heuristic of its
+    own, :func:`botplay.level_spec`)."""
+    return botplay.level_spec(STAND_IN, table.game)
