@@ -45,7 +45,7 @@ hidden cards behind the view's events, so it keeps them as the view gave them
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, NamedTuple, Protocol, TypeAlias
+from typing import Any, Final, NamedTuple, Protocol, TypeAlias, final
 
 from tikki.core import JSON
 
@@ -412,8 +412,18 @@ def _add(
         got.append(js)
 
 
-Book = dict[int | None, list[Any]]
-"""A state's built history, per seat (``None``: the public): ``[entries, events used]``."""
+@final
+class Chapter:
+    """One seat's history as built so far: its ``entries`` (one a move) and how many of
+    the state's events they hold (``events_used``)."""
+
+    def __init__(self) -> None:
+        self.entries: list[JSON] = []
+        self.events_used = 0
+
+
+Book = dict[int | None, Chapter]
+"""A state's built history, per seat (``None``: the public)."""
 
 
 def extend(
@@ -442,14 +452,14 @@ def extend(
         return _grow(book, seat, count, entry, events, past, text, outcome)[:]
     total = len(events)
     public = book.get(None)
-    if public is None or len(public[0]) != count or public[1] != total:
+    if public is None or len(public.entries) != count or public.events_used != total:
         _grow(book, None, count, entry, events, past, text, outcome)
         public = book[None]
     kept = book.get(seat)
     if kept is None:
-        kept = book[seat] = [[], 0]
-    entries: list[JSON] = kept[0]
-    start, done = len(entries), kept[1]
+        kept = book[seat] = Chapter()
+    entries = kept.entries
+    start, done = len(entries), kept.events_used
     fresh = events[done:] if done < total else ()
     private: set[int] = set()
     for event in fresh:
@@ -463,7 +473,7 @@ def extend(
         if past is not None and past[0] == seat:
             lists = past[1]
             private.update(i for i in range(start, min(count, len(lists))) if lists[i])
-        shared = public[0]
+        shared = public.entries
         mine: set[int] = set()
         for i in range(start, count):
             if i in private or own(i, seat):
@@ -475,7 +485,7 @@ def extend(
             for event in fresh:
                 if event.moves - 1 in mine:
                     _add(entries[event.moves - 1], event, seat, text, outcome)
-    kept[1] = total
+    kept.events_used = total
     return entries[:]
 
 
@@ -512,12 +522,12 @@ def _grow(
     """``book[seat]``'s entries brought up to ``count`` moves and every event (kept)."""
     kept = book.get(seat)
     if kept is None:
-        kept = book[seat] = [[], 0]
-    entries: list[JSON] = kept[0]
+        kept = book[seat] = Chapter()
+    entries = kept.entries
     start = len(entries)
     if start < count:
         entries.extend([_fresh_entry(entry, i, seat, past) for i in range(start, count)])
-    done = kept[1]
+    done = kept.events_used
     if done < len(events):
         for event in events[done:]:
             i = event.moves - 1
@@ -527,7 +537,7 @@ def _grow(
                 if "events" in old:
                     old["events"] = list(old["events"])
             _add(entries[i], event, seat, text, outcome)
-        kept[1] = len(events)
+        kept.events_used = len(events)
     return entries
 
 
