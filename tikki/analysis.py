@@ -25,9 +25,8 @@ same budget and seed.  "Faster" and "deeper" change only ``iterations``.
   ``benchmarks/judge.py``).  **Accuracy** is the share of decisions without a label.
 
 The judge never receives the real state: only the seat's view, from which the search draws
-its states with the game's determinizer, or its belief where it has one (Mückenstich: the
-other seats set aside the mosquitoes that would bite them, an even chance for each hidden
-discard; :func:`tikki.bots.ismcts.belief_sampler`).
+its states with the game's determinizer, or its belief where it has one (how players
+really play, e.g. which cards they set aside; :func:`tikki.bots.ismcts.belief_sampler`).
 
 Moves of a game's ``rule_phases`` (discards) are not judged: the expert plays them by rule
 (:func:`tikki.bots.expert.rule_phases`), since the search hardly tells them apart.

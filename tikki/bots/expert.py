@@ -45,10 +45,9 @@ value alone, no rollout); ``model=FILE.npz`` uses a retrained model.  Both need 
 (``pip install 'tikki[models]'``); the plain search is unchanged when both are 0.
 
 **Belief (issue 37):** the search draws its states from the game's belief where it has one
-(:func:`~tikki.bots.ismcts.belief_sampler`; Mückenstich: the other seats set aside the
-mosquitoes that would bite them, :func:`tikki.bots.heuristic.mueckenstich.belief`), not
-from the uniform determinizer; ``expert:belief=0`` turns it off.  Myllymatti and Mattis
-have none: their search is unchanged.
+(:func:`~tikki.bots.ismcts.belief_sampler`: a ``belief`` function in the game's tactics
+module, e.g. which cards the other seats set aside), not from the uniform determinizer;
+``expert:belief=0`` turns it off.  A game without one searches as before.
 
 **A budget in work instead of time:** ``expert:iterations=3000`` gives each move that many
 ISMCTS iterations times its weight (a choice among three moves gets exactly that many)
