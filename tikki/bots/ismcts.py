@@ -50,7 +50,8 @@ shallow tree leaves to the rollout policy.
 Belief: the states are drawn by the game's determinizer (uniform over the deals the view
 allows), unless ``bot.belief`` is set (the ``expert`` bot sets it): then by the game's
 *belief* where its tactics module offers one (:func:`belief_sampler`), which weights the
-deals by how players really play (e.g. which cards the other seats set aside).  It too reads only the view.
+deals by how players really play (e.g. which cards the other seats set aside).  It too
+reads only the view.
 
 Root statistics: every search also keeps, per root move, the root seat's own gain over
 the iterations through it (:data:`RootStats` in ``bot.root_stats``): its mean is the
