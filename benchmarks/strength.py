@@ -20,6 +20,16 @@ time of ``expert`` at most 1 s a move):
 * ``mueckenstich-expert``: ``expert`` vs three ``ismcts:iterations=500`` gains at least
   +1.0 points a round over the other seats.
 
+and those of issue 38 (learned play):
+
+* ``myllymatti-learned``, ``mattis-learned``, ``mueckenstich-learned``: ``learned`` (the
+  game's policy alone) vs ``heuristic`` loses less than ``heuristic`` does in the same
+  seats: the reference, ``heuristic`` in every seat over the same deals, is run beside it
+  and its figure is the limit (its own games are saved too);
+* ``mueckenstich-new-expert``: today's ``expert`` vs three of the expert as issue 38 found
+  it (``--old-expert``, default ``expert:belief=0``), head to head: at least +0.5 points a
+  round.  ``--expert`` names the new one here too.
+
 Each line gives the exact ``tikki arena`` command that reproduces it, the figure with its
 95% interval and the median seconds per move of the bot measured.  Progress (one line per
 finished game, with the figure so far) goes to stderr.  The defaults are the full protocol
@@ -38,7 +48,7 @@ alone, so one file can hold several runs.
 
 Run: ``.venv/bin/python benchmarks/strength.py [--targets mattis-ismcts,...]
 [--games 300] [--seed 12] [--mueckenstich-ismcts ismcts:iterations=500]
-[--expert expert] [--jobs 1] [--results FILE]``.
+[--expert expert] [--old-expert expert:belief=0] [--jobs 1] [--results FILE]``.
 """
 
 from __future__ import annotations
@@ -70,6 +80,9 @@ class Target:
     """Loss-rate ceiling (shedding games) or advantage floor per round (Mückenstich)."""
     max_median: float | None = None
     """The most seconds per move the measured bot may take at the median, if bounded."""
+    against_reference: bool = False
+    """Whether ``limit`` is instead the figure of ``bots[1]`` in every seat (run beside it):
+    the measured bot must do better than it in the same seats."""
 
 
 TARGETS = (
@@ -82,6 +95,10 @@ TARGETS = (
     Target("myllymatti-expert", "myllymatti", 3, ("expert", "ismcts:iterations=1000"), 0.22, 1.0),
     Target("mattis-expert", "mattis", 3, ("expert", "ismcts:iterations=1000"), 0.25, 1.0),
     Target("mueckenstich-expert", "mueckenstich", 4, ("expert", "ismcts:iterations=500"), 1.0, 1.0),
+    Target("myllymatti-learned", "myllymatti", 3, ("learned", "heuristic"), 0.0, None, True),
+    Target("mattis-learned", "mattis", 3, ("learned", "heuristic"), 0.0, None, True),
+    Target("mueckenstich-learned", "mueckenstich", 4, ("learned", "heuristic"), 0.0, None, True),
+    Target("mueckenstich-new-expert", "mueckenstich", 4, ("expert", "expert:belief=0"), 0.5),
 )
 
 
@@ -129,7 +146,52 @@ def measure(
 ) -> tuple[str, str, str, bool, str]:
     """Run one target; return its figure, interval, median seconds per move, whether it
     is met, and the command.  With ``results_file`` the games saved there are not
-    played again, and each new one is saved as it ends."""
+    played again, and each new one is saved as it ends.  A target measured against a
+    reference runs the reference first (``bots[1]`` in every seat, saved under the
+    target's name with ``-reference``) and takes its figure as the limit."""
+    suffix = ""
+    if target.against_reference:
+        reference = replace(
+            target, name=f"{target.name}-reference", bots=(target.bots[1], target.bots[1])
+        )
+        base = play(reference, games, seed, jobs, results_file)
+        limit = base["loss_rate"] if "loss_rate" in base else base["mean_advantage"]
+        target = replace(target, limit=limit)
+        suffix = f"; {target.bots[1]} in its seats: {headline(base)}"
+    figures = play(target, games, seed, jobs, results_file)
+    command = (
+        f"tikki arena {target.game} --players {target.players} --bots {','.join(target.bots)} "
+        f"--games {games} --jobs {jobs} --seed {seed}"
+    )
+    median = figures["think_p50"]
+    fast = target.max_median is None or median <= target.max_median
+    if "loss_rate" in figures:
+        low, high = figures["loss_ci"]
+        rate = figures["loss_rate"]
+        better = rate < target.limit if target.against_reference else rate <= target.limit
+        figure, interval = f"loss {rate:.1%}", f"{low:.1%}–{high:.1%}"
+    else:
+        low, high = figures["advantage_ci"]
+        advantage = figures["mean_advantage"]
+        if target.against_reference:
+            better = advantage > target.limit
+        else:
+            better = low > target.limit if target.limit == 0.0 else advantage >= target.limit
+        figure, interval = f"advantage {advantage:+.2f}", f"{low:+.2f}–{high:+.2f}"
+    return figure + suffix, interval, f"{median:.3f}", better and fast, command
+
+
+def headline(figures: dict[str, Any]) -> str:
+    """A run's figure in a few words: its loss rate or its advantage a round."""
+    if "loss_rate" in figures:
+        return f"loss {figures['loss_rate']:.1%}"
+    return f"advantage {figures['mean_advantage']:+.2f}"
+
+
+def play(
+    target: Target, games: int, seed: int, jobs: int, results_file: Path | None
+) -> dict[str, Any]:
+    """Play one target's games (those not saved yet); return the measured bot's figures."""
     spec = arena.ArenaSpec(
         target.game,
         target.players,
@@ -161,23 +223,8 @@ def measure(
         saved + arena.run(spec, jobs=jobs, on_result=progress, skip=skip),
         key=lambda r: r.index,
     )
-    figures = arena.summarize(results, spec.lineup)[0].as_dict()
-    command = (
-        f"tikki arena {target.game} --players {target.players} --bots {','.join(target.bots)} "
-        f"--games {games} --jobs {jobs} --seed {seed}"
-    )
-    median = figures["think_p50"]
-    fast = target.max_median is None or median <= target.max_median
-    if "loss_rate" in figures:
-        low, high = figures["loss_ci"]
-        met = figures["loss_rate"] <= target.limit and fast
-        figure, interval = f"loss {figures['loss_rate']:.1%}", f"{low:.1%}–{high:.1%}"
-    else:
-        low, high = figures["advantage_ci"]
-        advantage = figures["mean_advantage"]
-        met = (low > target.limit if target.limit == 0.0 else advantage >= target.limit) and fast
-        figure, interval = f"advantage {advantage:+.2f}", f"{low:+.2f}–{high:+.2f}"
-    return figure, interval, f"{median:.3f}", met, command
+    figures: dict[str, Any] = arena.summarize(results, spec.lineup)[0].as_dict()
+    return figures
 
 
 def so_far(results: list[arena.GameResult], lineup: Sequence[str]) -> str:
@@ -199,6 +246,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--expert", default="expert", help="the expert spec of the *-expert targets"
+    )
+    parser.add_argument(
+        "--old-expert",
+        default="expert:belief=0",
+        help="the expert as issue 38 found it, the opponent of mueckenstich-new-expert",
     )
     parser.add_argument(
         "--jobs", type=int, default=1, help="games at once (the protocol: 1, one core)"
@@ -225,7 +277,9 @@ def main() -> None:
                 (args.mueckenstich_ismcts, "heuristic"),
                 target.limit,
             )
-        if target.bots[0] == "expert":
+        if target.name == "mueckenstich-new-expert":
+            target = replace(target, bots=(args.expert, args.old_expert))
+        elif target.bots[0] == "expert":
             target = replace(target, bots=(args.expert, target.bots[1]))
         figure, interval, median, met, command = measure(
             target, args.games, args.seed, args.jobs, args.results

@@ -65,3 +65,28 @@ def test_a_malformed_results_line_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match=r"runs.jsonl:1: not a saved game"):
         bench.measure(target, 2, 4, 1, saved)
     assert saved.read_text() == '{"target": "t"\n'  # nothing lost
+
+
+def test_a_target_against_a_reference_runs_and_saves_the_reference_and_compares(
+    tmp_path: Path,
+) -> None:
+    """Issue 38's "loses less than ``heuristic`` does in the same seats": the reference
+    (``heuristic`` in every seat, the same deals) is run and saved beside the target, and
+    its figure is the limit: ``random`` against it is shown worse, ``heuristic`` itself
+    is not better than itself."""
+    bench = strength()
+    saved = tmp_path / "runs.jsonl"
+    weak = bench.Target("w", "myllymatti", 3, ("random", "heuristic"), 0.0, None, True)
+    figure, _interval, _median, met, _command = bench.measure(weak, 6, 4, 1, saved)
+    assert "heuristic in its seats: loss" in figure
+    assert not met
+    rows = [json.loads(line) for line in saved.read_text().splitlines()]
+    assert sorted({row["target"] for row in rows}) == ["w", "w-reference"]
+    assert [row["lineup"] for row in rows if row["target"] == "w-reference"][0] == [
+        "heuristic"
+    ] * 3
+    same = bench.Target("s", "myllymatti", 3, ("heuristic", "heuristic"), 0.0, None, True)
+    assert not bench.measure(same, 6, 4, 1, None)[3]  # not better than itself
+    names = {t.name for t in bench.TARGETS}
+    assert {"myllymatti-learned", "mattis-learned", "mueckenstich-learned"} <= names
+    assert "mueckenstich-new-expert" in names
