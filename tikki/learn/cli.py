@@ -1,4 +1,5 @@
-"""The command line of :mod:`tikki.learn`: ``data``, ``train`` and ``eval`` a game's model."""
+"""The command line of :mod:`tikki.learn`: ``data``, ``train``, ``reinforce`` and ``eval`` a
+game's model."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--ship", action="store_true", help="write tikki/models/GAME.npz (the shipped model)"
     )
+    _reinforce_parser(sub)
     show = sub.add_parser("eval", help="a model's figures on held-out data")
     show.add_argument("game")
     show.add_argument("--model", type=Path, default=None, help="default: the shipped model")
@@ -97,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{len(paths)} chunks in {out}")
         elif args.command == "train":
             return _train(args)
+        elif args.command == "reinforce":
+            return _reinforce(args)
         else:
             return _eval(args)
     except RulesError as err:
@@ -134,6 +138,62 @@ def _train(args: argparse.Namespace) -> int:
     out = model.shipped(args.game) if args.ship else args.out or folder / "model.npz"
     trained.save(out)
     print(f"{out}: {json.dumps(trained.meta['validation'])}")
+    return 0
+
+
+def _reinforce_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rl = sub.add_parser(
+        "reinforce",
+        help="fine-tune a model by policy gradient against fixed opponents",
+        description="REINFORCE with a baseline: the learner samples its moves in one seat"
+        " (rotated) against --against bots; the greedy policy is evaluated on a fixed set"
+        " of arena games every --eval-every updates and the best checkpoint is kept.",
+    )
+    rl.add_argument("game")
+    rl.add_argument("--init", type=Path, default=None, help="default: the shipped model")
+    rl.add_argument("--against", default="heuristic", help="the opponents' bot spec")
+    rl.add_argument("-n", "--games", type=int, default=2000, help="training games")
+    rl.add_argument("--seed", type=int, default=1)
+    rl.add_argument("-p", "--players", type=int, default=None)
+    rl.add_argument("--batch", type=int, default=32, help="games per update")
+    rl.add_argument("--lr", type=float, default=1e-4)
+    rl.add_argument("--weight-decay", type=float, default=0.0)
+    rl.add_argument("--temperature", type=float, default=1.0, help="of the sampled moves")
+    rl.add_argument("--entropy", type=float, default=0.0, help="entropy bonus weight")
+    rl.add_argument(
+        "--baseline", default="value", help="value (the starting model's) or mean (the batch's)"
+    )
+    rl.add_argument("--eval-every", type=int, default=20, help="updates between evaluations")
+    rl.add_argument("--eval-games", type=int, default=300)
+    rl.add_argument("--eval-seed", type=int, default=99, help="not the protocol's 12")
+    rl.add_argument("-o", "--out", type=Path, required=True, help="the best model (.npz)")
+
+
+def _reinforce(args: argparse.Namespace) -> int:
+    from tikki.learn import model, reinforce
+
+    if args.out.suffix != ".npz":
+        raise RulesError(_t("--out is a .npz file, not {path!r}", path=str(args.out)))
+    recipe = reinforce.Recipe(
+        game=args.game,
+        init=args.init or model.shipped(args.game),
+        out=args.out,
+        against=args.against,
+        games=args.games,
+        seed=args.seed,
+        players=args.players,
+        batch=args.batch,
+        lr=args.lr,
+        weight_decay=args.weight_decay,
+        temperature=args.temperature,
+        entropy=args.entropy,
+        baseline=args.baseline,
+        eval_every=args.eval_every,
+        eval_games=args.eval_games,
+        eval_seed=args.eval_seed,
+    )
+    best = reinforce.reinforce(recipe, progress=_say)
+    print(f"{args.out}: {best.meta['reinforce']['eval']}")
     return 0
 
 

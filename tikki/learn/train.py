@@ -29,7 +29,7 @@ from tikki.extras import require
 
 require("models", "the learning tools (NumPy)", ("numpy",))
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -299,11 +299,13 @@ def _adamw(
     lr: float,
     weight_decay: float,
     step: int,
+    keys: Sequence[str] = LAYERS,
     beta1: float = 0.9,
     beta2: float = 0.999,
 ) -> None:
-    """One AdamW step (decoupled weight decay on the weight matrices, not the biases)."""
-    for key in LAYERS:
+    """One AdamW step on the weights ``keys`` (decoupled weight decay on the weight
+    matrices, not the biases)."""
+    for key in keys:
         g = grads[key]
         m, v = moments[key]
         m *= beta1

@@ -1,0 +1,135 @@
+"""Policy-gradient fine-tuning against fixed opponents (issue 38, tikki/learn/reinforce.py):
+the update's direction and gradient, a short run's reproducibility, the evaluation's
+agreement with the arena, and the command line's refusals (no real training here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tikki
+from tikki import arena
+from tikki.learn import cli, model, reinforce
+
+ACTIONS = 4
+
+
+def _tiny(seed: int = 0) -> tuple[model.Model, np.ndarray, np.ndarray]:
+    """A small model, one observation (repeated) and an all-legal mask but the last id."""
+    m = model.Model.init(5, ACTIONS, (8, 6), seed)
+    obs = np.random.default_rng(seed).standard_normal((3, 5)).astype(np.float32)
+    mask = np.ones((3, ACTIONS), np.int8)
+    mask[:, -1] = 0
+    return m, obs, mask
+
+
+def _probs(m: model.Model, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return model.masked_softmax(m.forward(obs)[0], mask)
+
+
+@pytest.mark.parametrize(("sign", "direction"), [(1.0, 1), (-1.0, -1)])
+def test_the_update_follows_the_advantage(sign: float, direction: int) -> None:
+    m, obs, mask = _tiny()
+    before = _probs(m, obs, mask)[:, 1]
+    value_weights = {k: m.weights[k].copy() for k in ("wv", "bv")}
+    opt = reinforce.Optimiser(m, lr=1e-2, weight_decay=0.0)
+    action = np.ones(3, np.int64)  # move 1 played in each position
+    for _ in range(5):
+        grads, _loss = reinforce.policy_grads(m, obs, mask, action, np.full(3, sign, np.float32))
+        opt.update(grads)
+    after = _probs(m, obs, mask)
+    assert np.all(np.sign(after[:, 1] - before) == direction)
+    assert np.all(after[:, -1] == 0)  # the illegal move stays at exactly 0
+    for k, w in value_weights.items():
+        assert np.array_equal(m.weights[k], w)  # the value's weights do not move
+
+
+@pytest.mark.parametrize("entropy", [0.0, 0.3])
+def test_policy_grads_match_finite_differences(entropy: float) -> None:
+    m, obs, mask = _tiny(3)
+    action = np.array([0, 1, 2], np.int64)
+    weight = np.array([1.0, -0.5, 2.0], np.float32)
+    grads, _loss = reinforce.policy_grads(m, obs, mask, action, weight, entropy)
+    for key, index in (("wp", (2, 1)), ("bp", (0,)), ("w2", (1, 3)), ("w1", (4, 2))):
+        w = m.weights[key]
+        old = float(w[index])
+        losses = []
+        for delta in (1e-3, -1e-3):
+            w[index] = old + delta
+            losses.append(reinforce.policy_grads(m, obs, mask, action, weight, entropy)[1])
+        w[index] = old
+        numeric = (losses[0] - losses[1]) / 2e-3
+        assert grads[key][index] == pytest.approx(numeric, abs=2e-3), key
+
+
+def test_advantages_are_centred_and_scaled() -> None:
+    gain = np.array([1.0, -1.0, 0.5, 0.5], np.float32)
+    adv = reinforce.advantages(gain, np.array([0.5, 0.0, 0.0, 0.5], np.float32))
+    assert adv.mean() == pytest.approx(0, abs=1e-6)
+    assert adv.std() == pytest.approx(1, abs=1e-5)
+    assert adv[0] > adv[3]  # the same gain, a lower baseline: a larger advantage
+    assert np.all(reinforce.advantages(np.ones(3, np.float32), None) == 0)
+
+
+def _recipe(tmp_path: Path, name: str) -> reinforce.Recipe:
+    return reinforce.Recipe(
+        game="myllymatti",
+        init=model.shipped("myllymatti"),
+        out=tmp_path / name,
+        games=6,
+        batch=3,
+        seed=4,
+        lr=1e-3,
+        eval_every=1,
+        eval_games=3,
+    )
+
+
+def test_a_short_run_is_reproducible_and_records_its_recipe(tmp_path: Path) -> None:
+    lines: list[str] = []
+    first = reinforce.reinforce(_recipe(tmp_path, "a.npz"), progress=lines.append)
+    second = reinforce.reinforce(_recipe(tmp_path, "b.npz"))
+    last = model.read(tmp_path / "a.last.npz")
+    shipped = model.read(model.shipped("myllymatti"))
+    for key, w in last.weights.items():
+        assert np.array_equal(w, model.read(tmp_path / "b.last.npz").weights[key])
+        assert np.array_equal(first.weights[key], second.weights[key])
+    assert any(not np.array_equal(last.weights[k], shipped.weights[k]) for k in ("w1", "wp"))
+    meta = last.meta["reinforce"]
+    assert (meta["against"], meta["games_played"], meta["updates"]) == ("heuristic", 6, 2)
+    assert meta["init"].endswith("myllymatti.npz") and meta["seed"] == 4
+    assert last.meta["game"] == "myllymatti"  # the starting model's meta is kept
+    assert sum("eval after" in line for line in lines) == 3  # the start and two updates
+
+
+def test_the_evaluation_is_the_arena_run() -> None:
+    game = tikki.load("mattis", 3)
+    learner = reinforce.Learner(game, model.read(model.shipped("mattis")))
+    figure = reinforce.evaluate(learner, "heuristic", 9, 5)
+    spec = arena.ArenaSpec("mattis", 3, {}, ("learned", "heuristic", "heuristic"), 9, 5)
+    stats = arena.summarize(arena.run(spec), spec.lineup)[0].as_dict()
+    assert (figure.kind, figure.value) == ("lost", stats["loss_rate"])
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["reinforce", "nosuchgame", "-o", "x.npz"], "nosuchgame"),
+        (["reinforce", "mattis", "--init", "missing.npz", "-o", "x.npz"], "missing.npz"),
+        (["reinforce", "mattis", "--games", "0", "-o", "x.npz"], "--games"),
+        (["reinforce", "mattis", "--baseline", "median", "-o", "x.npz"], "baseline"),
+        (["reinforce", "mattis", "--against", "nobot", "-o", "x.npz"], "nobot"),
+        (["reinforce", "mattis", "-o", "x.txt"], ".npz"),
+        (["reinforce", "mattis", "--init", str(model.shipped("myllymatti")), "-o", "x.npz"], "for"),
+    ],
+)
+def test_the_command_refuses_bad_arguments_in_words(
+    args: list[str], words: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = [str(tmp_path / a) if a.endswith(("x.npz", "x.txt")) else a for a in args]
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and words in err and "Traceback" not in err
+    assert not list(tmp_path.iterdir())  # nothing written

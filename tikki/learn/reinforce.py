@@ -1,0 +1,407 @@
+"""Policy-gradient fine-tuning of a learned model against fixed opponents (issue 38).
+
+Imitation cannot beat its teacher: a policy trained on ``heuristic``'s moves plays at best
+like ``heuristic``.  :func:`reinforce` improves a model (usually the shipped imitation
+model) by **REINFORCE with a baseline** against fixed opponents (``--against``, by default
+``heuristic``):
+
+* games are played on the engine's states, the learner in one seat (game ``i`` puts it in
+  seat ``i mod n``) and ``--against`` bots in the others; at each decision with two legal
+  moves or more the learner **samples** its move from the policy (``temperature``);
+* each such decision is scored with the seat's *gain* from it, as the search's rollouts
+  and :mod:`tikki.learn.data` score it: the return at the game's end (the shedding games)
+  or the points of the round in progress at the round's end (a game scored in points);
+* after ``batch`` games the policy (trunk and head; the value's weights stay as they were)
+  takes one AdamW step on ``−advantage · log p(move)`` minus an optional entropy bonus,
+  with advantage = gain − baseline, centred and scaled over the batch.  The baseline is
+  the *starting* model's value of the position (``baseline="value"``, frozen so that it
+  does not drift with the trunk) or nothing (``"mean"``: the centring makes it the batch's
+  mean gain);
+* every ``eval_every`` updates the policy plays **greedily** (its most probable move, as
+  the ``learned`` bot plays) a fixed evaluation set: ``eval_games`` arena games at
+  ``eval_seed`` (duplicate deals, seats rotated: the games ``tikki arena GAME --bots
+  learned:model=FILE,AGAINST --games G --seed S`` plays), and the best checkpoint so far is
+  written to ``out`` (the starting model counts as the first checkpoint, so ``out`` is
+  never worse on that set than the model it started from).
+
+The run is fixed by its recipe and seed: game ``i``'s deal, the opponents' seeds and the
+learner's draws come from ``(seed, i)``, so the same arguments give the same model.  The
+latest weights are also written to ``out`` with ``.last`` before ``.npz`` at each
+evaluation: a stopped run continues with ``--init OUT.last.npz`` and another seed.
+"""
+
+# ruff: noqa: E402  (the extra is checked before its imports)
+from __future__ import annotations
+
+from tikki.extras import require
+
+require("models", "the learning tools (NumPy)", ("numpy",))
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import tikki
+from tikki import arena
+from tikki import bots as botlib
+from tikki.core import Game, RulesError, State
+from tikki.i18n import _ as _t
+from tikki.interop.observations import Encoder, encoder_for
+from tikki.learn.data import DEFAULT_PLAYERS, _gains, derive
+from tikki.learn.model import Array, Model, masked_softmax, read
+from tikki.learn.train import _adamw
+
+POLICY = ("w1", "b1", "w2", "b2", "wp", "bp")
+"""The weights the policy gradient moves (the value's own weights stay fixed)."""
+BASELINES = ("value", "mean")
+"""The baselines: the starting model's value of the position, or the batch's mean gain."""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What :func:`reinforce` does: the game, the start, the opponents and the schedule."""
+
+    game: str
+    init: Path
+    out: Path
+    against: str = "heuristic"
+    games: int = 2000
+    seed: int = 1
+    players: int | None = None
+    batch: int = 32
+    lr: float = 1e-4
+    weight_decay: float = 0.0
+    temperature: float = 1.0
+    entropy: float = 0.0
+    baseline: str = "value"
+    eval_every: int = 20
+    eval_games: int = 300
+    eval_seed: int = 99
+
+    def check(self) -> None:
+        """Refuse a recipe that cannot run, in words."""
+        if self.baseline not in BASELINES:
+            raise RulesError(
+                _t(
+                    "the baseline is one of {names}, not {got!r}",
+                    names=", ".join(BASELINES),
+                    got=self.baseline,
+                )
+            )
+        positive = {
+            "--games": self.games,
+            "--batch": self.batch,
+            "--eval-every": self.eval_every,
+            "--lr": self.lr,
+            "--temperature": self.temperature,
+        }
+        for flag, number in positive.items():
+            if number <= 0:
+                raise RulesError(_t("{flag} must be above 0, not {got}", flag=flag, got=number))
+        if self.entropy < 0 or self.weight_decay < 0 or self.eval_games < 0:
+            raise RulesError(_t("--entropy, --weight-decay and --eval-games cannot be negative"))
+
+
+@dataclass
+class Episode:
+    """The learner's decisions in one game: observations, masks, moves and gains."""
+
+    obs: list[Array] = field(default_factory=list)
+    mask: list[npt.NDArray[np.int8]] = field(default_factory=list)
+    action: list[int] = field(default_factory=list)
+    gain: list[float] = field(default_factory=list)
+    result: float = 0.0
+    """The learner's result: its return (shedding games) or its points of the game."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """An evaluation: the learner's loss rate (shedding games) or its advantage a round
+    (games scored in points), with the 95% interval; ``score`` is higher for better."""
+
+    kind: str
+    value: float
+    low: float
+    high: float
+    games: int
+
+    @property
+    def score(self) -> float:
+        """Higher is better: minus the loss rate, or the advantage."""
+        return -self.value if self.kind == "lost" else self.value
+
+    def __str__(self) -> str:
+        if self.kind == "lost":
+            return f"lost {self.value:.1%} ({self.low:.1%}–{self.high:.1%}) of {self.games} games"
+        return (
+            f"advantage {self.value:+.2f} a round ({self.low:+.2f} to {self.high:+.2f}),"
+            f" {self.games} games"
+        )
+
+
+class Learner:
+    """A model's policy on states: sampled (training) or greedy (evaluation)."""
+
+    def __init__(self, game: Game, model: Model) -> None:
+        self.game = game
+        self.model = model
+        self.encoder: Encoder = encoder_for(game)
+        self.size = len(self.encoder.actions)
+
+    def observe(self, state: State, seat: int) -> tuple[Array, npt.NDArray[np.int8]]:
+        """``seat``'s observation and legal mask (fresh arrays)."""
+        obs = self.encoder.encode(state, seat).copy()
+        mask = self.encoder.legal_mask(state, seat, np.zeros(self.size, np.int8))
+        return obs, mask
+
+    def probabilities(self, obs: Array, mask: npt.NDArray[np.int8], temperature: float) -> Array:
+        """The policy (at ``temperature``) over the action ids, 0 for illegal ones."""
+        logits, _value = self.model.forward(obs.reshape(1, -1))
+        probs: Array = masked_softmax(logits / np.float32(temperature), mask.reshape(1, -1))[0]
+        return probs
+
+    def greedy(self, state: State, seat: int) -> str:
+        """The policy's most probable legal move (the ``learned`` bot's choice)."""
+        obs, mask = self.observe(state, seat)
+        probs = self.probabilities(obs, mask, 1.0)
+        return self.encoder.actions.to_text(int(np.argmax(probs)))
+
+
+def play_episode(
+    learner: Learner,
+    against: str,
+    seed: int,
+    index: int,
+    temperature: float = 1.0,
+) -> Episode:
+    """Training game ``index``: the learner (seat ``index mod n``) samples its moves."""
+    game = learner.game
+    n = game.players
+    me = index % n
+    state = game.new_state(seed=derive(seed, index, 0) % 2**63)
+    opponents = {
+        s: botlib.make(against, seed=derive(seed, index, 1 + s)) for s in range(n) if s != me
+    }
+    rng = np.random.default_rng(derive(seed, index, 99))
+    episode = Episode()
+    pending: list[tuple[int, float, int]] = []  # row, gain so far, round
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        if seat != me:
+            state.play(opponents[seat].choose(game, state.view(seat)))
+        elif len(state.legal_moves()) < 2:
+            state.play(state.legal_moves()[0])
+        else:
+            obs, mask = learner.observe(state, seat)
+            probs = learner.probabilities(obs, mask, temperature).astype(np.float64)
+            action = int(rng.choice(len(probs), p=probs / probs.sum()))
+            pending.append((len(episode.action), _gains(state)[me], state.round))
+            episode.obs.append(obs)
+            episode.mask.append(mask)
+            episode.action.append(action)
+            episode.gain.append(0.0)
+            state.play(learner.encoder.actions.to_text(action))
+        if pending and (state.is_over or state.round != pending[0][2]):
+            total = _gains(state)[me]
+            for row, before, _round in pending:
+                episode.gain[row] = total - before
+            pending = []
+    episode.result = _gains(state)[me]
+    return episode
+
+
+def policy_grads(
+    model: Model,
+    obs: Array,
+    mask: npt.NDArray[Any],
+    action: npt.NDArray[np.int64],
+    weight: Array,
+    entropy: float = 0.0,
+) -> tuple[dict[str, Array], float]:
+    """The loss ``mean(−weight · log p(action)) − entropy · mean(H(p))`` of a batch of
+    decisions and its gradient for every weight (zero for the value's)."""
+    w = model.weights
+    n = np.float32(len(obs))
+    a1 = obs @ w["w1"] + w["b1"]
+    h1 = np.maximum(a1, 0)
+    a2 = h1 @ w["w2"] + w["b2"]
+    h2 = np.maximum(a2, 0)
+    p = masked_softmax(h2 @ w["wp"] + w["bp"], mask)
+    rows = np.arange(len(obs))
+    logp = np.where(mask != 0, np.log(np.maximum(p, 1e-12)), 0).astype(np.float32)
+    onehot = np.zeros_like(p)
+    onehot[rows, action] = 1.0
+    d_logits = weight[:, None] * (p - onehot)
+    h = -np.sum(p * logp, axis=1)
+    loss = -float(np.sum(weight * logp[rows, action]) / n)
+    if entropy:
+        d_logits += np.float32(entropy) * p * (logp + h[:, None])
+        loss -= entropy * float(np.mean(h))
+    d_logits = (d_logits / n).astype(np.float32)
+    g: dict[str, Array] = {"wp": h2.T @ d_logits, "bp": d_logits.sum(0)}
+    d2 = (d_logits @ w["wp"].T) * (a2 > 0)
+    g["w2"], g["b2"] = h1.T @ d2, d2.sum(0)
+    d1 = (d2 @ w["w2"].T) * (a1 > 0)
+    g["w1"], g["b1"] = obs.T @ d1, d1.sum(0)
+    g["wv"], g["bv"] = np.zeros_like(w["wv"]), np.zeros_like(w["bv"])
+    return g, loss
+
+
+def advantages(gain: Array, baseline: Array | None) -> Array:
+    """Gain minus baseline, centred and scaled to unit spread over the batch."""
+    adv = gain - baseline if baseline is not None else gain.copy()
+    adv = adv - adv.mean()
+    spread = float(adv.std())
+    scaled: Array = (adv / np.float32(spread if spread > 1e-8 else 1.0)).astype(np.float32)
+    return scaled
+
+
+class Optimiser:
+    """AdamW on the policy's weights (:func:`tikki.learn.train._adamw`, value excluded)."""
+
+    def __init__(self, model: Model, lr: float, weight_decay: float) -> None:
+        self.model = model
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in model.weights.items()}
+        self.step = 0
+
+    def update(self, grads: dict[str, Array]) -> None:
+        """One step."""
+        self.step += 1
+        _adamw(self.model, grads, self.moments, self.lr, self.weight_decay, self.step, POLICY)
+
+
+def evaluate(learner: Learner, against: str, games: int, seed: int) -> Figure:
+    """The greedy policy alone against ``against`` bots: the games of ``tikki arena GAME
+    --bots learned:model=FILE,AGAINST --games G --seed S`` (same deals, seats and opponent
+    seeds), scored as the arena scores them."""
+    game = learner.game
+    n = game.players
+    losses = 0
+    advantage: list[float] = []
+    deals: list[int] = []
+    for index in range(games):
+        deal, me = index // n, index % n
+        state = game.new_state(seed=arena._derive(seed, deal))
+        bots = {
+            s: botlib.make(against, seed=arena._derive(seed, deal, index, s))
+            for s in range(n)
+            if s != me
+        }
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            if seat == me:
+                legal = state.legal_moves()
+                move = legal[0] if len(legal) == 1 else learner.greedy(state, seat)
+            else:
+                move = bots[seat].choose(game, state.view(seat))
+            state.play(move)
+        outcome = state.outcome
+        assert outcome is not None
+        if "scores" in outcome:
+            rounds = max(1, len(outcome["rounds"]))
+            scores = [sc / rounds for sc in outcome["scores"]]
+            others = [sc for s, sc in enumerate(scores) if s != me]
+            advantage.append(scores[me] - sum(others) / len(others))
+            deals.append(deal)
+        else:
+            losses += outcome.get("loser") == me or bool(outcome.get("abandoned"))
+    if advantage:
+        mean, (low, high) = arena.clustered_mean_ci(advantage, deals)
+        return Figure("advantage", mean, low, high, games)
+    low, high = arena.wilson(losses, games)
+    return Figure("lost", losses / games if games else 0.0, low, high, games)
+
+
+def load_game(recipe: Recipe) -> tuple[Game, Model]:
+    """The game and the starting model, checked against each other and the recipe."""
+    game = tikki.load(recipe.game, recipe.players or DEFAULT_PLAYERS.get(recipe.game))
+    recipe.check()
+    botlib.make(recipe.against, seed=0)  # a bad spec fails here, clearly
+    model = read(recipe.init)
+    model.check(game, encoder_for(game).size)
+    return game, model
+
+
+def reinforce(recipe: Recipe, progress: Callable[[str], None] | None = None) -> Model:
+    """Fine-tune ``recipe.init`` (see the module notes); the best checkpoint is written to
+    ``recipe.out`` and returned."""
+    game, model = load_game(recipe)
+    frozen = Model({k: v.copy() for k, v in model.weights.items()}, dict(model.meta))
+    learner = Learner(game, model)
+    opt = Optimiser(model, recipe.lr, recipe.weight_decay)
+    say = progress or (lambda _line: None)
+    started = time.perf_counter()
+    best = _checkpoint(learner, recipe, 0, None, say, started)
+    updates = -(-recipe.games // recipe.batch)
+    results: list[float] = []
+    for update in range(1, updates + 1):
+        first = (update - 1) * recipe.batch
+        episodes = [
+            play_episode(learner, recipe.against, recipe.seed, i, recipe.temperature)
+            for i in range(first, min(first + recipe.batch, recipe.games))
+        ]
+        results.extend(e.result for e in episodes)
+        _step(frozen, opt, episodes, recipe)
+        if update % recipe.eval_every == 0 or update == updates:
+            mean = sum(results) / max(1, len(results))
+            say(f"update {update}/{updates}: the learner's mean result {mean:+.3f} (sampled)")
+            results = []
+            best = _checkpoint(learner, recipe, update, best, say, started)
+    return read(recipe.out)
+
+
+def _step(frozen: Model, opt: Optimiser, episodes: Sequence[Episode], recipe: Recipe) -> None:
+    """One policy-gradient step on a batch of games."""
+    obs = np.asarray([o for e in episodes for o in e.obs], np.float32)
+    if len(obs) == 0:
+        return
+    mask = np.asarray([m for e in episodes for m in e.mask], np.int8)
+    action = np.asarray([a for e in episodes for a in e.action], np.int64)
+    gain = np.asarray([g for e in episodes for g in e.gain], np.float32)
+    baseline = frozen.forward(obs)[1] if recipe.baseline == "value" else None
+    weight = advantages(gain, baseline)
+    grads, _loss = policy_grads(opt.model, obs, mask, action, weight, recipe.entropy)
+    opt.update(grads)
+
+
+def _checkpoint(
+    learner: Learner,
+    recipe: Recipe,
+    update: int,
+    best: tuple[float, Figure] | None,
+    say: Callable[[str], None],
+    started: float,
+) -> tuple[float, Figure]:
+    """Evaluate the policy; write it as ``.last`` and, if the best so far, as ``out``."""
+    figure = evaluate(learner, recipe.against, recipe.eval_games, recipe.eval_seed)
+    games = min(update * recipe.batch, recipe.games)
+    minutes = (time.perf_counter() - started) / 60
+    model = learner.model
+    recipe_meta = {k: str(v) if isinstance(v, Path) else v for k, v in asdict(recipe).items()}
+    model.meta["reinforce"] = {
+        **recipe_meta,
+        "games_played": games,
+        "updates": update,
+        "eval": str(figure),
+        "eval_score": figure.score,
+    }
+    model.save(recipe.out.with_suffix(".last.npz"))
+    better = best is None or figure.score > best[0]
+    say(
+        f"eval after {games} games ({minutes:.1f} min): {figure}"
+        + (" (best: saved)" if better else f" (best: {best[1] if best else '-'})")
+    )
+    if better:
+        model.save(recipe.out)
+        return figure.score, figure
+    assert best is not None
+    return best
