@@ -27,12 +27,14 @@ def test_the_lobby_follows_accept_language(c: TestClient) -> None:
     take = next(o for o in myllymatti["options"] if o["name"] == "take")
     assert take["text"].startswith("mitä kaatamatta jättävä pelaaja nostaa")
     assert take["help"].endswith("(MM-14)") and take["rulings"] == ["MM-14"]
-    assert [b["label"] for b in info["bots"]] == ["Helppo", "Keskitaso", "Vaikea", "Mestari"]
+    labels = ["Helppo", "Keskitaso", "Vaikea", "Mestari", "Opittu"]
+    assert [b["label"] for b in info["bots"]] == labels
     assert [b["spec"] for b in info["bots"]] == [
         "random",
         "heuristic",
         "ismcts:iterations=1000",
         "expert:iterations=3000",
+        "learned",
     ]
 
 
@@ -40,7 +42,8 @@ def test_the_query_wins_over_the_header(c: TestClient) -> None:
     info, lang = _games(c, params={"lang": "de"}, headers={"Accept-Language": "fi"})
     assert lang == "de"
     assert info["games"]["mueckenstich"]["summary"].startswith("3–6 Spieler")
-    assert [b["label"] for b in info["bots"]] == ["Leicht", "Mittel", "Schwer", "Experte"]
+    labels = ["Leicht", "Mittel", "Schwer", "Experte", "Gelernt"]
+    assert [b["label"] for b in info["bots"]] == labels
     info, lang = _games(c, headers={"Accept-Language": "sv, nb"})
     assert lang == "en" and info["bots"][0]["label"] == "Easy"
 

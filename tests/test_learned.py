@@ -217,9 +217,10 @@ def test_the_web_table_runs_learned_with_allowed_specs() -> None:
     assert botplay.check_spec("learned:sample=1", game, any_spec=True) == "learned:sample=1"
     with pytest.raises(RulesError, match="not 'model'"):
         botplay.check_spec("learned:model=/etc/passwd", game, any_spec=True)
+    assert botplay.check_spec("learned", game) == "learned"  # a level (Learned)
     with pytest.raises(RulesError, match="bot levels"):
-        botplay.check_spec("learned", game)
-    with pytest.raises(RulesError, match="not mattis with 4 players"):
+        botplay.check_spec("learned:sample=1", game)
+    with pytest.raises(RulesError, match="not Mattis with 4 players"):
         botplay.check_spec("learned", tikki.load("mattis", 4), any_spec=True)
 
 

@@ -35,6 +35,7 @@ def test_games_lists_the_games_and_bot_levels(c: TestClient) -> None:
         "heuristic",
         "ismcts:iterations=1000",
         "expert:iterations=3000",
+        "learned",
     ]
 
 

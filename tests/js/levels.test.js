@@ -10,10 +10,12 @@ const BOTS = [
   { spec: "random", label: "Easy", aliases: [] },
   { spec: "heuristic", label: "Medium", aliases: ["ismcts:iterations=200"] },
   { spec: "ismcts:iterations=1000", label: "Hard", aliases: [] },
+  { spec: "learned", label: "Learned", aliases: [], games: { mattis: [3], mueckenstich: [4] } },
 ];
 globalThis.fetch = async (url, init) =>
   String(url).startsWith("/api/games") ? { ok: true, json: async () => ({ games: {}, bots: BOTS }) } : catalog(url, init);
 const { levelName } = await import("../../tikki/web/static/words.js");
+const { levelPlays } = await import("../../tikki/web/static/games.js");
 
 test("a level's alias reads as that level; other specs by their bot's name", () => {
   assert.equal(levelName("ismcts:iterations=200"), "Medium");
@@ -21,4 +23,12 @@ test("a level's alias reads as that level; other specs by their bot's name", () 
   assert.equal(levelName("ismcts:iterations=1000"), "Hard");
   assert.equal(levelName("ismcts:iterations=300"), "Hard");
   assert.equal(levelName("cmd:./mybot"), "cmd");
+  assert.equal(levelName("learned"), "Learned");
+});
+
+test("Learned plays only the games and player counts of its models; the others every one", () => {
+  const [easy, , , learned] = BOTS;
+  assert.ok(levelPlays(learned, "mattis", 3) && levelPlays(learned, "mueckenstich", "4"));
+  assert.ok(!levelPlays(learned, "mattis", 4) && !levelPlays(learned, "tricklet", 3));
+  assert.ok(levelPlays(easy, "tricklet", 5));
 });

@@ -25,6 +25,7 @@ from tikki.extras import require
 
 require("models", "the learned models (NumPy)", ("numpy",))
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,6 +167,18 @@ def read(path: Path) -> Model:
 def shipped(name: str) -> Path:
     """The file of game ``name``'s shipped model."""
     return MODELS_DIR / f"{name}.npz"
+
+
+@functools.cache
+def shipped_players() -> dict[str, tuple[int, ...]]:
+    """The games with a shipped model and the player counts it plays, from each model's
+    ``meta``: ``{"mattis": (3,), ...}`` (what the web table offers its Learned level for)."""
+    found: dict[str, tuple[int, ...]] = {}
+    for path in sorted(MODELS_DIR.glob("*.npz")):
+        meta = read(path).meta
+        if meta.get("game") == path.stem and isinstance(meta.get("players"), int):
+            found[path.stem] = (meta["players"],)
+    return found
 
 
 _CACHE: dict[str, Model] = {}

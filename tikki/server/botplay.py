@@ -1,13 +1,14 @@
 """Bots at the web table: which specs the server runs, their names and their seeds.
 
-The server offers its named levels (:data:`LEVELS`: Easy, Medium, Hard, Expert) only;
-other specs of ``random``, ``heuristic``, ``ismcts`` (at most :data:`MAX_ITERATIONS`
-iterations, no time budgets) and ``learned`` (the shipped models only) need
-``tikki serve --allow-bot-specs``; ``expert`` runs with a work budget
-(``expert:iterations=3000``, about a second a move on one core) so that its moves do not
-depend on the machine's speed; external ``cmd:`` bots never run on the server.  A bot's
-randomness comes from (table seed, seat, seq), so a table rebuilt after a restart plays on
-exactly as it would have.
+The server offers its named levels (:data:`LEVELS`: Easy, Medium, Hard, Expert, and
+Learned where the game has a shipped model for its player count and NumPy imports,
+:func:`offered`) only; other specs of ``random``, ``heuristic``, ``ismcts`` (at most
+:data:`MAX_ITERATIONS` iterations, no time budgets) and ``learned`` (``learned:sample=1``;
+the shipped models only) need ``tikki serve --allow-bot-specs``; ``expert`` runs with a
+work budget (``expert:iterations=3000``, about a second a move on one core) so that its
+moves do not depend on the machine's speed; external ``cmd:`` bots never run on the
+server.  A bot's randomness comes from (table seed, seat, seq), so a table rebuilt after a
+restart plays on exactly as it would have.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from tikki import bots as botlib
-from tikki.core import Game, RulesError
+from tikki import extras
+from tikki.core import Game, RulesError, game_class
 from tikki.i18n import N_, _, tr, use
 
 MAX_ITERATIONS = 5000
@@ -28,9 +30,14 @@ LEVELS: tuple[tuple[str, str], ...] = (
     ("heuristic", N_("Medium")),
     ("ismcts:iterations=1000", N_("Hard")),
     ("expert:iterations=3000", N_("Expert")),
+    ("learned", N_("Learned")),
 )
 """The bot levels the lobby offers: (spec, label); the labels in English (see :func:`levels`).
-A game may run another spec for a level (:func:`level_spec`)."""
+A game may run another spec for a level (:func:`level_spec`); Learned plays only the games
+and player counts of the shipped models (:func:`learned_games`, :func:`offered`)."""
+
+LEARNED = "learned"
+"""The Learned level's spec: the game's shipped policy alone (instant, about Medium)."""
 
 MEDIUM_SEARCH = "ismcts:iterations=200"
 """What the Medium level runs for a game without a heuristic of its own (whose
@@ -85,6 +92,8 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
             )
         )
     _check_ismcts(params)
+    if name == LEARNED and game.players not in learned_games().get(game.name, ()):
+        raise _learned_refused(game)
     if name == "expert" and "iterations" not in params:
         raise RulesError(
             _(
@@ -92,8 +101,8 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
                 " (a time budget would make a table play differently after a restart)"
             )
         )
-    offered = {*dict(LEVELS), *(alias for specs in ALIASES.values() for alias in specs)}
-    if not any_spec and spec.strip() not in offered:
+    named = {*dict(LEVELS), *(alias for specs in ALIASES.values() for alias in specs)}
+    if not any_spec and spec.strip() not in named:
         levels = ", ".join(f"{level} ({text})" for level, text in LEVELS)
         raise RulesError(
             _(
@@ -114,6 +123,55 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
     except (RulesError, ValueError, TypeError, ImportError) as err:
         raise RulesError(_("bot spec {spec!r}: {err}", spec=spec, err=err)) from None
     return level_spec(spec.strip(), game)
+
+
+def learned_games() -> dict[str, tuple[int, ...]]:
+    """The games and player counts the Learned level plays: those of the shipped models
+    (``tikki/models``), or none where NumPy (the ``models`` extra) does not import."""
+    if extras.missing("models"):
+        return {}
+    from tikki.learn.model import shipped_players
+
+    return shipped_players()
+
+
+def offered(game: Game) -> list[str]:
+    """The specs of the levels a table of ``game`` (its player count) may seat."""
+    return [
+        spec
+        for spec, _label in LEVELS
+        if spec != LEARNED or game.players in learned_games().get(game.name, ())
+    ]
+
+
+def _learned_refused(game: Game) -> RulesError:
+    """The Learned level refused for ``game``: why, and the levels that play it."""
+    labels = [tr(text) for spec, text in LEVELS if spec in offered(game)]
+    choose = _("{items} or {last}", items=", ".join(labels[:-1]), last=labels[-1])
+    where = learned_games()
+    if not where:
+        return RulesError(
+            _(
+                "the Learned level needs NumPy on this server (pip install"
+                " 'tikki[models]'); choose {levels}",
+                levels=choose,
+            )
+        )
+    shipped = ", ".join(
+        _("{game} with {players} players", game=game_class(name).title, players=n)
+        for name, counts in where.items()
+        for n in counts
+    )
+    return RulesError(
+        _(
+            "the Learned level plays only where a trained model is shipped ({shipped}), not"
+            " {game} with {players} players; choose {levels}",
+            shipped=shipped,
+            game=game.title,
+            players=game.players,
+            levels=choose,
+        )
+    )
 
 
 def level_spec(spec: str, game: Game) -> str:
@@ -152,11 +210,20 @@ BOT_NAMES: tuple[str, ...] = ("Aino", "Eero", "Helmi", "Onni", "Saga", "Veikko",
 
 
 def levels() -> list[dict[str, Any]]:
-    """The lobby's bot levels with their labels in the current language, and the specs
-    that run for a level in some games (``aliases``, :func:`level_spec`)."""
+    """The lobby's bot levels with their labels in the current language, the specs that
+    run for a level in some games (``aliases``, :func:`level_spec`) and, for a level that
+    plays only some games, each game's player counts (``games``; ``None``: every game).
+    Learned is left out where it plays no game (no NumPy)."""
+    learned = {name: list(counts) for name, counts in learned_games().items()}
     return [
-        {"spec": spec, "label": tr(text), "aliases": list(ALIASES.get(spec, ()))}
+        {
+            "spec": spec,
+            "label": tr(text),
+            "aliases": list(ALIASES.get(spec, ())),
+            "games": learned if spec == LEARNED else None,
+        }
         for spec, text in LEVELS
+        if spec != LEARNED or learned
     ]
 
 
@@ -197,7 +264,9 @@ def shown_name(stored: str, spec: str | None) -> str:
 
 CHEAP = frozenset({"random", "heuristic"})
 """Bots that decide in well under a millisecond: the server runs them on its event loop
-(a worker thread would cost more than the decision); others run in worker threads."""
+(a worker thread would cost more than the decision); others run in worker threads.
+``learned`` is not one: its NumPy forward pass and determinization take about 1 ms a
+decision (``benchmarks/learned_decision.py``)."""
 
 
 def is_cheap(spec: str) -> bool:
@@ -220,6 +289,7 @@ __all__ = [
     "ALIASES",
     "ALLOWED",
     "CHEAP",
+    "LEARNED",
     "LEVELS",
     "MAX_ITERATIONS",
     "MEDIUM_SEARCH",
@@ -228,8 +298,10 @@ __all__ = [
     "choose",
     "is_cheap",
     "label",
+    "learned_games",
     "level",
     "level_spec",
     "levels",
+    "offered",
     "shown_name",
 ]

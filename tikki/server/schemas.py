@@ -287,6 +287,13 @@ class BotLevel(BaseModel):
 
     spec: str
     label: str
+    aliases: list[str] = Field(
+        default_factory=list, description="specs that run for this level in some games"
+    )
+    games: dict[str, list[int]] | None = Field(
+        default=None,
+        description="the games and player counts this level plays (null: every game)",
+    )
 
 
 class RulesText(BaseModel):

@@ -16,6 +16,7 @@ import {
 } from "./api.js";
 import { _, lang, languageSwitcher, ngettext, translatePage } from "./i18n.js";
 import { andList, levelLabel, optionName, optionValue, rulesUrl, variantName } from "./words.js";
+import { levelPlays } from "./games.js";
 import { timerChoice } from "./leave.js";
 import { clearFieldError, fieldError } from "./fielderror.js";
 import { rememberSettings, renderQuickPlay } from "./quickplay.js";
@@ -159,8 +160,13 @@ function renderOptions() {
     .join("");
 }
 
+/** The bot levels that play the chosen game with the chosen number of players. */
+function botsHere() {
+  return state.bots.filter((b) => levelPlays(b, state.game, $("#players").value));
+}
+
 function seatOptions(selected) {
-  const bots = state.bots
+  const bots = botsHere()
     .map(
       (b) =>
         `<option value="bot:${esc(b.spec)}"${selected === `bot:${b.spec}` ? " selected" : ""}>${esc(_("Bot · {level}", { level: levelLabel(b) }))}</option>`,
@@ -173,12 +179,15 @@ function seatOptions(selected) {
 function renderSeats() {
   const n = Number($("#players").value);
   const list = $("#seat-choices");
+  const here = botsHere();
+  const kept = new Set(["open", "anyone", ...here.map((b) => `bot:${b.spec}`)]);
   const old = [...list.querySelectorAll("select")].map((s) => s.value);
-  const medium = state.bots.find((b) => b.spec === "heuristic") || state.bots[0];
+  const medium = here.find((b) => b.spec === "heuristic") || here[0];
   const fallback = medium ? `bot:${medium.spec}` : "open";
   const items = [];
   for (let i = 0; i < n; i++) {
-    const value = old[i] ?? (i === 0 ? "open" : fallback);
+    const wanted = old[i] ?? (i === 0 ? "open" : fallback);
+    const value = kept.has(wanted) ? wanted : fallback; // a level that does not play here (Learned)
     items.push(
       `<li><label for="seat-${i}">${esc(seatLabel(i))}</label><select id="seat-${i}" data-seat="${i}">${seatOptions(
         value,

@@ -6,6 +6,7 @@
 import { api, esc, inviteOf, loadName, saveName, saveToken, storage, tableUrl } from "./api.js";
 import { _, ngettext } from "./i18n.js";
 import { levelLabel, variantName } from "./words.js";
+import { levelPlays } from "./games.js";
 
 const KEY = "tikki.quick";
 const DEFAULT_BOT = "heuristic";
@@ -38,7 +39,7 @@ export function rememberSettings(body) {
 export function quickBody(game, info, bots) {
   const saved = remembered()[game] || {};
   const players = Number(saved.players) || info.players.default;
-  const level = bots.some((b) => b.spec === saved.bot) ? saved.bot : DEFAULT_BOT;
+  const level = bots.some((b) => b.spec === saved.bot && levelPlays(b, game, players)) ? saved.bot : DEFAULT_BOT;
   const body = {
     game,
     players,

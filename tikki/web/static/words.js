@@ -15,7 +15,13 @@ export function andList(items) {
   return _("{items} and {last}", { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
-const LEVELS = { random: N_("Easy"), heuristic: N_("Medium"), ismcts: N_("Hard"), expert: N_("Expert") };
+const LEVELS = {
+  random: N_("Easy"),
+  heuristic: N_("Medium"),
+  ismcts: N_("Hard"),
+  expert: N_("Expert"),
+  learned: N_("Learned"),
+};
 
 /** A bot spec's level in words: `heuristic` → `Medium` (a spec the server runs for a level
  * in some games, its `aliases`, as that level); an unknown one stays as it is. */
