@@ -73,6 +73,23 @@ def test_advantages_are_centred_and_scaled() -> None:
     assert np.all(reinforce.advantages(np.ones(3, np.float32), None) == 0)
 
 
+def test_the_group_baseline_is_the_deals_other_games() -> None:
+    episodes = [reinforce.Episode(action=[0] * k, result=r) for k, r in ((2, 1.0), (1, -1.0))]
+    episodes += [reinforce.Episode(action=[0], result=r) for r in (0.5, 0.5)]
+    gain, baseline = reinforce._group_gains(episodes, 2)
+    assert gain.tolist() == [1.0, 1.0, -1.0, 0.5, 0.5]
+    assert baseline.tolist() == [-1.0, -1.0, 1.0, 0.5, 0.5]
+
+
+def test_a_group_shares_the_deal_and_the_opponents() -> None:
+    game = tikki.load("myllymatti", 3)
+    learner = reinforce.Learner(game, model.read(model.shipped("myllymatti")))
+    first, second = (reinforce.play_episode(learner, "heuristic", 3, i, 1.0, 7) for i in (0, 1))
+    assert np.array_equal(first.obs[0], second.obs[0])  # the same cards, the same seat
+    alone = reinforce.play_episode(learner, "heuristic", 3, 7)
+    assert np.array_equal(first.obs[0], alone.obs[0])
+
+
 def _recipe(tmp_path: Path, name: str) -> reinforce.Recipe:
     return reinforce.Recipe(
         game="myllymatti",
@@ -107,10 +124,14 @@ def test_a_short_run_is_reproducible_and_records_its_recipe(tmp_path: Path) -> N
 def test_the_evaluation_is_the_arena_run() -> None:
     game = tikki.load("mattis", 3)
     learner = reinforce.Learner(game, model.read(model.shipped("mattis")))
-    figure = reinforce.evaluate(learner, "heuristic", 9, 5)
+    figure = reinforce.evaluate(learner, "heuristic", 9, 5, game)
     spec = arena.ArenaSpec("mattis", 3, {}, ("learned", "heuristic", "heuristic"), 9, 5)
     stats = arena.summarize(arena.run(spec), spec.lineup)[0].as_dict()
     assert (figure.kind, figure.value) == ("lost", stats["loss_rate"])
+    own = reinforce.evaluate("random", "heuristic", 9, 5, game)  # a bot in the seat
+    spec = arena.ArenaSpec("mattis", 3, {}, ("random", "heuristic", "heuristic"), 9, 5)
+    stats = arena.summarize(arena.run(spec), spec.lineup)[0].as_dict()
+    assert own.value == stats["loss_rate"]
 
 
 @pytest.mark.parametrize(
@@ -122,6 +143,8 @@ def test_the_evaluation_is_the_arena_run() -> None:
         (["reinforce", "mattis", "--baseline", "median", "-o", "x.npz"], "baseline"),
         (["reinforce", "mattis", "--against", "nobot", "-o", "x.npz"], "nobot"),
         (["reinforce", "mattis", "-o", "x.txt"], ".npz"),
+        (["reinforce", "mattis", "--baseline", "group", "-o", "x.npz"], "--group"),
+        (["reinforce", "mattis", "--group", "5", "--baseline", "group", "-o", "x.npz"], "--group"),
         (["reinforce", "mattis", "--init", str(model.shipped("myllymatti")), "-o", "x.npz"], "for"),
     ],
 )

@@ -161,8 +161,11 @@ def _reinforce_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     rl.add_argument("--temperature", type=float, default=1.0, help="of the sampled moves")
     rl.add_argument("--entropy", type=float, default=0.0, help="entropy bonus weight")
     rl.add_argument(
-        "--baseline", default="value", help="value (the starting model's) or mean (the batch's)"
+        "--baseline",
+        default="value",
+        help="value (the starting model's), mean (the batch's) or group (the deal's other games)",
     )
+    rl.add_argument("--group", type=int, default=1, help="games a deal (with --baseline group)")
     rl.add_argument("--eval-every", type=int, default=20, help="updates between evaluations")
     rl.add_argument("--eval-games", type=int, default=300)
     rl.add_argument("--eval-seed", type=int, default=99, help="not the protocol's 12")
@@ -188,6 +191,7 @@ def _reinforce(args: argparse.Namespace) -> int:
         temperature=args.temperature,
         entropy=args.entropy,
         baseline=args.baseline,
+        group=args.group,
         eval_every=args.eval_every,
         eval_games=args.eval_games,
         eval_seed=args.eval_seed,

@@ -15,8 +15,12 @@ model) by **REINFORCE with a baseline** against fixed opponents (``--against``, 
   takes one AdamW step on ``−advantage · log p(move)`` minus an optional entropy bonus,
   with advantage = gain − baseline, centred and scaled over the batch.  The baseline is
   the *starting* model's value of the position (``baseline="value"``, frozen so that it
-  does not drift with the trunk) or nothing (``"mean"``: the centring makes it the batch's
-  mean gain);
+  does not drift with the trunk), nothing (``"mean"``: the centring makes it the batch's
+  mean gain), or the group's (``"group"``, with ``group`` ≥ 2: the games of a batch come in
+  groups of ``group`` on one deal, the learner in the same seat and the opponents with the
+  same seeds, so they differ only by the learner's draws; a game's advantage is its result
+  minus the mean of the group's other games, every decision of the game gets it, and the
+  deal's luck cancels out);
 * every ``eval_every`` updates the policy plays **greedily** (its most probable move, as
   the ``learned`` bot plays) a fixed evaluation set: ``eval_games`` arena games at
   ``eval_seed`` (duplicate deals, seats rotated: the games ``tikki arena GAME --bots
@@ -58,8 +62,9 @@ from tikki.learn.train import _adamw
 
 POLICY = ("w1", "b1", "w2", "b2", "wp", "bp")
 """The weights the policy gradient moves (the value's own weights stay fixed)."""
-BASELINES = ("value", "mean")
-"""The baselines: the starting model's value of the position, or the batch's mean gain."""
+BASELINES = ("value", "mean", "group")
+"""The baselines: the starting model's value of the position, the batch's mean gain, or
+the mean result of the other games on the same deal."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,7 @@ class Recipe:
     temperature: float = 1.0
     entropy: float = 0.0
     baseline: str = "value"
+    group: int = 1
     eval_every: int = 20
     eval_games: int = 300
     eval_seed: int = 99
@@ -103,6 +109,19 @@ class Recipe:
         for flag, number in positive.items():
             if number <= 0:
                 raise RulesError(_t("{flag} must be above 0, not {got}", flag=flag, got=number))
+        if (
+            self.group < 1
+            or self.batch % self.group
+            or (self.baseline == "group") != (self.group > 1)
+        ):
+            raise RulesError(
+                _t(
+                    "--group is a divisor of --batch, above 1 with --baseline group and 1"
+                    " otherwise (got group {group}, batch {batch})",
+                    group=self.group,
+                    batch=self.batch,
+                )
+            )
         if self.entropy < 0 or self.weight_decay < 0 or self.eval_games < 0:
             raise RulesError(_t("--entropy, --weight-decay and --eval-games cannot be negative"))
 
@@ -178,14 +197,17 @@ def play_episode(
     seed: int,
     index: int,
     temperature: float = 1.0,
+    deal: int | None = None,
 ) -> Episode:
-    """Training game ``index``: the learner (seat ``index mod n``) samples its moves."""
+    """Training game ``index`` on deal ``deal`` (by default ``index``): the learner (seat
+    ``deal mod n``) samples its moves; the deal fixes the cards and the opponents' seeds."""
     game = learner.game
     n = game.players
-    me = index % n
-    state = game.new_state(seed=derive(seed, index, 0) % 2**63)
+    deal = index if deal is None else deal
+    me = deal % n
+    state = game.new_state(seed=derive(seed, deal, 0) % 2**63)
     opponents = {
-        s: botlib.make(against, seed=derive(seed, index, 1 + s)) for s in range(n) if s != me
+        s: botlib.make(against, seed=derive(seed, deal, 1 + s)) for s in range(n) if s != me
     }
     rng = np.random.default_rng(derive(seed, index, 99))
     episode = Episode()
@@ -278,11 +300,11 @@ class Optimiser:
         _adamw(self.model, grads, self.moments, self.lr, self.weight_decay, self.step, POLICY)
 
 
-def evaluate(learner: Learner, against: str, games: int, seed: int) -> Figure:
-    """The greedy policy alone against ``against`` bots: the games of ``tikki arena GAME
-    --bots learned:model=FILE,AGAINST --games G --seed S`` (same deals, seats and opponent
-    seeds), scored as the arena scores them."""
-    game = learner.game
+def evaluate(player: Learner | str, against: str, games: int, seed: int, game: Game) -> Figure:
+    """The greedy policy (or the bot ``player``) alone against ``against`` bots: the games
+    of ``tikki arena GAME --bots learned:model=FILE,AGAINST --games G --seed S`` (same
+    deals, seats and opponent seeds), scored as the arena scores them.  With ``player`` =
+    ``against`` it is the opponents' own figure in the same seats (the reference)."""
     n = game.players
     losses = 0
     advantage: list[float] = []
@@ -291,16 +313,16 @@ def evaluate(learner: Learner, against: str, games: int, seed: int) -> Figure:
         deal, me = index // n, index % n
         state = game.new_state(seed=arena._derive(seed, deal))
         bots = {
-            s: botlib.make(against, seed=arena._derive(seed, deal, index, s))
+            s: botlib.make(spec, seed=arena._derive(seed, deal, index, s))
             for s in range(n)
-            if s != me
+            for spec in [player if s == me and isinstance(player, str) else against]
         }
         while not state.is_over:
             seat = state.current_player
             assert seat is not None
-            if seat == me:
+            if seat == me and isinstance(player, Learner):
                 legal = state.legal_moves()
-                move = legal[0] if len(legal) == 1 else learner.greedy(state, seat)
+                move = legal[0] if len(legal) == 1 else player.greedy(state, seat)
             else:
                 move = bots[seat].choose(game, state.view(seat))
             state.play(move)
@@ -346,7 +368,9 @@ def reinforce(recipe: Recipe, progress: Callable[[str], None] | None = None) -> 
     for update in range(1, updates + 1):
         first = (update - 1) * recipe.batch
         episodes = [
-            play_episode(learner, recipe.against, recipe.seed, i, recipe.temperature)
+            play_episode(
+                learner, recipe.against, recipe.seed, i, recipe.temperature, i // recipe.group
+            )
             for i in range(first, min(first + recipe.batch, recipe.games))
         ]
         results.extend(e.result for e in episodes)
@@ -367,10 +391,29 @@ def _step(frozen: Model, opt: Optimiser, episodes: Sequence[Episode], recipe: Re
     mask = np.asarray([m for e in episodes for m in e.mask], np.int8)
     action = np.asarray([a for e in episodes for a in e.action], np.int64)
     gain = np.asarray([g for e in episodes for g in e.gain], np.float32)
-    baseline = frozen.forward(obs)[1] if recipe.baseline == "value" else None
+    baseline: Array | None = None
+    if recipe.baseline == "group":
+        gain, baseline = _group_gains(episodes, recipe.group)
+    else:
+        baseline = frozen.forward(obs)[1] if recipe.baseline == "value" else None
     weight = advantages(gain, baseline)
     grads, _loss = policy_grads(opt.model, obs, mask, action, weight, recipe.entropy)
     opt.update(grads)
+
+
+def _group_gains(episodes: Sequence[Episode], group: int) -> tuple[Array, Array]:
+    """Each decision's gain (its game's result) and baseline (the mean result of the other
+    games of its group)."""
+    gains: list[float] = []
+    baselines: list[float] = []
+    for start in range(0, len(episodes), group):
+        members = episodes[start : start + group]
+        total = sum(e.result for e in members)
+        for e in members:
+            others = (total - e.result) / max(1, len(members) - 1)
+            gains.extend([e.result] * len(e.action))
+            baselines.extend([others] * len(e.action))
+    return np.asarray(gains, np.float32), np.asarray(baselines, np.float32)
 
 
 def _checkpoint(
@@ -382,7 +425,7 @@ def _checkpoint(
     started: float,
 ) -> tuple[float, Figure]:
     """Evaluate the policy; write it as ``.last`` and, if the best so far, as ``out``."""
-    figure = evaluate(learner, recipe.against, recipe.eval_games, recipe.eval_seed)
+    figure = evaluate(learner, recipe.against, recipe.eval_games, recipe.eval_seed, learner.game)
     games = min(update * recipe.batch, recipe.games)
     minutes = (time.perf_counter() - started) / 60
     model = learner.model
