@@ -463,23 +463,40 @@ def analyse_my_game(page: Page) -> None:
 
 
 def test_mattis_whole_game_on_a_phone(server: Server, browser: Browser) -> None:
-    """Mattis played on a phone-sized screen: slough laps, sequences, the dreck."""
+    """Mattis played on a phone-sized screen: slough laps, sequences, the dreck; against
+    a Learned bot (the lobby offers it for 3 players, its model's count, not for 4)."""
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     watch = Watch(page)
-    table_id = create_in_lobby(
-        page, server.url, "mattis", ["open", "bot:heuristic", "bot:random"], 5
-    )
+    check_learned_offer(page, server.url)
+    table_id = create_in_lobby(page, server.url, "mattis", ["open", "bot:learned", "bot:random"], 5)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the table page is {width}px wide on a phone"
     turns = play_game(
         page, "mattis-phone", "document.querySelector('#board').dataset.phase === 'shed'"
     )
     assert turns > 5
+    assert "Aino (Learned)" in page.inner_text("#log-list"), "the Learned bot's moves"
     assert "loser" in page.inner_text("#result") or "abandoned" in page.inner_text("#result")
     check_record(page, server.url, table_id)
     watch.check()
     context.close()
+
+
+def check_learned_offer(page: Page, base: str) -> None:
+    """The lobby offers the Learned level for Mattis with 3 players (its shipped model's
+    count) and says what it is, and not for 4 players, where a seat set to Learned falls
+    back to Medium."""
+    page.goto(base + "/")
+    page.check("input[name=game][value=mattis]")
+    page.select_option("#players", "3")
+    learned = "#seat-1 option[value='bot:learned']"
+    assert page.locator(learned).inner_text() == "Bot · Learned"
+    assert page.locator("#learned-help").is_visible()
+    page.select_option("#seat-1", "bot:learned")
+    page.select_option("#players", "4")
+    assert page.locator(learned).count() == 0
+    assert page.input_value("#seat-1") == "bot:heuristic"
 
 
 def test_mueckenstich_whole_game(server: Server, browser: Browser) -> None:

@@ -172,7 +172,7 @@ def shipped(name: str) -> Path:
 @functools.cache
 def shipped_players() -> dict[str, tuple[int, ...]]:
     """The games with a shipped model and the player counts it plays, from each model's
-    ``meta``: ``{"mattis": (3,), ...}`` (what the web table offers its Learned level for)."""
+    ``meta``: ``{game name: (players,)}`` (where the web table offers its Learned level)."""
     found: dict[str, tuple[int, ...]] = {}
     for path in sorted(MODELS_DIR.glob("*.npz")):
         meta = read(path).meta

@@ -405,6 +405,7 @@ async function start() {
     state.games = answer.games;
     renderTitles();
     state.bots = answer.bots || [];
+    $("#learned-help").hidden = !state.bots.some((b) => b.spec === "learned"); // where the server offers it
     renderGames();
     renderQuickPlay($("#quick-play"), state.games, state.bots, $("#player-name"));
   } catch (err) {
