@@ -5,6 +5,8 @@ people's rating scale (``tikki/server/bot_ratings.json``, shown by ``tikki ratin
     python benchmarks/anchors.py --games 60 --jobs 2
 
 Expert (3000 iterations a move) is left out by default: it takes about a second a move.
+A level that does not play a game's arena (Learned: its models are for other player
+counts) is left out of that game.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import json
 import time
 from pathlib import Path
 
+import tikki
 from tikki import arena
-from tikki.server.botplay import LEVELS
+from tikki.server.botplay import LEVELS, offered
 
 OUT = Path(__file__).resolve().parents[1] / "tikki" / "server" / "bot_ratings.json"
 GAMES = {"myllymatti": 2, "mattis": 2, "mueckenstich": 3}
@@ -36,7 +39,8 @@ def main() -> None:
     print(f"{'game':<14}{'level':<10}{'spec':<26}{'ordinal':>9}{'mu':>8}{'sigma':>8}")
     for game, players in GAMES.items():
         started = time.monotonic()
-        specs = tuple(spec for spec, _label in levels)
+        here = offered(tikki.load(game, players))
+        specs = tuple(spec for spec, _label in levels if spec in here)
         results = []
         for lineup in itertools.combinations(specs, players):  # every pairing (trio)
             spec = arena.ArenaSpec(
@@ -51,6 +55,8 @@ def main() -> None:
         rated = arena.ratings(results)
         table = {}
         for bot_spec, label in levels:
+            if bot_spec not in here:
+                continue
             ordinal, mu, sigma = rated[bot_spec]
             table[bot_spec] = {"label": label, "mu": round(mu, 3), "sigma": round(sigma, 3)}
             print(f"{game:<14}{label:<10}{bot_spec:<26}{ordinal:>9.2f}{mu:>8.2f}{sigma:>8.2f}")

@@ -99,6 +99,7 @@ def test_watch_mode_and_variant_options() -> None:
         (["play", "myllymatti", "--players", "7"], "2–4 players"),
         (["play", "myllymatti", "--bots", "wizard"], "the bots are"),
         (["play", "myllymatti", "--seat", "5"], "no seat 5"),
+        (["play", "myllymatti", "--players", "2", "--bots", "learned"], "with 3 players"),
         (["rules", "poker"], "the games are"),
     ],
 )
@@ -159,6 +160,23 @@ def test_play_takes_any_bot() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "ismcts:iterations=20" in result.output and "Game over" in result.output
+
+
+def test_play_against_the_learned_bot() -> None:
+    """``learned`` plays the games and player counts of the shipped models."""
+    args = ["play", "mattis", "--watch", "--seed", "2", "--no-record", "--bots", "learned"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "(learned)" in result.output and "Game over" in result.output
+
+
+def test_play_against_learned_without_numpy_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "numpy", None)  # as a bare install: NumPy not found
+    result = runner.invoke(app, ["play", "mattis", "--bots", "learned", "--no-record"])
+    assert result.exit_code == 2, result.output
+    assert "pip install 'tikki[models]'" in result.output and "Traceback" not in result.output
 
 
 def _bad_bot(tmp_path: Path, kind: str) -> str:

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 import typer
 
 from tikki import bots as botlib
+from tikki import extras
+from tikki.bots.learned import LearnedBot
 from tikki.cli.shared import (
     GAMES_HELP,
     MEMORY_AIDS_HELP,
@@ -43,7 +45,12 @@ def _bot_specs(game: Game, human: int | None, bots: str | None, bot: list[str]) 
         last = next(others, last)
         specs.append(last)
     for spec in {s for i, s in enumerate(specs) if i != human}:
-        botlib.make(spec, seed=0)  # validate early: unknown bots and parameters
+        made = botlib.make(spec, seed=0)  # validate early: unknown bots and parameters
+        if isinstance(made, LearnedBot):  # and a model for this game and player count
+            try:
+                made.policy(game)
+            except RulesError as err:
+                raise RulesError(_("bot spec {spec!r}: {err}", spec=spec, err=err)) from None
     return specs
 
 
@@ -110,7 +117,7 @@ def play(
             )
         state = g.new_state(seed=seed)
         saved = None if no_record or record is None else outputs.check("--record", record, "json")
-    except (RulesError, outputs.OutputError) as err:
+    except (RulesError, outputs.OutputError, extras.MissingExtra) as err:
         raise fail(str(err)) from None
     path = None if no_record else (saved.path if saved else default_record_path(g))
     _line_editing()
