@@ -19,8 +19,13 @@ from tests._server import TestClient, client, create, error_of
 from tikki.core import RulesError
 from tikki.server import botplay
 
-SHIPPED = {"myllymatti": [3], "mattis": [3], "mueckenstich": [4]}
-"""The games and player counts of the shipped models (tikki/models)."""
+SHIPPED = {
+    "myllymatti": {"players": [3], "variants": ["standard", "koira"]},
+    "mattis": {"players": [3], "variants": ["standard"]},
+    "mueckenstich": {"players": [4], "variants": ["standard"]},
+}
+"""The games, player counts and variants of the shipped models (tikki/models): a research
+variant (mini) has a smaller deck, so its seats see other observations."""
 
 
 @pytest.fixture
@@ -60,6 +65,9 @@ def test_learned_is_a_level_of_the_shipped_games(name: str, players: int) -> Non
 def test_learned_is_not_offered_without_a_model() -> None:
     assert "learned" not in botplay.offered(tikki.load("myllymatti", 2))
     assert "learned" not in botplay.offered(tikki.load("mueckenstich", 3))
+    assert "learned" in botplay.offered(tikki.load("myllymatti", 3, variant="koira"))
+    assert "learned" not in botplay.offered(tikki.load("mattis", 3, variant="mini"))
+    assert "learned" not in botplay.offered(tikki.load("mattis", 3, ranks=7))
     with _plugin.plugged():
         assert botplay.offered(tikki.load(_plugin.NAME, 3)) == [
             spec for spec, _label in botplay.LEVELS if spec != "learned"
@@ -83,6 +91,22 @@ def test_a_table_asking_for_learned_without_a_model_is_refused_in_words(
     assert "Myllymatti with 3 players" in message, message  # where it does play
     assert "choose Easy, Medium, Hard or Expert" in message, message
     assert c.get("/api/tables?status=all").json()["tables"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "options"), [({"variant": "mini"}, {}), ({}, {"ranks": 7})], ids=["mini", "ranks"]
+)
+def test_a_table_whose_rules_the_model_was_not_trained_for_is_refused_in_words(
+    c: TestClient, body: dict[str, Any], options: dict[str, Any]
+) -> None:
+    seats = [{"kind": "open"}, {"kind": "bot", "bot": "learned"}, {"kind": "open"}]
+    answer = c.post(
+        "/api/tables", json={"game": "mattis", "seats": seats, "options": options, **body}
+    )
+    status, code, message = error_of(answer)
+    assert (status, code) == (400, "bad_bot")
+    assert "trained on other rules than this table's" in message, message
+    assert "choose Easy, Medium, Hard or Expert" in message, message
 
 
 def test_without_numpy_learned_is_not_offered_and_refused_in_words(

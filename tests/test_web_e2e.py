@@ -486,7 +486,7 @@ def test_mattis_whole_game_on_a_phone(server: Server, browser: Browser) -> None:
 def check_learned_offer(page: Page, base: str) -> None:
     """The lobby offers the Learned level for Mattis with 3 players (its shipped model's
     count) and says what it is, and not for 4 players, where a seat set to Learned falls
-    back to Medium."""
+    back to Medium, nor in the research variant (a smaller deck)."""
     page.goto(base + "/")
     page.check("input[name=game][value=mattis]")
     page.select_option("#players", "3")
@@ -497,6 +497,10 @@ def check_learned_offer(page: Page, base: str) -> None:
     page.select_option("#players", "4")
     assert page.locator(learned).count() == 0
     assert page.input_value("#seat-1") == "bot:heuristic"
+    page.select_option("#players", "3")
+    assert page.locator(learned).count() == 1
+    page.select_option("#variant", "mini")
+    assert page.locator(learned).count() == 0
 
 
 def test_mueckenstich_whole_game(server: Server, browser: Browser) -> None:

@@ -10,7 +10,12 @@ const BOTS = [
   { spec: "random", label: "Easy", aliases: [] },
   { spec: "heuristic", label: "Medium", aliases: ["ismcts:iterations=200"] },
   { spec: "ismcts:iterations=1000", label: "Hard", aliases: [] },
-  { spec: "learned", label: "Learned", aliases: [], games: { mattis: [3], mueckenstich: [4] } },
+  {
+    spec: "learned",
+    label: "Learned",
+    aliases: [],
+    games: { mattis: { players: [3], variants: ["standard"] }, mueckenstich: { players: [4], variants: ["standard"] } },
+  },
 ];
 globalThis.fetch = async (url, init) =>
   String(url).startsWith("/api/games") ? { ok: true, json: async () => ({ games: {}, bots: BOTS }) } : catalog(url, init);
@@ -28,7 +33,8 @@ test("a level's alias reads as that level; other specs by their bot's name", () 
 
 test("Learned plays only the games and player counts of its models; the others every one", () => {
   const [easy, , , learned] = BOTS;
-  assert.ok(levelPlays(learned, "mattis", 3) && levelPlays(learned, "mueckenstich", "4"));
+  assert.ok(levelPlays(learned, "mattis", 3) && levelPlays(learned, "mueckenstich", "4", "standard"));
   assert.ok(!levelPlays(learned, "mattis", 4) && !levelPlays(learned, "tricklet", 3));
-  assert.ok(levelPlays(easy, "tricklet", 5));
+  assert.ok(!levelPlays(learned, "mattis", 3, "mini"));
+  assert.ok(levelPlays(easy, "tricklet", 5, "mini"));
 });

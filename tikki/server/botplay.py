@@ -13,13 +13,14 @@ restart plays on exactly as it would have.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping
 from typing import Any
 
 from tikki import bots as botlib
 from tikki import extras
-from tikki.core import Game, RulesError, game_class
+from tikki.core import Game, RulesError, game_class, load
 from tikki.i18n import N_, _, tr, use
 
 MAX_ITERATIONS = 5000
@@ -92,7 +93,7 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
             )
         )
     _check_ismcts(params)
-    if name == LEARNED and game.players not in learned_games().get(game.name, ()):
+    if name == LEARNED and not learned_plays(game):
         raise _learned_refused(game)
     if name == "expert" and "iterations" not in params:
         raise RulesError(
@@ -125,23 +126,63 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
     return level_spec(spec.strip(), game)
 
 
-def learned_games() -> dict[str, tuple[int, ...]]:
-    """The games and player counts the Learned level plays: those of the shipped models
-    (``tikki/models``), or none where NumPy (the ``models`` extra) does not import."""
+def learned_games() -> dict[str, dict[str, list[Any]]]:
+    """Where the Learned level plays: each game with a shipped model (``tikki/models``),
+    its ``players`` and the ``variants`` its model plays; none where NumPy (the ``models``
+    extra) does not import."""
     if extras.missing("models"):
         return {}
+    return _learned_games()
+
+
+@functools.cache
+def _learned_games() -> dict[str, dict[str, list[Any]]]:
     from tikki.learn.model import shipped_players
 
-    return shipped_players()
+    where: dict[str, dict[str, list[Any]]] = {}
+    for name, counts in shipped_players().items():
+        for players in counts:
+            names = ("standard", *game_class(name).variants)
+            variants = [v for v in names if _fits(name, players, v)]
+            if variants:
+                where[name] = {"players": [players], "variants": variants}
+    return where
+
+
+def _fits(name: str, players: int, variant: str) -> bool:
+    try:
+        game = load(name, players, variant=variant)
+    except RulesError:  # a variant's deck too small for this many players
+        return False
+    return learned_plays(game)
+
+
+def learned_plays(game: Game) -> bool:
+    """Whether the Learned level plays ``game``: NumPy imports and the game's shipped model
+    is for its player count and sees what its seats see (its variant and options)."""
+    if extras.missing("models"):
+        return False
+    from tikki.learn.model import shipped_players
+
+    return game.players in shipped_players().get(game.name, ()) and _model_fits(game)
+
+
+@functools.lru_cache(maxsize=64)
+def _model_fits(game: Game) -> bool:
+    from tikki.interop.observations import encoder_for
+    from tikki.learn.model import load_for
+
+    try:
+        load_for(game).check(game, encoder_for(game).size)
+    except RulesError:
+        return False
+    return True
 
 
 def offered(game: Game) -> list[str]:
-    """The specs of the levels a table of ``game`` (its player count) may seat."""
-    return [
-        spec
-        for spec, _label in LEVELS
-        if spec != LEARNED or game.players in learned_games().get(game.name, ())
-    ]
+    """The specs of the levels a table of ``game`` (its players, variant, options) may
+    seat."""
+    return [spec for spec, _label in LEVELS if spec != LEARNED or learned_plays(game)]
 
 
 def _learned_refused(game: Game) -> RulesError:
@@ -157,10 +198,20 @@ def _learned_refused(game: Game) -> RulesError:
                 levels=choose,
             )
         )
+    if game.name in where and game.players in where[game.name]["players"]:
+        return RulesError(
+            _(
+                "the Learned level's model for {game} was trained on other rules than this"
+                " table's (a variant or options that change what a seat sees); choose"
+                " {levels}",
+                game=game.title,
+                levels=choose,
+            )
+        )
     shipped = ", ".join(
         _("{game} with {players} players", game=game_class(name).title, players=n)
-        for name, counts in where.items()
-        for n in counts
+        for name, info in where.items()
+        for n in info["players"]
     )
     return RulesError(
         _(
@@ -212,9 +263,10 @@ BOT_NAMES: tuple[str, ...] = ("Aino", "Eero", "Helmi", "Onni", "Saga", "Veikko",
 def levels() -> list[dict[str, Any]]:
     """The lobby's bot levels with their labels in the current language, the specs that
     run for a level in some games (``aliases``, :func:`level_spec`) and, for a level that
-    plays only some games, each game's player counts (``games``; ``None``: every game).
-    Learned is left out where it plays no game (no NumPy)."""
-    learned = {name: list(counts) for name, counts in learned_games().items()}
+    plays only some games, each game's ``players`` and ``variants`` (``games``; ``None``:
+    every game, :func:`learned_games`).  Learned is left out where it plays no game (no
+    NumPy)."""
+    learned = learned_games()
     return [
         {
             "spec": spec,
@@ -299,6 +351,7 @@ __all__ = [
     "is_cheap",
     "label",
     "learned_games",
+    "learned_plays",
     "level",
     "level_spec",
     "levels",

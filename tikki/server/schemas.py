@@ -282,6 +282,13 @@ class Hint(BaseModel):
     bot: str
 
 
+class LevelGame(BaseModel):
+    """Where a bot level that plays only some games plays one of them."""
+
+    players: list[int] = Field(description="the player counts it plays")
+    variants: list[str] = Field(description="the variants it plays (their options at default)")
+
+
 class BotLevel(BaseModel):
     """A bot level the lobby offers."""
 
@@ -290,9 +297,10 @@ class BotLevel(BaseModel):
     aliases: list[str] = Field(
         default_factory=list, description="specs that run for this level in some games"
     )
-    games: dict[str, list[int]] | None = Field(
+    games: dict[str, LevelGame] | None = Field(
         default=None,
-        description="the games and player counts this level plays (null: every game)",
+        description="the games this level plays, with their player counts and variants"
+        " (null: every game)",
     )
 
 

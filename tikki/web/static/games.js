@@ -21,8 +21,9 @@ import { lang } from "./i18n.js";
  * @property {string} spec what the lobby asks for
  * @property {string} label its name in the page's language
  * @property {string[]} [aliases] specs that run for this level in some games
- * @property {Record<string, number[]> | null} [games] the games and player counts it plays
- * (Learned: where a model is shipped); none: every game
+ * @property {Record<string, {players: number[], variants: string[]}> | null} [games] the games
+ * it plays, with their player counts and variants (Learned: where a model is shipped); none:
+ * every game
  */
 
 /** @returns {Promise<{games?: Record<string, GameInfo>, bots?: BotLevel[]}>} */
@@ -45,6 +46,10 @@ export const GAMES = answer.games || {};
 /** The server's bot levels (none without a server). @type {BotLevel[]} */
 export const BOTS = answer.bots || [];
 
-/** Whether the bot level `bot` plays `game` with `players` players.
- * @param {BotLevel} bot @param {string} game @param {number | string} players */
-export const levelPlays = (bot, game, players) => !bot.games || (bot.games[game] ?? []).includes(Number(players));
+/** Whether the bot level `bot` plays `game` with `players` players in `variant`.
+ * @param {BotLevel} bot @param {string} game @param {number | string} players @param {string} [variant] */
+export function levelPlays(bot, game, players, variant = "standard") {
+  const where = bot.games === null || bot.games === undefined ? null : bot.games[game];
+  if (where === null) return true;
+  return Boolean(where) && where.players.includes(Number(players)) && where.variants.includes(variant || "standard");
+}

@@ -162,7 +162,7 @@ function renderOptions() {
 
 /** The bot levels that play the chosen game with the chosen number of players. */
 function botsHere() {
-  return state.bots.filter((b) => levelPlays(b, state.game, $("#players").value));
+  return state.bots.filter((b) => levelPlays(b, state.game, $("#players").value, $("#variant").value));
 }
 
 function seatOptions(selected) {
@@ -398,7 +398,10 @@ async function start() {
   name.addEventListener("change", () => name.value.trim() && saveName(name.value.trim()));
   $("#create-form").addEventListener("submit", create);
   $("#players").addEventListener("change", renderSeats);
-  $("#variant").addEventListener("change", renderOptions);
+  $("#variant").addEventListener("change", () => {
+    renderOptions();
+    renderSeats(); // a level may play only some variants (Learned)
+  });
   $("#table-filter").addEventListener("change", loadTables);
   try {
     const answer = await api.games();

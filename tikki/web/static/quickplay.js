@@ -39,11 +39,13 @@ export function rememberSettings(body) {
 export function quickBody(game, info, bots) {
   const saved = remembered()[game] || {};
   const players = Number(saved.players) || info.players.default;
-  const level = bots.some((b) => b.spec === saved.bot && levelPlays(b, game, players)) ? saved.bot : DEFAULT_BOT;
+  const variant = saved.variant && saved.variant in info.variants ? saved.variant : undefined;
+  const plays = (b) => b.spec === saved.bot && levelPlays(b, game, players, variant);
+  const level = bots.some(plays) ? saved.bot : DEFAULT_BOT;
   const body = {
     game,
     players,
-    variant: saved.variant && saved.variant in info.variants ? saved.variant : undefined,
+    variant,
     options: saved.options || {},
     seats: [{ kind: "open" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot: level }))],
   };
