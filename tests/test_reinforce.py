@@ -46,19 +46,40 @@ def test_the_update_follows_the_advantage(sign: float, direction: int) -> None:
         assert np.array_equal(m.weights[k], w)  # the value's weights do not move
 
 
-@pytest.mark.parametrize("entropy", [0.0, 0.3])
-def test_policy_grads_match_finite_differences(entropy: float) -> None:
+def test_the_all_action_update_follows_the_move_values() -> None:
+    m, obs, mask = _tiny()
+    before = _probs(m, obs, mask)
+    q = np.zeros((3, ACTIONS), np.float32)
+    q[:, 2], q[:, 0] = 1.0, -1.0  # move 2 wins, move 0 loses, move 1 in between
+    adv = reinforce.move_advantages(q, mask)
+    assert np.all(adv[:, -1] == 0) and adv[0, 2] > adv[0, 1] > adv[0, 0]
+    opt = reinforce.Optimiser(m, lr=1e-2, weight_decay=0.0)
+    for _ in range(5):
+        opt.update(reinforce.expected_grads(m, obs, mask, adv)[0])
+    after = _probs(m, obs, mask)
+    assert np.all(after[:, 2] > before[:, 2]) and np.all(after[:, 0] < before[:, 0])
+
+
+@pytest.mark.parametrize(("entropy", "all_actions"), [(0.0, False), (0.3, False), (0.3, True)])
+def test_policy_grads_match_finite_differences(entropy: float, all_actions: bool) -> None:
     m, obs, mask = _tiny(3)
     action = np.array([0, 1, 2], np.int64)
     weight = np.array([1.0, -0.5, 2.0], np.float32)
-    grads, _loss = reinforce.policy_grads(m, obs, mask, action, weight, entropy)
+    adv = np.random.default_rng(1).standard_normal((3, ACTIONS)).astype(np.float32) * mask
+
+    def loss_and_grads() -> tuple[dict[str, np.ndarray], float]:
+        if all_actions:
+            return reinforce.expected_grads(m, obs, mask, adv, entropy)
+        return reinforce.policy_grads(m, obs, mask, action, weight, entropy)
+
+    grads, _loss = loss_and_grads()
     for key, index in (("wp", (2, 1)), ("bp", (0,)), ("w2", (1, 3)), ("w1", (4, 2))):
         w = m.weights[key]
         old = float(w[index])
         losses = []
         for delta in (1e-3, -1e-3):
             w[index] = old + delta
-            losses.append(reinforce.policy_grads(m, obs, mask, action, weight, entropy)[1])
+            losses.append(loss_and_grads()[1])
         w[index] = old
         numeric = (losses[0] - losses[1]) / 2e-3
         assert grads[key][index] == pytest.approx(numeric, abs=2e-3), key
@@ -79,6 +100,18 @@ def test_the_group_baseline_is_the_deals_other_games() -> None:
     gain, baseline = reinforce._group_gains(episodes, 2)
     assert gain.tolist() == [1.0, 1.0, -1.0, 0.5, 0.5]
     assert baseline.tolist() == [-1.0, -1.0, 1.0, 0.5, 0.5]
+
+
+def test_rollouts_value_every_legal_move_and_are_seeded() -> None:
+    game = tikki.load("myllymatti", 3)
+    learner = reinforce.Learner(game, model.read(model.shipped("myllymatti")))
+    first = reinforce.play_episode(learner, "heuristic", 3, 0, rollouts=1)
+    again = reinforce.play_episode(learner, "heuristic", 3, 0, rollouts=1)
+    assert len(first.q) == len(first.action) > 0
+    for q, q2, mask in zip(first.q, again.q, first.mask, strict=True):
+        assert np.array_equal(q, q2) and np.all(q[mask == 0] == 0)
+        assert set(np.unique(q[mask != 0])) <= {-1.0, 0.5}  # a whole game's return each
+    assert any(len(set(q[mask != 0])) > 1 for q, mask in zip(first.q, first.mask, strict=True))
 
 
 def test_a_group_shares_the_deal_and_the_opponents() -> None:

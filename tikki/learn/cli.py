@@ -166,6 +166,12 @@ def _reinforce_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="value (the starting model's), mean (the batch's) or group (the deal's other games)",
     )
     rl.add_argument("--group", type=int, default=1, help="games a deal (with --baseline group)")
+    rl.add_argument(
+        "--rollouts",
+        type=int,
+        default=0,
+        help="value every legal move by N rollouts a decision (the all-action gradient)",
+    )
     rl.add_argument("--eval-every", type=int, default=20, help="updates between evaluations")
     rl.add_argument("--eval-games", type=int, default=300)
     rl.add_argument("--eval-seed", type=int, default=99, help="not the protocol's 12")
@@ -192,6 +198,7 @@ def _reinforce(args: argparse.Namespace) -> int:
         entropy=args.entropy,
         baseline=args.baseline,
         group=args.group,
+        rollouts=args.rollouts,
         eval_every=args.eval_every,
         eval_games=args.eval_games,
         eval_seed=args.eval_seed,

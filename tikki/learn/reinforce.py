@@ -85,6 +85,7 @@ class Recipe:
     entropy: float = 0.0
     baseline: str = "value"
     group: int = 1
+    rollouts: int = 0
     eval_every: int = 20
     eval_games: int = 300
     eval_seed: int = 99
@@ -122,8 +123,10 @@ class Recipe:
                     batch=self.batch,
                 )
             )
-        if self.entropy < 0 or self.weight_decay < 0 or self.eval_games < 0:
-            raise RulesError(_t("--entropy, --weight-decay and --eval-games cannot be negative"))
+        if self.entropy < 0 or self.weight_decay < 0 or self.eval_games < 0 or self.rollouts < 0:
+            raise RulesError(
+                _t("--entropy, --weight-decay, --eval-games and --rollouts cannot be negative")
+            )
 
 
 @dataclass
@@ -134,6 +137,8 @@ class Episode:
     mask: list[npt.NDArray[np.int8]] = field(default_factory=list)
     action: list[int] = field(default_factory=list)
     gain: list[float] = field(default_factory=list)
+    q: list[Array] = field(default_factory=list)
+    """With rollouts: each decision's value of every legal move (0 for the others)."""
     result: float = 0.0
     """The learner's result: its return (shedding games) or its points of the game."""
 
@@ -198,9 +203,12 @@ def play_episode(
     index: int,
     temperature: float = 1.0,
     deal: int | None = None,
+    rollouts: int = 0,
 ) -> Episode:
     """Training game ``index`` on deal ``deal`` (by default ``index``): the learner (seat
-    ``deal mod n``) samples its moves; the deal fixes the cards and the opponents' seeds."""
+    ``deal mod n``) samples its moves; the deal fixes the cards and the opponents' seeds.
+    With ``rollouts``, each decision also gets every legal move's value
+    (:func:`rollout_values`)."""
     game = learner.game
     n = game.players
     deal = index if deal is None else deal
@@ -228,6 +236,9 @@ def play_episode(
             episode.mask.append(mask)
             episode.action.append(action)
             episode.gain.append(0.0)
+            if rollouts:
+                seeds = [derive(seed, index, len(episode.action), r) for r in range(rollouts)]
+                episode.q.append(rollout_values(learner, state, mask, against, seeds))
             state.play(learner.encoder.actions.to_text(action))
         if pending and (state.is_over or state.round != pending[0][2]):
             total = _gains(state)[me]
@@ -236,6 +247,104 @@ def play_episode(
             pending = []
     episode.result = _gains(state)[me]
     return episode
+
+
+def rollout_values(
+    learner: Learner,
+    state: State,
+    mask: npt.NDArray[np.int8],
+    against: str,
+    seeds: Sequence[int],
+) -> Array:
+    """The value of each legal move (``mask``) for the player to move in ``state``: its
+    mean gain over one rollout a seed, each the move, then the learner's greedy policy and
+    fresh ``against`` bots (seeded alike for every move: common random numbers) to the end
+    of the round (a game scored in points) or of the game.
+
+    The rollouts start from the true state, the hidden cards included: the states a
+    decision meets in training are drawn as the game draws them, so the values average
+    over what the seat cannot see the way its own games do.  The policy still reads only
+    the seat's observation."""
+    game = learner.game
+    me = state.current_player
+    assert me is not None
+    before, start = _gains(state)[me], state.round
+    ids = np.flatnonzero(mask)
+    q = np.zeros(len(mask), np.float32)
+    for rollout_seed in seeds:
+        for action in ids:
+            sim = state.clone()
+            sim.play(learner.encoder.actions.to_text(int(action)))
+            bots = {
+                s: botlib.make(against, seed=derive(rollout_seed, s))
+                for s in range(game.players)
+                if s != me
+            }
+            while not sim.is_over and sim.round == start:
+                seat = sim.current_player
+                assert seat is not None
+                if seat != me:
+                    move = bots[seat].choose(game, sim.view(seat))
+                else:
+                    legal = sim.legal_moves()
+                    move = legal[0] if len(legal) == 1 else learner.greedy(sim, seat)
+                sim.play(move)
+            q[action] += _gains(sim)[me] - before
+    values: Array = q / np.float32(len(seeds))
+    return values
+
+
+def _trunk(model: Model, obs: Array) -> tuple[Array, Array, Array, Array, Array]:
+    """The forward pass: both layers' inputs and outputs, and the policy's logits."""
+    w = model.weights
+    a1 = obs @ w["w1"] + w["b1"]
+    h1 = np.maximum(a1, 0)
+    a2 = h1 @ w["w2"] + w["b2"]
+    h2 = np.maximum(a2, 0)
+    return a1, h1, a2, h2, h2 @ w["wp"] + w["bp"]
+
+
+def _backprop(
+    model: Model, obs: Array, cache: tuple[Array, ...], d_logits: Array
+) -> dict[str, Array]:
+    """The gradient of every weight from the logits' (zero for the value's weights)."""
+    w = model.weights
+    a1, h1, a2, h2 = cache[:4]
+    g: dict[str, Array] = {"wp": h2.T @ d_logits, "bp": d_logits.sum(0)}
+    d2: Array = (d_logits @ w["wp"].T) * (a2 > 0)
+    g["w2"], g["b2"] = h1.T @ d2, d2.sum(0)
+    d1: Array = (d2 @ w["w2"].T) * (a1 > 0)
+    g["w1"], g["b1"] = obs.T @ d1, d1.sum(0)
+    g["wv"], g["bv"] = np.zeros_like(w["wv"]), np.zeros_like(w["bv"])
+    return g
+
+
+def expected_grads(
+    model: Model, obs: Array, mask: npt.NDArray[Any], advantage: Array, entropy: float = 0.0
+) -> tuple[dict[str, Array], float]:
+    """The loss ``−mean(Σ_a p(a) · advantage(a)) − entropy · mean(H(p))`` (every legal
+    move's advantage known: the all-action policy gradient) and its gradient."""
+    cache = _trunk(model, obs)
+    p = masked_softmax(cache[4], mask)
+    n = np.float32(len(obs))
+    expected = np.sum(p * advantage, axis=1)
+    d_logits = -p * (advantage - expected[:, None])
+    loss = -float(np.mean(expected))
+    if entropy:
+        d_logits, loss = _entropy(p, mask, d_logits, loss, entropy)
+    return _backprop(model, obs, cache, (d_logits / n).astype(np.float32)), loss
+
+
+def _entropy(
+    p: Array, mask: npt.NDArray[Any], d_logits: Array, loss: float, entropy: float
+) -> tuple[Array, float]:
+    """Add the entropy bonus ``−entropy · mean(H(p))`` to a loss and its logits' gradient
+    (before the division by the batch size)."""
+    logp = np.where(mask != 0, np.log(np.maximum(p, 1e-12)), 0).astype(np.float32)
+    h = -np.sum(p * logp, axis=1)
+    return d_logits + np.float32(entropy) * p * (logp + h[:, None]), loss - entropy * float(
+        np.mean(h)
+    )
 
 
 def policy_grads(
@@ -248,31 +357,30 @@ def policy_grads(
 ) -> tuple[dict[str, Array], float]:
     """The loss ``mean(−weight · log p(action)) − entropy · mean(H(p))`` of a batch of
     decisions and its gradient for every weight (zero for the value's)."""
-    w = model.weights
+    cache = _trunk(model, obs)
+    p = masked_softmax(cache[4], mask)
     n = np.float32(len(obs))
-    a1 = obs @ w["w1"] + w["b1"]
-    h1 = np.maximum(a1, 0)
-    a2 = h1 @ w["w2"] + w["b2"]
-    h2 = np.maximum(a2, 0)
-    p = masked_softmax(h2 @ w["wp"] + w["bp"], mask)
     rows = np.arange(len(obs))
-    logp = np.where(mask != 0, np.log(np.maximum(p, 1e-12)), 0).astype(np.float32)
     onehot = np.zeros_like(p)
     onehot[rows, action] = 1.0
     d_logits = weight[:, None] * (p - onehot)
-    h = -np.sum(p * logp, axis=1)
-    loss = -float(np.sum(weight * logp[rows, action]) / n)
+    loss = -float(np.sum(weight * np.log(np.maximum(p[rows, action], 1e-12))) / n)
     if entropy:
-        d_logits += np.float32(entropy) * p * (logp + h[:, None])
-        loss -= entropy * float(np.mean(h))
-    d_logits = (d_logits / n).astype(np.float32)
-    g: dict[str, Array] = {"wp": h2.T @ d_logits, "bp": d_logits.sum(0)}
-    d2 = (d_logits @ w["wp"].T) * (a2 > 0)
-    g["w2"], g["b2"] = h1.T @ d2, d2.sum(0)
-    d1 = (d2 @ w["w2"].T) * (a1 > 0)
-    g["w1"], g["b1"] = obs.T @ d1, d1.sum(0)
-    g["wv"], g["bv"] = np.zeros_like(w["wv"]), np.zeros_like(w["bv"])
-    return g, loss
+        d_logits, loss = _entropy(p, mask, d_logits, loss, entropy)
+    return _backprop(model, obs, cache, (d_logits / n).astype(np.float32)), loss
+
+
+def move_advantages(q: Array, mask: npt.NDArray[Any]) -> Array:
+    """Each legal move's value minus its position's mean over the legal moves, scaled to
+    unit spread over the batch's legal moves (0 for illegal ones)."""
+    legal = mask != 0
+    mean = np.sum(np.where(legal, q, 0), axis=1, keepdims=True) / np.maximum(
+        legal.sum(axis=1, keepdims=True), 1
+    )
+    adv = np.where(legal, q - mean, 0)
+    spread = float(np.sqrt(np.sum(adv**2) / max(1, int(legal.sum()))))
+    scaled: Array = (adv / np.float32(spread if spread > 1e-8 else 1.0)).astype(np.float32)
+    return scaled
 
 
 def advantages(gain: Array, baseline: Array | None) -> Array:
@@ -369,7 +477,13 @@ def reinforce(recipe: Recipe, progress: Callable[[str], None] | None = None) -> 
         first = (update - 1) * recipe.batch
         episodes = [
             play_episode(
-                learner, recipe.against, recipe.seed, i, recipe.temperature, i // recipe.group
+                learner,
+                recipe.against,
+                recipe.seed,
+                i,
+                recipe.temperature,
+                i // recipe.group,
+                recipe.rollouts,
             )
             for i in range(first, min(first + recipe.batch, recipe.games))
         ]
@@ -390,6 +504,13 @@ def _step(frozen: Model, opt: Optimiser, episodes: Sequence[Episode], recipe: Re
         return
     mask = np.asarray([m for e in episodes for m in e.mask], np.int8)
     action = np.asarray([a for e in episodes for a in e.action], np.int64)
+    if recipe.rollouts:
+        q = np.asarray([v for e in episodes for v in e.q], np.float32)
+        grads, _loss = expected_grads(
+            opt.model, obs, mask, move_advantages(q, mask), recipe.entropy
+        )
+        opt.update(grads)
+        return
     gain = np.asarray([g for e in episodes for g in e.gain], np.float32)
     baseline: Array | None = None
     if recipe.baseline == "group":
