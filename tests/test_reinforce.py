@@ -114,6 +114,18 @@ def test_rollouts_value_every_legal_move_and_are_seeded() -> None:
     assert any(len(set(q[mask != 0])) > 1 for q, mask in zip(first.q, first.mask, strict=True))
 
 
+def test_the_margin_is_the_gain_less_the_others_mean() -> None:
+    game = tikki.load("mueckenstich", 4)
+    state = game.new_state(seed=5)
+    while state.round == 0:
+        state.play(state.legal_moves()[0])
+    totals = state.returns_so_far()
+    assert len(set(totals)) > 1  # a round scored
+    margin = reinforce.gain(state, 1, margin=True)
+    assert margin == pytest.approx(totals[1] - (totals[0] + totals[2] + totals[3]) / 3)
+    assert reinforce.gain(state, 1) == totals[1]
+
+
 def test_a_group_shares_the_deal_and_the_opponents() -> None:
     game = tikki.load("myllymatti", 3)
     learner = reinforce.Learner(game, model.read(model.shipped("myllymatti")))
@@ -176,6 +188,7 @@ def test_the_evaluation_is_the_arena_run() -> None:
         (["reinforce", "mattis", "--baseline", "median", "-o", "x.npz"], "baseline"),
         (["reinforce", "mattis", "--against", "nobot", "-o", "x.npz"], "nobot"),
         (["reinforce", "mattis", "-o", "x.txt"], ".npz"),
+        (["reinforce", "mattis", "--margin", "-o", "x.npz"], "--margin"),
         (["reinforce", "mattis", "--baseline", "group", "-o", "x.npz"], "--group"),
         (["reinforce", "mattis", "--group", "5", "--baseline", "group", "-o", "x.npz"], "--group"),
         (["reinforce", "mattis", "--init", str(model.shipped("myllymatti")), "-o", "x.npz"], "for"),

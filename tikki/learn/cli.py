@@ -172,6 +172,11 @@ def _reinforce_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=0,
         help="value every legal move by N rollouts a decision (the all-action gradient)",
     )
+    rl.add_argument(
+        "--margin",
+        action="store_true",
+        help="reward the seat's gain minus the others' mean (what the arena's advantage scores)",
+    )
     rl.add_argument("--eval-every", type=int, default=20, help="updates between evaluations")
     rl.add_argument("--eval-games", type=int, default=300)
     rl.add_argument("--eval-seed", type=int, default=99, help="not the protocol's 12")
@@ -199,6 +204,7 @@ def _reinforce(args: argparse.Namespace) -> int:
         baseline=args.baseline,
         group=args.group,
         rollouts=args.rollouts,
+        margin=args.margin,
         eval_every=args.eval_every,
         eval_games=args.eval_games,
         eval_seed=args.eval_seed,

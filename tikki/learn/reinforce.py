@@ -86,6 +86,7 @@ class Recipe:
     baseline: str = "value"
     group: int = 1
     rollouts: int = 0
+    margin: bool = False
     eval_every: int = 20
     eval_games: int = 300
     eval_seed: int = 99
@@ -121,6 +122,13 @@ class Recipe:
                     " otherwise (got group {group}, batch {batch})",
                     group=self.group,
                     batch=self.batch,
+                )
+            )
+        if self.margin and self.baseline == "value" and not self.rollouts:
+            raise RulesError(
+                _t(
+                    "--margin needs --baseline mean or group, or --rollouts (the value"
+                    " baseline is the seat's own gain)"
                 )
             )
         if self.entropy < 0 or self.weight_decay < 0 or self.eval_games < 0 or self.rollouts < 0:
@@ -176,6 +184,8 @@ class Learner:
         self.model = model
         self.encoder: Encoder = encoder_for(game)
         self.size = len(self.encoder.actions)
+        self._obs = self.encoder.empty()
+        self._mask = np.zeros(self.size, np.int8)
 
     def observe(self, state: State, seat: int) -> tuple[Array, npt.NDArray[np.int8]]:
         """``seat``'s observation and legal mask (fresh arrays)."""
@@ -191,9 +201,24 @@ class Learner:
 
     def greedy(self, state: State, seat: int) -> str:
         """The policy's most probable legal move (the ``learned`` bot's choice)."""
-        obs, mask = self.observe(state, seat)
-        probs = self.probabilities(obs, mask, 1.0)
-        return self.encoder.actions.to_text(int(np.argmax(probs)))
+        obs = self.encoder.encode(state, seat, self._obs)
+        mask = self.encoder.legal_mask(state, seat, self._mask)
+        w = self.model.weights
+        h = np.maximum(obs @ w["w1"] + w["b1"], 0)
+        h = np.maximum(h @ w["w2"] + w["b2"], 0)
+        logits = np.where(mask != 0, h @ w["wp"] + w["bp"], -np.inf)
+        return self.encoder.actions.to_text(int(np.argmax(logits)))
+
+
+def gain(state: State, seat: int, margin: bool = False) -> float:
+    """``seat``'s running total (:func:`tikki.learn.data._gains`: the return at the game's
+    end, the points so far in a game scored in points); with ``margin``, minus the other
+    seats' mean, what the arena's advantage scores."""
+    totals = _gains(state)
+    if not margin:
+        return totals[seat]
+    others = [t for s, t in enumerate(totals) if s != seat]
+    return totals[seat] - sum(others) / len(others)
 
 
 def play_episode(
@@ -204,11 +229,13 @@ def play_episode(
     temperature: float = 1.0,
     deal: int | None = None,
     rollouts: int = 0,
+    margin: bool = False,
 ) -> Episode:
     """Training game ``index`` on deal ``deal`` (by default ``index``): the learner (seat
     ``deal mod n``) samples its moves; the deal fixes the cards and the opponents' seeds.
     With ``rollouts``, each decision also gets every legal move's value
-    (:func:`rollout_values`)."""
+    (:func:`rollout_values`).  ``margin``: the gains are the seat's margin
+    (:func:`gain`)."""
     game = learner.game
     n = game.players
     deal = index if deal is None else deal
@@ -231,21 +258,21 @@ def play_episode(
             obs, mask = learner.observe(state, seat)
             probs = learner.probabilities(obs, mask, temperature).astype(np.float64)
             action = int(rng.choice(len(probs), p=probs / probs.sum()))
-            pending.append((len(episode.action), _gains(state)[me], state.round))
+            pending.append((len(episode.action), gain(state, me, margin), state.round))
             episode.obs.append(obs)
             episode.mask.append(mask)
             episode.action.append(action)
             episode.gain.append(0.0)
             if rollouts:
                 seeds = [derive(seed, index, len(episode.action), r) for r in range(rollouts)]
-                episode.q.append(rollout_values(learner, state, mask, against, seeds))
+                episode.q.append(rollout_values(learner, state, mask, against, seeds, margin))
             state.play(learner.encoder.actions.to_text(action))
         if pending and (state.is_over or state.round != pending[0][2]):
-            total = _gains(state)[me]
+            total = gain(state, me, margin)
             for row, before, _round in pending:
                 episode.gain[row] = total - before
             pending = []
-    episode.result = _gains(state)[me]
+    episode.result = gain(state, me, margin)
     return episode
 
 
@@ -255,6 +282,7 @@ def rollout_values(
     mask: npt.NDArray[np.int8],
     against: str,
     seeds: Sequence[int],
+    margin: bool = False,
 ) -> Array:
     """The value of each legal move (``mask``) for the player to move in ``state``: its
     mean gain over one rollout a seed, each the move, then the learner's greedy policy and
@@ -268,7 +296,7 @@ def rollout_values(
     game = learner.game
     me = state.current_player
     assert me is not None
-    before, start = _gains(state)[me], state.round
+    before, start = gain(state, me, margin), state.round
     ids = np.flatnonzero(mask)
     q = np.zeros(len(mask), np.float32)
     for rollout_seed in seeds:
@@ -289,7 +317,7 @@ def rollout_values(
                     legal = sim.legal_moves()
                     move = legal[0] if len(legal) == 1 else learner.greedy(sim, seat)
                 sim.play(move)
-            q[action] += _gains(sim)[me] - before
+            q[action] += gain(sim, me, margin) - before
     values: Array = q / np.float32(len(seeds))
     return values
 
@@ -484,6 +512,7 @@ def reinforce(recipe: Recipe, progress: Callable[[str], None] | None = None) -> 
                 recipe.temperature,
                 i // recipe.group,
                 recipe.rollouts,
+                recipe.margin,
             )
             for i in range(first, min(first + recipe.batch, recipe.games))
         ]
