@@ -60,6 +60,20 @@ def test_the_all_action_update_follows_the_move_values() -> None:
     assert np.all(after[:, 2] > before[:, 2]) and np.all(after[:, 0] < before[:, 0])
 
 
+def test_the_average_trails_the_weights() -> None:
+    m, obs, mask = _tiny()
+    start = {k: v.copy() for k, v in m.weights.items()}
+    opt = reinforce.Optimiser(m, lr=1e-2, weight_decay=0.0, average=0.75)
+    grads, _loss = reinforce.policy_grads(
+        m, obs, mask, np.ones(3, np.int64), np.ones(3, np.float32)
+    )
+    opt.update(grads)
+    mean = opt.averaged()
+    assert np.allclose(mean.weights["wp"], 0.75 * start["wp"] + 0.25 * m.weights["wp"])
+    assert not np.allclose(mean.weights["wp"], m.weights["wp"])
+    assert reinforce.Optimiser(m, 1e-2, 0.0).averaged() is m  # not averaging: the model
+
+
 @pytest.mark.parametrize(("entropy", "all_actions"), [(0.0, False), (0.3, False), (0.3, True)])
 def test_policy_grads_match_finite_differences(entropy: float, all_actions: bool) -> None:
     m, obs, mask = _tiny(3)
@@ -189,6 +203,7 @@ def test_the_evaluation_is_the_arena_run() -> None:
         (["reinforce", "mattis", "--against", "nobot", "-o", "x.npz"], "nobot"),
         (["reinforce", "mattis", "-o", "x.txt"], ".npz"),
         (["reinforce", "mattis", "--margin", "-o", "x.npz"], "--margin"),
+        (["reinforce", "mattis", "--average", "1", "-o", "x.npz"], "--average"),
         (["reinforce", "mattis", "--baseline", "group", "-o", "x.npz"], "--group"),
         (["reinforce", "mattis", "--group", "5", "--baseline", "group", "-o", "x.npz"], "--group"),
         (["reinforce", "mattis", "--init", str(model.shipped("myllymatti")), "-o", "x.npz"], "for"),

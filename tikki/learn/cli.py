@@ -177,6 +177,12 @@ def _reinforce_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="reward the seat's gain minus the others' mean (what the arena's advantage scores)",
     )
+    rl.add_argument(
+        "--average",
+        type=float,
+        default=0.0,
+        help="evaluate and keep a running average of the weights (e.g. 0.99; 0: off)",
+    )
     rl.add_argument("--eval-every", type=int, default=20, help="updates between evaluations")
     rl.add_argument("--eval-games", type=int, default=300)
     rl.add_argument("--eval-seed", type=int, default=99, help="not the protocol's 12")
@@ -205,6 +211,7 @@ def _reinforce(args: argparse.Namespace) -> int:
         group=args.group,
         rollouts=args.rollouts,
         margin=args.margin,
+        average=args.average,
         eval_every=args.eval_every,
         eval_games=args.eval_games,
         eval_seed=args.eval_seed,

@@ -26,7 +26,9 @@ model) by **REINFORCE with a baseline** against fixed opponents (``--against``, 
   ``eval_seed`` (duplicate deals, seats rotated: the games ``tikki arena GAME --bots
   learned:model=FILE,AGAINST --games G --seed S`` plays), and the best checkpoint so far is
   written to ``out`` (the starting model counts as the first checkpoint, so ``out`` is
-  never worse on that set than the model it started from).
+  never worse on that set than the model it started from).  With ``average`` (e.g. 0.99)
+  the policy evaluated and written is a running average of the weights (Polyak
+  averaging), steadier than the last step's.
 
 The run is fixed by its recipe and seed: game ``i``'s deal, the opponents' seeds and the
 learner's draws come from ``(seed, i)``, so the same arguments give the same model.  The
@@ -87,6 +89,7 @@ class Recipe:
     group: int = 1
     rollouts: int = 0
     margin: bool = False
+    average: float = 0.0
     eval_every: int = 20
     eval_games: int = 300
     eval_seed: int = 99
@@ -135,6 +138,8 @@ class Recipe:
             raise RulesError(
                 _t("--entropy, --weight-decay, --eval-games and --rollouts cannot be negative")
             )
+        if not 0 <= self.average < 1:
+            raise RulesError(_t("--average is at least 0 and below 1, not {got}", got=self.average))
 
 
 @dataclass
@@ -423,17 +428,30 @@ def advantages(gain: Array, baseline: Array | None) -> Array:
 class Optimiser:
     """AdamW on the policy's weights (:func:`tikki.learn.train._adamw`, value excluded)."""
 
-    def __init__(self, model: Model, lr: float, weight_decay: float) -> None:
+    def __init__(self, model: Model, lr: float, weight_decay: float, average: float = 0.0) -> None:
         self.model = model
         self.lr = lr
         self.weight_decay = weight_decay
         self.moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in model.weights.items()}
         self.step = 0
+        self.average = average
+        self.mean = {k: v.copy() for k, v in model.weights.items()}
 
     def update(self, grads: dict[str, Array]) -> None:
-        """One step."""
+        """One step (and the running average of the weights moved towards them)."""
         self.step += 1
         _adamw(self.model, grads, self.moments, self.lr, self.weight_decay, self.step, POLICY)
+        if self.average:
+            for key in POLICY:
+                self.mean[key] *= np.float32(self.average)
+                self.mean[key] += np.float32(1 - self.average) * self.model.weights[key]
+
+    def averaged(self) -> Model:
+        """The model with the running average of the weights (``average``: the weight of
+        the old average at each step), or the model itself when not averaging."""
+        if not self.average:
+            return self.model
+        return Model({k: v.copy() for k, v in self.mean.items()}, self.model.meta)
 
 
 def evaluate(player: Learner | str, against: str, games: int, seed: int, game: Game) -> Figure:
@@ -495,10 +513,10 @@ def reinforce(recipe: Recipe, progress: Callable[[str], None] | None = None) -> 
     game, model = load_game(recipe)
     frozen = Model({k: v.copy() for k, v in model.weights.items()}, dict(model.meta))
     learner = Learner(game, model)
-    opt = Optimiser(model, recipe.lr, recipe.weight_decay)
+    opt = Optimiser(model, recipe.lr, recipe.weight_decay, recipe.average)
     say = progress or (lambda _line: None)
     started = time.perf_counter()
-    best = _checkpoint(learner, recipe, 0, None, say, started)
+    best = _checkpoint(learner, model, recipe, 0, None, say, started)
     updates = -(-recipe.games // recipe.batch)
     results: list[float] = []
     for update in range(1, updates + 1):
@@ -522,7 +540,8 @@ def reinforce(recipe: Recipe, progress: Callable[[str], None] | None = None) -> 
             mean = sum(results) / max(1, len(results))
             say(f"update {update}/{updates}: the learner's mean result {mean:+.3f} (sampled)")
             results = []
-            best = _checkpoint(learner, recipe, update, best, say, started)
+            judged = Learner(game, opt.averaged()) if recipe.average else learner
+            best = _checkpoint(judged, model, recipe, update, best, say, started)
     return read(recipe.out)
 
 
@@ -568,26 +587,28 @@ def _group_gains(episodes: Sequence[Episode], group: int) -> tuple[Array, Array]
 
 def _checkpoint(
     learner: Learner,
+    raw: Model,
     recipe: Recipe,
     update: int,
     best: tuple[float, Figure] | None,
     say: Callable[[str], None],
     started: float,
 ) -> tuple[float, Figure]:
-    """Evaluate the policy; write it as ``.last`` and, if the best so far, as ``out``."""
+    """Evaluate the policy (``learner``: the averaged weights with ``average``); write the
+    weights trained (``raw``) as ``.last`` and, if the best so far, the policy as ``out``."""
     figure = evaluate(learner, recipe.against, recipe.eval_games, recipe.eval_seed, learner.game)
     games = min(update * recipe.batch, recipe.games)
     minutes = (time.perf_counter() - started) / 60
     model = learner.model
     recipe_meta = {k: str(v) if isinstance(v, Path) else v for k, v in asdict(recipe).items()}
-    model.meta["reinforce"] = {
+    model.meta["reinforce"] = raw.meta["reinforce"] = {
         **recipe_meta,
         "games_played": games,
         "updates": update,
         "eval": str(figure),
         "eval_score": figure.score,
     }
-    model.save(recipe.out.with_suffix(".last.npz"))
+    raw.save(recipe.out.with_suffix(".last.npz"))
     better = best is None or figure.score > best[0]
     say(
         f"eval after {games} games ({minutes:.1f} min): {figure}"
