@@ -7,7 +7,8 @@
   seat's expected gain); inference is pure NumPy, the weights ship as
   ``tikki/models/<game>.npz``;
 * :mod:`tikki.learn.train` — training in NumPy (no other library);
-* ``python -m tikki.learn data|train|eval GAME`` — the command line.
+* :mod:`tikki.learn.reinforce` — policy-gradient fine-tuning against fixed opponents;
+* ``python -m tikki.learn data|train|reinforce|eval GAME`` — the command line.
 
 The bots that use the models are ``learned`` (:mod:`tikki.bots.learned`) and ``expert``
 with ``priors=1`` / ``value=1``.  Everything here needs NumPy: ``pip install 'tikki[gym]'``.
