@@ -72,7 +72,12 @@ def _parser() -> argparse.ArgumentParser:
     _reinforce_parser(sub)
     show = sub.add_parser("eval", help="a model's figures on held-out data")
     show.add_argument("game")
-    show.add_argument("--model", type=Path, default=None, help="default: the shipped model")
+    show.add_argument(
+        "--model",
+        type=Path,
+        default=None,
+        help="the starting model (.npz); None: the game's shipped one",
+    )
     show.add_argument("--data", type=Path, default=None, help="default learn-data/GAME")
     return parser
 
@@ -148,16 +153,22 @@ def _reinforce_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="REINFORCE with a baseline: the learner samples its moves in one seat"
         " (rotated) against --against bots; the greedy policy is evaluated on a fixed set"
         " of arena games every --eval-every updates and the best checkpoint is kept.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    rl.add_argument("game")
-    rl.add_argument("--init", type=Path, default=None, help="default: the shipped model")
+    rl.add_argument("game", help="the game whose model is trained (`tikki games` lists them)")
+    rl.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="the starting model (.npz); None: the game's shipped one",
+    )
     rl.add_argument("--against", default="heuristic", help="the opponents' bot spec")
     rl.add_argument("-n", "--games", type=int, default=2000, help="training games")
-    rl.add_argument("--seed", type=int, default=1)
-    rl.add_argument("-p", "--players", type=int, default=None)
+    rl.add_argument("--seed", type=int, default=1, help="the same seed gives the same model")
+    rl.add_argument("-p", "--players", type=int, default=None, help="None: the game's default")
     rl.add_argument("--batch", type=int, default=32, help="games per update")
-    rl.add_argument("--lr", type=float, default=1e-4)
-    rl.add_argument("--weight-decay", type=float, default=0.0)
+    rl.add_argument("--lr", type=float, default=1e-4, help="AdamW learning rate")
+    rl.add_argument("--weight-decay", type=float, default=0.0, help="AdamW weight decay")
     rl.add_argument("--temperature", type=float, default=1.0, help="of the sampled moves")
     rl.add_argument("--entropy", type=float, default=0.0, help="entropy bonus weight")
     rl.add_argument(
@@ -184,7 +195,9 @@ def _reinforce_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="evaluate and keep a running average of the weights (e.g. 0.99; 0: off)",
     )
     rl.add_argument("--eval-every", type=int, default=20, help="updates between evaluations")
-    rl.add_argument("--eval-games", type=int, default=300)
+    rl.add_argument(
+        "--eval-games", type=int, default=300, help="games of each evaluation (seats rotated)"
+    )
     rl.add_argument("--eval-seed", type=int, default=99, help="not the protocol's 12")
     rl.add_argument("-o", "--out", type=Path, required=True, help="the best model (.npz)")
 
