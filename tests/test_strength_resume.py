@@ -82,9 +82,8 @@ def test_a_target_against_a_reference_runs_and_saves_the_reference_and_compares(
     assert not met
     rows = [json.loads(line) for line in saved.read_text().splitlines()]
     assert sorted({row["target"] for row in rows}) == ["w", "w-reference"]
-    assert [row["lineup"] for row in rows if row["target"] == "w-reference"][0] == [
-        "heuristic"
-    ] * 3
+    reference = next(row["lineup"] for row in rows if row["target"] == "w-reference")
+    assert reference == ["heuristic"] * 3
     same = bench.Target("s", "myllymatti", 3, ("heuristic", "heuristic"), 0.0, None, True)
     assert not bench.measure(same, 6, 4, 1, None)[3]  # not better than itself
     names = {t.name for t in bench.TARGETS}
