@@ -40,8 +40,9 @@ def test_the_server_offers_its_named_levels_only(c: TestClient) -> None:
     assert "--allow-bot-specs" in message and "ismcts:iterations=1000 (Hard)" in message
     assert c.get("/api/tables?status=all").json()["tables"] == []
     levels = [b["spec"] for b in c.get("/api/games").json()["bots"]]
-    for spec in levels:
-        seats = [{"kind": "open"}, {"kind": "bot", "bot": spec}]
+    assert "learned" in levels
+    for spec in levels:  # three players: every level plays Mattis there, Learned too
+        seats = [{"kind": "open"}, {"kind": "bot", "bot": spec}, {"kind": "bot", "bot": "random"}]
         assert create(c, "mattis", seats)["table"]["seats"][1]["bot"] == spec
 
 
