@@ -176,6 +176,9 @@ def test_an_uploaded_record_replays_from_a_shareable_link(server: Server, browse
     wait_finished(page.request, base, table_id)
     record: dict[str, Any] = page.request.get(f"{base}/api/tables/{table_id}/record").json()
     page.goto(f"{base}/replay")
+    # The upload box shows once the page's script has wired it: the catalog's top-level
+    # await can finish after the load event, and a file chosen before then goes unheard.
+    page.wait_for_selector("#upload:not([hidden])")
     bad: FilePayload = {"name": "bad.json", "mimeType": "application/json", "buffer": b"{}"}
     page.set_input_files("#record-file", files=[bad])
     page.wait_for_selector("#upload-error:not([hidden])")
