@@ -97,15 +97,15 @@ def play(
     """One game: the tikki bot at ``seat``; return whether it lost, its think times and
     OpenSpiel's simulations per move."""
     openspiel.register()
-    deal_seed = arena._derive(args.seed, deal) % 2**31
+    deal_seed = arena.derive_seed(args.seed, deal) % 2**31
     game = pyspiel.load_game(
         f"python_tikki_{args.game}(players={args.players},rng_seed={deal_seed})"
     )
     tgame = game.tikki_game
     state = game.new_initial_state()
-    mine = botlib.make(spec, seed=arena._derive(args.seed, deal, seat))
+    mine = botlib.make(spec, seed=arena.derive_seed(args.seed, deal, seat))
     others = {
-        s: TimedISMCTS(game, args.seconds, arena._derive(args.seed, deal, s, 1) % 2**31)
+        s: TimedISMCTS(game, args.seconds, arena.derive_seed(args.seed, deal, s, 1) % 2**31)
         for s in range(args.players)
         if s != seat
     }

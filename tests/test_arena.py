@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import tikki
 from tikki import arena
+from tikki import bots as botlib
 from tikki.cli import app
 from tikki.core import RulesError
 
@@ -33,6 +34,23 @@ def test_lineup_and_rotation() -> None:
         seat for i in range(9) for seat, b in enumerate(arena.seating(spec, i)) if b == "heuristic"
     )
     assert where == {0: 3, 1: 3, 2: 3}
+
+
+def test_a_caller_seats_its_own_player_under_a_spec_it_chooses() -> None:
+    spec = _spec(("mine", "random", "random"), games=3)
+    asked: list[tuple[str, int | None]] = []
+
+    def make(name: str, seed: int | None = None) -> botlib.Bot:
+        asked.append((name, seed))
+        return botlib.make("heuristic" if name == "mine" else name, seed=seed)
+
+    for index in range(3):
+        result = arena.play_game(spec, index, make)
+        alike = arena.play_game(_spec(("heuristic", "random", "random"), games=3), index)
+        assert result.seats[index] == "mine" and result.outcome == alike.outcome
+    seeds = [arena.derive_seed(3, 0, index, seat) for index in range(3) for seat in range(3)]
+    assert [seed for _name, seed in asked] == seeds
+    assert [name for name, _seed in asked].count("mine") == 3
 
 
 def test_duplicate_deals_share_the_cards() -> None:

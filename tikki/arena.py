@@ -93,7 +93,9 @@ def lineup_for(players: int, bots: Sequence[str]) -> tuple[str, ...]:
     return tuple(bots) + (bots[-1],) * (players - len(bots))
 
 
-def _derive(seed: int, *parts: int) -> int:
+def derive_seed(seed: int, *parts: int) -> int:
+    """The seed of one part of a run (a deal: ``(seed, deal)``; a seat's bot: ``(seed,
+    deal, index, seat)``): the same parts give the same seed, and none reveals another."""
     text = ":".join(str(p) for p in (seed, *parts)).encode()
     return int.from_bytes(hashlib.sha256(text).digest()[:6], "big")
 
@@ -105,15 +107,20 @@ def seating(spec: ArenaSpec, index: int) -> list[str]:
     return [spec.lineup[(seat - rotation) % n] for seat in range(n)]
 
 
-def play_game(spec: ArenaSpec, index: int) -> GameResult:
-    """Play game ``index`` of the arena (deterministic for the arena seed and index)."""
+def play_game(
+    spec: ArenaSpec, index: int, make: Callable[..., botlib.Bot] = botlib.make
+) -> GameResult:
+    """Play game ``index`` of the arena (deterministic for the arena seed and index).
+
+    ``make(spec, seed=...)`` makes each seat's bot (:func:`tikki.bots.make`; a caller
+    may seat a player of its own, e.g. a policy being trained, under a spec it chooses)."""
     game = spec.load()
     n = spec.players
     deal = index // n
     seats = seating(spec, index)
-    state = game.new_state(seed=_derive(spec.seed, deal))
+    state = game.new_state(seed=derive_seed(spec.seed, deal))
     players = [
-        botlib.make(s, seed=_derive(spec.seed, deal, index, seat)) for seat, s in enumerate(seats)
+        make(s, seed=derive_seed(spec.seed, deal, index, seat)) for seat, s in enumerate(seats)
     ]
     think = [0.0] * n
     decisions = [0] * n

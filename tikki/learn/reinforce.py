@@ -43,8 +43,9 @@ from tikki.extras import require
 
 require("models", "the learning tools (NumPy)", ("numpy",))
 
+import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,7 @@ from tikki.i18n import _ as _t
 from tikki.interop.observations import Encoder, encoder_for
 from tikki.learn.data import DEFAULT_PLAYERS, _gains, derive
 from tikki.learn.model import Array, Model, masked_softmax, read
-from tikki.learn.train import _adamw
+from tikki.learn.train import _adamw, activations, backprop
 
 POLICY = ("w1", "b1", "w2", "b2", "wp", "bp")
 """The weights the policy gradient moves (the value's own weights stay fixed)."""
@@ -182,10 +183,14 @@ class Figure:
 
 
 class Learner:
-    """A model's policy on states: sampled (training) or greedy (evaluation)."""
+    """A model's policy on states: sampled (training) or greedy (evaluation); on a seat's
+    view (:meth:`choose`) it is a bot, the ``learned`` bot of its model."""
+
+    name = "learned"
 
     def __init__(self, game: Game, model: Model) -> None:
         self.game = game
+        self._rng = random.Random(0)
         self.model = model
         self.encoder: Encoder = encoder_for(game)
         self.size = len(self.encoder.actions)
@@ -203,6 +208,14 @@ class Learner:
         logits, _value = self.model.forward(obs.reshape(1, -1))
         probs: Array = masked_softmax(logits / np.float32(temperature), mask.reshape(1, -1))[0]
         return probs
+
+    def choose(self, game: Game, view: Mapping[str, Any]) -> str:
+        """The greedy move from ``view`` alone: the observation of a state the view allows
+        (every such state gives the same vector, so the draw does not matter)."""
+        legal = botlib.legal_of(view)
+        if len(legal) == 1:
+            return legal[0]
+        return self.greedy(game.sampler(view)(self._rng), int(view["seat"]))
 
     def greedy(self, state: State, seat: int) -> str:
         """The policy's most probable legal move (the ``learned`` bot's choice)."""
@@ -327,45 +340,20 @@ def rollout_values(
     return values
 
 
-def _trunk(model: Model, obs: Array) -> tuple[Array, Array, Array, Array, Array]:
-    """The forward pass: both layers' inputs and outputs, and the policy's logits."""
-    w = model.weights
-    a1 = obs @ w["w1"] + w["b1"]
-    h1 = np.maximum(a1, 0)
-    a2 = h1 @ w["w2"] + w["b2"]
-    h2 = np.maximum(a2, 0)
-    return a1, h1, a2, h2, h2 @ w["wp"] + w["bp"]
-
-
-def _backprop(
-    model: Model, obs: Array, cache: tuple[Array, ...], d_logits: Array
-) -> dict[str, Array]:
-    """The gradient of every weight from the logits' (zero for the value's weights)."""
-    w = model.weights
-    a1, h1, a2, h2 = cache[:4]
-    g: dict[str, Array] = {"wp": h2.T @ d_logits, "bp": d_logits.sum(0)}
-    d2: Array = (d_logits @ w["wp"].T) * (a2 > 0)
-    g["w2"], g["b2"] = h1.T @ d2, d2.sum(0)
-    d1: Array = (d2 @ w["w2"].T) * (a1 > 0)
-    g["w1"], g["b1"] = obs.T @ d1, d1.sum(0)
-    g["wv"], g["bv"] = np.zeros_like(w["wv"]), np.zeros_like(w["bv"])
-    return g
-
-
 def expected_grads(
     model: Model, obs: Array, mask: npt.NDArray[Any], advantage: Array, entropy: float = 0.0
 ) -> tuple[dict[str, Array], float]:
     """The loss ``−mean(Σ_a p(a) · advantage(a)) − entropy · mean(H(p))`` (every legal
     move's advantage known: the all-action policy gradient) and its gradient."""
-    cache = _trunk(model, obs)
-    p = masked_softmax(cache[4], mask)
+    acts = activations(model, obs)
+    p = masked_softmax(acts.logits, mask)
     n = np.float32(len(obs))
     expected = np.sum(p * advantage, axis=1)
     d_logits = -p * (advantage - expected[:, None])
     loss = -float(np.mean(expected))
     if entropy:
         d_logits, loss = _entropy(p, mask, d_logits, loss, entropy)
-    return _backprop(model, obs, cache, (d_logits / n).astype(np.float32)), loss
+    return backprop(model, obs, acts, (d_logits / n).astype(np.float32)), loss
 
 
 def _entropy(
@@ -390,8 +378,8 @@ def policy_grads(
 ) -> tuple[dict[str, Array], float]:
     """The loss ``mean(−weight · log p(action)) − entropy · mean(H(p))`` of a batch of
     decisions and its gradient for every weight (zero for the value's)."""
-    cache = _trunk(model, obs)
-    p = masked_softmax(cache[4], mask)
+    acts = activations(model, obs)
+    p = masked_softmax(acts.logits, mask)
     n = np.float32(len(obs))
     rows = np.arange(len(obs))
     onehot = np.zeros_like(p)
@@ -400,7 +388,7 @@ def policy_grads(
     loss = -float(np.sum(weight * np.log(np.maximum(p[rows, action], 1e-12))) / n)
     if entropy:
         d_logits, loss = _entropy(p, mask, d_logits, loss, entropy)
-    return _backprop(model, obs, cache, (d_logits / n).astype(np.float32)), loss
+    return backprop(model, obs, acts, (d_logits / n).astype(np.float32)), loss
 
 
 def move_advantages(q: Array, mask: npt.NDArray[Any]) -> Array:
@@ -454,47 +442,31 @@ class Optimiser:
         return Model({k: v.copy() for k, v in self.mean.items()}, self.model.meta)
 
 
+PLAYER = "@player"
+"""The spec :func:`evaluate` seats its player under (the others' spec may be the same)."""
+
+
 def evaluate(player: Learner | str, against: str, games: int, seed: int, game: Game) -> Figure:
     """The greedy policy (or the bot ``player``) alone against ``against`` bots: the games
     of ``tikki arena GAME --bots learned:model=FILE,AGAINST --games G --seed S`` (same
-    deals, seats and opponent seeds), scored as the arena scores them.  With ``player`` =
-    ``against`` it is the opponents' own figure in the same seats (the reference)."""
-    n = game.players
-    losses = 0
-    advantage: list[float] = []
-    deals: list[int] = []
-    for index in range(games):
-        deal, me = index // n, index % n
-        state = game.new_state(seed=arena._derive(seed, deal))
-        bots = {
-            s: botlib.make(spec, seed=arena._derive(seed, deal, index, s))
-            for s in range(n)
-            for spec in [player if s == me and isinstance(player, str) else against]
-        }
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None
-            if seat == me and isinstance(player, Learner):
-                legal = state.legal_moves()
-                move = legal[0] if len(legal) == 1 else player.greedy(state, seat)
-            else:
-                move = bots[seat].choose(game, state.view(seat))
-            state.play(move)
-        outcome = state.outcome
-        assert outcome is not None
-        if "scores" in outcome:
-            rounds = max(1, len(outcome["rounds"]))
-            scores = [sc / rounds for sc in outcome["scores"]]
-            others = [sc for s, sc in enumerate(scores) if s != me]
-            advantage.append(scores[me] - sum(others) / len(others))
-            deals.append(deal)
-        else:
-            losses += outcome.get("loser") == me or bool(outcome.get("abandoned"))
-    if advantage:
-        mean, (low, high) = arena.clustered_mean_ci(advantage, deals)
-        return Figure("advantage", mean, low, high, games)
-    low, high = arena.wilson(losses, games)
-    return Figure("lost", losses / games if games else 0.0, low, high, games)
+    deals, seats and opponent seeds), played and scored by the arena itself.  With
+    ``player`` = ``against`` it is the opponents' own figure in the same seats (the
+    reference)."""
+    lineup = (PLAYER,) + (against,) * (game.players - 1)
+    spec = arena.ArenaSpec(game.name, game.players, game.options, lineup, games, seed)
+
+    def make(name: str, seed: int | None = None) -> botlib.Bot:
+        if name != PLAYER:
+            return botlib.make(name, seed=seed)
+        return player if isinstance(player, Learner) else botlib.make(player, seed=seed)
+
+    results = [arena.play_game(spec, index, make) for index in range(games)]
+    stats = arena.summarize(results, lineup)[0].as_dict()
+    if "mean_advantage" in stats:
+        low, high = stats["advantage_ci"]
+        return Figure("advantage", stats["mean_advantage"], low, high, games)
+    low, high = stats["loss_ci"]
+    return Figure("lost", stats["loss_rate"], low, high, games)
 
 
 def load_game(recipe: Recipe) -> tuple[Game, Model]:

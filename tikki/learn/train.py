@@ -30,7 +30,7 @@ from tikki.extras import require
 require("models", "the learning tools (NumPy)", ("numpy",))
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -59,35 +59,69 @@ def split(data: Batch, seed: int, held_out: float = 0.1) -> tuple[dict[str, Any]
     return {k: data[k][~valid] for k in cols}, {k: data[k][valid] for k in cols}
 
 
-def _grads(
-    model: Model, rows: Batch, scale: float, value_weight: float
-) -> tuple[dict[str, Array], float]:
-    """The loss of a batch and its gradient for every weight (backpropagation)."""
+class Activations(NamedTuple):
+    """One forward pass's intermediate values, kept for :func:`backprop`."""
+
+    a1: Array
+    """The first layer's inputs to its ReLU."""
+    h1: Array
+    """The first layer's outputs."""
+    a2: Array
+    """The second layer's inputs to its ReLU."""
+    h2: Array
+    """The second layer's outputs (the trunk both heads read)."""
+    logits: Array
+    """The policy head's logits, before the legal moves' mask."""
+    value: Array
+    """The value head's output, one number a row (the MLP head alone, not the linear part)."""
+
+
+def activations(model: Model, x: Array) -> Activations:
+    """The forward pass of a batch of observations, every layer kept for :func:`backprop`."""
     w = model.weights
-    x, mask, target = rows["observation"], rows["mask"], rows["visits"]
-    y = rows["value"] / np.float32(scale)
-    n = np.float32(len(x))
     a1 = x @ w["w1"] + w["b1"]
     h1 = np.maximum(a1, 0)
     a2 = h1 @ w["w2"] + w["b2"]
     h2 = np.maximum(a2, 0)
-    p = masked_softmax(h2 @ w["wp"] + w["bp"], mask)
-    v = (h2 @ w["wv"] + w["bv"])[:, 0]
+    return Activations(a1, h1, a2, h2, h2 @ w["wp"] + w["bp"], (h2 @ w["wv"] + w["bv"])[:, 0])
+
+
+def backprop(
+    model: Model, x: Array, acts: Activations, d_logits: Array, d_value: Array | None = None
+) -> dict[str, Array]:
+    """The gradient of every weight from the loss's gradients at the logits and at the
+    value (``d_value``, one column; ``None``: the loss does not read the value, whose
+    weights get zeros)."""
+    w = model.weights
+    g: dict[str, Array] = {"wp": acts.h2.T @ d_logits, "bp": d_logits.sum(0)}
+    d2: Array = d_logits @ w["wp"].T
+    if d_value is None:
+        g["wv"], g["bv"] = np.zeros_like(w["wv"]), np.zeros_like(w["bv"])
+    else:
+        g["wv"], g["bv"] = acts.h2.T @ d_value, d_value.sum(0)
+        d2 = d2 + d_value @ w["wv"].T
+    d2 = d2 * (acts.a2 > 0)
+    g["w2"], g["b2"] = acts.h1.T @ d2, d2.sum(0)
+    d1: Array = (d2 @ w["w2"].T) * (acts.a1 > 0)
+    g["w1"], g["b1"] = x.T @ d1, d1.sum(0)
+    return g
+
+
+def _grads(
+    model: Model, rows: Batch, scale: float, value_weight: float
+) -> tuple[dict[str, Array], float]:
+    """The loss of a batch and its gradient for every weight (backpropagation)."""
+    x, mask, target = rows["observation"], rows["mask"], rows["visits"]
+    y = rows["value"] / np.float32(scale)
+    n = np.float32(len(x))
+    acts = activations(model, x)
+    p = masked_softmax(acts.logits, mask)
+    v = acts.value
     ce = -float(np.sum(target * np.log(np.maximum(p, 1e-12)))) / float(n)
     mse = float(np.mean((v - y) ** 2))
     d_logits = (p - target) / n
     d_v = (np.float32(2 * value_weight) * (v - y) / n)[:, None].astype(np.float32)
-    g: dict[str, Array] = {
-        "wp": h2.T @ d_logits,
-        "bp": d_logits.sum(0),
-        "wv": h2.T @ d_v,
-        "bv": d_v.sum(0),
-    }
-    d2 = (d_logits @ w["wp"].T + d_v @ w["wv"].T) * (a2 > 0)
-    g["w2"], g["b2"] = h1.T @ d2, d2.sum(0)
-    d1 = (d2 @ w["w2"].T) * (a1 > 0)
-    g["w1"], g["b1"] = x.T @ d1, d1.sum(0)
-    return g, ce + value_weight * mse
+    return backprop(model, x, acts, d_logits, d_v), ce + value_weight * mse
 
 
 def evaluate(model: Model, rows: Batch) -> dict[str, float]:
