@@ -86,17 +86,20 @@ def _check_refusals(state: State, deck: list[str], rng: random.Random, deep: boo
         assert _fingerprint(state) == before, "a refused move changed the state"
 
 
+_TOKEN = re.compile(r"[0-9A-Za-z]+")
+
+
 def _tokens(value: Any) -> set[str]:
-    """Every card-like token in a JSON value (strings split on '+' and spaces)."""
-    return set(re.findall(r"[0-9A-Za-z]+", json.dumps(value)))
+    """Every card-like token in a JSON value (strings split on '+' and spaces); a value
+    JSON cannot write fails here."""
+    return set(_TOKEN.findall(json.dumps(value, ensure_ascii=False, check_circular=False)))
 
 
 def _check_views(state: State, game: tikki.Game, seats: range | list[int]) -> None:
     hidden = state.reveal()["hidden"]
     for seat in seats:
         view = state.view(seat)
-        json.dumps(view)
-        leaked = _tokens(view) & set(hidden[str(seat)])
+        leaked = _tokens(view) & set(hidden[str(seat)])  # _tokens writes it as JSON
         assert not leaked, f"view of seat {seat} shows hidden cards {sorted(leaked)}"
         assert view["seat"] == seat and view["phase"] == state.phase
         if seat == state.current_player:
