@@ -76,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
         "--model",
         type=Path,
         default=None,
-        help="the starting model (.npz); None: the game's shipped one",
+        help="the model to evaluate (.npz); default: the game's shipped one",
     )
     show.add_argument("--data", type=Path, default=None, help="default learn-data/GAME")
     return parser

@@ -86,12 +86,24 @@ class Model:
         """The number of action ids the policy covers."""
         return int(self.weights["bp"].shape[0])
 
+    def hidden(self, obs: Array) -> Array:
+        """The two hidden layers' output for observations (one or a batch): what both
+        heads read."""
+        w = self.weights
+        h = np.maximum(obs @ w["w1"] + w["b1"], 0)
+        out: Array = np.maximum(h @ w["w2"] + w["b2"], 0)
+        return out
+
+    def logits(self, obs: Array) -> Array:
+        """The policy head's logits alone (the value head left out), one or a batch."""
+        out: Array = self.hidden(obs) @ self.weights["wp"] + self.weights["bp"]
+        return out
+
     def forward(self, obs: Array) -> tuple[Array, Array]:
         """Policy logits ``(batch, A)`` and values ``(batch,)`` of observations
         ``(batch, size)``; the values in the gain's own units."""
         w = self.weights
-        h = np.maximum(obs @ w["w1"] + w["b1"], 0)
-        h = np.maximum(h @ w["w2"] + w["b2"], 0)
+        h = self.hidden(obs)
         logits = h @ w["wp"] + w["bp"]
         raw = h @ w["wv"] + w["bv"]
         if LINEAR_VALUE in w:

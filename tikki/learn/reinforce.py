@@ -221,10 +221,7 @@ class Learner:
         """The policy's most probable legal move (the ``learned`` bot's choice)."""
         obs = self.encoder.encode(state, seat, self._obs)
         mask = self.encoder.legal_mask(state, seat, self._mask)
-        w = self.model.weights
-        h = np.maximum(obs @ w["w1"] + w["b1"], 0)
-        h = np.maximum(h @ w["w2"] + w["b2"], 0)
-        logits = np.where(mask != 0, h @ w["wp"] + w["bp"], -np.inf)
+        logits = np.where(mask != 0, self.model.logits(obs), -np.inf)
         return self.encoder.actions.to_text(int(np.argmax(logits)))
 
 
