@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 import tikki
 from tikki.cards import parse_input, rank_plural, screen_text
 from tikki.cli import app
+from tikki.core import game_class
 from tikki.tui.common import count, friendly_error, says
 
 runner = CliRunner()
@@ -202,6 +203,15 @@ def test_game_options_read_as_words() -> None:
     assert "runs=false" in out and "variant=standard" in out and "ranks=" not in out
     _, out = _play(["myllymatti", "--seed", "1", "--no-record", "--option", "ranks=7"], "quit\n")
     assert "ranks=7" in out
+
+
+def test_research_options_at_their_default_stay_off_the_options_line() -> None:
+    for name in tikki.games():
+        for spec in game_class(name).option_specs:
+            assert spec.research == spec.help.startswith("research:"), (name, spec.name)
+    _, out = _play(["mueckenstich", "--seed", "1", "--no-record"], "quit\n")
+    options = [line.strip() for line in out.splitlines() if line.startswith("Options:")]
+    assert options == ["Options: variant=standard"]
 
 
 def test_mueckenstich_round_score_is_broken_down() -> None:

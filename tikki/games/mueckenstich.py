@@ -110,6 +110,7 @@ RESEARCH_OPTIONS = (
         12,
         "research: the highest VALUES number values of each colour (12: 1–12, the 12 twice)",
         choices=tuple(range(1, 13)),
+        research=True,
     ),
     OptionSpec(
         "mosquitoes",
