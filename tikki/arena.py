@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tikki import arena_ray
 from tikki import bots as botlib
 from tikki.bots.external import BotFailure
 from tikki.core import JSON, Game, RulesError, load
@@ -240,9 +241,14 @@ def run(
     if ray is not None:
         if skip:
             raise ValueError("a Ray run plays every game: skip needs the local pool")
-        from tikki import arena_ray
-
-        return arena_ray.run(spec, ray, on_result, jobs if jobs > 1 else None)
+        return arena_ray.run(
+            spec,
+            play_chunk,
+            lambda dumps: shipped_bots(spec.lineup, dumps),
+            ray,
+            on_result,
+            jobs if jobs > 1 else None,
+        )
     tasks = [(spec, i) for i in range(spec.games) if i not in skip]
     results: list[GameResult] = []
     if jobs <= 1:
