@@ -10,11 +10,20 @@ part of the server (nor the ``web`` extra), so that the command line may read it
 
 from __future__ import annotations
 
+import os
 import typing
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from tikki.i18n import _
+
+
+def cores() -> int:
+    """The number of CPU cores this process may use (``--bot-workers 0``: one per core)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def setting(default: Any, flag: str, help: str, *, positive: bool = True) -> Any:
@@ -171,8 +180,6 @@ class Policy:
     @property
     def workers(self) -> int:
         """Search worker processes."""
-        from tikki.server.pool import cores
-
         return self.bot_workers or cores()
 
 
@@ -197,4 +204,4 @@ class Limits:
         check_positive(self)
 
 
-__all__ = ["Limits", "Policy", "check_positive", "options", "setting"]
+__all__ = ["Limits", "Policy", "check_positive", "cores", "options", "setting"]

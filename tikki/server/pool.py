@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 from tikki import bots as botlib
 from tikki.core import Game, load
+from tikki.serve_settings import cores
 
 T = TypeVar("T")
 
@@ -41,14 +42,6 @@ MAX_SECONDS = 10.0
 """The longest one search may think (it then plays its best move so far)."""
 STOP_GRACE = 1.0
 """Seconds a stopping pool gives its workers to end before it kills them."""
-
-
-def cores() -> int:
-    """The number of CPU cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 class FairSlots:
