@@ -158,7 +158,10 @@ export const seatLabel = (seat) => _("Seat {number}", { number: seat + 1 });
 export const cardCount = (n) => ngettext("{n} card", "{n} cards", n);
 
 /** The seats' display names, made unique with the seat number where two share one;
- * with `mySeat`, that seat reads "You". */
+ * with `mySeat`, that seat reads "You".
+ * @param {{seats: {seat: number, name?: string}[]}} table
+ * @param {number | null} [mySeat]
+ * @returns {string[]} */
 export function seatNames(table, mySeat = null) {
   const raw = table.seats.map((s) => s.name || seatLabel(s.seat));
   return raw.map((name, i) => {

@@ -6,7 +6,31 @@
 import { GAMES } from "./games.js";
 import generic from "./render/generic.js";
 
-/** The games' own renderers, by game name, once loaded. @type {Record<string, any>} */
+/**
+ * @typedef {object} Ctx What a renderer knows besides the view.
+ * @property {string[]} names the seats' names as this page says them (this seat: "You")
+ * @property {string[]} plainNames the seats' names
+ * @property {number | null} mySeat this page's seat (null: watching)
+ * @property {string[]} legal the moves to offer now (none while another seat acts)
+ * @property {any} outcome the table's outcome, once over
+ * @property {boolean} memoryAids whether the table shows won tricks (table memory off)
+ */
+
+/**
+ * @typedef {object} Renderer A game's drawing hooks (render/*.js); the views are the
+ * game's own (`any`: each game adds its keys).
+ * @property {(view: any) => string} phase the phase's name
+ * @property {(view: any, seat: number) => [string, string | number][]} seatStats
+ * @property {(view: any, seat: number) => (string | [string, string])[]} seatBadges
+ * @property {(view: any, seat: number) => string} seatExtra HTML
+ * @property {(view: any, ctx: Ctx) => string} centre HTML
+ * @property {(view: any, ctx: Ctx) => string} prompt HTML
+ * @property {(view: any, ctx: Ctx) => string} sheet HTML ("" for none)
+ * @property {(view: any, ctx: Ctx) => string} result HTML
+ * @property {(view: any, ctx: Ctx) => any} [tableView] the view the table shows
+ */
+
+/** The games' own renderers, by game name, once loaded. @type {Record<string, Renderer>} */
 export const RENDERERS = {};
 
 let settled = false;
@@ -29,7 +53,8 @@ export const ready = Promise.all(
 export const loaded = () => settled;
 
 /** The renderer of `game`: its own, or the generic one.
- * @param {string} game */
+ * @param {string} game
+ * @returns {Renderer} */
 export function rendererOf(game) {
   return RENDERERS[game] ?? generic;
 }

@@ -26,6 +26,12 @@ import { _ } from "./i18n.js";
  * @property {Seat[]} seats
  * @property {object | null} [outcome]
  * @property {boolean} [memory_aids]
+ * @property {boolean} [forced_moves] a seat's only legal move plays by itself
+ * @property {boolean} [rated]
+ * @property {boolean} [rematch] the others asked to play again
+ * @property {string | null} [expires] when a waiting table closes
+ * @property {{seat: number, from: number, to: number | null}[]} [takeovers] the history
+ * entries a stand-in bot played for a seat
  */
 
 /**
@@ -69,6 +75,8 @@ import { _ } from "./i18n.js";
  * @property {"waiting" | "playing" | "finished"} status
  * @property {Table} table
  * @property {View} view
+ * @property {number[]} [forced] the history entries of this seat played by themselves
+ * @property {number} [devices] how many devices hold this seat
  */
 
 /**

@@ -1,0 +1,215 @@
+// @ts-check
+// The seat's hand at the table: its cards as buttons (what each does now, the selection,
+// the hint), kept on one row, and the fanned hand of a phone, where the card under the
+// finger is lifted and letting go picks it.
+import { esc } from "../api.js";
+import { cardName, cardSVG, sortCards } from "../cards.js";
+import { $ } from "../dom.js";
+import { _ } from "../i18n.js";
+import { classify, extensions, parseMove } from "../moves.js";
+import { myTurn } from "../store.js";
+import { keys, rove, unavailable } from "./keys.js";
+
+/** @typedef {import("../store.js").StateMessage} StateMessage */
+/** @typedef {import("../store.js").TableState} TableState */
+/** @typedef {import("../renderers.js").Ctx} Ctx */
+
+/**
+ * Draw the hand of the seat (hidden for a watcher, and at the end once it is empty).
+ * @param {StateMessage} m the full state message
+ * @param {Ctx} ctx
+ * @param {TableState} store the selection and the hint
+ */
+export function renderHand(m, ctx, store) {
+  const view = m.view;
+  const box = $("#hand");
+  const section = $("#you");
+  const over = m.status === "finished" || view.phase === "over";
+  if (m.seat === null || m.seat === undefined || (over && !(view.hand || []).length)) {
+    section.hidden = true;
+    return;
+  }
+  section.hidden = false;
+  const hand = sortCards(view.hand || []);
+  const items = handItems(hand, ctx.legal, store, myTurn(m));
+  // Unchanged (a re-render for the finished trick's timer): keep the buttons, so that a
+  // tap in progress is not lost on replaced elements.
+  setHtml(box, items.join("") || `<li class="muted empty-hand">${esc(_("No cards in your hand."))}</li>`);
+  rove(box, keys.index);
+  box.dataset.count = String(hand.length);
+  fitHand();
+  $("#hand-title").textContent = _("Your hand · {n}", { n: hand.length });
+}
+
+/**
+ * The hand's cards as list items of buttons.
+ * @param {string[]} hand the sorted hand
+ * @param {string[]} legal the moves to offer
+ * @param {TableState} store
+ * @param {boolean} mine whether it is this seat's turn
+ * @returns {string[]} HTML, one item a card
+ */
+function handItems(hand, legal, store, mine) {
+  const { single, multi } = classify(legal);
+  const inMulti = new Set(multi.flatMap(([cards]) => cards));
+  const ext = store.selected.length ? extensions(store.selected, legal) : null;
+  const hintCards = store.hint ? parseMove(store.hint.move).cards : [];
+  const selectedLeft = [...store.selected];
+  return hand.map((card) => {
+    const playable = single.has(card) || inMulti.has(card);
+    let selected = false;
+    const i = selectedLeft.indexOf(card);
+    if (i >= 0) {
+      selected = true;
+      selectedLeft.splice(i, 1);
+    }
+    const classes = ["card", "hand-card"];
+    if (mine && playable) classes.push("legal");
+    if (mine && !playable) classes.push("dim");
+    if (selected) classes.push("selected");
+    if (ext && !selected && !ext.has(card)) classes.push("off");
+    if (hintCards.includes(card)) classes.push("hinted");
+    const title = cardTitle(card, single.get(card), playable, mine);
+    const pressed = inMulti.has(card) && mine ? ` aria-pressed="${selected}"` : "";
+    return (
+      `<li><button type="button" class="${classes.join(" ")}" data-card="${esc(card)}" aria-label="${esc(
+        cardName(card),
+      )}" title="${esc(title)}"${pressed}${mine && playable ? "" : ' aria-disabled="true"'}>${cardSVG(card)}</button></li>`
+    );
+  });
+}
+
+/**
+ * A hand card's tooltip: what a click on it does now.
+ * @param {string} card
+ * @param {string | undefined} what the move the card alone makes, if any
+ * @param {boolean} playable whether it is in some legal move
+ * @param {boolean} mine whether it is this seat's turn
+ */
+function cardTitle(card, what, playable, mine) {
+  const verb = what ? parseMove(what).verb : "play";
+  if (!mine) return cardName(card);
+  if (verb === "slough") return _("slough {card}", { card: cardName(card) });
+  if (verb === "discard") return _("set {card} aside", { card: cardName(card) });
+  return playable
+    ? _("play {card}", { card: cardName(card) })
+    : _("{card} (not playable now)", { card: cardName(card) });
+}
+
+/** @type {WeakMap<Element, string>} */
+const drawn = new WeakMap();
+
+/**
+ * Set an element's HTML unless it is what was set last (elements under a finger stay).
+ * @param {Element} el
+ * @param {string} html
+ */
+export function setHtml(el, html) {
+  if (drawn.get(el) === html) return;
+  drawn.set(el, html);
+  el.innerHTML = html;
+}
+
+/** The least width of a hand card left showing (px) before the hand fans (MIN_STRIP). */
+const MIN_STRIP = 24;
+
+/** The hand's items that hold a card. */
+function cardItems() {
+  return [...$("#hand").children].filter((li) => li.querySelector(".card"));
+}
+
+/** Keep the hand on one row: overlap the cards just enough to fit the hand's width, from
+ * the real widths (each card after the first is moved left by the same amount). When less
+ * than MIN_STRIP of a card would show, the hand fans: the card under the finger (or the
+ * mouse) is lifted whole, and letting go picks it. */
+export function fitHand() {
+  const box = $("#hand");
+  const items = cardItems();
+  const n = items.length;
+  box.style.removeProperty("--hand-m");
+  box.classList.remove("fan");
+  if (n < 2) return;
+  const width = box.clientWidth;
+  const w = /** @type {Element} */ (items[0].querySelector(".card")).getBoundingClientRect().width;
+  const m = Math.min(6, (width - n * w) / (n - 1));
+  box.style.setProperty("--hand-m", `${m.toFixed(2)}px`);
+  box.classList.toggle("fan", w + m < MIN_STRIP);
+}
+
+// ---------------------------------------------------------------- the fanned hand (touch)
+
+/**
+ * The hand card whose showing strip holds the x coordinate, or null.
+ * @param {number} x
+ * @returns {HTMLElement | null}
+ */
+function cardAtX(x) {
+  const items = cardItems();
+  /** @type {HTMLElement | null} */
+  let found = null;
+  for (const li of items) {
+    const r = li.getBoundingClientRect();
+    if (x >= r.left) found = li.querySelector(".card");
+  }
+  if (found) {
+    const last = items[items.length - 1].getBoundingClientRect();
+    if (x > last.right) found = null;
+  }
+  return found;
+}
+
+/** @type {{pointer: number | null, card: HTMLElement | null, picked: boolean, pick: (card: string) => void}} */
+const fan = { pointer: null, card: null, picked: false, pick: () => {} };
+
+/**
+ * What letting go of a card of the fanned hand does (the page's click on a card).
+ * @param {(card: string) => void} pick
+ */
+export function onFanPick(pick) {
+  fan.pick = pick;
+}
+
+/** Whether the touch that ends in the current click has already picked its card. */
+export const fanPicked = () => fan.picked;
+
+/** @param {HTMLElement | null} card */
+function lift(card) {
+  if (fan.card === card) return;
+  if (fan.card) fan.card.classList.remove("under-finger");
+  fan.card = card;
+  if (card) card.classList.add("under-finger");
+}
+
+document.addEventListener("pointerdown", (ev) => {
+  fan.picked = false;
+  const at = /** @type {Element} */ (ev.target);
+  const hand = at.closest && at.closest("#hand.fan");
+  if (!hand || ev.pointerType === "mouse") return;
+  fan.pointer = ev.pointerId;
+  lift(cardAtX(ev.clientX));
+});
+document.addEventListener("pointermove", (ev) => {
+  if (ev.pointerId === fan.pointer) lift(cardAtX(ev.clientX));
+});
+document.addEventListener("pointerup", (ev) => {
+  if (ev.pointerId !== fan.pointer) return;
+  const card = fan.card;
+  fan.pointer = null;
+  lift(null);
+  if (card && !unavailable(card)) {
+    fan.picked = true; // the click that follows this touch is this same pick
+    fan.pick(card.dataset.card ?? "");
+  }
+});
+document.addEventListener("pointercancel", (ev) => {
+  if (ev.pointerId !== fan.pointer) return;
+  fan.pointer = null;
+  lift(null);
+});
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let resizeTimer;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(fitHand, 100);
+});

@@ -1,0 +1,80 @@
+// @ts-check
+// The seats around the table: each one's name, who is to play, what kind of player it is
+// (bot, open, you, online, away), the game's badges and figures for it.
+import { esc } from "../api.js";
+import { $ } from "../dom.js";
+import { _ } from "../i18n.js";
+
+/** @typedef {import("../store.js").StateMessage} StateMessage */
+/** @typedef {import("../renderers.js").Ctx} Ctx */
+/** @typedef {import("../renderers.js").Renderer} Renderer */
+
+/** The seat kinds shown by each name (the key is also the CSS class).
+ * @type {Record<string, string>} */
+const KINDS = { bot: _("bot"), open: _("open"), you: _("you"), online: _("online"), away: _("away") };
+
+/** The renderers' badges by their key (the first word is the CSS class).
+ * @type {Record<string, string>} */
+const BADGES = {
+  dealer: _("dealer"),
+  winner: _("winner"),
+  loser: _("loser"),
+  "set-aside card": _("set-aside card"),
+};
+
+/**
+ * Draw the seats, this seat's first.
+ * @param {StateMessage} m the state message with the table's view
+ * @param {Renderer} R the game's renderer
+ * @param {Ctx} ctx
+ */
+export function renderSeats(m, R, ctx) {
+  const n = m.table.players;
+  const start = m.seat ?? 0;
+  const boxes = [];
+  for (let k = 0; k < n; k++) boxes.push(seatHtml(m, R, ctx, (start + k) % n));
+  $("#seats").innerHTML = boxes.join("");
+}
+
+/**
+ * One seat's box.
+ * @param {StateMessage} m
+ * @param {Renderer} R
+ * @param {Ctx} ctx
+ * @param {number} s the seat
+ * @returns {string} HTML
+ */
+function seatHtml(m, R, ctx, s) {
+  const view = m.view;
+  const seat = m.table.seats[s];
+  const acting = m.status === "playing" && view.to_act === s;
+  const kind =
+    seat.kind === "bot"
+      ? "bot"
+      : seat.kind === "open"
+        ? "open"
+        : s === m.seat
+          ? "you"
+          : seat.connected
+            ? "online"
+            : "away";
+  const stats = R.seatStats(view, s)
+    .map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`)
+    .join("");
+  const badges = R.seatBadges(view, s)
+    .map((b) => {
+      const [key, text] = Array.isArray(b) ? b : [b.split(" ")[0], BADGES[b] ?? b];
+      return `<span class="badge badge-${esc(key)}">${esc(text)}</span>`;
+    })
+    .join("");
+  const dot = acting
+    ? `<span class="turn-dot" aria-hidden="true">▶</span><span class="visually-hidden">${esc(_("To play:"))} </span> `
+    : "";
+  return (
+    `<li class="seat${acting ? " acting" : ""}${s === m.seat ? " mine" : ""}" data-seat="${s}"` +
+    `${acting ? ' aria-current="true"' : ""}>` +
+    `<div class="seat-head"><span class="seat-name">${dot}${esc(ctx.plainNames[s])}</span> ` +
+    `<span class="kind kind-${kind.replace(" ", "-")}">${esc(KINDS[kind] ?? kind)}</span>${badges}</div>` +
+    `<dl class="stats">${stats}</dl>${R.seatExtra(view, s)}</li>`
+  );
+}
