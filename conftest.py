@@ -23,6 +23,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "tikki/interop/pettingzoo.py": ("numpy", "gymnasium", "pettingzoo"),
     "tikki/rl.py": ("numpy", "gymnasium"),
     "tikki/arena_ray.py": ("ray",),
+    "tikki/inference.py": ("numpy",),
     "tikki/learn/*.py": ("numpy",),
     "tikki/catalogs.py": ("babel",),
     "tikki/web_catalogs.py": ("babel",),

@@ -27,9 +27,8 @@ from rich.console import Console
 from rich.table import Table
 
 import tikki
-from tikki import arena, bots
+from tikki import arena, bots, inference
 from tikki.bots.expert import ExpertBot
-from tikki.learn import model
 
 GAMES = (("myllymatti", 3), ("mattis", 3), ("mueckenstich", 4))
 SPECS = ("", ":priors=1", ":value=1")
@@ -113,7 +112,7 @@ def main() -> None:
     for head in ("game", "data", "top-1", "policy CE", "value R²", "plain", "priors", "value"):
         table.add_column(head)
     for name, players in GAMES:
-        loaded = model.load_for(tikki.load(name, players))
+        loaded = inference.load_for(tikki.load(name, players))
         meta, valid = loaded.meta, loaded.meta["validation"]
         states = positions(name, players, args.positions, args.seed)
         rates = [speed(states, f"expert:seconds={args.seconds}{extra}") for extra in SPECS]

@@ -12,11 +12,12 @@ import pytest
 
 import tikki
 from tests._bots import play_game
-from tikki import bots, extras
+from tikki import bots, extras, inference
 from tikki.core import RulesError
+from tikki.inference import StatePolicy, ViewPolicy
 from tikki.interop.observations import encoder_for
-from tikki.learn import cli, data, model, train
-from tikki.learn.policy import AdapterPolicy, StatePolicy, ViewPolicy
+from tikki.learn import cli, data, train
+from tikki.learn.policy import AdapterPolicy
 
 SHIPPED = (("myllymatti", 3), ("mattis", 3), ("mueckenstich", 4))
 
@@ -39,9 +40,9 @@ def _positions(game: tikki.Game, count: int, seed: int) -> list[tikki.State]:
 @pytest.mark.parametrize(("name", "players"), SHIPPED)
 def test_shipped_model_loads_and_fits_the_game(name: str, players: int) -> None:
     game = tikki.load(name, players)
-    path = model.shipped(name)
+    path = inference.shipped(name)
     assert path.stat().st_size < 4_000_000
-    loaded = model.load_for(game)
+    loaded = inference.load_for(game)
     loaded.check(game, encoder_for(game).size)
     assert loaded.actions == len(encoder_for(game).actions)
     assert loaded.meta["data"]["rows"] > 0 and "top1" in loaded.meta["validation"]
@@ -117,7 +118,7 @@ def test_learned_specs_are_checked() -> None:
     with pytest.raises(RulesError, match="value"):
         bots.make("expert:value=2")
     with pytest.raises(RulesError, match="cannot read the model"):
-        model.read(Path("/nonexistent.npz"))
+        inference.read(Path("/nonexistent.npz"))
     assert "learned" in bots.bot_names()
 
 
@@ -173,7 +174,7 @@ def test_tiny_data_and_training_run(tmp_path: Path) -> None:
     assert set(np.unique(rows["value"])) <= {-1.0, 0.5}
     trained = train.train(rows, hidden=(16, 8), epochs=2, seed=1)
     path = trained.save(tmp_path / "m.npz")
-    assert model.read(path).meta["validation"]["rows"] > 0
+    assert inference.read(path).meta["validation"]["rows"] > 0
     game = tikki.load("myllymatti", 3)
     lineup = [bots.make(f"learned:model={path}", seed=1), bots.make("random", seed=2)]
     assert play_game(game, [*lineup, bots.make("random", seed=3)], seed=2).is_over
@@ -196,8 +197,8 @@ def test_expert_search_data_is_one_hot_where_it_did_not_search() -> None:
 def test_a_game_without_a_model_is_refused_clearly(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(model, "MODELS_DIR", tmp_path)
-    monkeypatch.setattr(model, "_CACHE", {})
+    monkeypatch.setattr(inference, "MODELS_DIR", tmp_path)
+    monkeypatch.setattr(inference, "_CACHE", {})
     with pytest.raises(RulesError, match="no learned model for mattis"):
         bots.make("learned").choose(tikki.load("mattis", 3), _view("mattis", 3))
 
@@ -243,7 +244,7 @@ def test_tikki_train_command(tmp_path: Path) -> None:
     args += ["--data", str(tmp_path / "d"), "--out", str(out), "--epochs", "1"]
     done = runner.invoke(app, args)
     assert done.exit_code == 0, done.output
-    assert model.read(out).meta["data"]["games"] == 2  # one chunk of two games
+    assert inference.read(out).meta["data"]["games"] == 2  # one chunk of two games
     bad = runner.invoke(app, ["train", "poker"])
     assert bad.exit_code == 2 and "no game 'poker'" in bad.output
     assert "Traceback" not in bad.output
@@ -289,7 +290,7 @@ def test_the_value_generalises_to_held_out_games() -> None:
     rows = _memorable()
     trained = train.train(rows, hidden=(32, 16), epochs=6, seed=1)
     assert trained.meta["validation"]["value_r2"] > 0.3
-    assert model.LINEAR_VALUE in trained.weights
+    assert inference.LINEAR_VALUE in trained.weights
     old = train.train(rows, hidden=(32, 16), epochs=6, seed=1, value="mlp")
     assert old.meta["validation"]["value_r2"] < trained.meta["validation"]["value_r2"]
 
@@ -297,7 +298,7 @@ def test_the_value_generalises_to_held_out_games() -> None:
 def test_the_linear_value_survives_saving(tmp_path: Path) -> None:
     rows = _memorable(games=20, per_game=10)
     trained = train.train(rows, hidden=(8, 4), epochs=1, seed=1)
-    again = model.read(trained.save(tmp_path / "m.npz"))
+    again = inference.read(trained.save(tmp_path / "m.npz"))
     obs = rows["observation"][:5]
     assert np.allclose(again.forward(obs)[1], trained.forward(obs)[1], atol=1e-5)
     assert not np.allclose(again.forward(obs)[1], again.forward(obs)[1][0])
@@ -327,7 +328,7 @@ def test_training_on_the_move_played_with_early_stopping_and_a_warm_start(
     assert cli.main([*argv, "--target", "move", "--patience", "1", "-o", str(first)]) == 0
     again = tmp_path / "again.npz"
     assert cli.main([*argv, "--init", str(first), "--value", "mlp", "-o", str(again)]) == 0
-    assert model.read(again).meta["training"]["init"]["bot"] == "heuristic"
+    assert inference.read(again).meta["training"]["init"]["bot"] == "heuristic"
     assert cli.main([*argv, "--value", "deep"]) == 2
 
 
@@ -343,7 +344,7 @@ def test_data_folders_join_with_their_games_apart(tmp_path: Path) -> None:
     assert both["meta"]["bot"] == "heuristic+ismcts:iterations=5"
     argv = ["train", "mattis", "--data", str(tmp_path / "a"), "--data", str(tmp_path / "b")]
     assert cli.main([*argv, "--epochs", "1", "--hidden", "8,4", "-o", str(tmp_path / "m.npz")]) == 0
-    assert model.read(tmp_path / "m.npz").meta["data"]["games"] == 2
+    assert inference.read(tmp_path / "m.npz").meta["data"]["games"] == 2
     data.generate("myllymatti", tmp_path / "c", 1, seed=2, bot="heuristic", chunk=1)
     with pytest.raises(RulesError, match="different games"):
         data.join([tmp_path / "a", tmp_path / "c"])

@@ -10,23 +10,23 @@ import numpy as np
 import pytest
 
 import tikki
-from tikki import arena
-from tikki.learn import cli, model, reinforce
+from tikki import arena, inference
+from tikki.learn import cli, reinforce
 
 ACTIONS = 4
 
 
-def _tiny(seed: int = 0) -> tuple[model.Model, np.ndarray, np.ndarray]:
+def _tiny(seed: int = 0) -> tuple[inference.Model, np.ndarray, np.ndarray]:
     """A small model, one observation (repeated) and an all-legal mask but the last id."""
-    m = model.Model.init(5, ACTIONS, (8, 6), seed)
+    m = inference.Model.init(5, ACTIONS, (8, 6), seed)
     obs = np.random.default_rng(seed).standard_normal((3, 5)).astype(np.float32)
     mask = np.ones((3, ACTIONS), np.int8)
     mask[:, -1] = 0
     return m, obs, mask
 
 
-def _probs(m: model.Model, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return model.masked_softmax(m.forward(obs)[0], mask)
+def _probs(m: inference.Model, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return inference.masked_softmax(m.forward(obs)[0], mask)
 
 
 @pytest.mark.parametrize(("sign", "direction"), [(1.0, 1), (-1.0, -1)])
@@ -118,7 +118,7 @@ def test_the_group_baseline_is_the_deals_other_games() -> None:
 
 def test_rollouts_value_every_legal_move_and_are_seeded() -> None:
     game = tikki.load("myllymatti", 3)
-    learner = reinforce.Learner(game, model.read(model.shipped("myllymatti")))
+    learner = reinforce.Learner(game, inference.read(inference.shipped("myllymatti")))
     first = reinforce.play_episode(learner, "heuristic", 3, 0, rollouts=1)
     again = reinforce.play_episode(learner, "heuristic", 3, 0, rollouts=1)
     assert len(first.q) == len(first.action) > 0
@@ -142,7 +142,7 @@ def test_the_margin_is_the_gain_less_the_others_mean() -> None:
 
 def test_a_group_shares_the_deal_and_the_opponents() -> None:
     game = tikki.load("myllymatti", 3)
-    learner = reinforce.Learner(game, model.read(model.shipped("myllymatti")))
+    learner = reinforce.Learner(game, inference.read(inference.shipped("myllymatti")))
     first, second = (reinforce.play_episode(learner, "heuristic", 3, i, 1.0, 7) for i in (0, 1))
     assert np.array_equal(first.obs[0], second.obs[0])  # the same cards, the same seat
     alone = reinforce.play_episode(learner, "heuristic", 3, 7)
@@ -152,7 +152,7 @@ def test_a_group_shares_the_deal_and_the_opponents() -> None:
 def _recipe(tmp_path: Path, name: str) -> reinforce.Recipe:
     return reinforce.Recipe(
         game="myllymatti",
-        init=model.shipped("myllymatti"),
+        init=inference.shipped("myllymatti"),
         out=tmp_path / name,
         games=6,
         batch=3,
@@ -167,10 +167,10 @@ def test_a_short_run_is_reproducible_and_records_its_recipe(tmp_path: Path) -> N
     lines: list[str] = []
     first = reinforce.reinforce(_recipe(tmp_path, "a.npz"), progress=lines.append)
     second = reinforce.reinforce(_recipe(tmp_path, "b.npz"))
-    last = model.read(tmp_path / "a.last.npz")
-    shipped = model.read(model.shipped("myllymatti"))
+    last = inference.read(tmp_path / "a.last.npz")
+    shipped = inference.read(inference.shipped("myllymatti"))
     for key, w in last.weights.items():
-        assert np.array_equal(w, model.read(tmp_path / "b.last.npz").weights[key])
+        assert np.array_equal(w, inference.read(tmp_path / "b.last.npz").weights[key])
         assert np.array_equal(first.weights[key], second.weights[key])
     assert any(not np.array_equal(last.weights[k], shipped.weights[k]) for k in ("w1", "wp"))
     meta = last.meta["reinforce"]
@@ -182,7 +182,7 @@ def test_a_short_run_is_reproducible_and_records_its_recipe(tmp_path: Path) -> N
 
 def test_the_evaluation_is_the_arena_run() -> None:
     game = tikki.load("mattis", 3)
-    learner = reinforce.Learner(game, model.read(model.shipped("mattis")))
+    learner = reinforce.Learner(game, inference.read(inference.shipped("mattis")))
     figure = reinforce.evaluate(learner, "heuristic", 9, 5, game)
     spec = arena.ArenaSpec("mattis", 3, {}, ("learned", "heuristic", "heuristic"), 9, 5)
     stats = arena.summarize(arena.run(spec), spec.lineup)[0].as_dict()
@@ -206,7 +206,10 @@ def test_the_evaluation_is_the_arena_run() -> None:
         (["reinforce", "mattis", "--average", "1", "-o", "x.npz"], "--average"),
         (["reinforce", "mattis", "--baseline", "group", "-o", "x.npz"], "--group"),
         (["reinforce", "mattis", "--group", "5", "--baseline", "group", "-o", "x.npz"], "--group"),
-        (["reinforce", "mattis", "--init", str(model.shipped("myllymatti")), "-o", "x.npz"], "for"),
+        (
+            ["reinforce", "mattis", "--init", str(inference.shipped("myllymatti")), "-o", "x.npz"],
+            "for",
+        ),
     ],
 )
 def test_the_command_refuses_bad_arguments_in_words(

@@ -1,4 +1,5 @@
-"""The learned models: a small MLP per game, inference in pure NumPy.
+"""The learned models and their inference, in pure NumPy: a small MLP per game, and the
+policies the bots read it through.
 
 A model maps a seat's observation (:func:`tikki.interop.observations.encoder_for`, the
 vector the adapters give) through two ReLU layers to
@@ -15,7 +16,11 @@ vector the adapters give) through two ReLU layers to
 The weights and what they were trained for (game, players, options, observation and
 action sizes, the value's scale, the data and the validation figures) are one ``.npz``:
 the shipped ones are ``tikki/models/<game>.npz`` (:func:`shipped`), loaded by
-:func:`load_for`; ``python -m tikki.learn train`` writes new ones.
+:func:`load_for`; ``python -m tikki.learn train`` writes new ones (:mod:`tikki.learn`, the
+training, builds on this module).
+
+:class:`StatePolicy` is a game's model on states (the ``expert`` bot's priors and values)
+and :class:`ViewPolicy` on a seat's view (the ``learned`` bot).
 """
 
 # ruff: noqa: E402  (the extra is checked before its imports)
@@ -27,6 +32,8 @@ require("models", "the learned models (NumPy)", ("numpy",))
 
 import functools
 import json
+import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,11 +41,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tikki.core import Game, RulesError
+from tikki.core import Game, RulesError, State
 from tikki.i18n import _ as _t
+from tikki.interop.observations import encoder_for
 
 Array = npt.NDArray[np.float32]
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+MODELS_DIR = Path(__file__).resolve().parent / "models"
 """Where the shipped models are (package data)."""
 LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 """The weight arrays of a model, in order."""
@@ -214,3 +222,59 @@ def load_for(game: Game, path: str | Path | None = None) -> Model:
             )
         model = _CACHE[key] = read(file)
     return model
+
+
+class StatePolicy:
+    """A game's model on states: the observation of a seat, its policy and value.
+
+    :meth:`encode` reads only what the seat may know (the encoders' contract)."""
+
+    def __init__(self, game: Game, path: str | Path | None = None) -> None:
+        self.game = game
+        self.encoder = encoder_for(game)
+        self.actions = self.encoder.actions
+        self.model: Model = load_for(game, path)
+        self.model.check(game, self.encoder.size)
+        self._obs = self.encoder.empty()
+        self._mask = np.zeros(len(self.actions), np.int8)
+
+    def encode(self, state: State, seat: int) -> Array:
+        """``seat``'s observation of ``state`` (a vector reused by the next call)."""
+        return self.encoder.encode(state, seat, self._obs)
+
+    def priors(self, state: State, legal: list[str]) -> dict[str, float]:
+        """The policy's probability of each of ``legal`` for the player to move."""
+        seat = state.current_player
+        assert seat is not None
+        obs = self.encode(state, seat)
+        index = self.actions.index
+        ids = [index[m] for m in legal]
+        mask = self._mask
+        mask.fill(0)
+        mask[ids] = 1
+        probs = self.model.policy(obs, mask)
+        return {m: float(probs[i]) for m, i in zip(legal, ids, strict=True)}
+
+    def values(self, state: State) -> list[float]:
+        """Every seat's expected gain from ``state`` (one batch through the model)."""
+        players = self.game.players
+        obs = np.stack([self.encoder.encode(state, s) for s in range(players)])
+        return [float(v) for v in self.model.forward(obs)[1]]
+
+
+class ViewPolicy(StatePolicy):
+    """A game's model on a seat's view (the ``learned`` bot)."""
+
+    def observe(self, view: Mapping[str, Any], rng: random.Random) -> Array:
+        """The observation of the view's seat, from a state the view allows (any gives the
+        same vector: the encoders read only what the seat may know)."""
+        state = self.game.sampler(view)(rng)
+        return self.encode(state, int(view["seat"]))
+
+    def probabilities(
+        self, game: Game, view: Mapping[str, Any], rng: random.Random
+    ) -> dict[str, float]:
+        """Each legal move's probability (summing to 1 over them)."""
+        legal = [str(m) for m in view["legal_moves"]]
+        state = self.game.sampler(view)(rng)
+        return self.priors(state, legal)

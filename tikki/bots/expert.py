@@ -38,7 +38,7 @@ for ``ismcts``) ends a search early.  ``bot.last`` says what the last move cost:
 chosen, the ISMCTS iterations and the solver's positions.
 
 **Learned guidance (issue 38, off by default):** ``expert:priors=W`` lets the game's
-learned policy (:mod:`tikki.learn`, ``tikki/models/<game>.npz``) guide the top two levels
+learned policy (:mod:`tikki.inference`, ``tikki/models/<game>.npz``) guide the top two levels
 of the tree by PUCT with weight ``W`` (e.g. ``priors=1``); ``expert:value=L`` mixes the
 learned value of the leaf into each rollout's result with weight ``L`` (``value=1``: the
 value alone, no rollout); ``model=FILE.npz`` uses a retrained model.  Both need NumPy
@@ -71,6 +71,7 @@ from tikki.bots.endgame import DRAW, LOSS, WIN, Clock, Solver, cards_in_hands
 from tikki.bots.heuristic import policy_for
 from tikki.bots.ismcts import Guide, ISMCTSBot, Node
 from tikki.core import VALUE_KINDS, Game, RulesError, State
+from tikki.extras import require
 from tikki.i18n import _ as _t
 
 WEIGHTS = (0.75, 1.0, 1.25, 1.5)
@@ -187,8 +188,6 @@ class ExpertBot:
                 _t("expert needs priors >= 0 (0: off) and value between 0 and 1 (0: off)")
             )
         if self.priors > 0 or self.value > 0:
-            from tikki.extras import require
-
             require("models", "expert with learned priors or values", ("numpy",))
         self.seconds = float(seconds)
         self.iterations = None if iterations is None else int(iterations)
@@ -327,7 +326,7 @@ class ExpertBot:
         """The learned model that guides the search in ``game`` (loaded once)."""
         guide = self._guides.get(game)
         if guide is None:
-            from tikki.learn.policy import StatePolicy
+            from tikki.inference import StatePolicy
 
             path = self.model if self.model is not None and self.model.endswith(".npz") else None
             guide = self._guides[game] = StatePolicy(game, path)

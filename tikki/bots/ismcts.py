@@ -98,7 +98,7 @@ costs an observation and a pass through the model."""
 
 
 class Guide(Protocol):
-    """What the search asks a learned model (:class:`tikki.learn.policy.StatePolicy`)."""
+    """What the search asks a learned model (:class:`tikki.inference.StatePolicy`)."""
 
     def priors(self, state: State, legal: list[str]) -> dict[str, float]:
         """The policy's probability of each legal move of the player to move."""
@@ -231,7 +231,7 @@ class ISMCTSBot:
         self._spreads = 0.0
         self._spread_count = 0
         self.guide: Guide | None = None
-        """A learned model (:class:`tikki.learn.policy.StatePolicy`) that guides the search
+        """A learned model (:class:`tikki.inference.StatePolicy`) that guides the search
         where :attr:`prior_weight` or :attr:`value_mix` is above 0 (``expert:priors=``,
         ``expert:value=``); without one the search is exactly the plain one."""
         self.prior_weight = 0.0

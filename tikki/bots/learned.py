@@ -1,7 +1,7 @@
 """The ``learned`` bot: a trained policy alone, no search (instant; issue 38).
 
 ``learned`` plays the game it is given with that game's shipped model
-(``tikki/models/<game>.npz``, :mod:`tikki.learn.model`); ``learned:<game>`` names the game
+(``tikki/models/<game>.npz``, :mod:`tikki.inference`); ``learned:<game>`` names the game
 the model must be for (a bot made for another game refuses to play), and
 ``learned:model=path/to/model.npz`` plays a retrained model (``python -m tikki.learn
 train``).  It plays the policy's most probable legal move (``sample=1``: a move drawn from
@@ -65,10 +65,10 @@ class LearnedBot:
         return self.rng.choices(legal, weights)[0]
 
     def policy(self, game: Game) -> Any:
-        """The :class:`tikki.learn.policy.ViewPolicy` of ``game`` (made once)."""
+        """The :class:`tikki.inference.ViewPolicy` of ``game`` (made once)."""
         policy = self._policies.get(game)
         if policy is None:
-            from tikki.learn.policy import ViewPolicy
+            from tikki.inference import ViewPolicy
 
             path = None
             if self.model is not None and self.model != game.name:

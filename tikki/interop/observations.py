@@ -47,8 +47,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-import tikki
-from tikki.core import Game, State
+from tikki.core import Game, State, game_class, games, load
 from tikki.interop.encoding import ActionSpace, ViewEncoder
 
 Vector = npt.NDArray[np.float32]
@@ -224,7 +223,7 @@ def encoder_for(game: Game) -> Encoder:
 
 
 DOC_CONFIGS: tuple[tuple[str, int, dict[str, Any]], ...] = tuple(
-    (name, info["players"]["default"], {}) for name, info in tikki.games().items()
+    (name, info["players"]["default"], {}) for name, info in games().items()
 )
 """The games (name, players, options) whose tables ``docs/observations.md`` shows: each
 game at its default number of players."""
@@ -234,8 +233,8 @@ def __getattr__(name: str) -> Any:
     """Each game's encoder class by its own name (``observations.<Class>Encoder``), read
     from the games' declarations."""
     if name.endswith("Encoder") and not name.startswith("_"):
-        for game in tikki.games():
-            declared = tikki.core.game_class(game).observation_encoder
+        for game in games():
+            declared = game_class(game).observation_encoder
             if declared.endswith(f":{name}"):
                 module, _, attr = declared.partition(":")
                 return getattr(importlib.import_module(module), attr)
@@ -255,7 +254,7 @@ def document() -> str:
         "```text\n" + doc.strip() + "\n```\n",
     ]
     for name, players, options in DOC_CONFIGS:
-        enc = encoder_for(tikki.load(name, players, **options))
+        enc = encoder_for(load(name, players, **options))
         kind = type(enc).__name__
         parts.append(f"## {name}, {players} players ({kind}, {enc.size} values)\n")
         parts.append(enc.table() + "\n")
@@ -267,7 +266,7 @@ def document() -> str:
         "`env.unwrapped.actions.to_text(id)` and `.to_id(text)` convert.\n"
     )
     for name, players, options in DOC_CONFIGS:
-        space = encoder_for(tikki.load(name, players, **options)).actions
+        space = encoder_for(load(name, players, **options)).actions
         parts.append(f"## {name} ({len(space)} actions)\n")
         parts.append(action_table(space) + "\n")
     return "\n".join(parts)

@@ -122,7 +122,8 @@ def _hidden(text: str) -> tuple[int, int]:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from tikki.learn import data, model, train
+    from tikki import inference
+    from tikki.learn import data, train
 
     hidden = _hidden(args.hidden)
     folders = args.data or [DATA_ROOT / args.game]
@@ -138,9 +139,9 @@ def _train(args: argparse.Namespace) -> int:
         target=args.target,
         value=args.value,
         patience=args.patience,
-        init=model.read(args.init) if args.init is not None else None,
+        init=inference.read(args.init) if args.init is not None else None,
     )
-    out = model.shipped(args.game) if args.ship else args.out or folder / "model.npz"
+    out = inference.shipped(args.game) if args.ship else args.out or folder / "model.npz"
     trained.save(out)
     print(f"{out}: {json.dumps(trained.meta['validation'])}")
     return 0
@@ -203,13 +204,14 @@ def _reinforce_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _reinforce(args: argparse.Namespace) -> int:
-    from tikki.learn import model, reinforce
+    from tikki import inference
+    from tikki.learn import reinforce
 
     if args.out.suffix != ".npz":
         raise RulesError(_t("--out is a .npz file, not {path!r}", path=str(args.out)))
     recipe = reinforce.Recipe(
         game=args.game,
-        init=args.init or model.shipped(args.game),
+        init=args.init or inference.shipped(args.game),
         out=args.out,
         against=args.against,
         games=args.games,
@@ -235,9 +237,10 @@ def _reinforce(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from tikki.learn import data, model, train
+    from tikki import inference
+    from tikki.learn import data, train
 
-    loaded = model.read(args.model or model.shipped(args.game))
+    loaded = inference.read(args.model or inference.shipped(args.game))
     rows = data.load(args.data or DATA_ROOT / args.game)
     if rows["observation"].shape[1] != loaded.inputs:
         raise RulesError(_t("the data and the model are for different games or player counts"))

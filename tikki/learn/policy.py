@@ -1,5 +1,5 @@
-"""The learned models as policies: on a seat's view (bots), a state (search) or the
-adapters' observation vectors (Gymnasium, PettingZoo).
+"""The learned models as policies on the adapters' observation vectors (Gymnasium,
+PettingZoo); the bots' policies, on a state or a seat's view, are :mod:`tikki.inference`'s.
 
 ::
 
@@ -25,7 +25,6 @@ from tikki.extras import require
 
 require("models", "the learned models (NumPy)", ("numpy",))
 
-import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -34,65 +33,8 @@ import numpy as np
 import numpy.typing as npt
 
 import tikki
-from tikki.core import Game, State
+from tikki.inference import Array, load_for, masked_softmax
 from tikki.interop.observations import encoder_for
-from tikki.learn.model import Array, Model, load_for, masked_softmax
-
-
-class StatePolicy:
-    """A game's model on states: the observation of a seat, its policy and value.
-
-    :meth:`encode` reads only what the seat may know (the encoders' contract)."""
-
-    def __init__(self, game: Game, path: str | Path | None = None) -> None:
-        self.game = game
-        self.encoder = encoder_for(game)
-        self.actions = self.encoder.actions
-        self.model: Model = load_for(game, path)
-        self.model.check(game, self.encoder.size)
-        self._obs = self.encoder.empty()
-        self._mask = np.zeros(len(self.actions), np.int8)
-
-    def encode(self, state: State, seat: int) -> Array:
-        """``seat``'s observation of ``state`` (a vector reused by the next call)."""
-        return self.encoder.encode(state, seat, self._obs)
-
-    def priors(self, state: State, legal: list[str]) -> dict[str, float]:
-        """The policy's probability of each of ``legal`` for the player to move."""
-        seat = state.current_player
-        assert seat is not None
-        obs = self.encode(state, seat)
-        index = self.actions.index
-        ids = [index[m] for m in legal]
-        mask = self._mask
-        mask.fill(0)
-        mask[ids] = 1
-        probs = self.model.policy(obs, mask)
-        return {m: float(probs[i]) for m, i in zip(legal, ids, strict=True)}
-
-    def values(self, state: State) -> list[float]:
-        """Every seat's expected gain from ``state`` (one batch through the model)."""
-        players = self.game.players
-        obs = np.stack([self.encoder.encode(state, s) for s in range(players)])
-        return [float(v) for v in self.model.forward(obs)[1]]
-
-
-class ViewPolicy(StatePolicy):
-    """A game's model on a seat's view (the ``learned`` bot)."""
-
-    def observe(self, view: Mapping[str, Any], rng: random.Random) -> Array:
-        """The observation of the view's seat, from a state the view allows (any gives the
-        same vector: the encoders read only what the seat may know)."""
-        state = self.game.sampler(view)(rng)
-        return self.encode(state, int(view["seat"]))
-
-    def probabilities(
-        self, game: Game, view: Mapping[str, Any], rng: random.Random
-    ) -> dict[str, float]:
-        """Each legal move's probability (summing to 1 over them)."""
-        legal = [str(m) for m in view["legal_moves"]]
-        state = self.game.sampler(view)(rng)
-        return self.priors(state, legal)
 
 
 class AdapterPolicy:

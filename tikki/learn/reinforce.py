@@ -58,9 +58,9 @@ from tikki import arena
 from tikki import bots as botlib
 from tikki.core import Game, RulesError, State
 from tikki.i18n import _ as _t
+from tikki.inference import Array, Model, masked_softmax, read
 from tikki.interop.observations import Encoder, encoder_for
 from tikki.learn.data import DEFAULT_PLAYERS, _gains, derive
-from tikki.learn.model import Array, Model, masked_softmax, read
 from tikki.learn.train import _adamw, activations, backprop
 
 POLICY = ("w1", "b1", "w2", "b2", "wp", "bp")

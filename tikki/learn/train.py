@@ -1,6 +1,6 @@
 """Training a game's model on self-play data, in NumPy alone (no deep-learning library).
 
-:func:`train` fits :class:`~tikki.learn.model.Model` with AdamW on minibatches:
+:func:`train` fits :class:`~tikki.inference.Model` with AdamW on minibatches:
 
 * the policy by the cross-entropy between its masked softmax and a target: the search's
   visit distribution (``target="visits"``, the soft targets of AlphaZero) or the move the
@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from tikki.core import RulesError
 from tikki.i18n import _ as _t
-from tikki.learn.model import LAYERS, LINEAR_VALUE, Array, Model, masked_softmax
+from tikki.inference import LAYERS, LINEAR_VALUE, Array, Model, masked_softmax
 
 Batch = Mapping[str, npt.NDArray[Any]]
 TARGETS = ("visits", "move")

@@ -137,7 +137,7 @@ def learned_games() -> dict[str, dict[str, list[Any]]]:
 
 @functools.cache
 def _learned_games() -> dict[str, dict[str, list[Any]]]:
-    from tikki.learn.model import shipped_players
+    from tikki.inference import shipped_players
 
     where: dict[str, dict[str, list[Any]]] = {}
     for name, counts in shipped_players().items():
@@ -162,15 +162,15 @@ def learned_plays(game: Game) -> bool:
     is for its player count and sees what its seats see (its variant and options)."""
     if extras.missing("models"):
         return False
-    from tikki.learn.model import shipped_players
+    from tikki.inference import shipped_players
 
     return game.players in shipped_players().get(game.name, ()) and _model_fits(game)
 
 
 @functools.lru_cache(maxsize=64)
 def _model_fits(game: Game) -> bool:
+    from tikki.inference import load_for
     from tikki.interop.observations import encoder_for
-    from tikki.learn.model import load_for
 
     try:
         load_for(game).check(game, encoder_for(game).size)
