@@ -10,3 +10,24 @@
 export function $(sel) {
   return /** @type {HTMLElement} */ (document.querySelector(sel));
 }
+
+/**
+ * The page's input (or other form control with a value) for a selector.
+ * @param {string} sel
+ * @returns {HTMLInputElement}
+ */
+export const $input = (sel) => /** @type {HTMLInputElement} */ ($(sel));
+
+/**
+ * The page's button for a selector.
+ * @param {string} sel
+ * @returns {HTMLButtonElement}
+ */
+export const $button = (sel) => /** @type {HTMLButtonElement} */ ($(sel));
+
+/**
+ * The page's select menu for a selector.
+ * @param {string} sel
+ * @returns {HTMLSelectElement}
+ */
+export const $select = (sel) => /** @type {HTMLSelectElement} */ ($(sel));

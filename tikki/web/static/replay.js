@@ -6,77 +6,77 @@
 // /api/tables/{id}/replay, POST /api/replay), which shows nothing hidden before the end.
 // With ?analysis=1 (the links of the analysis chart and log) the page shows what the
 // analysis said at each of the seat's decisions.
-import { ApiError, api, copyText, esc, loadToken, seatLabel, seatNames } from "./api.js";
-import { cardName, cardSVG, sortCards } from "./cards.js";
+import { api, copyText, esc, loadToken, seatLabel, seatNames } from "./api.js";
 import { eventText } from "./events.js";
-import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
-import { describe, moveChips } from "./moves.js";
-import { percent } from "./words.js";
+import { $, $button, $input, $select } from "./dom.js";
+import { _, languageSwitcher, translatePage } from "./i18n.js";
+import { describe } from "./moves.js";
 import { loaded, ready, rendererOf } from "./renderers.js";
-
-const $ = (sel) => document.querySelector(sel);
-const LABELS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+import { get, pack, post, unpack } from "./replay/record.js";
+import { renderSaid, verdictBadge } from "./replay/said.js";
+import { renderHands, renderSeats } from "./replay/seats.js";
 
 const match = location.pathname.match(/\/replay\/([^/?#]+)/);
 const params = new URLSearchParams(location.search);
+/** @typedef {import("./store.js").HistoryEntry} HistoryEntry */
+/** @typedef {import("./renderers.js").Ctx} Ctx */
+/** @typedef {import("./renderers.js").Renderer} Renderer */
+/** @typedef {import("./replay/said.js").Analysis} Analysis */
+
+/**
+ * @typedef {object} ReplayData The server's answer (docs/protocol.md: the replay).
+ * @property {string} game
+ * @property {number} players
+ * @property {boolean} over
+ * @property {any[]} frames the view after each move (the deal first)
+ * @property {HistoryEntry[]} history
+ * @property {number | string | null} [seat] whose view the frames are
+ * @property {import("./store.js").Table} [table] a table's replay: its table
+ * @property {string} [title] an uploaded record's game title
+ * @property {{name?: string}[]} [seats] an uploaded record's seats
+ * @property {any} [outcome]
+ */
+
 const rp = {
   id: match ? decodeURIComponent(match[1]) : null,
   seat: params.get("seat") ?? "",
+  /** @type {number | null} */
   at: params.has("at") ? Number(params.get("at")) : null,
   wantAnalysis: params.get("analysis") === "1",
-  /** the server's answer: frames, history, the table or the record's seats */
+  /** the server's answer: frames, history, the table or the record's seats
+   * @type {ReplayData | null} */
   data: null,
+  /** @type {string | null} an uploaded record (JSON text) */
   record: null,
   packed: "",
+  /** @type {Analysis | null} */
   analysis: null,
+  /** @type {string[]} */
   names: [],
 };
 
+/** The replay loaded (load() sets it before anything is drawn). */
+const data = () => /** @type {ReplayData} */ (rp.data);
+
 // ---------------------------------------------------------------- loading
-
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": acceptLanguage() },
-    body,
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const detail = data && data.detail;
-    throw new ApiError(response.status, detail?.code ?? "error", detail?.message ?? _("The server answered {status}.", { status: response.status }));
-  }
-  return data;
-}
-
-async function get(path) {
-  const token = rp.id ? loadToken(rp.id) : null;
-  const headers = { Accept: "application/json", "Accept-Language": acceptLanguage() };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, { headers });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const detail = data && data.detail;
-    throw new ApiError(response.status, detail?.code ?? "error", detail?.message ?? _("The server answered {status}.", { status: response.status }));
-  }
-  return data;
-}
 
 async function load() {
   const query = rp.seat === "" ? "" : `?seat=${encodeURIComponent(rp.seat)}`;
   try {
     rp.data = rp.id
-      ? await get(`/api/tables/${encodeURIComponent(rp.id)}/replay${query}`)
+      ? await get(`/api/tables/${encodeURIComponent(rp.id)}/replay${query}`, loadToken(rp.id))
       : await post(`/api/replay${query}`, rp.record);
   } catch (err) {
-    if (err.code === "not_finished" && rp.seat !== "") {
+    const error = /** @type {import("./api.js").ApiError} */ (err);
+    if (error.code === "not_finished" && rp.seat !== "") {
       // before the end, only the spectators' view (or your own seat's)
       rp.seat = "";
-      notice(err.message);
+      notice(error.message);
       return load();
     }
     throw err;
   }
-  const d = rp.data;
+  const d = data();
   rp.names = d.table
     ? seatNames(d.table)
     : Array.from({ length: d.players }, (_x, i) => (d.seats && d.seats[i] && d.seats[i].name) || seatLabel(i));
@@ -97,6 +97,7 @@ async function load() {
 
 // ---------------------------------------------------------------- the page
 
+/** @param {string} text an error to show */
 function notice(text) {
   const box = $("#notice");
   box.className = "notice error";
@@ -104,13 +105,14 @@ function notice(text) {
   box.hidden = false;
 }
 
+/** Set the page up for a loaded replay: its title, the views to choose, the slider. */
 function setup() {
-  const d = rp.data;
+  const d = data();
   const title = d.table ? d.table.title : d.title;
   $("#title").textContent = _("Replay: {game}", { game: title });
   document.title = `${_("Replay: {game}", { game: title })} · tikki`;
-  const select = $("#perspective");
-  select.innerHTML = "";
+  const select = $select("#perspective");
+  select.replaceChildren();
   select.append(new Option(_("Spectators' view"), ""));
   rp.names.forEach((name, i) => select.append(new Option(_("As {name} saw it", { name }), String(i))));
   const all = new Option(_("Every hand"), "all");
@@ -118,7 +120,7 @@ function setup() {
   select.append(all);
   select.value = d.seat === null || d.seat === undefined ? "" : String(d.seat);
   rp.seat = select.value;
-  $("#scrub").max = String(d.frames.length - 1);
+  $input("#scrub").max = String(d.frames.length - 1);
   $("#replay-note").textContent = d.over
     ? ""
     : _("This game is not over: the replay shows what its spectators saw, no hand.");
@@ -127,16 +129,17 @@ function setup() {
 }
 
 function renderer() {
-  return rendererOf(rp.data.game);
+  return rendererOf(data().game);
 }
 
-/** Show the position after `k` moves. */
+/** Show the position after `k` moves.
+ * @param {number} k */
 function show(k) {
   if (!loaded()) {
     ready.then(() => show(k)); // the games' own renderers are still loading
     return;
   }
-  const d = rp.data;
+  const d = data();
   const last = d.frames.length - 1;
   rp.at = Math.max(0, Math.min(last, k));
   const view = d.frames[rp.at];
@@ -160,13 +163,13 @@ function show(k) {
   board.dataset.game = d.game;
   $("#phase").textContent = R.phase(view);
   $("#position").textContent = rp.at === 0 ? _("The deal · move 0 of {n}", { n: last }) : _("Move {k} of {n}", { k: rp.at, n: last });
-  $("#scrub").value = String(rp.at);
-  $("#first").disabled = $("#back").disabled = rp.at === 0;
-  $("#last").disabled = $("#forward").disabled = rp.at === last;
+  $input("#scrub").value = String(rp.at);
+  $button("#first").disabled = $button("#back").disabled = rp.at === 0;
+  $button("#last").disabled = $button("#forward").disabled = rp.at === last;
   $("#last-move").innerHTML = lastMove(rp.at, d.game);
-  renderSeats(view, R, ctx);
+  renderSeats(view, R, ctx, rp.names, d.players);
   $("#centre").innerHTML = R.centre(tableView, ctx);
-  renderHands(view, seat);
+  renderHands(view, seat, rp.seat === "all", rp.names);
   const over = view.phase === "over";
   $("#result").hidden = !over;
   $("#result").innerHTML = over ? `<h2>${esc(_("Game over"))}</h2>${R.result(view, ctx)}` : "";
@@ -174,7 +177,7 @@ function show(k) {
   $("#sheet").hidden = !sheet;
   $("#sheet").innerHTML = sheet;
   renderLog(rp.at);
-  renderSaid(rp.at);
+  renderSaid(rp.analysis, rp.seat, rp.names, rp.at);
   const url = new URL(location.href);
   if (rp.seat === "") url.searchParams.delete("seat");
   else url.searchParams.set("seat", rp.seat);
@@ -185,70 +188,31 @@ function show(k) {
 
 const history_ = window.history;
 
+/**
+ * The move that led to position `k`, with its events (HTML).
+ * @param {number} k
+ * @param {string} game
+ */
 function lastMove(k, game) {
   if (k === 0) return esc(_("The cards are dealt."));
-  const e = rp.data.history[k - 1];
-  const name = `<strong>${esc(rp.names[e.seat] ?? seatLabel(e.seat))}</strong>`;
+  const e = data().history[k - 1];
+  const name = `<strong>${esc(rp.names[e.seat ?? -1] ?? seatLabel(e.seat ?? 0))}</strong>`;
   const events = (e.events || []).map((ev) => eventText(ev, rp.names, game, e)).filter(Boolean);
   return `${describe(e, false, name)}${events.length ? ` · ${events.join(" ")}` : ""}`;
 }
 
-function renderSeats(view, R, ctx) {
-  const n = rp.data.players;
-  const items = [];
-  for (let s = 0; s < n; s++) {
-    const acting = view.to_act === s && view.phase !== "over";
-    const stats = R.seatStats(view, s)
-      .map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`)
-      .join("");
-    const badges = R.seatBadges(view, s)
-      .map((b) => {
-        const [key, text] = Array.isArray(b) ? b : [b.split(" ")[0], _(b)];
-        return `<span class="badge badge-${esc(key)}">${esc(text)}</span>`;
-      })
-      .join("");
-    items.push(
-      `<li class="seat${acting ? " acting" : ""}${s === ctx.mySeat ? " mine" : ""}" data-seat="${s}"${acting ? ' aria-current="true"' : ""}>` +
-        `<div class="seat-head"><span class="seat-name">${acting ? '<span class="turn-dot" aria-hidden="true">▶</span> ' : ""}` +
-        `${esc(rp.names[s])}</span>${badges}</div><dl class="stats">${stats}</dl>${R.seatExtra(view, s)}</li>`,
-    );
-  }
-  $("#seats").innerHTML = items.join("");
-}
-
-function handRow(cards, title) {
-  const hand = sortCards(cards || []);
-  const items = hand
-    .map((c) => `<li><span class="card static hand-card" role="img" aria-label="${esc(cardName(c))}">${cardSVG(c)}</span></li>`)
-    .join("");
-  return (
-    `<div class="replay-hand"><h2 class="hand-title">${esc(title)} · ${hand.length}</h2>` +
-    `<ul class="hand">${items || `<li class="muted empty-hand">${esc(_("No cards."))}</li>`}</ul></div>`
-  );
-}
-
-function renderHands(view, seat) {
-  const box = $("#hands");
-  if (rp.seat === "all" && view.hands) {
-    box.innerHTML = view.hands.map((cards, s) => handRow(cards, _("{name}'s hand", { name: rp.names[s] }))).join("");
-  } else if (seat !== null) {
-    box.innerHTML = handRow(view.hand, _("{name}'s hand", { name: rp.names[seat] }));
-  } else {
-    box.innerHTML = `<p class="muted">${esc(_("Spectators see no hand. Choose a player's view above."))}</p>`;
-  }
-}
-
+/**
+ * The moves, each a step to its position; those after position `k` greyed.
+ * @param {number} k
+ */
 function renderLog(k) {
   const list = $("#log-list");
-  const history = rp.data.history;
+  const history = data().history;
   if (list.dataset.n !== String(history.length) || list.dataset.seat !== rp.seat) {
     list.innerHTML = history
       .map((e, i) => {
-        const name = `<span class="who">${esc(rp.names[e.seat] ?? seatLabel(e.seat))}</span>`;
-        const verdict = decisionAt(i);
-        const badge = verdict && verdict.label
-          ? ` <span class="verdict ${esc(verdict.label)}">${LABELS[verdict.label] ?? ""}</span>`
-          : "";
+        const name = `<span class="who">${esc(rp.names[e.seat ?? -1] ?? seatLabel(e.seat ?? 0))}</span>`;
+        const badge = verdictBadge(rp.analysis, rp.seat, i);
         return `<li data-i="${i}"><button type="button" class="link replay-step" data-at="${i + 1}">${describe(e, false, name)}</button>${badge}</li>`;
       })
       .join("");
@@ -256,13 +220,13 @@ function renderLog(k) {
     list.dataset.seat = rp.seat;
   }
   $("#log-count").textContent = `${k} / ${history.length}`;
-  for (const li of list.children) {
+  for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
     const i = Number(li.dataset.i);
     li.classList.toggle("future", i >= k);
     if (i === k - 1) li.setAttribute("aria-current", "step");
     else li.removeAttribute("aria-current");
   }
-  const current = list.querySelector('[aria-current="step"]');
+  const current = /** @type {HTMLElement | null} */ (list.querySelector('[aria-current="step"]'));
   if (current) {
     const box = $("#log-scroll");
     const top = current.offsetTop - box.offsetTop;
@@ -270,55 +234,11 @@ function renderLog(k) {
   }
 }
 
-/** The analysis of the followed seat's decision at history index `i` (move i + 1). */
-function decisionAt(i) {
-  const a = rp.analysis;
-  if (!a || String(a.seat) !== rp.seat) return null;
-  return a.decisions.find((d) => d.number === i + 1) ?? null;
-}
-
-function fmt(value) {
-  const a = rp.analysis;
-  return a.kind === "not_loser" ? percent(Math.round(value * 100)) : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
-}
-
-/** A value with its sampling error when the analysis gives one: `62% ± 3%`. */
-function fmtError(value, error) {
-  return error === undefined || error === null ? fmt(value) : `${fmt(value)} ± ${fmt(error).replace("+", "")}`;
-}
-
-/** What the analysis said about the decision taken at this position (lichess's arrows, in words). */
-function renderSaid(k) {
-  const box = $("#said");
-  const d = decisionAt(k);
-  box.hidden = !d;
-  if (!d) return;
-  const name = esc(rp.names[rp.analysis.seat]);
-  const values = Object.entries(d.values)
-    .sort((x, y) => y[1] - x[1])
-    .map(
-      ([move, value]) =>
-        `<li class="${move === d.played ? "played" : ""}${move === d.best ? " best" : ""}">${moveChips(move)} <span class="muted">${esc(fmtError(value, d.errors?.[move]))}</span></li>`,
-    )
-    .join("");
-  const verdict = d.label
-    ? _("{name} played {played} ({label}); {best} was better by {loss}.", {
-        name,
-        played: `<b>${moveChips(d.played)}</b>`,
-        label: esc({ inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[d.label] ?? d.label),
-        best: `<b>${moveChips(d.best)}</b>`,
-        loss: esc(fmtError(d.loss, d.error).replace(/^\+/, "")),
-      })
-    : _("{name} played {played}: the best move, or as good as it.", { name, played: `<b>${moveChips(d.played)}</b>` });
-  box.innerHTML =
-    `<h2>${esc(_("The analysis: move {n}", { n: d.number }))}</h2><p class="said-verdict">${verdict}</p>` +
-    `<p class="muted">${esc(_("Each legal move's value here, best first:"))}</p><ol class="said-values">${values}</ol>`;
-}
-
 // ---------------------------------------------------------------- input
 
+/** @param {number} delta moves forward (negative: back) */
 function step(delta) {
-  if (rp.data) show(rp.at + delta);
+  if (rp.data) show((rp.at ?? 0) + delta);
 }
 
 document.addEventListener("click", (ev) => {
@@ -329,7 +249,7 @@ document.addEventListener("click", (ev) => {
   if (id === "first") show(0);
   else if (id === "back") step(-1);
   else if (id === "forward") step(1);
-  else if (id === "last") show(rp.data.frames.length - 1);
+  else if (id === "last") show(data().frames.length - 1);
   else if (id === "share") share();
 });
 
@@ -337,12 +257,13 @@ document.addEventListener("keydown", (ev) => {
   const t = /** @type {HTMLElement} */ (ev.target);
   if (!rp.data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
   if (t.matches("input, select, textarea")) return; // the slider and the menu keep their keys
+  /** @type {Record<string, number>} */
   const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
   if (!(ev.key in moves)) return;
   ev.preventDefault();
   const delta = moves[ev.key];
   if (delta === -Infinity) show(0);
-  else if (delta === Infinity) show(rp.data.frames.length - 1);
+  else if (delta === Infinity) show(data().frames.length - 1);
   else step(delta);
 });
 
@@ -369,31 +290,17 @@ async function reload() {
   try {
     await load();
   } catch (err) {
-    notice(err.message);
+    notice(/** @type {Error} */ (err).message);
   }
 }
 
 // ---------------------------------------------------------------- uploaded records
 
-async function squeeze(stream) {
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-/** A record as a compact, URL-safe text (raw deflate, base64url): the shared link's fragment. */
-async function pack(text) {
-  const bytes = await squeeze(new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw")));
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return btoa(out).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-async function unpack(packed) {
-  const raw = atob(packed.replace(/-/g, "+").replace(/_/g, "/"));
-  const bytes = Uint8Array.from(raw, (c) => c.charCodeAt(0));
-  const out = await squeeze(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")));
-  return new TextDecoder().decode(out);
-}
-
+/**
+ * Replay an uploaded record (`fresh`: from its first position, not the link's).
+ * @param {string} text the record's JSON
+ * @param {boolean} fresh
+ */
 async function openRecord(text, fresh) {
   const error = $("#upload-error");
   error.hidden = true;
@@ -409,11 +316,11 @@ async function openRecord(text, fresh) {
   try {
     await load();
     rp.packed = await pack(JSON.stringify(JSON.parse(text)));
-    show(rp.at);
+    show(rp.at ?? 0);
   } catch (err) {
     $("#board").hidden = true;
     $("#upload").hidden = false;
-    error.textContent = err.message;
+    error.textContent = /** @type {Error} */ (err).message;
     error.hidden = false;
   }
 }
