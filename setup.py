@@ -17,9 +17,9 @@ from setuptools import setup
 
 
 def _modules(folder: str) -> list[str]:
-    """Every module of ``folder`` but its ``__init__.py``, in name order: each game's rules
-    (``tikki/games``) and rollout tactics (``tikki/bots/heuristic``), plug-ins of this tree
-    included, without naming one."""
+    """Every module of ``folder`` but its ``__init__.py``, in name order: the engine's
+    (``tikki/core``), each game's rules (``tikki/games``) and rollout tactics
+    (``tikki/bots/heuristic``), plug-ins of this tree included, without naming one."""
     root = Path(__file__).resolve().parent
     found = (root / folder).glob("*.py")
     return sorted(p.relative_to(root).as_posix() for p in found if p.name != "__init__.py")
@@ -28,7 +28,7 @@ def _modules(folder: str) -> list[str]:
 COMPILED_MODULES = [
     "tikki/cards.py",
     "tikki/events.py",
-    "tikki/core.py",
+    *_modules("tikki/core"),
     *_modules("tikki/games"),
     *_modules("tikki/bots/heuristic"),
     "tikki/bots/ismcts.py",

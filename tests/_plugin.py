@@ -35,8 +35,8 @@ def env(base: Mapping[str, str] | None = None) -> dict[str, str]:
 
 def _forget() -> None:
     """Drop what the registry and the import system learnt about the plug-in."""
-    core._REGISTRY.pop(NAME, None)
-    core._load_modules.cache_clear()
+    core.registry._REGISTRY.pop(NAME, None)
+    core.registry._load_modules.cache_clear()
     for module in [m for m in sys.modules if m == NAME or m.startswith(NAME + ".")]:
         del sys.modules[module]
     importlib.invalidate_caches()

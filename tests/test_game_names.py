@@ -58,7 +58,7 @@ def _fold(text: str) -> str:
 
 def game_words() -> dict[str, set[str]]:
     """Each registered game's words: name, title, title without umlauts, own variants."""
-    registry = core._registry()
+    registry = core.registered()
     variant_owners: dict[str, set[str]] = {}
     for name, cls in registry.items():
         for variant in cls.variants:

@@ -43,13 +43,13 @@ def plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[EntryPoint]]:
         assert group == core.GAMES_GROUP
         return real + extra
 
-    saved = dict(core._REGISTRY)
-    monkeypatch.setattr(core, "entry_points", fake)
-    core._load_modules.cache_clear()
+    saved = dict(core.registry._REGISTRY)
+    monkeypatch.setattr(core.registry, "entry_points", fake)
+    core.registry._load_modules.cache_clear()
     yield extra
-    core._REGISTRY.clear()
-    core._REGISTRY.update(saved)
-    core._load_modules.cache_clear()
+    core.registry._REGISTRY.clear()
+    core.registry._REGISTRY.update(saved)
+    core.registry._load_modules.cache_clear()
 
 
 def test_the_three_games_register_through_the_entry_point_group() -> None:
@@ -100,7 +100,7 @@ def test_games_declare_their_facts() -> None:
         ),
         "myllymatti": (False, "not_loser", frozenset(), "tikki.bots.heuristic.myllymatti"),
     }
-    endgames = {n: (c.endgame_phase, c.endgame_hidden) for n, c in core._registry().items()}
+    endgames = {n: (c.endgame_phase, c.endgame_hidden) for n, c in core.registered().items()}
     assert endgames == {
         "myllymatti": ("shed", False),
         "mattis": ("shed", True),

@@ -15,7 +15,8 @@ from typing import Any, get_args, get_origin, get_type_hints, is_typeddict
 import pytest
 
 import tikki
-from tikki import views
+from tikki import core, views
+from tikki.games.myllymatti import MyllymattiView
 
 
 def _fits(value: Any, hint: Any) -> bool:
@@ -53,9 +54,9 @@ def _misfits(value: dict[str, Any], shape: Any) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("name", sorted(views.VIEWS))
+@pytest.mark.parametrize("name", sorted(core.view_types()))
 def test_views_have_their_declared_shape(name: str) -> None:
-    shape = views.VIEWS[name]
+    shape = core.view_types()[name]
     checked = 0
     for players in (3, 4):
         game = tikki.load(name, players=players)
@@ -79,8 +80,8 @@ def test_views_have_their_declared_shape(name: str) -> None:
 def test_the_checker_finds_a_wrong_view() -> None:
     state = tikki.load("myllymatti", players=3).new_state(seed=1)
     view = state.view(0)
-    assert not _misfits(view, views.MyllymattiView)
-    assert _misfits({**view, "extra": 1}, views.MyllymattiView) == ["undeclared key 'extra'"]
-    assert _misfits({**view, "stock_size": "9"}, views.MyllymattiView)
+    assert not _misfits(view, MyllymattiView)
+    assert _misfits({**view, "extra": 1}, MyllymattiView) == ["undeclared key 'extra'"]
+    assert _misfits({**view, "stock_size": "9"}, MyllymattiView)
     del view["phase"]
-    assert _misfits(view, views.MyllymattiView) == ["missing key 'phase'"]
+    assert _misfits(view, MyllymattiView) == ["missing key 'phase'"]

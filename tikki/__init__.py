@@ -48,7 +48,7 @@ __all__ = [
     "load",
     "replay",
 ]
-COMPILED: bool = not core.__file__.endswith(".py")
+COMPILED: bool = not core.game.__file__.endswith(".py")
 """Whether the engine runs compiled (``TIKKI_MYPYC=1 pip install .``, issue 17) or as pure
 Python (the default): the same rules and results either way, only the speed differs."""
 __version__ = "0.1.0"

@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias, final
 
-from tikki.core import JSON
+from tikki.views import JSON
 
 Cache: TypeAlias = list[JSON | None]
 """An event's JSON once built (:func:`to_json`): ``[public]``, and ``[public, the drawer's

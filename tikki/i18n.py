@@ -245,26 +245,12 @@ def own(texts: Mapping[str, Mapping[str, str]], message: str, /, **params: Any) 
     return text.format(**params) if params else text
 
 
-def _own_texts(name: str) -> Mapping[str, Mapping[str, str]]:
-    """The translations game ``name`` ships (none for an unknown game)."""
-    from tikki.core import RulesError, game_class
-
-    try:
-        return game_class(name).translations
-    except RulesError:
-        return {}
-
-
-def localized_games(described: Mapping[str, Any]) -> dict[str, Any]:
-    """``tikki.games()`` in the current language: each summary, phase goal and title, move
-    and variant title, tie word and option ``text`` translated (by the game's own
-    translations, else the catalogs), the option ``help`` its translated text with the
-    ruling ids kept."""
-    return {name: _localized_game(info, _own_texts(name)) for name, info in described.items()}
-
-
-def _localized_game(info: Mapping[str, Any], texts: Mapping[str, Mapping[str, str]]) -> Any:
-    """One game's description in the current language (:func:`localized_games`)."""
+def localized_game(info: Mapping[str, Any], texts: Mapping[str, Mapping[str, str]]) -> Any:
+    """One game's description (:func:`tikki.core.describe_game`) in the current language:
+    its summary, phase goals and titles, move and variant titles, tie word and option
+    ``text`` translated by ``texts`` (the game's own translations, else the catalogs), the
+    option ``help`` its translated text with the ruling ids kept.
+    :func:`tikki.core.localized_games` does it for every game."""
 
     def words(text: str) -> str:
         return own(texts, text) if text else text
@@ -302,7 +288,7 @@ __all__ = [
     "check",
     "current",
     "known",
-    "localized_games",
+    "localized_game",
     "negotiate",
     "ngettext",
     "own",

@@ -14,6 +14,9 @@ Values that each game describes in its own module (a trick, an event, the facts)
 from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict, cast
 
+JSON = dict[str, Any]
+"""A JSON-ready dictionary (what views, outcomes, events and records are made of)."""
+
 # --- the parts every view shares ------------------------------------------------------
 
 
@@ -82,26 +85,8 @@ class SheddingView(BaseView):
 
 GameView = BaseView
 """Any game's view: the keys every game shares.  Each game declares its own view type
-(:attr:`tikki.core.Game.view_type`) in its own module."""
-
-
-def _views() -> dict[str, type[Mapping[str, Any]]]:
-    from tikki.core import _registry  # the games import this module
-
-    return {name: cls.view_type for name, cls in sorted(_registry().items())}
-
-
-def __getattr__(name: str) -> Any:
-    """``VIEWS`` (each game's view type by the game's name) and each game's view type by
-    its own name (``views.<Class>View``), read from the games' declarations."""
-    if name == "VIEWS":
-        return _views()
-    if not name.endswith("View") or name.startswith("_"):  # typing asks for other names
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    for shape in _views().values():
-        if shape.__name__ == name:
-            return shape
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+(:attr:`tikki.core.Game.view_type`) in its own module; :func:`tikki.core.view_types`
+lists them by game."""
 
 
 # --- outcomes ----------------------------------------------------------------------------
@@ -158,6 +143,7 @@ def shedding_outcome(outcome: Mapping[str, Any] | None) -> SheddingOutcome | Non
 
 
 __all__ = [
+    "JSON",
     "BaseView",
     "CardPlay",
     "GameView",

@@ -13,7 +13,7 @@ from tikki.cli.shared import (
     console,
     use_lang,
 )
-from tikki.core import games
+from tikki.core import games, localized_games
 from tikki.core import split_rulings as core_split_rulings
 from tikki.i18n import _
 from tikki.tui import common
@@ -31,7 +31,7 @@ def games_command(lang: LangOption = None) -> None:
     Example: [bold]tikki games[/]
     """
     use_lang(lang)
-    for name, info in i18n.localized_games(games()).items():
+    for name, info in localized_games(games()).items():
         p = info["players"]
         span = _(
             "{min}–{max} players (default {default})",

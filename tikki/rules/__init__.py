@@ -22,7 +22,7 @@ import functools
 import re
 from importlib import resources
 
-from tikki.core import RulesError
+from tikki.core import RulesError, registered
 from tikki.i18n import LANGUAGES, spoken
 from tikki.i18n import _ as _t
 
@@ -60,9 +60,7 @@ def _texts(game: str) -> dict[str, str]:
     own = _files().get(game)
     if own:
         return own
-    from tikki.core import _registry  # the games import this module
-
-    cls = _registry().get(game)
+    cls = registered().get(game)
     if cls is None or not cls.rules_package:
         return {}
     return _package_files(cls.rules_package, game)
@@ -70,9 +68,7 @@ def _texts(game: str) -> dict[str, str]:
 
 def rules_games() -> tuple[str, ...]:
     """The games that have rules texts, sorted (tikki's own and the plug-ins')."""
-    from tikki.core import _registry  # the games import this module
-
-    return tuple(sorted(set(_files()) | {g for g in _registry() if _texts(g)}))
+    return tuple(sorted(set(_files()) | {g for g in registered() if _texts(g)}))
 
 
 def rules_text(game: str, lang: str = DEFAULT_LANGUAGE) -> str:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Response
 
 from tikki import i18n
-from tikki.core import games
+from tikki.core import games, localized_games
 from tikki.server import botplay, schemas, web
 from tikki.server.routes.common import ERRORS
 
@@ -17,7 +17,7 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 @router.get("/games", response_model=schemas.GamesInfo)
 async def list_games() -> dict[str, Any]:
     """The games, their players, variants and options, and the bot levels offered."""
-    described = web.with_renderers(i18n.localized_games(games()))
+    described = web.with_renderers(localized_games(games()))
     return {"games": described, "bots": botplay.levels()}
 
 
