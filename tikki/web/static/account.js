@@ -1,5 +1,5 @@
 // @ts-check
-// The account page (issue 42): sign in, create an account (attaching this browser's guest
+// The account page: sign in, create an account (attaching this browser's guest
 // games: the seat tokens kept in localStorage), sign out everywhere, a private profile,
 // and deleting the account. Every request that changes something repeats the CSRF
 // cookie's value in X-CSRF-Token; the session itself is an HttpOnly cookie the page

@@ -1,5 +1,5 @@
 // @ts-check
-// "Analyse my game" at the end of a game (issue #15 item 5): the server judges every
+// "Analyse my game" at the end of a game: the server judges every
 // decision of your seat from your own view, on its background pool; this panel starts the
 // job, shows its progress, then the summary, a chart of your chances move by move, and
 // marks the inaccuracies, mistakes and blunders in the move log.  The judge is the Expert

@@ -1,5 +1,5 @@
 // @ts-check
-// Table chat (issue 42): quick phrases go to the server as ids and are shown in this
+// Table chat: quick phrases go to the server as ids and are shown in this
 // reader's language; free text (when the table's creator allows it) is shown as text only
 // (textContent: a message is never parsed as HTML). A person can be muted on this device
 // (localStorage `tikki.mute.<table>`). Reading is a long poll of GET /api/tables/{id}/chat;

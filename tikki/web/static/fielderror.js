@@ -1,8 +1,8 @@
 // @ts-check
-// Errors beside the control that caused them (issue #35 item 5), for the lobby and the
+// Errors beside the control that caused them, for the lobby and the
 // table page: never a notice at the top of the page that hides itself.
 
-/** An error beside the control that caused it (issue #35 item 5): announced, tied to
+/** An error beside the control that caused it: announced, tied to
  * the control (aria-describedby, aria-invalid), and kept until the player acts there again
  * (edits the field or the form, or presses the button again). */
 let made = 0;

@@ -1,5 +1,5 @@
 // @ts-check
-// What each game declares about itself (GET /api/games, issue 39), in the page's language
+// What each game declares about itself (GET /api/games), in the page's language
 // (`?lang=`, the pseudo-locale included), read once when the page loads: the shared code
 // asks this module instead of naming games.
 import { lang } from "./i18n.js";

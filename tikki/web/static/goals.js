@@ -1,6 +1,6 @@
 // @ts-check
 // "What you want now": one short line per game and phase, shown when a phase begins.
-// Each game declares its lines (Game.phase_goals, issue 39); /api/games serves them in the
+// Each game declares its lines (Game.phase_goals); /api/games serves them in the
 // page's language (games.js).
 import { GAMES } from "./games.js";
 

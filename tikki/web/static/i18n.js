@@ -1,5 +1,5 @@
 // @ts-check
-// The page's language (issue #13): English (the source texts), Finnish and German, and the
+// The page's language: English (the source texts), Finnish and German, and the
 // test locale `pseudo` (every text in ⟦…⟧). The catalogs are /static/i18n/LANG.json,
 // generated from tikki/locale/*/LC_MESSAGES/web.po by `make catalogs-web`; a text missing
 // from a catalog stays English.

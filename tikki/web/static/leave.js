@@ -1,5 +1,5 @@
 // @ts-check
-// People who leave (issue #12 item 6): the turn timer's countdown, Resign (with a
+// People who leave: the turn timer's countdown, Resign (with a
 // confirm step), "Let a bot play for NAME" when someone is away, "Take my seat back",
 // and the lines saying which bot played for whom. table_extras.js calls renderLeave()
 // after each render; the lobby reads the timer choice with timerChoice().

@@ -1,5 +1,5 @@
 // @ts-check
-// A player's profile (issue 42): ratings per game (provisional ones marked), per-game
+// A player's profile: ratings per game (provisional ones marked), per-game
 // statistics, the games with result, opponents, rating change and links to the replay and
 // the analysis (filterable by game), all records as one download, and the game's
 // leaderboard with the bot levels as reference lines. Every name is put in as text.

@@ -1,5 +1,5 @@
 // @ts-check
-// "Play now against bots" (issue 35, point 15): one button per game in the lobby makes a
+// "Play now against bots": one button per game in the lobby makes a
 // table of you and bots with your last settings for that game, takes your seat and opens
 // the table, in one step. The settings of the last table created for each game (players,
 // variant, options, bot level, table options) are kept in localStorage.

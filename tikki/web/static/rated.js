@@ -1,5 +1,5 @@
 // @ts-check
-// The mark of a rated table (issue 42) in the lobby, on the join screen and at the table:
+// The mark of a rated table in the lobby, on the join screen and at the table:
 // the result moves the people's ratings, and only signed-in people take its seats.
 import { esc } from "./api.js";
 import { _ } from "./i18n.js";

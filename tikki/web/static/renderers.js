@@ -1,7 +1,7 @@
 // @ts-check
 // Each game's renderer for the table and the replay pages: render/<game>.js where the game
 // ships one (its /api/games entry says so: `renderer`, read by games.js), else
-// render/generic.js, which draws any game from its view. No game is named here (issue 39).
+// render/generic.js, which draws any game from its view. No game is named here.
 // The renderers load while the page starts: a page draws once `ready` has settled.
 import { GAMES } from "./games.js";
 import generic from "./render/generic.js";

@@ -1,5 +1,5 @@
 // @ts-check
-// The replay page (issue 35, point 12): /replay/{table}?seat=N|all&at=K steps through a
+// The replay page: /replay/{table}?seat=N|all&at=K steps through a
 // game move by move, as one seat saw it (or every hand once the game is over);
 // /replay opens a record the player uploads (kept, compressed, in the link's fragment so
 // the link can be shared). The positions come from the server (GET

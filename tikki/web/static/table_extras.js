@@ -1,7 +1,7 @@
 // @ts-check
-// The table page's rules link, "what you want now" line and "Play again" button
-// (issue #12 items 3 and 7), and the turn timer, Resign and away seats (item 6, in
-// leave.js); table.js calls renderExtras() after each render.
+// The table page's rules link, "what you want now" line and "Play again" button, and the
+// turn timer, Resign and away seats (in leave.js); table.js calls renderExtras() after
+// each render.
 import { api, esc, saveToken, tableUrl } from "./api.js";
 import { goal } from "./goals.js";
 import { renderAnalysis } from "./analysis.js";

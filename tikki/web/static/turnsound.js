@@ -1,5 +1,5 @@
 // @ts-check
-// Your turn, told (issue 35, point 14): a short chime made with WebAudio (no sound file),
+// Your turn, told: a short chime made with WebAudio (no sound file),
 // off by default and switched on by the table page's settings switch (remembered in
 // localStorage), and a polite aria-live line that says "Your turn" once per turn.
 import { storage } from "./api.js";

@@ -82,7 +82,7 @@ export function optionValue(value) {
 }
 
 /** A percentage in the page's language: `12%` in English, `12 %` (a no-break space) in
- * Finnish and German (issue #35 item 11). */
+ * Finnish and German. */
 export const percent = (n) => _("{n}%", { n });
 
 /** A place as an ordinal: `2nd` in English, `2.` in Finnish and German. */

@@ -1,5 +1,5 @@
 // @ts-check
-// Sentences about seats that may be the player's own (issue #35 item 3). A name slot is
+// Sentences about seats that may be the player's own. A name slot is
 // never filled with "You": a message about the player themself has its own sentence in
 // every language (`You won the trick`, not `Trick won by You`), and in a list of seats the
 // player is the lowercase pronoun (`Anna and you`). Every function returns plain text
