@@ -2,7 +2,8 @@
 
 * extract: every ``_("…")``, ``N_("…")`` and ``ngettext("…", "…", n)`` in ``tikki/``, plus the
   texts that live as data (:func:`data_texts`: game summaries, option help, the command
-  line's help), into ``tikki/locale/tikki.pot``;
+  line's help) and the event logs' sentences (:mod:`tikki.sentences`, the browser's with
+  the context ``browser``), into ``tikki/locale/tikki.pot``;
 * update: merge the template into ``tikki/locale/{fi,de}/LC_MESSAGES/tikki.po`` (a new
   text arrives untranslated, which the tests refuse until someone translates it);
 * compile: ``tikki.mo`` next to each ``.po`` (committed; a test checks they are current).
@@ -21,6 +22,7 @@ from typing import Any
 
 from tikki import __version__
 from tikki.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+from tikki.sentences import catalog_entries
 
 PACKAGE = Path(__file__).resolve().parent
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
@@ -102,6 +104,8 @@ def template() -> Any:
         )
     for text, where in data_texts():
         catalog.add(text, None, [(where, 0)])
+    for sentence, where, context in catalog_entries():  # the event logs' sentences
+        catalog.add(sentence, None, [(where, 0)], context=context)
     return catalog
 
 

@@ -9,6 +9,13 @@ They are translated in ``tikki/locale/{fi,de}/LC_MESSAGES/web.po`` (the gettext 
 each text is translated in one place. ``pseudo`` wraps every English text in ⟦…⟧ for the
 tests that look for texts left untranslated.
 
+A text the Python side's ``tikki`` domain has too (a card's name, a level, the event logs'
+sentences of :mod:`tikki.sentences`) is translated there only: ``web.pot`` leaves it out
+and the browser's JSON takes its translation from ``tikki.po`` (the context ``browser``
+first), except the few words the browser means otherwise (:data:`OWN_SENSE`). The event
+logs' sentences reach the browser as ``tikki/web/static/sentences.js``, written here from
+:mod:`tikki.sentences`.
+
 ``python -m tikki.web_catalogs`` (``make catalogs-web``) extracts, updates the ``.po``
 files (new texts come in untranslated) and writes the JSON; ``check`` only reports what
 is out of date or untranslated. Babel is a development tool here (the ``test`` extra); the
@@ -32,7 +39,7 @@ from babel.messages import extract as babel_extract
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from tikki import __version__
+from tikki import __version__, sentences
 
 ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "web"
@@ -46,13 +53,21 @@ LANGUAGES = ("fi", "de")
 PSEUDO = "pseudo"
 OPEN, CLOSE = "⟦", "⟧"
 """The pseudo-locale's markers around every text."""
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "ngettext": (1, 2), "Nn_": (1, 2)}
 """The JavaScript functions whose string arguments are messages."""
 PLURAL = "(n != 1)"
 """The plural rule of en, fi and de (the only rule the browser's i18n.js must know)."""
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """The header date of the written catalogs, fixed so that a rebuild changes nothing."""
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PYTHON_TEMPLATE = LOCALE / "tikki.pot"
+"""The Python side's template (``make catalogs-python``): the texts the browser borrows."""
+SENTENCES_JS = STATIC / "sentences.js"
+"""The event logs' sentences for the browser, generated from :mod:`tikki.sentences`."""
+OWN_SENSE = frozenset(
+    {"Dropped", "Options", "Pile", "Won tricks stay face down until the round is scored."}
+)
+"""Texts of both domains that the browser means otherwise: it keeps its own translation."""
 
 Message = str | tuple[str, ...]
 """A msgid, or (singular, plural) for a text with a count."""
@@ -224,6 +239,54 @@ def updated(lang: str, template: Catalog) -> Catalog:
     return catalog
 
 
+# ---------------------------------------------------------------- the texts of the tikki domain
+
+
+def _key(message_id: object) -> tuple[str, ...]:
+    return tuple(forms(message_id))
+
+
+def python_ids() -> set[tuple[str, ...]]:
+    """The msgids of the ``tikki`` domain's template as stored, each as its forms."""
+    with PYTHON_TEMPLATE.open("rb") as fileobj:
+        return {_key(m.id) for m in read_po(fileobj) if m.id}
+
+
+def borrowed(template: Catalog) -> set[tuple[str, ...]]:
+    """The browser's texts translated in the ``tikki`` domain (all it has but
+    :data:`OWN_SENSE`)."""
+    python = python_ids()
+    return {
+        _key(m.id)
+        for m in template
+        if m.id and _key(m.id) in python and forms(m.id)[0] not in OWN_SENSE
+    }
+
+
+def web_template(template: Catalog) -> Catalog:
+    """The ``web`` domain's template: the extracted texts less the :func:`borrowed` ones."""
+    taken = borrowed(template)
+    own = _catalog(None)
+    for m in template:
+        if m.id and _key(m.id) not in taken:
+            own.add(m.id, locations=m.locations, flags=m.flags)
+    return own
+
+
+def python_translations(lang: str, template: Catalog) -> dict[str, Any]:
+    """The :func:`borrowed` texts as ``lang``'s ``tikki.po`` translates them (its
+    ``browser`` context first), as the browser's JSON messages."""
+    with (LOCALE / lang / "LC_MESSAGES" / "tikki.po").open("rb") as fileobj:
+        po = read_po(fileobj, locale=lang, domain="tikki")
+    out: dict[str, Any] = {}
+    for key in borrowed(template):
+        m = po.get(key[0], context=sentences.BROWSER_CONTEXT) or po.get(key[0])
+        if m is not None and not m.fuzzy and _is_translated(m):
+            texts = forms(m.string)
+            out[key[0]] = texts if len(key) > 1 else texts[0]
+    return out
+
+
 # ---------------------------------------------------------------- the browser's JSON
 
 
@@ -247,6 +310,7 @@ def browser_catalog(lang: str, template: Catalog) -> dict[str, Any]:
                 continue
             texts = forms(m.string)
             messages[forms(m.id)[0]] = texts if len(forms(m.id)) > 1 else texts[0]
+        messages.update(python_translations(lang, template))
     return {"lang": lang, "plural": PLURAL, "messages": dict(sorted(messages.items()))}
 
 
@@ -268,21 +332,28 @@ def problems(template: Catalog | None = None) -> list[str]:
     its Finnish or German translation, a translation that drops or adds a placeholder,
     two texts sharing a msgid as plain and plural text."""
     template = template or extract_template()
+    own = web_template(template)
     out: list[str] = []
     ids = [m.id for m in template if m.id]
     singulars = [i[0] for i in ids if isinstance(i, tuple)]
     for clash in sorted(set(singulars) & {i for i in ids if isinstance(i, str)}):
         out.append(f"{clash!r} is both a plain and a plural text")
-    if not TEMPLATE.exists() or TEMPLATE.read_text(encoding="utf-8") != _dump(template):
+    if not TEMPLATE.exists() or TEMPLATE.read_text(encoding="utf-8") != _dump(own):
         out.append(f"{TEMPLATE} is not current: run make catalogs-web")
+    if not SENTENCES_JS.exists() or SENTENCES_JS.read_text("utf-8") != sentences.browser_module():
+        out.append(f"{SENTENCES_JS} is not current: run make catalogs-web")
     for lang in LANGUAGES:
         if not po_path(lang).exists():
             out.append(f"{po_path(lang)} is missing: run make catalogs-web")
             continue
         stored = po_path(lang).read_text(encoding="utf-8")
-        if stored != _dump(updated(lang, template)):
+        if stored != _dump(updated(lang, own)):
             out.append(f"{po_path(lang)} is not current: run make catalogs-web")
         out.extend(translation_problems(lang))
+        have = python_translations(lang, template)
+        for key in sorted(borrowed(template)):
+            if key[0] not in have:
+                out.append(f"{lang}: {key[0]!r} has no translation in tikki.po: run make catalogs")
     for lang in ("en", *LANGUAGES, PSEUDO):
         path = json_path(lang)
         if not path.exists() or path.read_text(encoding="utf-8") != json_text(lang, template):
@@ -316,13 +387,16 @@ def translation_problems(lang: str, catalog: Catalog | None = None) -> list[str]
 
 
 def write_all() -> None:
-    """Extract, update the ``.po`` files and write the template and the JSON."""
+    """Write ``sentences.js``, extract, update the ``.po`` files and write the template
+    and the JSON."""
+    SENTENCES_JS.write_text(sentences.browser_module(), encoding="utf-8")
     template = extract_template()
+    own = web_template(template)
     TEMPLATE.parent.mkdir(parents=True, exist_ok=True)
-    TEMPLATE.write_text(_dump(template), encoding="utf-8")
+    TEMPLATE.write_text(_dump(own), encoding="utf-8")
     for lang in LANGUAGES:
         po_path(lang).parent.mkdir(parents=True, exist_ok=True)
-        po_path(lang).write_text(_dump(updated(lang, template)), encoding="utf-8")
+        po_path(lang).write_text(_dump(updated(lang, own)), encoding="utf-8")
     JSON_DIR.mkdir(parents=True, exist_ok=True)
     for lang in ("en", *LANGUAGES, PSEUDO):
         json_path(lang).write_text(json_text(lang, template), encoding="utf-8")

@@ -3,7 +3,8 @@
 One function, :func:`event_lines`, turns the ``events`` of one history entry (docs/design.md:
 Events) into sentences: ``Seat 1 (random) wins the trick: 7♥ Q♠``, ``The trick falls``,
 ``Phase 2 begins: you lead``.  Nothing here compares states: every line comes from an
-event the engine emitted.
+event the engine emitted.  The sentences are :mod:`tikki.sentences`' (the browser's log
+reads the same catalogue), by event kind and variant.
 """
 
 from __future__ import annotations
@@ -15,23 +16,27 @@ from rich.text import Text
 
 from tikki.cards import suit_word
 from tikki.core import RulesError, game_class
-from tikki.i18n import N_, _, ngettext
+from tikki.i18n import _, ngettext
+from tikki.sentences import terminal
 from tikki.tui.common import card, cards, is_you, ordinal, sentence
 
-PHASE_WORDS = {
-    "shed": N_("Phase 2 begins: every hand is public"),
-    "discard": N_("Discarding: each player sets two cards aside"),
-    "play": N_("The tricks begin"),
-    "score": N_("Scoring: the round's tricks are counted"),
-}
+S: dict[str, str] = {k: v for k, v in terminal().items() if isinstance(v, str)}
+"""The terminal's sentences by event kind and variant, in English (:func:`_` translates)."""
+
+PHASE_WORDS = {phase: S[f"phase.{phase}"] for phase in ("shed", "discard", "play", "score")}
+
+
+def say(key: str, **params: Any) -> str:
+    """The terminal's sentence ``key``, translated, its ``{name}`` parameters filled in."""
+    return _(S[key], **params)
 
 
 def _tie_word(game: str) -> str:
     """The game's own word for a tie (:attr:`tikki.core.Game.tie_word`), else ``Tie``."""
     try:
-        return game_class(game).tie_word or N_("Tie")
+        return game_class(game).tie_word or S["tie.word"]
     except RulesError:  # an unknown game (a record from elsewhere): the plain word
-        return N_("Tie")
+        return S["tie.word"]
 
 
 def _you(name: str) -> bool:
@@ -106,26 +111,24 @@ def event_text(
     if kind == "trick":
         who = names[event["winner"]]
         won = cards(c["card"] for c in event["cards"])
-        return sentence(
-            who, N_("You win the trick: {0}"), N_("{name} wins the trick: {0}"), won, style="cyan"
-        )
+        return sentence(who, S["trick.you"], S["trick"], won, style="cyan")
     if kind == "tie":
         seats = _and([names[s] for s in event["seats"]])
         word = _(_tie_word(game))
         return Text(
-            _("{word}: {seats} tie for the highest rank and play again.", word=word, seats=seats),
+            say("tie", word=word, seats=seats),
             style="cyan",
         )
     if kind == "void_tie":
         return _void(event, names)
     if kind == "falls":
-        line = Text(_("The trick falls: "), style="cyan")
+        line = Text(say("falls"), style="cyan")
         line.append(cards(c["card"] for c in event["cards"]))
-        return line.append(_(" leave the game."))
+        return line.append(say("falls.end"))
     if kind == "take":
         who = names[event["seat"]]
         got = cards(event["cards"])
-        return sentence(who, N_("You pick up {0}"), N_("{name} picks up {0}"), got, style="cyan")
+        return sentence(who, S["take.you"], S["take"], got, style="cyan")
     if kind == "draw":
         return _draw(event, names)
     if kind == "last_card":
@@ -134,10 +137,7 @@ def event_text(
 
 
 def _void(event: Mapping[str, Any], names: Sequence[str]) -> Text:
-    if event.get("why") == "kina":
-        line = Text(_("The kina cannot go on: the trick is void, each takes back his cards ("))
-    else:
-        line = Text(_("Phase 1 ends mid-trick: the cards go back to who played them ("))
+    line = Text(say("void_tie.kina" if event.get("why") == "kina" else "void_tie"))
     line.stylize("cyan")
     for i, c in enumerate(event["cards"]):
         if i:
@@ -152,39 +152,30 @@ def _draw(event: Mapping[str, Any], names: Sequence[str]) -> Text:
     count = event["count"]
     if "cards" in event:
         drawn = cards(event["cards"])
-        return sentence(who, N_("You draw {0}"), N_("{name} draws {0}"), drawn, style="dim")
+        return sentence(who, S["draw.you"], S["draw"], drawn, style="dim")
     many = ngettext("{n} card", "{n} cards", count)
     if count == 1:
-        return sentence(who, N_("You draw a card"), N_("{name} draws a card"), style="dim")
-    return sentence(who, N_("You draw {0}"), N_("{name} draws {0}"), many, style="dim")
+        return sentence(who, S["draw.one.you"], S["draw.one"], style="dim")
+    return sentence(who, S["draw.you"], S["draw"], many, style="dim")
 
 
 def _last_card(event: Mapping[str, Any], names: Sequence[str]) -> Text:
     who = names[event["seat"]]
     if "card" not in event:
-        return sentence(
-            who,
-            N_("You set the last stock card aside, unseen: it decides the trump."),
-            N_("{name} sets the last stock card aside, unseen: it decides the trump."),
-        )
-    return sentence(
-        who,
-        N_("You draw the last stock card and show it: {0}"),
-        N_("{name} draws the last stock card and shows it: {0}"),
-        card(event["card"]),
-    )
+        return sentence(who, S["last_card.unseen.you"], S["last_card.unseen"])
+    return sentence(who, S["last_card.you"], S["last_card"], card(event["card"]))
 
 
 def _phase(event: Mapping[str, Any], names: Sequence[str]) -> Text:
     phase = event["phase"]
-    text = _(PHASE_WORDS[phase]) if phase in PHASE_WORDS else _("Phase {phase} begins", phase=phase)
+    text = _(PHASE_WORDS[phase]) if phase in PHASE_WORDS else say("phase.other", phase=phase)
     leader = event.get("leader")
     if leader is not None and phase != "discard":
         who = names[leader]
         if phase == "score":
-            then = sentence(who, N_("you choose"), N_("{name} chooses"))
+            then = sentence(who, S["choose.you"], S["choose"])
         else:
-            then = sentence(who, N_("you lead"), N_("{name} leads"))
+            then = sentence(who, S["lead.you"], S["lead"])
         text += "; " + then.plain
     return Text(text + ".", style="bold cyan")
 
@@ -199,7 +190,7 @@ def _table_event(
         if entry is not None and str(entry.get("move", "")).startswith("trump"):
             return None  # the move itself names the trump
         suit = event["suit"]
-        line = Text(_("Trump is {suit}", suit=suit_word(suit)), style="bold cyan")
+        line = Text(say("trump", suit=suit_word(suit)), style="bold cyan")
         if "card" in event:
             line.append(" (")
             line.append(card(event["card"]))
@@ -208,35 +199,24 @@ def _table_event(
     if kind == "dreck":
         got = ", ".join(f"{names[s]} {k}" for s, k in enumerate(event["counts"]) if k)
         dealt = ngettext("{n} card", "{n} cards", sum(event["counts"]))
-        line = Text(_("Dreck dealt: {cards} ({who})", cards=dealt, who=got), style="cyan")
+        line = Text(say("dreck", cards=dealt, who=got), style="cyan")
         if "cards" in event:
-            line.append(_("; you get "))
+            line.append(say("dreck.yours"))
             line.append(cards(event["cards"]))
         return line.append(".")
     if kind == "out":
         who = names[event["seat"]]
         place = event["place"]
-        return sentence(
-            who,
-            N_("You are out ({place})."),
-            N_("{name} is out ({place})."),
-            style="bold green",
-            place=ordinal(place),
-        )
+        return sentence(who, S["out.you"], S["out"], style="bold green", place=ordinal(place))
     if kind == "round":
         scores = ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(event["scores"]))
         totals = ", ".join(f"{names[s]} {v}" for s, v in enumerate(event["totals"]))
         return Text(
-            _(
-                "Round {round} is scored. Points: {scores}; totals: {totals}.",
-                round=event["round"] + 1,
-                scores=scores,
-                totals=totals,
-            ),
+            say("round", round=event["round"] + 1, scores=scores, totals=totals),
             style="bold cyan",
         )
     if kind == "over":
-        return Text(_("Game over."), style="bold")
+        return Text(say("over"), style="bold")
     return Text(f"({kind})")
 
 

@@ -1,125 +1,180 @@
 // @ts-check
 // The engine's events (docs/events.md) as log lines: what each move did, as this seat
 // may know it. Every line comes from an event in the view's history, never from
-// comparing two states, so the log after a reload equals the log before.
+// comparing two states, so the log after a reload equals the log before. The sentences
+// are tikki/sentences.py's, by event kind and variant (sentences.js, generated from it).
 import { YOU, esc, seatLabel } from "./api.js";
 import { cardChip, colourChip } from "./cards.js";
 import { _, format, ngettext } from "./i18n.js";
 import { says } from "./render/common.js";
 import { leadClause, tieLine } from "./render/seats.js";
+import { SENTENCES as S } from "./sentences.js";
 import { ordinal } from "./words.js";
 import { GAMES } from "./games.js";
 
+/** @typedef {{seat: number, card: string}} SeatCard */
+/**
+ * One event of a history entry (docs/events.md); which fields it has depends on `type`.
+ * @typedef {object} LogEvent
+ * @property {string} type
+ * @property {number} [seat]
+ * @property {number} [winner]
+ * @property {number[]} [seats]
+ * @property {(string | SeatCard)[]} [cards]
+ * @property {string} [card]
+ * @property {number} [count]
+ * @property {string} [why]
+ * @property {string} [phase]
+ * @property {number | null} [leader]
+ * @property {string} [suit]
+ * @property {number[]} [counts]
+ * @property {number} [place]
+ * @property {number} [round]
+ * @property {number[]} [scores]
+ */
+/** @typedef {{move?: string, events?: LogEvent[]}} LogEntry */
+
+/** @typedef {{[K in keyof typeof S]: (typeof S)[K] extends string ? K : never}[keyof typeof S]} Said */
+
+/**
+ * The sentence `key` in the page's language, its `{name}` parameters filled in.
+ * @param {Said} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {string}
+ */
+const say = (key, params) => _(S[key], params);
+
+/** @type {Record<string, string>} */
 const PHASE_WORDS = {
-  shed: _("Phase 2 begins: every hand is shown"),
-  discard: _("Discarding: each player sets two cards aside"),
-  play: _("The tricks begin"),
-  score: _("Scoring: the round's tricks are counted"),
+  shed: say("phase.shed"),
+  discard: say("phase.discard"),
+  play: say("phase.play"),
+  score: say("phase.score"),
 };
 
+/** @param {string[]} names @param {number} seat */
 const you = (names, seat) => names[seat] === YOU;
+/** @param {string[]} names @param {number} seat */
 const who = (names, seat) => esc(names[seat] ?? seatLabel(seat));
-const chips = (cards) => cards.map((c) => cardChip(c)).join(" ");
-const seatChips = (cards) => cards.map((c) => cardChip(c.card)).join(" ");
+/** @param {string | SeatCard} c */
+const chip = (c) => cardChip(typeof c === "string" ? c : c.card);
+/** @param {(string | SeatCard)[] | undefined} cards */
+const chips = (cards) => (cards ?? []).map(chip).join(" ");
+/** @param {number} x */
 const sign = (x) => (x > 0 ? `+${x}` : `${x}`);
+/** A field the event's type always carries (docs/events.md). @param {number | undefined} n */
+const num = (n) => /** @type {number} */ (n);
 
-/** One event as an HTML sentence, or "" where the move's own line says it all. */
+/**
+ * One event as an HTML sentence, or "" where the move's own line says it all.
+ * @param {LogEvent} event
+ * @param {string[]} names
+ * @param {string} game
+ * @param {LogEntry | null | undefined} entry
+ * @returns {string}
+ */
 export function eventText(event, names, game, entry) {
   switch (event.type) {
     case "trick":
-      return event.cards.length
-        ? says(names, event.winner, _("{name} win the trick: {cards}."), _("{name} wins the trick: {cards}."), {
-            cards: seatChips(event.cards),
-          })
-        : says(names, event.winner, _("{name} win the trick."), _("{name} wins the trick."));
+      return event.cards?.length
+        ? says(names, num(event.winner), say("trick.you"), say("trick"), { cards: chips(event.cards) })
+        : says(names, num(event.winner), say("trick.empty.you"), say("trick.empty"));
     case "tie": {
-      const tie = GAMES[game]?.tie_word || _("Tie"); // the game's own word (its declaration)
-      return esc(tieLine(tie, names, event.seats));
+      const tie = GAMES[game]?.tie_word || say("tie.word"); // the game's own word (its declaration)
+      return esc(tieLine(tie, names, event.seats ?? []));
     }
-    case "void_tie": {
-      const back = event.cards.map((c) => `${who(names, c.seat)} ${cardChip(c.card)}`).join(", ");
-      return event.why === "kina"
-        ? _("The kina cannot go on: the trick is void, each takes back his cards ({cards}).", { cards: back })
-        : _("Phase 1 ends mid-trick: the cards go back to who played them ({cards}).", { cards: back });
-    }
+    case "void_tie":
+      return voidText(event, names);
     case "falls":
-      return _("The trick falls: {cards} leave the game.", { cards: seatChips(event.cards) });
+      return say("falls", { cards: chips(event.cards) });
     case "take":
-      return says(names, event.seat, _("{name} pick up {cards}."), _("{name} picks up {cards}."), {
-        cards: chips(event.cards),
-      });
+      return says(names, num(event.seat), say("take.you"), say("take"), { cards: chips(event.cards) });
     case "draw":
-      return event.cards
-        ? says(names, event.seat, _("{name} draw {cards}."), _("{name} draws {cards}."), { cards: chips(event.cards) })
-        : you(names, event.seat)
-          ? format(ngettext("{name} draw a card.", "{name} draw {n} cards.", event.count), { name: who(names, event.seat) })
-          : format(ngettext("{name} draws a card.", "{name} draws {n} cards.", event.count), {
-              name: who(names, event.seat),
-            });
+      return drawText(event, names);
     case "last_card":
       return event.card
-        ? says(
-            names,
-            event.seat,
-            _("{name} draw the last stock card and show it: {card}."),
-            _("{name} draws the last stock card and shows it: {card}."),
-            { card: cardChip(event.card) },
-          )
-        : says(
-            names,
-            event.seat,
-            _("{name} set the last stock card aside, face down: it decides the trump."),
-            _("{name} sets the last stock card aside, face down: it decides the trump."),
-          );
+        ? says(names, num(event.seat), say("last_card.you"), say("last_card"), { card: cardChip(event.card) })
+        : says(names, num(event.seat), say("last_card.unseen.you"), say("last_card.unseen"));
     default:
       return tableText(event, names, entry);
   }
 }
 
+/** @param {LogEvent} event @param {string[]} names */
+function voidText(event, names) {
+  const back = (event.cards ?? [])
+    .map((c) => (typeof c === "string" ? c : `${who(names, c.seat)} ${cardChip(c.card)}`))
+    .join(", ");
+  return say(event.why === "kina" ? "void_tie.kina" : "void_tie", { cards: back });
+}
+
+/** @param {LogEvent} event @param {string[]} names */
+function drawText(event, names) {
+  const seat = num(event.seat);
+  if (event.cards) return says(names, seat, say("draw.you"), say("draw"), { cards: chips(event.cards) });
+  const [one, many] = you(names, seat) ? S["draw.count.you"] : S["draw.count"];
+  return format(ngettext(one, many, num(event.count)), { name: who(names, seat) });
+}
+
+/** @param {LogEvent} event @param {string[]} names */
+function phaseText(event, names) {
+  const phase = event.phase ?? "";
+  const text = PHASE_WORDS[phase] || say("phase.other", { phase: esc(phase) });
+  if (event.leader !== null && event.leader !== undefined && phase !== "discard") {
+    const leads = esc(leadClause(names, event.leader, phase === "score" ? "choose" : "lead"));
+    return say("phase.led", { phase: text, leader: leads });
+  }
+  return say("phase.end", { phase: text });
+}
+
+/** @param {LogEvent} event @param {string[]} names */
+function dreckText(event, names) {
+  const counts = event.counts ?? [];
+  const got = counts.map((k, s) => (k ? `${who(names, s)} ${k}` : "")).filter(Boolean);
+  const total = counts.reduce((a, b) => a + b, 0);
+  const text = ngettext(S.dreck[0], S.dreck[1], total, { seats: got.join(", ") });
+  return event.cards
+    ? say("dreck.yours", { dreck: text, cards: chips(event.cards) })
+    : say("dreck.end", { dreck: text });
+}
+
+/**
+ * @param {LogEvent} event
+ * @param {string[]} names
+ * @param {LogEntry | null | undefined} entry
+ * @returns {string}
+ */
 function tableText(event, names, entry) {
   switch (event.type) {
-    case "phase": {
-      const text = PHASE_WORDS[event.phase] || _("Phase {phase} begins", { phase: esc(event.phase) });
-      if (event.leader !== null && event.leader !== undefined && event.phase !== "discard") {
-        const leads = esc(leadClause(names, event.leader, event.phase === "score" ? "choose" : "lead"));
-        return _("{phase}; {leader}.", { phase: text, leader: leads });
-      }
-      return _("{phase}.", { phase: text });
-    }
+    case "phase":
+      return phaseText(event, names);
     case "trump":
       if (entry && String(entry.move || "").startsWith("trump")) return "";
       return event.card
-        ? _("Trump is {colour} ({card}).", { colour: colourChip(event.suit), card: cardChip(event.card) })
-        : _("Trump is {colour}.", { colour: colourChip(event.suit) });
-    case "dreck": {
-      const got = event.counts.map((k, s) => (k ? `${who(names, s)} ${k}` : "")).filter(Boolean);
-      const total = event.counts.reduce((a, b) => a + b, 0);
-      const text = ngettext(
-        "The dreck: {n} card dealt to the short hands ({seats})",
-        "The dreck: {n} cards dealt to the short hands ({seats})",
-        total,
-        { seats: got.join(", ") },
-      );
-      return event.cards
-        ? _("{dreck}; you get {cards}.", { dreck: text, cards: chips(event.cards) })
-        : _("{dreck}.", { dreck: text });
-    }
+        ? say("trump.card", { colour: colourChip(event.suit), card: cardChip(event.card) })
+        : say("trump", { colour: colourChip(event.suit) });
+    case "dreck":
+      return dreckText(event, names);
     case "out":
-      return says(names, event.seat, _("{name} are out ({place})."), _("{name} is out ({place})."), {
-        place: ordinal(event.place),
-      });
+      return says(names, num(event.seat), say("out.you"), say("out"), { place: ordinal(num(event.place)) });
     case "round": {
-      const scores = event.scores.map((x, s) => `${who(names, s)} ${sign(x)}`).join(", ");
-      return _("Round {number} scored: {scores}.", { number: event.round + 1, scores });
+      const scores = (event.scores ?? []).map((x, s) => `${who(names, s)} ${sign(x)}`).join(", ");
+      return say("round", { number: num(event.round) + 1, scores });
     }
     case "over":
-      return _("Game over.");
+      return say("over");
     default:
       return "";
   }
 }
 
-/** The lines of one history entry's events, in order (empty strings dropped). */
+/**
+ * The lines of one history entry's events, in order (empty strings dropped).
+ * @param {LogEntry} entry
+ * @param {string[]} names
+ * @param {string} game
+ * @returns {string[]}
+ */
 export function eventLines(entry, names, game) {
   return (entry.events || []).map((e) => eventText(e, names, game, entry)).filter(Boolean);
 }
