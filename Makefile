@@ -33,19 +33,13 @@ play: $(STAMP)
 test: lint typecheck typecheck-js unit
 
 ## The fast inner loop, at most 3 minutes here: lint, type-check, and the engine's and the
-## rules' tests with a small conformance campaign (`make test` runs the full campaign).
+## rules' tests and doctests (the `engine` mark, pyproject.toml) with a small conformance
+## campaign (`make test` runs the full campaign).
 CHECK_GAMES := 20
 CHECK_DEEP  := 1
-CHECK_TESTS := tests/test_core.py tests/test_clone.py tests/test_myllymatti_rules.py \
-	tests/test_mattis_rules.py tests/test_mueckenstich_rules.py tests/test_shedding_runs.py \
-	tests/test_playthroughs.py tests/test_events.py \
-	tests/test_views_types.py tests/test_cards_properties.py tests/test_habits.py \
-	tests/test_docs_rules.py tests/test_docs_links.py tests/test_rules_texts.py tests/test_plugins.py \
-	tests/test_conformance.py tikki/core.py tikki/cards.py tikki/events.py tikki/games \
-	tikki/i18n.py tikki/rules
 
 check: lint typecheck
-	TIKKI_CONFORMANCE_GAMES=$(CHECK_GAMES) TIKKI_CONFORMANCE_DEEP=$(CHECK_DEEP) $(BIN)/pytest -n 2 -q $(CHECK_TESTS)
+	TIKKI_CONFORMANCE_GAMES=$(CHECK_GAMES) TIKKI_CONFORMANCE_DEEP=$(CHECK_DEEP) $(BIN)/pytest -n 2 -q -m engine
 
 lint: $(STAMP)
 	$(BIN)/ruff check tikki tests benchmarks conftest.py
@@ -71,33 +65,25 @@ unit: $(STAMP)
 ## a fresh venv with the bare install and the test extras, and the engine's tests (rules,
 ## conformance, records; no browser, no server). Without a Python 3.13 it says so loudly
 ## and passes (.ci/test-newest.sh). PYTHON_NEWEST names an interpreter to try first.
-VENV_NEWEST  := .venv-newest
-NEWEST_TESTS := tests/test_core.py tests/test_myllymatti_rules.py tests/test_mattis_rules.py \
-	tests/test_mueckenstich_rules.py tests/test_playthroughs.py tests/test_events.py \
-	tests/test_habits.py tests/test_docs_rules.py \
-	tests/test_conformance.py -k 'not test_random_playouts'
-# (the conformance harness's long random playouts run once, in `make test`)
+## The tests: the `newest` mark (pyproject.toml), but for the conformance harness's long
+## random playouts, which run once, in `make test`.
+VENV_NEWEST := .venv-newest
 
 test-newest:
-	bash .ci/test-newest.sh $(VENV_NEWEST) $(NEWEST_TESTS)
+	bash .ci/test-newest.sh $(VENV_NEWEST) newest -k 'not test_random_playouts'
 
-## The optional compiled build (issue 17): a copy of the tree in .build-compiled with the
+## The optional compiled build: a copy of the tree in .build-compiled with the
 ## engine's hot modules compiled by mypyc (setup.py's COMPILED_MODULES; gcc and the Python
-## headers, nothing else), then the engine's tests on it (CI runs it after `make test`).
+## headers, nothing else), then the tests marked `compiled` (pyproject.toml) on it (CI runs
+## it after `make test`).
 ## The package itself stays pure Python: `TIKKI_MYPYC=1 pip install .` installs a compiled one.
 BUILD_COMPILED := .build-compiled
-COMPILED_TESTS := tests/test_core.py tests/test_clone.py tests/test_myllymatti_rules.py \
-	tests/test_mattis_rules.py tests/test_mueckenstich_rules.py tests/test_playthroughs.py \
-	tests/test_events.py tests/test_view_incremental.py tests/test_bots.py tests/test_expert.py \
-	tests/test_heuristic_mattis.py tests/test_heuristic_mueckenstich.py tests/test_cli_fuzz.py \
-	tests/test_observations.py tests/test_analysis.py tests/test_interop_spiel.py \
-	tests/test_conformance.py
 
 compiled: $(STAMP)
 	bash .ci/test-compiled.sh $(BIN)/python $(BUILD_COMPILED)
 
 test-compiled: $(STAMP)
-	bash .ci/test-compiled.sh $(BIN)/python $(BUILD_COMPILED) $(COMPILED_TESTS)
+	bash .ci/test-compiled.sh $(BIN)/python $(BUILD_COMPILED) -m compiled tests
 
 ## The throughput benchmark on the compiled build, e.g. make bench-compiled ARGS='--seconds 1'.
 bench-compiled: compiled

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from pathlib import Path
+
+import pytest
 
 for _var in ("LC_ALL", "LC_MESSAGES", "LANG"):  # the tests speak English on any machine
     os.environ[_var] = "C.UTF-8" if _var == "LANG" else ""
@@ -35,3 +38,19 @@ collect_ignore_glob = [
     for pattern, modules in NEEDS.items()
     if any(importlib.util.find_spec(module) is None for module in modules)
 ]
+
+ENGINE_MODULES = ("core", "cards", "events", "games", "i18n", "rules")
+"""The modules and packages of tikki whose doctests ``make check`` runs (the ``engine`` mark):
+a name is a module ``tikki/NAME.py`` or a package ``tikki/NAME/``."""
+
+PACKAGE = Path(__file__).resolve().parent / "tikki"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the doctests of the engine's modules ``engine`` before ``-m`` selects."""
+    for item in items:
+        if item.path.is_relative_to(PACKAGE):
+            name = item.path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+            if name in ENGINE_MODULES:
+                item.add_marker(pytest.mark.engine)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The compiled build (issue 17): copy the tree to DIR, compile the engine's hot modules
+# The compiled build: copy the tree to DIR, compile the engine's hot modules
 # there with mypyc (setup.py's COMPILED_MODULES, in place), check that the copy
-# really imports compiled modules, then run the given test files on it (none: only build).
-# Usage: .ci/test-compiled.sh PYTHON DIR [TEST_FILE...]
+# really imports compiled modules, then run pytest on it with the given arguments (none: only
+# build), e.g. `-m compiled tests`.
+# Usage: .ci/test-compiled.sh PYTHON DIR [PYTEST_ARG...]
 set -euo pipefail
 py="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 dir="$2"

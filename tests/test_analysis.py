@@ -16,6 +16,8 @@ from tikki import analysis
 from tikki.cli import app
 from tikki.core import RulesError, State
 
+pytestmark = pytest.mark.compiled
+
 # Myllymatti, 2 players, seed 221: after these 99 moves phase 2 has seat 0 holding AS and
 # AH (hearts are trump) against seat 1's QH.  AH goes out at once and wins; ``take`` picks
 # up the queen and loses whatever anyone plays next (checked by brute force below).

@@ -16,6 +16,8 @@ from tikki.bots.external import BotFailure
 from tikki.bots.ismcts import ISMCTSBot, Node
 from tikki.core import RulesError
 
+pytestmark = pytest.mark.compiled
+
 VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
     ("mattis", 3, {}),
     ("mueckenstich", 4, {}),

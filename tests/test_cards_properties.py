@@ -16,6 +16,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +30,8 @@ from tikki.cards import (
     normalize_mueckenstich,
     parse_french,
 )
+
+pytestmark = pytest.mark.engine
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import tikki
 from tikki.cli import app
+
+pytestmark = pytest.mark.compiled
 
 runner = CliRunner()
 

@@ -13,6 +13,8 @@ import pytest
 import tikki
 from tikki.core import State
 
+pytestmark = [pytest.mark.engine, pytest.mark.compiled]
+
 GAMES = ("myllymatti", "mattis", "mueckenstich")
 
 

@@ -15,7 +15,7 @@ Events (docs/design.md: Events) are checked against the state: in the deep games
 order, ``over`` the outcome, ``round`` the score sheet, ``last_trick`` the last trick
 event; private fields only in their owner's view).
 
-A new game is played here as it declares (``Game.conformance``), with no line here.
+A new game is played here as it declares (``Game.harness``), with no line here.
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ import tikki
 from tests._configs import conformance_configs
 from tikki.core import IllegalMove, State
 
+pytestmark = [pytest.mark.engine, pytest.mark.newest, pytest.mark.compiled]
+
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = conformance_configs()
-"""Every game's configurations, as each declares them (``Game.conformance``)."""
+"""Every game's configurations, as each declares them (``Game.harness``)."""
 GAMES = int(os.environ.get("TIKKI_CONFORMANCE_GAMES", "150"))
 """Random playouts per configuration (3,300 games in all; raise it for a longer campaign,
 e.g. ``TIKKI_CONFORMANCE_GAMES=2000 pytest tests/test_conformance.py``)."""

@@ -24,6 +24,8 @@ import pytest
 import tikki
 from tikki import IllegalMove, RulesError, State
 
+pytestmark = [pytest.mark.engine, pytest.mark.newest, pytest.mark.compiled]
+
 CARDS = [r + s for s in "SHDC" for r in "23456789TJQKA"]
 OPTION_NAMES = [
     "variant",

@@ -8,6 +8,10 @@ import re
 import unicodedata
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.engine
+
 ROOT = Path(__file__).resolve().parent.parent
 README_MAX_LINES = 250
 

@@ -15,6 +15,8 @@ import pytest
 
 import tikki
 
+pytestmark = [pytest.mark.engine, pytest.mark.newest]
+
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"
 SHARED_RULINGS = ROOT.parent / "shared" / "rules" / "RULINGS.md"

@@ -27,6 +27,8 @@ from tikki.cli import app
 from tikki.core import State, TableState
 from tikki.events import Event
 
+pytestmark = [pytest.mark.engine, pytest.mark.newest, pytest.mark.compiled]
+
 runner = CliRunner()
 
 

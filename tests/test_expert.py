@@ -24,6 +24,8 @@ from tikki.bots.endgame import (
 from tikki.bots.expert import ExpertBot, time_share, weight
 from tikki.core import Game, RulesError, State
 
+pytestmark = pytest.mark.compiled
+
 
 class FakeClock:
     """A clock that moves ``step`` seconds each time it is read."""

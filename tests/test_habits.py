@@ -9,8 +9,12 @@ import types
 from importlib import metadata
 from pathlib import Path
 
+import pytest
+
 import tikki
 import tikki.core
+
+pytestmark = [pytest.mark.engine, pytest.mark.newest]
 
 ROOT = Path(__file__).resolve().parent.parent
 

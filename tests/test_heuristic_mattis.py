@@ -12,6 +12,8 @@ from tests._bots import play_game
 from tikki import bots
 from tikki.bots.heuristic import mattis as policy
 
+pytestmark = pytest.mark.compiled
+
 GAMES = [(2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2}), (4, {"max_sequence": 2})]
 
 

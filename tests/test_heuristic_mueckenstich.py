@@ -16,6 +16,9 @@ import tikki
 from tests._bots import play_game
 from tikki import bots
 from tikki.bots.heuristic import mueckenstich as policy
+from tikki.games import mueckenstich_tactics as tactics
+
+pytestmark = pytest.mark.compiled
 
 
 def _advantage(outcome: dict[str, Any], seat: int) -> float:
@@ -208,9 +211,9 @@ def test_cheap_scoring_choices_double_your_colour_and_drop_theirs() -> None:
     red, green = "RBGK".index("R"), "RBGK".index("G")
     for seat in range(4):
         rotated = piles[-seat:] + piles[:-seat] if seat else piles
-        assert policy.cheap_double(rotated, seat) == red
-        assert policy.cheap_drop(rotated, seat, red) == green
-        assert policy.cheap_drop(rotated, seat, green) != green
+        assert tactics.cheap_double(rotated, seat) == red
+        assert tactics.cheap_drop(rotated, seat, red) == green
+        assert tactics.cheap_drop(rotated, seat, green) != green
 
 
 def test_greedy_playouts_score_by_the_cheap_rules() -> None:
@@ -232,9 +235,9 @@ def test_greedy_playouts_score_by_the_cheap_rules() -> None:
         sheet = state._sheet  # type: ignore[attr-defined]
         before = len(sheet)
         state.random_playout(random.Random(seed), greedy=1.0, rounds=1)
-        doubled = policy.cheap_double(piles, seat)
+        doubled = tactics.cheap_double(piles, seat)
         assert sheet[before]["doubled"] == "RBGK"[doubled]
         if dropper >= 0:
-            assert sheet[before]["dropped"] == "RBGK"[policy.cheap_drop(piles, dropper, doubled)]
+            assert sheet[before]["dropped"] == "RBGK"[tactics.cheap_drop(piles, dropper, doubled)]
         checked += 1
     assert checked >= 5

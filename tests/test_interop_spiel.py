@@ -12,6 +12,8 @@ import tikki
 from tikki.core import RulesError
 from tikki.interop import openspiel, spiel
 
+pytestmark = pytest.mark.compiled
+
 openspiel.register()
 
 

@@ -18,6 +18,8 @@ import pytest
 import tikki
 from tikki import IllegalMove, State
 
+pytestmark = [pytest.mark.engine, pytest.mark.newest, pytest.mark.compiled]
+
 RANKS = "23456789TJQKA"
 
 

@@ -24,6 +24,8 @@ import tikki
 from tests.conftest import shared_path
 from tikki.games.mueckenstich import score_round
 
+pytestmark = [pytest.mark.engine, pytest.mark.newest, pytest.mark.compiled]
+
 SIZES = {3: 10, 4: 15, 5: 12, 6: 10}
 COLOURS = "RBGK"
 

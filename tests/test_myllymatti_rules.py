@@ -28,6 +28,8 @@ import pytest
 import tikki
 from tikki import IllegalMove, State
 
+pytestmark = [pytest.mark.engine, pytest.mark.newest, pytest.mark.compiled]
+
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 CARDS = [r + s for s in SUITS for r in RANKS]

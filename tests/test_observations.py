@@ -19,6 +19,8 @@ from tikki.interop.observations import (
     encoder_for,
 )
 
+pytestmark = pytest.mark.compiled
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = [
     ("myllymatti", 2, {}),

@@ -18,6 +18,8 @@ import pytest
 import tikki
 from tests.conftest import shared_path
 
+pytestmark = [pytest.mark.engine, pytest.mark.newest, pytest.mark.compiled]
+
 FILES = ("myllymatti", "mattis", "mueckenstich")
 
 

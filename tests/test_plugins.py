@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
 import pytest
@@ -18,6 +19,8 @@ from tikki.bots.expert import rule_phases, value_kind
 from tikki.cli import app
 from tikki.games.myllymatti import Myllymatti
 
+pytestmark = pytest.mark.engine
+
 
 class Plugged(Myllymatti):
     """A game from a plug-in: Myllymatti's rules under another name, with other facts."""
@@ -26,7 +29,7 @@ class Plugged(Myllymatti):
     title = "Plugged"
     memory_aids = True
     value_kind = "points"
-    rule_phases = frozenset({"collect"})
+    bots = replace(Myllymatti.bots, rule_phases=frozenset({"collect"}))
 
 
 def _point(name: str, value: str) -> EntryPoint:
@@ -87,20 +90,22 @@ def test_a_broken_plug_in_is_left_out_with_a_warning(plugins: list[EntryPoint]) 
 
 def test_games_declare_their_facts() -> None:
     facts = {
-        name: (cls.memory_aids, cls.value_kind, cls.rule_phases, cls.tactics_module)
+        name: (cls.memory_aids, cls.value_kind, cls.bots.rule_phases, cls.bots.tactics)
         for name, cls in ((n, core.game_class(n)) for n in tikki.games())
     }
     assert facts == {
-        "mattis": (False, "not_loser", frozenset(), "tikki.bots.heuristic.mattis"),
+        "mattis": (False, "not_loser", frozenset(), "tikki.games.mattis_tactics"),
         "mueckenstich": (
             True,
             "points",
             frozenset({"discard"}),
-            "tikki.bots.heuristic.mueckenstich",
+            "tikki.games.mueckenstich_tactics",
         ),
-        "myllymatti": (False, "not_loser", frozenset(), "tikki.bots.heuristic.myllymatti"),
+        "myllymatti": (False, "not_loser", frozenset(), "tikki.games.myllymatti_tactics"),
     }
-    endgames = {n: (c.endgame_phase, c.endgame_hidden) for n, c in core.registered().items()}
+    endgames = {
+        n: (c.bots.endgame_phase, c.bots.endgame_hidden) for n, c in core.registered().items()
+    }
     assert endgames == {
         "myllymatti": ("shed", False),
         "mattis": ("shed", True),
@@ -113,7 +118,7 @@ def test_the_expert_and_the_analysis_read_the_declarations() -> None:
     plugged = Plugged(3)
     assert value_kind(plugged) == "points" and rule_phases(plugged) == {"collect"}
     assert value_kind(tikki.load("myllymatti", 3)) == "not_loser"
-    assert core.tactics("myllymatti").__name__ == "tikki.bots.heuristic.myllymatti"
+    assert core.tactics("myllymatti").__name__ == "tikki.games.myllymatti_tactics"
 
 
 def test_the_lobby_learns_which_games_offer_memory_aids() -> None:

@@ -19,6 +19,8 @@ from tikki.cli import app
 from tikki.core import RulesError, game_class, games
 from tikki.rules import LANGUAGES, rules_games, rules_text
 
+pytestmark = pytest.mark.engine
+
 GAMES = tuple(games())
 RULING = re.compile(r"\b(?:C|MM|AM|MS)-\d+\b")
 TABLE_OPTIONS = {"mueckenstich": ("memory_aids",)}

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tikki.cards import SUIT_OF
 from tikki.games.shedding import runs_in
+
+pytestmark = pytest.mark.engine
 
 
 def _reference(hand: list[int], max_len: int | None) -> list[tuple[int, int]]:

@@ -23,6 +23,8 @@ from tikki.core import JSON, RulesError, State, game_class
 from tikki.events import attach
 from tikki.games.myllymatti import _draw_event, _take_event
 
+pytestmark = pytest.mark.compiled
+
 
 def _configs() -> list[tuple[str, int, str]]:
     out: list[tuple[str, int, str]] = []

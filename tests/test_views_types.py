@@ -18,6 +18,8 @@ import tikki
 from tikki import core, views
 from tikki.games.myllymatti import MyllymattiView
 
+pytestmark = pytest.mark.engine
+
 
 def _fits(value: Any, hint: Any) -> bool:
     """Whether a JSON value has the declared type ``hint``."""
