@@ -27,7 +27,8 @@ function labelName(label) {
   return { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[label] ?? label;
 }
 
-const state = { table: null, seat: null, timer: null, result: null };
+/** @type {{table: string | null, seat: number | null, timer: ReturnType<typeof setTimeout> | undefined, result: any}} */
+const state = { table: null, seat: null, timer: undefined, result: null };
 
 /** Show the panel at a finished table for the seated player (called after each render). */
 export function renderAnalysis(m) {
@@ -59,7 +60,7 @@ async function start(table, seat) {
     show_(await api.analyse(table, seat));
   } catch (err) {
     $("#analyse").disabled = false;
-    $("#analysis-status").textContent = err.message;
+    $("#analysis-status").textContent = /** @type {Error} */ (err).message;
   }
 }
 
@@ -76,7 +77,7 @@ function show_(job) {
       try {
         show_(await api.analysis(job.table, job.seat));
       } catch (err) {
-        status.textContent = err.message;
+        status.textContent = /** @type {Error} */ (err).message;
       }
     }, POLL_MS);
     return;
@@ -197,7 +198,7 @@ function chart(a) {
 
 /** The replay of this seat at the position of decision `number` (before that move). */
 function replayUrl(number) {
-  return `/replay/${encodeURIComponent(state.table)}?seat=${state.seat}&at=${number - 1}&analysis=1`;
+  return `/replay/${encodeURIComponent(String(state.table))}?seat=${state.seat}&at=${number - 1}&analysis=1`;
 }
 
 /** Mark the labelled moves in the move log (its items carry their history index). */

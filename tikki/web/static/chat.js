@@ -36,6 +36,15 @@ function saveMuted(id, muted) {
 
 /** The chat of the table page: its panel, its poll and its form. */
 class TableChat {
+  // the panel's parts, set up by build()
+  channel = document.createElement("p");
+  log = document.createElement("ol");
+  form = document.createElement("form");
+  input = document.createElement("input");
+  toggle = document.createElement("label");
+  toggleBox = document.createElement("input");
+  error = document.createElement("p");
+
   constructor(host, id) {
     this.host = host;
     this.id = id;
@@ -60,9 +69,7 @@ class TableChat {
   build() {
     const h = document.createElement("h2");
     h.textContent = _("Chat");
-    this.channel = document.createElement("p");
     this.channel.className = "muted chat-channel";
-    this.log = document.createElement("ol");
     this.log.className = "chat-log";
     this.log.setAttribute("aria-live", "polite");
     this.log.setAttribute("aria-label", _("Chat messages"));
@@ -77,9 +84,7 @@ class TableChat {
       b.addEventListener("click", () => this.send({ phrase: pid }));
       phrases.append(b);
     }
-    this.form = document.createElement("form");
     this.form.className = "chat-form";
-    this.input = document.createElement("input");
     this.input.id = "chat-text";
     this.input.maxLength = TEXT_MAX;
     this.input.autocomplete = "off";
@@ -95,16 +100,13 @@ class TableChat {
       const text = this.input.value.trim();
       if (text) this.send({ text }).then((ok) => ok && (this.input.value = ""));
     });
-    this.toggle = document.createElement("label");
     this.toggle.className = "check chat-toggle";
-    this.toggleBox = document.createElement("input");
     this.toggleBox.type = "checkbox";
     this.toggleBox.id = "chat-free-text";
     const toggleText = document.createElement("span");
     toggleText.textContent = _("Allow free text");
     this.toggle.append(this.toggleBox, " ", toggleText);
     this.toggleBox.addEventListener("change", () => this.setFreeText(this.toggleBox.checked));
-    this.error = document.createElement("p");
     this.error.className = "chat-error";
     this.error.setAttribute("role", "status");
     this.host.replaceChildren(h, this.channel, this.log, phrases, this.form, this.toggle, this.error);
@@ -218,7 +220,7 @@ class TableChat {
         this.loaded = true;
         this.render();
       } catch (err) {
-        if (err?.name !== "AbortError") await new Promise((ok) => setTimeout(ok, 3000));
+        if (/** @type {Error | null} */ (err)?.name !== "AbortError") await new Promise((ok) => setTimeout(ok, 3000));
       }
     }
   }

@@ -109,7 +109,7 @@ export function translatePage(root = document) {
     el.textContent = _(el.dataset.i18nSource);
   }
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-attr]"))) {
-    for (const name of el.dataset.i18nAttr.split(/\s+/).filter(Boolean)) {
+    for (const name of (el.dataset.i18nAttr ?? "").split(/\s+/).filter(Boolean)) {
       const key = `i18nSrc${name.replace(/-./g, (x) => x[1].toUpperCase()).replace(/^./, (x) => x.toUpperCase())}`;
       if (el.dataset[key] === undefined) el.dataset[key] = el.getAttribute(name) ?? "";
       el.setAttribute(name, _(el.dataset[key]));

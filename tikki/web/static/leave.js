@@ -11,12 +11,15 @@ const $ = (sel) => document.querySelector(sel);
 
 
 const view = {
+  /** @type {any} */
   msg: null, // the message the countdown was started from
   at: 0, // when it arrived (performance.now())
-  timer: null, // the setInterval of the countdown
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  timer: undefined, // the setInterval of the countdown
   confirming: false, // Resign asked, not yet confirmed
   busy: false,
   error: "",
+  /** @type {string | null} */
   token: null,
 };
 
@@ -227,7 +230,7 @@ async function act(request) {
   try {
     await request(); // the new state arrives over the WebSocket
   } catch (err) {
-    view.error = err.message;
+    view.error = /** @type {Error} */ (err).message;
     if (view.msg) renderPanel(view.msg, view.token);
   } finally {
     view.busy = false;

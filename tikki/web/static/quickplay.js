@@ -103,7 +103,7 @@ async function play(game, info, bots, nameInput, button) {
     const error = document.createElement("p");
     error.className = "field-error";
     error.setAttribute("role", "alert");
-    error.textContent = _("The game could not be started: {reason}", { reason: err.message });
+    error.textContent = _("The game could not be started: {reason}", { reason: /** @type {Error} */ (err).message });
     box.append(error);
     button.disabled = false;
     button.focus();

@@ -47,7 +47,7 @@ function renderAgain(m, token) {
       location.assign(tableUrl(answer.table.id));
     } catch (err) {
       ev.target.disabled = false;
-      box.querySelector(".muted").textContent = err.message;
+      /** @type {Element} */ (box.querySelector(".muted")).textContent = /** @type {Error} */ (err).message;
     }
   });
 }
