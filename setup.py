@@ -18,8 +18,9 @@ from setuptools import setup
 
 def _modules(folder: str) -> list[str]:
     """Every module of ``folder`` but its ``__init__.py``, in name order: the engine's
-    (``tikki/core``), each game's rules (``tikki/games``) and rollout tactics
-    (``tikki/bots/heuristic``), plug-ins of this tree included, without naming one."""
+    (``tikki/core``), each game's rules and rollout tactics (``tikki/games``) and the
+    heuristic bot's policies (``tikki/bots/heuristic``), plug-ins of this tree included,
+    without naming one."""
     root = Path(__file__).resolve().parent
     found = (root / folder).glob("*.py")
     return sorted(p.relative_to(root).as_posix() for p in found if p.name != "__init__.py")
@@ -34,8 +35,8 @@ COMPILED_MODULES = [
     "tikki/bots/ismcts.py",
     "tikki/bots/endgame.py",
 ]
-"""The modules a compiled build compiles: the rules, their events and the rollout tactics
-(what search and playouts spend their time in)."""
+"""The modules a compiled build compiles: the rules, their events, the rollout tactics and
+the heuristic policies (what search and playouts spend their time in)."""
 
 
 def ext_modules() -> list[object]:

@@ -52,8 +52,8 @@ def positions(name: str, players: int, count: int, seed: int) -> list[tikki.Stat
         if (
             not state.is_over
             and len(state.legal_moves()) >= 3
-            and state.phase not in game.rule_phases
-            and state.phase != game.endgame_phase
+            and state.phase not in game.bots.rule_phases
+            and state.phase != game.bots.endgame_phase
         ):
             found.append(state)
     return found

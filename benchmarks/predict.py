@@ -7,7 +7,7 @@ Mückenstich), can only help if the model predicts what the opponents play.  Thi
 least two distinct cards, asks each model which card it would play from the same view:
 
 * ``cheap_card``: the quick rule of the greedy playouts
-  (:func:`tikki.bots.heuristic.mueckenstich.cheap_card`), the only model cheap enough to
+  (:func:`tikki.games.mueckenstich_tactics.cheap_card`), the only model cheap enough to
   evaluate for every sampled world;
 * ``heuristic``: the heuristic bot (a view per play: far too slow to weigh thousands of
   worlds a move, measured here as the better model's ceiling);
@@ -37,9 +37,9 @@ from rich.table import Table
 import tikki
 from tikki import arena, bots
 from tikki.bots.heuristic import policy_for
-from tikki.bots.heuristic.mueckenstich import cheap_card
 from tikki.cards import COLOURS
 from tikki.games.mueckenstich import CARD_TEXT, TEXT_CARD
+from tikki.games.mueckenstich_tactics import cheap_card
 
 PLAYERS = 4
 

@@ -23,12 +23,12 @@ def players_for(name: str, variant: str) -> int:
 
 
 def conformance_configs() -> list[tuple[str, int, dict[str, Any]]]:
-    """What each game declares for the conformance harness (``Game.conformance``), else
+    """What each game declares for the conformance harness (``Game.harness``), else
     each player count with the defaults and each variant at the default count."""
     out: list[tuple[str, int, dict[str, Any]]] = []
     for name, spec in tikki.games().items():
         cls = game_class(name)
-        declared = [(p, dict(o)) for p, o in cls.conformance]
+        declared = [(p, dict(o)) for p, o in cls.harness.conformance]
         if not declared:
             declared = [(p, {}) for p in range(cls.min_players, cls.max_players + 1)]
             declared += [(players_for(name, v), {"variant": v}) for v in spec["variants"]]

@@ -88,7 +88,7 @@ def own_place(path: str, game: str) -> bool:
         rf"tikki/tui/{game}\.py",
         rf"tikki/web/static/render/{game}\.js",
         # its optional observation encoder for learning, found through its declaration
-        # (Game.observation_encoder) as its renderer is: the same kind of optional view
+        # (Game.interop) as its renderer is: the same kind of optional view
         rf"tikki/interop/encoders/{game}\.py",
     )
     return any(re.fullmatch(p, path) for p in patterns)

@@ -31,6 +31,7 @@ from tests import _plugin, _server
 from tikki import arena, i18n
 from tikki import bots as botlib
 from tikki.bots.heuristic import plain, policy_for
+from tikki.core import TerminalParts, WebParts
 from tikki.rules import players_text, rules_games, rules_text
 from tikki.tui import app as tui_app
 from tikki.tui import common, generic
@@ -209,18 +210,18 @@ def test_a_plug_in_may_ship_its_own_renderers(
     cls = tikki.core.game_class(_plugin.NAME)
     game = tikki.load(_plugin.NAME)
     own = importlib.import_module("tikki.tui.mueckenstich").PRESENTER
-    monkeypatch.setattr(cls, "presenter_module", "tikki.tui.mueckenstich")
+    monkeypatch.setattr(cls, "terminal", TerminalParts(presenter="tikki.tui.mueckenstich"))
     assert tui_app.presenter(game) is own
-    monkeypatch.setattr(cls, "presenter_module", "tikki_no_such_presenter")
+    monkeypatch.setattr(cls, "terminal", TerminalParts(presenter="tikki_no_such_presenter"))
     with pytest.raises(ModuleNotFoundError):
         tui_app.presenter(game)  # a declared module that is missing is an error, loudly
-    monkeypatch.setattr(cls, "web_renderer", "tikki.web:static/render/generic.js")
+    monkeypatch.setattr(cls, "web", WebParts(renderer="tikki.web:static/render/generic.js"))
     with _server.client(tmp_path) as c:
         assert c.get("/api/games").json()["games"][_plugin.NAME]["renderer"] is True
         served = c.get(f"/static/render/{_plugin.NAME}.js")
         assert served.status_code == 200 and "javascript" in served.headers["content-type"]
         assert served.text.startswith("// @ts-check")
-        monkeypatch.setattr(cls, "web_renderer", "tikki.web:static/render/none.js")
+        monkeypatch.setattr(cls, "web", WebParts(renderer="tikki.web:static/render/none.js"))
         assert c.get(f"/static/render/{_plugin.NAME}.js").status_code == 404
         assert c.get("/api/games").json()["games"][_plugin.NAME]["renderer"] is False
 
@@ -255,7 +256,7 @@ def test_the_arena_plays_it_with_random_ismcts_and_expert_bots() -> None:
 
 def test_the_conformance_harness_plays_its_declared_configurations() -> None:
     """Every configuration it declares, through the harness's own checks."""
-    declared = tikki.core.game_class(_plugin.NAME).conformance
+    declared = tikki.core.game_class(_plugin.NAME).harness.conformance
     assert declared
     for players, options in declared:
         case = (_plugin.NAME, players, dict(options))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
+from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
 import pytest

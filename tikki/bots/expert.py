@@ -9,12 +9,12 @@ every bot.  Each move:
    (``expert:rules=0`` searches there too).
 3. **Exact endgames** (:mod:`tikki.bots.endgame`, paranoid alpha-beta):
 
-   * In a game's ``endgame_phase`` where every hand is public (a perfect-information
-     phase), the state drawn from the view by the game's determinizer is the true position.  Once at
-     most ``endgame`` cards are in the hands, the solver gets a ``solve`` share of the
-     move's time; its table of proven positions is kept from move to move, so a solved
-     endgame is then played without search.
-   * Where the game declares ``endgame_hidden`` the phase is nearly perfect: only where a
+   * In a game's endgame phase (its ``bots.endgame_phase``) where every hand is public (a
+     perfect-information phase), the state drawn from the view by the game's determinizer
+     is the true position.  Once at most ``endgame`` cards are in the hands, the solver
+     gets a ``solve`` share of the move's time; its table of proven positions is kept from
+     move to move, so a solved endgame is then played without search.
+   * Where the game declares ``bots.endgame_hidden`` the phase is nearly perfect: only where a
      few cards went is hidden (a pile dealt unseen).  The bot solves ``samples``
      determinizations the same way and trusts only what holds in every one of them (a
      move that escapes in each, or a move lost in each).
@@ -91,13 +91,13 @@ TABLE_LIMIT = 2_000_000
 
 def rule_phases(game: Game) -> frozenset[str]:
     """The phases whose moves ``expert`` plays by the heuristic's rules, as ``game``
-    declares them (:attr:`~tikki.core.Game.rule_phases`).
+    declares them (:attr:`~tikki.core.BotParts.rule_phases` of its ``bots``).
 
     A game lists such phases where a measurement favoured its heuristic's rules over the
     search; the game's module says why (the figures are in docs/bots.md, "How strong expert
     is").
     """
-    return game.rule_phases
+    return game.bots.rule_phases
 
 
 KINDS = VALUE_KINDS
@@ -336,7 +336,8 @@ class ExpertBot:
         self, game: Game, view: Mapping[str, Any], deadline: float | None, nodes: int
     ) -> dict[str, int]:
         """Proven values of the legal moves, where an endgame can be solved; else none."""
-        if not game.endgame_phase or view.get("phase") != game.endgame_phase:
+        phase = game.bots.endgame_phase
+        if not phase or view.get("phase") != phase:
             return {}
         seat = int(view["seat"])
         solver = self._solver(game, seat)
@@ -345,7 +346,7 @@ class ExpertBot:
         worlds = [sample(self.rng)]  # every hand public: the only state the view allows
         if cards_in_hands(worlds[0]) > self.endgame:
             return {}
-        if game.endgame_hidden:  # a pile dealt unseen: several deals of it
+        if game.bots.endgame_hidden:  # a pile dealt unseen: several deals of it
             worlds += [sample(self.rng) for _ in range(self.samples - 1)]
         values = self._solve(solver, worlds, deadline, nodes)
         self.last["nodes"] = solver.nodes - before

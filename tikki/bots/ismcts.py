@@ -169,7 +169,7 @@ def belief_sampler(game: Game, view: Mapping[str, Any]) -> Callable[[random.Rand
     """Draws states from ``view`` as the game's *belief* does, where its tactics module
     (:func:`~tikki.core.tactics`) offers one (a function ``belief(game, view)``), else as its
     determinizer does (:meth:`~tikki.core.Game.sampler`)."""
-    if type(game).tactics_module:
+    if type(game).bots.tactics:
         belief = getattr(tactics(game.name), "belief", None)
         if belief is not None:
             drawn: Callable[[random.Random], State] = belief(game, view)

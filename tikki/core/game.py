@@ -73,6 +73,71 @@ DEFAULT_MAX_LENGTH = 100_000
 """The longest game :attr:`Game.max_length` assumes of a game that declares nothing."""
 
 
+# --- what a game declares for the other parts of tikki -------------------------------------
+# Each record groups what one part of tikki reads of a game besides its rules; a game sets
+# only the records (and fields) it needs, the rest keep their defaults.
+
+
+@dataclass(frozen=True)
+class BotParts:
+    """What the bots and the search read of a game (:attr:`Game.bots`)."""
+
+    heuristic: str = ""
+    """The module of the game's ``heuristic`` policy, ``choose(game, view, rng)``; empty:
+    ``tikki.bots.heuristic.<name>`` if there is one, else a legal move at random."""
+    tactics: str = ""
+    """The module of the game's rollout tactics on ints (:func:`tikki.core.tactics`), if
+    it has any: its greedy ``random_playout`` plays its cheap moves by them, and a
+    ``belief(game, view)`` there draws the search's states.  They live with the game
+    (tikki's own: ``tikki/games/<name>_tactics.py``), below the bots."""
+    rule_phases: frozenset[str] = frozenset()
+    """The phases whose moves the ``expert`` bot plays by the heuristic's rules, not by
+    search."""
+    endgame_phase: str = ""
+    """The phase in which the ``expert`` bot may solve the game exactly (its endgame
+    solver), once few cards are left; empty: never."""
+    endgame_hidden: bool = False
+    """Whether states that a view allows still differ in that phase (a pile dealt unseen),
+    so that the solver trusts only what holds over several drawn states."""
+
+
+@dataclass(frozen=True)
+class TerminalParts:
+    """How the terminal draws a game (:attr:`Game.terminal`)."""
+
+    presenter: str = ""
+    """The module of the game's terminal presenter (its ``PRESENTER``); empty:
+    ``tikki.tui.<name>`` if there is one, else the generic presenter."""
+
+
+@dataclass(frozen=True)
+class WebParts:
+    """How the web table draws a game (:attr:`Game.web`)."""
+
+    renderer: str = ""
+    """The game's web renderer, an ES module in its package as ``package:file``
+    (``mygame:render.js``), served as ``/static/render/<name>.js``; empty: tikki's own
+    ``render/<name>.js`` if there is one, else ``render/generic.js``."""
+
+
+@dataclass(frozen=True)
+class InteropParts:
+    """What the adapters for learning read of a game (:attr:`Game.interop`)."""
+
+    encoder: str = ""
+    """``"module:Class"`` of the game's fast observation encoder (NumPy, the ``gym`` extra;
+    :func:`tikki.interop.observations.encoder_for`), or empty for the generic one."""
+
+
+@dataclass(frozen=True)
+class HarnessParts:
+    """What the conformance harness plays of a game (:attr:`Game.harness`)."""
+
+    conformance: tuple[tuple[int, Mapping[str, Any]], ...] = ()
+    """The configurations, ``(players, options)``, it plays; empty: each player count
+    with the defaults, and each variant at the default count."""
+
+
 class Game(ABC):
     """An immutable game definition: name, number of players and resolved options.
 
@@ -104,36 +169,19 @@ class Game(ABC):
     value_kind: ClassVar[str] = "not_loser"
     """What its values measure, one of :data:`VALUE_KINDS`: ``not_loser`` for a game with a
     loser, ``points`` for one scored in points."""
-    rule_phases: ClassVar[frozenset[str]] = frozenset()
-    """The phases whose moves the ``expert`` bot plays by the heuristic's rules, not by
-    search."""
-    heuristic_module: ClassVar[str] = ""
-    """The module of the game's ``heuristic`` policy, ``choose(game, view, rng)``; empty:
-    ``tikki.bots.heuristic.<name>`` if there is one, else a legal move at random."""
-    presenter_module: ClassVar[str] = ""
-    """The module of the game's terminal presenter (its ``PRESENTER``); empty:
-    ``tikki.tui.<name>`` if there is one, else the generic presenter."""
-    web_renderer: ClassVar[str] = ""
-    """The game's web renderer, an ES module in its package as ``package:file``
-    (``mygame:render.js``), served as ``/static/render/<name>.js``; empty: tikki's own
-    ``render/<name>.js`` if there is one, else ``render/generic.js``."""
-    tactics_module: ClassVar[str] = ""
-    """The module of the game's rollout tactics on ints (:func:`tactics`), if it has any."""
-    endgame_phase: ClassVar[str] = ""
-    """The phase in which the ``expert`` bot may solve the game exactly (its endgame
-    solver), once few cards are left; empty: never."""
-    endgame_hidden: ClassVar[bool] = False
-    """Whether states that a view allows still differ in that phase (a pile dealt unseen),
-    so that the solver trusts only what holds over several drawn states."""
-    conformance: ClassVar[tuple[tuple[int, Mapping[str, Any]], ...]] = ()
-    """The configurations, ``(players, options)``, the conformance harness plays; empty:
-    each player count with the defaults, and each variant at the default count."""
     view_type: ClassVar[type[Mapping[str, Any]]] = BaseView
     """The ``TypedDict`` of a seat's view (:mod:`tikki.views` holds the shared keys);
     ``tests/test_views_types.py`` checks it against real views."""
-    observation_encoder: ClassVar[str] = ""
-    """``"module:Class"`` of the game's fast observation encoder (NumPy, the ``gym`` extra;
-    :func:`tikki.interop.observations.encoder_for`), or empty for the generic one."""
+    bots: ClassVar[BotParts] = BotParts()
+    """What the bots and the search read of the game (:class:`BotParts`)."""
+    terminal: ClassVar[TerminalParts] = TerminalParts()
+    """How the terminal draws the game (:class:`TerminalParts`)."""
+    web: ClassVar[WebParts] = WebParts()
+    """How the web table draws the game (:class:`WebParts`)."""
+    interop: ClassVar[InteropParts] = InteropParts()
+    """What the adapters for learning read of the game (:class:`InteropParts`)."""
+    harness: ClassVar[HarnessParts] = HarnessParts()
+    """What the conformance harness plays (:class:`HarnessParts`)."""
     tie_word: ClassVar[str] = ""
     """The game's own word for a ``tie`` event (untranslated; the catalogs translate it),
     or empty for the plain word."""
@@ -474,9 +522,9 @@ class State(ABC):
         """Play on to the end quickly (the rollouts of search bots).
 
         Uniformly random legal moves, ``play(rng.choice(legal_moves()))``.  A game may play
-        with probability ``greedy`` a *cheap* move instead (its bots' quick rules: see
-        ``tikki.bots.heuristic``), and stop once ``rounds`` more rounds are scored (``0``:
-        at the end of the game; a game of one round ignores it).
+        with probability ``greedy`` a *cheap* move instead (its rollout tactics, the quick
+        rules of its bots: :attr:`BotParts.tactics`), and stop once ``rounds`` more rounds
+        are scored (``0``: at the end of the game; a game of one round ignores it).
         """
         while not self.is_over:
             self.play(rng.choice(self.legal_moves()))

@@ -118,10 +118,11 @@ def game_class(name: Any, shown: Any = None) -> type[Game]:
 @functools.cache
 def tactics(game_name: str) -> Any:
     """The rules of thumb on ints for ``game_name``, the module its class declares
-    (:attr:`Game.tactics_module`): a game's greedy ``random_playout`` plays its cheap moves
-    by them, and so does the ``heuristic`` bot, so that rollout policy has one home
-    (imported on first use: the bots import the games)."""
-    module = game_class(game_name).tactics_module
+    (:attr:`BotParts.tactics <tikki.core.game.BotParts.tactics>`): a game's greedy
+    ``random_playout`` plays its cheap moves by them, and so does the ``heuristic`` bot, so
+    that rollout policy has one home, beside the game (imported on first use: a game's
+    tactics may import its module)."""
+    module = game_class(game_name).bots.tactics
     if not module:
         raise RulesError(f"the game {game_name!r} declares no rollout tactics")
     return importlib.import_module(module)

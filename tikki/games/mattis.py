@@ -36,7 +36,7 @@ Design notes
   ``legal_moves``; ``random_playout`` chooses among the same options and applies them
   with the same code as ``play`` (``_collect``, ``_lap``, ``_shed``, ``_take``), so a
   rollout has no copy of the rules.  Its *cheap* moves are the heuristic bot's rules
-  (:mod:`tikki.bots.heuristic.mattis`), read from the state.  The determinizer
+  (:mod:`tikki.games.mattis_tactics`), read from the state.  The determinizer
   (``Mattis.sampler``) is :mod:`tikki.games.mattis_sampler`.
 """
 
@@ -59,7 +59,10 @@ from tikki.cards import (
 )
 from tikki.core import (
     JSON,
+    BotParts,
+    HarnessParts,
     IllegalMove,
+    InteropParts,
     MoveGrammar,
     OptionSpec,
     illegal,
@@ -197,12 +200,16 @@ class Mattis(FrenchGame):
         " in tricks, then follow suit to get rid of them; the last player holding cards "
         "loses."
     )
-    tactics_module = "tikki.bots.heuristic.mattis"
-    endgame_phase = "shed"
-    endgame_hidden = True  # who got which dreck card stays secret (AM-9)
-    conformance = ((2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2}))
     view_type = MattisView
-    observation_encoder = "tikki.interop.encoders.mattis:MattisEncoder"
+    bots = BotParts(
+        tactics="tikki.games.mattis_tactics",
+        endgame_phase="shed",
+        endgame_hidden=True,  # who got which dreck card stays secret (AM-9)
+    )
+    interop = InteropParts(encoder="tikki.interop.encoders.mattis:MattisEncoder")
+    harness = HarnessParts(
+        conformance=((2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2}))
+    )
     tie_word = "War"  # N_("War")
     phase_goals: ClassVar[Mapping[str, str]] = {
         "collect": "Take few tricks, and good cards: your won cards are your phase-2 hand.",
@@ -475,7 +482,7 @@ class MattisState(SheddingState):
         ``play``, without building the texts to choose from.  With ``greedy=0`` every
         move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``.  With probability ``greedy`` a move is instead the
-        *cheap* one, the heuristic bot's rules (:mod:`tikki.bots.heuristic.mattis`) read
+        *cheap* one, the heuristic bot's rules (:mod:`tikki.games.mattis_tactics`) read
         from the state rather than a view.  A game of one round: ``rounds`` changes nothing.
         """
         rules = tactics("mattis")
@@ -529,7 +536,7 @@ class MattisState(SheddingState):
         self, singles: list[int], runs: list[tuple[int, int]], held: int
     ) -> tuple[int, int] | None:
         """Phase 2, cheaply: the heuristic bot's shedding rules (``None``: take), read
-        from the state (:func:`tikki.bots.heuristic.mattis.shed`)."""
+        from the state (:func:`tikki.games.mattis_tactics.shed`)."""
         top = self._plays
         lone = len(top) == 1 and len(top[0][1]) == 1
         play: tuple[int, int] | None = tactics("mattis").shed(

@@ -28,7 +28,7 @@ Design notes
 * Search support: ``random_playout(rng, greedy, rounds)`` plays on with the same move
   code as ``play``; ``rounds=1`` stops once the round in progress is scored (the later
   rounds are dealt independently of it), and ``returns_so_far`` gives the running totals.
-  Its cheap moves are the bots' (:mod:`tikki.bots.heuristic.mueckenstich`), which use
+  Its cheap moves are the bots' (:mod:`tikki.games.mueckenstich_tactics`), which use
   the public helpers :func:`trick_winner` and :func:`score_pile` as the rules do.
 """
 
@@ -50,8 +50,11 @@ from tikki.cards import (
 )
 from tikki.core import (
     JSON,
+    BotParts,
     Game,
+    HarnessParts,
     IllegalMove,
+    InteropParts,
     MoveGrammar,
     OptionSpec,
     RulesError,
@@ -290,12 +293,14 @@ class Mueckenstich(Game):
     default_players = 4
     option_specs = RESEARCH_OPTIONS
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mini": MINI}
-    conformance = (
-        (3, {}),
-        (4, {}),
-        (5, {}),
-        (6, {}),
-        (3, {"colours": 3, "values": 6, "hand": 5}),  # research: a short deck, two deals
+    harness = HarnessParts(
+        conformance=(
+            (3, {}),
+            (4, {}),
+            (5, {}),
+            (6, {}),
+            (3, {"colours": 3, "values": 6, "hand": 5}),  # research: a short deck, two deals
+        )
     )
     rules_text = RULES_TEXT
     summary = (
@@ -304,19 +309,21 @@ class Mueckenstich(Game):
     )
     memory_aids = True  # won tricks stay hidden during a round (MS-12); tables may show them
     value_kind = "points"
-    rule_phases = frozenset({"discard"})
-    """The expert sets its discards aside by the heuristic's rules: the two discards (MS-4)
-    are a choice among 15 and 14 cards whose worth shows only at the round's end, and the
-    search hardly tells them apart: over 60 deals ``ismcts:iterations=500`` and
-    ``expert:rules=0`` set aside no more mosquitoes than they hold (15% and 19% of their
-    discards; 19% of the cards held), the heuristic 84% (its rule 1, "set aside mosquitoes
-    that would bite you"); over one round of each of those deals in every seat against
-    three ``ismcts:iterations=500``, discarding by rule scored more
-    (``benchmarks/discards.py``), though a whole-match run did not confirm the gain (the
-    figures are in docs/bots.md, "How strong expert is")."""
-    tactics_module = "tikki.bots.heuristic.mueckenstich"
+    bots = BotParts(
+        tactics="tikki.games.mueckenstich_tactics",
+        rule_phases=frozenset({"discard"}),
+    )
+    """Its rollout tactics, and one rule phase: the expert sets its discards aside by the
+    heuristic's rules: the two discards (MS-4) are a choice among 15 and 14 cards whose
+    worth shows only at the round's end, and the search hardly tells them apart: over 60
+    deals ``ismcts:iterations=500`` and ``expert:rules=0`` set aside no more mosquitoes
+    than they hold (15% and 19% of their discards; 19% of the cards held), the heuristic
+    84% (its rule 1, "set aside mosquitoes that would bite you"); over one round of each
+    of those deals in every seat against three ``ismcts:iterations=500``, discarding by
+    rule scored more (``benchmarks/discards.py``), though a whole-match run did not
+    confirm the gain (the figures are in docs/bots.md, "How strong expert is")."""
     view_type = MueckenstichView
-    observation_encoder = "tikki.interop.encoders.mueckenstich:MueckenstichEncoder"
+    interop = InteropParts(encoder="tikki.interop.encoders.mueckenstich:MueckenstichEncoder")
     phase_goals: ClassVar[Mapping[str, str]] = {
         "discard": "Set aside two cards you do not want: keep a hand that wins number cards.",
         "play": "Win tricks with number cards; avoid tricks with mosquitoes (the first of a "
@@ -712,7 +719,7 @@ class MueckenstichState(TableState):
         With ``greedy=0`` every move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``, without building move texts to choose from.  With
         probability ``greedy`` a move is instead the *cheap* one, by the bots' quick rules
-        (:mod:`tikki.bots.heuristic.mueckenstich`: ``cheap_card``, ``cheap_trump``,
+        (:mod:`tikki.games.mueckenstich_tactics`: ``cheap_card``, ``cheap_trump``,
         ``cheap_discard``, and at the scoring ``cheap_double`` and ``cheap_drop``).
         ``rounds``: stop once that many more rounds are scored (``0``: play to the end
         of the match); :meth:`returns_so_far` then gives the running totals.

@@ -39,7 +39,10 @@ from tikki.cards import (
 )
 from tikki.core import (
     JSON,
+    BotParts,
+    HarnessParts,
     IllegalMove,
+    InteropParts,
     MoveGrammar,
     OptionSpec,
     RulesError,
@@ -152,12 +155,14 @@ class Myllymatti(FrenchGame):
         "2–4 players, about 10 minutes. A shedding game in two phases: collect cards in "
         "duels, then get rid of them; the last player holding cards loses."
     )
-    tactics_module = "tikki.bots.heuristic.myllymatti"
-    endgame_phase = "shed"  # every hand is public there (MM-10): solved exactly when short
     view_type = MyllymattiView
+    bots = BotParts(
+        tactics="tikki.games.myllymatti_tactics",
+        endgame_phase="shed",  # every hand is public there (MM-10): solved exactly when short
+    )
     featured = True  # the lobby preselects it
     variant_titles: ClassVar[Mapping[str, str]] = {"koira": "Koira"}
-    observation_encoder = "tikki.interop.encoders.myllymatti:MyllymattiEncoder"
+    interop = InteropParts(encoder="tikki.interop.encoders.myllymatti:MyllymattiEncoder")
     tie_word = "Kina"  # N_("Kina")
     phase_goals: ClassVar[Mapping[str, str]] = {
         "collect": "Win few duels and good cards: your pile is your phase-2 hand.",
@@ -169,20 +174,22 @@ class Myllymatti(FrenchGame):
         """Always: the stock is part of the first deal."""
         return True
 
-    conformance = (
-        (2, {}),
-        (3, {}),
-        (4, {}),
-        (2, {"variant": "koira"}),
-        (3, {"variant": "koira"}),
-        (4, {"variant": "koira"}),
-        (3, {"runs": True}),
-        (3, {"take": "bottom"}),
-        (3, {"take": "all"}),
-        (4, {"take": "all", "runs": True}),
-        (3, {"trump_requires_void": True, "runs": True}),
-        (4, {"duel": False}),
-        (3, {"max_moves": 60}),
+    harness = HarnessParts(
+        conformance=(
+            (2, {}),
+            (3, {}),
+            (4, {}),
+            (2, {"variant": "koira"}),
+            (3, {"variant": "koira"}),
+            (4, {"variant": "koira"}),
+            (3, {"runs": True}),
+            (3, {"take": "bottom"}),
+            (3, {"take": "all"}),
+            (4, {"take": "all", "runs": True}),
+            (3, {"trump_requires_void": True, "runs": True}),
+            (4, {"duel": False}),
+            (3, {"max_moves": 60}),
+        )
     )
 
     def move_grammar(self) -> MoveGrammar:
@@ -396,7 +403,7 @@ class MyllymattiState(SheddingState):
         With ``greedy=0`` every move is uniform over the legal moves, the distribution of
         ``rng.choice(legal_moves())``; only the move texts are skipped while choosing.
         With probability ``greedy`` a move is instead the *cheap* one of the heuristic
-        bot's rules (:mod:`tikki.bots.heuristic.myllymatti`), a crude but fast policy that
+        bot's rules (:mod:`tikki.games.myllymatti_tactics`), a crude but fast policy that
         makes rollouts far more realistic: in phase 1 the lowest card that loses the round
         (else uniform); in phase 2 the lowest beater, a suit card before a trump (else
         take), and the lowest non-trump card to lead.  One round: ``rounds`` changes nothing.

@@ -1,9 +1,9 @@
-"""Phase-1 rules of thumb shared by the shedding games' heuristics.
+"""Phase-1 rules of thumb shared by the shedding games' tactics.
 
-Written once on card ints (:mod:`tikki.cards`), they serve both the heuristic bots, which
-read them off a view, and the games' fast greedy playouts (``random_playout(rng,
-greedy=p)``), which read them off the state.  ``None`` means "turn the stock" where a card
-is asked for.
+Written once on card ints (:mod:`tikki.cards`), they serve both the games' fast greedy
+playouts (``random_playout(rng, greedy=p)``), which read them off the state, and the
+heuristic bots (:mod:`tikki.bots.heuristic`), which read them off a view.  ``None`` means
+"turn the stock" where a card is asked for.
 """
 
 from __future__ import annotations

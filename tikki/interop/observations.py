@@ -19,7 +19,7 @@ step).  The rules of every encoder:
   named, reshaped views.  ``docs/observations.md`` is the table of every game's features,
   written by ``python -m tikki.interop.observations > docs/observations.md``.
 
-A game may declare a state encoder (its ``observation_encoder``, in
+A game may declare a state encoder (its ``interop.encoder``, in
 ``tikki/interop/encoders/``; tikki's games all do).  A game without one gets
 :class:`ViewBasedEncoder`,
 the generic encoding of the JSON view (:class:`tikki.interop.encoding.ViewEncoder`) behind
@@ -208,11 +208,12 @@ class ViewBasedEncoder(Encoder):
 
 
 def encoder_class(game: Game) -> Callable[[Game], Encoder]:
-    """The encoder ``game`` declares (:attr:`tikki.core.Game.observation_encoder`,
+    """The encoder ``game`` declares (:attr:`tikki.core.InteropParts.encoder`,
     ``"module:Class"``), else :class:`ViewBasedEncoder`."""
-    if not game.observation_encoder:
+    declared = game.interop.encoder
+    if not declared:
         return ViewBasedEncoder
-    module, _, name = game.observation_encoder.partition(":")
+    module, _, name = declared.partition(":")
     found: Callable[[Game], Encoder] = getattr(importlib.import_module(module), name)
     return found
 
@@ -234,7 +235,7 @@ def __getattr__(name: str) -> Any:
     from the games' declarations."""
     if name.endswith("Encoder") and not name.startswith("_"):
         for game in games():
-            declared = game_class(game).observation_encoder
+            declared = game_class(game).interop.encoder
             if declared.endswith(f":{name}"):
                 module, _, attr = declared.partition(":")
                 return getattr(importlib.import_module(module), attr)

@@ -142,9 +142,9 @@ def has_renderer(game: str) -> bool:
 
 def declared_renderer(game: str) -> Path | None:
     """The web renderer a game's class declares in its own package
-    (:attr:`tikki.core.Game.web_renderer`, ``package:file``), if it is a file."""
+    (:attr:`tikki.core.WebParts.renderer`, ``package:file``), if it is a file."""
     try:
-        declared = game_class(game).web_renderer
+        declared = game_class(game).web.renderer
     except RulesError:
         return None
     package, _sep, name = declared.partition(":")

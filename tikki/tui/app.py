@@ -46,9 +46,9 @@ ECHO_LIMIT = 40
 
 def presenter(game: Game) -> Presenter:
     """The presenter of a game: ``PRESENTER`` of the module its class declares
-    (:attr:`tikki.core.Game.presenter_module`), else of ``tikki.tui.<game name>``, else
+    (:attr:`tikki.core.TerminalParts.presenter`), else of ``tikki.tui.<game name>``, else
     the generic one."""
-    declared = type(game).presenter_module
+    declared = type(game).terminal.presenter
     name = declared or f"tikki.tui.{game.name}"
     try:
         module = importlib.import_module(name)

@@ -21,6 +21,7 @@ from tikki.cards import normalize_french
 from tikki.core import (
     JSON,
     Game,
+    HarnessParts,
     IllegalMove,
     MoveGrammar,
     OptionSpec,
@@ -83,7 +84,7 @@ class Tricklet(Game):
     rules_package = f"{__name__}.rules"
     summary = SUMMARY
     value_kind = "points"
-    conformance = ((2, {}), (3, {}), (4, {}), (3, {"last_bonus": False}))
+    harness = HarnessParts(conformance=((2, {}), (3, {}), (4, {}), (3, {"last_bonus": False})))
     view_type = TrickletView
     phase_goals: ClassVar[Mapping[str, str]] = {"play": GOAL}
     phase_titles: ClassVar[Mapping[str, str]] = {"play": PLAYING}

@@ -2,7 +2,7 @@
 
 Each of tikki's games has a module ``tikki.bots.heuristic.<game name>`` with a function
 ``choose(game, view, rng) -> str`` that reads only the view (a plug-in game declares its
-own module, :attr:`tikki.core.Game.heuristic_module`, or plays :func:`plain`).  Its module
+own module, :attr:`tikki.core.BotParts.heuristic`, or plays :func:`plain`).  Its module
 docstring lists the rules of thumb it plays by.
 """
 
@@ -22,13 +22,14 @@ Policy = Callable[[Game, Mapping[str, Any], random.Random], str]
 
 def policy_for(game: Game) -> Policy:
     """The heuristic policy of ``game``: the ``choose`` of the module its class declares
-    (:attr:`tikki.core.Game.heuristic_module`), else of ``tikki.bots.heuristic.<name>``;
+    (:attr:`tikki.core.BotParts.heuristic`), else of ``tikki.bots.heuristic.<name>``;
     a game with neither (a plug-in that ships no heuristic) is played by :func:`plain`."""
-    name = type(game).heuristic_module or f"{__name__}.{game.name}"
+    declared = type(game).bots.heuristic
+    name = declared or f"{__name__}.{game.name}"
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as err:
-        if err.name != name or type(game).heuristic_module:
+        if err.name != name or declared:
             raise RulesError(f"the heuristic of {game.name} ({name}) did not load: {err}") from None
         return plain
     policy: Policy = module.choose

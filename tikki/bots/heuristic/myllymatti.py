@@ -13,8 +13,9 @@ Phase 1 — collecting (collect few cards; what you win lands on your own pile)
 4. *Leading*: lead your lowest card if it is low (eight or less); otherwise turn the stock
    while allowed, so the opponent has nothing to aim at.
 
-Rules 1–4 are :func:`tikki.bots.heuristic.shedding.collect`, on card ints; the game's fast
-greedy playout plays rule 1 from the state, and :func:`cheapest_card` in phase 2.
+Rules 1–4 are :func:`tikki.games.shedding_tactics.collect`, on card ints; the game's fast
+greedy playout plays rule 1 from the state, and
+:func:`tikki.games.myllymatti_tactics.cheapest_card` in phase 2.
 
 Phase 2 — shedding (every hand is public)
 5. *Finish tricks*: if your play makes the trick fall, play the cheapest beater (its cards
@@ -30,31 +31,12 @@ Phase 2 — shedding (every hand is public)
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from tikki.bots.heuristic import shedding
-from tikki.bots.heuristic.shedding import lowest_loser as lowest_loser  # rule 1, for playouts
-from tikki.cards import CARD_TEXT, RANK_OF, RANKS, SUIT_OF, SUITS, TEXT_CARD
+from tikki.cards import CARD_TEXT, RANK_OF, RANKS, SUITS, TEXT_CARD
 from tikki.core import Game
-
-_COST: tuple[tuple[int, ...], ...] = tuple(
-    tuple(RANK_OF[c] + 13 * (SUIT_OF[c] == trump) for c in range(52)) for trump in range(5)
-)
-"""``_COST[trump][card]``: what spending a card costs a fast playout (trumps dearest;
-index 4: no trump)."""
-
-
-def cheapest_card(options: Sequence[int], trump: int) -> int:
-    """Phase 2 for fast playouts, the quick form of rules 6 and 8: the lowest card of
-    ``options``, a trump (``trump``; -1: none) dearer than any other card."""
-    cost = _COST[trump if trump >= 0 else 4]
-    best, best_cost = options[0], cost[options[0]]
-    for c in options:  # a loop, not min(key=...): the hot path of every playout
-        k = cost[c]
-        if k < best_cost:
-            best, best_cost = c, k
-    return best
+from tikki.games import shedding_tactics as shedding
 
 
 def _rank(card: str) -> int:

@@ -1,6 +1,6 @@
 """Mattis's state encoder: its observation written straight from the game state (the
 rules of every encoder are in :mod:`tikki.interop.observations`; ``docs/observations.md``
-lists the features).  The game declares it (``observation_encoder``)."""
+lists the features).  The game declares it (its ``interop.encoder``)."""
 
 from __future__ import annotations
 
