@@ -17,7 +17,6 @@ from tests._bots import play_game
 from tikki import bots
 from tikki.bots.heuristic import mueckenstich as policy
 from tikki.games import mueckenstich_tactics as tactics
-from tikki.games import mueckenstich_tactics as tactics
 
 pytestmark = pytest.mark.compiled
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
-from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
 import pytest
