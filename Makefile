@@ -42,8 +42,8 @@ check: lint typecheck
 	TIKKI_CONFORMANCE_GAMES=$(CHECK_GAMES) TIKKI_CONFORMANCE_DEEP=$(CHECK_DEEP) $(BIN)/pytest -n 2 -q -m engine
 
 lint: $(STAMP)
-	$(BIN)/ruff check tikki tests benchmarks conftest.py
-	$(BIN)/ruff format --check tikki tests benchmarks conftest.py
+	$(BIN)/ruff check tikki tools tests benchmarks conftest.py
+	$(BIN)/ruff format --check tikki tools tests benchmarks conftest.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -105,12 +105,13 @@ load: $(STAMP)
 catalogs: catalogs-python catalogs-web
 
 catalogs-python: $(STAMP)
-	$(BIN)/python -m tikki.catalogs extract update compile
+	$(BIN)/python -m tools.catalogs extract update compile
 
 ## The web front end's catalogs: extract the texts of tikki/web, update
-## tikki/locale/{fi,de}/LC_MESSAGES/web.po and write tikki/web/static/i18n/*.json.
+## tikki/locale/{fi,de}/LC_MESSAGES/web.po and write tikki/web/static/i18n/*.json and
+## tikki/web/static/sentences.js (the event logs' sentences, from tikki/sentences.py).
 catalogs-web: $(STAMP)
-	$(BIN)/python -m tikki.web_catalogs
+	$(BIN)/python -m tools.web_catalogs
 
 clean:
 	rm -rf $(VENV) $(VENV_NEWEST) node_modules $(BUILD_COMPILED) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -28,8 +28,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "tikki/arena_ray.py": ("ray",),
     "tikki/inference.py": ("numpy",),
     "tikki/learn/*.py": ("numpy",),
-    "tikki/catalogs.py": ("babel",),
-    "tikki/web_catalogs.py": ("babel",),
+    "tools/catalogs.py": ("babel",),
+    "tools/web_catalogs.py": ("babel",),
 }
 """Modules (globs from the repository root) and the optional imports each needs."""
 

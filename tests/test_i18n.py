@@ -15,8 +15,8 @@ babel = pytest.importorskip("babel", reason="Babel comes with the test extra")
 from babel.messages.catalog import Catalog, Message  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
-from tikki import catalogs  # noqa: E402
 from tikki.sentences import BROWSER_CONTEXT  # noqa: E402
+from tools import catalogs  # noqa: E402
 
 TRANSLATED = i18n.LANGUAGES[1:]
 

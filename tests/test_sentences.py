@@ -11,8 +11,9 @@ pytest.importorskip("babel", reason="the catalog tests need Babel (pip install -
 
 from babel.messages.pofile import read_po
 
-from tikki import catalogs, sentences
-from tikki import web_catalogs as wc
+from tikki import sentences
+from tools import catalogs
+from tools import web_catalogs as wc
 
 
 def test_the_browser_sentences_module_is_current() -> None:

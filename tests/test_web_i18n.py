@@ -14,7 +14,8 @@ pytest.importorskip("babel", reason="the catalog tests need Babel (pip install -
 
 from babel.messages.catalog import Catalog
 
-from tikki import web_catalogs as wc
+import tikki
+from tools import web_catalogs as wc
 
 CALL = re.compile(r"""(?<![\w.])(?:_|N_|ngettext)\(\s*"((?:[^"\\]|\\.)*)\"""")
 """A translation call with a literal first argument, as a plain regular expression."""
@@ -112,6 +113,6 @@ def test_the_switcher_offers_no_test_language() -> None:
 def test_po_files_live_in_the_package() -> None:
     for lang in wc.LANGUAGES:
         path = wc.po_path(lang)
-        assert path.relative_to(Path(wc.__file__).parent) == Path(
+        assert path.relative_to(Path(tikki.__file__).parent) == Path(
             f"locale/{lang}/LC_MESSAGES/web.po"
         )

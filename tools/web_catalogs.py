@@ -1,4 +1,4 @@
-"""The web front end's message catalogs (issue #13): extract, update and build.
+"""The web front end's message catalogs: extract, update and build.
 
 The texts of the browser pages are English in the source: ``_("…")``, ``ngettext(…)`` and
 ``N_("…")`` in ``tikki/web/static/**/*.js`` (Babel's JavaScript extractor), and the HTML
@@ -16,7 +16,7 @@ first), except the few words the browser means otherwise (:data:`OWN_SENSE`). Th
 logs' sentences reach the browser as ``tikki/web/static/sentences.js``, written here from
 :mod:`tikki.sentences`.
 
-``python -m tikki.web_catalogs`` (``make catalogs-web``) extracts, updates the ``.po``
+``python -m tools.web_catalogs`` (``make catalogs-web``) extracts, updates the ``.po``
 files (new texts come in untranslated) and writes the JSON; ``check`` only reports what
 is out of date or untranslated. Babel is a development tool here (the ``test`` extra); the
 server only serves the JSON.
@@ -39,9 +39,11 @@ from babel.messages import extract as babel_extract
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
+import tikki
 from tikki import __version__, sentences
 
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(tikki.__file__).resolve().parent
+"""The package: its pages, scripts and catalogs."""
 WEB = ROOT / "web"
 STATIC = WEB / "static"
 LOCALE = ROOT / "locale"
@@ -403,7 +405,7 @@ def write_all() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tikki.web_catalogs [check]``: write the catalogs, or check them."""
+    """``python -m tools.web_catalogs [check]``: write the catalogs, or check them."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["check"]:
         found = problems()
@@ -413,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len([m for m in template if m.id])} web messages × {len(LANGUAGES) + 1} languages")
         return 1 if found else 0
     if args:
-        print("usage: python -m tikki.web_catalogs [check]", file=sys.stderr)
+        print("usage: python -m tools.web_catalogs [check]", file=sys.stderr)
         return 2
     write_all()
     for line in problems():

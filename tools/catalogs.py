@@ -8,7 +8,8 @@
   text arrives untranslated, which the tests refuse until someone translates it);
 * compile: ``tikki.mo`` next to each ``.po`` (committed; a test checks they are current).
 
-Run it with ``python -m tikki.catalogs`` (needs Babel, from the ``test`` extra).
+Run it with ``python -m tools.catalogs`` from the repository's root (needs Babel, from the
+``test`` extra).
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import tikki
 from tikki import __version__
 from tikki.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 from tikki.sentences import catalog_entries
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(tikki.__file__).resolve().parent
+"""The package whose texts are extracted."""
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 FIXED_DATE = datetime(2026, 12, 1, tzinfo=UTC)
 """The catalogs' creation date, fixed so that regenerating them is reproducible."""
