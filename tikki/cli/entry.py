@@ -5,7 +5,10 @@ line as one ``error:`` line.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
+
+import typer
 
 from tikki import i18n
 from tikki.cli.shared import app, console, errors, fail
@@ -103,8 +106,9 @@ def reflow(text: str) -> str:
     return "\n\n".join(" ".join(p.split()) for p in text.split("\n\n"))
 
 
-def translated_command(lang: str) -> Any:
-    """The click command of ``tikki`` with its help texts in ``lang``."""
+def translated_command(lang: str, command_app: typer.Typer = app) -> Any:
+    """The click command of ``tikki`` (or of ``command_app``) with its help texts in
+    ``lang``."""
     try:  # typer 0.29 carries its own click; the bare install has no other
         from typer import _click as click  # type: ignore[attr-defined,unused-ignore]
     except ImportError:  # pragma: no cover - an older typer on top of click
@@ -112,11 +116,11 @@ def translated_command(lang: str) -> Any:
     import typer.main
     import typer.rich_utils
 
-    command: Any = typer.main.get_command(app)
+    command: Any = typer.main.get_command(command_app)
     speak = i18n.translator(lang)
     for name, text in {**HELP_WORDS, **HELP_STRINGS}.items():
         setattr(typer.rich_utils, name, speak.gettext(text))
-    for cmd in (command, *command.commands.values()):
+    for cmd in (command, *getattr(command, "commands", {}).values()):
         _word_usage(cmd, speak.gettext(USAGE), speak.gettext(OPTIONS_WORD))
         for param in cmd.params:
             _word_param(param, _metavar(param, speak.gettext))
@@ -131,7 +135,8 @@ def translated_command(lang: str) -> Any:
         if helper is not None and helper.help:
             helper.help = speak.gettext(helper.help)
             helper.metavar = ""
-    command.subcommand_metavar = speak.gettext(COMMAND_WORDS)
+    if hasattr(command, "commands"):
+        command.subcommand_metavar = speak.gettext(COMMAND_WORDS)
     return command
 
 
@@ -191,6 +196,30 @@ def main() -> None:
         errors.print(_("Aborted."))
         status = 1
     raise SystemExit(status if isinstance(status, int) else 0)
+
+
+def run(command_app: typer.Typer, argv: Sequence[str] | None, prog: str) -> int:
+    """Run a command of its own (``python -m tikki.learn``, ``prog``) on ``argv`` (default:
+    the process's arguments); its exit status.
+
+    A bad command line is one ``error:`` line and status 2, as for ``tikki``.
+    """
+    from typer._click import exceptions as click_errors
+    from typer.exceptions import Abort
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = translated_command(i18n.current(), command_app)
+    try:
+        status = command.main(args=args, prog_name=prog, standalone_mode=False)
+    except click_errors.NoArgsIsHelpError as err:
+        console.print(err.format_message(), markup=False, highlight=False)
+        return err.exit_code
+    except click_errors.UsageError as err:
+        return _usage_error(err, args)
+    except Abort:
+        errors.print(_("Aborted."))
+        return 1
+    return status if isinstance(status, int) else 0
 
 
 def _usage_error(err: Any, args: list[str]) -> int:

@@ -3,115 +3,146 @@ game's model."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Annotated
 
+import typer
+
+from tikki.cli.entry import run
+from tikki.cli.shared import fail
 from tikki.core import RulesError, game_class
 from tikki.i18n import _ as _t
 
 DATA_ROOT = Path("learn-data")
 """Where ``data`` writes and ``train`` reads by default: ``learn-data/<game>/``."""
+PROG = "python -m tikki.learn"
+"""How the command is called."""
 
+app = typer.Typer(
+    name=PROG,
+    help="Self-play data, training and evaluation of the learned models.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+)
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m tikki.learn",
-        description="Self-play data, training and evaluation of the learned models.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    data = sub.add_parser("data", help="self-play positions of a search bot (resumable)")
-    data.add_argument("game")
-    data.add_argument("-n", "--games", type=int, default=40)
-    data.add_argument("--seed", type=int, default=1)
-    data.add_argument("-p", "--players", type=int, default=None)
-    data.add_argument("--bot", default="ismcts:iterations=200")
-    data.add_argument("--chunk", type=int, default=2, help="games per chunk file")
-    data.add_argument("--out", type=Path, default=None, help="default learn-data/GAME")
-    train = sub.add_parser(
-        "train", help="train GAME's model on its data (--games N: make the data first)"
-    )
-    train.add_argument("game")
-    train.add_argument(
-        "--data",
-        type=Path,
-        action="append",
-        default=None,
-        help="default learn-data/GAME; repeat to train on several folders joined"
-        " (--games makes the first)",
-    )
-    train.add_argument("-n", "--games", type=int, default=0, help="self-play games to have")
-    train.add_argument("--bot", default="ismcts:iterations=200")
-    train.add_argument("--seed", type=int, default=1)
-    train.add_argument("--epochs", type=int, default=8)
-    train.add_argument(
-        "--patience", type=int, default=0, help="stop after N epochs without a better one"
-    )
-    train.add_argument("--hidden", default="128,64", help="the two layers' widths")
-    train.add_argument(
-        "--target",
-        default="visits",
-        help="the policy's target: the search's visit shares or the move played",
-    )
-    train.add_argument(
-        "--value",
-        default="linear",
-        help="the value: ridge regression on the observation, or the old joint MLP head",
-    )
-    train.add_argument(
-        "--init", type=Path, default=None, help="start from this model's weights (warm start)"
-    )
-    train.add_argument(
-        "-o", "--out", type=Path, default=None, help="default learn-data/GAME/model.npz"
-    )
-    train.add_argument(
-        "--ship", action="store_true", help="write tikki/models/GAME.npz (the shipped model)"
-    )
-    _reinforce_parser(sub)
-    show = sub.add_parser("eval", help="a model's figures on held-out data")
-    show.add_argument("game")
-    show.add_argument(
-        "--model",
-        type=Path,
-        default=None,
-        help="the model to evaluate (.npz); default: the game's shipped one",
-    )
-    show.add_argument("--data", type=Path, default=None, help="default learn-data/GAME")
-    return parser
+GameArgument = Annotated[str, typer.Argument(metavar="GAME", show_default=False)]
+"""The game whose data or model it is (an unknown one is one ``error:`` line)."""
+Seed = Annotated[int, typer.Option("--seed")]
+"""``--seed``."""
+Bot = Annotated[str, typer.Option("--bot")]
+"""``--bot``: the search bot whose self-play makes the data."""
+SEARCH_BOT = "ismcts:iterations=200"
+"""The default ``--bot``."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; 0 on success, 2 with a one-line error."""
-    args = _parser().parse_args(argv)
-    try:
-        game_class(args.game)  # an unknown game fails here, clearly
-        if args.command == "data":
-            from tikki.learn import data
+    return run(app, argv, PROG)
 
-            out = args.out or DATA_ROOT / args.game
-            paths = data.generate(
-                args.game,
-                out,
-                args.games,
-                args.seed,
-                args.players,
-                args.bot,
-                args.chunk,
-                progress=_say,
-            )
-            print(f"{len(paths)} chunks in {out}")
-        elif args.command == "train":
-            return _train(args)
-        elif args.command == "reinforce":
-            return _reinforce(args)
-        else:
-            return _eval(args)
+
+def _checked(game: str) -> None:
+    """Raise the exit of a one-line error if ``game`` is unknown."""
+    try:
+        game_class(game)
     except RulesError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    return 0
+        raise fail(str(err)) from None
+
+
+@app.command("data", help="self-play positions of a search bot (resumable)")
+def data_command(
+    game: GameArgument,
+    games: Annotated[int, typer.Option("-n", "--games")] = 40,
+    seed: Seed = 1,
+    players: Annotated[int | None, typer.Option("-p", "--players")] = None,
+    bot: Bot = SEARCH_BOT,
+    chunk: Annotated[int, typer.Option("--chunk", help="games per chunk file")] = 2,
+    out: Annotated[Path | None, typer.Option("--out", help="default learn-data/GAME")] = None,
+) -> None:
+    """Write self-play positions of a search bot in chunk files."""
+    _checked(game)
+    from tikki.learn import data
+
+    folder = out or DATA_ROOT / game
+    try:
+        paths = data.generate(game, folder, games, seed, players, bot, chunk, progress=_say)
+    except RulesError as err:
+        raise fail(str(err)) from None
+    print(f"{len(paths)} chunks in {folder}")
+
+
+@app.command("train", help="train GAME's model on its data (--games N: make the data first)")
+def train_command(
+    game: GameArgument,
+    data: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--data",
+            help="default learn-data/GAME; repeat to train on several folders joined"
+            " (--games makes the first)",
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("-n", "--games", help="self-play games to have")] = 0,
+    bot: Bot = SEARCH_BOT,
+    seed: Seed = 1,
+    epochs: Annotated[int, typer.Option("--epochs")] = 8,
+    patience: Annotated[
+        int, typer.Option("--patience", help="stop after N epochs without a better one")
+    ] = 0,
+    hidden: Annotated[str, typer.Option("--hidden", help="the two layers' widths")] = "128,64",
+    target: Annotated[
+        str,
+        typer.Option(
+            "--target", help="the policy's target: the search's visit shares or the move played"
+        ),
+    ] = "visits",
+    value: Annotated[
+        str,
+        typer.Option(
+            "--value",
+            help="the value: ridge regression on the observation, or the old joint MLP head",
+        ),
+    ] = "linear",
+    init: Annotated[
+        Path | None, typer.Option("--init", help="start from this model's weights (warm start)")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("-o", "--out", help="default learn-data/GAME/model.npz")
+    ] = None,
+    ship: Annotated[
+        bool, typer.Option("--ship", help="write tikki/models/GAME.npz (the shipped model)")
+    ] = False,
+) -> None:
+    """Train GAME's model on its data, making the data first with --games N."""
+    _checked(game)
+    from tikki import inference
+    from tikki.learn import data as datalib
+    from tikki.learn import train
+
+    try:
+        widths = _hidden(hidden)
+        folders = data or [DATA_ROOT / game]
+        if games > 0:
+            datalib.generate(game, folders[0], games, seed, bot=bot, progress=_say)
+        trained = train.train(
+            datalib.join(folders),
+            hidden=widths,
+            epochs=epochs,
+            seed=seed,
+            progress=_say,
+            target=target,
+            value=value,
+            patience=patience,
+            init=inference.read(init) if init is not None else None,
+        )
+        path = inference.shipped(game) if ship else out or folders[0] / "model.npz"
+        trained.save(path)
+    except RulesError as err:
+        raise fail(str(err)) from None
+    print(f"{path}: {json.dumps(trained.meta['validation'])}")
 
 
 def _hidden(text: str) -> tuple[int, int]:
@@ -121,131 +152,146 @@ def _hidden(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-def _train(args: argparse.Namespace) -> int:
-    from tikki import inference
-    from tikki.learn import data, train
-
-    hidden = _hidden(args.hidden)
-    folders = args.data or [DATA_ROOT / args.game]
-    folder = folders[0]
-    if args.games > 0:
-        data.generate(args.game, folder, args.games, args.seed, bot=args.bot, progress=_say)
-    trained = train.train(
-        data.join(folders),
-        hidden=hidden,
-        epochs=args.epochs,
-        seed=args.seed,
-        progress=_say,
-        target=args.target,
-        value=args.value,
-        patience=args.patience,
-        init=inference.read(args.init) if args.init is not None else None,
-    )
-    out = inference.shipped(args.game) if args.ship else args.out or folder / "model.npz"
-    trained.save(out)
-    print(f"{out}: {json.dumps(trained.meta['validation'])}")
-    return 0
+REINFORCE_HELP = (
+    "REINFORCE with a baseline: the learner samples its moves in one seat (rotated) against"
+    " --against bots; the greedy policy is evaluated on a fixed set of arena games every"
+    " --eval-every updates and the best checkpoint is kept."
+)
+"""What ``reinforce --help`` says first."""
 
 
-def _reinforce_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    rl = sub.add_parser(
-        "reinforce",
-        help="fine-tune a model by policy gradient against fixed opponents",
-        description="REINFORCE with a baseline: the learner samples its moves in one seat"
-        " (rotated) against --against bots; the greedy policy is evaluated on a fixed set"
-        " of arena games every --eval-every updates and the best checkpoint is kept.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
-    rl.add_argument("game", help="the game whose model is trained (`tikki games` lists them)")
-    rl.add_argument(
-        "--init",
-        type=Path,
-        default=None,
-        help="the starting model (.npz); None: the game's shipped one",
-    )
-    rl.add_argument("--against", default="heuristic", help="the opponents' bot spec")
-    rl.add_argument("-n", "--games", type=int, default=2000, help="training games")
-    rl.add_argument("--seed", type=int, default=1, help="the same seed gives the same model")
-    rl.add_argument("-p", "--players", type=int, default=None, help="None: the game's default")
-    rl.add_argument("--batch", type=int, default=32, help="games per update")
-    rl.add_argument("--lr", type=float, default=1e-4, help="AdamW learning rate")
-    rl.add_argument("--weight-decay", type=float, default=0.0, help="AdamW weight decay")
-    rl.add_argument("--temperature", type=float, default=1.0, help="of the sampled moves")
-    rl.add_argument("--entropy", type=float, default=0.0, help="entropy bonus weight")
-    rl.add_argument(
-        "--baseline",
-        default="value",
-        help="value (the starting model's), mean (the batch's) or group (the deal's other games)",
-    )
-    rl.add_argument("--group", type=int, default=1, help="games a deal (with --baseline group)")
-    rl.add_argument(
-        "--rollouts",
-        type=int,
-        default=0,
-        help="value every legal move by N rollouts a decision (the all-action gradient)",
-    )
-    rl.add_argument(
-        "--margin",
-        action="store_true",
-        help="reward the seat's gain minus the others' mean (what the arena's advantage scores)",
-    )
-    rl.add_argument(
-        "--average",
-        type=float,
-        default=0.0,
-        help="evaluate and keep a running average of the weights (e.g. 0.99; 0: off)",
-    )
-    rl.add_argument("--eval-every", type=int, default=20, help="updates between evaluations")
-    rl.add_argument(
-        "--eval-games", type=int, default=300, help="games of each evaluation (seats rotated)"
-    )
-    rl.add_argument("--eval-seed", type=int, default=99, help="not the protocol's 12")
-    rl.add_argument("-o", "--out", type=Path, required=True, help="the best model (.npz)")
-
-
-def _reinforce(args: argparse.Namespace) -> int:
+@app.command(
+    "reinforce",
+    help=REINFORCE_HELP,
+    short_help="fine-tune a model by policy gradient against fixed opponents",
+)
+def reinforce_command(
+    game: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME",
+            help="the game whose model is trained (`tikki games` lists them)",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[Path, typer.Option("-o", "--out", help="the best model (.npz)")],
+    init: Annotated[
+        Path | None,
+        typer.Option("--init", help="the starting model (.npz); None: the game's shipped one"),
+    ] = None,
+    against: Annotated[str, typer.Option("--against", help="the opponents' bot spec")] = (
+        "heuristic"
+    ),
+    games: Annotated[int, typer.Option("-n", "--games", help="training games")] = 2000,
+    seed: Annotated[int, typer.Option("--seed", help="the same seed gives the same model")] = 1,
+    players: Annotated[
+        int | None, typer.Option("-p", "--players", help="None: the game's default")
+    ] = None,
+    batch: Annotated[int, typer.Option("--batch", help="games per update")] = 32,
+    lr: Annotated[float, typer.Option("--lr", help="AdamW learning rate")] = 1e-4,
+    weight_decay: Annotated[float, typer.Option("--weight-decay", help="AdamW weight decay")] = 0.0,
+    temperature: Annotated[float, typer.Option("--temperature", help="of the sampled moves")] = 1.0,
+    entropy: Annotated[float, typer.Option("--entropy", help="entropy bonus weight")] = 0.0,
+    baseline: Annotated[
+        str,
+        typer.Option(
+            "--baseline",
+            help="value (the starting model's), mean (the batch's) or group (the deal's other"
+            " games)",
+        ),
+    ] = "value",
+    group: Annotated[int, typer.Option("--group", help="games a deal (with --baseline group)")] = 1,
+    rollouts: Annotated[
+        int,
+        typer.Option(
+            "--rollouts",
+            help="value every legal move by N rollouts a decision (the all-action gradient)",
+        ),
+    ] = 0,
+    margin: Annotated[
+        bool,
+        typer.Option(
+            "--margin",
+            help="reward the seat's gain minus the others' mean (what the arena's advantage"
+            " scores)",
+        ),
+    ] = False,
+    average: Annotated[
+        float,
+        typer.Option(
+            "--average",
+            help="evaluate and keep a running average of the weights (e.g. 0.99; 0: off)",
+        ),
+    ] = 0.0,
+    eval_every: Annotated[
+        int, typer.Option("--eval-every", help="updates between evaluations")
+    ] = 20,
+    eval_games: Annotated[
+        int, typer.Option("--eval-games", help="games of each evaluation (seats rotated)")
+    ] = 300,
+    eval_seed: Annotated[int, typer.Option("--eval-seed", help="not the protocol's 12")] = 99,
+) -> None:
+    """Fine-tune a model by policy gradient against fixed opponents."""
+    _checked(game)
     from tikki import inference
     from tikki.learn import reinforce
 
-    if args.out.suffix != ".npz":
-        raise RulesError(_t("--out is a .npz file, not {path!r}", path=str(args.out)))
-    recipe = reinforce.Recipe(
-        game=args.game,
-        init=args.init or inference.shipped(args.game),
-        out=args.out,
-        against=args.against,
-        games=args.games,
-        seed=args.seed,
-        players=args.players,
-        batch=args.batch,
-        lr=args.lr,
-        weight_decay=args.weight_decay,
-        temperature=args.temperature,
-        entropy=args.entropy,
-        baseline=args.baseline,
-        group=args.group,
-        rollouts=args.rollouts,
-        margin=args.margin,
-        average=args.average,
-        eval_every=args.eval_every,
-        eval_games=args.eval_games,
-        eval_seed=args.eval_seed,
-    )
-    best = reinforce.reinforce(recipe, progress=_say)
-    print(f"{args.out}: {best.meta['reinforce']['eval']}")
-    return 0
+    try:
+        if out.suffix != ".npz":
+            raise RulesError(_t("--out is a .npz file, not {path!r}", path=str(out)))
+        recipe = reinforce.Recipe(
+            game=game,
+            init=init or inference.shipped(game),
+            out=out,
+            against=against,
+            games=games,
+            seed=seed,
+            players=players,
+            batch=batch,
+            lr=lr,
+            weight_decay=weight_decay,
+            temperature=temperature,
+            entropy=entropy,
+            baseline=baseline,
+            group=group,
+            rollouts=rollouts,
+            margin=margin,
+            average=average,
+            eval_every=eval_every,
+            eval_games=eval_games,
+            eval_seed=eval_seed,
+        )
+        best = reinforce.reinforce(recipe, progress=_say)
+    except RulesError as err:
+        raise fail(str(err)) from None
+    print(f"{out}: {best.meta['reinforce']['eval']}")
 
 
-def _eval(args: argparse.Namespace) -> int:
+@app.command("eval", help="a model's figures on held-out data")
+def eval_command(
+    game: GameArgument,
+    model: Annotated[
+        Path | None,
+        typer.Option(
+            "--model", help="the model to evaluate (.npz); default: the game's shipped one"
+        ),
+    ] = None,
+    data: Annotated[Path | None, typer.Option("--data", help="default learn-data/GAME")] = None,
+) -> None:
+    """A model's figures on held-out data."""
+    _checked(game)
     from tikki import inference
-    from tikki.learn import data, train
+    from tikki.learn import data as datalib
+    from tikki.learn import train
 
-    loaded = inference.read(args.model or inference.shipped(args.game))
-    rows = data.load(args.data or DATA_ROOT / args.game)
-    if rows["observation"].shape[1] != loaded.inputs:
-        raise RulesError(_t("the data and the model are for different games or player counts"))
+    try:
+        loaded = inference.read(model or inference.shipped(game))
+        rows = datalib.load(data or DATA_ROOT / game)
+        if rows["observation"].shape[1] != loaded.inputs:
+            raise RulesError(_t("the data and the model are for different games or player counts"))
+    except RulesError as err:
+        raise fail(str(err)) from None
     print(json.dumps({"data": train.evaluate(loaded, rows), "trained": loaded.meta}, indent=1))
-    return 0
 
 
 def _say(line: str) -> None:
