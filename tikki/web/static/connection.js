@@ -79,7 +79,9 @@ export class Connection {
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
-  /** Send a message if the socket is open; false if it is not. */
+  /** Send a message if the socket is open; false if it is not.
+   * @param {object} obj
+   * @returns {boolean} */
   send(obj) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(obj));
@@ -89,7 +91,8 @@ export class Connection {
   }
 
   /** Reconnect at once when the page becomes visible or the network returns, if `wanted()`
-   * and no socket is open. */
+   * and no socket is open.
+   * @param {() => boolean} wanted */
   reviveWhen(wanted) {
     const revive = () => {
       if (!this.ws && wanted()) {

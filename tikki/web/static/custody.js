@@ -11,9 +11,12 @@ import { _ } from "./i18n.js";
 export const REVOKED = 4401;
 
 /** The key under which a seat's token is kept when a device link replaced it. */
-const keptKey = (id) => `tikki.token.${id}.kept`;
+const keptKey = (/** @type {string} */ id) => `tikki.token.${id}.kept`;
 
-/** The seat a token holds at table `id` (null: none or not valid). */
+/** The seat a token holds at table `id` (null: none or not valid).
+ * @param {string} id
+ * @param {string} token
+ * @returns {Promise<number | null>} */
 async function seatOf(id, token) {
   try {
     const answer = await api.state(id, token);
@@ -25,6 +28,8 @@ async function seatOf(id, token) {
 
 /**
  * Ask in the page (a modal dialog) whether to switch from seat `held` to seat `offered`.
+ * @param {number} held
+ * @param {number} offered
  * @returns {Promise<boolean>}
  */
 function askToSwitch(held, offered) {
@@ -41,7 +46,7 @@ function askToSwitch(held, offered) {
     `<button type="button" class="secondary" value="switch" id="switch-to">${esc(_("Switch to seat {offered}", { offered: offered + 1 }))}</button></p>`;
   document.body.append(dialog);
   return new Promise((resolve) => {
-    const done = (yes) => {
+    const done = (/** @type {boolean} */ yes) => {
       dialog.close();
       dialog.remove();
       resolve(yes);

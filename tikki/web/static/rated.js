@@ -9,13 +9,16 @@ export function ratedHelp() {
   return _("Rated: the result changes the players' ratings; only signed-in people take its seats.");
 }
 
-/** The mark as HTML ("" for a table that is not rated). */
+/** The mark as HTML ("" for a table that is not rated).
+ * @param {{rated?: boolean} | null | undefined} table */
 export function ratedHtml(table) {
   if (!table?.rated) return "";
   return ` <span class="badge badge-rated" data-rated title="${esc(ratedHelp())}">${esc(_("Rated"))}</span>`;
 }
 
-/** Put the mark after `host`'s text (once), or take it away. */
+/** Put the mark after `host`'s text (once), or take it away.
+ * @param {Element | null} host
+ * @param {{rated?: boolean} | null | undefined} table */
 export function markRated(host, table) {
   if (!host) return;
   host.querySelector(".badge-rated")?.remove();

@@ -8,12 +8,16 @@ import { renderAnalysis } from "./analysis.js";
 import { _ } from "./i18n.js";
 import { rulesUrl } from "./words.js";
 import { renderLeave } from "./leave.js";
+import { $, $button } from "./dom.js";
 
-const $ = (sel) => document.querySelector(sel);
+/** @typedef {import("./store.js").StateMessage} StateMessage */
 
-/** Show the rules link, the phase's goal line and, at the end, "Play again". */
+
+/** Show the rules link, the phase's goal line and, at the end, "Play again".
+ * @param {StateMessage} m the state message (the full view)
+ * @param {string | null} token this browser's seat token */
 export function renderExtras(m, token) {
-  const rules = $("#rules-link");
+  const rules = /** @type {HTMLAnchorElement | null} */ ($("#rules-link"));
   if (rules) rules.href = rulesUrl(m.table.game);
   const line = $("#goal");
   if (line) {
@@ -26,6 +30,9 @@ export function renderExtras(m, token) {
   renderLeave(m, token);
 }
 
+/** "Play again" for a seated player at a finished table.
+ * @param {StateMessage} m
+ * @param {string | null} token */
 function renderAgain(m, token) {
   const box = $("#again");
   if (!box) return;
@@ -39,14 +46,15 @@ function renderAgain(m, token) {
   box.innerHTML =
     `<button type="button" class="primary" id="play-again">${esc(_("Play again"))}</button>` +
     ` <span class="muted">${esc(_("same players and bots, the dealer moves on"))}${esc(asked)}</span>`;
-  $("#play-again").addEventListener("click", async (ev) => {
-    ev.target.disabled = true;
+  const again = $button("#play-again");
+  again.addEventListener("click", async () => {
+    again.disabled = true;
     try {
       const answer = await api.rematch(m.table.id, token);
       saveToken(answer.table.id, answer.token, answer.seat);
       location.assign(tableUrl(answer.table.id));
     } catch (err) {
-      ev.target.disabled = false;
+      again.disabled = false;
       /** @type {Element} */ (box.querySelector(".muted")).textContent = /** @type {Error} */ (err).message;
     }
   });

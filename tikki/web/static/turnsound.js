@@ -72,7 +72,7 @@ export function initTurnSound() {
 
 /** Tell the player once when their turn begins (not again while it goes on: a move of
  * their own that leaves them to act, a re-render); `mine`: it is their turn now. */
-export function turnAlert(mine) {
+export function turnAlert(/** @type {boolean} */ mine) {
   const live = $("#turn-announce");
   if (!mine) {
     if (live && sound.told) live.textContent = "";

@@ -18,7 +18,7 @@ import { roundHeading, winnersLine, wonBy } from "./seats.js";
  * @returns {Play[]} */
 export function plays(value) {
   const list = Array.isArray(value) ? value : value && Array.isArray(value.cards) ? value.cards : [];
-  return list.filter((p) => p && typeof p.seat === "number" && typeof p.card === "string");
+  return list.filter((/** @type {any} */ p) => p && typeof p.seat === "number" && typeof p.card === "string");
 }
 
 /** The view's scores, when it has them.
