@@ -46,7 +46,6 @@ from tikki.extras import require
 
 require("gym", "the dataset writer (NumPy)", ("numpy",))
 
-import argparse
 import io
 import json
 import sqlite3
@@ -55,10 +54,11 @@ import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import numpy.typing as npt
+import typer
 
 import tikki
 from tikki import arena
@@ -305,48 +305,84 @@ def read_records(paths: Sequence[Path], db: Path | None) -> tuple[list[Any], lis
     return records, sources
 
 
+PROG = "python -m tikki.interop.dataset"
+"""How the command line is called."""
+KNOWN = ", ".join(tikki.games())
+"""The registered games, for the GAME argument's help and its error."""
+
+app = typer.Typer(name=PROG, add_completion=False, rich_markup_mode="rich")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tikki.interop.dataset``: write a dataset (see the module notes)."""
-    parser = argparse.ArgumentParser(
-        prog="python -m tikki.interop.dataset", description="Write a dataset of decisions (.npz)."
-    )
-    known = ", ".join(tikki.games())
-    parser.add_argument("game", help=f"one of {known} (for --bots)", nargs="?")
-    parser.add_argument("-p", "--players", type=int, default=None)
-    parser.add_argument("--bots", help="lineup, e.g. heuristic,random (plays new games)")
-    parser.add_argument("-n", "--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("-j", "--jobs", type=int, default=1)
-    parser.add_argument("--records", nargs="*", type=Path, default=[], help="record files")
-    parser.add_argument("--db", type=Path, help="an arena database (tikki arena --db)")
-    parser.add_argument("--reward", default="game", choices=["game", "round"])
-    parser.add_argument("-o", "--out", type=Path, required=True, help="the .npz to write")
-    args = parser.parse_args(argv)
+    from tikki.cli.entry import run
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    return run(app, _spread(args, "--records"), PROG)
+
+
+def _spread(args: list[str], option: str) -> list[str]:
+    """``args`` with ``option a b`` written ``option a option b``: ``--records`` takes the
+    files that follow it, where a typer option takes one value each time."""
+    out: list[str] = []
+    taking = False
+    for arg in args:
+        if arg == option:
+            taking = True
+        elif taking and (arg == "-" or not arg.startswith("-")):
+            out += [option, arg]
+        else:
+            taking = False
+            out.append(arg)
+    return out
+
+
+@app.command(help="Write a dataset of decisions (.npz).")
+def dataset_command(
+    out: Annotated[Path, typer.Option("-o", "--out", help="the .npz to write")],
+    game: Annotated[
+        str | None,
+        typer.Argument(metavar="GAME", help=f"one of {KNOWN} (for --bots)", show_default=False),
+    ] = None,
+    players: Annotated[int | None, typer.Option("-p", "--players")] = None,
+    bots: Annotated[
+        str | None, typer.Option("--bots", help="lineup, e.g. heuristic,random (plays new games)")
+    ] = None,
+    games: Annotated[int, typer.Option("-n", "--games")] = 100,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    jobs: Annotated[int, typer.Option("-j", "--jobs")] = 1,
+    records: Annotated[list[Path], typer.Option("--records", help="record files")] = [],  # noqa: B006
+    db: Annotated[
+        Path | None, typer.Option("--db", help="an arena database (tikki arena --db)")
+    ] = None,
+    reward: Annotated[str, typer.Option("--reward")] = "game",
+) -> None:
+    """Write a dataset of decisions (.npz) from new bot games, records or an arena's games."""
+    from tikki.cli.shared import fail
+
     try:
-        if args.bots:
-            if not args.game:
-                raise RulesError(f"--bots plays new games: name the game, one of {known}")
-            if args.records or args.db:
+        if reward not in ("game", "round"):
+            raise RulesError(f"--reward is game or round, not {reward!r}")
+        if bots:
+            if not game:
+                raise RulesError(f"--bots plays new games: name the game, one of {KNOWN}")
+            if records or db:
                 raise RulesError("give --bots (new games) or --records/--db, not both")
-            players = args.players or tikki.load(args.game).players
-            lineup = [s for s in args.bots.split(",") if s.strip()]
-            data = from_bots(
-                args.game, players, lineup, args.games, args.seed, args.jobs, args.reward
-            )
-        elif not args.records and args.db is None:
+            lineup = [s for s in bots.split(",") if s.strip()]
+            count = players or tikki.load(game).players
+            data = from_bots(game, count, lineup, games, seed, jobs, reward)
+        elif not records and db is None:
             raise RulesError("nothing to write: give --bots (new games), --records or --db")
         else:
-            records, sources = read_records(args.records, args.db)
-            data = from_records(records, args.reward, sources=sources)
-        if args.out.suffix != ".npz":
-            raise RulesError(f"--out {args.out}: the dataset is an .npz file, e.g. games.npz")
-        save(args.out, data)
+            stored, sources = read_records(records, db)
+            data = from_records(stored, reward, sources=sources)
+        if out.suffix != ".npz":
+            raise RulesError(f"--out {out}: the dataset is an .npz file, e.g. games.npz")
+        save(out, data)
     except (RulesError, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        raise fail(str(err)) from None
     rows, episodes = len(data["action"]), len(data["returns"])
-    print(f"{args.out}: {rows} decisions of {episodes} games")
-    return 0
+    print(f"{out}: {rows} decisions of {episodes} games")
 
 
 if __name__ == "__main__":
