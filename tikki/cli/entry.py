@@ -89,6 +89,7 @@ METAVARS = {
     "ray": i18n.N_("ADDRESS"),
     "host": i18n.N_("ADDRESS"),
     "port": i18n.N_("PORT"),
+    "serve_args": "SERVE_OPTIONS",
 }
 """The word each option's value is shown as in the help (``--seat SEAT``); options not
 listed show ``N`` (a whole number), ``NUMBER``, ``FILE`` or ``TEXT`` by their type."""

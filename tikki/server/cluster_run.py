@@ -19,7 +19,6 @@ Run: ``make cluster`` (3 processes) or ``make cluster N=2 ARGS='--port 9000'``, 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import re
@@ -36,6 +35,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import Annotated
+
+import typer
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository (``deploy/``, ``.ci/`` live beside the package)."""
@@ -333,39 +335,68 @@ def tail(path: Path, lines: int = 20) -> str:
     return ""
 
 
+PROG = "python -m tikki.server.cluster_run"
+"""How the command is called (``make cluster`` calls it)."""
+
+app = typer.Typer(name=PROG, add_completion=False, rich_markup_mode="rich")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``make cluster``: start everything, print the URL, run until Ctrl-C or SIGTERM."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--nodes", type=int, default=3, help="tikki processes (3)")
-    parser.add_argument("--port", type=int, default=8000, help="the proxy's port (8000)")
-    parser.add_argument("--db", help="PostgreSQL URL (default: .ci/services.sh's server)")
-    parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds (0.6)")
-    parser.add_argument("--workdir", type=Path, help="logs and nginx's files (a temp dir)")
-    parser.add_argument("serve_args", nargs="*", help="more `tikki serve` options, after --")
-    args = parser.parse_args(argv)
-    if args.nodes < 1:
-        parser.error(f"--nodes is a number of processes >= 1, not {args.nodes}")
-    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="tikki-cluster-"))
+    from tikki.cli.entry import run
+
+    return run(app, argv, PROG)
+
+
+@app.command(help=__doc__.split("\n\n")[0])
+def cluster_command(
+    nodes: Annotated[
+        int, typer.Option("--nodes", help="tikki processes (3)", show_default=False)
+    ] = 3,
+    port: Annotated[
+        int, typer.Option("--port", help="the proxy's port (8000)", show_default=False)
+    ] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="PostgreSQL URL (default: .ci/services.sh's server)"),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", help="seconds (0.6)", show_default=False)
+    ] = 0.6,
+    workdir: Annotated[
+        Path | None, typer.Option("--workdir", help="logs and nginx's files (a temp dir)")
+    ] = None,
+    serve_args: Annotated[
+        list[str] | None,
+        typer.Argument(help="more `tikki serve` options, after --", show_default=False),
+    ] = None,
+) -> None:
+    """Start the cluster, print its URL, run until Ctrl-C or SIGTERM (status 1: it could
+    not start)."""
+    from tikki.cli.shared import fail
+
+    if nodes < 1:
+        raise fail(f"--nodes is a number of processes >= 1, not {nodes}")
+    folder = workdir or Path(tempfile.mkdtemp(prefix="tikki-cluster-"))
     try:
-        db = args.db or postgres_url()
-        cluster = Cluster(db, args.nodes, args.port, workdir, args.serve_args, args.bot_delay)
+        url = db or postgres_url()
+        cluster = Cluster(url, nodes, port, folder, serve_args or [], bot_delay)
         signal.signal(signal.SIGTERM, _interrupt)
         signal.signal(signal.SIGINT, _interrupt)  # even where a shell started it ignoring SIGINT
         with cluster:
             ports = ", ".join(str(node.port) for node in cluster.members)
-            print(f"tikki cluster: {cluster.url}/  ({args.nodes} processes on ports {ports}, "
-                  f"nginx on {args.port}; Ctrl-C stops it)")  # fmt: skip
-            print(f"database: {_hide_password(db)}")
-            print(f"logs: {workdir}")
+            print(f"tikki cluster: {cluster.url}/  ({nodes} processes on ports {ports}, "
+                  f"nginx on {port}; Ctrl-C stops it)")  # fmt: skip
+            print(f"database: {_hide_password(url)}")
+            print(f"logs: {folder}")
             watch(cluster)
             print("stopping the tikki processes (they hand their tables over) and nginx")
         print("stopped")
     except ClusterError as err:
         print(f"make cluster: {err}", file=sys.stderr)
-        return 1
+        raise typer.Exit(1) from None
     except KeyboardInterrupt:  # during the start
         print("stopped")
-    return 0
 
 
 def watch(cluster: Cluster) -> None:
