@@ -37,7 +37,8 @@ Design notes
   with the same code as ``play`` (``_collect``, ``_lap``, ``_shed``, ``_take``), so a
   rollout has no copy of the rules.  Its *cheap* moves are the heuristic bot's rules
   (:mod:`tikki.games.mattis_tactics`), read from the state.  The determinizer
-  (``Mattis.sampler``) is :mod:`tikki.games.mattis_sampler`.
+  (``Mattis.sampler``) reads the view into a template state here and deals the hidden
+  cards with :mod:`tikki.games.mattis_sampler`.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from tikki.cards import (
     SUIT_OF,
     SUITS,
     TEXT_CARD,
+    ints_of,
     normalize_french,
     suit_one,
 )
@@ -65,6 +67,7 @@ from tikki.core import (
     InteropParts,
     MoveGrammar,
     OptionSpec,
+    RulesError,
     illegal,
     max_moves_option,
     register,
@@ -79,12 +82,22 @@ from tikki.events import (
     last_card_event,
     last_trick,
     out_event,
+    past_of,
     phase_event,
     take_event,
     tie_event,
     trick_event,
     trump_event,
     void_tie_event,
+)
+from tikki.games.mattis_sampler import (
+    FACT_KINDS,
+    HOLDS,
+    HOLDS_NONE,
+    NO_MATCH,
+    Known,
+    collect_dealer,
+    shed_dealer,
 )
 from tikki.games.shedding import (
     FrenchGame,
@@ -109,8 +122,6 @@ DRECK_LIMIT = 6
 FROM_HAND, FROM_STOCK, SLOUGHED = 0, 1, 2
 HOW = ("hand", "stock", "slough")
 NO_RANK = -1
-HOLDS_NONE, HOLDS, NO_MATCH = 0, 1, 2
-FACT_KINDS = ("none", "holds", "no-match")
 
 RULES_TEXT = rules_text("mattis", "en")
 """The English rules, ``tikki/rules/mattis.en.md`` (all languages: ``tikki.rules``)."""
@@ -251,16 +262,20 @@ class Mattis(FrenchGame):
         must-match and slough fact of the history holds.  Phase 2: the dreck cards whose
         place the seat does not know are dealt at random among the seats holding them.
         """
-        seat = self.check_view(view)
-        from tikki.games.mattis_sampler import sampler  # the determinizer, split off
-
-        return sampler(self, view, seat)(rng)
+        return self.sampler(view)(rng)
 
     def sampler(self, view: Mapping[str, Any]) -> Callable[[random.Random], MattisState]:
-        """Draw states like :meth:`sample_state`, reading the view and its facts once."""
-        from tikki.games.mattis_sampler import sampler
+        """Draw states like :meth:`sample_state`, reading the view and its facts once: a
+        template state without the hidden cards, and its dealer."""
+        template, deal = _template(self, view, self.check_view(view))
 
-        return sampler(self, view, self.check_view(view))
+        def sample(rng: random.Random) -> MattisState:
+            state = template.clone()
+            state._dreck_seed = rng.getrandbits(63)
+            deal(state, rng)
+            return state
+
+        return sample
 
 
 class MattisState(SheddingState):
@@ -1181,6 +1196,107 @@ class MattisState(SheddingState):
             "secret": [[CARD_TEXT[c] for c in sec] for sec in self._secret],
             **self._reveal_end(),
         }
+
+
+Dealer = Callable[[MattisState, random.Random], None]
+"""Deals the hidden cards into a clone of a view's template state."""
+
+
+def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisState, Dealer]:
+    """The state of a seat's view with empty hands (and stock), and how to deal them
+    (the determinizer, C-4: its dealing is :mod:`tikki.games.mattis_sampler`)."""
+    state = MattisState()
+    state._setup(game, None, None)
+    n = game.players
+    if len(view["hand_sizes"]) != n:
+        raise RulesError("the view does not match the game's number of players")
+    state._phase = PHASE_NAMES.index(view["phase"])
+    state._to_act = -1 if view["to_act"] is None else view["to_act"]
+    state._piles = [ints_of(p) for p in view["piles"]]
+    state._shown = -1 if view["shown_card"] is None else TEXT_CARD[view["shown_card"]]
+    state._shown_owner = -1 if view["shown_owner"] is None else view["shown_owner"]
+    state._trump = -1 if view["trump"] is None else SUITS.index(view["trump"])
+    state._last_winner = -1 if view["last_winner"] is None else view["last_winner"]
+    state._fallen = ints_of(view["fallen"])
+    state._out = list(view["out_order"])
+    state._loser = -1 if view["loser"] is None else view["loser"]
+    state.abandoned = bool(view["abandoned"])
+    state._hist = [
+        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1) for h in view["history"]
+    ]
+    state._sampled_past = past_of(view)
+    state._facts = [(t, s, ranks_mask(r), FACT_KINDS.index(k)) for t, s, r, k in view["facts"]]
+    state._draws = [(t, s, k) for t, s, k in view["draws"]]
+    last_draw = [-1] * n
+    for t, s, _ in state._draws:
+        last_draw[s] = max(last_draw[s], 3 * t + 1)
+    for t, s, mask, kind in state._facts:
+        when = 3 * t + 2 if kind == NO_MATCH else 3 * t
+        if kind != HOLDS and when > last_draw[s]:
+            state._known_lacking[s] |= mask
+    dreck = view["dreck"]
+    if dreck is not None:
+        state._dreck = ints_of(dreck["cards"])
+        state._given = list(dreck["given"])
+        state._received = list(dreck["received"])
+    trick = view["trick"]
+    if trick["kind"] != "collect":
+        state._plays = [[p["seat"], ints_of(p["cards"])] for p in trick["plays"]]
+        state._trick_size = trick["size"] or 0
+        return state, _shed_deal(state, view, seat)
+    state._trick = [(t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]]
+    state._leader = trick["leader"]
+    state._round = list(trick["round"])
+    state._round_played = trick["round_played"]
+    rplays = [(s, RANK_OF[c]) for s, c, how in state._trick if how != SLOUGHED]
+    state._rcards = rplays[len(rplays) - state._round_played :] if state._round_played else []
+    state._round_best = max((r for _, r in state._rcards), default=NO_RANK)
+    state._war = len(rplays) > state._round_played
+    for s, _ in rplays:
+        state._played |= 1 << s
+    ranks = [RANK_OF[c] for _, c, _ in state._trick]
+    state._top = max(ranks, default=NO_RANK)
+    for r in ranks:
+        state._present |= 1 << r
+    if trick["slough_lap"] is not None:
+        state._lap_seat, state._lap_left = trick["slough_lap"]
+        state._losing = ranks_mask(trick["losing_ranks"])
+    return state, _collect_deal(game, state, view, seat)
+
+
+def _shed_deal(template: MattisState, view: Mapping[str, Any], seat: int) -> Dealer:
+    """Phase 2: the dreck cards whose place is unknown, dealt into each clone."""
+    dealer = shed_dealer(view, seat, template._fallen, template._plays, template._received)
+
+    def deal(state: MattisState, rng: random.Random) -> None:
+        hands, secret = dealer(rng)
+        for s, cards in secret.items():
+            state._secret[s] = cards
+        state._hands = hands
+
+    return deal
+
+
+def _collect_deal(
+    game: Mattis, template: MattisState, view: Mapping[str, Any], seat: int
+) -> Dealer:
+    """Phase 1: the unseen cards, dealt into each clone's hands and stock."""
+    seen = set(ints_of(view["hand"]))
+    for pile in template._piles:
+        seen.update(pile)
+    seen.update(c for _, c, _ in template._trick)
+    if template._shown >= 0:
+        seen.add(template._shown)
+    unseen = [c for c in game.cards if c not in seen]
+    known = Known(
+        template._shown, template._shown_owner, template._hist, template._draws, template._facts
+    )
+    dealer = collect_dealer(view, seat, unseen, known)
+
+    def deal(state: MattisState, rng: random.Random) -> None:
+        state._hands, state._stock = dealer(rng)
+
+    return deal
 
 
 register(Mattis)

@@ -1,19 +1,19 @@
-"""The Mattis determinizer: full states consistent with a seat's view (RULINGS C-4).
+"""The Mattis determinizer's dealing: hidden cards consistent with a seat's view (RULINGS C-4).
 
-``Mattis.sample_state`` and ``Mattis.sampler`` call :func:`sampler`.  It reads the view
-and its public facts once: a *template* state holding everything the seat knows, and a
-*dealer* that deals the hidden cards into a clone of it.
+:func:`tikki.games.mattis.Mattis.sampler` reads the view once into a *template* state
+holding everything the seat knows, and gets a dealer from here for the hidden cards; each
+sample deals them into a clone of the template.  This module works on the view and on
+plain cards and facts handed to it, never on the game's state, so the game imports it
+and it imports nothing of the game.
 
-* Phase 1: the unseen cards go to the other hands and the stock so that every must-match
-  and slough fact of the history holds (``facts``: a seat held a card of some ranks, or
-  none; ``draws``: who drew how many hidden cards when).  A drawn hand is first checked
-  for a card of every rank set the seat must still hold, then the whole deal for
-  feasibility (a matching of facts to cards, earliest deadline first).
-* Phase 2: every card is public but the dreck split (AM-9): the dreck cards whose place the
-  seat does not know are dealt at random among the seats holding them.
-
-It fills the state's fields directly, as the game module would: it is that module's other
-half, split off by concern (the rules there, the sampling here).
+* Phase 1 (:func:`collect_dealer`): the unseen cards go to the other hands and the stock
+  so that every must-match and slough fact of the history holds (``facts``: a seat held a
+  card of some ranks, or none; ``draws``: who drew how many hidden cards when).  A drawn
+  hand is first checked for a card of every rank set the seat must still hold, then the
+  whole deal for feasibility (a matching of facts to cards, earliest deadline first).
+* Phase 2 (:func:`shed_dealer`): every card is public but the dreck split (AM-9): the
+  dreck cards whose place the seat does not know are dealt at random among the seats
+  holding them.
 """
 
 from __future__ import annotations
@@ -23,134 +23,80 @@ from collections.abc import Callable, Mapping
 from heapq import heappop, heappush
 from typing import Any, NamedTuple
 
-from tikki.cards import RANK_OF, SUITS, TEXT_CARD, ints_of
+from tikki.cards import RANK_OF, TEXT_CARD, ints_of
 from tikki.core import RulesError
-from tikki.events import past_of
-from tikki.games.mattis import (
-    FACT_KINDS,
-    HOLDS,
-    HOW,
-    NO_MATCH,
-    NO_RANK,
-    PHASE_NAMES,
-    SLOUGHED,
-    Mattis,
-    MattisState,
-    ranks_mask,
-)
 
-Dealer = Callable[[MattisState, random.Random], None]
-"""Deals the hidden cards into a clone of a view's template state."""
+HOLDS_NONE, HOLDS, NO_MATCH = 0, 1, 2
+"""The kinds of public fact: a seat held none of some ranks, held one (it was asked to
+slough), or did not match (AM-3)."""
+FACT_KINDS = ("none", "holds", "no-match")
+"""The kinds' names in the view's ``facts``."""
+
+Fact = tuple[int, int, int, int]
+"""A public fact: after ``t`` moves, a seat, a rank mask, the kind."""
+Draw = tuple[int, int, int]
+"""Who drew how many hidden cards after ``t`` moves: ``(t, seat, count)``."""
+Hands = list[list[int]]
+"""Every seat's hand, seat by seat."""
 
 
-def sampler(
-    game: Mattis, view: Mapping[str, Any], seat: int
-) -> Callable[[random.Random], MattisState]:
-    """Draw full states consistent with a seat's ``view`` (``seat``), reading the view and
-    its public facts once: a template state without the hidden cards, and its dealer."""
-    template, deal = _template(game, view, seat)
+class Known(NamedTuple):
+    """What the template state knows of the first phase, read from the view."""
 
-    def sample(rng: random.Random) -> MattisState:
-        state = template.clone()
-        state._dreck_seed = rng.getrandbits(63)
-        deal(state, rng)
-        return state
-
-    return sample
+    shown: int
+    """The shown last stock card (-1: none)."""
+    shown_owner: int
+    """The seat that drew it (-1: none)."""
+    history: list[tuple[int, str, int]]
+    """Each move so far: ``(seat, move, card turned from the stock or -1)``."""
+    draws: list[Draw]
+    facts: list[Fact]
 
 
-def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisState, Dealer]:
-    """The state of a seat's view with empty hands (and stock), and how to deal them."""
-    state = MattisState()
-    state._setup(game, None, None)
-    n = game.players
-    if len(view["hand_sizes"]) != n:
-        raise RulesError("the view does not match the game's number of players")
-    state._phase = PHASE_NAMES.index(view["phase"])
-    state._to_act = -1 if view["to_act"] is None else view["to_act"]
-    state._piles = [ints_of(p) for p in view["piles"]]
-    state._shown = -1 if view["shown_card"] is None else TEXT_CARD[view["shown_card"]]
-    state._shown_owner = -1 if view["shown_owner"] is None else view["shown_owner"]
-    state._trump = -1 if view["trump"] is None else SUITS.index(view["trump"])
-    state._last_winner = -1 if view["last_winner"] is None else view["last_winner"]
-    state._fallen = ints_of(view["fallen"])
-    state._out = list(view["out_order"])
-    state._loser = -1 if view["loser"] is None else view["loser"]
-    state.abandoned = bool(view["abandoned"])
-    state._hist = [
-        (h["seat"], h["move"], TEXT_CARD[h["card"]] if "card" in h else -1) for h in view["history"]
-    ]
-    state._sampled_past = past_of(view)
-    state._facts = [(t, s, ranks_mask(r), FACT_KINDS.index(k)) for t, s, r, k in view["facts"]]
-    state._draws = [(t, s, k) for t, s, k in view["draws"]]
-    last_draw = [-1] * n
-    for t, s, _ in state._draws:
-        last_draw[s] = max(last_draw[s], 3 * t + 1)
-    for t, s, mask, kind in state._facts:
-        when = 3 * t + 2 if kind == NO_MATCH else 3 * t
-        if kind != HOLDS and when > last_draw[s]:
-            state._known_lacking[s] |= mask
-    dreck = view["dreck"]
-    if dreck is not None:
-        state._dreck = ints_of(dreck["cards"])
-        state._given = list(dreck["given"])
-        state._received = list(dreck["received"])
-    trick = view["trick"]
-    if trick["kind"] != "collect":
-        state._plays = [[p["seat"], ints_of(p["cards"])] for p in trick["plays"]]
-        state._trick_size = trick["size"] or 0
-        return state, _shed_dealer(state, view, seat)
-    state._trick = [(t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]]
-    state._leader = trick["leader"]
-    state._round = list(trick["round"])
-    state._round_played = trick["round_played"]
-    rplays = [(s, RANK_OF[c]) for s, c, how in state._trick if how != SLOUGHED]
-    state._rcards = rplays[len(rplays) - state._round_played :] if state._round_played else []
-    state._round_best = max((r for _, r in state._rcards), default=NO_RANK)
-    state._war = len(rplays) > state._round_played
-    for s, _ in rplays:
-        state._played |= 1 << s
-    ranks = [RANK_OF[c] for _, c, _ in state._trick]
-    state._top = max(ranks, default=NO_RANK)
-    for r in ranks:
-        state._present |= 1 << r
-    if trick["slough_lap"] is not None:
-        state._lap_seat, state._lap_left = trick["slough_lap"]
-        state._losing = ranks_mask(trick["losing_ranks"])
-    return state, _collect_dealer(state, view, seat)
+def shed_dealer(
+    view: Mapping[str, Any],
+    seat: int,
+    fallen: list[int],
+    plays: list[list[Any]],
+    received: list[int],
+) -> Callable[[random.Random], tuple[Hands, dict[int, list[int]]]]:
+    """Phase 2: deal the dreck cards whose place is unknown among the seats holding them.
 
-
-def _shed_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> Dealer:
-    """Phase 2: deal the dreck cards whose place is unknown among the seats holding them."""
+    ``fallen``, ``plays`` and ``received``: the template's fallen cards, the plays of the
+    trick and how many dreck cards each seat received.  Each deal gives every hand and the
+    secret dreck cards of the seats whose split it decided.
+    """
     known = [ints_of(h) for h in view["hands"]]
     known[seat] = ints_of(view["hand"])
     sizes = view["hand_sizes"]
     placed = {c for h in known for c in h}
     dreck = view["dreck"]
     unplaced = [c for c in ints_of(dreck["cards"]) if c not in placed] if dreck else []
-    unplaced = [c for c in unplaced if c not in state._fallen and not _in_plays(state, c)]
+    unplaced = [c for c in unplaced if c not in fallen and not _in_plays(plays, c)]
     mine = ints_of(dreck["mine"]) if dreck is not None else None
     # the dreck cards still secret in other hands: received, not the viewer's, not yet shed
     unknown: set[int] = set()
     if dreck is not None:
         unknown = set(ints_of(dreck["cards"])) - set(mine or ()) - _shed_since_dreck(view)
+    n = len(sizes)
 
-    def deal(state: MattisState, rng: random.Random) -> None:
+    def deal(rng: random.Random) -> tuple[Hands, dict[int, list[int]]]:
         pool = unplaced[:]
         rng.shuffle(pool)
-        hands: list[list[int]] = []
-        for s in range(state._n):
+        hands: Hands = []
+        secret: dict[int, list[int]] = {}
+        for s in range(n):
             missing = sizes[s] - len(known[s])
             got = pool[:missing]
             del pool[:missing]
             hands.append(sorted(known[s] + got))
-            if s != seat and state._received[s]:
-                state._secret[s] = sorted(got or [c for c in known[s] if c in unknown])
+            if s != seat and received[s]:
+                secret[s] = sorted(got or [c for c in known[s] if c in unknown])
         if pool or any(len(h) != sizes[s] for s, h in enumerate(hands)):
             raise RulesError("the view's dreck does not add up")
         if mine is not None:
-            state._secret[seat] = mine[:]
-        state._hands = hands
+            secret[seat] = mine[:]
+        return hands, secret
 
     return deal
 
@@ -167,15 +113,15 @@ def _shed_since_dreck(view: Mapping[str, Any]) -> set[int]:
     return shed
 
 
-def _in_plays(state: MattisState, card: int) -> bool:
-    return any(card in cs for _, cs in state._plays)
+def _in_plays(plays: list[list[Any]], card: int) -> bool:
+    return any(card in cs for _, cs in plays)
 
 
 INF = 1 << 40
 
 
 class _SeatFacts(NamedTuple):
-    """What one other seat's hidden hand must fit (phase 1; see :func:`_collect_dealer`)."""
+    """What one other seat's hidden hand must fit (phase 1; see :func:`collect_dealer`)."""
 
     size: int
     fixed: list[int]
@@ -187,9 +133,13 @@ class _SeatFacts(NamedTuple):
     needs: list[int]
 
 
-def _collect_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> Dealer:
+def collect_dealer(
+    view: Mapping[str, Any], seat: int, unseen: list[int], known: Known
+) -> Callable[[random.Random], tuple[Hands, list[int]]]:
     """Phase 1: deal the unseen cards so that every public fact of the history holds.
 
+    ``unseen``: the cards the seat has not seen, in the deck's order; ``known``: what the
+    template read of the history.  Each deal gives every hand and the stock.
     Times are ``3t`` for what a slough lap showed after ``t`` moves, ``3t + 1`` for the
     draws that follow it, ``3t + 2`` for move ``t`` itself (a card played by it is held
     until then; a failure to match is seen then).
@@ -200,21 +150,13 @@ def _collect_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> D
     sampled one by one by rejection; the rest of the unseen cards is the stock.  The
     facts are read once per view; each deal only samples.
     """
-    n = state._n
+    n = len(view["hand_sizes"])
     own = ints_of(view["hand"])
     stock_size = view["stock_size"]
-    shown = state._shown
-    seen = set(own)
-    for pile in state._piles:
-        seen.update(pile)
-    seen.update(c for _, c, _ in state._trick)
-    if shown >= 0:
-        seen.add(shown)
-    unseen = [c for c in state.game.cards if c not in seen]  # type: ignore[attr-defined]
-    facts = {s: _seat_facts(state, view, s) for s in range(n) if s != seat}
+    facts = {s: _seat_facts(known, view, s) for s in range(n) if s != seat}
     others = list(facts)
 
-    def deal(state: MattisState, rng: random.Random) -> None:
+    def deal(rng: random.Random) -> tuple[Hands, list[int]]:
         for _ in range(500):
             rng.shuffle(others)
             pool = unseen[:]
@@ -230,34 +172,32 @@ def _collect_dealer(state: MattisState, view: Mapping[str, Any], seat: int) -> D
                 rng.shuffle(pool)
                 if len(pool) != stock_size:
                     raise RulesError("the view's card counts do not add up to the deck")
-                full: list[list[int]] = []
+                full: Hands = []
                 for s in range(n):
                     h = own[:] if s == seat else hands[s] + facts[s].fixed
                     full.append(h)
-                state._hands = full
-                state._stock = pool
-                return
+                return full, pool
         raise RulesError("no deal is consistent with the view's public facts")
 
     return deal
 
 
-def _seat_facts(state: MattisState, view: Mapping[str, Any], s: int) -> _SeatFacts:
+def _seat_facts(known: Known, view: Mapping[str, Any], s: int) -> _SeatFacts:
     """Seat ``s``'s acquisition times, played cards and facts, read from the template."""
-    fixed = [state._shown] if view["shown_in_hand"] and state._shown_owner == s else []
+    fixed = [known.shown] if view["shown_in_hand"] and known.shown_owner == s else []
     played: list[tuple[int, int]] = []
-    for t, (who, move, card) in enumerate(state._hist):
+    for t, (who, move, card) in enumerate(known.history):
         if who != s or card >= 0 or move in ("stock", "pass"):
             continue
         c = TEXT_CARD[move[7:]] if move.startswith("slough") else TEXT_CARD[move]
         played.append((c, 3 * t + 2))
     slots: list[int] = []
-    for t, who, k in state._draws:
+    for t, who, k in known.draws:
         if who == s:
             slots.extend([3 * t + 1] * k)
     negatives: list[tuple[int, int]] = []
     positives: list[tuple[int, int]] = []
-    for t, who, mask, kind in state._facts:
+    for t, who, mask, kind in known.facts:
         if who != s:
             continue
         if kind == HOLDS:
@@ -419,3 +359,17 @@ def _feasible(
 
     deadlines = [r for _, r in cards]
     return matchable(deadlines) and pick(0, deadlines)
+
+
+__all__ = [
+    "FACT_KINDS",
+    "HOLDS",
+    "HOLDS_NONE",
+    "NO_MATCH",
+    "Draw",
+    "Fact",
+    "Hands",
+    "Known",
+    "collect_dealer",
+    "shed_dealer",
+]
