@@ -1,4 +1,4 @@
-"""Crowds against one web-table server (issue 40), each measured before and under attack.
+"""Crowds against one web-table server, each measured before and under attack.
 
 Grown out of ``benchmarks/load.py --abuse``. The benchmark starts ``tikki serve`` (its
 defaults, but ``--forwarded-allow-ips 127.0.0.1`` and ``--allow-client-seeds``): the
@@ -21,7 +21,7 @@ the crowd runs:
 - what the crowd got (tables, jobs, connections accepted or refused) and the server's
   log lines while it ran.
 
-The crowds (issue 40's table): ``bots`` 20 addresses with an all-Expert bot-only table
+The crowds: ``bots`` 20 addresses with an all-Expert bot-only table
 each; ``analysis`` 15 addresses asking for 2 analyses each of finished tables; ``idle``
 20,000 connections from one host that send nothing; ``slowloris`` 200 connections from one
 host sending a header byte every 2 s; ``watchers`` 3,000 WebSockets from one address on
@@ -492,7 +492,7 @@ async def measure(name: str, server: Server, args: argparse.Namespace) -> Result
 
 def report(results: list[Result]) -> None:
     """Print one row per crowd."""
-    table = Table(title="tikki web table under crowds (issue 40): before → under")
+    table = Table(title="tikki web table under crowds: before → under")
     for column in (
         "crowd",
         "bot s",

@@ -1,4 +1,4 @@
-"""What accounts cost the server (issue 42): Argon2id hashing and verifying, and a whole
+"""What accounts cost the server: Argon2id hashing and verifying, and a whole
 login request (CSRF check, rate limits, Argon2 verify, new session) through the app.
 
     python benchmarks/accounts.py --repeat 10

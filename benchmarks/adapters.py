@@ -21,7 +21,7 @@ Random playouts of one game (default Myllymatti, 3 players), each loop as a user
 - *Gym vector*: :class:`tikki.rl.VectorEnv`, N games stepped per call, observations and
   masks for every game (``gym`` extra); a step is one agent move.
 
-Targets (issue 16): PettingZoo ≥ 50k steps/s and ≥ 0.6× RLCard UNO; OpenSpiel + obs ≥ 40k;
+Targets: PettingZoo ≥ 50k steps/s and ≥ 0.6× RLCard UNO; OpenSpiel + obs ≥ 40k;
 Gym vector ≥ 100k.  Times are the process's CPU time (``time.process_time``), so other
 processes on a shared machine disturb the figures less.
 

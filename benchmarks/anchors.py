@@ -1,4 +1,4 @@
-"""The bots' anchored ratings (issue 42): the server's bot levels play each other in an
+"""The bots' anchored ratings: the server's bot levels play each other in an
 arena per game and their OpenSkill (Plackett–Luce) ratings become the fixed points of the
 people's rating scale (``tikki/server/bot_ratings.json``, shown by ``tikki ratings``).
 

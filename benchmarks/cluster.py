@@ -1,4 +1,4 @@
-"""The cluster (issue 41): moves/s and move latency for 1, 2 and 3 ``tikki serve --cluster``
+"""The cluster: moves/s and move latency for 1, 2 and 3 ``tikki serve --cluster``
 processes behind nginx at the same offered load, one plain process without the proxy as
 the baseline, and the time until a killed process's tables play again.
 

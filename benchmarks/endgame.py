@@ -1,4 +1,4 @@
-"""The exact endgame search (issue 15, lever a): how often it decides, and how fast.
+"""The exact endgame search: how often it decides, and how fast.
 
 Myllymatti phase-2 positions (perfect information, MM-10) with at most K cards in the
 hands are reached from seeds by random play that sheds nine times in ten; at each, the

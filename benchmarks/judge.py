@@ -1,4 +1,4 @@
-"""Can the analysis be trusted? Calibration, stability and prediction of the judge (issue 37).
+"""Can the analysis be trusted? Calibration, stability and prediction of the judge.
 
 Plays games between the project's bots with mixed seats (``expert``, ``ismcts`` and
 ``heuristic``, rotated over the seats from game to game), then analyses one seat of each

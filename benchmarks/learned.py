@@ -1,4 +1,4 @@
-"""Learned models (issue 38): their held-out figures and what guidance costs the search.
+"""Learned models: their held-out figures and what guidance costs the search.
 
 For each game's shipped model (``tikki/models/<game>.npz``) the table gives the data it
 was trained on and its held-out figures (:func:`tikki.learn.train.evaluate`), then the

@@ -1,4 +1,4 @@
-"""What one ``learned`` decision costs at the web table, beside ``heuristic``'s (issue 38).
+"""What one ``learned`` decision costs at the web table, beside ``heuristic``'s.
 
 The server decides a cheap bot's move on its event loop (``botplay.CHEAP``) and any other
 in a worker; "cheap" means well under a millisecond.  This times ``botplay.choose`` as the

@@ -26,10 +26,10 @@ Medium bots, all bots only. A probe also plays a quiet two-seat Myllymatti table
 one Hard bot, before the abuse and under it, and reports the Hard bot's answer time
 (from the probe's move to the bot's, less the bot delay). The probe deals the same seeded
 games and plays the same moves both times, so each answer under the abuse is compared with
-the very same search unloaded. Targets (issue 11): a person's
+the very same search unloaded. Targets: a person's
 move p99 under 100 ms, the Hard bot under load within 2x its unloaded time. The server
 is started with limits high enough for the benchmark's own clients (one address). The
-crowds of issue 40, from many addresses and against the server's default limits, are
+crowds, from many addresses and against the server's default limits, are
 ``benchmarks/abuse.py``'s.
 """
 

@@ -1,4 +1,4 @@
-"""An outside yardstick (issue 15, item 3): tikki's bots against OpenSpiel's ``ISMCTSBot``.
+"""An outside yardstick: tikki's bots against OpenSpiel's ``ISMCTSBot``.
 
 One tikki bot (default ``expert``) against n−1 copies of OpenSpiel's own Python
 ``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``), playing through tikki's OpenSpiel

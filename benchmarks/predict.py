@@ -1,7 +1,7 @@
 """How well a model of play predicts a bot's Mückenstich cards (the gate for inference).
 
 Inference from play, weighting each determinization by how likely the opponents' cards so
-far were under a model of their play (issue 15: the next lever for ``expert`` in
+far were under a model of their play (the next lever for ``expert`` in
 Mückenstich), can only help if the model predicts what the opponents play.  This plays
 ``--rounds`` first rounds of 4 ``--bot`` seats and, at every card play with a choice of at
 least two distinct cards, asks each model which card it would play from the same view:

@@ -1,4 +1,4 @@
-"""The replay endpoint's cost (issue 35, point 12): one answer holds every position.
+"""The replay endpoint's cost: one answer holds every position.
 
 For a finished bot game of each game (random bots, fixed seeds), in-process (the ASGI app
 through FastAPI's test client, SQLite in a temporary directory), the median time of

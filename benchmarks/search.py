@@ -3,7 +3,7 @@
 For each game (default player count) and a few seeded positions a few moves into the
 game, one ``ismcts`` decision with a fixed iteration budget is timed; the table gives
 iterations/s (median over positions) for the default greedy rollouts and for uniform
-random rollouts.  Target (issue 5): ≥ 2,000 iterations/s in a 3-player Myllymatti
+random rollouts.  Target: ≥ 2,000 iterations/s in a 3-player Myllymatti
 phase-1 position.
 
 Run: ``.venv/bin/python benchmarks/search.py [--iterations 1000] [--positions 5]``.

@@ -1,4 +1,4 @@
-"""Bot strength: the arena targets of issue 5, each run and checked, one table.
+"""Bot strength: the arena targets, each run and checked, one table.
 
 Targets ("X vs Y": one X against n−1 Y, seats rotated over duplicate deals, the arena's
 seating):
@@ -11,7 +11,7 @@ seating):
 * ``mueckenstich-ismcts``: ``ismcts`` vs three ``heuristic``: the 95% interval of its
   mean score advantage per round lies above 0.
 
-and the ``expert`` targets of issue 15 (one core, at least 300 games, the median think
+and the ``expert`` targets (one core, at least 300 games, the median think
 time of ``expert`` at most 1 s a move):
 
 * ``myllymatti-expert``: ``expert`` vs two ``ismcts:iterations=1000`` loses ≤ 22% of
@@ -20,14 +20,14 @@ time of ``expert`` at most 1 s a move):
 * ``mueckenstich-expert``: ``expert`` vs three ``ismcts:iterations=500`` gains at least
   +1.0 points a round over the other seats.
 
-and those of issue 38 (learned play):
+and those of learned play:
 
 * ``myllymatti-learned``, ``mattis-learned``, ``mueckenstich-learned``: ``learned`` (the
   game's policy alone) vs ``heuristic`` loses less than ``heuristic`` does in the same
   seats: the reference, ``heuristic`` in every seat over the same deals, is run beside it
   and its figure is the limit (its own games are saved too);
-* ``mueckenstich-new-expert``: today's ``expert`` vs three of the expert as issue 38 found
-  it (``--old-expert``, default ``expert:belief=0``), head to head: at least +0.5 points a
+* ``mueckenstich-new-expert``: today's ``expert`` vs three of the expert as it was before
+  its belief (``--old-expert``, default ``expert:belief=0``), head to head: at least +0.5 points a
   round.  ``--expert`` names the new one here too.
 
 Each line gives the exact ``tikki arena`` command that reproduces it, the figure with its
@@ -250,7 +250,7 @@ def main() -> None:
     parser.add_argument(
         "--old-expert",
         default="expert:belief=0",
-        help="the expert as issue 38 found it, the opponent of mueckenstich-new-expert",
+        help="the expert as it was before its belief, the opponent of mueckenstich-new-expert",
     )
     parser.add_argument(
         "--jobs", type=int, default=1, help="games at once (the protocol: 1, one core)"

@@ -16,7 +16,7 @@ inside the timing but not counted. Reported: moves/s, games/s and moves per game
 
 *With views.* The same loop with ``state.view(state.current_player)`` before every move,
 as a bot or a server asks it: the "with view" column gives its moves/s and "view ×" its
-share of the plain loop's speed (target ≥0.4× in Myllymatti and Mückenstich, issue 17).
+share of the plain loop's speed (target ≥0.4× in Myllymatti and Mückenstich).
 
 *Search primitives.* On mid-game states (a random game replayed to half its length):
 ``clone()``, one ``play(move)`` (each legal move played on its own fresh clone; making the
@@ -37,8 +37,8 @@ call on a new state, so no cache answers it), each in µs per call.
 
 Ratios ``× hearts`` and ``× UNO`` compare each tikki row's moves/s with the peers'. Targets:
 Myllymatti ≥160,000 moves/s, ≥1.0× hearts, ≥2× UNO; Mattis ≥100,000 moves/s, ≥0.8× hearts,
-≥1.3× UNO; Mückenstich ≥100,000 moves/s, ≥1.3× hearts, ≥1.3× UNO (the hearts ratios are
-issue 17's). Cells are green when met, red when not.
+≥1.3× UNO; Mückenstich ≥100,000 moves/s, ≥1.3× hearts, ≥1.3× UNO. Cells are green when
+met, red when not.
 
 The process pins itself to one CPU where the OS allows it (the engines are
 single-threaded). Games that are not registered yet in ``tikki.games()`` are skipped with a
@@ -50,7 +50,7 @@ How to run
 this script; or, once installed, ``.venv/bin/python benchmarks/throughput.py [options]``.
 It measures whichever tikki it imports and says which build that is (pure Python, or
 compiled by mypyc); ``make bench-compiled`` runs it on the compiled build
-(``.build-compiled``, issue 17), with the same peers in the same run::
+(``.build-compiled``), with the same peers in the same run::
 
     --seconds S        time per configuration (default 3)
     --games N          a fixed number of games per configuration instead of --seconds
@@ -144,7 +144,7 @@ TARGETS: dict[str, Target] = {
 }
 
 VIEW_SHARE: dict[str, float] = {"myllymatti": 0.4, "mueckenstich": 0.4}
-"""The with-view loop's least share of the plain loop's speed (issue 17)."""
+"""The with-view loop's least share of the plain loop's speed."""
 
 # The figure each game is judged by in the closing summary.
 HEADLINES: list[Config] = [

@@ -1,4 +1,4 @@
-"""``tikki analyse`` and :mod:`tikki.analysis` (issue 15, item 4; one judge: issue 37)."""
+"""``tikki analyse`` and :mod:`tikki.analysis`."""
 
 from __future__ import annotations
 
@@ -243,7 +243,7 @@ def _hidden_mosquitoes_aside(state: State, seat: int) -> int:
 
 
 def test_the_mueckenstich_judge_believes_seats_set_mosquitoes_aside() -> None:
-    """Issue 37: the uniform determinizer dealt the others' hidden discards like any cards,
+    """The uniform determinizer dealt the others' hidden discards like any cards,
     though players set aside the mosquitoes that would bite them (rule 1), so the judge's
     search met about two mosquitoes too many and predicted the round's points about a point
     low.  The judge (the expert's search, hence the analysis and the hints) draws from the

@@ -76,7 +76,7 @@ def test_shedding_report_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
     for abbreviation in ("Aband.", "Forf.", "s/move", "CI", "Pts"):
         assert abbreviation not in out
     assert "250 ms" in out and all(len(line) <= 80 for line in out.splitlines())
-    # issue 36: with no column of zeros, a long bot name fits on its line
+    # With no column of zeros, a long bot name fits on its line
     assert "ismcts:iterations=1000 " in out.split("OpenSkill")[0]
     abandoned = results[3].outcome
     assert abandoned is not None
@@ -132,7 +132,7 @@ def test_plot_is_wide_labels_its_baseline_and_shows_zero_bars(
 
 
 def test_think_times_per_move_are_a_table_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 16, item 6: each bot's median, 90th percentile and longest think time per move
+    """Each bot's median, 90th percentile and longest think time per move
     in the terminal report too (not only in --json), within 80 columns."""
     monkeypatch.setattr(cli, "console", cli.console)
     results = _results()

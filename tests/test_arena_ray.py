@@ -46,7 +46,7 @@ def test_cli_arena_on_ray(local_ray: None) -> None:
 
 @pytest.mark.timeout(600)
 def test_a_bot_registered_in_the_driver_plays_on_ray(local_ray: None) -> None:
-    """Issue 43: a bot registered in the driver was unknown in Ray workers ("no bot")."""
+    """A bot registered in the driver was unknown in Ray workers ("no bot")."""
 
     class First:  # defined here: Ray's workers cannot import it, it travels by value
         name = "first_local"

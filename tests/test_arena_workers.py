@@ -1,5 +1,5 @@
 """Arena workers (``jobs > 1``) know the driver's own bots, and a script without the
-``__main__`` guard stops with a clear message instead of hanging (issue 43)."""
+``__main__`` guard stops with a clear message instead of hanging."""
 
 from __future__ import annotations
 

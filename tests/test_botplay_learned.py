@@ -1,4 +1,4 @@
-"""The Learned level at the web table (issue 38, point 4): the lobby offers it only where
+"""The Learned level at the web table: the lobby offers it only where
 the game has a shipped model for that player count and NumPy imports; a table that asks
 for it anywhere else is refused in words (400, never a 500), naming why and the levels
 that play there."""

@@ -228,7 +228,7 @@ def test_bad_bot_parameters_name_the_parameter(spec: str, words: list[str]) -> N
 
 
 def test_a_bare_ray_option_means_a_local_ray() -> None:
-    """Issue 16, item 5: ``--ray`` alone (at the end, or before another option) is
+    """``--ray`` alone (at the end, or before another option) is
     ``--ray local``; a value given is kept."""
     from tikki.cli import bare_options
 

@@ -1,4 +1,4 @@
-"""``tikki dataset`` (issue 43): the command line's front to the dataset writer.
+"""``tikki dataset``: the command line's front to the dataset writer.
 
 It writes what :mod:`tikki.interop.dataset` writes (the same bytes for the same inputs),
 from bot games, record files or an arena database, and refuses a bad output path, a

@@ -1,4 +1,4 @@
-"""Every file option of every command, given an unusable path (issue 36, point 1).
+"""Every file option of every command, given an unusable path.
 
 Each case asserts one ``error:`` line on standard error, no traceback, the right exit status
 (2: refused before any work; 1: a write failed after the work and the result went to a

@@ -1,4 +1,4 @@
-"""The ``Your move:`` prompt in a real terminal: readline knows the prompt (issue 36, point 3).
+"""The ``Your move:`` prompt in a real terminal: readline knows the prompt.
 
 A pseudo-terminal (pexpect) runs ``tikki play``; pyte, a terminal emulator, turns what it
 wrote into the screen a person sees.  Recalling history (↑) and editing the line (Ctrl-A)

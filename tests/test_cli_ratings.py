@@ -1,4 +1,4 @@
-"""``tikki ratings`` (issue 42): the bot levels' anchored ratings from the arena."""
+"""``tikki ratings``: the bot levels' anchored ratings from the arena."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The terminal commands as a new user meets them (issue 36): the global ``--lang``, replay
+"""The terminal commands as a new user meets them: the global ``--lang``, replay
 errors in words, bot parameters, help without Python, and golden outputs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Each state's ``clone()`` sets every slot of its class (issue 17: clones are written out
+"""Each state's ``clone()`` sets every slot of its class (clones are written out
 per class, so that a compiled build can make them native): a slot added to a state but
 forgotten in its ``clone()`` fails here, in the pure and in the compiled build alike."""
 

@@ -1,4 +1,4 @@
-"""Several ``tikki serve --cluster`` processes on one PostgreSQL database (issue 41):
+"""Several ``tikki serve --cluster`` processes on one PostgreSQL database:
 each live table is owned by exactly one of them (an advisory lock), a table moves to the
 process a request reaches (handover by ``LISTEN/NOTIFY``), and a killed process's tables
 go on elsewhere (the orphan scan), with every acknowledged move kept and none twice.

@@ -1,6 +1,6 @@
 """Three ``tikki serve --cluster`` processes on one PostgreSQL behind nginx
 (``deploy/nginx.conf``, rendered by :mod:`tikki.server.cluster_run`), people and bot
-tables spread over them, and ``kill -9`` of one process under load (issue 41).
+tables spread over them, and ``kill -9`` of one process under load.
 
 People play seat 0 of two-seat Myllymatti tables against a bot, some over a WebSocket,
 some over HTTP, always through the proxy; other tables are bots only. After a warm-up

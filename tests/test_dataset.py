@@ -1,4 +1,4 @@
-"""The dataset writer: records or bot games to .npz, deterministic, round-tripping (issue 43)."""
+"""The dataset writer: records or bot games to .npz, deterministic, round-tripping."""
 
 from __future__ import annotations
 

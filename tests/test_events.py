@@ -45,7 +45,7 @@ def _events(history: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
 
 
 def test_the_move_ending_phase_one_carries_the_trick_then_the_phase() -> None:
-    """Issue 14.3: the last phase-1 trick has a winner before phase 2 begins."""
+    """The last phase-1 trick has a winner before phase 2 begins."""
     for name in ("myllymatti", "mattis"):
         checked = 0
         for seed in range(60):  # games whose phase 1 ends with a finished trick
@@ -117,7 +117,7 @@ def test_every_view_has_last_trick() -> None:
 
 
 def test_watch_announces_the_last_phase_one_trick_myllymatti() -> None:
-    """Issue 14.3, as reported: ``tikki play myllymatti --watch --seed 4``."""
+    """As reported: ``tikki play myllymatti --watch --seed 4``."""
     args = ["play", "myllymatti", "--watch", "--delay", "0", "--seed", "4", "--no-record"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -128,7 +128,7 @@ def test_watch_announces_the_last_phase_one_trick_myllymatti() -> None:
 
 
 def test_watch_announces_the_last_phase_one_trick_mattis() -> None:
-    """Issue 14.3, as reported: ``tikki play mattis --watch --bots heuristic --seed 2``."""
+    """As reported: ``tikki play mattis --watch --bots heuristic --seed 2``."""
     args = ["play", "mattis", "--watch", "--bots", "heuristic", "--delay", "0"]
     result = runner.invoke(app, [*args, "--seed", "2", "--no-record"])
     assert result.exit_code == 0, result.output
@@ -195,7 +195,7 @@ def _declared() -> dict[str, dict[str, Any]]:
 
 
 def test_an_event_is_a_typed_immutable_record() -> None:
-    """Issue 39: an event is a typed record, one ``NamedTuple`` per event type (in the
+    """An event is a typed record, one ``NamedTuple`` per event type (in the
     compiled build too): every field holds its declared type, none is ``Any``, and
     assigning a field or an item raises."""
     declared = _declared()

@@ -1,4 +1,4 @@
-"""The examples run, at a tiny size, and save what they promise (issue 43)."""
+"""The examples run, at a tiny size, and save what they promise."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``expert`` bot and its exact endgame solver (issue 15, items 1 and 7).
+"""The ``expert`` bot and its exact endgame solver.
 
 No test here reads a real clock: the bot's budget runs on a fake clock that advances a
 fixed step each time it is read, so iteration counts and moves are the same every run.
@@ -350,7 +350,7 @@ def test_a_search_ends_inside_its_budget() -> None:
     """The search stops before the move's budget runs out, not at the first clock read
     past it: the clock is read only every 25 iterations and the move's bookkeeping comes
     after, and a budget met exactly was measured at 1.003 s a move for ``seconds=1``
-    (issue 15: the median at most 1 s)."""
+    (the median at most 1 s)."""
     game = tikki.load("mueckenstich", players=4)
     state = game.new_state(seed=3)
     rng = random.Random(3)
@@ -368,7 +368,7 @@ def test_a_search_ends_inside_its_budget() -> None:
 
 def test_no_move_thinks_longer_than_seconds() -> None:
     """``seconds`` is the most a move takes: a choice among five or more moves gets the
-    whole of it and fewer moves a share of it (issue 15's target is a median of at most
+    whole of it and fewer moves a share of it (the target is a median of at most
     1 s a move, and most Myllymatti moves have five or more legal moves: with weights
     above 1 the 1 s protocol's median was 1.23 s)."""
     assert [time_share(k) for k in (1, 2, 3, 4, 5, 9)] == [0.5, 0.5, 2 / 3, 5 / 6, 1.0, 1.0]
@@ -388,7 +388,7 @@ def test_no_move_thinks_longer_than_seconds() -> None:
 
 
 def test_a_value_from_one_sample_carries_the_widest_error() -> None:
-    """A move the search tried once shows 100% ± 50%, not a sure-looking ± 0% (issue 37)."""
+    """A move the search tried once shows 100% ± 50%, not a sure-looking ± 0%."""
     from tikki.bots.expert import _row_value
 
     assert _row_value([1.0, 1.0, 1.0, 1.0], "not_loser") == (1.0, 0.5)

@@ -1,4 +1,4 @@
-"""No game is named outside its own places (issue 39): the shared code reads what a game
+"""No game is named outside its own places: the shared code reads what a game
 declares (:class:`tikki.core.Game`) instead of testing its name, so that a plug-in game
 needs no edit elsewhere.
 

@@ -1,4 +1,4 @@
-"""Languages (issue 13): choosing one, the catalogs' completeness, plurals, card names."""
+"""Languages: choosing one, the catalogs' completeness, plurals, card names."""
 
 from __future__ import annotations
 

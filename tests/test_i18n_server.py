@@ -1,4 +1,4 @@
-"""The web table's texts in the request's language (issue 13): ``?lang=``, then
+"""The web table's texts in the request's language: ``?lang=``, then
 ``Accept-Language``; WebSockets by their ``hello`` or their upgrade request.  The error
 ``code`` never changes; the pseudo-locale shows that every text is translated."""
 

@@ -1,4 +1,4 @@
-"""The terminal in Finnish and German (issue 13): whole games, prompts, errors, help, arena.
+"""The terminal in Finnish and German: whole games, prompts, errors, help, arena.
 
 Games are played through typer's runner and, for the language of the environment and
 the prompt, through a real pseudo-terminal (pexpect).  The pseudo-locale run finds any
@@ -145,7 +145,7 @@ def test_an_unknown_language_says_which_there_are() -> None:
 def test_games_lists_options_in_the_language() -> None:
     code, text = _play(["games", "--lang", "de"], "")
     assert code == 0 and "Spieler (Standard 3)" in text and "Bedeutung" in text
-    assert "MM-14" not in text and "C-5" not in text  # issue 36: words, not ruling ids
+    assert "MM-14" not in text and "C-5" not in text  # words, not ruling ids
     code, text = _play(["games", "--lang", "fi"], "")
     assert code == 0 and "pelaajaa (oletus 3)" in text and "kokonaisluku" in text
 

@@ -1,4 +1,4 @@
-"""Mini games for exact methods (issue 43): small configurations whose deal is an explicit
+"""Mini games for exact methods: small configurations whose deal is an explicit
 chance node, so that OpenSpiel's CFR, exploitability, TabularPolicy and policy_aggregator
 run on them."""
 

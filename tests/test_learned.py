@@ -1,4 +1,4 @@
-"""Learned play (issue 38): the shipped models, the ``learned`` bot, ``expert`` guided by
+"""Learned play: the shipped models, the ``learned`` bot, ``expert`` guided by
 a model, the adapters' policy, and a tiny data-and-training run (no real training here)."""
 
 from __future__ import annotations

@@ -726,7 +726,7 @@ def test_ms10_fewest_tricks_doubles_then_most_mosquitoes_drops(players: int) -> 
 
 
 def test_ms10_the_view_carries_each_choice_s_score_for_its_own_seat() -> None:
-    """Issue 12 item 5: while the double or the drop is chosen, each seat's view says what
+    """While the double or the drop is chosen, each seat's view says what
     every open colour would make its own won cards score (the round's own scoring); the
     public view names the choice but no seat's figures; outside scoring there is none."""
 

@@ -113,7 +113,7 @@ def test_memory_aids_is_a_mueckenstich_option() -> None:
 
 
 PILE_KEYS = "discard MK\ndiscard mg\n3g\n4K\n10G\n12R\n12R\npile\nquit\n"
-"""Issue 36's reproduction: seat 0 has won tricks when it types ``pile`` mid-round."""
+"""The reported reproduction: seat 0 has won tricks when it types ``pile`` mid-round."""
 
 
 def test_pile_shows_only_the_number_of_tricks_won_during_a_round() -> None:

@@ -144,7 +144,7 @@ def test_observation_doc_is_up_to_date() -> None:
 
 
 def test_the_muckenstich_colour_one_hots_are_in_r_b_g_k_order_as_documented() -> None:
-    """Issue 43: the docs said the led colour order was "E, G, R, S"; it is R, B, G, K."""
+    """The docs said the led colour order was "E, G, R, S"; it is R, B, G, K."""
     game = tikki.load("mueckenstich", 4)
     enc = encoder_for(game)
     described = {f.name: f.meaning for f in enc.features}

@@ -323,7 +323,7 @@ def test_myllymatti_explains_beating_your_own_card() -> None:
     raise AssertionError("no seed gave a seat its own card to beat")
 
 
-# --- the analysis offered at the end (issue 15 item 5) -------------------------------------
+# --- the analysis offered at the end ------------------------------------------------------
 
 
 def _offered_game(tmp_path: Path, answer: str | None) -> tuple[list[str], str]:
@@ -370,5 +370,5 @@ def test_declining_the_offered_analysis_ends_the_game(tmp_path: Path, answer: st
     offers, shown = _offered_game(tmp_path, answer)
     assert len(offers) == 1
     assert "Accuracy" not in shown and "Record saved" in shown
-    if answer is not None:  # issue 36 point 8: the shell's prompt starts a line of its own
+    if answer is not None:  # the shell's prompt starts a line of its own
         assert shown.endswith("No analysis.\n"), shown[-200:]

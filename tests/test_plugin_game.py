@@ -1,4 +1,4 @@
-"""The proof that a game is a plug-in (issue 39, point 3): Tricklet, a small trick game in
+"""The proof that a game is a plug-in: Tricklet, a small trick game in
 its own folder (``examples/plugin_game``), registered by its entry point and installed
 nowhere, works everywhere a game does with no line of its own outside that folder.
 

@@ -1,4 +1,4 @@
-"""Games are plug-ins (issue 39): found through the ``tikki.games`` entry-point group, tikki's
+"""Games are plug-ins: found through the ``tikki.games`` entry-point group, tikki's
 own three included, and the rest of the system reads what a game declares about itself
 (memory aids, the kind of value, the phases the expert plays by rule, its rollout tactics)
 instead of testing its name."""

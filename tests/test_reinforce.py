@@ -1,4 +1,4 @@
-"""Policy-gradient fine-tuning against fixed opponents (issue 38, tikki/learn/reinforce.py):
+"""Policy-gradient fine-tuning against fixed opponents (tikki/learn/reinforce.py):
 the update's direction and gradient, a short run's reproducibility, the evaluation's
 agreement with the arena, and the command line's refusals (no real training here)."""
 

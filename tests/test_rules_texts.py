@@ -1,4 +1,4 @@
-"""Every game's rules in English, Finnish and German (issue 13, "Rules in all three languages").
+"""Every game's rules in English, Finnish and German ("Rules in all three languages").
 
 The texts are package data (``tikki/rules/{game}.{lang}.md``) read by
 :func:`tikki.rules.rules_text`; ``tikki rules GAME --lang``, ``GET /api/games/{game}/rules``

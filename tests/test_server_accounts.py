@@ -1,4 +1,4 @@
-"""Optional accounts (issue 42): register, login, logout, CSRF, rate limits, session
+"""Optional accounts: register, login, logout, CSRF, rate limits, session
 rotation, names unique across case and confusables, attaching guest games, deletion that
 leaves records anonymous, and no secret in logs, URLs or records.  SQLite here; the same
 flow runs on PostgreSQL with ``TIKKI_TEST_POSTGRES``."""

@@ -1,4 +1,4 @@
-""" "Analyse my game" at the web table (issue 15, item 5): jobs on the bots' pool."""
+""" "Analyse my game" at the web table: jobs on the bots' pool."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Table chat (issue 42, point 4): quick phrases by id, free text switched off by the
+"""Table chat: quick phrases by id, free text switched off by the
 creator, length and rate limits, the spectators' channel kept apart during the game,
 stored with the table (after a restart too) and kept out of the game record."""
 

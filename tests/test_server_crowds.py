@@ -1,4 +1,4 @@
-"""Issue 40: the web table holds against crowds of clients.
+"""The web table holds against crowds of clients.
 
 People's bots first (the pool's reserved share, the crowd's queue and its places), caps
 that cannot be hogged (exact under concurrency, bot-only tables, rematches, waiting
@@ -467,7 +467,7 @@ def test_hints_and_expensive_reads_are_rate_limited(tmp_path: Path) -> None:
 
 
 def test_a_person_playing_by_http_is_never_away(tmp_path: Path) -> None:
-    """Issue 40, 5: someone making moves by the HTTP API counted as away, and the
+    """Someone making moves by the HTTP API counted as away, and the
     opponent handed their seat to a bot while they played."""
     with client(tmp_path, client_seeds=True, bot_delay=30, policy=Policy(away_after=120)) as c:
         tid = create(c, seed=5)["table"]["id"]
@@ -555,7 +555,7 @@ def test_serve_refuses_bad_limits(tmp_path: Path, args: list[str], words: str) -
 
 
 def test_one_address_may_hold_a_few_empty_waiting_tables(tmp_path: Path) -> None:
-    """Issue 40, 3: 110 addresses filled the server's cap with waiting tables nobody
+    """110 addresses filled the server's cap with waiting tables nobody
     joined; each address now holds at most --waiting-per-address of them."""
     assert Policy().waiting_per_address == 5
     with client(tmp_path, policy=Policy(waiting_per_address=2)) as c:

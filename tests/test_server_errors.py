@@ -1,4 +1,4 @@
-"""Requests that were 500s (issue #11, finding 4): each gets its ``{code, message}`` and
+"""Requests that were 500s: each gets its ``{code, message}`` and
 changes nothing.  A fuzz of WebSocket messages (as schemathesis fuzzes HTTP): every frame
 is answered, the socket stays open, and a refused message leaves the table as it was."""
 
@@ -166,7 +166,7 @@ def _fuzz_socket(c: TestClient, duel: dict[str, Any]) -> None:
             for answer in exchange(ws, frame):
                 assert answer["type"] in ("state", "error", "hint"), answer
                 if answer["type"] == "error" and answer["code"] == "rate_limited":
-                    assert "hint" in answer["message"], answer  # issue 40: hints are limited
+                    assert "hint" in answer["message"], answer  # hints are limited
                 elif answer["type"] == "error":
                     assert answer["code"] in {
                         "bad_message", "too_large", "not_your_turn", "stale", "illegal_move",

@@ -1,4 +1,4 @@
-"""Forced moves at the web table (issue 35, point 13): a person's only legal move (a lone
+"""Forced moves at the web table: a person's only legal move (a lone
 card, a forced take) plays by itself, as in the terminal; a table option, on in the lobby
 (off for an API client that does not ask); only the person learns which of their moves
 played by themselves."""

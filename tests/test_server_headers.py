@@ -1,4 +1,4 @@
-"""Headers and third parties (issue #11, finding 5): every answer carries a strict
+"""Headers and third parties: every answer carries a strict
 Content-Security-Policy, nosniff and no-referrer; ``/docs`` loads nothing from another
 host; the seat token never travels in a URL (the WebSocket's ``hello`` carries it)."""
 

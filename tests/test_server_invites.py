@@ -1,4 +1,4 @@
-"""Invites (issue #11, finding 6): an invite link carries a per-seat secret, so only its
+"""Invites: an invite link carries a per-seat secret, so only its
 holder can take that seat; seats the creator marks "open to anyone" are joined by name."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""People who leave a table (issue #12 item 6): turn timers, resign, away seats handed to
+"""People who leave a table: turn timers, resign, away seats handed to
 a bot and taken back, stalled tables leaving the lobby.  Times come from the manager's
 injected clock, never from sleeping."""
 
@@ -148,7 +148,7 @@ def test_a_timer_hands_the_turn_to_a_bot(c: TestClient) -> None:
 
 def test_a_timer_that_waits_lets_the_others_hand_the_seat_over(c: TestClient) -> None:
     """The timer ran out while its person is here: the others may let a bot play that
-    one turn (issue #35 item 7: a timer running out is not being away)."""
+    one turn (a timer running out is not being away)."""
     tid, tokens = two_people(c, turn_timer=30)
     seat = state(c, tid)["view"]["to_act"]
     other = 1 - seat
@@ -188,7 +188,7 @@ def test_a_timer_running_out_for_a_person_who_left_hands_the_seat_over(c: TestCl
 
 
 def test_a_table_whose_people_resigned_or_left_finishes(c: TestClient) -> None:
-    """Issue #35 item 1: Anna resigned and still watches, Ben left: Anna may hand Ben's
+    """Anna resigned and still watches, Ben left: Anna may hand Ben's
     seat to a bot; had she left too, the server does it by itself."""
     manager = manager_of(c)
     assert c.portal is not None

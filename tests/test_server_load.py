@@ -1,4 +1,4 @@
-"""Anonymous load and slow clients (issue 11, sections 2 and 3): bot levels, fair bot
+"""Anonymous load and slow clients: bot levels, fair bot
 turns, searches that stop, rate limits, caps, expiry of waiting tables, bounded queues."""
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ def test_a_waiter_that_gives_up_passes_its_turn_on() -> None:
 
 
 def test_a_busy_client_leaves_a_slot_for_another_client() -> None:
-    """Issue 11, finding 3: a client whose searches fill the pool must not make another
+    """A client whose searches fill the pool must not make another
     client's bot wait for one of them to end: one slot stays free for other groups."""
 
     async def scenario() -> tuple[list[str], int]:
@@ -296,7 +296,7 @@ def test_waiting_tables_expire_and_leave_the_lobby(tmp_path: Path) -> None:
 
 
 def test_expiry_is_configurable(tmp_path: Path) -> None:
-    assert Policy().waiting_expiry == 600  # minutes unless joined (issue 40)
+    assert Policy().waiting_expiry == 600  # minutes unless joined
     with pytest.raises(ValueError, match="--waiting-expiry"):
         Policy(waiting_expiry=0)
 

@@ -1,4 +1,4 @@
-"""Rated tables, ratings on the bots' scale, the leaderboard and profiles (issue 42).
+"""Rated tables, ratings on the bots' scale, the leaderboard and profiles.
 
 A rated Myllymatti game between two accounts and an Easy bot changes both people's
 ratings by exactly the OpenSkill (Plackett–Luce) update in which the bot takes part with

@@ -1,4 +1,4 @@
-"""Replays at the web table (issue 35, point 12): a game's positions move by move, as one
+"""Replays at the web table: a game's positions move by move, as one
 seat saw them, every hand after the end, and nothing hidden before it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rules at hand and rematches at the web table (docs/protocol.md, issue #12 items 3 and 7).
+"""Rules at hand and rematches at the web table (docs/protocol.md).
 
 ``GET /api/games/{game}/rules`` and the page ``/rules/{game}``; the lobby's game summaries
 and option help in words; ``POST /api/tables/{id}/rematch`` seats the same people and bots
@@ -39,7 +39,7 @@ def test_rules_page_renders_markdown_with_the_sites_css(c: TestClient) -> None:
     page = r.text
     assert "<h1>Myllymatti</h1>" in page and "<h2>Phase 1 — collecting</h2>" in page
     assert "<li>" in page and "<strong>duel</strong>" in page
-    # players' words (issue #35 item 9): the buttons' names, no terminal spelling
+    # players' words: the buttons' names, no terminal spelling
     assert "<strong>Turn the top stock card</strong>" in page and "<code>" not in page
     assert '<link rel="stylesheet" href="/static/style.css">' in page
     assert "<script" not in page and "script-src 'self'" in r.headers["content-security-policy"]

@@ -1,4 +1,4 @@
-"""Deal seeds (issue #11, finding 1): the server draws 128-bit secret seeds, stores them
+"""Deal seeds: the server draws 128-bit secret seeds, stores them
 exactly, publishes them (as decimal text in TABLE) only when the game is over, and takes a
 client's seed only for a table whose seats are all bots."""
 

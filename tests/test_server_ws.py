@@ -68,7 +68,7 @@ def test_ping_and_hint(c: TestClient, duel: dict[str, Any]) -> None:
         ws.send_json({"type": "hint"})
         hint = ws.receive_json()
         assert hint["type"] == "hint" and hint["move"] in first["view"]["legal_moves"]
-        assert hint["bot"] == "judge"  # issue 37: the hint is the analysis's best move
+        assert hint["bot"] == "judge"  # the hint is the analysis's best move
         assert sync(ws) == first
 
 

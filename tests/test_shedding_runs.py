@@ -1,4 +1,4 @@
-"""``runs_in`` (issue 17 works it on bitmasks) lists the runs the plain reading gives."""
+"""``runs_in`` (worked on bitmasks) lists the runs the plain reading gives."""
 
 from __future__ import annotations
 

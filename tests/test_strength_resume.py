@@ -1,5 +1,5 @@
 """``benchmarks/strength.py --results``: a long strength run saved game by game and resumed
-(issue 15: the full protocol takes longer than a session), and ``arena.run(skip=...)``."""
+(the full protocol takes longer than a session), and ``arena.run(skip=...)``."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_a_malformed_results_line_is_a_clear_error(tmp_path: Path) -> None:
 def test_a_target_against_a_reference_runs_and_saves_the_reference_and_compares(
     tmp_path: Path,
 ) -> None:
-    """Issue 38's "loses less than ``heuristic`` does in the same seats": the reference
+    """The learned targets' "loses less than ``heuristic`` does in the same seats": the reference
     (``heuristic`` in every seat, the same deals) is run and saved beside the target, and
     its figure is the limit: ``random`` against it is shown worse, ``heuristic`` itself
     is not better than itself."""

@@ -1,4 +1,4 @@
-"""Views built incrementally (issue 17) say exactly what a full rebuild says.
+"""Views built incrementally say exactly what a full rebuild says.
 
 ``view()`` keeps each seat's history entries as moves are played and shares them between
 successive views.  These tests hold it to the construction it replaced, kept here as a
@@ -47,7 +47,7 @@ def _playable(name: str, players: int, variant: str) -> bool:
 
 
 def reference_history(state: Any, seat: int | None) -> list[JSON]:
-    """The history as the engine built it before issue 17: everything, every call."""
+    """The history as the engine built it before views were incremental: everything, every call."""
     name = state.game.name
     if name == "myllymatti":
         entries: list[JSON] = []

@@ -1,4 +1,4 @@
-"""Table chat in Chromium (issue 42): two players in Finnish and German and a spectator.
+"""Table chat in Chromium: two players in Finnish and German and a spectator.
 
 One browser session: a quick phrase sent in Finnish shows in German, a free text that is
 an XSS payload shows as text and runs nothing, muting hides a person's messages, and the

@@ -1,4 +1,4 @@
-"""Seat custody in Chromium (issue 40, point 5): a device link for another seat asks
+"""Seat custody in Chromium: a device link for another seat asks
 before it switches this browser's seat (and keeps the old token), the page shows how many
 devices hold the seat, and "Sign out other devices" gives this browser a new token and
 ends the other device's session.  Skips like tests/test_web_e2e.py without Chromium

@@ -1,4 +1,4 @@
-"""The web table on a desktop, played with the keyboard only (issue #35 items 4, 6, 8).
+"""The web table on a desktop, played with the keyboard only.
 
 A whole game of each game, against instant random bots on seeded deals, with nothing
 but the keyboard: *Skip to your hand*, the arrow keys within the hand and within the
@@ -298,7 +298,7 @@ def test_mueckenstich_tricks_stay_face_up(server: Server, browser: Browser) -> N
 
 
 def test_lobby_errors_stay_beside_the_control(server: Server, browser: Browser) -> None:
-    """Issue #35 items 5 and 8: a refused create shows its whole (German) error beside
+    """A refused create shows its whole (German) error beside
     the seed field and the Create button, and keeps it (no timer) until the player edits
     the form; a missing name is said beside the button pressed and the name field; the
     three Rules links have distinct accessible names."""
@@ -361,7 +361,7 @@ SEAT_ONE = {"en": "seat 1", "fi": "paikka 1", "de": "Platz 1"}
 
 
 def test_rules_pages_in_players_words(server: Server, browser: Browser) -> None:
-    """Issue #35 item 9: every rules page, in each language, without protocol or terminal
+    """Every rules page, in each language, without protocol or terminal
     spelling (no code at all: no `stock`, `slough 7H`, `war_match`, `max_moves`), seats
     counted from 1, why one sloughs in Mattis, and language links with room (44 px
     high, apart)."""

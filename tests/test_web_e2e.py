@@ -1,4 +1,4 @@
-"""Browser end-to-end tests of the web table (issue #7): lobby, table page, whole games.
+"""Browser end-to-end tests of the web table: lobby, table page, whole games.
 
 A real ``tikki serve`` process (SQLite, no bot delay) and Debian's Chromium driven by
 Playwright's sync API. Every game is played by clicking, as a person would: highlighted
@@ -648,7 +648,7 @@ def _log_lines(page: Page) -> list[str]:
 
 
 def test_log_after_a_reload_equals_the_log_before(server: Server, browser: Browser) -> None:
-    """Issue 12: the log's "what happened" lines (trick won, phase 2, out, …) come from the
+    """The log's "what happened" lines (trick won, phase 2, out, …) come from the
     engine's events in the view, so a reload rebuilds exactly the same log; and a finished
     table opened from the lobby shows its whole log."""
     context = browser.new_context(viewport=DESKTOP)

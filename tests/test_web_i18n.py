@@ -1,4 +1,4 @@
-"""The web front end's catalogs (issue #13): every text extracted, translated into Finnish
+"""The web front end's catalogs: every text extracted, translated into Finnish
 and German with its placeholders, and the browser's JSON built from the current ``.po``
 files. ``make catalogs-web`` repairs what these tests find stale."""
 
@@ -88,7 +88,7 @@ def test_card_and_suit_names(template: Catalog) -> None:
     assert [fi[r] for r in ranks] == ["ässä", "kuningas", "rouva", "sotamies"]
     assert [de[s] for s in suits] == ["Herz", "Karo", "Kreuz", "Pik"]
     assert [de[r] for r in ranks] == ["Ass", "König", "Dame", "Bube"]
-    # colours standing alone are nouns: "Trumpf ist Rot", "in Rot" (issue #35 item 11)
+    # colours standing alone are nouns: "Trumpf ist Rot", "in Rot"
     assert [de[c] for c in ("red", "blue", "green", "black")] == ["Rot", "Blau", "Grün", "Schwarz"]
     assert de["green mosquito"] == "grüne Mücke"
 

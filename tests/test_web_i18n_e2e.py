@@ -1,4 +1,4 @@
-"""The web table in Finnish, German and the pseudo-locale, in Chromium (issue #13).
+"""The web table in Finnish, German and the pseudo-locale, in Chromium.
 
 * In the pseudo-locale (``?lang=pseudo``: every client text in ⟦…⟧) no text the page shows
   is left unmarked: the lobby, the join page, a table waiting for players, every phase of

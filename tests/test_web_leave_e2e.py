@@ -1,4 +1,4 @@
-"""People who leave, in Chromium (issue #12 item 6): a turn timer hands a turn to a bot,
+"""People who leave, in Chromium: a turn timer hands a turn to a bot,
 Resign (with its confirm step), and a person away is replaced by a bot at the others'
 request, then takes the seat back with the device link.  The server here allows short
 timers and a short away time (``--min-turn-timer 1 --away-after 2``), so nothing waits
@@ -181,7 +181,7 @@ def test_an_away_player_is_replaced_and_comes_back(server: Server, browser: Brow
 def test_a_timer_is_not_away_and_a_resigned_table_finishes(
     server: Server, browser: Browser
 ) -> None:
-    """Issue #35 items 7 and 1. Two people and a Medium bot, a 3 s timer that waits: the
+    """Two people and a Medium bot, a 3 s timer that waits: the
     timer of a person who is here runs out, the other lets a bot play *that turn* (plain
     words; the log says the stand-in played, not "You play"). Then Ben closes his browser
     and Anna resigns: nobody who still plays is left, and the server hands Ben's seat to

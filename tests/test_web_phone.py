@@ -1,4 +1,4 @@
-"""The web table on phones (issue #12 items 4 and 9) and the phase-2 screenshots.
+"""The web table on phones and the phase-2 screenshots.
 
 At 390×844 and 360×740 (touch, mobile), a whole game of each game is played by tapping,
 against instant random bots on seeded deals. Before every one of our moves the page is
@@ -409,7 +409,7 @@ TARGETS_JS = """() => {
 
 
 def test_phone_swipes_targets_and_top_bar(server: Server, browser: Browser) -> None:
-    """Issue #35 items 2 and 10 at 360×740 (touch), in Myllymatti's phase 2: a sideways
+    """At 360×740 (touch), in Myllymatti's phase 2: a sideways
     swipe over the hand (fanned or not) is the page's own, neither scrolling nor going
     back (touch-action, overscroll-behavior, and a real swipe over nine cards); the top
     bar shows the game's whole name; Rules, Resign, the move buttons and the language

@@ -1,4 +1,4 @@
-"""A plug-in game at the web table (issue 39, point 3): Tricklet, found by its entry point
+"""A plug-in game at the web table: Tricklet, found by its entry point
 (``examples/plugin_game`` on the server's ``PYTHONPATH``), is offered by the lobby and
 played whole by clicking, drawn by the generic renderer (``render/generic.js``): seats
 with hand sizes, won cards and scores, the trick, the stock, the hand's cards as buttons

@@ -1,4 +1,4 @@
-"""Accounts and a profile in Chromium (issue 42): two people create accounts on the
+"""Accounts and a profile in Chromium: two people create accounts on the
 account page, play a rated Myllymatti game (moves sent through their browsers' request
 contexts, which carry their session cookies), and the profile page lists the game with
 its result, opponent and rating change and links to the replay and the analysis; the

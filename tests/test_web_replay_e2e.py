@@ -1,4 +1,4 @@
-"""Browser tests of the replay view (issue 35, point 12) on Debian's Chromium.
+"""Browser tests of the replay view on Debian's Chromium.
 
 A finished game steps forwards and back by buttons, arrow keys and the log; it follows one
 seat or shows every hand; its link reopens the same position; the analysis chart opens it

@@ -1,4 +1,4 @@
-"""Rules at hand and "Play again" in Chromium (issue #12 items 3 and 7).
+"""Rules at hand and "Play again" in Chromium.
 
 The lobby describes each game and links its rules page; the table has a Rules button and
 a "what you want now" line; at the end "Play again" seats the same people and bots at a
@@ -70,7 +70,7 @@ def test_rules_goal_line_and_play_again(server: Server, browser: Browser) -> Non
 
 
 def test_rules_page_follows_the_browser_language(server: Server, browser: Browser) -> None:
-    """A German browser gets the German rules; the language links switch (issue 13)."""
+    """A German browser gets the German rules; the language links switch."""
     context = browser.new_context(viewport=DESKTOP, locale="de-DE")
     page = context.new_page()
     watch = Watch(page)

@@ -1,4 +1,4 @@
-"""Sentences about the player themself, in English, Finnish and German (issue #35 item 3).
+"""Sentences about the player themself, in English, Finnish and German.
 
 In Chromium, the table's own modules (``render/seats.js``, ``events.js``, ``moves.js``)
 render every message that names a seat with the player ("You", seat 0) in each place
@@ -142,7 +142,7 @@ BAD_WORDS = {
 
 
 def test_wording_reads_as_written_in_each_language(server: Server, browser: Browser) -> None:
-    """Issue #35 item 11: the wording the review found, fixed in each language: no
+    """The wording the review found, fixed in each language: no
     doubled brackets in the shedding prompt, percentages as each language writes them,
     the stock move a noun where it names a move (not an imperative), the lobby's and the
     rules' words agree, and none of the reported phrases is left in the catalogs or in

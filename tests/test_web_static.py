@@ -95,7 +95,7 @@ def test_every_static_file_is_used(client: TestClient) -> None:
     used = _crawl(client, "/") | _crawl(client, "/t/x") | _crawl(client, "/replay/x")
     used |= _crawl(client, "/players/x") | _crawl(client, "/account")
     used |= {ref for ref in HTML_REF.findall(client.get("/docs").text) if "/static/" in ref}
-    # i18n.js fetches the catalog of the page's language (issue #13): each must be served
+    # i18n.js fetches the catalog of the page's language: each must be served
     assert "/static/i18n.js" in used
     for lang in ("en", "fi", "de", "pseudo"):
         catalog = f"/static/i18n/{lang}.json"

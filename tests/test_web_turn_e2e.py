@@ -1,4 +1,4 @@
-"""Browser tests of issue 35, points 13–15 on Debian's Chromium: forced moves play
+"""Browser tests on Debian's Chromium: forced moves play
 themselves (with a line in the log), the turn sound (off by default, a remembered
 switch, made with WebAudio) and the aria-live turn announcement, and the lobby's "Play
 now against bots" (your last name and settings, the table made and your seat taken in

@@ -1,4 +1,4 @@
-"""Every front-end module is type-checked (issue 39, point 7): each carries ``// @ts-check``
+"""Every front-end module is type-checked: each carries ``// @ts-check``
 and TypeScript's checker (``make typecheck-js``, pinned in package.json) finds nothing."""
 
 from __future__ import annotations
