@@ -45,6 +45,7 @@ from typing import Any
 
 from tikki.bots.expert import Appraisal, ExpertBot, rule_phases, value_kind
 from tikki.core import Game, RulesError, game_class, load, replay
+from tikki.extras import require
 from tikki.i18n import _ as _t
 from tikki.i18n import ngettext
 
@@ -373,8 +374,6 @@ def _map(
 
 def plot(analysis: Analysis, path: Any) -> None:
     """Write a PNG chart of the position's value, decision by decision (``plot`` extra)."""
-    from tikki.extras import require
-
     require("plot", "analyse --plot", ("matplotlib",))
     import matplotlib
 

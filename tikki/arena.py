@@ -31,7 +31,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tikki import arena_ray
+from openskill.models import PlackettLuce
+
+from tikki import arena_ray, extras
 from tikki import bots as botlib
 from tikki.bots.external import BotFailure
 from tikki.core import JSON, Game, RulesError, load
@@ -421,8 +423,6 @@ def _score_stats(
 
 def ratings(results: Sequence[GameResult]) -> dict[str, tuple[float, float, float]]:
     """OpenSkill (Plackett–Luce) ratings of the bots: ``{bot: (ordinal, mu, sigma)}``."""
-    from openskill.models import PlackettLuce
-
     model = PlackettLuce()
     players: dict[str, Any] = {}
     for result in results:
@@ -548,8 +548,6 @@ def game_ids(path: Path, arena_id: int) -> tuple[int, int]:
 
 def plot(path: Path, spec: ArenaSpec, stats: Sequence[BotStats]) -> None:
     """A PNG bar chart of each bot's loss rate (or score advantage) with its interval."""
-    from tikki import extras
-
     extras.require("plot", "arena plots")
     import matplotlib
 

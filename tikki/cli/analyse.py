@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from tikki import extras, i18n
+from tikki import analysis, extras, i18n
 from tikki.cli.replay import read_record, verify
 from tikki.cli.shared import (
     LangOption,
@@ -62,8 +62,6 @@ def analyse_command(
 
     Example: [bold]tikki analyse records/myllymatti-20261130-101500.json --seat 0[/]
     """
-    from tikki import analysis
-
     use_lang(lang)
     try:
         json_file = None if json_out is None else outputs.check("--json", json_out, "json")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -115,8 +116,6 @@ def arena_command(
 
 def _store(output: outputs.Output, spec: arena.ArenaSpec, results: list[arena.GameResult]) -> bool:
     """Store the arena in SQLite (a spare database if that fails) and say where."""
-    import sqlite3
-
     stored: list[tuple[Path, int]] = []
 
     def write(path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -139,8 +141,6 @@ def play(
 
 def _line_editing() -> None:
     """Give the ``Your move:`` prompt line editing and history (readline), on a terminal."""
-    import contextlib
-
     if sys.stdin.isatty():
         with contextlib.suppress(ImportError):  # a Python built without readline
             import readline  # noqa: F401  (importing it is what turns it on for input())
@@ -164,6 +164,4 @@ def _reader() -> Any:
 def readline_prompt(text: str) -> str:
     """``text`` with each terminal escape sequence wrapped in ``\\001…\\002`` (readline's
     marks for characters that take no room on the screen)."""
-    import re
-
     return re.sub(r"(\x1b\[[0-9;?]*[A-Za-z])", "\x01\\1\x02", text)

@@ -4,6 +4,7 @@ the ``--lang`` option, game and option parsing, and writing output files.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -156,8 +157,6 @@ def write_bytes(path: Path, data: bytes) -> None:
 def render_chart(output: outputs.Output, draw: Any) -> bytes:
     """A chart drawn by ``draw(path)`` into a temporary file of ``output``'s format, as
     bytes (matplotlib does not report every failed write; :func:`write_bytes` does)."""
-    import tempfile
-
     suffix = output.path.suffix.lower()
     suffix = suffix if suffix in outputs.SUFFIXES["plot"] else ".png"
     with tempfile.TemporaryDirectory(prefix="tikki-plot-") as folder:

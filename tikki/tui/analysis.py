@@ -16,6 +16,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from tikki import analysis
+from tikki.analysis import label_count, label_rule, label_word
 from tikki.core import RulesError, game_class
 from tikki.i18n import _, current, ngettext
 from tikki.tui.common import move_text, phase_word
@@ -46,8 +48,6 @@ def run(
     first: int = 1,
 ) -> Any:
     """:func:`tikki.analysis.analyse` with a progress bar; its result (or its RulesError)."""
-    from tikki import analysis
-
     with progress_bar(console) as progress:
         task = progress.add_task(_("analysing seat {seat}", seat=seat), total=None)
 
@@ -78,8 +78,6 @@ def decimal(text: str) -> str:
 
 def table(result: Any, fmt: Callable[[float], str]) -> Table:
     """One row per decision: the move played, the best one, their values and the verdict."""
-    from tikki.analysis import label_word
-
     game = game_title(result.game)
     if result.kind == "not_loser":
         title = _("{game}, seat {seat}: chance of not losing", game=game, seat=result.seat)
@@ -121,8 +119,6 @@ def compact(loss: float, error: float, percent: bool) -> str:
 
 def show(console: Console, result: Any) -> None:
     """The decisions table and the summary of an analysis."""
-    from tikki.analysis import label_count, label_rule, label_word
-
     percent = result.kind == "not_loser"
 
     def fmt(value: float) -> str:

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tikki.cards import CARD_TEXT, RANKS
 from tikki.core import Game, State
+from tikki.games.mattis import COLLECT, NO_RANK, SHED
 from tikki.interop.encoders import shedding
 from tikki.interop.observations import CardEncoder, Feature, Vector, card_feature
 
@@ -16,8 +18,6 @@ class MattisEncoder(CardEncoder):
     """Mattis from the state (see ``docs/observations.md``)."""
 
     def __init__(self, game: Game) -> None:
-        from tikki.cards import CARD_TEXT, RANKS
-
         n, d, r = game.players, len(game.deck()), len(RANKS)  # d: 52, or a short deck
         features = [
             *shedding.opening(n, d),
@@ -54,8 +54,6 @@ class MattisEncoder(CardEncoder):
 
     def encode(self, state: State, seat: int | None, out: Vector | None = None) -> Vector:
         """Write ``seat``'s observation of ``state`` into ``out`` (or a new vector)."""
-        from tikki.games.mattis import COLLECT, NO_RANK, SHED
-
         st: Any = state
         o, tab, n = self._o, self._tabs, self.players
         base = 0 if seat is None else seat

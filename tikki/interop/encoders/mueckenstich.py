@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tikki.cards import COLOURS
 from tikki.core import Game, State
+from tikki.games.mueckenstich import CARD_TEXT, Mueckenstich
 from tikki.interop.observations import CardEncoder, Feature, Vector, card_feature
 
 
@@ -14,8 +16,6 @@ class MueckenstichEncoder(CardEncoder):
     """Mückenstich from the state (see ``docs/observations.md``)."""
 
     def __init__(self, game: Game) -> None:
-        from tikki.games.mueckenstich import CARD_TEXT, Mueckenstich
-
         assert isinstance(game, Mueckenstich)
         # d: the distinct cards, 52 (or a research deck's); a deal's size, deals a round,
         # discards and rounds as the game's options make them (the rules': MS-2..MS-4)
@@ -67,8 +67,6 @@ class MueckenstichEncoder(CardEncoder):
         super().__init__(game, features, {t: i for i, t in enumerate(CARD_TEXT) if t})
         self._o = {f.name: self.offset(f.name) for f in self.features}
         self._tabs = {name: self._table(name) for name in self._card_blocks}
-        from tikki.cards import COLOURS
-
         self._colours = len(COLOURS)
 
     def encode(self, state: State, seat: int | None, out: Vector | None = None) -> Vector:

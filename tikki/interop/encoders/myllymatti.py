@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tikki.cards import CARD_TEXT
 from tikki.core import Game, State
 from tikki.interop.encoders import shedding
 from tikki.interop.observations import CardEncoder, Feature, Vector
@@ -15,8 +16,6 @@ class MyllymattiEncoder(CardEncoder):
     """Myllymatti from the state (see ``docs/observations.md``)."""
 
     def __init__(self, game: Game) -> None:
-        from tikki.cards import CARD_TEXT
-
         n, d = game.players, len(game.deck())  # 52, or a short deck (options ranks, suits)
         features = [
             *shedding.opening(n, d),
