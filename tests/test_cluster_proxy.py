@@ -236,7 +236,7 @@ def replay_all(db: str) -> None:
         for table in moves_of(db):
             row = store.load(table)
             assert row is not None, table
-            rebuilt = manager._rebuild(row)
+            rebuilt = manager.registry.rebuild(row)
             assert rebuilt.seq == len(row.moves), table
     finally:
         store.close()

@@ -588,7 +588,7 @@ def test_a_queued_bot_only_table_and_analysis_show_their_place(tmp_path: Path) -
         manager = app_state(c).manager
 
         async def hold_and_ask() -> tuple[int | None, int | None]:
-            pool = manager._search_slots
+            pool = manager.bots.search_slots
             gate = asyncio.Event()
 
             async def busy() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from tests._server import app_state, auth, client, create, join, pick, state
 from tikki.core import load
-from tikki.server.tables import FORCED
+from tikki.server.tables import FORCED, turns
 
 
 def play_until_the_end(c: Any, table_id: str, token: str) -> int:
@@ -94,8 +94,8 @@ def test_forced_moves_wait_for_the_click_when_the_option_is_off(tmp_path: Path) 
             body = {"move": pick(view, s["seq"]), "seq": s["seq"]}
             c.post(f"/api/tables/{table_id}/moves", json=body, headers=auth(token))
         live = manager.tables[table_id]
-        assert manager._bot_to_act(live) is None  # nothing will play it but the person
-        assert manager._forced(live, 0) is False
+        assert turns.bot_to_act(live) is None  # nothing will play it but the person
+        assert turns.forced(live, 0) is False
         body = {"move": view["legal_moves"][0], "seq": s["seq"]}
         r = c.post(f"/api/tables/{table_id}/moves", json=body, headers=auth(token))
         assert r.status_code == 200, r.text
@@ -111,8 +111,8 @@ def test_a_forced_move_the_person_made_first_leaves_the_bots_playing(tmp_path: P
         join(c, table["id"], 1)
         manager = app_state(c).manager
         live = manager.tables[table["id"]]
-        assert manager._bot_to_act(live) == (0, "random")
+        assert turns.bot_to_act(live) == (0, "random")
         portal = c.portal
         assert portal is not None
-        played_on = portal.call(manager._bot_move, live, 1, FORCED, live.seq - 1, "take")
+        played_on = portal.call(manager.bots.play, live, 1, FORCED, live.seq - 1, "take")
         assert played_on is True

@@ -40,7 +40,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tikki.i18n import _
-from tikki.server.db import AccountRow, AccountSeatRow, SeatRow, SessionRow, now
+from tikki.server.db import (
+    AccountRow,
+    AccountSeatRow,
+    ChatRow,
+    RatingChangeRow,
+    RatingRow,
+    SeatRow,
+    SessionRow,
+    now,
+)
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.quota import RateLimiter, client_key
 from tikki.server.schemas import ErrorBody
@@ -276,8 +285,6 @@ class Accounts:
                     .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                     .values(name=ANONYMOUS)
                 )
-            from tikki.server.db import ChatRow, RatingChangeRow, RatingRow
-
             for table_id, seat in seats:  # the chat's names too
                 connection.execute(
                     update(ChatRow)

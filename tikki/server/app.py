@@ -37,7 +37,6 @@ from tikki.server.limits import BODY_TIMEOUT, MAX_MESSAGE, BodyLimit
 from tikki.server.outbox import TransportControl
 from tikki.server.quota import Policy, Throttles
 from tikki.server.routes import ROUTERS
-from tikki.server.routes.common import bearer
 from tikki.server.tables import TableManager
 
 
@@ -171,4 +170,4 @@ def cluster_ownership(store: Store, node: str | None) -> ClusterOwnership:
     return ClusterOwnership(store.url, node)
 
 
-__all__ = ["bearer", "cluster_ownership", "create_app"]
+__all__ = ["cluster_ownership", "create_app"]

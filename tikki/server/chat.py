@@ -30,6 +30,7 @@ from tikki.server.db import ChatRow, TableExtraRow, now
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.quota import RateLimiter
 from tikki.server.ratings import upsert_extra
+from tikki.server.routes.common import bearer
 from tikki.server.tables import Table, TableManager, iso
 
 PHRASES = ("gg", "wp", "thanks", "oops", "hurry")
@@ -221,8 +222,6 @@ async def _who(
     request: Request, table: Table, authorization: str | None
 ) -> tuple[int | None, str, str]:
     """The seat, sender key and shown name of the request's person."""
-    from tikki.server.app import bearer
-
     seat = table.seat_of(bearer(authorization))
     if seat is not None:
         return seat, f"seat:{seat}", table.seats[seat].name or _("Player")

@@ -32,6 +32,8 @@ import socket
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
+from sqlalchemy.engine import make_url
+
 log = logging.getLogger("tikki.server.cluster")
 
 HANDOVER = "tikki_handover"
@@ -359,8 +361,6 @@ class ClusterOwnership(Ownership):
 def libpq_url(url: str) -> str:
     """A ``postgresql://`` URL for psycopg from a SQLAlchemy one (``+psycopg`` dropped,
     the password and the query, such as ``options``, kept)."""
-    from sqlalchemy.engine import make_url
-
     parsed = make_url(url)
     return parsed.set(drivername="postgresql").render_as_string(hide_password=False)
 

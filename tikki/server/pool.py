@@ -33,6 +33,8 @@ from multiprocessing.synchronize import Event
 from typing import Any, TypeVar
 
 from tikki import bots as botlib
+from tikki.bots.expert import ExpertBot
+from tikki.bots.ismcts import ISMCTSBot
 from tikki.core import Game, load
 from tikki.serve_settings import cores
 
@@ -290,9 +292,6 @@ def search_move(
     seconds: float = MAX_SECONDS,
 ) -> str:
     """A search bot's move (runs in a worker process; stops early when the pool stops)."""
-    from tikki.bots.expert import ExpertBot
-    from tikki.bots.ismcts import ISMCTSBot
-
     if _STOP is not None and _STOP.is_set():  # the pool is stopping: any legal move
         return str(view["legal_moves"][0])
     bot = botlib.make(spec, seed=seed)

@@ -11,6 +11,7 @@ import ipaddress
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from tikki.i18n import _
 from tikki.serve_settings import Policy
@@ -151,6 +152,92 @@ class Throttles:
             self.sockets.pop(address, None)
 
 
+@dataclass(frozen=True)
+class TableCounts:
+    """What the caps on new tables count: live tables, those where only bots play, and
+    the asking address's live tables and waiting tables that nobody else joined (tables
+    being created included)."""
+
+    live: int
+    bot_tables: int
+    own: int = 0
+    lone: int = 0
+
+
+def check_live_tables(n: int, policy: Policy) -> None:
+    """The server's cap on live tables."""
+    if n >= policy.max_tables:
+        message = _(
+            "the server has {n_live} live tables, its limit: join a "
+            "waiting table from the lobby, or create one later",
+            n_live=n,
+        )
+        raise rate_limited(message, CAP_RETRY)
+
+
+def check_bot_tables(n: int, policy: Policy) -> None:
+    """The server's cap on tables where only bots play."""
+    if n >= policy.max_bot_tables:
+        message = _(
+            "the server has {n} tables where only bots play, its limit: "
+            "sit at a table yourself, or try later",
+            n=n,
+        )
+        raise rate_limited(message, CAP_RETRY)
+
+
+def check_own_tables(n: int, policy: Policy) -> None:
+    """The cap on one address's live tables."""
+    if n >= policy.tables_per_address:
+        message = _(
+            "your address has {own} live tables, the limit per address: "
+            "finish one (or let a waiting one expire) before creating "
+            "more",
+            own=n,
+        )
+        raise rate_limited(message, CAP_RETRY)
+
+
+def check_lone_tables(n: int, policy: Policy) -> None:
+    """The cap on one address's waiting tables that nobody else joined."""
+    if n >= policy.waiting_per_address:
+        message = _(
+            "your address has {n} tables waiting for players that nobody else "
+            "joined, the limit: share their invite links, or let one expire",
+            n=n,
+        )
+        raise rate_limited(message, CAP_RETRY)
+
+
+class TableCaps:
+    """Whether a new table may be made: the caps on live tables (the server's, the
+    bot-only ones, an address's, an address's lone waiting ones) and the creation rate."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.creates = RateLimiter(policy.create_per_minute)
+
+    def admit(self, counts: TableCounts, address: str | None, bots_only: bool) -> None:
+        """Refuse (``rate_limited``) a new table over a cap or the creation rate; nothing
+        is spent then."""
+        policy = self.policy
+        check_live_tables(counts.live, policy)
+        if bots_only:
+            check_bot_tables(counts.bot_tables, policy)
+        if address is None:
+            return
+        check_own_tables(counts.own, policy)
+        if not bots_only:
+            check_lone_tables(counts.lone, policy)
+        self.creates.spend(
+            address,
+            lambda: _(
+                "your address may create {create_per_minute:g} tables a minute",
+                create_per_minute=policy.create_per_minute,
+            ),
+        )
+
+
 HINT_BURST = 10
 """Hints an address may ask for at once before :attr:`Policy.hints_per_minute` applies."""
 READ_BURST = 30
@@ -163,6 +250,8 @@ __all__ = [
     "READ_BURST",
     "Policy",
     "RateLimiter",
+    "TableCaps",
+    "TableCounts",
     "Throttles",
     "client_key",
     "rate_limited",

@@ -29,6 +29,7 @@ from fastapi import APIRouter, Request
 from sqlalchemy import Engine, and_, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from tikki.core import games
 from tikki.i18n import _
 from tikki.server.accounts import ERRORS, accounts_of
 from tikki.server.db import (
@@ -328,8 +329,6 @@ async def bots() -> dict[str, Any]:
 @router.get("/{game}")
 async def leaderboard(game: str, request: Request) -> dict[str, Any]:
     """A game's leaderboard: people (public profiles) and the bots as reference lines."""
-    from tikki.core import games
-
     if game not in games():
         raise ApiError(
             "unknown_game",

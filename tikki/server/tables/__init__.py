@@ -9,30 +9,33 @@ think in worker processes (:mod:`tikki.server.pool`).  Storage runs on one dedic
 thread, so the event loop never waits on the database and SQLite sees one writer.  The
 limits on what one client may ask are :class:`~tikki.server.quota.Policy`.
 
-One module per concern (in the spirit of lichess's ``round`` module); the manager's
-concerns are mixins that :class:`TableManager` composes:
+One module per concern (in the spirit of lichess's ``round`` module), each a class that
+receives its collaborators in its constructor and can be built and tested alone;
+:class:`TableManager` is a thin façade that wires them:
 
 - :mod:`.table`: one table's state (:class:`Table`, :class:`Connection`,
   :class:`NewTable`, the stand-ins' :class:`Takeover` records);
-- :mod:`.base`: the manager's shared state, its storage thread and the registry of tables
-  (rebuild, find, retire, forget);
+- :mod:`.turns`: whose turn it is and which bot plays it (plain functions);
+- :mod:`.storage`: the storage thread and the shared clock;
+- :mod:`.registry`: the tables in memory (rebuild, retire, forget, ownership checks);
+- :mod:`.ownership`: finding a table (memory, database, another process of a cluster);
+- :mod:`.standins`: bots playing people's seats (stored with the table);
 - :mod:`.moves`: checking, applying and storing a move;
 - :mod:`.bots`: bot turns, fair slots, forced moves, hints;
 - :mod:`.leave`: resigning, handing a seat to a bot, coming back;
 - :mod:`.timers`: turn timers, away announcements, the expiry of waiting tables;
 - :mod:`.seats`: joining, invites, a seat's devices, connections;
+- :mod:`.creation`: making a table within the server's caps (:mod:`tikki.server.quota`);
 - :mod:`.rematch`: playing again;
-- :mod:`.ownership`: a cluster's glue (which process owns which table);
-- :mod:`.manager`: :class:`TableManager` itself: life cycle, creating a table within the
-  server's limits, the lobby.
+- :mod:`.manager`: :class:`TableManager`: the wiring, life cycle and the lobby.
 """
 
 from __future__ import annotations
 
-from tikki.server.tables.base import BOT_TURNS, FINISHED_KEPT, STORED_BEFORE_REVISIONS
-from tikki.server.tables.bots import FORCED, JUDGE
+from tikki.server.tables.bots import BOT_TURNS, JUDGE
 from tikki.server.tables.manager import STATUSES, TableManager
 from tikki.server.tables.ownership import PEEK_TTL
+from tikki.server.tables.registry import FINISHED_KEPT, STORED_BEFORE_REVISIONS
 from tikki.server.tables.rematch import rematch_request
 from tikki.server.tables.seats import check_invite, lock_seats
 from tikki.server.tables.table import (
@@ -52,6 +55,7 @@ from tikki.server.tables.table import (
     iso,
 )
 from tikki.server.tables.timers import ON_TIMEOUT, TICK, TIMERS, allowed_timers, parse_timer
+from tikki.server.tables.turns import FORCED
 
 __all__ = [
     "BOT_TURNS",

@@ -1,8 +1,7 @@
 """Bots at the tables: the bot seats and stand-ins play from a task per table; their turns
 take fair slots (round-robin over creators' addresses, then tables) and searching bots
 think in worker processes (:mod:`tikki.server.pool`); forced moves play by themselves;
-hints.  :class:`BotsMixin` builds on :class:`~tikki.server.tables.moves.MovesMixin`: a
-bot's move is checked and applied like a person's."""
+hints.  A bot's move is checked and applied like a person's (:mod:`.moves`)."""
 
 from __future__ import annotations
 
@@ -10,73 +9,72 @@ import asyncio
 import logging
 from contextlib import AbstractAsyncContextManager
 
+from tikki import analysis
 from tikki.core import JSON
+from tikki.serve_settings import Policy
 from tikki.server import botplay
 from tikki.server.errors import ApiError
-from tikki.server.tables.moves import MovesMixin
-from tikki.server.tables.table import Table, active
+from tikki.server.pool import CROWD_NICE, BotPool, FairSlots, SearchPool
+from tikki.server.tables import turns
+from tikki.server.tables.moves import Moves
+from tikki.server.tables.registry import Registry
+from tikki.server.tables.table import Table
+from tikki.server.tables.turns import FORCED
 
 log = logging.getLogger("tikki.server")
 
+BOT_TURNS = 4
+"""Bot turns (decide, apply, store, send) in progress at once; the others wait their turn,
+so people's moves never queue behind a flood of bot moves."""
 JUDGE = "judge"
 """The default hint bot: the analysis's judge (the expert's search at its budget)."""
-FORCED = "forced"
-"""What plays a person's forced move (their only legal move) by itself, as the terminal
-does: the table option ``forced_moves`` (the lobby's default; off for an API client that
-does not ask, which sends every move itself)."""
 
 
-class BotsMixin(MovesMixin):
+class Bots:
     """Bot turns, the search pools' fair slots and the hint bot."""
 
-    def _wake_bots(self, table: Table) -> None:
-        if table.status != "playing" or not self._started:
+    def __init__(
+        self,
+        moves: Moves,
+        registry: Registry,
+        policy: Policy,
+        bot_delay: float = 0.6,
+        hint_bot: str = JUDGE,
+    ) -> None:
+        self.moves = moves
+        self.registry = registry
+        self.policy = policy
+        self.bot_delay = bot_delay
+        self.hint_bot = hint_bot
+        self.running = False
+        """Whether bots play (the manager has started)."""
+        self.search_slots = BotPool(policy.workers)
+        self.searches = SearchPool(self.search_slots.size)
+        self.crowd_searches = SearchPool(self.search_slots.crowd_size, nice=CROWD_NICE)
+        """The crowd's own workers (bot-only tables, analyses), at the lowest priority."""
+        self._turn_slots = FairSlots(BOT_TURNS)
+
+    def wake(self, table: Table) -> None:
+        """Start the table's bot turns if a bot is to act (and none is playing yet)."""
+        if table.status != "playing" or not self.running:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
-        if self._bot_to_act(table) is None:
+        if turns.bot_to_act(table) is None:
             return
-        table.bot_task = asyncio.create_task(self._bot_turns(table), name=f"bots-{table.id}")
+        table.bot_task = asyncio.create_task(self._turns(table), name=f"bots-{table.id}")
 
-    @staticmethod
-    def _bot_spec(table: Table, seat: int) -> str | None:
-        """The bot that plays ``seat``: its own, or the stand-in for its person."""
-        held = table.seats[seat]
-        if held.kind == "bot":
-            return held.bot
-        stand_in = active(table.takeovers, seat) if held.kind == "human" else None
-        return None if stand_in is None else stand_in.bot
+    async def stop(self) -> None:
+        """Stop the search workers."""
+        self.running = False
+        await asyncio.to_thread(self.searches.stop)
+        await asyncio.to_thread(self.crowd_searches.stop)
 
-    @classmethod
-    def _bot_to_act(cls, table: Table) -> tuple[int, str] | None:
-        """The seat to act and its bot, when a bot (or a stand-in) is to act."""
-        if table.status != "playing":
-            return None
-        seat = table.state.current_player
-        if seat is None:
-            return None
-        spec = cls._bot_spec(table, seat)
-        if spec is None and cls._forced(table, seat):
-            return seat, FORCED
-        return None if spec is None else (seat, spec)
-
-    @staticmethod
-    def _forced(table: Table, seat: int) -> bool:
-        """Whether ``seat`` is a person (no bot playing for them) to act with a single
-        legal move at a table that plays forced moves by themselves."""
-        return (
-            table.forced_moves
-            and table.seats[seat].kind == "human"
-            and active(table.takeovers, seat) is None
-            and table.state.current_player == seat
-            and len(table.state.legal_moves()) == 1
-        )
-
-    async def _bot_turns(self, table: Table) -> None:
+    async def _turns(self, table: Table) -> None:
         """Play the bot seats for as long as a bot is to act."""
-        while (bot := self._bot_to_act(table)) is not None:
+        while (bot := turns.bot_to_act(table)) is not None:
             await asyncio.sleep(self.bot_delay)
-            if self._bot_to_act(table) != bot:
+            if turns.bot_to_act(table) != bot:
                 continue  # a person came back meanwhile
             seat, spec = bot
             seq = table.seq
@@ -86,23 +84,23 @@ class BotsMixin(MovesMixin):
             elif not botplay.is_cheap(spec):
                 view = table.state.view(seat)
                 seed = botplay.bot_seed(table.seed, seat, seq)
-                move = await self._think(spec, table, view, seed)
+                move = await self.think(spec, table, view, seed)
             async with self._turn_slots.slot(table.lane, table.id):
-                if not await self._bot_move(table, seat, spec, seq, move):
+                if not await self.play(table, seat, spec, seq, move):
                     return
 
-    async def _bot_move(
+    async def play(
         self, table: Table, seat: int, spec: str, seq: int, move: str | None = None
     ) -> bool:
         """Play one bot move (a cheap bot decides here, on the event loop); ``False`` when
         the move was refused for good (the bots of this table stop)."""
         if move is None:
             seed = botplay.bot_seed(table.seed, seat, seq)
-            move = await self._think(spec, table, table.state.view(seat), seed)
+            move = await self.think(spec, table, table.state.view(seat), seed)
         try:
-            await self.move(table, seat, move, seq, by_bot=True)
+            await self.moves.move(table, seat, move, seq, by_bot=True)
         except ApiError as err:
-            if err.code in ("stale", "not_your_turn") and self._bot_to_act(table) is None:
+            if err.code in ("stale", "not_your_turn") and turns.bot_to_act(table) is None:
                 return False  # the person took the seat back before the bot moved
             if err.code in ("stale", "not_your_turn") and spec == FORCED:
                 return True  # the person played their forced move first: play on
@@ -117,18 +115,19 @@ class BotsMixin(MovesMixin):
     ) -> AbstractAsyncContextManager[None]:
         """A fair turn in the search pool for other heavy work (analyses: the crowd's
         share, behind people's tables), by ``lane``."""
-        return self._search_slots.slot(lane, key, people)
+        return self.search_slots.slot(lane, key, people)
 
-    def bot_queue(self) -> int:
+    def queue(self) -> int:
         """The tables where a bot is due to move (waiting its delay, its turn or its
         search)."""
-        return sum(1 for t in self.tables.values() if t.bot_task and not t.bot_task.done())
+        tables = self.registry.tables.values()
+        return sum(1 for t in tables if t.bot_task and not t.bot_task.done())
 
     def search_place(self, lane: str, key: str) -> int | None:
         """The place of a crowd search in the queue (1: next; ``None``: not waiting)."""
-        return self._search_slots.place(lane, key)
+        return self.search_slots.place(lane, key)
 
-    async def _think(self, spec: str, table: Table, view: JSON, seed: int) -> str:
+    async def think(self, spec: str, table: Table, view: JSON, seed: int) -> str:
         """The bot's move: cheap bots (well under a millisecond) decide on the event loop,
         searching ones in a worker process, in their fair turn (never on the loop)."""
         game = table.game
@@ -137,7 +136,7 @@ class BotsMixin(MovesMixin):
                 return botplay.choose(spec, game, view, seed)
             people = any(s.kind == "human" for s in table.seats)
             pool = self.searches if people else self.crowd_searches
-            async with self._search_slots.slot(table.lane, table.id, people):
+            async with self.search_slots.slot(table.lane, table.id, people):
                 return await pool.choose(spec, game, view, seed)
         except asyncio.CancelledError:
             raise
@@ -151,18 +150,15 @@ class BotsMixin(MovesMixin):
         The default hint bot, ``judge``, is the analysis's judge (:func:`tikki.analysis.hint`:
         the expert's search at the analysis's budget and seed for this move), so the hint
         is the move "Analyse my game" will rate best here."""
-        self._check_turn(table, seat, None, moving=False)
-        assert seat is not None
+        seat = turns.check_turn(table, seat, None, moving=False)
         view = table.state.view(seat)
         if self.hint_bot == JUDGE:
             return await self._judge_hint(table, view)
         seed = botplay.bot_seed(table.seed, seat, table.seq, "hint")
-        return await self._think(self.hint_bot, table, view, seed)
+        return await self.think(self.hint_bot, table, view, seed)
 
     async def _judge_hint(self, table: Table, view: JSON) -> str:
         """The judge's move for ``view``, in a worker process in the table's fair turn."""
-        from tikki import analysis
-
         game = table.game
         number = len(table.state.moves) + 1
         task: analysis.Task = (
@@ -170,5 +166,5 @@ class BotsMixin(MovesMixin):
             number, "", "", analysis.decision_seed(0, number),
         )  # fmt: skip
         iterations = self.policy.analysis_iterations
-        async with self._search_slots.slot(table.lane, table.id):
+        async with self.search_slots.slot(table.lane, table.id):
             return await self.searches.run(analysis.best_task, task, iterations)

@@ -1,26 +1,47 @@
-"""The table manager, :class:`TableManager`: its concerns composed (bots, timers, leave,
-moves, rematch, seats, the cluster's glue), its life cycle (start, stop, restart), making
-a table (options, seats, the server's limits) and the lobby."""
+"""The table manager, :class:`TableManager`: a thin façade that builds the table's
+concerns, hands each its collaborators, and runs their life cycle (start, stop, restart)
+and the lobby.
+
+The concerns, each a class of its own module that receives what it uses:
+
+- :class:`~.storage.Storage`: the storage thread; :class:`~.registry.Registry`: the
+  tables in memory;
+- :class:`~.ownership.Finder`: a table wherever it is (memory, database, another process);
+- :class:`~.standins.StandIns` and :class:`~.leave.Leave`: bots playing people's seats,
+  and the people's requests that start and end them;
+- :class:`~.moves.Moves`: checking, applying and storing a move;
+- :class:`~.bots.Bots`: bot turns, search pools, hints;
+- :class:`~.timers.Timers`: turn timers, away seats, the expiry of waiting tables;
+- :class:`~.seats.Seats`: joining, a seat's devices, connections;
+- :class:`~.creation.Creator`: new tables within the caps of :mod:`tikki.server.quota`;
+- :class:`~.rematch.Rematch`: playing again."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Coroutine
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Any
 
-from tikki.core import RULES_REVISION, Game, IllegalMove, RulesError, load, memory_aid_titles
-from tikki.i18n import _
-from tikki.server import botplay, seeds
-from tikki.server.db import StoredSeat, StoredTable, now
-from tikki.server.errors import ApiError
-from tikki.server.quota import CAP_RETRY, rate_limited
-from tikki.server.tables.bots import BotsMixin
-from tikki.server.tables.ownership import OwnershipMixin
-from tikki.server.tables.rematch import RematchMixin
-from tikki.server.tables.seats import lock_seats
-from tikki.server.tables.table import NewTable, Table
-from tikki.server.tables.timers import TimersMixin, parse_timer
+from tikki.core import IllegalMove, RulesError
+from tikki.serve_settings import Policy
+from tikki.server.cluster import Ownership
+from tikki.server.db import Store, now
+from tikki.server.pool import SearchPool
+from tikki.server.tables.bots import JUDGE, Bots
+from tikki.server.tables.creation import Creator
+from tikki.server.tables.leave import Leave
+from tikki.server.tables.moves import Moves
+from tikki.server.tables.ownership import Finder
+from tikki.server.tables.registry import Registry
+from tikki.server.tables.rematch import Rematch
+from tikki.server.tables.seats import Seats
+from tikki.server.tables.standins import StandIns
+from tikki.server.tables.storage import Clock, Storage
+from tikki.server.tables.table import Connection, NewTable, Table
+from tikki.server.tables.timers import Timers
 
 log = logging.getLogger("tikki.server")
 
@@ -33,12 +54,111 @@ STATUSES = {
 """Lobby filters and the table statuses they show."""
 
 
-class TableManager(BotsMixin, TimersMixin, RematchMixin, OwnershipMixin):
+class TableManager:
     """Every live table; creates, joins, moves, hints, lobby lists and restarts.
 
-    Its concerns are mixins, one a module: :mod:`.moves`, :mod:`.bots`, :mod:`.leave`,
-    :mod:`.timers`, :mod:`.seats`, :mod:`.rematch` and :mod:`.ownership`, over
-    :class:`~tikki.server.tables.base.ManagerBase` (the shared state and the registry)."""
+    Each request goes to the concern that serves it; the concerns are built here, each
+    with its collaborators (see the module's docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.6,
+        hint_bot: str = JUDGE,
+        policy: Policy | None = None,
+        ownership: Ownership | None = None,
+    ) -> None:
+        self.store = store
+        self.policy = policy or Policy()
+        self.ownership = ownership or Ownership()
+        """Which tables this process owns: all of them, or those whose PostgreSQL lock
+        it holds (``--cluster``: :mod:`tikki.server.cluster`)."""
+        self._clock = Clock(now)
+        self.storage = Storage(store)
+        self.registry = Registry(self.ownership, self.policy, self._clock)
+        self.stand_ins = StandIns(self.registry, self.storage, self._clock)
+        self.moves = Moves(self.registry, self.storage, self.stand_ins, self.ownership, self._clock)
+        self.bots = Bots(self.moves, self.registry, self.policy, bot_delay, hint_bot)
+        wake = self.bots.wake
+        self.leave = Leave(self.stand_ins, wake)
+        self.finder = Finder(self.registry, self.storage, self.ownership, wake)
+        self.timers = Timers(
+            self.registry, self.storage, self.moves, self.leave, self.stand_ins,
+            self.ownership, self.policy, wake,
+        )  # fmt: skip
+        self.seats = Seats(self.finder, self.policy, wake)
+        self.creator = Creator(self.registry, self.storage, self.ownership, self.policy, wake)
+        self.rematches = Rematch(self.creator, self.seats)
+        self.background: dict[str, asyncio.Task[None]] = {}
+        """The manager's background loops while it runs, by name."""
+        self._started = False
+
+    # --- settings the app sets after building the manager -----------------------------
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """The wall clock of table ages (tests replace it)."""
+        return self._clock.now
+
+    @clock.setter
+    def clock(self, clock: Callable[[], datetime]) -> None:
+        self._clock.now = clock
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        """The tables in memory, by id."""
+        return self.registry.tables
+
+    @property
+    def client_seeds(self) -> bool:
+        """Accept a client's seed at tables with open seats too (``--allow-client-seeds``)."""
+        return self.creator.client_seeds
+
+    @client_seeds.setter
+    def client_seeds(self, accept: bool) -> None:
+        self.creator.client_seeds = accept
+
+    @property
+    def on_finished(self) -> Callable[[Table], None] | None:
+        """Called when a game ends by a move (the app settles a rated table's ratings)."""
+        return self.moves.on_finished
+
+    @on_finished.setter
+    def on_finished(self, listener: Callable[[Table], None] | None) -> None:
+        self.moves.on_finished = listener
+
+    @property
+    def on_move(self) -> Callable[[bool, float], None] | None:
+        """Told of each applied move: by a bot?, seconds from its arrival to its broadcast."""
+        return self.moves.on_move
+
+    @on_move.setter
+    def on_move(self, listener: Callable[[bool, float], None] | None) -> None:
+        self.moves.on_move = listener
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before it moves."""
+        return self.bots.bot_delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self.bots.bot_delay = seconds
+
+    @property
+    def hint_bot(self) -> str:
+        """The bot that gives hints (``judge``: the analysis's judge)."""
+        return self.bots.hint_bot
+
+    @property
+    def searches(self) -> SearchPool:
+        """The search workers of tables where people sit."""
+        return self.bots.searches
+
+    @property
+    def crowd_searches(self) -> SearchPool:
+        """The crowd's own search workers (bot-only tables, analyses)."""
+        return self.bots.crowd_searches
 
     # --- life cycle -----------------------------------------------------------------
 
@@ -47,270 +167,166 @@ class TableManager(BotsMixin, TimersMixin, RematchMixin, OwnershipMixin):
         if self._started:
             return
         self._started = True
-        self._db_thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
-        self.tables = {}
-        self._finished.clear()
-        await self._db(self.store.create_schema)
+        self.bots.running = True
+        self.storage.restart()
+        self.registry.reset()
+        await self.storage.run(self.store.create_schema)
         if self.ownership.clustered:
             await self._start_cluster()
-            return
-        stored = await self._db(self.store.unfinished)
+        else:
+            await self._rebuild_unfinished()
+        self._spawn(self.timers.sweep(), "expire-waiting-tables")
+        self._spawn(self.timers.tick_loop(), "turn-timers")
+
+    async def _rebuild_unfinished(self) -> None:
+        """Rebuild every unfinished table from its stored moves and start its bots."""
+        stored = await self.storage.run(self.store.unfinished)
         for row in stored:
             try:
-                table = self._rebuild(row)
+                table = self.registry.rebuild(row)
                 table.away_since = {s.seat: table.turn_since or now() for s in table.seats
                                     if s.kind == "human"}  # fmt: skip
             except (RulesError, IllegalMove) as err:
                 log.error("table %s cannot be rebuilt and stays stopped: %s", row.id, err)
                 continue
-            self.tables[table.id] = table
-            self._wake_bots(table)
-        log.info("rebuilt %d unfinished tables", len(self.tables))
-        self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting-tables")
-        self._ticker = asyncio.create_task(self._tick_loop(), name="turn-timers")
-
-    async def stop(self) -> None:
-        """Stop the bots, close the connections and release the database (a later
-        :meth:`start` rebuilds everything from the database)."""
-        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
-        tasks += [t for t in (self._sweeper, self._ticker, self._scanner) if t is not None]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for table in self.tables.values():
-            for conn in table.connections:
-                conn.close(1001)
-        await self.ownership.stop()
-        await asyncio.to_thread(self.searches.stop)
-        await asyncio.to_thread(self.crowd_searches.stop)
-        await self._db(self.store.close)
-        self._db_thread.shutdown(wait=True)
-        self.tables = {}
-        self._started = False
+            self.registry.tables[table.id] = table
+            self.bots.wake(table)
+        log.info("rebuilt %d unfinished tables", len(self.registry.tables))
 
     async def _start_cluster(self) -> None:
         """Start as one process of a cluster: listen for the others, claim the live
         tables nobody holds, then go on claiming those whose owner died."""
-        await self.ownership.start(self._hand_over_table, self._lobby_changed)
-        claimed = await self._claim_orphans()
+        await self.ownership.start(self.finder.hand_over, self.finder.lobby_changed)
+        claimed = await self.finder.claim_orphans()
         log.info("cluster node %s took %d live tables", self.ownership.node, len(claimed))
-        self._scanner = asyncio.create_task(self._scan_loop(), name="claim-orphan-tables")
-        self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting-tables")
-        self._ticker = asyncio.create_task(self._tick_loop(), name="turn-timers")
+        self._spawn(self.finder.scan_loop(), "claim-orphan-tables")
 
-    # --- create ---------------------------------------------------------------------
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run one of the manager's background loops until :meth:`stop`."""
+        self.background[name] = asyncio.create_task(work, name=name)
+
+    async def stop(self) -> None:
+        """Stop the bots, close the connections and release the database (a later
+        :meth:`start` rebuilds everything from the database)."""
+        tables = self.registry.tables.values()
+        tasks = [t.bot_task for t in tables if t.bot_task is not None]
+        tasks += self.background.values()
+        self.background = {}
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for table in tables:
+            for conn in table.connections:
+                conn.close(1001)
+        await self.ownership.stop()
+        await self.bots.stop()
+        await self.storage.run(self.store.close)
+        self.storage.shutdown()
+        self.registry.reset()
+        self._started = False
+
+    # --- requests, each served by its concern -----------------------------------------
+
+    async def get(self, table_id: str) -> Table:
+        """A table by id, from memory, the database or another process of a cluster."""
+        return await self.finder.get(table_id)
+
+    async def peek(self, table_id: str) -> Table:
+        """A table to show in the lobby, never taken over from another process."""
+        return await self.finder.peek(table_id)
 
     async def create(
         self, request: NewTable, address: str | None = None
     ) -> tuple[Table, dict[int, str]]:
-        """Make, store and start a table for the client at ``address``; return it with the
-        invite secret of each open seat that is not open to anyone.  :class:`ApiError`
-        names what is wrong (``rate_limited`` when a limit is reached)."""
-        game = self._game(request)
-        timer, on_timeout = parse_timer(
-            request.turn_timer, request.on_timeout, self.policy.min_turn_timer
-        )
-        seats = self._seats(game, request.seats)
-        invites = lock_seats(seats, request.anyone)
-        seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
-        bots_only = all(s.kind == "bot" for s in seats)
-        site = await self._site_counts()
-        self._admit(address, bots_only, site)
-        self._pending.append((address, bots_only))  # counted by the caps until stored
-        try:
-            return await self._make(request, game, seats, invites, seed, address, timer, on_timeout)
-        finally:
-            self._pending.remove((address, bots_only))
+        """Make, store and start a table; return it with its open seats' invite secrets."""
+        return await self.creator.create(request, address)
 
-    async def _make(
+    async def join(
         self,
-        request: NewTable,
-        game: Game,
-        seats: list[StoredSeat],
-        invites: dict[int, str],
-        seed: int,
-        address: str | None,
-        timer: int | None,
-        on_timeout: str,
-    ) -> tuple[Table, dict[int, str]]:
-        """Store and start an admitted table."""
-        state = game.new_state(seed=seed)
-        status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
-        created = now()
-        for _attempt in range(10):
-            table_id = secrets.token_hex(4)
-            stored = StoredTable(
-                table_id, game.name, game.players, game.options["variant"],
-                {**game.options, "rules": game.rules, "memory_aids": request.memory_aids,
-                 "turn_timer": timer, "on_timeout": on_timeout,
-                 "forced_moves": request.forced_moves, "rated": request.rated},
-                seed, status, created, None, None, seats, [],
-            )  # fmt: skip
-            if table_id in self.tables or not await self._lock_new(table_id):
-                continue
-            if await self._write(_("the new table"), self.store.add_table, stored):
-                break
-            await self.ownership.release(table_id)
-        else:
-            raise ApiError("unavailable", _("no free table id could be stored: try again"))
-        table = Table(
-            table_id, game, state, seed, seats, status, created,
-            memory_aids=request.memory_aids, owner=address, turn_timer=timer,
-            on_timeout=on_timeout, turn_since=created, last_move=created,
-            forced_moves=request.forced_moves, rated=request.rated,
-            away_after=self.policy.away_after, clock=self._now,
-            expiry=self.policy.waiting_expiry, joined_expiry=self.policy.joined_expiry,
-        )  # fmt: skip
-        self.tables[table_id] = table
-        self._wake_bots(table)
-        await self.ownership.changed(table_id)
-        return table, invites
+        table_id: str,
+        seat: int,
+        name: str,
+        invite: str | None = None,
+        address: str | None = None,
+    ) -> tuple[Table, str]:
+        """Take an open seat; return the table and the seat's new token."""
+        return await self.seats.join(table_id, seat, name, invite, address)
 
-    async def _lock_new(self, table_id: str) -> bool:
-        """Lock a new table's id before storing it (a cluster; ``False``: taken)."""
-        try:
-            return await self.ownership.acquire(table_id)
-        except Exception:
-            log.exception("locking the new table %s failed", table_id)
-            raise ApiError(
-                "unavailable", _("{what} could not be stored: try again", what=_("the new table"))
-            ) from None
-
-    async def _site_counts(self) -> tuple[int, int] | None:
-        """A cluster's live tables and bot-only tables in the whole database (``None``
-        without a cluster, or when they cannot be read: this process's count then)."""
-        if not self.ownership.clustered:
-            return None
-        try:
-            return await self._db(self.store.live_counts)
-        except Exception:
-            log.exception("counting the cluster's live tables failed")
-            return None
-
-    def _admit(
-        self, address: str | None, bots_only: bool = False, site: tuple[int, int] | None = None
+    async def move(
+        self, table: Table, seat: int | None, move: str, seq: int, by_bot: bool = False
     ) -> None:
-        """Refuse a new table over the caps or the creation rate (nothing is spent then).
+        """Check, apply, store and broadcast one move, then let the table's bots play."""
+        await self.moves.move(table, seat, move, seq, by_bot)
+        self.bots.wake(table)
 
-        Tables being created count too, so the caps hold however many ask at once; with
-        ``site`` (a cluster's counts in the database) the table caps hold for the site."""
-        live = [t for t in self.tables.values() if t.status != "finished"]
-        policy = self.policy
-        n_live = len(live) + len(self._pending)
-        if site is not None:
-            n_live = max(n_live, site[0] + len(self._pending))
-        if n_live >= policy.max_tables:
-            raise rate_limited(
-                _(
-                    "the server has {n_live} live tables, its limit: join a "
-                    "waiting table from the lobby, or create one later",
-                    n_live=n_live,
-                ),
-                CAP_RETRY,
-            )
-        if bots_only:
-            bots = sum(1 for t in live if all(s.kind == "bot" for s in t.seats))
-            bots += sum(1 for _a, b in self._pending if b)
-            if site is not None:
-                bots = max(bots, site[1] + sum(1 for _a, b in self._pending if b))
-            if bots >= policy.max_bot_tables:
-                raise rate_limited(
-                    _(
-                        "the server has {n} tables where only bots play, its limit: "
-                        "sit at a table yourself, or try later",
-                        n=bots,
-                    ),
-                    CAP_RETRY,
-                )
-        if address is None:
-            return
-        own = sum(1 for t in live if t.owner == address)
-        own += sum(1 for a, _b in self._pending if a == address)
-        if own >= policy.tables_per_address:
-            raise rate_limited(
-                _(
-                    "your address has {own} live tables, the limit per address: "
-                    "finish one (or let a waiting one expire) before creating "
-                    "more",
-                    own=own,
-                ),
-                CAP_RETRY,
-            )
-        if not bots_only:
-            lone = sum(1 for t in live if t.owner == address and t.expires() and not t.joined)
-            lone += sum(1 for a, b in self._pending if a == address and not b)
-            if lone >= policy.waiting_per_address:
-                raise rate_limited(
-                    _(
-                        "your address has {n} tables waiting for players that nobody else "
-                        "joined, the limit: share their invite links, or let one expire",
-                        n=lone,
-                    ),
-                    CAP_RETRY,
-                )
-        self.creates.spend(
-            address,
-            lambda: _(
-                "your address may create {create_per_minute:g} tables a minute",
-                create_per_minute=policy.create_per_minute,
-            ),
-        )
+    async def hint(self, table: Table, seat: int | None) -> str:
+        """What the hint bot would play from this seat's view (only on the seat's turn)."""
+        return await self.bots.hint(table, seat)
 
-    @staticmethod
-    def _game(request: NewTable) -> Game:
-        options = dict(request.options)
-        if "rules" in options:
-            raise ApiError(
-                "bad_options",
-                _(
-                    "rules is not an option: new tables play rulings revision {revision}",
-                    revision=RULES_REVISION,
-                ),
-            )
-        if request.variant is not None:
-            options["variant"] = request.variant
-        players = request.players if request.players is not None else len(request.seats)
-        try:
-            game = load(request.game, players, **options)
-        except (RulesError, TypeError, ValueError) as err:
-            raise ApiError("bad_options", str(err)) from None
-        if request.memory_aids and not game.memory_aids:
-            raise ApiError(
-                "bad_options",
-                _(
-                    "memory_aids is a {games} table option: the other games show every card",
-                    games=memory_aid_titles(),
-                ),
-            )
-        if len(request.seats) != game.players:
-            raise ApiError(
-                "bad_options",
-                _(
-                    "a table of {players} players needs {players} seats (open or "
-                    "bot), got {n_seats}",
-                    players=game.players,
-                    n_seats=len(request.seats),
-                ),
-            )
-        return game
+    async def resign(self, table: Table, seat: int | None) -> None:
+        """Resign ``seat``: a Medium bot plays it to the end."""
+        await self.leave.resign(table, seat)
 
-    def _seats(self, game: Game, wanted: list[tuple[str, str | None]]) -> list[StoredSeat]:
-        seats: list[StoredSeat] = []
-        for i, (kind, spec) in enumerate(wanted):
-            if kind == "open":
-                seats.append(StoredSeat(i, "open"))
-                continue
-            if spec is None:
-                raise ApiError(
-                    "bad_bot", _("seat {i} is a bot seat: give its spec, e.g. heuristic", i=i)
-                )
-            try:
-                spec = botplay.check_spec(spec, game, self.policy.allow_bot_specs)
-            except RulesError as err:
-                raise ApiError("bad_bot", _("seat {i}: {err}", i=i, err=err)) from None
-            bots = sum(1 for s in seats if s.kind == "bot")
-            seats.append(StoredSeat(i, "bot", botplay.label(spec, bots), spec))
-        return seats
+    async def hand_to_bot(self, table: Table, by: int | None, seat: int) -> None:
+        """Hand an away seat to a bot at the request of another seated person."""
+        await self.leave.hand_to_bot(table, by, seat)
+
+    async def come_back(self, table: Table, seat: int | None) -> bool:
+        """The person of ``seat`` is back: their away stand-in stops; whether one did."""
+        return await self.leave.come_back(table, seat)
+
+    async def rematch(
+        self, table: Table, seat: int | None, address: str | None = None
+    ) -> tuple[Table, int, str]:
+        """Seat the player of ``seat`` at the finished table's rematch."""
+        return await self.rematches.play_again(table, seat, address)
+
+    async def revoke(self, table: Table, seat: int | None) -> str:
+        """End every other device holding ``seat``; return the seat's new token."""
+        return await self.seats.revoke(table, seat)
+
+    def seen(self, table: Table, seat: int | None) -> None:
+        """The person of ``seat`` acted: they are present."""
+        self.seats.seen(table, seat)
+
+    def connect(self, table: Table, seat: int | None, lang: str = "en") -> Connection:
+        """Register a connection (its texts in ``lang``)."""
+        return self.seats.connect(table, seat, lang)
+
+    def disconnect(self, table: Table, conn: Connection) -> None:
+        """Forget a connection."""
+        self.seats.disconnect(table, conn)
+
+    def keep_open(self, table: Table, seat: int | None) -> None:
+        """A seated person keeps a waiting table open."""
+        self.timers.keep_open(table, seat)
+
+    async def tick(self) -> list[str]:
+        """Act on every turn timer that ran out; the ids of the tables acted on."""
+        return await self.timers.tick()
+
+    async def expire(self) -> list[str]:
+        """Remove the tables that waited for players past their expiry; their ids."""
+        return await self.timers.expire()
+
+    def search_slot(
+        self, lane: str, key: str, people: bool = False
+    ) -> AbstractAsyncContextManager[None]:
+        """A fair turn in the search pool for other heavy work (analyses)."""
+        return self.bots.search_slot(lane, key, people)
+
+    def search_place(self, lane: str, key: str) -> int | None:
+        """The place of a crowd search in the queue (1: next; ``None``: not waiting)."""
+        return self.bots.search_place(lane, key)
+
+    def bot_queue(self) -> int:
+        """The tables where a bot is due to move."""
+        return self.bots.queue()
+
+    @property
+    def owned(self) -> int:
+        """Live tables this process owns."""
+        return self.finder.owned
 
     # --- lobby ----------------------------------------------------------------------
 
@@ -318,15 +334,15 @@ class TableManager(BotsMixin, TimersMixin, RematchMixin, OwnershipMixin):
         """The newest tables of a lobby filter (``open``, ``playing``, ``finished``, ``all``);
         tables being played whose last move is older than the stalled expiry are left out
         (they stay reachable by their links)."""
-        await self.expire()
+        await self.timers.expire()
         statuses = STATUSES[which]
-        ids = await self._db(self.store.table_ids, list(statuses), limit)
-        tables = [await self.peek(table_id) for table_id in ids]
+        ids = await self.storage.run(self.store.table_ids, list(statuses), limit)
+        tables = [await self.finder.peek(table_id) for table_id in ids]
         return [t for t in tables if t.status in statuses and not self.stalled(t)]
 
     def stalled(self, table: Table) -> bool:
         """Whether a table being played has had no move for longer than the stalled expiry."""
         if table.status != "playing" or table.last_move is None:
             return False
-        idle = (self.clock() - table.last_move).total_seconds()
+        idle = (self._clock() - table.last_move).total_seconds()
         return idle > self.policy.stalled_expiry

@@ -1,18 +1,21 @@
-"""A cluster of processes (``--cluster``, :mod:`tikki.server.cluster`): which process owns
-which live table.  :class:`OwnershipMixin` claims the tables nobody holds, takes a table
-over when a request for it arrives here, hands its own over when another process asks,
-and shows other processes' tables in the lobby without taking them."""
+"""Finding a table wherever it is, :class:`Finder`: in memory, in the database, or (a
+cluster of processes, ``--cluster``, :mod:`tikki.server.cluster`) at another process.  In
+a cluster it claims the tables nobody holds, takes a table over when a request for it
+arrives here, hands its own over when another process asks, and shows other processes'
+tables in the lobby without taking them."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from tikki.core import IllegalMove, RulesError
-from tikki.server.cluster import SCAN_EVERY, LocksLost
+from tikki.server.cluster import SCAN_EVERY, LocksLost, Ownership
 from tikki.server.db import StoredTable, now
-from tikki.server.tables.base import FINISHED_KEPT, ManagerBase, table_moving, unknown_table
+from tikki.server.tables.registry import FINISHED_KEPT, Registry, table_moving, unknown_table
+from tikki.server.tables.storage import Storage
 from tikki.server.tables.table import Table
 
 log = logging.getLogger("tikki.server")
@@ -22,16 +25,65 @@ PEEK_TTL = 2.0
 before reading it again (a lobby change of that table drops the copy at once)."""
 
 
-class OwnershipMixin(ManagerBase):
-    """The cluster's glue: claim, take over, hand over and peek at tables."""
+class Finder:
+    """A table by id wherever it is; the cluster's glue: claim, take over, hand over and
+    peek at tables."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        storage: Storage,
+        ownership: Ownership,
+        wake: Callable[[Table], None],
+    ) -> None:
+        self.registry = registry
+        self.storage = storage
+        self.ownership = ownership
+        """Which tables this process owns: all of them, or those whose PostgreSQL lock
+        it holds (``--cluster``: :mod:`tikki.server.cluster`)."""
+        self.wake = wake
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        """Tables being taken over from another process (or the database), by id."""
+        self._peeked: dict[str, tuple[float, Table]] = {}
+        """Copies of other processes' tables for the lobby, with when they were read."""
+
+    async def get(self, table_id: str) -> Table:
+        """A table by id, from memory or (finished tables) from the database."""
+        table = self.registry.held(table_id)
+        if table is not None:
+            return table
+        if self.ownership.clustered:
+            return await self._get_clustered(table_id)
+        return await self._from_store(table_id)
+
+    async def _from_store(self, table_id: str) -> Table:
+        """A table read back from the database (a finished one, or one that was
+        forgotten after another process stored a move first) and kept in memory."""
+        row = None
+        if 0 < len(table_id) <= 32:
+            row = await self.storage.run(self.storage.store.load, table_id)
+        if row is None:
+            raise unknown_table(table_id)
+        table = self.registry.rebuild_or_refuse(row)
+        tables = self.registry.tables
+        if table_id in tables:
+            return tables[table_id]
+        if self.ownership.clustered and table.status != "finished":
+            raise table_moving(table_id)  # another process took it meanwhile
+        tables[table_id] = table
+        if table.status == "finished":
+            self.registry.retire(table)
+        else:
+            self.wake(table)
+        return table
 
     @property
     def owned(self) -> int:
         """Live tables this process owns (all of them without ``--cluster``): the
         metrics' ``tables owned``."""
-        return sum(1 for t in self.tables.values() if t.status != "finished")
+        return len(self.registry.live)
 
-    async def _scan_loop(self) -> None:
+    async def scan_loop(self) -> None:
         """Claim the orphans every :data:`~tikki.server.cluster.SCAN_EVERY` seconds, and
         at once when a process says it stopped."""
         wanted = self.ownership.scan_wanted
@@ -40,12 +92,12 @@ class OwnershipMixin(ManagerBase):
                 await asyncio.wait_for(wanted.wait(), SCAN_EVERY)
             wanted.clear()
             try:
-                await self._claim_orphans()
+                await self.claim_orphans()
             except Exception:
                 log.exception("claiming the tables of stopped processes failed")
                 await asyncio.sleep(SCAN_EVERY)
 
-    async def _claim_orphans(self) -> list[str]:
+    async def claim_orphans(self) -> list[str]:
         """Lock the live tables nobody holds and rebuild them from their stored moves;
         forget every table if the lock connection broke (the others take them)."""
         try:
@@ -54,13 +106,13 @@ class OwnershipMixin(ManagerBase):
             log.error("the cluster's lock connection broke: %d tables go to other processes",
                       len(lost.tables))  # fmt: skip
             for table_id in lost.tables:
-                self._forget(table_id)
+                self.registry.forget(table_id)
             return []
         if not claimed:
             return []
         began = asyncio.get_running_loop().time()
         try:
-            rows = await self._db(self.store.load_many, claimed)
+            rows = await self.storage.run(self.storage.store.load_many, claimed)
         except Exception:
             log.exception("reading %d tables to take over failed; another process may",
                           len(claimed))  # fmt: skip
@@ -79,7 +131,7 @@ class OwnershipMixin(ManagerBase):
         """Rebuild a table whose lock this process has just taken from its stored moves
         and run its bots and timers; ``None`` (lock released) if it is not stored, or
         (lock kept, so nobody retries it) if it cannot be rebuilt."""
-        row = await self._db(self.store.load, table_id)
+        row = await self.storage.run(self.storage.store.load, table_id)
         if row is None:
             await self.ownership.release(table_id)
             return None
@@ -90,7 +142,7 @@ class OwnershipMixin(ManagerBase):
         start its bots (``None``, lock kept, if its moves do not replay)."""
         table_id = row.id
         try:
-            table = self._rebuild(row)
+            table = self.registry.rebuild(row)
         except (RulesError, IllegalMove) as err:
             log.error("table %s cannot be rebuilt and stays stopped: %s", row.id, err)
             return None
@@ -98,13 +150,13 @@ class OwnershipMixin(ManagerBase):
             return None  # handed over while it was being read
         table.away_since = {s.seat: table.turn_since or now() for s in table.seats
                             if s.kind == "human"}  # fmt: skip
-        self.tables[table_id] = table
+        self.registry.tables[table_id] = table
         self._peeked.pop(table_id, None)
         if table.status == "finished":
-            self._retire(table)
+            self.registry.retire(table)
             await self.ownership.release(table_id)
         else:
-            self._wake_bots(table)
+            self.wake(table)
         return table
 
     async def _get_clustered(self, table_id: str) -> Table:
@@ -130,18 +182,18 @@ class OwnershipMixin(ManagerBase):
         table = await self._load_owned(table_id)
         return table if table is not None else await self._from_store(table_id)
 
-    async def _hand_over_table(self, table_id: str) -> None:
+    async def hand_over(self, table_id: str) -> None:
         """Another process asks for a table this one owns: finish the move in flight,
         forget the table, close its connections (they connect again, and reach the new
         owner) and release its lock."""
-        table = self.tables.get(table_id)
+        table = self.registry.tables.get(table_id)
         if table is not None:
             async with table.lock:
-                self._forget(table_id)
+                self.registry.forget(table_id)
         await self.ownership.release(table_id)
         log.info("table %s handed over to another process", table_id)
 
-    def _lobby_changed(self, table_id: str) -> None:
+    def lobby_changed(self, table_id: str) -> None:
         """Another process changed a table's lobby entry: read it again when shown."""
         self._peeked.pop(table_id, None)
 
@@ -149,19 +201,19 @@ class OwnershipMixin(ManagerBase):
         """A table to show in the lobby: this process's own (or, without a cluster, the
         one :meth:`get` returns); in a cluster, another process's table as read from the
         database at most :data:`PEEK_TTL` seconds ago, never taken over."""
-        if not self.ownership.clustered or table_id in self.tables:
+        if not self.ownership.clustered or table_id in self.registry.tables:
             return await self.get(table_id)
         moment = asyncio.get_running_loop().time()
         cached = self._peeked.get(table_id)
         if cached is not None and moment - cached[0] < PEEK_TTL:
             return cached[1]
-        row = await self._db(self.store.load, table_id)
+        row = await self.storage.run(self.storage.store.load, table_id)
         if row is None:
             raise unknown_table(table_id)
-        table = self._rebuild_or_refuse(row)
-        if table.status == "finished" and table_id not in self.tables:
-            self.tables[table_id] = table
-            self._retire(table)
+        table = self.registry.rebuild_or_refuse(row)
+        if table.status == "finished" and table_id not in self.registry.tables:
+            self.registry.tables[table_id] = table
+            self.registry.retire(table)
             return table
         if len(self._peeked) > FINISHED_KEPT:
             self._peeked = {k: v for k, v in self._peeked.items() if moment - v[0] < PEEK_TTL}

@@ -1,19 +1,24 @@
 """Play again: a finished table's rematch, the same game, options, people and bots with
-every seat moved one place on.  :class:`RematchMixin` builds on
-:class:`~tikki.server.tables.seats.SeatsMixin` (each person's request takes their seat)."""
+every seat moved one place on: :class:`Rematch` makes the new table (:mod:`.creation`)
+and each person's request takes their seat there (:mod:`.seats`)."""
 
 from __future__ import annotations
 
 from tikki.i18n import _
 from tikki.server.errors import ApiError
-from tikki.server.tables.seats import SeatsMixin
+from tikki.server.tables.creation import Creator
+from tikki.server.tables.seats import Seats
 from tikki.server.tables.table import NewTable, Table
 
 
-class RematchMixin(SeatsMixin):
+class Rematch:
     """The rematch of a finished table."""
 
-    async def rematch(
+    def __init__(self, creator: Creator, seats: Seats) -> None:
+        self.creator = creator
+        self.seats = seats
+
+    async def play_again(
         self, table: Table, seat: int | None, address: str | None = None
     ) -> tuple[Table, int, str]:
         """Seat the player of ``seat`` (a person at the finished ``table``) at its rematch:
@@ -31,12 +36,12 @@ class RematchMixin(SeatsMixin):
             )
         async with table.lock:
             if table.rematch is None:
-                new, invites = await self.create(rematch_request(table), address)
+                new, invites = await self.creator.create(rematch_request(table), address)
                 table.rematch, table.rematch_invites = new.id, invites
         table.broadcast()
         new_seat = (seat - 1) % len(table.seats)
         try:
-            new_table, token = await self.join(
+            new_table, token = await self.seats.join(
                 table.rematch,
                 new_seat,
                 table.seats[seat].name or f"Seat {seat}",

@@ -1,6 +1,6 @@
 """Seats and who holds them: taking an open seat (with its invite secret), the seat's
-token and its devices (revoking them, presence), and the connections of a table.
-:class:`SeatsMixin` is the table manager's part."""
+token and its devices (revoking them, presence), and the connections of a table:
+:class:`Seats`."""
 
 from __future__ import annotations
 
@@ -8,19 +8,38 @@ import hmac
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 
 from tikki.i18n import _, use
+from tikki.serve_settings import Policy
 from tikki.server.db import StoredSeat
 from tikki.server.errors import ApiError
-from tikki.server.tables.base import ManagerBase
+from tikki.server.quota import RateLimiter
+from tikki.server.tables.ownership import Finder
 from tikki.server.tables.table import REVOKED, Connection, Table, hash_token, seat_list
 
 log = logging.getLogger("tikki.server")
 
 
-class SeatsMixin(ManagerBase):
+class Seats:
     """Join, seat custody (presence, revoking a seat's devices) and connections."""
+
+    def __init__(
+        self,
+        finder: Finder,
+        policy: Policy,
+        wake: Callable[[Table], None],
+    ) -> None:
+        self.finder = finder
+        self.registry = finder.registry
+        self.storage = finder.storage
+        self.ownership = finder.ownership
+        self.policy = policy
+        self.clock = finder.registry.clock
+        self.wake = wake
+        self.joins = RateLimiter(policy.join_per_minute)
+        """Seats taken per address."""
 
     async def join(
         self,
@@ -32,7 +51,7 @@ class SeatsMixin(ManagerBase):
     ) -> tuple[Table, str]:
         """Take an open seat for the client at ``address`` (with its ``invite`` secret
         unless it is open to anyone); return the table and the seat's new token."""
-        table = await self.get(table_id)
+        table = await self.finder.get(table_id)
         if not 0 <= seat < len(table.seats):
             raise ApiError(
                 "unknown_seat",
@@ -52,7 +71,7 @@ class SeatsMixin(ManagerBase):
                 ),
             )
         async with table.lock:
-            self._check_owned(table)
+            self.registry.check_owned(table)
             held = table.seats[seat]
             if held.kind != "open":
                 raise ApiError("seat_taken", _taken_message(table, held))
@@ -60,8 +79,12 @@ class SeatsMixin(ManagerBase):
             token = secrets.token_urlsafe(24)
             new = StoredSeat(seat, "human", name, None, hash_token(token))
             status = "playing" if len(table.open_seats) == 1 else "waiting"
-            await self._write(
-                _("your seat {seat}", seat=seat), self.store.take_seat, table.id, new, status
+            await self.storage.write(
+                _("your seat {seat}", seat=seat),
+                self.storage.store.take_seat,
+                table.id,
+                new,
+                status,
             )
             table.seats[seat] = new
             table.status = status
@@ -70,7 +93,7 @@ class SeatsMixin(ManagerBase):
             if status == "playing":
                 table.turn_since = table.last_move = self.clock()
         table.broadcast()
-        self._wake_bots(table)
+        self.wake(table)
         await self.ownership.changed(table.id)
         return table, token
 
@@ -89,8 +112,12 @@ class SeatsMixin(ManagerBase):
             token = secrets.token_urlsafe(24)
             held = table.seats[seat]
             new = replace(held, token_hash=hash_token(token))
-            await self._write(
-                _("your seat {seat}", seat=seat), self.store.take_seat, table.id, new, table.status
+            await self.storage.write(
+                _("your seat {seat}", seat=seat),
+                self.storage.store.take_seat,
+                table.id,
+                new,
+                table.status,
             )
             table.seats[seat] = new
         text = json.dumps(

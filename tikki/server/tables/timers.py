@@ -1,19 +1,26 @@
-"""The tables' clocks: turn timers (a bot plays the turn, or the others may hand the seat
-to a bot), telling the others when a person has been away long enough, and the expiry of
-tables waiting for players.  :class:`TimersMixin` builds on
-:class:`~tikki.server.tables.moves.MovesMixin` (a timer's move is applied like any other)."""
+"""The tables' clocks, :class:`Timers`: turn timers (a bot plays the turn, or the others
+may hand the seat to a bot), telling the others when a person has been away long enough,
+and the expiry of tables waiting for players.  A timer's move is applied like any other
+(:mod:`.moves`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from tikki.i18n import _
+from tikki.serve_settings import Policy
 from tikki.server import botplay
+from tikki.server.cluster import Ownership
 from tikki.server.errors import ApiError
-from tikki.server.tables.moves import MovesMixin
+from tikki.server.tables.leave import Leave
+from tikki.server.tables.moves import Moves
+from tikki.server.tables.registry import Registry
+from tikki.server.tables.standins import StandIns, unattended
+from tikki.server.tables.storage import Storage
 from tikki.server.tables.table import EXPIRED, STAND_IN, Table, Takeover
 
 log = logging.getLogger("tikki.server")
@@ -74,10 +81,32 @@ def parse_timer(value: Any, on_timeout: Any, min_timer: int) -> tuple[int | None
     return seconds, on_timeout
 
 
-class TimersMixin(MovesMixin):
+class Timers:
     """Turn timers, away announcements and the expiry of waiting tables."""
 
-    async def _tick_loop(self) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        storage: Storage,
+        moves: Moves,
+        leave: Leave,
+        stand_ins: StandIns,
+        ownership: Ownership,
+        policy: Policy,
+        wake: Callable[[Table], None],
+    ) -> None:
+        self.registry = registry
+        self.storage = storage
+        self.moves = moves
+        self.leave = leave
+        self.stand_ins = stand_ins
+        self.wake = wake
+        """Start a table's bots."""
+        self.ownership = ownership
+        self.policy = policy
+        self.clock = registry.clock
+
+    async def tick_loop(self) -> None:
         """Check the turn timers every :data:`TICK` seconds."""
         while True:
             await asyncio.sleep(TICK)
@@ -94,7 +123,7 @@ class TimersMixin(MovesMixin):
         due = []
         now = self.clock()
         away = timedelta(seconds=self.policy.away_after)
-        for table in list(self.tables.values()):
+        for table in list(self.registry.tables.values()):
             if table.status != "playing":
                 continue
             if _timer_ran_out(table, now):
@@ -105,10 +134,10 @@ class TimersMixin(MovesMixin):
         for table in due:
             if await self._time_out(table):
                 acted.append(table.id)
-        for table in list(self.tables.values()):
-            if table.away_since and self.unattended(table):
+        for table in list(self.registry.tables.values()):
+            if table.away_since and unattended(table):
                 try:
-                    if await self._hand_over_unattended(table) and table.id not in acted:
+                    if await self.leave.hand_over_unattended(table) and table.id not in acted:
                         acted.append(table.id)
                 except ApiError as err:
                     log.error("handing table %s's away seats to a bot failed: %s",
@@ -124,6 +153,7 @@ class TimersMixin(MovesMixin):
         table.announced = ready
 
     async def _time_out(self, table: Table) -> bool:
+        """Act on ``table``'s turn timer if it ran out; whether it did."""
         async with table.lock:
             timer = table.timer()
             if timer is None or timer["left"] > 0 or timer["timed_out"]:
@@ -135,23 +165,20 @@ class TimersMixin(MovesMixin):
                 move = botplay.choose(STAND_IN, table.game, view,
                                       botplay.bot_seed(table.seed, seat, seq, "timer"))  # fmt: skip
                 try:
-                    await self._apply(table, seat, move)
+                    await self.moves.apply(table, seat, move)
                 except ApiError as err:
                     table.timed_out = None  # try again at the next tick
                     log.error("timer move at table %s failed: %s", table.id, err.message)
                     return False
                 note = Takeover(seat, seq, STAND_IN, "timer", seq + 1)
-                try:
-                    await self._set_takeovers(table, [*table.takeovers, note])
-                except ApiError:
-                    table.takeovers = [*table.takeovers, note]  # the move stands; log said why
+                await self.stand_ins.note(table, note)  # the move stands
             log.info("table %s: seat %d's turn timer ran out at move %d (%s)",
                      table.id, seat, seq, table.on_timeout)  # fmt: skip
         table.broadcast()
-        self._wake_bots(table)
+        self.wake(table)
         return True
 
-    async def _sweep(self) -> None:
+    async def sweep(self) -> None:
         """Expire waiting tables now and then (every tenth of the expiry, at most a minute)."""
         every = min(60.0, self.policy.waiting_expiry / 10)
         while True:
@@ -162,18 +189,22 @@ class TimersMixin(MovesMixin):
         """Remove the tables that have waited for players longer than the expiry; their
         connections are closed with 4410.  Returns their ids."""
         moment = self.clock()
-        old = [t for t in self.tables.values() if (e := t.expires()) is not None and e <= moment]
+        old = [
+            t
+            for t in self.registry.tables.values()
+            if (e := t.expires()) is not None and e <= moment
+        ]
         gone = []
         for table in old:
             async with table.lock:
                 if table.status != "waiting":
                     continue
                 try:
-                    await self._db(self.store.drop_table, table.id)
+                    await self.storage.run(self.storage.store.drop_table, table.id)
                 except Exception:
                     log.exception("expiring table %s failed; it stays", table.id)
                     continue
-                self.tables.pop(table.id, None)
+                self.registry.tables.pop(table.id, None)
                 for conn in table.connections:
                     conn.close(EXPIRED)
                 gone.append(table.id)
