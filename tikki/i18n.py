@@ -235,6 +235,13 @@ def tr(message: str, /, **params: Any) -> str:
     return _(message, **params)
 
 
+def either(words: tuple[str, ...]) -> str:
+    """``.png, .svg or .pdf``: the words as alternatives, in the current language."""
+    if len(words) == 1:
+        return words[0]
+    return _("{some} or {last}", some=", ".join(words[:-1]), last=words[-1])
+
+
 def own(texts: Mapping[str, Mapping[str, str]], message: str, /, **params: Any) -> str:
     """A plug-in game's own text in the current language: its translation in ``texts``
     (language → {English text → translation}, :attr:`tikki.core.Game.translations`), else
@@ -287,6 +294,7 @@ __all__ = [
     "activate",
     "check",
     "current",
+    "either",
     "known",
     "localized_game",
     "negotiate",

@@ -12,14 +12,13 @@ from tikki import analysis, extras, i18n
 from tikki.cli.replay import read_record, verify
 from tikki.cli.shared import (
     LangOption,
-    console,
-    fail,
     render_chart,
     use_lang,
     write_bytes,
     write_output,
     write_text,
 )
+from tikki.commandline import console, fail
 from tikki.core import RulesError
 from tikki.i18n import _
 from tikki.tui import analysis as analysis_view

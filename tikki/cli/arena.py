@@ -23,8 +23,6 @@ from tikki.cli.shared import (
     LangOption,
     PlayersOption,
     complain,
-    console,
-    fail,
     make_game,
     progress_bar,
     render_chart,
@@ -33,6 +31,7 @@ from tikki.cli.shared import (
     write_output,
     write_text,
 )
+from tikki.commandline import console, fail
 from tikki.core import RulesError
 from tikki.i18n import _
 from tikki.tui import outputs

@@ -21,12 +21,11 @@ from tikki.cli.shared import (
     LangOption,
     PlayersOption,
     complain,
-    console,
-    fail,
     make_game,
     progress_bar,
     use_lang,
 )
+from tikki.commandline import console, fail
 from tikki.core import RulesError
 from tikki.i18n import _
 from tikki.tui import outputs

@@ -10,9 +10,9 @@ from rich.text import Text
 from tikki import i18n
 from tikki.cli.shared import (
     LangOption,
-    console,
     use_lang,
 )
+from tikki.commandline import console
 from tikki.core import games, localized_games
 from tikki.core import split_rulings as core_split_rulings
 from tikki.i18n import _

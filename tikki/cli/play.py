@@ -21,11 +21,10 @@ from tikki.cli.shared import (
     LangOption,
     PlayersOption,
     complain,
-    console,
-    fail,
     make_game,
     use_lang,
 )
+from tikki.commandline import console, fail
 from tikki.core import Game, RulesError, memory_aid_titles
 from tikki.i18n import _
 from tikki.tui import outputs

@@ -13,9 +13,9 @@ from rich.table import Table
 
 from tikki.cli.shared import (
     GAMES_HELP,
-    fail,
     game_name,
 )
+from tikki.commandline import fail
 from tikki.i18n import _
 
 BOT_RATINGS = Path(__file__).resolve().parent.parent / "server" / "bot_ratings.json"

@@ -13,10 +13,9 @@ from rich.text import Text
 from tikki import arena, i18n
 from tikki.cli.shared import (
     LangOption,
-    console,
-    fail,
     use_lang,
 )
+from tikki.commandline import console, fail
 from tikki.core import RulesError, State, games, replay
 from tikki.i18n import _
 from tikki.tui import common, outputs

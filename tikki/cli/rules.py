@@ -9,11 +9,10 @@ from rich.markdown import Markdown
 
 from tikki import i18n, rules
 from tikki.cli.shared import (
-    console,
-    fail,
     game_name,
     use_lang,
 )
+from tikki.commandline import console, fail
 from tikki.core import game_class
 
 

@@ -14,10 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from tikki import extras
-from tikki.cli.shared import (
-    console,
-    fail,
-)
+from tikki.commandline import console, fail
 from tikki.i18n import _
 from tikki.serve_settings import Limits, Policy, options
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import (
     BarColumn,
@@ -21,6 +20,7 @@ from rich.progress import (
 )
 
 from tikki import i18n
+from tikki.commandline import console, errors, fail
 from tikki.core import Game, RulesError, game_class, load, lobby_order, memory_aid_titles
 from tikki.i18n import _
 from tikki.tui import outputs
@@ -53,17 +53,6 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="rich",
 )
-console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
-
-
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one ``error:`` line on standard error; the exit (status ``code``) to raise."""
-    label = _("error:")
-    errors.print(f"[bold red]{escape(label)}[/] {escape(message)}", soft_wrap=True)
-    return typer.Exit(code)
-
-
 LANG_HELP = "language: en, fi or de (default: LC_ALL, LC_MESSAGES or LANG; else English)"
 LangOption = Annotated[str | None, typer.Option("--lang", help=LANG_HELP, show_default=False)]
 """The ``--lang`` option, taken by ``tikki`` itself and by each command."""

@@ -8,7 +8,13 @@ from typing import Annotated
 import typer
 
 from tikki import extras
-from tikki.cli.shared import GAMES_HELP, LangOption, fail, game_name, use_lang
+from tikki.cli.shared import (
+    GAMES_HELP,
+    LangOption,
+    game_name,
+    use_lang,
+)
+from tikki.commandline import fail
 from tikki.core import RulesError
 
 

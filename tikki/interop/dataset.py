@@ -62,6 +62,7 @@ import typer
 
 import tikki
 from tikki import arena
+from tikki.commandline import fail, run
 from tikki.core import RulesError
 from tikki.interop.observations import encoder_for
 
@@ -315,8 +316,6 @@ app = typer.Typer(name=PROG, add_completion=False, rich_markup_mode="rich")
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tikki.interop.dataset``: write a dataset (see the module notes)."""
-    from tikki.cli.entry import run
-
     args = list(sys.argv[1:] if argv is None else argv)
     return run(app, _spread(args, "--records"), PROG)
 
@@ -358,8 +357,6 @@ def dataset_command(
     reward: Annotated[str, typer.Option("--reward")] = "game",
 ) -> None:
     """Write a dataset of decisions (.npz) from new bot games, records or an arena's games."""
-    from tikki.cli.shared import fail
-
     try:
         if reward not in ("game", "round"):
             raise RulesError(f"--reward is game or round, not {reward!r}")

@@ -11,8 +11,7 @@ from typing import Annotated
 
 import typer
 
-from tikki.cli.entry import run
-from tikki.cli.shared import fail
+from tikki.commandline import fail, run
 from tikki.core import RulesError, game_class
 from tikki.i18n import _ as _t
 

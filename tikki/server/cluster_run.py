@@ -39,6 +39,8 @@ from typing import Annotated
 
 import typer
 
+from tikki.commandline import fail, run
+
 ROOT = Path(__file__).resolve().parents[2]
 """The repository (``deploy/``, ``.ci/`` live beside the package)."""
 TEMPLATE = ROOT / "deploy" / "nginx.conf"
@@ -343,7 +345,6 @@ app = typer.Typer(name=PROG, add_completion=False, rich_markup_mode="rich")
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``make cluster``: start everything, print the URL, run until Ctrl-C or SIGTERM."""
-    from tikki.cli.entry import run
 
     return run(app, argv, PROG)
 
@@ -373,7 +374,6 @@ def cluster_command(
 ) -> None:
     """Start the cluster, print its URL, run until Ctrl-C or SIGTERM (status 1: it could
     not start)."""
-    from tikki.cli.shared import fail
 
     if nodes < 1:
         raise fail(f"--nodes is a number of processes >= 1, not {nodes}")

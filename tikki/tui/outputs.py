@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tikki.i18n import _
+from tikki.i18n import _, either
 
 SUFFIXES: dict[str, tuple[str, ...]] = {
     "json": (".json",),
@@ -86,13 +86,6 @@ def _check_suffix(option: str, path: Path, kind: str) -> None:
                 suffixes=either(allowed),
             )
         )
-
-
-def either(words: tuple[str, ...]) -> str:
-    """``.png, .svg or .pdf``: the words as alternatives."""
-    if len(words) == 1:
-        return words[0]
-    return _("{some} or {last}", some=", ".join(words[:-1]), last=words[-1])
 
 
 def _check_folder(option: str, path: Path) -> None:
