@@ -26,7 +26,7 @@ modules=$("$py" -c "import setup; print(' '.join(setup.COMPILED_MODULES))")
   exit 1
 }
 cd "$root"
-copy tests conftest.py pyproject.toml docs examples benchmarks
+copy tests conftest.py pyproject.toml docs examples benchmarks tools
 cd "$dir"
 echo "test-compiled: built in $(( $(date +%s) - start )) s"
 "$py" -c "import tikki, sys; print('test-compiled: compiled =', tikki.COMPILED); sys.exit(0 if tikki.COMPILED else 1)"

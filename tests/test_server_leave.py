@@ -192,7 +192,8 @@ def test_a_table_whose_people_resigned_or_left_finishes(c: TestClient) -> None:
     seat to a bot; had she left too, the server does it by itself."""
     manager = manager_of(c)
     assert c.portal is not None
-    c.portal.call(manager.background["turn-timers"].cancel)  # only this test's tick() acts: no race with it
+    timers = manager.background["turn-timers"]
+    c.portal.call(timers.cancel)  # only this test's tick() acts: no race with it
     tid, tokens = two_people(c, turn_timer=30)
     with socket(c, tid, tokens[0]) as ws:
         ws.receive_json()
