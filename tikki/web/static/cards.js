@@ -5,33 +5,39 @@
 // texts themselves (`7H`, `MK`) never change.
 import { _, format } from "./i18n.js";
 
-/** Suit names (plural, as in "♥ hearts"), in the page's language. */
+/** Suit names (plural, as in "♥ hearts"), in the page's language. @type {Record<string, string>} */
 export const SUIT_NAMES = { S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs") };
-/** One card's suit (singular, as in "a higher heart"). */
+/** One card's suit (singular, as in "a higher heart"). @type {Record<string, string>} */
 export const SUIT_SINGULAR = { S: _("spade"), H: _("heart"), D: _("diamond"), C: _("club") };
+/** @type {Record<string, string>} */
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-/** The colour cards' colours, in the page's language. */
+/** The colour cards' colours, in the page's language. @type {Record<string, string>} */
 export const COLOUR_NAMES = { R: _("red"), B: _("blue"), G: _("green"), K: _("black") };
+/** @type {Record<string, string>} */
 const RANK_NAMES = { J: _("jack"), Q: _("queen"), K: _("king"), A: _("ace") };
 // A colour card's name, one text per colour (adjectives agree with the card in German).
+/** @type {Record<string, string>} */
 const COLOUR_CARD = {
   R: _("red {number}"),
   B: _("blue {number}"),
   G: _("green {number}"),
   K: _("black {number}"),
 };
+/** @type {Record<string, string>} */
 const COLOUR_MOSQUITO = {
   R: _("red mosquito"),
   B: _("blue mosquito"),
   G: _("green mosquito"),
   K: _("black mosquito"),
 };
+/** @type {Record<string, string>} */
 const RANK_LABELS = { T: "10" };
 const FRENCH_RANKS = "23456789TJQKA";
 const FRENCH_SUIT_ORDER = "SHCD"; // alternating black and red in a sorted hand
 const COLOUR_ORDER = "RBGK";
 
 // Suits and the colour marks in a 100×100 box.
+/** @type {Record<string, string>} */
 const SUIT_PATHS = {
   H: '<path d="M50 90C22 67 4 50 8 28 12 8 40 4 50 27 60 4 88 8 92 28 96 50 78 67 50 90Z"/>',
   D: '<path d="M50 4 86 50 50 96 14 50Z"/>',
@@ -41,14 +47,18 @@ const SUIT_PATHS = {
     '<circle cx="50" cy="28" r="20"/><circle cx="27" cy="60" r="20"/><circle cx="73" cy="60" r="20"/>' +
     '<circle cx="50" cy="52" r="12"/><path d="M46 58C46 76 40 88 31 96H69C60 88 54 76 54 58Z"/>',
 };
+/** @type {Record<string, string>} */
 const COLOUR_MARKS = {
   R: '<circle cx="50" cy="50" r="40"/>',
   B: '<rect x="12" y="12" width="76" height="76" rx="6"/>',
   G: '<path d="M50 8 94 88H6Z"/>',
   K: '<path d="M50 4 92 50 50 96 8 50Z"/>',
 };
+/** @type {Record<string, string>} */
 const FRENCH_INK = { S: "#1d1d1f", C: "#1d1d1f", H: "#c8102e", D: "#c8102e" };
+/** @type {Record<string, string>} */
 export const COLOUR_INK = { R: "#c62828", B: "#1f5fbf", G: "#2e7d32", K: "#222222" };
+/** @type {Record<string, string>} */
 const COLOUR_TINT = { R: "#fdecea", B: "#e8f0fc", G: "#e9f5ea", K: "#ececec" };
 
 const MOSQUITO =
@@ -97,13 +107,16 @@ export function parseCard(text) {
   return null;
 }
 
-/** Whether a word of a move text is a card (`7H`, `12R`, `MK`). */
+/** Whether a word of a move text is a card (`7H`, `12R`, `MK`).
+ * @param {string} word */
 export function isCard(word) {
   return parseCard(word) !== null;
 }
 
 /** The spoken name of a card: `7 of hearts`, `jack of spades`, `red 10`, `green mosquito`
- * (in Finnish `hertta 7`, `patasotamies`; in German `Herz 7`, `Pik-Bube`, `grüne Mücke`). */
+ * (in Finnish `hertta 7`, `patasotamies`; in German `Herz 7`, `Pik-Bube`, `grüne Mücke`).
+ * @param {string} text
+ * @returns {string} */
 export function cardName(text) {
   const c = parseCard(text);
   if (!c) return String(text);
@@ -116,7 +129,9 @@ export function cardName(text) {
   return c.mosquito ? COLOUR_MOSQUITO[c.colour] : format(COLOUR_CARD[c.colour], { number: c.number });
 }
 
-/** A short label: `7♥`, `10♠`; a colour card by its name (`red 12`, `red mosquito`). */
+/** A short label: `7♥`, `10♠`; a colour card by its name (`red 12`, `red mosquito`).
+ * @param {string} text
+ * @returns {string} */
 export function cardShort(text) {
   const c = parseCard(text);
   if (!c) return String(text);
@@ -124,10 +139,13 @@ export function cardShort(text) {
   return cardName(text);
 }
 
+/** @param {unknown} s */
 const escape = (s) =>
   String(s).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-/** A card as inline, coloured text (for the log and small lists): a `<span>`. */
+/** A card as inline, coloured text (for the log and small lists): a `<span>`.
+ * @param {string} text
+ * @returns {string} */
 export function cardChip(text) {
   const c = parseCard(text);
   if (!c) return `<span class="chip">${escape(text)}</span>`;
@@ -144,28 +162,45 @@ export function cardChip(text) {
   return `<span class="chip colour-${c.colour}" title="${escape(cardName(text))}">${mark}${label}</span>`;
 }
 
-/** A colour (of the colour cards) or suit as a small swatch and its name. */
+/** A colour (of the colour cards) or suit as a small swatch and its name.
+ * @param {string | null | undefined} letter
+ * @returns {string} */
 export function colourChip(letter) {
-  if (letter in COLOUR_NAMES) {
-    return `<span class="chip colour-${letter}"><svg class="mark" viewBox="0 0 100 100" aria-hidden="true" fill="${COLOUR_INK[letter]}">${COLOUR_MARKS[letter]}</svg>${escape(COLOUR_NAMES[letter])}</span>`;
+  const key = /** @type {string} */ (letter); // null or undefined: in neither table
+  if (key in COLOUR_NAMES) {
+    return `<span class="chip colour-${letter}"><svg class="mark" viewBox="0 0 100 100" aria-hidden="true" fill="${COLOUR_INK[key]}">${COLOUR_MARKS[key]}</svg>${escape(COLOUR_NAMES[key])}</span>`;
   }
-  if (letter in SUIT_NAMES) {
-    const red = letter === "H" || letter === "D";
-    return `<span class="chip ${red ? "red" : "black"}">${SUIT_SYMBOLS[letter]} ${escape(SUIT_NAMES[letter])}</span>`;
+  if (key in SUIT_NAMES) {
+    const red = key === "H" || key === "D";
+    return `<span class="chip ${red ? "red" : "black"}">${SUIT_SYMBOLS[key]} ${escape(SUIT_NAMES[key])}</span>`;
   }
   return escape(letter ?? "—");
 }
 
+/**
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {boolean} [rotate]
+ */
 function suitGlyph(suit, x, y, size, rotate = false) {
   const s = size / 100;
   const rot = rotate ? ` rotate(180 50 50)` : "";
   return `<g transform="translate(${x} ${y}) scale(${s})${rot}">${SUIT_PATHS[suit]}</g>`;
 }
 
+/**
+ * @param {string} colour
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function markGlyph(colour, x, y, size) {
   return `<g transform="translate(${x} ${y}) scale(${size / 100})">${COLOUR_MARKS[colour]}</g>`;
 }
 
+/** @param {FrenchCard} c */
 function frenchFace(c) {
   const ink = FRENCH_INK[c.suit];
   const label = RANK_LABELS[c.rank] ?? c.rank;
@@ -192,6 +227,7 @@ function frenchFace(c) {
   );
 }
 
+/** @param {ColourCard} c */
 function colourFace(c) {
   const ink = COLOUR_INK[c.colour];
   const corner = c.mosquito
@@ -212,7 +248,9 @@ function colourFace(c) {
   );
 }
 
-/** An SVG card face (60×84 units), decorative: the button around it carries the label. */
+/** An SVG card face (60×84 units), decorative: the button around it carries the label.
+ * @param {string} text
+ * @returns {string} */
 export function cardSVG(text) {
   const c = parseCard(text);
   const face = !c ? "" : c.kind === "french" ? frenchFace(c) : colourFace(c);
@@ -236,7 +274,9 @@ export function backSVG() {
   );
 }
 
-/** Sort key of a card: French by suit (♠♥♣♦) then rank; colour cards by colour then number. */
+/** Sort key of a card: French by suit (♠♥♣♦) then rank; colour cards by colour then number.
+ * @param {string} text
+ * @returns {[number, number]} */
 export function cardKey(text) {
   const c = parseCard(text);
   if (!c) return [9, 0];
@@ -244,7 +284,9 @@ export function cardKey(text) {
   return [4 + COLOUR_ORDER.indexOf(c.colour), c.mosquito ? 13 : Number(c.number)];
 }
 
-/** A hand sorted by suit or colour, then rank or number (a new array). */
+/** A hand sorted by suit or colour, then rank or number (a new array).
+ * @param {Iterable<string>} cards
+ * @returns {string[]} */
 export function sortCards(cards) {
   return [...cards].sort((a, b) => {
     const ka = cardKey(a);

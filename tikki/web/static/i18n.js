@@ -9,13 +9,14 @@
 // Every module that imports this one waits for the catalog (top-level await), so `_()`
 // answers in the page's language from the first render on.
 
-/** The languages of the switcher, each named in itself. */
+/** The languages of the switcher, each named in itself. @type {Record<string, string>} */
 export const LANGUAGES = { en: "English", fi: "suomi", de: "Deutsch" };
 const TEST_LANGUAGES = ["pseudo"];
 const KEY = "tikki.lang";
 
 // Plural rules by their gettext expression (no eval under the page's CSP); the catalog
 // generator accepts only these.
+/** @type {Record<string, (n: number) => number>} */
 const PLURAL_RULES = {
   "(n != 1)": (n) => (n !== 1 ? 1 : 0),
   "0": () => 0,
@@ -29,6 +30,7 @@ function stored() {
   }
 }
 
+/** @param {string} lang */
 function store(lang) {
   try {
     window.localStorage.setItem(KEY, lang);
@@ -37,6 +39,7 @@ function store(lang) {
   }
 }
 
+/** @param {string} lang */
 const known = (lang) => lang in LANGUAGES || TEST_LANGUAGES.includes(lang);
 
 /** The language to show: `?lang=`, the stored choice, the browser's, else English. */
@@ -55,6 +58,10 @@ export function chooseLanguage() {
   return "en";
 }
 
+/**
+ * @param {string} lang
+ * @returns {Promise<{lang: string, plural: string, messages: Record<string, string | string[]>}>}
+ */
 async function loadCatalog(lang) {
   try {
     const response = await fetch(`/static/i18n/${lang}.json`);
@@ -72,20 +79,31 @@ const catalog = await loadCatalog(lang);
 const messages = catalog.messages || {};
 const pluralIndex = PLURAL_RULES[catalog.plural] ?? PLURAL_RULES["(n != 1)"];
 
-/** Put `{name}` parameters into a text; a missing one stays as it is. */
+/** Put `{name}` parameters into a text; a missing one stays as it is.
+ * @param {string} text
+ * @param {Record<string, unknown>} [params]
+ * @returns {string} */
 export function format(text, params) {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (all, name) => (name in params ? String(params[name]) : all));
+  return text.replace(/\{(\w+)\}/g, (/** @type {string} */ all, /** @type {string} */ name) => (name in params ? String(params[name]) : all));
 }
 
 /** A text in the page's language, with its `{name}` parameters filled in (as given: the
- * caller escapes what goes into HTML). */
+ * caller escapes what goes into HTML).
+ * @param {string} msgid
+ * @param {Record<string, unknown>} [params]
+ * @returns {string} */
 export function _(msgid, params) {
   const found = messages[msgid];
   return format(typeof found === "string" && found ? found : msgid, params);
 }
 
-/** A text with a count: the catalog's plural form for `n`; `{n}` is the count. */
+/** A text with a count: the catalog's plural form for `n`; `{n}` is the count.
+ * @param {string} singular
+ * @param {string} plural
+ * @param {number} n
+ * @param {Record<string, unknown>} [params]
+ * @returns {string} */
 export function ngettext(singular, plural, n, params) {
   const forms = messages[singular];
   const english = n === 1 ? singular : plural;
@@ -94,7 +112,8 @@ export function ngettext(singular, plural, n, params) {
   return format(text, { n, ...params });
 }
 
-/** Marks a text for the catalog without translating it (for tables of texts). */
+/** Marks a text for the catalog without translating it (for tables of texts).
+ * @param {string} msgid */
 export const N_ = (msgid) => msgid;
 
 /** The value of `Accept-Language` for the server (its messages, summaries and help). */
@@ -118,7 +137,8 @@ export function translatePage(root = document) {
 }
 
 /** The language switcher: a labelled `<select>` put into `host`; a choice is remembered
- * and the page reloads in it. */
+ * and the page reloads in it.
+ * @param {Element | null} host */
 export function languageSwitcher(host) {
   if (!host) return;
   const label = document.createElement("label");

@@ -5,10 +5,12 @@ import { cardChip, colourChip, isCard } from "./cards.js";
 import { GAMES } from "./games.js";
 import { _, format } from "./i18n.js";
 
+/** @param {unknown} text */
 const esc = (text) => String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** A move that is no card in words: the name its game declares (`move_titles`, in the
- * page's language), else the move text itself, escaped. */
+ * page's language), else the move text itself, escaped.
+ * @param {string} move */
 const moveWord = (move) => esc(Object.values(GAMES).find((g) => g.move_titles?.[move])?.move_titles?.[move] ?? move);
 
 const CARD_VERBS = ["slough", "discard"];
@@ -67,6 +69,7 @@ export function classify(legal) {
   return { single, multi, buttons };
 }
 
+/** @param {string[]} a @param {string[]} b */
 function sameCards(a, b) {
   if (a.length !== b.length) return false;
   const x = [...a].sort();
@@ -74,6 +77,7 @@ function sameCards(a, b) {
   return x.every((c, i) => c === y[i]);
 }
 
+/** @param {string[]} big @param {string[]} small */
 function contains(big, small) {
   const rest = [...big];
   for (const c of small) {
@@ -84,7 +88,10 @@ function contains(big, small) {
   return true;
 }
 
-/** The legal move made of exactly the selected cards (any order), or null. */
+/** The legal move made of exactly the selected cards (any order), or null.
+ * @param {string[]} selected
+ * @param {string[]} legal
+ * @returns {string | null | undefined} */
 export function moveForSelection(selected, legal) {
   if (selected.length === 0) return null;
   const { single, multi } = classify(legal);
@@ -93,8 +100,12 @@ export function moveForSelection(selected, legal) {
   return null;
 }
 
-/** Cards that, added to the selection, still lead to some legal run or sequence. */
+/** Cards that, added to the selection, still lead to some legal run or sequence.
+ * @param {string[]} selected
+ * @param {string[]} legal
+ * @returns {Set<string>} */
 export function extensions(selected, legal) {
+  /** @type {Set<string>} */
   const out = new Set();
   for (const [cards] of classify(legal).multi) {
     if (!contains(cards, selected)) continue;
@@ -105,12 +116,16 @@ export function extensions(selected, legal) {
   return out;
 }
 
-/** Whether a card starts or belongs to a legal run or sequence. */
+/** Whether a card starts or belongs to a legal run or sequence.
+ * @param {string} card
+ * @param {string[]} legal */
 export function inMulti(card, legal) {
   return classify(legal).multi.some(([cards]) => cards.includes(card));
 }
 
-/** The label of a move button: `Turn the top stock card`, `Take`, `Trump ■ green`. */
+/** The label of a move button: `Turn the top stock card`, `Take`, `Trump ■ green`.
+ * @param {string} move
+ * @returns {string} */
 export function buttonLabel(move) {
   const m = parseMove(move);
   switch (m.verb) {
@@ -131,14 +146,18 @@ export function buttonLabel(move) {
   }
 }
 
-/** Several cards as one unbreakable group of chips. */
+/** Several cards as one unbreakable group of chips.
+ * @param {string[]} cards
+ * @returns {string} */
 export function run(cards) {
   return cards.length > 1
     ? `<span class="run">${cards.map(cardChip).join("")}</span>`
     : cards.map(cardChip).join("");
 }
 
-/** A move's cards as chips: `5♥+6♥+7♥`; other moves in words (`slough 7♥`, `trump ■ green`). */
+/** A move's cards as chips: `5♥+6♥+7♥`; other moves in words (`slough 7♥`, `trump ■ green`).
+ * @param {string} move
+ * @returns {string} */
 export function moveChips(move) {
   const m = parseMove(move);
   if (m.verb === "play") return run(m.cards);
@@ -169,9 +188,14 @@ export function moveChips(move) {
  * One history entry as an HTML sentence with its player's name (HTML) first:
  * `Anna plays 7♥`, `Anna turns K♠ from the stock`, `Anna sets a card aside` for another
  * seat's hidden discard; with `you`, the sentence speaks to the player (`You play 7♥`).
+ * @param {{move: string, card?: string | null}} entry
+ * @param {boolean} you
+ * @param {string} [name] HTML
+ * @returns {string}
  */
 export function describe(entry, you, name = "") {
   const m = parseMove(entry.move);
+  /** @param {string} own @param {string} other @param {Record<string, unknown>} [params] */
   const say = (own, other, params = {}) => format(you ? own : other, { name, ...params });
   switch (m.verb) {
     case "play":
@@ -188,11 +212,11 @@ export function describe(entry, you, name = "") {
       return say(_("{name} pass"), _("{name} passes"));
     case "slough":
       return m.cards.length
-        ? say(_("{name} slough {card}"), _("{name} sloughs {card}"), { card: cardChip(m.arg) })
+        ? say(_("{name} slough {card}"), _("{name} sloughs {card}"), { card: cardChip(/** @type {string} */ (m.arg)) })
         : say(_("{name} slough a card"), _("{name} sloughs a card"));
     case "discard":
       return m.cards.length
-        ? say(_("{name} set {card} aside"), _("{name} sets {card} aside"), { card: cardChip(m.arg) })
+        ? say(_("{name} set {card} aside"), _("{name} sets {card} aside"), { card: cardChip(/** @type {string} */ (m.arg)) })
         : say(_("{name} set a card aside"), _("{name} sets a card aside"));
     case "trump":
       return say(_("{name} name {colour} trump"), _("{name} names {colour} trump"), { colour: colourChip(m.arg) });

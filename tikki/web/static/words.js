@@ -5,16 +5,20 @@
 import { _, N_, lang } from "./i18n.js";
 import { BOTS, GAMES } from "./games.js";
 
-/** A game's rules page, in the page's language (English, the default, adds nothing). */
+/** A game's rules page, in the page's language (English, the default, adds nothing).
+ * @param {string} game */
 export const rulesUrl = (game) =>
   `/rules/${encodeURIComponent(game)}${lang === "en" ? "" : `?lang=${encodeURIComponent(lang)}`}`;
 
-/** `A`, `A and B`, `A, B and C` in the page's language. */
+/** `A`, `A and B`, `A, B and C` in the page's language.
+ * @param {string[]} items
+ * @returns {string} */
 export function andList(items) {
   if (items.length <= 1) return items.join("");
   return _("{items} and {last}", { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
+/** @type {Record<string, string>} */
 const LEVELS = {
   random: N_("Easy"),
   heuristic: N_("Medium"),
@@ -24,7 +28,9 @@ const LEVELS = {
 };
 
 /** A bot spec's level in words: `heuristic` → `Medium` (a spec the server runs for a level
- * in some games, its `aliases`, as that level); an unknown one stays as it is. */
+ * in some games, its `aliases`, as that level); an unknown one stays as it is.
+ * @param {string | null | undefined} spec
+ * @returns {string} */
 export function levelName(spec) {
   const level = BOTS.find((b) => b.aliases?.includes(String(spec)));
   if (level) return level.label;
@@ -32,19 +38,24 @@ export function levelName(spec) {
   return name in LEVELS ? _(LEVELS[name]) : name;
 }
 
-/** The lobby's label of a bot level `{spec, label}`: its level in words. */
+/** The lobby's label of a bot level `{spec, label}`: its level in words.
+ * @param {import("./games.js").BotLevel} bot */
 export const levelLabel = (bot) => (String(bot.spec).split(":")[0] in LEVELS ? levelName(bot.spec) : bot.label);
 
+/** @type {Record<string, string>} */
 const VARIANTS = { standard: N_("standard"), mini: N_("mini (research)") };
 
 /** A variant's name: `standard` → `standard`; a game's own variant as the game names it
- * (`variant_titles`, GET /api/games), else its key. */
+ * (`variant_titles`, GET /api/games), else its key.
+ * @param {string} v
+ * @returns {string} */
 export function variantName(v) {
   if (v in VARIANTS) return _(VARIANTS[v]);
   const named = Object.values(GAMES).find((g) => g.variant_titles?.[v]);
   return named?.variant_titles?.[v] ?? String(v);
 }
 
+/** @type {Record<string, string>} */
 const OPTIONS = {
   take: N_("what is picked up"),
   runs: N_("runs"),
@@ -63,9 +74,11 @@ const OPTIONS = {
   rounds: N_("rounds"),
 };
 
-/** An option's label: its name in words (`max_moves` → `most moves`). */
+/** An option's label: its name in words (`max_moves` → `most moves`).
+ * @param {string} name */
 export const optionName = (name) => (name in OPTIONS ? _(OPTIONS[name]) : String(name).replaceAll("_", " "));
 
+/** @type {Record<string, string>} */
 const VALUES = {
   top: N_("top card"),
   bottom: N_("bottom card"),
@@ -74,7 +87,9 @@ const VALUES = {
   trick: N_("whole trick"),
 };
 
-/** An option's value in words: `true` → `on`, `bottom` → `bottom card`, numbers as they are. */
+/** An option's value in words: `true` → `on`, `bottom` → `bottom card`, numbers as they are.
+ * @param {string | number | boolean} value
+ * @returns {string} */
 export function optionValue(value) {
   if (value === true) return _("on");
   if (value === false) return _("off");
@@ -82,10 +97,13 @@ export function optionValue(value) {
 }
 
 /** A percentage in the page's language: `12%` in English, `12 %` (a no-break space) in
- * Finnish and German. */
+ * Finnish and German.
+ * @param {number} n */
 export const percent = (n) => _("{n}%", { n });
 
-/** A place as an ordinal: `2nd` in English, `2.` in Finnish and German. */
+/** A place as an ordinal: `2nd` in English, `2.` in Finnish and German.
+ * @param {number} n
+ * @returns {string} */
 export function ordinal(n) {
   if (lang === "fi" || lang === "de") return `${n}.`;
   const teen = n % 100 >= 10 && n % 100 <= 20;
