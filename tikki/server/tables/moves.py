@@ -18,7 +18,7 @@ from tikki.server.tables import turns
 from tikki.server.tables.registry import Registry
 from tikki.server.tables.standins import StandIns
 from tikki.server.tables.storage import Clock, Storage
-from tikki.server.tables.table import TAKEN_BACK, Table, active
+from tikki.server.tables.table import Table
 
 log = logging.getLogger("tikki.server")
 
@@ -57,29 +57,17 @@ class Moves:
         moves, refused once the person has taken the seat back."""
         arrived = asyncio.get_running_loop().time()
         async with table.lock:
-            seat = turns.check_turn(table, seat, seq, moving=True)
-            forced = by_bot and turns.forced(table, seat)
-            if by_bot and not forced and turns.bot_spec(table, seat) is None:
-                message = _("seat {seat} is played by its person again", seat=seat)
-                raise ApiError("not_your_turn", message)
+            seat, forced = turns.mover(table, seat, seq, by_bot)
             if not by_bot:
-                await self._take_back(table, seat, move)
+                await self.stand_ins.person_moves(table, seat, move)
             await self.apply(table, seat, move)
             if forced:
                 table.forced[table.seq - 1] = seat
-            stand_in = active(table.takeovers, seat) if by_bot else None
-            if stand_in is not None and stand_in.why == "timeout":
-                await self.stand_ins.end(table, seat)  # that one turn only: the person is here
+            if by_bot:
+                await self.stand_ins.bot_moved(table, seat)
         table.broadcast()
         if self.on_move is not None:
             self.on_move(by_bot, asyncio.get_running_loop().time() - arrived)
-
-    async def _take_back(self, table: Table, seat: int, move: str) -> None:
-        """A person moves: their away stand-in ends (an illegal move leaves it playing)."""
-        stand_in = active(table.takeovers, seat)
-        if stand_in is not None and stand_in.why in TAKEN_BACK:
-            _check_legal(table, move)
-        await self.stand_ins.take_back(table, seat)
 
     async def apply(self, table: Table, seat: int, move: str) -> None:
         """Play the move on a copy, store it, then swap the copy in (readers never see a
@@ -141,11 +129,3 @@ class Moves:
             ),
             table.seq,
         )
-
-
-def _check_legal(table: Table, move: str) -> None:
-    """Refuse (``illegal_move``) a move the engine would refuse, changing nothing."""
-    try:
-        table.state.clone().play(move)
-    except IllegalMove as err:
-        raise ApiError("illegal_move", str(err), table.seq) from None

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 
+from tikki.core import IllegalMove
 from tikki.i18n import _
 from tikki.server import botplay
 from tikki.server.errors import ApiError
@@ -93,6 +94,21 @@ class StandIns:
         except ApiError:
             table.takeovers = takeovers
 
+    async def person_moves(self, table: Table, seat: int, move: str) -> None:
+        """The person of ``seat`` moves: their away stand-in ends (not for an illegal
+        move, which leaves it playing); a resigned seat is refused."""
+        now_playing = active(table.takeovers, seat)
+        if now_playing is not None and now_playing.why in TAKEN_BACK:
+            _check_legal(table, move)
+        await self.take_back(table, seat)
+
+    async def bot_moved(self, table: Table, seat: int) -> None:
+        """A bot moved for ``seat``: a ``timeout`` stand-in played its one turn and ends
+        (the person is here)."""
+        now_playing = active(table.takeovers, seat)
+        if now_playing is not None and now_playing.why == "timeout":
+            await self.end(table, seat)
+
     async def take_back(self, table: Table, seat: int, refuse_resigned: bool = True) -> bool:
         """End the away stand-in of ``seat``; refuse a resigned seat.  Returns whether a
         stand-in ended."""
@@ -115,6 +131,14 @@ class StandIns:
         table.turn_since = self.clock()
         log.info("table %s: seat %d is back at move %d; its bot stops", table.id, seat, table.seq)
         return True
+
+
+def _check_legal(table: Table, move: str) -> None:
+    """Refuse (``illegal_move``) a move the engine would refuse, changing nothing."""
+    try:
+        table.state.clone().play(move)
+    except IllegalMove as err:
+        raise ApiError("illegal_move", str(err), table.seq) from None
 
 
 def unattended(table: Table) -> list[int]:

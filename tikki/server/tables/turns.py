@@ -48,6 +48,18 @@ def bot_to_act(table: Table) -> tuple[int, str] | None:
     return None if spec is None else (seat, spec)
 
 
+def mover(table: Table, seat: int | None, seq: int, by_bot: bool) -> tuple[int, bool]:
+    """The seat that may move now against ``seq`` and whether its move is a forced one the
+    server plays for its person; a bot (``by_bot``) is refused once the person has taken
+    the seat back."""
+    seat = check_turn(table, seat, seq, moving=True)
+    is_forced = by_bot and forced(table, seat)
+    if by_bot and not is_forced and bot_spec(table, seat) is None:
+        message = _("seat {seat} is played by its person again", seat=seat)
+        raise ApiError("not_your_turn", message)
+    return seat, is_forced
+
+
 def check_turn(table: Table, seat: int | None, seq: int | None, moving: bool) -> int:
     """``seat`` if it may play (``moving``) or ask for a hint now, against ``seq`` (``None``:
     any); else the :class:`ApiError` that says why not."""
