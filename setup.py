@@ -1,4 +1,4 @@
-"""Optional compiled build (issue 17): the engine's hot modules compiled with mypyc.
+"""Optional compiled build: the engine's hot modules compiled with mypyc.
 
 ``pip install tikki`` (and ``make run``) builds nothing: the package is pure Python.  With
 ``TIKKI_MYPYC=1`` set, and mypy and ``setuptools>=77`` installed beside pip,

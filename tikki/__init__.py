@@ -49,7 +49,7 @@ __all__ = [
     "replay",
 ]
 COMPILED: bool = not core.game.__file__.endswith(".py")
-"""Whether the engine runs compiled (``TIKKI_MYPYC=1 pip install .``, issue 17) or as pure
+"""Whether the engine runs compiled (``TIKKI_MYPYC=1 pip install .``) or as pure
 Python (the default): the same rules and results either way, only the speed differs."""
 __version__ = "0.1.0"
 """The package version: the one place it is written (``pyproject.toml`` reads it from here)."""

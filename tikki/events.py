@@ -437,7 +437,7 @@ def extend(
     outcome: Callable[[], JSON | None],
     own: Callable[[int, int], bool] | None = None,
 ) -> list[JSON]:
-    """``seat``'s history of the first ``count`` moves, built incrementally (issue 17).
+    """``seat``'s history of the first ``count`` moves, built incrementally.
 
     The same entries as :func:`attach` over every ``entry(i, seat)``, but each entry is
     built once: ``book`` keeps the entries built so far and how many ``events`` they hold,

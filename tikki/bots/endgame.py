@@ -1,4 +1,4 @@
-"""Exact search of shedding endgames (issue 15): paranoid alpha-beta with a position table.
+"""Exact search of shedding endgames: paranoid alpha-beta with a position table.
 
 A shedding game is a *loser* game: one player loses, every other
 player gains the same.  For the seat that searches, ``seat``, every end is one of three

@@ -1,4 +1,4 @@
-"""The ``expert`` bot (issue 15): ISMCTS under a time budget, exact search where it can.
+"""The ``expert`` bot: ISMCTS under a time budget, exact search where it can.
 
 ``expert`` (default one second a move, ``expert:seconds=0.5``) sees only its view, like
 every bot.  Each move:
@@ -30,21 +30,21 @@ more): a choice between many moves gets more thought than one between two.  ``se
 is the most a move takes (:func:`time_share`: the whole of it for five or more moves,
 half of it for two), so the median move never takes longer, in any game; when the
 weights multiplied ``seconds`` itself (up to 1.5 times it) the median Myllymatti move,
-most of which have five or more legal moves, took 1.23 s at ``seconds=1`` (issue 15).  The
+most of which have five or more legal moves, took 1.23 s at ``seconds=1``.  The
 search stops :data:`SLACK` short of it, so that the move, clock reads and bookkeeping
 included, takes no longer.  The clock is
 ``bot.clock`` (``time.perf_counter``; tests put a fake clock there), and ``bot.halt`` (as
 for ``ismcts``) ends a search early.  ``bot.last`` says what the last move cost: how it was
 chosen, the ISMCTS iterations and the solver's positions.
 
-**Learned guidance (issue 38, off by default):** ``expert:priors=W`` lets the game's
+**Learned guidance (off by default):** ``expert:priors=W`` lets the game's
 learned policy (:mod:`tikki.inference`, ``tikki/models/<game>.npz``) guide the top two levels
 of the tree by PUCT with weight ``W`` (e.g. ``priors=1``); ``expert:value=L`` mixes the
 learned value of the leaf into each rollout's result with weight ``L`` (``value=1``: the
 value alone, no rollout); ``model=FILE.npz`` uses a retrained model.  Both need NumPy
 (``pip install 'tikki[models]'``); the plain search is unchanged when both are 0.
 
-**Belief (issue 37):** the search draws its states from the game's belief where it has one
+**Belief:** the search draws its states from the game's belief where it has one
 (:func:`~tikki.bots.ismcts.belief_sampler`: a ``belief`` function in the game's tactics
 module, e.g. which cards the other seats set aside), not from the uniform determinizer;
 ``expert:belief=0`` turns it off.  A game without one searches as before.
@@ -81,7 +81,7 @@ NODES_PER_ITERATION = 2.0
 SLACK = 0.02
 """The share of a move's time kept back: the search reads the clock only every
 ``CHECK_EVERY`` iterations and the move's bookkeeping follows it, so a search run to the
-whole budget ended just past it (1.003 s a move for ``seconds=1``, issue 15)."""
+whole budget ended just past it (1.003 s a move for ``seconds=1``)."""
 FOCUS = 0.5
 """In an appraisal with a focus (the analysis's move played), the least share of the
 search's iterations the focused moves and the best move get (:meth:`ExpertBot.appraise`)."""

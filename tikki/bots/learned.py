@@ -1,4 +1,4 @@
-"""The ``learned`` bot: a trained policy alone, no search (instant; issue 38).
+"""The ``learned`` bot: a trained policy alone, no search (instant).
 
 ``learned`` plays the game it is given with that game's shipped model
 (``tikki/models/<game>.npz``, :mod:`tikki.inference`); ``learned:<game>`` names the game

@@ -1,4 +1,4 @@
-"""``tikki train``: self-play data and a game's learned model in one command (issue 38)."""
+"""``tikki train``: self-play data and a game's learned model in one command."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ def short_deck(ranks: int, suits: int, hand: int, players: int) -> tuple[int, ..
 
 def grown(kept: list[Any], items: list[T], convert: Callable[[T], U]) -> list[U]:
     """A new list of ``convert`` over ``items``, a list that only ever grows, converting
-    only the items added since the last call (issue 17: views kept up to date).
+    only the items added since the last call (views kept up to date).
 
     ``kept`` is ``[items, converted]`` from the last call (``[None, []]`` at first); for
     another list (or a shorter one) everything is converted again.  The converted items

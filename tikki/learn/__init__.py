@@ -1,4 +1,4 @@
-"""Learned play: policies and values trained on the search bots' self-play (issue 38).
+"""Learned play: policies and values trained on the search bots' self-play.
 
 * :mod:`tikki.learn.data` — self-play positions (observation, legal mask, the search's
   visit distribution, the result), seeded, chunked ``.npz`` files, resumable;

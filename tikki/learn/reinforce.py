@@ -1,4 +1,4 @@
-"""Policy-gradient fine-tuning of a learned model against fixed opponents (issue 38).
+"""Policy-gradient fine-tuning of a learned model against fixed opponents.
 
 Imitation cannot beat its teacher: a policy trained on ``heuristic``'s moves plays at best
 like ``heuristic``.  :func:`reinforce` improves a model (usually the shipped imitation

@@ -1,4 +1,4 @@
-"""Players' profiles (issue 42): an account's games with result, opponents and rating
+"""Players' profiles: an account's games with result, opponents and rating
 change, links to each game's replay and analysis, per-game statistics and ratings, and
 all its finished games' records at once.  Public by default; a private profile shows to
 its owner only.  Pages: ``/players/{name}`` (a profile) and ``/account`` (sign in, sign up,

@@ -1,4 +1,4 @@
-"""Ratings on one scale with the bots (issue 42): OpenSkill (Plackett–Luce, as the arena).
+"""Ratings on one scale with the bots: OpenSkill (Plackett–Luce, as the arena).
 
 - A table created with ``rated: true`` takes only signed-in people (a guest's join is
   refused); bots may sit too.

@@ -4,17 +4,26 @@ import { backSVG, cardName, cardSVG, colourChip } from "../cards.js";
 import { YOU, esc } from "../api.js";
 import { _, format, ngettext } from "../i18n.js";
 
-/** One card, not clickable, with its name for screen readers. */
+/** One card, not clickable, with its name for screen readers.
+ * @param {string} text
+ * @param {string} [extra] more classes
+ * @returns {string} */
 export function cardImg(text, extra = "") {
   return `<span class="card static ${extra}" role="img" aria-label="${esc(cardName(text))}">${cardSVG(text)}</span>`;
 }
 
-/** A face-down card. */
+/** A face-down card.
+ * @param {string} [label]
+ * @param {string} [extra] more classes
+ * @returns {string} */
 export function backImg(label = _("face-down card"), extra = "") {
   return `<span class="card static back ${extra}" role="img" aria-label="${esc(label)}">${backSVG()}</span>`;
 }
 
-/** A row of cards (a play, a run, a trick) as one labelled group. */
+/** A row of cards (a play, a run, a trick) as one labelled group.
+ * @param {string[]} cards
+ * @param {string} [label]
+ * @returns {string} */
 export function cardRow(cards, label) {
   const names = cards.map(cardName).join(", ");
   const text = label ? _("{who}: {cards}", { who: label, cards: names }) : names;
@@ -23,7 +32,12 @@ export function cardRow(cards, label) {
     .join("")}</span>`;
 }
 
-/** A trick slot: the cards a seat put in, its name under them, a note (stock, slough). */
+/** A trick slot: the cards a seat put in, its name under them, a note (stock, slough).
+ * @param {string[]} cards
+ * @param {string} who
+ * @param {string} [note]
+ * @param {string} [extra] more classes
+ * @returns {string} */
 export function trickSlot(cards, who, note = "", extra = "") {
   return (
     `<figure class="slot ${extra}">${cardRow(cards, who)}` +
@@ -31,7 +45,10 @@ export function trickSlot(cards, who, note = "", extra = "") {
   );
 }
 
-/** The stock: a face-down pile with its count; a button when `stock` is a legal move. */
+/** The stock: a face-down pile with its count; a button when `stock` is a legal move.
+ * @param {number} size
+ * @param {boolean} playable
+ * @returns {string} */
 export function stockPile(size, playable) {
   if (!size) return `<div class="pile empty"><span class="pile-label">${esc(_("Stock empty"))}</span></div>`;
   const label = esc(ngettext("Stock, {n} card", "Stock, {n} cards", size));
@@ -42,29 +59,48 @@ export function stockPile(size, playable) {
   return `<div class="pile">${body}<span class="pile-label">${esc(_("Stock · {n}", { n: size }))}</span></div>`;
 }
 
-/** A labelled fact for the table's info line: `Trump ♥ hearts` (`extra`: more classes). */
+/** A labelled fact for the table's info line: `Trump ♥ hearts` (`extra`: more classes).
+ * @param {string} label
+ * @param {string} valueHtml
+ * @param {string} [extra]
+ * @returns {string} */
 export function fact(label, valueHtml, extra = "") {
   return `<div class="fact${extra ? ` ${extra}` : ""}"><span class="fact-label">${esc(label)}</span> <span class="fact-value">${valueHtml}</span></div>`;
 }
 
+/**
+ * @param {string | null | undefined} letter
+ * @returns {string}
+ */
 export function suitFact(letter) {
   return letter ? colourChip(letter) : `<span class="muted">${esc(_("none yet"))}</span>`;
 }
 
 /** A sentence about a seat, its verb agreeing with it: `youText` for the viewer's own
  * seat (`{name} lead` → `You lead`), `otherText` else (`Anna leads`); both translated,
- * with `{name}` (filled here, escaped) and `params` (HTML, as given). */
+ * with `{name}` (filled here, escaped) and `params` (HTML, as given).
+ * @param {string[]} names the seats' names
+ * @param {number} seat
+ * @param {string} youText
+ * @param {string} otherText
+ * @param {Record<string, unknown>} [params]
+ * @returns {string} */
 export function says(names, seat, youText, otherText, params = {}) {
   const name = names[seat] ?? "";
   return format(name === YOU ? youText : otherText, { ...params, name: esc(name) });
 }
 
 /** What the shedding games call their loser, by the renderers' key; a game with its own
- * word passes it translated instead of a key. */
+ * word passes it translated instead of a key.
+ * @type {Record<string, string>} */
 export const LOSER_WORDS = { loser: _("loser") };
 
 /** Result of a shedding game: who went out in which order, and the loser (`loserKey`:
- * `loser`, or the game's own word for its loser). */
+ * `loser`, or the game's own word for its loser).
+ * @param {any} view the game's view
+ * @param {string[]} names
+ * @param {string} loserKey
+ * @returns {string} */
 export function sheddingResult(view, names, loserKey) {
   const loserWord = LOSER_WORDS[loserKey] ?? loserKey;
   if (view.abandoned) {
@@ -78,10 +114,10 @@ export function sheddingResult(view, names, loserKey) {
   }
   const hasLoser = view.loser !== null && view.loser !== undefined;
   const places = (view.out_order || [])
-    .map((s) => `<li>${esc(names[s])}</li>`)
+    .map((/** @type {number} */ s) => `<li>${esc(names[s])}</li>`)
     .concat(hasLoser ? [`<li class="lost">${esc(names[view.loser])} — ${esc(loserWord)}</li>`] : [])
     .join("");
-  const strong = (name) => `<strong>${esc(name)}</strong>`;
+  const strong = (/** @type {string} */ name) => `<strong>${esc(name)}</strong>`;
   const got = (view.out_order || []).includes(view.seat) ? ` ${esc(_("You got away!"))}` : "";
   const params = { you: strong(YOU), name: strong(names[view.loser]), loser: esc(loserWord) };
   const loser = !hasLoser
@@ -92,7 +128,11 @@ export function sheddingResult(view, names, loserKey) {
   return `${loser}<ol class="places" aria-label="${esc(_("Went out in this order"))}">${places}</ol>`;
 }
 
-/** The seat's public hand in a shedding phase, as small chips. */
+/** The seat's public hand in a shedding phase, as small chips.
+ * @param {string[]} cards
+ * @param {number} hidden
+ * @param {(card: string) => string} chip
+ * @returns {string} */
 export function publicHand(cards, hidden, chip) {
   const shown = cards.map(chip).join("");
   const more = hidden ? ` <span class="muted">${esc(_("+{n} unseen", { n: hidden }))}</span>` : "";

@@ -9,30 +9,48 @@ import { YOU } from "../api.js";
 import { _, ngettext } from "../i18n.js";
 import { andList } from "../words.js";
 
-/** Whether `names[seat]` is the player's own seat. */
+/** Whether `names[seat]` is the player's own seat.
+ * @param {string[]} names the seats' names
+ * @param {number} seat */
 export const isYou = (names, seat) => names[seat] === YOU;
 
-/** A seat's name in a list or an aside: `you` for the player's own seat. */
+/** A seat's name in a list or an aside: `you` for the player's own seat.
+ * @param {string[]} names the seats' names
+ * @param {number} seat
+ * @returns {string} */
 export function inList(names, seat) {
   return isYou(names, seat) ? _("you") : (names[seat] ?? "");
 }
 
-/** `Anna, Ben and you`: the seats in the page's language. */
+/** `Anna, Ben and you`: the seats in the page's language.
+ * @param {string[]} names the seats' names
+ * @param {number[]} seats
+ * @returns {string} */
 export function seatList(names, seats) {
   return andList(seats.map((s) => inList(names, s)));
 }
 
-/** The heading of the trick just won: `You won the trick` / `Trick won by Anna`. */
+/** The heading of the trick just won: `You won the trick` / `Trick won by Anna`.
+ * @param {string[]} names the seats' names
+ * @param {number} seat
+ * @returns {string} */
 export function trickWonBy(names, seat) {
   return isYou(names, seat) ? _("You won the trick") : _("Trick won by {name}", { name: names[seat] ?? "" });
 }
 
-/** Under "Last trick": `you won it` / `won by Anna`. */
+/** Under "Last trick": `you won it` / `won by Anna`.
+ * @param {string[]} names the seats' names
+ * @param {number} seat
+ * @returns {string} */
 export function wonBy(names, seat) {
   return isYou(names, seat) ? _("you won it") : _("won by {name}", { name: names[seat] ?? "" });
 }
 
-/** The heading of a trick being played: `Trick: Anna, Ben and you`, `Duel: …`, `War: …`. */
+/** The heading of a trick being played: `Trick: Anna, Ben and you`, `Duel: …`, `War: …`.
+ * @param {string} kind
+ * @param {string[]} names the seats' names
+ * @param {number[]} seats
+ * @returns {string} */
 export function roundHeading(kind, names, seats) {
   const list = seatList(names, seats);
   if (kind === "duel") return _("Duel: {names}", { names: list });
@@ -41,7 +59,11 @@ export function roundHeading(kind, names, seats) {
 }
 
 /** A tie for the highest rank (kina, war): the player's own sentence when they are in it
- * (`Kina: you tie with Anna and Ben for …`). */
+ * (`Kina: you tie with Anna and Ben for …`).
+ * @param {string} tie the tie's word
+ * @param {string[]} names the seats' names
+ * @param {number[]} seats
+ * @returns {string} */
 export function tieLine(tie, names, seats) {
   const others = seats.filter((s) => !isYou(names, s));
   if (others.length < seats.length) {
@@ -54,7 +76,11 @@ export function tieLine(tie, names, seats) {
 }
 
 /** Who begins the new phase, after a semicolon: `you lead` / `Anna leads`, `you choose`
- * / `Anna chooses` (`verb`: `lead` or `choose`). */
+ * / `Anna chooses` (`verb`: `lead` or `choose`).
+ * @param {string[]} names the seats' names
+ * @param {number} seat
+ * @param {string} verb
+ * @returns {string} */
 export function leadClause(names, seat, verb) {
   if (verb === "choose") {
     return isYou(names, seat) ? _("you choose") : _("{name} chooses", { name: names[seat] ?? "" });
@@ -63,7 +89,11 @@ export function leadClause(names, seat, verb) {
 }
 
 /** A match's winners with `n` points: `You win`, `Anna wins`, or a shared win
- * (`A shared win with 5 points: Anna and you.`: no verb to agree with the list). */
+ * (`A shared win with 5 points: Anna and you.`: no verb to agree with the list).
+ * @param {string[]} names the seats' names
+ * @param {number[]} seats
+ * @param {number} n
+ * @returns {string} */
 export function winnersLine(names, seats, n) {
   if (seats.length === 1) {
     return isYou(names, seats[0])

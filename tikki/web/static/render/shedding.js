@@ -7,28 +7,48 @@ import { fact, says, publicHand, stockPile, suitFact, trickSlot } from "./common
 
 const RANKS = "23456789TJQKA";
 
-/** Is the view in phase 1 (collecting)? */
+/** Is the view in phase 1 (collecting)?
+ * @param {any} view the game's view
+ * @returns {boolean} */
 export const collecting = (view) => view.phase === "collect";
 
 /** Renderer parts the shedding games share: the phase line, seat stats, no sheet. */
 export const shedBase = {
+  /**
+   * @param {any} view the game's view
+   * @returns {string}
+   */
   phase(view) {
     if (view.phase === "over") return _("Game over");
     return collecting(view) ? _("Phase 1 · collecting") : _("Phase 2 · shedding");
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {number} seat
+   * @returns {[string, string | number][]}
+   */
   seatStats(view, seat) {
+    /** @type {[string, string | number][]} */
     const stats = [[_("Hand"), view.hand_sizes[seat]]];
     if (collecting(view)) stats.push([_("Pile"), view.piles[seat].length]);
     return stats;
   },
 
+  /** @returns {string} */
   sheet() {
     return "";
   },
 };
 
-/** The phase-1 table: facts, the stock and the trick with its heading and notes. */
+/** The phase-1 table: facts, the stock and the trick with its heading and notes.
+ * @param {any} view the game's view
+ * @param {string[]} legal
+ * @param {string} facts HTML
+ * @param {string} headingHtml
+ * @param {string} slots HTML
+ * @param {string[]} [notes]
+ * @returns {string} */
 export function collectTable(view, legal, facts, headingHtml, slots, notes = []) {
   return (
     `<div class="facts">${fact(_("Trump"), `<span class="muted">${esc(_("decided by the last stock card"))}</span>`, "minor")}${facts}</div>` +
@@ -40,9 +60,13 @@ export function collectTable(view, legal, facts, headingHtml, slots, notes = [])
   );
 }
 
-/** The shedding trick: every play with its seat, and when the trick falls. */
+/** The shedding trick: every play with its seat, and when the trick falls.
+ * @param {any} view the game's view
+ * @param {string[]} names
+ * @returns {string} */
 export function shedTrick(view, names) {
   const trick = view.trick;
+  /** @type {{seat: number, cards: string[]}[]} */
   const plays = trick.plays || [];
   const slots = plays.length
     ? plays
@@ -62,7 +86,9 @@ export function shedTrick(view, names) {
   return `<div class="trick" aria-label="${esc(_("Trick"))}">${slots}</div>${size}`;
 }
 
-/** The info facts of a shedding phase: trump, cards out of the game. */
+/** The info facts of a shedding phase: trump, cards out of the game.
+ * @param {any} view the game's view
+ * @returns {string} */
 export function shedFacts(view) {
   return (
     fact(_("Trump"), suitFact(view.trump)) +
@@ -70,7 +96,10 @@ export function shedFacts(view) {
   );
 }
 
-/** The seat's known hand in the shedding phase (every card is public, but dreck cards). */
+/** The seat's known hand in the shedding phase (every card is public, but dreck cards).
+ * @param {any} view the game's view
+ * @param {number} seat
+ * @returns {string} */
 export function shedSeatExtra(view, seat) {
   if (!view.hands || !view.hands[seat]) return "";
   const known = view.hands[seat];
@@ -80,8 +109,13 @@ export function shedSeatExtra(view, seat) {
 }
 
 /** Out places and the loser, as badges (`loserWord`: the loser's badge, the key `loser`
- * or a game's own `[key, text]`). */
+ * or a game's own `[key, text]`).
+ * @param {any} view the game's view
+ * @param {number} seat
+ * @param {string | [string, string]} loserWord
+ * @returns {(string | [string, string])[]} */
 export function shedBadges(view, seat, loserWord) {
+  /** @type {(string | [string, string])[]} */
   const out = [];
   const place = (view.out_order || []).indexOf(seat);
   if (place >= 0) out.push(["out", _("out · {place}.", { place: place + 1 })]);
@@ -89,13 +123,22 @@ export function shedBadges(view, seat, loserWord) {
   return out;
 }
 
+/**
+ * @param {string[]} cards
+ * @returns {string}
+ */
 function highest(cards) {
   return cards.reduce((a, b) => (RANKS.indexOf(b[0]) > RANKS.indexOf(a[0]) ? b : a));
 }
 
-/** What the seat to act may do in the shedding phase, in words. */
+/** What the seat to act may do in the shedding phase, in words.
+ * @param {any} view the game's view
+ * @param {"run" | "sequence"} multiWord
+ * @returns {string} */
 export function shedPrompt(view, multiWord) {
+  /** @type {{seat: number, cards: string[]}[]} */
   const plays = view.trick.plays || [];
+  /** @type {string[]} */
   const legal = view.legal_moves || [];
   const multi = legal.some((m) => m.includes("+"));
   if (!plays.length) {
