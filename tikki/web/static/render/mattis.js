@@ -16,7 +16,9 @@ import {
   shedTrick,
 } from "./shedding.js";
 
+/** @type {Record<string, string>} */
 const RANK_WORDS = { J: _("jacks"), Q: _("queens"), K: _("kings"), A: _("aces") };
+/** @param {string} r a rank */
 const rankWord = (r) => RANK_WORDS[r] ?? format(_("{rank}s"), { rank: r === "T" ? "10" : r });
 const SLOUGH_RULE = _(
   "A rank is losing when a higher rank was played to the trick, except that in a war the card winning the war round is not losing.",
@@ -25,10 +27,20 @@ const SLOUGH_RULE = _(
 export default {
   ...shedBase,
 
+  /**
+   * @param {any} view the game's view
+   * @param {number} seat
+   * @returns {(string | [string, string])[]}
+   */
   seatBadges(view, seat) {
     return shedBadges(view, seat, "loser");
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {number} seat
+   * @returns {string}
+   */
   seatExtra(view, seat) {
     if (collecting(view)) {
       return view.shown_owner === seat && view.shown_in_hand && view.shown_card
@@ -47,6 +59,11 @@ export default {
     return dreck + shedSeatExtra(view, seat);
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {import("../renderers.js").Ctx} ctx
+   * @returns {string}
+   */
   centre(view, ctx) {
     const { names, legal } = ctx;
     const shown = view.shown_card
@@ -65,10 +82,12 @@ export default {
       return `<div class="facts">${shedFacts(view)}${shown}${dreck}</div>${shedTrick(view, names)}`;
     }
     const trick = view.trick;
+    /** @type {{seat: number, card: string, how: string}[]} */
     const cards = trick.cards || [];
     const played = cards.filter((c) => c.how !== "slough").length;
     const war = cards.length > 0 && played > trick.round_played && played > (trick.round || []).length;
     const heading = roundHeading(war ? "war" : "trick", names, trick.round || []);
+    /** @type {Record<string, string>} */
     const note = { stock: _("from the stock"), slough: _("sloughed") };
     const slots = cards.length
       ? cards.map((c) => trickSlot([c.card], names[c.seat], note[c.how] ?? "", c.how === "slough" ? "slough" : "")).join("")
@@ -87,7 +106,12 @@ export default {
     return collectTable(view, legal, shown, esc(heading), slots, notes);
   },
 
+  /**
+   * @param {any} view the game's view
+   * @returns {string}
+   */
   prompt(view) {
+    /** @type {string[]} */
     const legal = view.legal_moves || [];
     if (collecting(view)) {
       if (legal.includes("pass")) {
@@ -111,6 +135,11 @@ export default {
     return shedPrompt(view, "sequence");
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {import("../renderers.js").Ctx} ctx
+   * @returns {string}
+   */
   result(view, ctx) {
     return sheddingResult(view, ctx.names, "loser");
   },

@@ -6,19 +6,24 @@ import { _, ngettext } from "../i18n.js";
 import { fact, says, trickSlot } from "./common.js";
 import { winnersLine } from "./seats.js";
 
+/** @param {number} n */
 const sign = (n) => (n > 0 ? `+${n}` : String(n));
 
 const NOT_PLAYS = ["discard", "trump", "double", "drop"];
 
 /** Table memory: the history indexes [from, to) of this round's finished tricks, whose
  * cards the table no longer shows; the trick just won stays shown until the next begins.
- * (The same reading as the terminal's table_view.) */
+ * (The same reading as the terminal's table_view.)
+ * @param {any} view the game's view
+ * @returns {[number, number]} */
 export function hiddenHistory(view) {
+  /** @type {import("../store.js").HistoryEntry[]} */
   const history = view.history || [];
   const n = view.hand_sizes.length;
   const trick = view.trick || [];
-  const cardsInRound = view.tricks.reduce((a, b) => a + b, 0) * n + trick.length;
+  const cardsInRound = /** @type {number[]} */ (view.tricks).reduce((a, b) => a + b, 0) * n + trick.length;
   const faceUp = trick.length ? trick.length : view.last_trick ? n : 0;
+  /** @type {number[]} */
   const plays = [];
   let start = history.length;
   while (start > 0 && plays.length < cardsInRound) {
@@ -32,7 +37,9 @@ export function hiddenHistory(view) {
 
 const COLOURS = Object.keys(COLOUR_NAMES);
 
-/** Number cards and mosquitoes of one pile, per colour: `{R: [numbers, mosquitoes], …}`. */
+/** Number cards and mosquitoes of one pile, per colour: `{R: [numbers, mosquitoes], …}`.
+ * @param {string[]} pile the won cards
+ * @returns {Record<string, number[]>} */
 function pileCounts(pile) {
   const out = Object.fromEntries(COLOURS.map((c) => [c, [0, 0]]));
   for (const card of pile) out[card.slice(-1)][card.startsWith("M") ? 1 : 0] += 1;
@@ -41,7 +48,10 @@ function pileCounts(pile) {
 
 /** Before `double` and `drop`: your won cards per colour and what each colour still open
  * would score you this round. The figures are the engine's (`view.scoring_choice.scores`,
- * from its own scoring), only for your own seat; onlookers see who chooses. */
+ * from its own scoring), only for your own seat; onlookers see who chooses.
+ * @param {any} view the game's view
+ * @param {import("../renderers.js").Ctx} ctx
+ * @returns {string} */
 export function scoringChoices(view, ctx) {
   const choice = view.scoring_choice;
   if (view.phase !== "score" || !choice) return "";
@@ -100,7 +110,10 @@ export function scoringChoices(view, ctx) {
 export default {
   /** The view as the table shows it: during a round, unless the table has memory aids,
    * the cards of won tricks are face down once the next trick has begun (no last trick,
-   * piles or mosquito counts) until the round is scored. */
+   * piles or mosquito counts) until the round is scored.
+   * @param {any} view the game's view
+   * @param {import("../renderers.js").Ctx} ctx
+   * @returns {any} */
   tableView(view, ctx) {
     if (ctx.memoryAids || view.phase === "score" || view.phase === "over") return view;
     const trick = view.trick || [];
@@ -113,24 +126,39 @@ export default {
     };
   },
 
+  /**
+   * @param {any} view the game's view
+   * @returns {string}
+   */
   phase(view) {
     const deal = view.deals === 2 ? ` · ${_("deal {number} of 2", { number: view.deal + 1 })}` : "";
-    const phase = { discard: _("setting aside"), play: _("playing"), score: _("scoring") }[view.phase];
+    const phase = /** @type {Record<string, string>} */ ({ discard: _("setting aside"), play: _("playing"), score: _("scoring") })[view.phase];
     if (view.phase === "over") return _("Match over");
     const round = _("Round {number} of {rounds}", { number: view.round + 1, rounds: view.rounds });
     return `${round}${deal} · ${phase ?? view.phase}`;
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {number} seat
+   * @returns {[string, string | number][]}
+   */
   seatStats(view, seat) {
     return [
       [_("Hand"), view.hand_sizes[seat]],
       [_("Tricks"), view.tricks[seat]],
-      ...(view.mosquitoes ? [[_("Mosquitoes"), view.mosquitoes[seat]]] : []),
+      .../** @type {[string, number][]} */ (view.mosquitoes ? [[_("Mosquitoes"), view.mosquitoes[seat]]] : []),
       [_("Score"), view.scores[seat]],
     ];
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {number} seat
+   * @returns {string[]}
+   */
   seatBadges(view, seat) {
+    /** @type {string[]} */
     const out = [];
     if (view.dealer === seat && view.phase !== "over") out.push("dealer");
     if (view.phase === "over" && view.abandoned !== true) {
@@ -140,10 +168,16 @@ export default {
     return out;
   },
 
+  /** @returns {string} */
   seatExtra() {
     return "";
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {import("../renderers.js").Ctx} ctx
+   * @returns {string}
+   */
   centre(view, ctx) {
     const { names } = ctx;
     const facts = [
@@ -155,6 +189,7 @@ export default {
         ? fact(_("Your cards set aside"), view.discards.map(cardChip).join(""))
         : "",
     ].join("");
+    /** @type {{seat: number, card: string}[]} */
     const trick = view.trick || [];
     const slots = trick.length
       ? trick.map((t) => trickSlot([t.card], names[t.seat])).join("")
@@ -181,7 +216,12 @@ export default {
     );
   },
 
+  /**
+   * @param {any} view the game's view
+   * @returns {string}
+   */
   prompt(view) {
+    /** @type {string[]} */
     const legal = view.legal_moves || [];
     if (view.phase === "discard") {
       const left = 2 - ((view.discard_counts[view.seat] ?? 0) % 2);
@@ -212,12 +252,17 @@ export default {
     return esc(_("Lead the trick: play any card."));
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {import("../renderers.js").Ctx} ctx
+   * @returns {string}
+   */
   result(view, ctx) {
     const { names } = ctx;
     if (view.abandoned) return `<p>${esc(_("The match was abandoned."))}</p>`;
     const best = Math.max(...view.scores);
-    const winners = view.scores.map((s, i) => [s, i]).filter(([s]) => s === best).map(([, i]) => i);
-    const order = view.scores
+    const winners = /** @type {number[]} */ (view.scores).map((s, i) => [s, i]).filter(([s]) => s === best).map(([, i]) => i);
+    const order = /** @type {number[]} */ (view.scores)
       .map((s, i) => [s, i])
       .sort((a, b) => b[0] - a[0])
       .map(([s, i]) => `<li>${esc(names[i])} <span class="score">${sign(s)}</span></li>`)
@@ -227,8 +272,14 @@ export default {
   },
 
 
+  /**
+   * @param {any} view the game's view
+   * @param {import("../renderers.js").Ctx} ctx
+   * @returns {string}
+   */
   sheet(view, ctx) {
     const { names } = ctx;
+    /** @type {{round: number, tricks: number[], mosquitoes: number[], doubled: string | null, dropped: string | null, scores: number[]}[]} */
     const sheet = view.sheet || [];
     const head = names.map((n) => `<th scope="col">${esc(n)}</th>`).join("");
     const rows = sheet
@@ -250,7 +301,7 @@ export default {
         return `<tr><th scope="row">${r.round + 1}</th>${cells}<td class="marks">${marks || "—"}</td></tr>`;
       })
       .join("");
-    const totals = view.scores.map((s) => `<td><strong>${sign(s)}</strong></td>`).join("");
+    const totals = /** @type {number[]} */ (view.scores).map((s) => `<td><strong>${sign(s)}</strong></td>`).join("");
     const empty = sheet.length
       ? ""
       : `<tr><td colspan="${names.length + 2}" class="muted">${esc(_("No round scored yet."))}</td></tr>`;

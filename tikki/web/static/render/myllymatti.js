@@ -22,16 +22,31 @@ const LOSER = _("myllymatti");
 export default {
   ...shedBase,
 
+  /**
+   * @param {any} view the game's view
+   * @param {number} seat
+   * @returns {(string | [string, string])[]}
+   */
   seatBadges(view, seat) {
     const out = shedBadges(view, seat, ["loser", LOSER]);
     if (view.aside_owner === seat && collecting(view)) out.push("set-aside card");
     return out;
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {number} seat
+   * @returns {string}
+   */
   seatExtra(view, seat) {
     return collecting(view) ? "" : shedSeatExtra(view, seat);
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {import("../renderers.js").Ctx} ctx
+   * @returns {string}
+   */
   centre(view, ctx) {
     const { names, legal } = ctx;
     if (!collecting(view)) {
@@ -47,6 +62,7 @@ export default {
       return `<div class="facts">${shedFacts(view)}${aside}</div>${shedTrick(view, names)}`;
     }
     const trick = view.trick;
+    /** @type {{seat: number, card: string, stock: boolean}[]} */
     const cards = trick.cards || [];
     const kina = cards.length > (trick.round || []).length;
     const heading = roundHeading(trick.kind === "duel" ? "duel" : "trick", names, trick.round || []);
@@ -69,6 +85,10 @@ export default {
     return collectTable(view, legal, aside, `${esc(heading)}${kinaTag}`, slots);
   },
 
+  /**
+   * @param {any} view the game's view
+   * @returns {string}
+   */
   prompt(view) {
     if (collecting(view)) {
       const trick = view.trick;
@@ -82,6 +102,11 @@ export default {
     return shedPrompt(view, "run");
   },
 
+  /**
+   * @param {any} view the game's view
+   * @param {import("../renderers.js").Ctx} ctx
+   * @returns {string}
+   */
   result(view, ctx) {
     return sheddingResult(view, ctx.names, LOSER);
   },
