@@ -6,7 +6,11 @@
 // never sees.
 import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
 
-/** The value of a cookie this page may read (the CSRF token), or "". */
+/** @typedef {{name: string, private: boolean}} Account a signed-in account (GET /api/account) */
+
+/** The value of a cookie this page may read (the CSRF token), or "".
+ * @param {string} name
+ * @returns {string} */
 export function cookie(name) {
   for (const part of document.cookie.split(";")) {
     const [key, ...value] = part.trim().split("=");
@@ -15,14 +19,18 @@ export function cookie(name) {
   return "";
 }
 
-/** The signed-in account (`null` for a guest); also sets the CSRF cookie. */
+/** The signed-in account (`null` for a guest); also sets the CSRF cookie.
+ * @returns {Promise<Account | null>} */
 export async function whoAmI() {
   const r = await fetch("/api/account", { headers: { "Accept-Language": acceptLanguage() } });
   return r.ok ? (await r.json()).account : null;
 }
 
 /** POST to the account API with the CSRF header; the answer, or an Error with the
- * server's message. */
+ * server's message.
+ * @param {string} path
+ * @param {object} [body] sent as JSON
+ * @returns {Promise<any>} */
 export async function post(path, body) {
   const r = await fetch(`/api/account${path}`, {
     method: "POST",
@@ -54,6 +62,10 @@ export function guestGames() {
   return out.slice(-40);
 }
 
+/**
+ * @param {string} text
+ * @param {"error" | "info"} [kind]
+ */
 function notice(text, kind = "error") {
   const box = document.getElementById("notice");
   if (!box) return;
@@ -62,8 +74,10 @@ function notice(text, kind = "error") {
   box.hidden = !text;
 }
 
+/** @param {string} id */
 const byId = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
+/** @param {Account | null} account */
 function show(account) {
   byId("signed-in").hidden = !account;
   byId("signed-out").hidden = !!account;
@@ -79,6 +93,10 @@ function show(account) {
   }
 }
 
+/**
+ * @param {string} form the form's id
+ * @param {() => Promise<void>} action
+ */
 function handle(form, action) {
   byId(form).addEventListener("submit", async (ev) => {
     ev.preventDefault();

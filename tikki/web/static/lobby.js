@@ -193,7 +193,7 @@ async function create(ev) {
         : { kind: "bot", bot: s.value.slice(4) },
   );
   const variant = $select("#variant").value;
-  /** @type {Record<string, any>} */
+  /** @type {import("./quickplay.js").CreateBody & Record<string, any>} */
   const body = {
     game: state.game,
     players: Number($select("#players").value),

@@ -8,10 +8,26 @@ import { _, ngettext } from "./i18n.js";
 import { levelLabel, variantName } from "./words.js";
 import { levelPlays } from "./games.js";
 
+/** @typedef {import("./lobby/options.js").LobbyGame} LobbyGame */
+/** @typedef {import("./games.js").BotLevel} BotLevel */
+
+/**
+ * @typedef {object} CreateBody A create request (POST /api/tables) as the lobby and this
+ * module make it.
+ * @property {string} game
+ * @property {number} players
+ * @property {string} [variant]
+ * @property {Record<string, any>} options
+ * @property {{kind: string, bot?: string, anyone?: boolean}[]} seats
+ * @property {boolean} [memory_aids]
+ * @property {boolean} [forced_moves]
+ */
+
 const KEY = "tikki.quick";
 const DEFAULT_BOT = "heuristic";
 
-/** The remembered settings of every game ({game: settings}). */
+/** The remembered settings of every game ({game: settings}).
+ * @returns {Record<string, any>} */
 function remembered() {
   try {
     return JSON.parse(storage()?.getItem(KEY) ?? "{}") || {};
@@ -20,7 +36,8 @@ function remembered() {
   }
 }
 
-/** Remember the settings of a table created in the lobby (called after it was made). */
+/** Remember the settings of a table created in the lobby (called after it was made).
+ * @param {CreateBody} body */
 export function rememberSettings(body) {
   const bot = (body.seats || []).find((s) => s.kind === "bot");
   const all = remembered();
@@ -35,13 +52,19 @@ export function rememberSettings(body) {
   storage()?.setItem(KEY, JSON.stringify(all));
 }
 
-/** The create request of a quick game: you at seat 1, bots at the others. */
+/** The create request of a quick game: you at seat 1, bots at the others.
+ * @param {string} game
+ * @param {LobbyGame} info
+ * @param {BotLevel[]} bots
+ * @returns {CreateBody} */
 export function quickBody(game, info, bots) {
   const saved = remembered()[game] || {};
   const players = Number(saved.players) || info.players.default;
   const variant = saved.variant && saved.variant in info.variants ? saved.variant : undefined;
+  /** @param {BotLevel} b */
   const plays = (b) => b.spec === saved.bot && levelPlays(b, game, players, variant);
   const level = bots.some(plays) ? saved.bot : DEFAULT_BOT;
+  /** @type {CreateBody} */
   const body = {
     game,
     players,
@@ -54,6 +77,12 @@ export function quickBody(game, info, bots) {
   return body;
 }
 
+/**
+ * @param {CreateBody} body
+ * @param {LobbyGame} info
+ * @param {BotLevel[]} bots
+ * @returns {string}
+ */
 function settingsText(body, info, bots) {
   const bot = bots.find((b) => b.spec === body.seats[1]?.bot);
   const parts = [ngettext("{n} player", "{n} players", body.players)];
@@ -62,7 +91,11 @@ function settingsText(body, info, bots) {
   return parts.join(" · ");
 }
 
-/** One "Play now" button per game into `host`; `nameInput` holds the player's name. */
+/** One "Play now" button per game into `host`; `nameInput` holds the player's name.
+ * @param {HTMLElement | null} host
+ * @param {Record<string, LobbyGame>} games
+ * @param {BotLevel[]} bots
+ * @param {HTMLInputElement | null} nameInput */
 export function renderQuickPlay(host, games, bots, nameInput) {
   if (!host) return;
   host.innerHTML = Object.entries(games)
@@ -83,8 +116,15 @@ export function renderQuickPlay(host, games, bots, nameInput) {
   });
 }
 
+/**
+ * @param {string} game
+ * @param {LobbyGame} info
+ * @param {BotLevel[]} bots
+ * @param {HTMLInputElement | null} nameInput
+ * @param {HTMLButtonElement} button
+ */
 async function play(game, info, bots, nameInput, button) {
-  const box = button.parentElement;
+  const box = /** @type {HTMLElement} */ (button.parentElement);
   box.querySelector(".field-error")?.remove(); // an error shows only while it holds
   const typed = nameInput ? nameInput.value.trim() : "";
   const name = typed || loadName() || _("Player");
@@ -92,6 +132,7 @@ async function play(game, info, bots, nameInput, button) {
   button.disabled = true;
   try {
     const body = quickBody(game, info, bots);
+    /** @type {{table: {id: string}, invites: {seat: number, url: string}[]}} */
     const made = await api.create(body);
     rememberSettings(body);
     const id = made.table.id;
