@@ -7,7 +7,12 @@ import { api, esc, seatNames } from "./api.js";
 import { _ } from "./i18n.js";
 import { levelName } from "./words.js";
 
-const $ = (sel) => document.querySelector(sel);
+/** @typedef {import("./store.js").StateMessage} StateMessage */
+/** @typedef {import("./store.js").Seat} Seat */
+/** @typedef {import("./store.js").Takeover} Takeover */
+
+/** @param {string} sel */
+const $ = (sel) => /** @type {HTMLElement | null} */ (document.querySelector(sel));
 
 
 const view = {
@@ -23,14 +28,17 @@ const view = {
   token: null,
 };
 
-/** The lobby's turn-timer choice, as create-request fields ({} for no timer). */
+/** The lobby's turn-timer choice, as create-request fields ({} for no timer).
+ * @returns {{turn_timer?: number, on_timeout?: string}} */
 export function timerChoice() {
-  const seconds = $("#turn-timer")?.value;
+  const seconds = /** @type {HTMLSelectElement | null} */ ($("#turn-timer"))?.value;
   if (!seconds) return {};
-  return { turn_timer: Number(seconds), on_timeout: $("#on-timeout")?.value || "wait" };
+  return { turn_timer: Number(seconds), on_timeout: /** @type {HTMLSelectElement | null} */ ($("#on-timeout"))?.value || "wait" };
 }
 
-/** Draw the countdown, the leave buttons and the stand-in lines for state message `m`. */
+/** Draw the countdown, the leave buttons and the stand-in lines for state message `m`.
+ * @param {StateMessage} m
+ * @param {string | null} token this page's seat token */
 export function renderLeave(m, token) {
   view.token = token;
   if (m !== view.msg) {
@@ -42,10 +50,15 @@ export function renderLeave(m, token) {
   renderPanel(m, token);
 }
 
+/**
+ * @param {StateMessage} m
+ * @returns {Seat | null}
+ */
 const mine = (m) => (m.seat !== null && m.seat !== undefined ? m.table.seats[m.seat] : null);
 
 // ---------------------------------------------------------------- the countdown
 
+/** @returns {number | null} */
 function secondsLeft() {
   const timer = view.msg?.table?.timer;
   if (!timer) return null;
@@ -91,6 +104,10 @@ function renderCountdown() {
 
 // ---------------------------------------------------------------- the panel
 
+/**
+ * @param {StateMessage} m
+ * @param {string | null} token
+ */
 function renderPanel(m, token) {
   const me = token ? mine(m) : null;
   const playing = m.status === "playing";
@@ -98,12 +115,12 @@ function renderPanel(m, token) {
   // beside the board (on a phone: below it): Resign and what the bots did
   const side = [];
   if (me && playing && !me.resigned && !me.stand_in) side.push(resignHtml());
-  const lines = m.table.takeovers.map((t) => takeoverLine(t, names, m.seat)).filter(Boolean);
+  const lines = /** @type {Takeover[]} */ (m.table.takeovers).map((t) => takeoverLine(t, names, m.seat)).filter(Boolean);
   if (lines.length) side.push(`<ul class="takeovers">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>`);
   fill($("#leave-side"), side.join(""), m, token);
   // on the board, only while there is something to do or know now
   const parts = [];
-  if (me && playing && (me.resigned || me.stand_in)) parts.push(standInHtml(me, m.table.takeovers));
+  if (me && playing && (me.resigned || me.stand_in)) parts.push(standInHtml(me, /** @type {Takeover[]} */ (m.table.takeovers)));
   // Anyone seated may hand over a seat, a player who resigned and still watches too (the
   // server does it by itself when nobody who still plays is here: docs/players.md).
   if (me && playing) {
@@ -117,7 +134,11 @@ function renderPanel(m, token) {
 }
 
 /** Put `html` into `box` (unless it is there already: focus and the confirm step stay)
- * and wire its buttons. */
+ * and wire its buttons.
+ * @param {HTMLElement | null} box
+ * @param {string} html
+ * @param {StateMessage} m
+ * @param {string | null} token */
 function fill(box, html, m, token) {
   if (!box) return;
   box.hidden = !html;
@@ -135,7 +156,7 @@ function fill(box, html, m, token) {
   });
   box.querySelector("#resign-yes")?.addEventListener("click", () => act(() => api.resign(m.table.id, token)));
   box.querySelector("#take-back")?.addEventListener("click", () => act(() => api.back(m.table.id, token)));
-  for (const button of box.querySelectorAll("[data-hand-over]")) {
+  for (const button of /** @type {NodeListOf<HTMLElement>} */ (box.querySelectorAll("[data-hand-over]"))) {
     const seat = Number(button.dataset.handOver);
     button.addEventListener("click", () => act(() => api.handOver(m.table.id, seat, token)));
   }
@@ -143,7 +164,10 @@ function fill(box, html, m, token) {
 
 /** The line and button for a seat the others may hand to a bot: a person who is here but
  * whose turn timer ran out (a bot plays that one turn), or a person who is away (a bot
- * plays until they come back). `name` is escaped. */
+ * plays until they come back). `name` is escaped.
+ * @param {Seat} s
+ * @param {string} name
+ * @returns {string} */
 function handOverHtml(s, name) {
   // the countdown above already says that the time is up
   const [line, button] = s.connected
@@ -155,6 +179,11 @@ function handOverHtml(s, name) {
   );
 }
 
+/**
+ * @param {Seat} me
+ * @param {Takeover[]} takeovers
+ * @returns {string}
+ */
 function standInHtml(me, takeovers) {
   if (me.resigned) {
     const resigned = _("You resigned: a bot plays your seat to the end. You can still watch.");
@@ -173,6 +202,7 @@ function standInHtml(me, takeovers) {
   );
 }
 
+/** @returns {string} */
 function resignHtml() {
   const resign = esc(_("Resign"));
   if (view.confirming) {
@@ -188,7 +218,11 @@ function resignHtml() {
   return `<p class="resign-line"><button type="button" class="secondary small" id="resign">${resign}</button></p>`;
 }
 
-/** What a bot did for a person: whole sentences, a "you" form and an "other" form. */
+/** What a bot did for a person: whole sentences, a "you" form and an "other" form.
+ * @param {Takeover} t
+ * @param {string[]} names
+ * @param {number | null} mySeat
+ * @returns {string} */
 function takeoverLine(t, names, mySeat) {
   const p = { name: names[t.seat], level: levelName(t.bot), from: t.from + 1, to: t.to === null ? 0 : t.to + 1 };
   const you = t.seat === mySeat;
@@ -223,6 +257,7 @@ function takeoverLine(t, names, mySeat) {
     : _("{name} ran out of time: a bot ({level}) played from move {from}.", p);
 }
 
+/** @param {() => Promise<unknown>} request */
 async function act(request) {
   if (view.busy) return;
   view.busy = true;

@@ -13,7 +13,9 @@ import { _ } from "./i18n.js";
  * @property {string} [name]
  * @property {boolean} [connected]
  * @property {boolean} [anyone]
- * @property {boolean} [stand_in] a bot plays this person's seat (resigned or away)
+ * @property {string | null} [stand_in] the bot that plays this person's seat (resigned or away)
+ * @property {boolean} [resigned] the person resigned (a bot plays their seat to the end)
+ * @property {boolean} [may_hand_over] the others may let a bot play this person's seat now
  */
 
 /**
@@ -30,8 +32,27 @@ import { _ } from "./i18n.js";
  * @property {boolean} [rated]
  * @property {boolean} [rematch] the others asked to play again
  * @property {string | null} [expires] when a waiting table closes
- * @property {{seat: number, from: number, to: number | null}[]} [takeovers] the history
- * entries a stand-in bot played for a seat
+ * @property {Takeover[]} [takeovers] the history entries a stand-in bot played for a seat
+ * @property {TurnTimer | null} [timer] the turn timer of the seat to act (none: no timer)
+ * @property {string} [on_timeout] what happens when a turn's time is up: `wait` or `bot`
+ */
+
+/**
+ * @typedef {object} Takeover A stand-in bot playing a person's seat, from history entry
+ * `from` to `to` (null: it plays on).
+ * @property {number} seat
+ * @property {number} from
+ * @property {number | null} to
+ * @property {string} bot
+ * @property {string} why `resigned`, `away`, `timeout` or `timer`
+ */
+
+/**
+ * @typedef {object} TurnTimer The turn timer (`table.timer`).
+ * @property {number} seat the seat whose turn it times
+ * @property {number} seconds
+ * @property {number} left seconds left when the message was sent
+ * @property {boolean} timed_out
  */
 
 /**
