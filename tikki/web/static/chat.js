@@ -7,7 +7,24 @@
 import { _, N_ } from "./i18n.js";
 import { loadToken, storage } from "./api.js";
 
-/** The quick phrases by id, in English (the msgids). */
+/**
+ * @typedef {object} ChatMessage One message (GET /api/tables/{id}/chat).
+ * @property {number} seq
+ * @property {"players" | "spectators"} channel
+ * @property {string} sender who sent it (muting goes by it)
+ * @property {string} name the sender's name
+ * @property {string | null} [phrase] a quick phrase's id
+ * @property {string | null} [text] free text
+ */
+
+/**
+ * @typedef {object} ChatInfo What the chat's answer says about this reader.
+ * @property {boolean} free_text the table allows free text
+ * @property {boolean} host this reader may switch free text on and off
+ * @property {"players" | "spectators"} channel where this reader writes
+ */
+
+/** The quick phrases by id, in English (the msgids). @type {Record<string, string>} */
 export const PHRASES = {
   gg: N_("Good game"),
   wp: N_("Well played"),
@@ -18,10 +35,14 @@ export const PHRASES = {
 
 const TEXT_MAX = 200;
 
-/** The text a message shows: a phrase in this reader's language, or the sent text. */
+/** The text a message shows: a phrase in this reader's language, or the sent text.
+ * @param {ChatMessage} m
+ * @returns {string} */
 export const shown = (m) => (m.phrase ? _(PHRASES[m.phrase] ?? m.phrase) : String(m.text ?? ""));
 
-/** The senders muted at a table on this device. */
+/** The senders muted at a table on this device.
+ * @param {string} id the table's
+ * @returns {Set<string>} */
 export function loadMuted(id) {
   try {
     return new Set(JSON.parse(storage()?.getItem(`tikki.mute.${id}`) ?? "[]"));
@@ -30,6 +51,10 @@ export function loadMuted(id) {
   }
 }
 
+/**
+ * @param {string} id
+ * @param {Set<string>} muted
+ */
 function saveMuted(id, muted) {
   storage()?.setItem(`tikki.mute.${id}`, JSON.stringify([...muted]));
 }
@@ -45,18 +70,27 @@ class TableChat {
   toggleBox = document.createElement("input");
   error = document.createElement("p");
 
+  /**
+   * @param {HTMLElement} host the panel
+   * @param {string} id the table's
+   */
   constructor(host, id) {
     this.host = host;
     this.id = id;
     this.token = loadToken(id);
     this.after = 0;
+    /** @type {ChatMessage[]} */
     this.messages = [];
     this.muted = loadMuted(id);
+    /** @type {string | null} the sender this reader is */
     this.you = null;
+    /** @type {ChatInfo} */
     this.info = { free_text: true, host: false, channel: "spectators" };
+    /** @type {AbortController | null} */
     this.abort = null;
     this.loaded = false;
     this.stopped = false;
+    /** @type {string | null} a token the server refused (it reads as a spectator) */
     this.refused = null;
     this.build();
   }
@@ -113,7 +147,9 @@ class TableChat {
     this.host.hidden = false;
   }
 
-  /** Send a phrase or text; true if the server took it. */
+  /** Send a phrase or text; true if the server took it.
+   * @param {{phrase: string} | {text: string}} body
+   * @returns {Promise<boolean>} */
   async send(body) {
     const r = await fetch(`/api/tables/${encodeURIComponent(this.id)}/chat`, {
       method: "POST",
@@ -129,6 +165,7 @@ class TableChat {
     return false;
   }
 
+  /** @param {boolean} on */
   async setFreeText(on) {
     const r = await fetch(`/api/tables/${encodeURIComponent(this.id)}/chat/settings`, {
       method: "POST",
@@ -139,6 +176,10 @@ class TableChat {
     this.restart();
   }
 
+  /**
+   * @param {string} sender
+   * @param {boolean} on
+   */
   mute(sender, on) {
     if (on) this.muted.add(sender);
     else this.muted.delete(sender);
