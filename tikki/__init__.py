@@ -19,7 +19,7 @@ True
 
 # The package tikki.games first: its import sets the attribute ``tikki.games`` to the
 # package, once; the function ``games`` bound below replaces it for good (see that package).
-import tikki.games as _games_package  # noqa: F401
+import tikki.games as _games_package
 from tikki import bots, core
 from tikki.core import (
     RULES_REVISION,
@@ -33,6 +33,8 @@ from tikki.core import (
     load,
     replay,
 )
+
+core.registry.BUILT_IN.append(_games_package)  # a source tree never installed finds them
 
 __all__ = [
     "COMPILED",

@@ -14,7 +14,7 @@ import pkgutil
 import warnings
 from collections.abc import Mapping
 from importlib.metadata import entry_points
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any, TypeVar
 
 from tikki.core.game import Game, describe_game
@@ -37,13 +37,19 @@ def register(cls: G) -> G:
     return cls
 
 
+BUILT_IN: list[ModuleType] = []
+"""The packages of tikki's own games (``tikki/__init__.py`` names them), imported module
+by module where the installed entry points of the ``tikki`` distribution are missing: the
+registry itself names no game."""
+
+
 @functools.cache
 def _load_modules() -> None:
     """Register every game of the entry-point group :data:`GAMES_GROUP` once.
 
     A game that fails to load is left out with a warning naming it.  A source tree that
-    was never installed has no entry points of its own; then the modules of
-    :mod:`tikki.games` are imported, and each registers itself.
+    was never installed has no entry points of its own; then the modules of each package
+    of :data:`BUILT_IN` are imported, and each registers itself.
     """
     own = False
     for point in entry_points(group=GAMES_GROUP):
@@ -58,9 +64,9 @@ def _load_modules() -> None:
             continue
         register(cls)
     if not own:
-        package = importlib.import_module("tikki.games")
-        for info in pkgutil.iter_modules(package.__path__, "tikki.games."):
-            importlib.import_module(info.name)
+        for package in BUILT_IN:
+            for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+                importlib.import_module(info.name)
 
 
 def registered() -> Mapping[str, type[Game]]:
