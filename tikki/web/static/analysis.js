@@ -6,15 +6,48 @@
 // bot's own search (tikki/analysis.py); the chart marks the labelled moves and nothing else.
 import { api, esc } from "./api.js";
 import { cardShort, isCard } from "./cards.js";
+import { $, $button } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { moveChips } from "./moves.js";
 import { percent } from "./words.js";
 
-const $ = (sel) => document.querySelector(sel);
+/**
+ * @typedef {import("./replay/said.js").Decision & {value: number, errors: Record<string, number>, error: number}}
+ * JudgedDecision a decision as the server answers it: with the position's value
+ */
+
+/**
+ * @typedef {object} FullAnalysis The analysis of one seat's game (tikki/analysis.py: to_json).
+ * @property {number} seat
+ * @property {string} kind `not_loser` (a chance) or points
+ * @property {number} iterations the judge's search budget a decision
+ * @property {Record<string, number>} thresholds the loss that gives each label
+ * @property {number} accuracy the share (0–1) of decisions without a label
+ * @property {Record<string, number>} counts how many decisions got each label
+ * @property {number[]} worst the numbers of the worst decisions
+ * @property {JudgedDecision[]} decisions
+ */
+
+/**
+ * @typedef {object} JobBase An analysis job (POST or GET /api/tables/{id}/analysis/{seat}).
+ * @property {string} table
+ * @property {number} seat
+ * @property {number} done the decisions judged so far
+ * @property {number} total
+ */
+
+/**
+ * @typedef {JobBase & ({status: "running"} | {status: "failed", message?: string} | {status: "done", analysis: FullAnalysis})}
+ * AnalysisJob
+ */
+
 const POLL_MS = 1000;
+/** @type {Record<string, string>} */
 const SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
-/** A move as plain text with the log's card names (`9♦`, `red 12`): for tooltips. */
+/** A move as plain text with the log's card names (`9♦`, `red 12`): for tooltips.
+ * @param {string} move
+ * @returns {string} */
 function plainMove(move) {
   return String(move)
     .split(/([ +])/)
@@ -22,15 +55,18 @@ function plainMove(move) {
     .join("");
 }
 
-/** A verdict's name in the page's language. */
+/** A verdict's name in the page's language.
+ * @param {string} label
+ * @returns {string} */
 function labelName(label) {
-  return { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[label] ?? label;
+  return /** @type {Record<string, string>} */ ({ inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") })[label] ?? label;
 }
 
-/** @type {{table: string | null, seat: number | null, timer: ReturnType<typeof setTimeout> | undefined, result: any}} */
+/** @type {{table: string | null, seat: number | null, timer: ReturnType<typeof setTimeout> | undefined, result: FullAnalysis | null}} */
 const state = { table: null, seat: null, timer: undefined, result: null };
 
-/** Show the panel at a finished table for the seated player (called after each render). */
+/** Show the panel at a finished table for the seated player (called after each render).
+ * @param {import("./store.js").StateMessage} m */
 export function renderAnalysis(m) {
   const box = $("#analysis");
   if (!box) return;
@@ -54,22 +90,27 @@ export function renderAnalysis(m) {
   $("#analyse").addEventListener("click", () => start(m.table.id, seat));
 }
 
+/**
+ * @param {string} table
+ * @param {number} seat
+ */
 async function start(table, seat) {
-  $("#analyse").disabled = true;
+  $button("#analyse").disabled = true;
   try {
     show_(await api.analyse(table, seat));
   } catch (err) {
-    $("#analyse").disabled = false;
+    $button("#analyse").disabled = false;
     $("#analysis-status").textContent = /** @type {Error} */ (err).message;
   }
 }
 
+/** @param {AnalysisJob} job */
 function show_(job) {
   const status = $("#analysis-status");
   if (!status || job.table !== state.table || job.seat !== state.seat) return;
   clearTimeout(state.timer);
   if (job.status === "running") {
-    $("#analyse").disabled = true;
+    $button("#analyse").disabled = true;
     status.textContent = job.total
       ? _("Judging your decisions: {done} of {total}…", { done: job.done, total: job.total })
       : _("Starting…");
@@ -83,7 +124,7 @@ function show_(job) {
     return;
   }
   if (job.status === "failed") {
-    $("#analyse").disabled = false;
+    $button("#analyse").disabled = false;
     status.textContent = job.message || _("The analysis failed.");
     return;
   }
@@ -94,10 +135,19 @@ function show_(job) {
   markLog(job.analysis);
 }
 
+/**
+ * @param {FullAnalysis} a
+ * @param {number} value
+ * @returns {string}
+ */
 function fmt(a, value) {
   return a.kind === "not_loser" ? percent(Math.round(value * 100)) : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
 }
 
+/**
+ * @param {FullAnalysis} a
+ * @returns {string}
+ */
 function summary(a) {
   const n = a.decisions.length;
   const c = a.counts;
@@ -108,7 +158,7 @@ function summary(a) {
       const params = {
         n: d.number,
         played: `<b>${moveChips(d.played)}</b>`,
-        label: esc(labelName(d.label)),
+        label: esc(labelName(/** @type {string} */ (d.label))), // the worst are labelled
         best: `<b>${moveChips(d.best)}</b>`,
         loss: esc(withError(a, d.loss, d.error)),
       };
@@ -133,29 +183,39 @@ function summary(a) {
   );
 }
 
-/** The one sentence that says how a label is decided (the terminal says the same). */
+/** The one sentence that says how a label is decided (the terminal says the same).
+ * @param {FullAnalysis} a
+ * @returns {string} */
 function ruleText(a) {
   const t = a.thresholds;
-  const loss = (v) => (a.kind === "not_loser" ? percent(Math.round(v * 100)) : v.toFixed(0));
+  const loss = (/** @type {number} */ v) => (a.kind === "not_loser" ? percent(Math.round(v * 100)) : v.toFixed(0));
   return a.kind === "not_loser"
     ? _("A move is labelled when the best move's chance beats it by at least {inaccuracy} (inaccuracy), {mistake} (mistake) or {blunder} (blunder), after taking off the sampling error (±).", { inaccuracy: loss(t.inaccuracy), mistake: loss(t.mistake), blunder: loss(t.blunder) })
     : _("A move is labelled when the best move beats it by at least {inaccuracy} (inaccuracy), {mistake} (mistake) or {blunder} (blunder) points, after taking off the sampling error (±).", { inaccuracy: loss(t.inaccuracy), mistake: loss(t.mistake), blunder: loss(t.blunder) });
 }
 
-/** Who judged, at which budget, and the typical sampling error of a value. */
+/** Who judged, at which budget, and the typical sampling error of a value.
+ * @param {FullAnalysis} a
+ * @returns {string} */
 function judgeText(a) {
   const errors = a.decisions.map((d) => d.errors[d.best]).sort((x, y) => x - y);
   const typical = errors.length ? errors[Math.floor(errors.length / 2)] : 0;
   return _("The judge is the Expert bot's own search ({iterations} iterations a decision; the hint uses it too); a value's sampling error is typically ±{error}.", { iterations: a.iterations, error: fmt(a, typical).replace("+", "") });
 }
 
-/** A value with its sampling error: `62% ± 3%`, `+1.5 ± 0.4`. */
+/** A value with its sampling error: `62% ± 3%`, `+1.5 ± 0.4`.
+ * @param {FullAnalysis} a
+ * @param {number} value
+ * @param {number} error
+ * @returns {string} */
 function withError(a, value, error) {
   return `${fmt(a, value)} ± ${fmt(a, error).replace("+", "")}`;
 }
 
 /** An SVG line chart of the value before each decision; a mark at every labelled move
- * (and nothing else), at the value the move played left, joined to the line by its drop. */
+ * (and nothing else), at the value the move played left, joined to the line by its drop.
+ * @param {FullAnalysis} a
+ * @returns {string} */
 function chart(a) {
   const ds = a.decisions;
   if (!ds.length) return "";
@@ -165,8 +225,8 @@ function chart(a) {
   let lo = a.kind === "not_loser" ? 0 : Math.min(...values);
   let hi = a.kind === "not_loser" ? 1 : Math.max(...values);
   if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
-  const x = (n) => pad + ((n - first) / Math.max(1, last - first)) * (w - 2 * pad);
-  const y = (v) => h - pad - ((v - lo) / (hi - lo)) * (h - 2 * pad);
+  const x = (/** @type {number} */ n) => pad + ((n - first) / Math.max(1, last - first)) * (w - 2 * pad);
+  const y = (/** @type {number} */ v) => h - pad - ((v - lo) / (hi - lo)) * (h - 2 * pad);
   const line = ds.map((d, i) => `${i ? "L" : "M"}${x(d.number).toFixed(1)},${y(d.value).toFixed(1)}`).join("");
   const points = ds
     .map((d) => {
@@ -196,12 +256,14 @@ function chart(a) {
   );
 }
 
-/** The replay of this seat at the position of decision `number` (before that move). */
+/** The replay of this seat at the position of decision `number` (before that move).
+ * @param {number} number */
 function replayUrl(number) {
   return `/replay/${encodeURIComponent(String(state.table))}?seat=${state.seat}&at=${number - 1}&analysis=1`;
 }
 
-/** Mark the labelled moves in the move log (its items carry their history index). */
+/** Mark the labelled moves in the move log (its items carry their history index).
+ * @param {FullAnalysis} a */
 function markLog(a) {
   for (const d of a.decisions) {
     if (!d.label) continue;
