@@ -7,12 +7,54 @@ import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
 import { levelName, percent } from "./words.js";
 import { GAMES as DECLARED } from "./games.js";
 
-/** Each game's title by its name (GET /api/games). */
+/**
+ * @typedef {object} Rating A rating (tikki/server/ratings.py: rating_json).
+ * @property {number} rating
+ * @property {number} games rated games
+ * @property {boolean} provisional
+ */
+
+/** @typedef {{before: number, after: number}} RatingChange */
+
+/**
+ * @typedef {object} PlayedGame One of the player's games (GET /api/players/{name}).
+ * @property {string} table
+ * @property {string} game
+ * @property {string} status
+ * @property {string | null} created
+ * @property {string | null} finished
+ * @property {number} seat
+ * @property {number | null} place
+ * @property {boolean | null} last
+ * @property {{seat: number, kind: string, name: string | null, bot: string | null}[]} opponents
+ * @property {RatingChange | null} rating_change
+ * @property {string} replay its replay's address
+ * @property {string} analysis its analysis's address
+ * @property {number | null} [accuracy] the analysis's accuracy (0–1), once analysed
+ */
+
+/**
+ * @typedef {object} Profile A player's profile (GET /api/players/{name}).
+ * @property {string} name
+ * @property {Record<string, Rating>} ratings by game
+ * @property {Record<string, {games: number, first: number, last: number, average_points: number | null}>} statistics
+ * by game
+ * @property {PlayedGame[]} games
+ */
+
+/** @typedef {{bot: string, label: string, rating: number}} BotLine a bot level's anchored rating */
+/** @typedef {{game: string, people: (Rating & {name: string})[], bots: BotLine[]}} Board GET /api/ratings/{game} */
+
+/** Each game's title by its name (GET /api/games). @type {Record<string, string>} */
 const GAMES = Object.fromEntries(Object.entries(DECLARED).map(([name, info]) => [name, info.title ?? name]));
 /** The game shown when the player has none: the lobby's first. */
 const FEATURED = Object.keys(DECLARED).find((name) => DECLARED[name].featured) ?? Object.keys(DECLARED)[0] ?? "";
 
-/** An element with its class and text (text only: never HTML). */
+/** An element with its class and text (text only: never HTML).
+ * @param {string} tag
+ * @param {string} [text]
+ * @param {string} [cls]
+ * @returns {HTMLElement} */
 function el(tag, text = "", cls = "") {
   const node = document.createElement(tag);
   if (text) node.textContent = text;
@@ -20,12 +62,20 @@ function el(tag, text = "", cls = "") {
   return node;
 }
 
+/**
+ * @param {string} text
+ * @param {string} href
+ */
 function link(text, href) {
   const a = /** @type {HTMLAnchorElement} */ (el("a", text));
   a.href = href;
   return a;
 }
 
+/**
+ * @param {string[]} head
+ * @param {HTMLElement[]} rows
+ */
 function table(head, rows) {
   const t = el("table");
   const tr = el("tr");
@@ -38,6 +88,10 @@ function table(head, rows) {
   return t;
 }
 
+/**
+ * @param {(Node | string | number | null | undefined)[]} cells (text: never HTML)
+ * @param {string} [cls]
+ */
 function row(cells, cls = "") {
   const tr = el("tr", "", cls);
   for (const c of cells) {
@@ -49,8 +103,10 @@ function row(cells, cls = "") {
   return tr;
 }
 
+/** @param {Rating} r */
 const ratingText = (r) => r.rating.toFixed(1);
 
+/** @param {Rating} r */
 function ratingCell(r) {
   const span = el("span", ratingText(r));
   if (r.provisional) {
@@ -60,16 +116,28 @@ function ratingCell(r) {
   return span;
 }
 
+/**
+ * @param {PlayedGame} g
+ * @returns {string}
+ */
 function opponentNames(g) {
   return g.opponents.map((o) => (o.kind === "bot" ? `${o.name ?? ""} (${levelName(o.bot)})` : o.name ?? "—")).join(", ");
 }
 
+/**
+ * @param {PlayedGame} g
+ * @returns {string}
+ */
 function result(g) {
   if (g.status !== "finished") return _("not finished");
   if (g.place === 1) return _("won");
   return g.last ? _("last") : _("place {n}", { n: g.place });
 }
 
+/**
+ * @param {PlayedGame} g
+ * @returns {HTMLElement | string}
+ */
 function change(g) {
   const c = g.rating_change;
   if (!c) return "";
@@ -77,6 +145,10 @@ function change(g) {
   return el("span", `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)} (→ ${c.after.toFixed(1)})`, d >= 0 ? "up" : "down");
 }
 
+/**
+ * @param {HTMLElement} host
+ * @param {PlayedGame[]} games
+ */
 function renderGames(host, games) {
   const rows = games.map((g) => {
     const links = el("span");
@@ -91,6 +163,10 @@ function renderGames(host, games) {
   );
 }
 
+/**
+ * @param {HTMLElement} host
+ * @param {Profile} profile
+ */
 function renderRatings(host, profile) {
   const rows = [];
   for (const [game, stats] of Object.entries(profile.statistics)) {
@@ -115,6 +191,11 @@ function renderRatings(host, profile) {
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @returns {SVGElement}
+ */
 function svg(tag, attrs) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -122,11 +203,17 @@ function svg(tag, attrs) {
 }
 
 /** The rating after each rated game of one game, oldest first, with the bot levels'
- * anchored ratings as dashed lines. */
+ * anchored ratings as dashed lines.
+ * @param {HTMLElement} host
+ * @param {PlayedGame[]} games
+ * @param {BotLine[]} bots */
 export function renderChart(host, games, bots) {
   const points = games
     .filter((g) => g.rating_change)
-    .map((g) => ({ at: g.finished || g.created || "", value: g.rating_change.after, start: g.rating_change.before }))
+    .map((g) => {
+      const c = /** @type {RatingChange} */ (g.rating_change); // the filter kept the rated ones
+      return { at: g.finished || g.created || "", value: c.after, start: c.before };
+    })
     .sort((a, b) => (a.at < b.at ? -1 : 1));
   if (!points.length) {
     host.replaceChildren(el("p", _("No rated games yet."), "muted"));
@@ -136,8 +223,8 @@ export function renderChart(host, games, bots) {
   const lo = Math.min(...values) - 1;
   const hi = Math.max(...values) + 1;
   const W = 600, H = 180, L = 110;
-  const x = (i) => L + (i * (W - L - 10)) / Math.max(1, points.length);
-  const y = (v) => 10 + ((hi - v) * (H - 20)) / (hi - lo);
+  const x = (/** @type {number} */ i) => L + (i * (W - L - 10)) / Math.max(1, points.length);
+  const y = (/** @type {number} */ v) => 10 + ((hi - v) * (H - 20)) / (hi - lo);
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img" });
   chart.setAttribute("aria-label", _("Rating over time"));
   for (const b of bots) {
@@ -153,19 +240,21 @@ export function renderChart(host, games, bots) {
 }
 
 /** The accuracy of each analysed game of one game (the share of decisions without a
- * label, "Analyse my game"), oldest first, on a 0–100% scale. */
+ * label, "Analyse my game"), oldest first, on a 0–100% scale.
+ * @param {HTMLElement} host
+ * @param {PlayedGame[]} games */
 export function renderAccuracy(host, games) {
   const points = games
     .filter((g) => g.accuracy != null)
-    .map((g) => ({ at: g.finished || g.created || "", value: g.accuracy * 100 }))
+    .map((g) => ({ at: g.finished || g.created || "", value: /** @type {number} */ (g.accuracy) * 100 }))
     .sort((a, b) => (a.at < b.at ? -1 : 1));
   if (!points.length) {
     host.replaceChildren(el("p", _("No analysed games yet: “Analyse my game” at the end of a game adds one."), "muted"));
     return;
   }
   const W = 600, H = 150, L = 50;
-  const x = (i) => L + ((i + 0.5) * (W - L - 10)) / points.length;
-  const y = (v) => 10 + ((100 - v) * (H - 20)) / 100;
+  const x = (/** @type {number} */ i) => L + ((i + 0.5) * (W - L - 10)) / points.length;
+  const y = (/** @type {number} */ v) => 10 + ((100 - v) * (H - 20)) / 100;
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart accuracy-chart", role: "img" });
   chart.setAttribute("aria-label", _("Analysis accuracy over time"));
   for (const level of [0, 50, 100]) {
@@ -186,13 +275,19 @@ export function renderAccuracy(host, games) {
   host.replaceChildren(chart);
 }
 
+/**
+ * @param {HTMLElement} host
+ * @param {string} game
+ * @returns {Promise<Board | undefined>}
+ */
 async function renderBoard(host, game) {
   const r = await fetch(`/api/ratings/${encodeURIComponent(game)}`, { headers: { "Accept-Language": acceptLanguage() } });
   if (!r.ok) return;
+  /** @type {Board} */
   const board = await r.json();
   const lines = [
-    ...board.people.map((p) => ({ kind: "person", rating: p.rating, p })),
-    ...board.bots.map((b) => ({ kind: "bot", rating: b.rating, b })),
+    ...board.people.map((p) => ({ kind: /** @type {const} */ ("person"), rating: p.rating, p })),
+    ...board.bots.map((b) => ({ kind: /** @type {const} */ ("bot"), rating: b.rating, b })),
   ].sort((a, b) => b.rating - a.rating);
   const rows = lines.map((line) =>
     line.kind === "person"
@@ -228,13 +323,13 @@ async function main() {
       return;
     }
     heading.textContent = answer.name;
-    renderRatings(document.getElementById("ratings"), answer);
-    renderGames(document.getElementById("games"), answer.games);
-    const shown = game || answer.games.find((g) => g.rating_change)?.game || answer.games[0]?.game || FEATURED;
-    const board = await renderBoard(document.getElementById("board"), shown);
-    const ofGame = answer.games.filter((g) => g.game === shown);
-    renderChart(document.getElementById("chart"), ofGame, board?.bots ?? []);
-    renderAccuracy(document.getElementById("accuracy"), ofGame);
+    renderRatings(/** @type {HTMLElement} */ (document.getElementById("ratings")), answer);
+    renderGames(/** @type {HTMLElement} */ (document.getElementById("games")), answer.games);
+    const shown = game || answer.games.find((/** @type {PlayedGame} */ g) => g.rating_change)?.game || answer.games[0]?.game || FEATURED;
+    const board = await renderBoard(/** @type {HTMLElement} */ (document.getElementById("board")), shown);
+    const ofGame = answer.games.filter((/** @type {PlayedGame} */ g) => g.game === shown);
+    renderChart(/** @type {HTMLElement} */ (document.getElementById("chart")), ofGame, board?.bots ?? []);
+    renderAccuracy(/** @type {HTMLElement} */ (document.getElementById("accuracy")), ofGame);
   };
   filter.addEventListener("change", load);
   await load();
