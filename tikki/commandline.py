@@ -12,8 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
+import typer.main
+import typer.rich_utils
 from rich.console import Console
 from rich.markup import escape
+from typer import _click as click  # type: ignore[attr-defined,unused-ignore]
+from typer._click import exceptions as click_errors
+from typer.exceptions import Abort
 
 from tikki.i18n import N_, _, current, either, translator
 
@@ -97,13 +102,6 @@ def reflow(text: str) -> str:
 
 def translated_command(lang: str, command_app: typer.Typer) -> Any:
     """The click command of ``command_app`` with its help texts in ``lang``."""
-    try:  # typer 0.29 carries its own click; the bare install has no other
-        from typer import _click as click  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:  # pragma: no cover - an older typer on top of click
-        import click  # type: ignore[no-redef]
-    import typer.main
-    import typer.rich_utils
-
     command: Any = typer.main.get_command(command_app)
     speak = translator(lang)
     for name, text in {**HELP_WORDS, **HELP_STRINGS}.items():
@@ -167,9 +165,6 @@ def run(command_app: typer.Typer, argv: Sequence[str] | None, prog: str) -> int:
 
     A bad command line is one ``error:`` line and status 2, as for ``tikki``.
     """
-    from typer._click import exceptions as click_errors
-    from typer.exceptions import Abort
-
     args = list(sys.argv[1:] if argv is None else argv)
     command = translated_command(current(), command_app)
     try:
@@ -187,8 +182,6 @@ def run(command_app: typer.Typer, argv: Sequence[str] | None, prog: str) -> int:
 
 def _usage_error(err: Any, args: list[str]) -> int:
     """Say what is wrong with the command line in one line; the exit status (2)."""
-    from typer._click import exceptions as click_errors
-
     ctx = getattr(err, "ctx", None)
     where = ctx.command_path if ctx is not None else "tikki"
     param = getattr(err, "param", None)

@@ -11,36 +11,18 @@ and the same views give the same moves.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
-from collections.abc import Callable, Collection, Mapping
-from typing import Any, Protocol
+from collections.abc import Collection, Mapping
+from typing import Any
 
-from tikki.core import Game, RulesError
+from tikki.bots import expert, external, heuristic, ismcts, learned, random_bot
+from tikki.bots.base import Bot, BotFactory, legal_of
+from tikki.core import RulesError
 from tikki.i18n import N_, tr
 from tikki.i18n import _ as _t
 
-
-class Bot(Protocol):
-    """What every bot does: pick a legal move from a seat's view."""
-
-    name: str
-
-    def choose(self, game: Game, view: Mapping[str, Any]) -> str:
-        """Return one of ``view["legal_moves"]``."""
-        ...
-
-
-def legal_of(view: Mapping[str, Any]) -> list[str]:
-    """The view's legal moves, for a bot to choose from; :class:`RulesError` if it has
-    none (it is not the seat's turn)."""
-    legal = [str(m) for m in view.get("legal_moves") or []]
-    if not legal:
-        raise RulesError(_t("the view has no legal moves: it is not this seat's turn"))
-    return legal
-
-
-BotFactory = Callable[..., Bot]
 _FACTORIES: dict[str, BotFactory] = {}
 
 
@@ -70,8 +52,6 @@ class _ImportPath:
 
     def resolve(self) -> BotFactory:
         """The factory itself (imported)."""
-        import importlib
-
         module, _, attr = self.path.partition(":")
         try:
             found: Any = importlib.import_module(module)
@@ -90,13 +70,11 @@ class _ImportPath:
 def registered(names: Collection[str]) -> dict[str, BotFactory]:
     """The factories registered under ``names`` that are not built in (what worker
     processes must be given to make the same bots)."""
-    _load_builtin()
     return {n: f for n, f in _FACTORIES.items() if n in names and _BUILTIN.get(n) is not f}
 
 
 def bot_names() -> list[str]:
     """Names of the available bots."""
-    _load_builtin()
     return sorted(_FACTORIES)
 
 
@@ -143,7 +121,6 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make(spec: str, seed: int | None = None, **params: Any) -> Bot:
     """Make a bot from a spec; keyword parameters add to (and override) the spec's."""
-    _load_builtin()
     name, spec_params = parse_spec(spec)
     factory = _FACTORIES.get(name)
     if factory is None:
@@ -263,30 +240,26 @@ def _check_range(name: str, key: str, value: str) -> None:
         )
 
 
-_BUILTIN_LOADED: list[bool] = []
+_BUILTIN: dict[str, BotFactory] = {
+    "random": random_bot.RandomBot,
+    "heuristic": heuristic.HeuristicBot,
+    "ismcts": ismcts.ISMCTSBot,
+    "expert": expert.ExpertBot,
+    "learned": learned.LearnedBot,
+    "cmd": external.ExternalBot,
+}
+"""The bots tikki ships, by name (a user's bot registered under one of these names
+replaces it)."""
+_FACTORIES.update(_BUILTIN)
 
 
-def _load_builtin() -> None:
-    """Register the built-in bots once (a user's bot registered first does not stop them;
-    a user's bot of the same name registered first is kept)."""
-    if not _BUILTIN_LOADED:
-        _BUILTIN_LOADED.append(True)
-        from tikki.bots import expert, external, heuristic, ismcts, learned, random_bot
-
-        builtin: dict[str, BotFactory] = {
-            "random": random_bot.RandomBot,
-            "heuristic": heuristic.HeuristicBot,
-            "ismcts": ismcts.ISMCTSBot,
-            "expert": expert.ExpertBot,
-            "learned": learned.LearnedBot,
-            "cmd": external.ExternalBot,
-        }
-        _BUILTIN.update(builtin)
-        for name, factory in builtin.items():
-            _FACTORIES.setdefault(name, factory)
-
-
-_BUILTIN: dict[str, BotFactory] = {}
-
-
-__all__ = ["Bot", "bot_names", "make", "parse_spec", "register_bot", "registered"]
+__all__ = [
+    "Bot",
+    "BotFactory",
+    "bot_names",
+    "legal_of",
+    "make",
+    "parse_spec",
+    "register_bot",
+    "registered",
+]

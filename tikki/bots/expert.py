@@ -66,7 +66,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tikki.bots import legal_of
+from tikki.bots.base import legal_of
 from tikki.bots.endgame import DRAW, LOSS, WIN, Clock, Solver, cards_in_hands
 from tikki.bots.heuristic import policy_for
 from tikki.bots.ismcts import Guide, ISMCTSBot, Node

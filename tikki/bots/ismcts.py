@@ -72,6 +72,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from tikki.bots.heuristic import policy_for
 from tikki.core import Game, RulesError, State, tactics
 from tikki.i18n import _ as _t
 
@@ -251,8 +252,6 @@ class ISMCTSBot:
             return legal[0]
         bonus: dict[str, int] = {}
         if self.prior > 0:
-            from tikki.bots.heuristic import policy_for
-
             bonus[policy_for(game)(game, view, random.Random(self.rng.random()))] = self.prior
         root = self._search(game, view, self.stop, self.prior)
         children = root.children
@@ -489,8 +488,6 @@ class ISMCTSBot:
         return random_playout
 
     def _heuristic_playout(self, game: Game) -> Playout:
-        from tikki.bots.heuristic import policy_for
-
         policy = policy_for(game)
         by_round = self.horizon == "round"
 

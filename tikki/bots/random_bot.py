@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from tikki.bots import legal_of
+from tikki.bots.base import legal_of
 from tikki.core import Game
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from tikki import bots as botlib
 from tikki import extras
+from tikki.bots.heuristic import plain, policy_for
 from tikki.core import Game, RulesError, game_class, load
 from tikki.i18n import N_, _, tr, use
 
@@ -116,8 +117,6 @@ def check_spec(spec: str, game: Game, any_spec: bool = False) -> str:
     try:
         made = botlib.make(spec, seed=0)  # construction validates the values
         if name == "heuristic":
-            from tikki.bots.heuristic import policy_for
-
             policy_for(game)
         if name == "learned":  # the game's model must be there (and NumPy)
             made.policy(game)  # type: ignore[attr-defined]
@@ -229,11 +228,8 @@ def level_spec(spec: str, game: Game) -> str:
     """The spec a table of ``game`` runs for ``spec``: :data:`MEDIUM_SEARCH` for
     ``heuristic`` when the game has no heuristic of its own (so that its four levels
     differ), else ``spec`` itself."""
-    if spec == "heuristic":
-        from tikki.bots.heuristic import plain, policy_for
-
-        if policy_for(game) is plain:
-            return MEDIUM_SEARCH
+    if spec == "heuristic" and policy_for(game) is plain:
+        return MEDIUM_SEARCH
     return spec
 
 

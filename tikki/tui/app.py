@@ -21,6 +21,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
+from tikki import analysis
 from tikki import bots as botlib
 from tikki.bots.external import BotFailure
 from tikki.cards import parse_input, screen_text
@@ -275,8 +276,6 @@ class Session:
     def _hint(self, view: dict[str, Any]) -> None:
         """Ask the judge (the expert's search, as the analysis) for the move and its value:
         the move the analysis will rate best here at the same budget."""
-        from tikki import analysis
-
         number = len(self.state.moves) + 1
         seed = analysis.decision_seed(0, number)
         with self.console.status(_("Thinking...")):
@@ -371,8 +370,6 @@ class Session:
         if answer.strip().lower() not in YES:
             self.console.print(_("No analysis."))  # the shell's prompt on a line of its own
             return
-        from tikki import analysis
-
         try:
             result = analysis_view.run(
                 self.console,

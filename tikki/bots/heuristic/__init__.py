@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tikki.bots import legal_of
+from tikki.bots.base import legal_of
 from tikki.core import Game, RulesError
 
 Policy = Callable[[Game, Mapping[str, Any], random.Random], str]
