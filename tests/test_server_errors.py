@@ -24,6 +24,7 @@ from tests._server import (
     socket,
     state,
 )
+from tikki.core import load
 from tikki.server import create_app
 from tikki.server.db import Store
 from tikki.server.quota import Policy
@@ -182,3 +183,37 @@ def settled(message: dict[str, Any]) -> dict[str, Any]:
     socket's own comings and goings change nothing else)."""
     seats = [{k: v for k, v in s.items() if k != "away_since"} for s in message["table"]["seats"]]
     return {**message, "table": {**message["table"], "seats": seats}}
+
+
+ODD_SEATS = ["²", "٣", "9" * 5000, "+1", " 1"]
+"""Seat parameters that are not a plain seat number: a superscript and an Arabic-Indic
+digit (``str.isdigit`` says yes, ``int`` may not), a number past ``int``'s digit limit."""
+
+
+@pytest.mark.parametrize("seat", ODD_SEATS)
+def test_an_odd_replay_seat_is_refused_in_words(c: TestClient, seat: str) -> None:
+    tid = create(c)["table"]["id"]
+    r = c.get(f"/api/tables/{tid}/replay", params={"seat": seat})
+    status, code, message = error_of(r)
+    assert (status, code) == (404, "unknown_seat") and "give a seat 0–1" in message
+    game = load("myllymatti", 2)
+    played = game.new_state(seed=3)
+    while not played.is_over:
+        played.play(played.legal_moves()[0])
+    r = c.post("/api/replay", params={"seat": seat}, json=played.record())
+    assert error_of(r)[:2] == (404, "unknown_seat")
+
+
+def test_a_non_ascii_csrf_token_is_refused_as_any_wrong_token(c: TestClient) -> None:
+    c.get("/api/account")  # the CSRF cookie
+    r = c.post("/api/account/logout", headers={"X-CSRF-Token": "ä€".encode()})
+    assert error_of(r)[:2] == (403, "csrf")
+
+
+def test_joins_of_unknown_tables_leave_no_trace_in_memory(c: TestClient) -> None:
+    ratings = app_state(c).ratings
+    before = len(ratings.rated)
+    for i in range(50):
+        r = c.post(f"/api/tables/{'x' * 4000}{i}/seats/0", json={"name": "Anna"})
+        assert error_of(r)[1] == "unknown_table"
+    assert len(ratings.rated) == before

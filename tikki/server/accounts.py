@@ -337,7 +337,7 @@ class Accounts:
         sent = request.headers.get(CSRF_HEADER, "")
         cookie = request.cookies.get(CSRF_COOKIE, "")
         account = await self.current(request)
-        good = bool(sent) and hmac.compare_digest(sent, cookie)
+        good = bool(sent) and hmac.compare_digest(sent.encode(), cookie.encode())
         if good and account is not None:
             good = hmac.compare_digest(digest(sent), account.csrf_hash)
         if not good:

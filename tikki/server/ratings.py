@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 ANCHORS = Path(__file__).resolve().parent / "bot_ratings.json"
 """The bot levels' anchored ratings per game (``benchmarks/anchors.py``)."""
+KEPT = 10_000
+"""Tables whose rated mark is kept in memory (the oldest are read again when asked)."""
 PROVISIONAL_GAMES = 10
 """Rated games before a rating stops being provisional."""
 
@@ -141,13 +143,21 @@ class Ratings:
 
     async def is_rated(self, table_id: str) -> bool:
         """Whether a table is rated."""
-        if table_id not in self.rated:
-            self.rated[table_id] = await asyncio.to_thread(self._is_rated, table_id)
-        return self.rated[table_id]
+        known = self.rated.get(table_id)
+        if known is None:
+            known = await asyncio.to_thread(self._is_rated, table_id)
+            self._keep(table_id, known)
+        return known
+
+    def _keep(self, table_id: str, rated: bool) -> None:
+        """Remember whether a table is rated, forgetting the oldest past :data:`KEPT`."""
+        self.rated[table_id] = rated
+        while len(self.rated) > KEPT:
+            del self.rated[next(iter(self.rated))]
 
     async def mark_rated(self, table_id: str) -> None:
         """Make a new table rated."""
-        self.rated[table_id] = True
+        self._keep(table_id, True)
         await asyncio.to_thread(upsert_extra, self.engine, table_id, {"rated": True})
 
     def _pending(self) -> list[Any]:

@@ -54,7 +54,7 @@ def parse_seat(text: str | None, players: int) -> int | str | None:
         return None
     if text == ALL:
         return ALL
-    if text.isdigit() and int(text) < players:
+    if text.isascii() and text.isdigit() and len(text) <= 3 and int(text) < players:
         return int(text)
     raise ApiError(
         "unknown_seat",

@@ -89,6 +89,7 @@ async def join(
 ) -> dict[str, Any]:
     """Join an open seat (with its invite secret unless it is open to anyone); the
     answer holds the seat's token."""
+    await manager.get(table_id)  # an unknown table is refused before anything is kept of it
     await ratings.check_join(request, table_id)
     name = await accounts.on_join(request, body.name)
     table, token = await manager.join(table_id, seat, name, body.invite, address)
