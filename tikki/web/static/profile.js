@@ -4,7 +4,7 @@
 // the analysis (filterable by game), all records as one download, and the game's
 // leaderboard with the bot levels as reference lines. Every name is put in as text.
 import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
-import { levelName, percent } from "./words.js";
+import { botSeatName, levelName, percent, signed } from "./words.js";
 import { GAMES as DECLARED } from "./games.js";
 
 /**
@@ -104,7 +104,7 @@ function row(cells, cls = "") {
 }
 
 /** @param {Rating} r */
-const ratingText = (r) => r.rating.toFixed(1);
+const ratingText = (r) => signed(r.rating);
 
 /** @param {Rating} r */
 function ratingCell(r) {
@@ -121,7 +121,7 @@ function ratingCell(r) {
  * @returns {string}
  */
 function opponentNames(g) {
-  return g.opponents.map((o) => (o.kind === "bot" ? `${o.name ?? ""} (${levelName(o.bot)})` : o.name ?? "—")).join(", ");
+  return g.opponents.map((o) => (o.kind === "bot" ? botSeatName(o.name, o.bot ?? "") : o.name ?? "—")).join(", ");
 }
 
 /**
@@ -142,7 +142,7 @@ function change(g) {
   const c = g.rating_change;
   if (!c) return "";
   const d = c.after - c.before;
-  return el("span", `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)} (→ ${c.after.toFixed(1)})`, d >= 0 ? "up" : "down");
+  return el("span", `${signed(d, true)} (→ ${signed(c.after)})`, d >= 0 ? "up" : "down");
 }
 
 /**
@@ -230,7 +230,7 @@ export function renderChart(host, games, bots) {
   for (const b of bots) {
     chart.append(svg("line", { x1: L, x2: W - 10, y1: y(b.rating), y2: y(b.rating), class: "bot-ref" }));
     const label = svg("text", { x: 4, y: y(b.rating) + 4, class: "bot-ref-label" });
-    label.textContent = `${levelName(b.bot)} ${b.rating.toFixed(1)}`;
+    label.textContent = `${levelName(b.bot)} ${signed(b.rating)}`;
     chart.append(label);
   }
   const coords = [[x(0), y(points[0].start)], ...points.map((p, i) => [x(i + 1), y(p.value)])];
@@ -292,7 +292,7 @@ async function renderBoard(host, game) {
   const rows = lines.map((line) =>
     line.kind === "person"
       ? row([link(line.p.name, `/players/${encodeURIComponent(line.p.name)}`), ratingCell(line.p), line.p.games])
-      : row([_("Bot: {level}", { level: levelName(line.b.bot) }), line.b.rating.toFixed(1), ""], "bot-line"),
+      : row([_("Bot: {level}", { level: levelName(line.b.bot) }), signed(line.b.rating), ""], "bot-line"),
   );
   const title = el("h3", GAMES[game] ?? game);
   host.replaceChildren(title, table([_("Player"), _("Rating"), _("Games")], rows));

@@ -38,6 +38,26 @@ export function levelName(spec) {
   return name in LEVELS ? _(LEVELS[name]) : name;
 }
 
+/** A bot seat's name as stored (`Aino (Medium)`, in English) with its level once, in
+ * the page's language (`Aino (Keskitaso)`); the level alone for a seat without a name.
+ * @param {string | null | undefined} stored
+ * @param {string} spec
+ * @returns {string} */
+export function botSeatName(stored, spec) {
+  const first = (stored ?? "").split(" (")[0];
+  return first ? `${first} (${levelName(spec)})` : levelName(spec);
+}
+
+/** `x` to one decimal with a true minus sign (`−2.4`), and a `+` when `plus`.
+ * @param {number} x
+ * @param {boolean} [plus]
+ * @returns {string} */
+export function signed(x, plus = false) {
+  const text = Math.abs(x).toFixed(1);
+  if (Number(text) === 0) return plus ? `+${text}` : text;
+  return x < 0 ? `−${text}` : plus ? `+${text}` : text;
+}
+
 /** The lobby's label of a bot level `{spec, label}`: its level in words.
  * @param {import("./games.js").BotLevel} bot */
 export const levelLabel = (bot) => (String(bot.spec).split(":")[0] in LEVELS ? levelName(bot.spec) : bot.label);
