@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from tests._server import TestClient, app_state, auth, client, create, error_of, join
+from tikki.server.chat import KEEP, SPECTATORS_PER_MINUTE, ChatMessage
+from tikki.server.errors import ApiError
 
 XSS = '<img src=x onerror="alert(1)">'
 
@@ -83,3 +85,43 @@ def test_chat_rate_limited(tmp_path: Path) -> None:
         assert chat(c, table_id, None, phrase="oops").status_code == 201  # another sender
         assert error_of(chat(c, table_id, "nope", phrase="gg"))[1] == "bad_token"
         assert error_of(c.get("/api/tables/nosuch/chat"))[1] == "unknown_table"
+
+
+def spectators_post(c: TestClient, table_id: str, count: int) -> list[int]:
+    """``count`` spectators' messages, each from another sender (as many addresses would)."""
+    chat_of, table = app_state(c).chat, app_state(c).manager.tables[table_id]
+    assert c.portal is not None
+    codes = []
+    for i in range(count):
+        body = ChatMessage(phrase="hurry")
+        try:
+            c.portal.call(chat_of.post, table, None, f"guest:{i}", "Spectator", body)
+            codes.append(201)
+        except ApiError as err:
+            codes.append(429 if err.code == "rate_limited" else 400)
+    return codes
+
+
+def test_spectators_cannot_push_the_players_messages_out(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        table_id = create(c, seed=3)["table"]["id"]
+        anna, _ben = join(c, table_id, 0, "Anna"), join(c, table_id, 1, "Ben")
+        assert chat(c, table_id, anna, phrase="gg").status_code == 201
+        app_state(c).chat.spectators.rate = 1e9  # no cap here: the window is what is tested
+        app_state(c).chat.spectators.burst = 1e9
+        assert spectators_post(c, table_id, KEEP + 50) == [201] * (KEEP + 50)
+        seen = read(c, table_id, None)["messages"]  # the spectators read both channels
+        assert [m["phrase"] for m in seen if m["channel"] == "players"] == ["gg"]
+        assert len(seen) == KEEP + 1
+        players = read(c, table_id, anna)["messages"]
+        assert [(m["name"], m["phrase"]) for m in players] == [("Anna", "gg")]
+
+
+def test_a_crowd_of_spectators_is_capped_per_table(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        app_state(c).chat.spectators.clock = lambda: 0.0
+        table_id = create(c, seed=3)["table"]["id"]
+        anna = join(c, table_id, 0, "Anna")
+        codes = spectators_post(c, table_id, 200)  # 40 addresses x 5 messages
+        assert codes.count(201) == SPECTATORS_PER_MINUTE and 429 in codes
+        assert chat(c, table_id, anna, phrase="gg").status_code == 201  # players are not capped

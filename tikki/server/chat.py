@@ -41,7 +41,10 @@ MESSAGES_PER_MINUTE = 12.0
 """Messages one sender may send a minute (a burst of :data:`BURST`)."""
 BURST = 5.0
 KEEP = 200
-"""Messages a table keeps (older ones are dropped from what is shown)."""
+"""Messages a table keeps in each channel (older ones are dropped from what is shown), so
+the spectators' messages never push the players' out."""
+SPECTATORS_PER_MINUTE = 30
+"""Messages all of a table's spectators together may send a minute (as many at once)."""
 WAIT = 25.0
 """The longest a long poll waits, in seconds."""
 
@@ -82,6 +85,8 @@ class Chat:
         self.engine = engine
         self.rooms: dict[str, Room] = {}
         self.limits = RateLimiter(MESSAGES_PER_MINUTE, BURST)
+        self.spectators = RateLimiter(SPECTATORS_PER_MINUTE, SPECTATORS_PER_MINUTE)
+        """The spectators' channel of each table, all senders together."""
 
     def _load(self, table_id: str) -> Room:
         with self.engine.connect() as connection:
@@ -101,11 +106,11 @@ class Chat:
                 "text": r.text,
                 "time": iso(r.time),
             }
-            for r in rows[-KEEP:]
+            for r in rows
         ]
         host = None if extra is None else extra.host_seat
         free = True if extra is None else bool(extra.free_text)
-        return Room(messages, host, free)
+        return Room(kept(messages), host, free)
 
     async def room(self, table_id: str) -> Room:
         """A table's room (loaded once)."""
@@ -150,6 +155,14 @@ class Chat:
             f"{table.id}:{sender}",
             lambda: _("you may send {n:g} messages a minute", n=MESSAGES_PER_MINUTE),
         )
+        if seat is None:
+            self.spectators.spend(
+                table.id,
+                lambda: _(
+                    "this table's spectators may send {n:g} messages a minute together",
+                    n=SPECTATORS_PER_MINUTE,
+                ),
+            )
         message = {
             "seq": room.seq() + 1,
             "channel": "players" if seat is not None else "spectators",
@@ -160,7 +173,7 @@ class Chat:
             "time": iso(now()),
         }
         await asyncio.to_thread(self._store, table.id, message)
-        room.messages = [*room.messages[-(KEEP - 1) :], message]
+        room.messages = kept([*room.messages, message])
         room.changed.set()
         room.changed = asyncio.Event()
         return message
@@ -175,6 +188,18 @@ class Chat:
         room.changed.set()
         room.changed = asyncio.Event()
         return room
+
+
+def kept(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The newest :data:`KEEP` messages of each channel, in their order."""
+    counts: dict[str, int] = {}
+    newest_first = []
+    for message in reversed(messages):
+        channel = message["channel"]
+        counts[channel] = counts.get(channel, 0) + 1
+        if counts[channel] <= KEEP:
+            newest_first.append(message)
+    return newest_first[::-1]
 
 
 def clean(text: str | None) -> str | None:
@@ -287,4 +312,15 @@ async def after_join(request: Request, table: Table, seat: int, address: str) ->
         await _chat(request).set_host(table, seat)
 
 
-__all__ = ["PHRASES", "TEXT_MAX", "Chat", "after_join", "clean", "readable", "router"]
+__all__ = [
+    "KEEP",
+    "PHRASES",
+    "SPECTATORS_PER_MINUTE",
+    "TEXT_MAX",
+    "Chat",
+    "after_join",
+    "clean",
+    "kept",
+    "readable",
+    "router",
+]
