@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import gc
+import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 from types import FrameType
 
 import uvicorn
@@ -109,6 +112,40 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+@contextlib.contextmanager
+def hold_database(url: str) -> Iterator[None]:
+    """Hold a SQLite database file for this server while it runs (a lock file beside it):
+    a second ``tikki serve`` on the same file is refused in words instead of sharing it
+    silently.  Other databases (PostgreSQL) are shared by a cluster's processes on purpose."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url[len(prefix) :] in ("", ":memory:"):
+        yield
+        return
+    path = Path(url[len(prefix) :])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{path}.lock", "a+", encoding="utf-8") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "?"
+            raise ServeError(
+                _(
+                    "another tikki serve (process {pid}) uses the database {path}: stop it, "
+                    "or give this server a file of its own with --db sqlite:///OTHER.sqlite",
+                    pid=holder,
+                    path=str(path),
+                )
+            ) from None
+        lock.truncate(0)
+        lock.write(str(os.getpid()))
+        lock.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def serve(
     host: str,
     port: int,
@@ -135,6 +172,26 @@ def serve(
             _("--bot-delay is a number of seconds >= 0, not {bot_delay}", bot_delay=bot_delay)
         )
     url = db or default_db_url()
+    with hold_database(url):
+        _serve(url, host, port, bot_delay, hint_bot, announce, client_seeds, policy, limits,
+               forwarded_allow_ips, cluster, node)  # fmt: skip
+
+
+def _serve(
+    url: str,
+    host: str,
+    port: int,
+    bot_delay: float,
+    hint_bot: str,
+    announce: Callable[[str], None],
+    client_seeds: bool,
+    policy: Policy | None,
+    limits: Limits,
+    forwarded_allow_ips: str | None,
+    cluster: bool,
+    node: str | None,
+) -> None:
+    """:func:`serve` on its database ``url`` (held)."""
     try:
         app = create_app(
             url,
@@ -175,4 +232,12 @@ def serve(
         raise ServeError(_("the server did not start (see the messages above)"))
 
 
-__all__ = ["GC_THRESHOLDS", "ServeError", "bind", "config", "serve", "tune_gc"]
+__all__ = [
+    "GC_THRESHOLDS",
+    "ServeError",
+    "bind",
+    "config",
+    "hold_database",
+    "serve",
+    "tune_gc",
+]
