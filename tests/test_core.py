@@ -280,6 +280,15 @@ def test_tampered_field_is_named(field: str, value: Any, needle: str) -> None:
         tikki.replay(record)
 
 
+def test_a_file_that_is_no_record_says_so() -> None:
+    """Any other JSON object (no ``format``) is not taken for a record of an odd format."""
+    for other in ({"x": 1}, {"game": "myllymatti"}):
+        with pytest.raises(RulesError) as caught:
+            tikki.replay(other)
+        assert "not a tikki game record" in str(caught.value)
+        assert "None" not in str(caught.value)
+
+
 @pytest.mark.parametrize("key", ["format", "rules", "game", "players", "options", "seed", "moves"])
 def test_missing_key_is_named(key: str) -> None:
     record = record_of()

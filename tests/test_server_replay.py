@@ -104,7 +104,7 @@ def test_bad_records_and_seats_get_one_clear_line(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         table_id, record = finished_table(c)
         cases: list[tuple[Any, str, int, str, str]] = [
-            ({"x": 1}, "", 400, "bad_record", "record format"),
+            ({"x": 1}, "", 400, "bad_record", "not a tikki game record"),
             ({**record, "moves": [*record["moves"][:3], "bogus"]}, "", 400, "bad_record", "move 4"),
             ({**record, "players": "three"}, "", 400, "bad_record", "cannot be replayed"),
             (record, "9", 404, "unknown_seat", "give a seat 0–1"),

@@ -25,6 +25,14 @@ def replay(
         raise RulesError(_t("a record is a JSON object"))
     if "history" in record and "moves" not in record:
         raise RulesError(_t("this is one seat's record (no seed, no deck): it cannot be replayed"))
+    if "format" not in record:
+        raise RulesError(
+            _t(
+                "this is not a tikki game record: it has no 'format' (a record tikki writes "
+                "has \"format\": {supported})",
+                supported=RECORD_FORMAT,
+            )
+        )
     fmt = record.get("format")
     if fmt != RECORD_FORMAT:
         raise RulesError(
