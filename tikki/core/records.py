@@ -29,7 +29,7 @@ def replay(
         raise RulesError(
             _t(
                 "this is not a tikki game record: it has no 'format' (a record tikki writes "
-                "has \"format\": {supported})",
+                'has "format": {supported})',
                 supported=RECORD_FORMAT,
             )
         )
