@@ -125,3 +125,11 @@ def test_a_crowd_of_spectators_is_capped_per_table(tmp_path: Path) -> None:
         codes = spectators_post(c, table_id, 200)  # 40 addresses x 5 messages
         assert codes.count(201) == SPECTATORS_PER_MINUTE and 429 in codes
         assert chat(c, table_id, anna, phrase="gg").status_code == 201  # players are not capped
+
+
+def test_the_chat_says_whether_people_sit_at_the_table(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        with_people = create(c, seed=3)["table"]["id"]
+        assert read(c, with_people)["people"] is True
+        bots = create(c, seats=[{"kind": "bot", "bot": "random"}] * 2)["table"]["id"]
+        assert read(c, bots)["people"] is False  # the page shows no chat there

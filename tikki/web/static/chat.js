@@ -22,6 +22,7 @@ import { loadToken, storage } from "./api.js";
  * @property {boolean} free_text the table allows free text
  * @property {boolean} host this reader may switch free text on and off
  * @property {"players" | "spectators"} channel where this reader writes
+ * @property {boolean} people a person sits (or may sit) at the table: no chat where only bots play
  */
 
 /** The quick phrases by id, in English (the msgids). @type {Record<string, string>} */
@@ -85,7 +86,7 @@ class TableChat {
     /** @type {string | null} the sender this reader is */
     this.you = null;
     /** @type {ChatInfo} */
-    this.info = { free_text: true, host: false, channel: "spectators" };
+    this.info = { free_text: true, host: false, channel: "spectators", people: true };
     /** @type {AbortController | null} */
     this.abort = null;
     this.loaded = false;
@@ -144,7 +145,7 @@ class TableChat {
     this.error.className = "chat-error";
     this.error.setAttribute("role", "status");
     this.host.replaceChildren(h, this.channel, this.log, phrases, this.form, this.toggle, this.error);
-    this.host.hidden = false;
+    this.host.hidden = true; // shown once the chat answers that people sit at the table
   }
 
   /** Send a phrase or text; true if the server took it.
@@ -188,7 +189,8 @@ class TableChat {
   }
 
   render() {
-    const { free_text: free, host, channel } = this.info;
+    const { free_text: free, host, channel, people } = this.info;
+    this.host.hidden = !people;
     this.channel.textContent =
       channel === "players" ? _("You are writing to the players.") : _("You are writing to the spectators.");
     this.form.hidden = !free;
