@@ -17,6 +17,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -136,3 +137,29 @@ def test_restart_on_postgresql(
     tmp_path: Path, postgres_url: str, reference: dict[str, Any]
 ) -> None:
     check_restart(postgres_url, tmp_path / "server.log", reference)
+
+
+def test_a_waiting_chat_reader_is_answered_when_the_server_stops(tmp_path: Path) -> None:
+    """SIGTERM: a chat long poll in flight gets its (empty) answer at once, not a 500 when
+    the server's grace ends."""
+    answers: list[Any] = []
+    with server(f"sqlite:///{tmp_path / 'web.sqlite'}", tmp_path / "log.txt") as (proc, http):
+        seats = [{"kind": "open"}, {"kind": "open"}]
+        tid = http.post("/api/tables", json={"game": "myllymatti", "seats": seats}).json()
+        url = f"/api/tables/{tid['table']['id']}/chat?after=0&wait=true"
+
+        def poll() -> None:
+            try:
+                answers.append(http.get(url))
+            except httpx.HTTPError as err:
+                answers.append(err)
+
+        reader = threading.Thread(target=poll)
+        reader.start()
+        time.sleep(1.0)  # the poll is waiting for a message
+        proc.send_signal(signal.SIGTERM)
+        reader.join(60)
+        assert proc.wait(60) == 0
+    assert len(answers) == 1 and not isinstance(answers[0], Exception), answers
+    assert answers[0].status_code == 200, answers[0].text
+    assert answers[0].json()["messages"] == []

@@ -87,6 +87,15 @@ class Chat:
         self.limits = RateLimiter(MESSAGES_PER_MINUTE, BURST)
         self.spectators = RateLimiter(SPECTATORS_PER_MINUTE, SPECTATORS_PER_MINUTE)
         """The spectators' channel of each table, all senders together."""
+        self.closing = False
+        """The server is stopping: long polls answer at once."""
+
+    def close(self) -> None:
+        """The server stops: every waiting reader gets its answer now, and no read waits
+        from now on (a long poll must not hold up a graceful stop)."""
+        self.closing = True
+        for room in self.rooms.values():
+            room.changed.set()
 
     def _load(self, table_id: str) -> Room:
         with self.engine.connect() as connection:
@@ -278,7 +287,7 @@ async def read(
     seat, sender, _name = await _who(request, table, authorization)
     room = await _chat(request).room(table.id)
     answer = _answer(room, table, seat, after)
-    if wait and not answer["messages"] and room.seq() <= after:
+    if wait and not answer["messages"] and room.seq() <= after and not _chat(request).closing:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(room.changed.wait(), WAIT)
         answer = _answer(room, table, seat, after)

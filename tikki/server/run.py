@@ -33,13 +33,19 @@ class _Server(uvicorn.Server):
     """uvicorn's server, ending quietly on Ctrl-C or SIGTERM (no re-raised signal), with
     one log line a second when ``accept()`` runs out of file descriptors."""
 
+    loop: asyncio.AbstractEventLoop | None = None
+
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
         self._captured_signals.clear()
         metrics.stopping(self.config.app)  # /healthz: 503 from now on
+        chat = getattr(getattr(self.config.app, "state", None), "chat", None)
+        if chat is not None and self.loop is not None:  # waiting chat readers answer now
+            self.loop.call_soon_threadsafe(chat.close)
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        asyncio.get_running_loop().set_exception_handler(AcceptErrors())
+        self.loop = asyncio.get_running_loop()
+        self.loop.set_exception_handler(AcceptErrors())
         await super().startup(sockets)
 
 
