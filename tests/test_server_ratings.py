@@ -286,3 +286,27 @@ def test_postgres_two_processes_settle_each_game_once(postgres_url: str, anchors
             t.join()
         assert sorted(applied) == [False, False, True, True], applied
         assert sorted(rating_rows(c).values()) == [3, 3]
+
+
+def test_no_hint_at_a_rated_table_while_it_plays(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        anna = TestClient(c.app)
+        assert register(anna, "Anna").status_code == 201
+        seats = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
+        body = {"game": "myllymatti", "players": 2, "seats": seats, "rated": True}
+        r = anna.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        table_id = r.json()["table"]["id"]
+        invite = r.json()["invites"][0]["url"].split("#invite=")[1]
+        joined = anna.post(f"/api/tables/{table_id}/seats/0", json={"name": "x", "invite": invite})
+        token = joined.json()["token"]
+        table = app_state(c).manager.tables[table_id]
+        for _wait in range(2000):  # the bot may lead: wait for Anna's turn
+            if table.state.current_player == 0:
+                break
+            time.sleep(0.005)
+        status, code, message = error_of(
+            c.post(f"/api/tables/{table_id}/hint", headers=auth(token))
+        )
+        assert (status, code) == (403, "no_help_rated")
+        assert "rated" in message and "after the end" in message

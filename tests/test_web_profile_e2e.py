@@ -109,3 +109,27 @@ def test_accounts_rated_game_and_profile(server: Server, browser: Browser) -> No
     watch.check()
     for page in (aino, bernd, guest):
         page.context.close()
+
+
+def test_the_hint_button_says_why_a_rated_table_has_none(server: Server, browser: Browser) -> None:
+    base = server.url
+    aino, bernd = sign_up(browser, base, "Aila"), sign_up(browser, base, "Berit")
+    seats = [{"kind": "open", "anyone": True}, {"kind": "open", "anyone": True}]
+    body = {"game": "myllymatti", "seats": seats, "rated": True}
+    table_id = aino.request.post(f"{base}/api/tables", data=body).json()["table"]["id"]
+    tokens = {}
+    for seat, page in enumerate((aino, bernd)):
+        r = page.request.post(f"{base}/api/tables/{table_id}/seats/{seat}", data={"name": "x"})
+        tokens[seat] = r.json()["token"]
+    to_act = aino.request.get(f"{base}/api/tables/{table_id}").json()["to_act"]
+    page = (aino, bernd)[to_act]
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`tikki.token.${id}`, token)",
+        [table_id, tokens[to_act]],
+    )
+    page.goto(f"{base}/t/{table_id}?lang=en")
+    hint = page.locator("#hint-btn")
+    hint.wait_for()
+    assert hint.is_disabled()
+    assert "No hints at a rated table" in (hint.get_attribute("title") or "")
+    assert "No hints at a rated table" in page.locator("#hint-text").inner_text()

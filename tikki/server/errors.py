@@ -30,6 +30,7 @@ STATUS = {
     "not_waiting": 409,
     "moved": 409,
     "revoked": 403,
+    "no_help_rated": 403,
     "too_slow": 408,
     "not_found": 404,
     "too_large": 413,

@@ -11,6 +11,7 @@ from contextlib import AbstractAsyncContextManager
 
 from tikki import analysis
 from tikki.core import JSON
+from tikki.i18n import _
 from tikki.serve_settings import Policy
 from tikki.server import botplay
 from tikki.server.errors import ApiError
@@ -149,7 +150,17 @@ class Bots:
 
         The default hint bot, ``judge``, is the analysis's judge (:func:`tikki.analysis.hint`:
         the expert's search at the analysis's budget and seed for this move), so the hint
-        is the move "Analyse my game" will rate best here."""
+        is the move "Analyse my game" will rate best here.  A rated table gives no hints
+        while it is played (``no_help_rated``): its ratings measure the people."""
+        if table.rated and table.status == "playing":
+            raise ApiError(
+                "no_help_rated",
+                _(
+                    "this table is rated: no hints while it is played (the analysis is there "
+                    "after the end)"
+                ),
+                table.seq,
+            )
         seat = turns.check_turn(table, seat, None, moving=False)
         view = table.state.view(seat)
         if self.hint_bot == JUDGE:

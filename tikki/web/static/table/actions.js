@@ -13,6 +13,9 @@ import { keys, rove } from "./keys.js";
 
 /** @typedef {import("../store.js").StateMessage} StateMessage */
 /** @typedef {import("../store.js").TableState} TableState */
+
+/** Why a rated table has no hints, in the page's language. */
+const NO_HINTS = () => _("No hints at a rated table while it is played: the analysis is there after the end.");
 /** @typedef {import("../renderers.js").Ctx} Ctx */
 
 /**
@@ -38,9 +41,12 @@ export function renderActions(m, ctx, store) {
       )}</button>`,
     );
   }
+  const rated = Boolean(m.table?.rated);
   if (m.status === "playing") {
+    const off = mine && !rated ? "" : " disabled";
+    const why = rated ? ` title="${esc(NO_HINTS())}"` : "";
     parts.push(
-      `<button type="button" id="hint-btn" class="secondary"${mine ? "" : " disabled"} aria-describedby="hint-text">${esc(_("Hint"))}</button>`,
+      `<button type="button" id="hint-btn" class="secondary"${off}${why} aria-describedby="hint-text">${esc(_("Hint"))}</button>`,
     );
   }
   setHtml(box, parts.join(""));
@@ -48,6 +54,8 @@ export function renderActions(m, ctx, store) {
   let hintText = "";
   if (store.hint && mine) {
     hintText = _("Suggestion ({level} bot): {move}", { level: esc(levelName(store.hint.bot)), move: moveChips(store.hint.move) });
+  } else if (mine && rated) {
+    hintText = `<span class="muted">${esc(NO_HINTS())}</span>`;
   } else if (mine && multi.length) {
     hintText = `<span class="muted">${esc(
       _("Click a card to select it; a run or sequence is several cards in a row, then press Play."),
