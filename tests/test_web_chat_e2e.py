@@ -102,18 +102,3 @@ def test_chat_between_languages(server: Server, browser: Browser) -> None:
     for page in (aino, bernd, watcher):
         page.context.close()
     setup.close()
-
-
-def test_no_chat_panel_at_a_table_of_bots(server: Server, browser: Browser) -> None:
-    base = server.url
-    context = browser.new_context(viewport=DESKTOP)
-    seats = [{"kind": "bot", "bot": "random"}] * 2
-    r = context.request.post(f"{base}/api/tables", data={"game": "myllymatti", "seats": seats})
-    assert r.status == 201, r.text()
-    page = context.new_page()
-    with page.expect_response(lambda answer: "/chat?" in answer.url, timeout=60_000) as got:
-        page.goto(f"{base}/t/{r.json()['table']['id']}")
-    assert got.value.ok and got.value.json()["people"] is False
-    page.wait_for_timeout(300)  # the page draws what the chat answered
-    assert page.locator("#chat").is_hidden()
-    context.close()

@@ -145,7 +145,7 @@ class TableChat {
     this.error.className = "chat-error";
     this.error.setAttribute("role", "status");
     this.host.replaceChildren(h, this.channel, this.log, phrases, this.form, this.toggle, this.error);
-    this.host.hidden = true; // shown once the chat answers that people sit at the table
+    this.host.hidden = false; // hidden again if the chat answers that only bots play here
   }
 
   /** Send a phrase or text; true if the server took it.
