@@ -86,7 +86,9 @@ class TableManager:
             self.registry, self.storage, self.moves, self.leave, self.stand_ins,
             self.ownership, self.policy, wake,
         )  # fmt: skip
-        self.seats = Seats(self.finder, self.policy, wake)
+        self.seats = Seats(
+            self.finder, self.registry, self.storage, self.ownership, self.policy, wake
+        )
         self.creator = Creator(self.registry, self.storage, self.ownership, self.policy, wake)
         self.rematches = Rematch(self.creator, self.seats)
         self.background: dict[str, asyncio.Task[None]] = {}

@@ -13,10 +13,13 @@ from dataclasses import replace
 
 from tikki.i18n import _, use
 from tikki.serve_settings import Policy
+from tikki.server.cluster import Ownership
 from tikki.server.db import StoredSeat
 from tikki.server.errors import ApiError
 from tikki.server.quota import RateLimiter
 from tikki.server.tables.ownership import Finder
+from tikki.server.tables.registry import Registry
+from tikki.server.tables.storage import Storage
 from tikki.server.tables.table import REVOKED, Connection, Table, hash_token, seat_list
 
 log = logging.getLogger("tikki.server")
@@ -28,15 +31,18 @@ class Seats:
     def __init__(
         self,
         finder: Finder,
+        registry: Registry,
+        storage: Storage,
+        ownership: Ownership,
         policy: Policy,
         wake: Callable[[Table], None],
     ) -> None:
         self.finder = finder
-        self.registry = finder.registry
-        self.storage = finder.storage
-        self.ownership = finder.ownership
+        self.registry = registry
+        self.storage = storage
+        self.ownership = ownership
         self.policy = policy
-        self.clock = finder.registry.clock
+        self.clock = registry.clock
         self.wake = wake
         self.joins = RateLimiter(policy.join_per_minute)
         """Seats taken per address."""
