@@ -6,9 +6,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests._server import TestClient, app_state, client, create, error_of, join
 from tikki import analysis
 from tikki.server import analysis as server_analysis
+from tikki.server.app import create_app
 
 
 def finished_table(c: TestClient) -> tuple[str, dict[str, Any]]:
@@ -82,3 +85,53 @@ def test_one_address_runs_a_bounded_number_of_analyses(tmp_path: Path) -> None:
         status, code, message = error_of(r)
         assert (status, code) == (429, "rate_limited")
         assert "still running" in message and r.headers["retry-after"] == "10"
+
+
+def check_kept(url: str) -> None:
+    """A finished analysis is kept in the database: after a restart it is answered at
+    once (GET and POST), with no search run; another seat's is still not there."""
+    with TestClient(create_app(url, bot_delay=0)) as c:
+        app_state(c).analyses.iterations = 20
+        table_id, _ = finished_table(c)
+        assert c.get(f"/api/tables/{table_id}/analyses").json()["seats"] == []
+        url1 = f"/api/tables/{table_id}/analysis/1"
+        assert c.post(url1).status_code == 202
+        first = wait_done(c, url1)
+        assert first["status"] == "done", first
+    with (
+        TestClient(create_app(url, bot_delay=0)) as c,
+        pytest.MonkeyPatch.context() as patch,
+    ):
+
+        def no_search(*args: Any) -> Any:
+            raise AssertionError("the kept analysis was searched again")
+
+        patch.setattr(analysis, "tasks_of", no_search)
+        patch.setattr(analysis, "judge_task", no_search)
+        assert app_state(c).analyses.jobs == {}
+        assert c.get(f"/api/tables/{table_id}/analyses").json() == {
+            "table": table_id,
+            "seats": [1],
+        }
+        kept = c.get(url1)
+        assert kept.status_code == 200, kept.text
+        assert kept.json() == first
+        again = c.post(url1)
+        assert again.status_code == 202 and again.json() == first
+        status, code, _ = error_of(c.get(f"/api/tables/{table_id}/analysis/0"))
+        assert (status, code) == (404, "not_found")
+
+
+def test_a_finished_analysis_is_kept_and_answered_from_sqlite(tmp_path: Path) -> None:
+    check_kept(f"sqlite:///{tmp_path / 'web.sqlite'}")
+
+
+def test_a_finished_analysis_is_kept_and_answered_from_postgresql(postgres_url: str) -> None:
+    check_kept(postgres_url)
+
+
+def test_no_list_of_analyses_before_the_end(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        table_id = create(c)["table"]["id"]
+        status, code, _ = error_of(c.get(f"/api/tables/{table_id}/analyses"))
+        assert (status, code) == (409, "not_finished")

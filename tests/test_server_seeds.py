@@ -12,6 +12,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     DateTime,
+    Float,
     MetaData,
     String,
     Table,
@@ -150,6 +151,14 @@ def check_upgrade(url: str) -> None:
         Column("bot", String(120), nullable=True),
         Column("token_hash", String(64), nullable=True),
     )
+    analyses = Table(  # accuracy only, no kept result
+        "tikki_analyses",
+        old,
+        Column("table_id", String(32), primary_key=True),
+        Column("seat", BigInteger, primary_key=True),
+        Column("accuracy", Float),
+        Column("decisions", BigInteger),
+    )
     engine = create_engine(normalize_url(url))
     old.create_all(engine)
     with engine.begin() as conn:
@@ -160,6 +169,9 @@ def check_upgrade(url: str) -> None:
                 "options": {}, "seed": 2**62 + 1, "status": "finished", "created": now(),
             },
         )  # fmt: skip
+        conn.execute(
+            insert(analyses), {"table_id": "old1", "seat": 0, "accuracy": 0.5, "decisions": 4}
+        )
     engine.dispose()
     store = Store(url)
     try:
@@ -169,9 +181,15 @@ def check_upgrade(url: str) -> None:
             row = session.get(TableRow, "old1")
             assert row is not None and row.seed == 2**62 + 1
             assert row.takeovers is None  # the column of stand-in bots was added
+        # an earlier analysis kept only its accuracy: it is analysed afresh when asked
+        assert store.kept_analysis("old1", 0) is None and store.analysed_seats("old1") == []
+        result = {"accuracy": 1.0, "decisions": [{"number": 1}]}
+        store.keep_analysis("old1", 0, result)
+        assert store.kept_analysis("old1", 0) == result and store.analysed_seats("old1") == [0]
     finally:
         store.close()
     with engine.begin() as conn:  # the old rows are gone; the new kinds of value fit
+        conn.execute(analyses.delete())
         conn.execute(tables.delete())
     check_store(url)
 

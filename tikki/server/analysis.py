@@ -7,10 +7,12 @@ one per (table, seat): asking again returns the same job.  Its decisions are jud
 by one in the search worker processes, in the crowd's share of the pool (behind people's
 tables, round-robin with bot-only tables by the lane ``analysis:ADDRESS``), so an analysis
 never holds the event loop and never delays a bot at a table where people sit; while a
-decision waits, the job shows its place in the queue (``queue``).  Jobs keep their results
-in memory (the newest :data:`KEEP` jobs); a restart forgets them, and asking again starts
-afresh.  Each address may run :data:`PER_ADDRESS` jobs at once, the server
-``--max-analyses`` in all; more answer ``429 rate_limited``.
+decision waits, the job shows its place in the queue (``queue``).  A finished job's result
+is kept in the database (:meth:`~tikki.server.db.Store.keep_analysis`), so that a seat's game
+is analysed once: asking again, after a restart too, answers the kept result at once.  Only
+a finished table's seats are analysed and answered, so nothing hidden is ever shown.  Jobs
+stay in memory too (the newest :data:`KEEP`).  Each address may run :data:`PER_ADDRESS` jobs
+at once, the server ``--max-analyses`` in all; more answer ``429 rate_limited``.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ class Job:
     total: int = 0
     done: int = 0
     result: analysis.Analysis | None = None
+    kept: dict[str, Any] | None = None
+    """The result as the API answers it, once done (read back from the database, or
+    :attr:`result`'s)."""
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
     where: Callable[[], int | None] | None = field(default=None, repr=False)
@@ -61,7 +66,7 @@ class Job:
         """``running``, ``done`` or ``failed``."""
         if self.error is not None:
             return "failed"
-        return "done" if self.result is not None else "running"
+        return "done" if self.kept is not None else "running"
 
     def public(self) -> dict[str, Any]:
         """The job as the API answers it."""
@@ -72,8 +77,8 @@ class Job:
             "done": self.done,
             "total": self.total,
         }
-        if self.result is not None:
-            out["analysis"] = self.result.to_json()
+        if self.kept is not None:
+            out["analysis"] = self.kept
         if self.error is not None:
             out["message"] = self.error
         if self.status == "running" and self.where is not None:
@@ -91,13 +96,22 @@ class Analyses:
         """Jobs running (or queued) at once on the whole server."""
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self.on_done: Callable[[Job], Awaitable[None]] | None = None
-        """Called with each job that has its result (the app keeps its accuracy for the
-        player's profile)."""
+        """Called with each job that has its result, once it is kept."""
 
-    def get(self, table: Table, seat: int) -> Job:
-        """The job of ``table``'s ``seat``; ``not_found`` when none was asked for."""
+    async def seats(self, table: Table) -> list[int]:
+        """The seats of a finished ``table`` whose analysis is running, done or kept."""
+        self._check(table, 0)
+        kept = await self.manager.storage.run(self.manager.store.analysed_seats, table.id)
+        here = {
+            seat for (t, seat), job in self.jobs.items() if t == table.id and job.status != "failed"
+        }
+        return sorted(here.union(kept))
+
+    async def get(self, table: Table, seat: int) -> Job:
+        """The job of ``table``'s ``seat`` (in memory, else kept); ``not_found`` when none
+        was asked for."""
         self._check(table, seat)
-        job = self.jobs.get((table.id, seat))
+        job = self.jobs.get((table.id, seat)) or await self._kept(table, seat)
         if job is None:
             raise ApiError(
                 "not_found",
@@ -110,14 +124,17 @@ class Analyses:
             )
         return job
 
-    def start(self, table: Table, seat: int, address: str) -> Job:
-        """Start (or return the running or finished) analysis of ``table``'s ``seat``."""
+    async def start(self, table: Table, seat: int, address: str) -> Job:
+        """Start (or return the running, finished or kept) analysis of ``table``'s ``seat``."""
         self._check(table, seat)
         key = (table.id, seat)
         job = self.jobs.get(key)
         if job is not None and job.status != "failed":
             self.jobs.move_to_end(key)
             return job
+        kept = await self._kept(table, seat)
+        if kept is not None:
+            return kept
         running = sum(1 for j in self.jobs.values() if j.owner == address and j.status == "running")
         if running >= PER_ADDRESS:
             raise ApiError(
@@ -145,6 +162,18 @@ class Analyses:
         self.jobs[key] = job
         self._trim()
         job.task = asyncio.create_task(self._run(job, table.state.record()))
+        return job
+
+    async def _kept(self, table: Table, seat: int) -> Job | None:
+        """A done job of the result kept in the database, remembered (``None``: none)."""
+        store = self.manager.store
+        result = await self.manager.storage.run(store.kept_analysis, table.id, seat)
+        if result is None:
+            return None
+        n = len(result["decisions"])
+        job = Job(table.id, seat, "", total=n, done=n, kept=result)
+        self.jobs[(table.id, seat)] = job
+        self._trim()
         return job
 
     @staticmethod
@@ -177,17 +206,23 @@ class Analyses:
             for task in tasks:
                 decisions.append(await self._judge(job, task))
                 job.done += 1
-            job.result = analysis.result_of(game, job.seat, self.iterations, 0, decisions)
+            result = analysis.result_of(game, job.seat, self.iterations, 0, decisions)
         except asyncio.CancelledError:
             raise
         except Exception as err:
             job.error = _("the analysis failed: {error}", error=err)
             return
+        job.result, job.kept = result, result.to_json()
+        try:
+            store = self.manager.store
+            await self.manager.storage.run(store.keep_analysis, job.table, job.seat, job.kept)
+        except Exception:  # the result stands in memory; a restart will compute it again
+            log.exception("keeping the analysis of %s seat %d failed", job.table, job.seat)
         if self.on_done is not None:
             try:
                 await self.on_done(job)
-            except Exception:  # the result stands; only the profile's chart misses it
-                log.exception("keeping the analysis of %s seat %d failed", job.table, job.seat)
+            except Exception:  # the result stands
+                log.exception("after the analysis of %s seat %d", job.table, job.seat)
 
     async def _judge(self, job: Job, task: analysis.Task) -> analysis.Decision:
         manager = self.manager

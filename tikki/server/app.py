@@ -128,7 +128,6 @@ def create_app(
     app.state.manager = manager
     app.state.cluster = manager.ownership  # /healthz asks it whether it is alive
     app.state.analyses = analyses
-    analyses.on_done = profile.accuracy_keeper(manager.store.engine)  # the profile's chart
     app.state.throttles = Throttles(manager.policy)
     app.state.accounts = accounts.Accounts(manager.store.engine)
     app.state.chat = chat.Chat(manager.store.engine)

@@ -235,8 +235,9 @@ class RatingChangeRow(Base):
 
 
 class AnalysisRow(Base):
-    """A finished analysis of one seat of a table: its accuracy (the share of decisions
-    without a label), for the player's profile; asked again, it is written again."""
+    """A finished analysis of one seat of a finished table: its accuracy (the share of
+    decisions without a label), for the player's profile, and the whole result as the API
+    answers it (``None`` in a row of an earlier version), so that it is computed once."""
 
     __tablename__ = "tikki_analyses"
 
@@ -246,6 +247,7 @@ class AnalysisRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     accuracy: Mapped[float] = mapped_column(Float)
     decisions: Mapped[int] = mapped_column(Integer)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 @dataclass
@@ -348,7 +350,8 @@ class Store:
         """Bring an earlier version's columns to today's: the seed from a 64-bit integer
         to its decimal text, the bot spec from 120 to 200 characters (PostgreSQL only;
         SQLite does not enforce a text's length), the seats' invite hashes (the open
-        seats of earlier tables stay open to anyone) and the tables' stand-in bots."""
+        seats of earlier tables stay open to anyone), the tables' stand-in bots and the
+        analyses' kept results."""
         with self.engine.begin() as connection:
             self._upgrade(connection)
 
@@ -364,6 +367,8 @@ class Store:
             steps.append("ALTER TABLE tikki_tables ADD COLUMN takeovers JSON")
         if "invite_hash" not in seat_columns:
             steps.append("ALTER TABLE tikki_seats ADD COLUMN invite_hash VARCHAR(64)")
+        if "result" not in {c["name"] for c in inspector.get_columns("tikki_analyses")}:
+            steps.append("ALTER TABLE tikki_analyses ADD COLUMN result JSON")
         if isinstance(seed["type"], Integer) and sqlite:
             steps += [
                 "ALTER TABLE tikki_tables RENAME COLUMN seed TO seed_int",
@@ -380,6 +385,39 @@ class Store:
             steps.append(f"ALTER TABLE tikki_seats ALTER COLUMN bot TYPE VARCHAR({BOT_SPEC_MAX})")
         for step in steps:
             connection.exec_driver_sql(step)
+
+    def keep_analysis(self, table_id: str, seat: int, result: dict[str, Any]) -> None:
+        """Store (or replace) the finished analysis of one seat: ``result`` as the API
+        answers it (with its ``accuracy`` and ``decisions``)."""
+        key = {"table_id": table_id, "seat": seat}
+        row = key | {
+            "accuracy": result["accuracy"],
+            "decisions": len(result["decisions"]),
+            "result": result,
+        }
+        with self.engine.begin() as connection:
+            connection.execute(delete(AnalysisRow).filter_by(**key))
+            connection.execute(insert(AnalysisRow), row)
+
+    def kept_analysis(self, table_id: str, seat: int) -> dict[str, Any] | None:
+        """The stored result of a seat's analysis (``None`` when none is kept)."""
+        with self.engine.connect() as connection:
+            result: dict[str, Any] | None = connection.execute(
+                select(AnalysisRow.result).where(
+                    AnalysisRow.table_id == table_id, AnalysisRow.seat == seat
+                )
+            ).scalar()
+        return result
+
+    def analysed_seats(self, table_id: str) -> list[int]:
+        """The seats of a table whose analysis is kept, in order."""
+        with self.engine.connect() as connection:
+            seats = connection.execute(
+                select(AnalysisRow.seat)
+                .where(AnalysisRow.table_id == table_id, AnalysisRow.result.is_not(None))
+                .order_by(AnalysisRow.seat)
+            ).scalars()
+            return list(seats)
 
     def close(self) -> None:
         """Release every connection."""

@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Engine, select
 
 from tikki.i18n import _
 from tikki.server import web
 from tikki.server.accounts import ERRORS, accounts_of, address_of, skeleton
-from tikki.server.analysis import Job
 from tikki.server.db import (
     AccountRow,
     AccountSeatRow,
@@ -68,35 +66,17 @@ def _games(engine: Engine, account_id: int, game: str | None) -> list[dict[str, 
                     RatingChangeRow.table_id == row.id, RatingChangeRow.account_id == account_id
                 )
             ).first()
-            accuracy = connection.execute(
-                select(AnalysisRow.accuracy).where(
+            analysed = connection.execute(
+                select(AnalysisRow.accuracy, AnalysisRow.result.is_not(None)).where(
                     AnalysisRow.table_id == row.id, AnalysisRow.seat == row.seat
                 )
-            ).scalar()
-            out.append(_game_json(row, list(seats), change) | {"accuracy": accuracy})
-    return out
-
-
-def keep_accuracy(engine: Engine, table_id: str, seat: int, accuracy: float, n: int) -> None:
-    """Store (or replace) the accuracy of a finished analysis of one seat."""
-    key = {"table_id": table_id, "seat": seat}
-    with engine.begin() as connection:
-        connection.execute(delete(AnalysisRow).filter_by(**key))
-        connection.execute(insert(AnalysisRow), {**key, "accuracy": accuracy, "decisions": n})
-
-
-def accuracy_keeper(engine: Engine) -> Callable[[Job], Awaitable[None]]:
-    """What :class:`~tikki.server.analysis.Analyses` calls with each finished job: its
-    accuracy, kept for the profile's chart (a restart forgets the jobs, not this)."""
-
-    async def keep(job: Job) -> None:
-        result = job.result
-        if result is not None and result.decisions:
-            await asyncio.to_thread(
-                keep_accuracy, engine, job.table, job.seat, result.accuracy, len(result.decisions)
+            ).first()
+            accuracy = None if analysed is None else analysed[0]
+            kept = analysed is not None and bool(analysed[1])
+            out.append(
+                _game_json(row, list(seats), change) | {"accuracy": accuracy, "analysed": kept}
             )
-
-    return keep
+    return out
 
 
 def _game_json(row: Any, seats: list[Any], change: Any) -> dict[str, Any]:
@@ -225,4 +205,4 @@ def router() -> APIRouter:
     return routes
 
 
-__all__ = ["accuracy_keeper", "keep_accuracy", "router", "statistics"]
+__all__ = ["router", "statistics"]

@@ -334,6 +334,13 @@ class AnalysisJob(BaseModel):
     )
 
 
+class AnalysedSeats(BaseModel):
+    """The seats of a finished table whose analysis is running, done or kept."""
+
+    table: str
+    seats: list[int] = Field(description="the seats analysed (or being analysed), in order")
+
+
 class GamesInfo(BaseModel):
     """The games with their players, variants and options, and the bot levels."""
 
@@ -342,6 +349,7 @@ class GamesInfo(BaseModel):
 
 
 __all__ = [
+    "AnalysedSeats",
     "BotLevel",
     "CreateTable",
     "Created",
