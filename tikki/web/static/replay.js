@@ -12,7 +12,7 @@ import { $, $button, $input, $select } from "./dom.js";
 import { _, languageSwitcher, translatePage } from "./i18n.js";
 import { describe } from "./moves.js";
 import { loaded, ready, rendererOf } from "./renderers.js";
-import { get, pack, post, unpack } from "./replay/record.js";
+import { compactJson, get, pack, post, unpack } from "./replay/record.js";
 import { renderSaid, verdictBadge } from "./replay/said.js";
 import { renderHands, renderSeats } from "./replay/seats.js";
 
@@ -315,7 +315,7 @@ async function openRecord(text, fresh) {
   if (fresh) rp.at = null;
   try {
     await load();
-    rp.packed = await pack(JSON.stringify(JSON.parse(text)));
+    rp.packed = await pack(compactJson(text)); // the text as it came: big seeds stay whole
     show(rp.at ?? 0);
   } catch (err) {
     $("#board").hidden = true;

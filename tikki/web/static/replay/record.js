@@ -47,6 +47,29 @@ export async function get(path, token) {
 }
 
 /**
+ * A JSON text without the whitespace between its tokens, every token kept as written: a
+ * round trip through JSON.parse would turn a record's 128-bit seed into a float.
+ * @param {string} text valid JSON
+ * @returns {string}
+ */
+export function compactJson(text) {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      out += c;
+      if (c === "\\") out += text[++i] ?? "";
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c !== " " && c !== "\n" && c !== "\r" && c !== "\t") out += c;
+  }
+  return out;
+}
+
+/**
  * A stream's bytes.
  * @param {ReadableStream<Uint8Array>} stream
  */
