@@ -25,7 +25,9 @@ and those of learned play:
 * ``myllymatti-learned``, ``mattis-learned``, ``mueckenstich-learned``: ``learned`` (the
   game's policy alone) vs ``heuristic`` loses less than ``heuristic`` does in the same
   seats: the reference, ``heuristic`` in every seat over the same deals, is run beside it
-  and its figure is the limit (its own games are saved too);
+  and its figure is the limit (its own games are saved too); "Met" is ``yes`` only where
+  the 95% interval lies wholly on the better side, ``not shown`` where the figure is better
+  but the interval reaches the limit;
 * ``mueckenstich-new-expert``: today's ``expert`` vs three of the expert as it was before
   its belief (``--old-expert``, default ``expert:belief=0``), head to head: at least +0.5 points a
   round.  ``--expert`` names the new one here too.
@@ -168,17 +170,31 @@ def measure(
     if "loss_rate" in figures:
         low, high = figures["loss_ci"]
         rate = figures["loss_rate"]
-        better = rate < target.limit if target.against_reference else rate <= target.limit
         figure, interval = f"loss {rate:.1%}", f"{low:.1%}–{high:.1%}"
+        if target.against_reference:  # better in the same seats: the interval says whether
+            met = verdict(rate < target.limit, high < target.limit)
+        else:
+            met = verdict(rate <= target.limit, True)
     else:
         low, high = figures["advantage_ci"]
         advantage = figures["mean_advantage"]
-        if target.against_reference:
-            better = advantage > target.limit
-        else:
-            better = low > target.limit if target.limit == 0.0 else advantage >= target.limit
         figure, interval = f"advantage {advantage:+.2f}", f"{low:+.2f}–{high:+.2f}"
-    return figure + suffix, interval, f"{median:.3f}", better and fast, command
+        if target.against_reference:
+            met = verdict(advantage > target.limit, low > target.limit)
+        elif target.limit == 0.0:
+            met = verdict(low > target.limit, True)
+        else:
+            met = verdict(advantage >= target.limit, True)
+    return figure + suffix, interval, f"{median:.3f}", met if fast else "NO", command
+
+
+def verdict(better: bool, beyond_chance: bool) -> str:
+    """The table's "Met": ``yes``, ``NO``, or ``not shown`` where the figure beats the
+    limit but its 95% interval reaches past it (a target measured against a reference in
+    the same seats must be better beyond chance, as the README's table reads it)."""
+    if not better:
+        return "NO"
+    return "yes" if beyond_chance else "not shown"
 
 
 def headline(figures: dict[str, Any]) -> str:
@@ -284,7 +300,7 @@ def main() -> None:
         figure, interval, median, met, command = measure(
             target, args.games, args.seed, args.jobs, args.results
         )
-        table.add_row(target.name, figure, interval, median, "yes" if met else "NO", command)
+        table.add_row(target.name, figure, interval, median, met, command)
     Console(width=200).print(table)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 from tikki.extras import require
 
@@ -30,6 +31,7 @@ import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
 
 from tikki.interop import openspiel  # noqa: E402
+from tikki.tui import outputs  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -41,6 +43,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--plus", action="store_true", help="CFR+ instead of vanilla CFR")
     parser.add_argument("--out", default="cfr_policy.json")
     args = parser.parse_args(argv)
+    try:  # refused now, not after the solve
+        out = outputs.check("--out", Path(args.out), "json").path
+    except outputs.OutputError as err:
+        parser.error(str(err))
     openspiel.register()
     game = pyspiel.load_game(args.game)
     solver = cfr.CFRPlusSolver(game) if args.plus else cfr.CFRSolver(game)
@@ -58,9 +64,12 @@ def main(argv: list[str] | None = None) -> None:
         key: {texts[a]: float(p) for a, p in enumerate(probabilities[row]) if p > 0}
         for key, row in average.state_lookup.items()
     }
-    with open(args.out, "w", encoding="utf-8") as out:
-        json.dump(table, out, indent=0, sort_keys=True)
-    print(f"average policy over {len(table)} information states saved to {args.out}")
+    try:
+        with out.open("w", encoding="utf-8") as file:
+            json.dump(table, file, indent=0, sort_keys=True)
+    except OSError as err:
+        raise SystemExit(f"error: could not write {out}: {err.strerror or err}") from None
+    print(f"average policy over {len(table)} information states saved to {out}")
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ require("gym", "the dataset writer (NumPy)", ("numpy",))
 
 import io
 import json
+import os
 import sqlite3
 import sys
 import zipfile
@@ -358,6 +359,7 @@ def dataset_command(
 ) -> None:
     """Write a dataset of decisions (.npz) from new bot games, records or an arena's games."""
     try:
+        _check_out(out)
         if reward not in ("game", "round"):
             raise RulesError(f"--reward is game or round, not {reward!r}")
         if bots:
@@ -373,13 +375,34 @@ def dataset_command(
         else:
             stored, sources = read_records(records, db)
             data = from_records(stored, reward, sources=sources)
-        if out.suffix != ".npz":
-            raise RulesError(f"--out {out}: the dataset is an .npz file, e.g. games.npz")
-        save(out, data)
-    except (RulesError, OSError) as err:
+        _write(out, data)
+    except RulesError as err:
         raise fail(str(err)) from None
     rows, episodes = len(data["action"]), len(data["returns"])
     print(f"{out}: {rows} decisions of {episodes} games")
+
+
+def _check_out(out: Path) -> None:
+    """Refuse ``--out`` before any game is played or read: an ``.npz`` file (not a folder)
+    in a folder that exists and can be written."""
+    if out.is_dir():
+        raise RulesError(f"--out {out} is a folder: give a file name, e.g. {out / 'games.npz'}")
+    if out.suffix != ".npz":
+        raise RulesError(f"--out {out}: the dataset is an .npz file, e.g. games.npz")
+    folder = out.parent
+    if not folder.is_dir():
+        raise RulesError(f"--out {out}: there is no folder {folder} (create it first)")
+    if not os.access(out if out.exists() else folder, os.W_OK):
+        what = out if out.exists() else f"the folder {folder}"
+        raise RulesError(f"--out {out}: {what} is not writable")
+
+
+def _write(out: Path, data: Mapping[str, Any]) -> None:
+    """:func:`save`, a failed write said in words (the system's reason, not its errno)."""
+    try:
+        save(out, data)
+    except OSError as err:
+        raise RulesError(f"could not write {out}: {err.strerror or err}") from None
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ import typer
 from tikki.commandline import fail, run
 from tikki.core import RulesError, game_class
 from tikki.i18n import _ as _t
+from tikki.tui import outputs
+from tikki.tui.outputs import OutputError
 
 DATA_ROOT = Path("learn-data")
 """Where ``data`` writes and ``train`` reads by default: ``learn-data/<game>/``."""
@@ -124,6 +126,8 @@ def train_command(
     try:
         widths = _hidden(hidden)
         folders = data or [DATA_ROOT / game]
+        target_file = inference.shipped(game) if ship else _checked_out(out, folders[0])
+        datalib.check_folders(folders, game, datalib.DEFAULT_PLAYERS.get(game) if ship else None)
         if games > 0:
             datalib.generate(game, folders[0], games, seed, bot=bot, progress=_say)
         trained = train.train(
@@ -137,11 +141,19 @@ def train_command(
             patience=patience,
             init=inference.read(init) if init is not None else None,
         )
-        path = inference.shipped(game) if ship else out or folders[0] / "model.npz"
-        trained.save(path)
-    except RulesError as err:
+        trained.save(target_file)
+    except (RulesError, OutputError) as err:
         raise fail(str(err)) from None
-    print(f"{path}: {json.dumps(trained.meta['validation'])}")
+    print(f"{target_file}: {json.dumps(trained.meta['validation'])}")
+
+
+def _checked_out(out: Path | None, folder: Path) -> Path:
+    """The model file to write: ``--out`` checked before any work as every command's
+    output is (an ``.npz`` in a folder that exists), else ``model.npz`` in the data
+    folder (made with the data)."""
+    if out is None:
+        return folder / "model.npz"
+    return outputs.check("--out", out, "npz").path
 
 
 def _hidden(text: str) -> tuple[int, int]:

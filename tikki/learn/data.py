@@ -245,6 +245,39 @@ def load(out: Path | list[Path]) -> dict[str, Any]:
     return data
 
 
+def check_folders(folders: Sequence[Path], name: str, players: int | None = None) -> None:
+    """Refuse, before anything is generated or trained, a data folder whose chunks hold
+    another game's positions than ``name``'s (or, with ``players``, another player count):
+    a model trained on them is that game's, whatever it is called."""
+    for folder in folders:
+        first = next(chunks(folder), None) if folder.is_dir() else None
+        if first is None:
+            continue
+        with np.load(first) as f:
+            meta = json.loads(str(f["meta"]))
+        if meta.get("game") != name:
+            raise RulesError(
+                _t(
+                    "{folder} holds {theirs}'s data, not {game}'s: a model trained on it would"
+                    " play {theirs}; give a folder of {game}'s data",
+                    folder=str(folder),
+                    theirs=str(meta.get("game")),
+                    game=name,
+                )
+            )
+        if players is not None and meta.get("players") != players:
+            raise RulesError(
+                _t(
+                    "{folder} holds {game}'s data for {theirs} players; the shipped model plays"
+                    " {players} (--ship): give data of {players} players, or --out a file",
+                    folder=str(folder),
+                    game=name,
+                    theirs=str(meta.get("players")),
+                    players=players,
+                )
+            )
+
+
 GAMES_APART = 1_000_000
 """How far apart :func:`join` numbers the games of successive folders."""
 
