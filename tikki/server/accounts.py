@@ -14,7 +14,9 @@ Guests play exactly as without accounts; nothing here is needed to play.
 - Every state-changing request of this module carries the CSRF token (double submit: the
   ``tikki_csrf`` cookie's value in the ``X-CSRF-Token`` header; once signed in, it must also
   be the session's own token).
-- Logins are rate-limited per account and per client address.
+- Logins are limited per client address, server-wide, and per (account, address) pair
+  with growing delays after wrong passwords (:mod:`tikki.server.logins`); every hash runs
+  in a small pool of its own that refuses when its queue is full.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from tikki.server.db import (
     now,
 )
 from tikki.server.errors import STATUS, ApiError
+from tikki.server.logins import Hashing, LoginLimits
 from tikki.server.quota import RateLimiter, client_key
 from tikki.server.schemas import ErrorBody
 
@@ -63,8 +66,6 @@ SESSION_DAYS = 30
 """How long a session cookie lives."""
 NAME_MIN, NAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
-LOGINS_PER_ACCOUNT = 5.0
-"""Login attempts per minute on one account (a burst of as many)."""
 LOGINS_PER_ADDRESS = 20.0
 """Login (and registration) attempts per minute from one client address."""
 ANONYMOUS = "anonymous"
@@ -192,8 +193,11 @@ class Accounts:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.per_account = RateLimiter(LOGINS_PER_ACCOUNT)
         self.per_address = RateLimiter(LOGINS_PER_ADDRESS)
+        self.logins = LoginLimits()
+        """The server-wide attempt rate and the delays after wrong passwords."""
+        self.hashing = Hashing()
+        """The password hashes' own small pool."""
         self.dummy_hash = HASHER.hash(secrets.token_urlsafe(16))
         """Checked against when a name is unknown, so both answers take as long."""
 
@@ -351,22 +355,19 @@ class Accounts:
         return account
 
     def limit_login(self, key: str | None, address: str) -> None:
-        """Spend one login attempt of the account ``key`` (``None``: a registration) and
-        of the address."""
+        """Spend one login attempt of the account ``key`` (``None``: a registration) from
+        the address: refused while the pair waits after wrong passwords, over the
+        address's rate or over the server's (:class:`~tikki.server.logins.LoginLimits`)."""
+        self.logins.attempt(key, address)
         self.per_address.spend(
             address, lambda: _("your address may try {n:g} logins a minute", n=LOGINS_PER_ADDRESS)
         )
-        if key is not None:
-            self.per_account.spend(
-                key,
-                lambda: _("this account may be tried {n:g} times a minute", n=LOGINS_PER_ACCOUNT),
-            )
 
     async def register(self, name: str, password: str) -> int:
         """Create an account; ``name_taken`` if its name (or one that looks alike) is."""
         shown = check_name(name)
         check_password(password)
-        hashed = await asyncio.to_thread(HASHER.hash, password)
+        hashed = await self.hashing.run(HASHER.hash, password)
         account_id = await asyncio.to_thread(self._create, shown, hashed)
         if account_id is None:
             raise ApiError(
@@ -381,7 +382,7 @@ class Accounts:
         row = await asyncio.to_thread(self._by_skeleton, skeleton(name))
         stored = row.password_hash if row is not None else self.dummy_hash
         try:
-            good: bool = await asyncio.to_thread(HASHER.verify, stored, password)
+            good: bool = await self.hashing.run(HASHER.verify, stored, password)
         except (VerificationError, InvalidHashError):
             good = False
         if row is None or not good:
@@ -524,10 +525,17 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
     """Sign in: a new session replaces this browser's old one."""
     accounts = accounts_of(request)
     await accounts.check_csrf(request)
-    accounts.limit_login(skeleton(body.name), address_of(request))
-    row = await accounts.verify(body.name, body.password)
+    key, address = skeleton(body.name), address_of(request)
+    accounts.limit_login(key, address)
+    try:
+        row = await accounts.verify(body.name, body.password)
+    except ApiError as err:
+        if err.code == "wrong_password":
+            accounts.logins.failed(key, address)
+        raise
+    accounts.logins.succeeded(key, address)
     if HASHER.check_needs_rehash(row.password_hash):
-        hashed = await asyncio.to_thread(HASHER.hash, body.password)
+        hashed = await accounts.hashing.run(HASHER.hash, body.password)
         await asyncio.to_thread(_rehash, accounts.engine, row.id, hashed)
     await accounts.sign_in(request, response, row.id)
     return {"account": {"name": row.name, "private": row.private}}
@@ -567,11 +575,13 @@ async def delete_account(body: Password, request: Request, response: Response) -
     its games stay, their seats named "anonymous"."""
     accounts = accounts_of(request)
     account = await accounts.check_csrf(request) or await accounts.require(request)
-    accounts.limit_login(f"id:{account.id}", address_of(request))
+    key, address = f"id:{account.id}", address_of(request)
+    accounts.limit_login(key, address)
     stored = await asyncio.to_thread(accounts._password_hash, account.id)
     try:
-        await asyncio.to_thread(HASHER.verify, stored, body.password)
+        await accounts.hashing.run(HASHER.verify, stored, body.password)
     except (VerificationError, InvalidHashError):
+        accounts.logins.failed(key, address)
         raise ApiError("wrong_password", _("wrong password")) from None
     seats = await asyncio.to_thread(accounts._delete, account.id)
     _anonymise_live(request, seats, account.id)

@@ -77,6 +77,13 @@ class RateLimiter:
         self._buckets[key] = (tokens - 1, now)
         return 0.0
 
+    def wait(self, key: str) -> float:
+        """The seconds until ``key`` has a token (0: it has one now); nothing is spent."""
+        now = self.clock()
+        tokens, then = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
     def spend(self, key: str, refusal: Callable[[], str]) -> None:
         """Spend one token of ``key``; ``rate_limited`` with the words of ``refusal`` and
         the seconds to wait when there is none."""
