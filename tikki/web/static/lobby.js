@@ -21,7 +21,7 @@ import { timerChoice } from "./leave.js";
 import { clearFieldError, fieldError } from "./fielderror.js";
 import { rememberSettings, renderQuickPlay } from "./quickplay.js";
 import { readOptions, renderOptions } from "./lobby/options.js";
-import { loadTables } from "./lobby/tables.js";
+import { clearSeatErrors, loadTables, seatError } from "./lobby/tables.js";
 
 /** @typedef {import("./lobby/options.js").LobbyGame} LobbyGame */
 /** @typedef {import("./games.js").BotLevel} BotLevel */
@@ -270,8 +270,13 @@ function showCreated(answer) {
  * @param {HTMLButtonElement | null} button the button that asked
  */
 async function take(id, seat, button) {
-  const name = playerName(button);
-  if (name === null) return;
+  const listed = Boolean(button?.closest("#tables"));
+  clearSeatErrors(); // the player acts again
+  const name = playerName(listed ? null : button);
+  if (name === null) {
+    if (listed) seatError(id, seat, _("Please enter your name first (at the top)."));
+    return;
+  }
   if (button) button.disabled = true;
   try {
     const link = loadInvites(id)[seat];
@@ -280,7 +285,8 @@ async function take(id, seat, button) {
     location.href = tableUrl(id, answer.seat);
   } catch (err) {
     const message = /** @type {Error} */ (err).message;
-    if (button) fieldError(button, message);
+    if (listed) seatError(id, seat, message); // kept through the list's refreshes
+    else if (button) fieldError(button, message);
     else fieldError($("#player-name"), message);
     if (button) button.disabled = false;
     loadTables();

@@ -87,17 +87,111 @@ function resultLine(t) {
   return `<div class="result-line" data-result="${esc(t.id)}">${esc(text)}</div>`;
 }
 
-/** Load the tables the filter asks for into the list (or say why not). */
+/** Load the tables the filter asks for into the list (or say why not); the errors of its
+ * seat buttons stay (see seatError). */
 export async function loadTables() {
   const list = $("#tables");
+  let html;
   try {
     /** @type {{tables: ListedTable[]}} */
     const answer = await api.tables($select("#table-filter").value);
-    list.innerHTML = answer.tables.length
+    for (const t of answer.tables) titles.set(t.id, t.title);
+    html = answer.tables.length
       ? answer.tables.map(describeTable).join("")
       : `<li class="muted">${esc(_("No tables here yet — create one above."))}</li>`;
   } catch (err) {
     const reason = /** @type {Error} */ (err).message;
-    list.innerHTML = `<li class="muted">${esc(_("The tables could not be loaded: {reason}", { reason }))}</li>`;
+    html = `<li class="muted">${esc(_("The tables could not be loaded: {reason}", { reason }))}</li>`;
   }
+  if (drawn === html) return; // unchanged: the buttons, the focus and the errors stay
+  drawn = html;
+  list.innerHTML = html;
+  showSeatErrors();
+}
+
+/** The list's HTML as last drawn. */
+let drawn = "";
+
+/** Each listed table's title, by id (an error outliving its seat button names it). */
+const titles = new Map();
+
+/**
+ * The errors of the list's seat buttons, by `table:seat`: they outlive the list's
+ * refreshes, until the player presses a seat button again or dismisses them.
+ * @type {Map<string, {table: string, seat: number, text: string, said: boolean}>}
+ */
+const seatErrors = new Map();
+
+/**
+ * Show an error of a seat button of the list beside it, and keep it there.
+ * @param {string} table
+ * @param {number} seat
+ * @param {string} text the whole error, in the page's language
+ */
+export function seatError(table, seat, text) {
+  seatErrors.set(`${table}:${seat}`, { table, seat, text, said: false });
+  showSeatErrors();
+}
+
+/** Forget the seat buttons' errors (the player acts again). */
+export function clearSeatErrors() {
+  seatErrors.clear();
+  showSeatErrors();
+}
+
+/** Draw the kept errors: each beside its button, or, once the button is gone (the seat
+ * taken, the table started), at the top of the list with the table and seat named. */
+function showSeatErrors() {
+  const list = $("#tables");
+  for (const el of list.querySelectorAll(".seat-error, .seat-error-item")) el.remove();
+  for (const button of list.querySelectorAll("button[aria-invalid]")) {
+    button.removeAttribute("aria-invalid");
+    button.removeAttribute("aria-describedby");
+  }
+  for (const [key, e] of seatErrors) {
+    const line = errorLine(key, e);
+    /** @type {HTMLButtonElement | null} */
+    const button = list.querySelector(`button[data-take="${e.seat}"][data-table="${CSS.escape(e.table)}"]`);
+    if (button) {
+      button.closest("li")?.appendChild(line);
+      button.setAttribute("aria-invalid", "true");
+      button.setAttribute("aria-describedby", line.id);
+    } else {
+      const item = document.createElement("li");
+      item.className = "seat-error-item";
+      line.firstChild?.replaceWith(
+        _("{table}, seat {number}: {reason}", {
+          table: titles.get(e.table) ?? "",
+          number: e.seat + 1,
+          reason: e.text,
+        }),
+      );
+      item.appendChild(line);
+      list.prepend(item);
+    }
+    e.said = true;
+  }
+}
+
+/**
+ * One kept error's line, with its × (announced the first time only).
+ * @param {string} key
+ * @param {{table: string, seat: number, text: string, said: boolean}} e
+ */
+function errorLine(key, e) {
+  const line = document.createElement("p");
+  line.className = "field-error seat-error";
+  line.id = `take-${e.table}-${e.seat}-error`;
+  if (!e.said) line.setAttribute("role", "alert");
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "link dismiss";
+  close.setAttribute("aria-label", _("Dismiss"));
+  close.textContent = "×";
+  close.addEventListener("click", () => {
+    seatErrors.delete(key);
+    showSeatErrors();
+  });
+  line.append(e.text, " ", close);
+  return line;
 }
