@@ -422,6 +422,9 @@ def test_myllymatti_whole_game(server: Server, browser: Browser) -> None:
     assert record["options"]["runs"] is True
     assert any("+" in m for m in record["moves"]), "no run was played"
     analyse_my_game(page)
+    page.reload()  # the analysis is kept: reopening the table shows it at once
+    page.locator(".analysis-summary").wait_for(timeout=5_000)
+    assert page.locator("#analyse").count() == 0
     watch.check()
     context.close()
 

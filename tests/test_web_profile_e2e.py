@@ -86,6 +86,18 @@ def test_accounts_rated_game_and_profile(server: Server, browser: Browser) -> No
     aino.screenshot(path=str(DOCS_IMAGES / "profile.png"), full_page=True)
     replay.click()
     aino.wait_for_url(f"**/replay/{table_id}")
+    # the analysis is kept: the profile marks it, and at the table it shows at once
+    aino.goto(f"{base}/players/Aino?lang=en")
+    analysed = aino.locator("#games tbody tr").first.locator("a.analysed", has_text="Analysis")
+    assert analysed.get_attribute("href") == f"/t/{table_id}?seat=0#analysis"
+    seat_token = tokens[0][1]  # the seat was taken through the API: the page gets its token
+    aino.evaluate(
+        "([id, t]) => localStorage.setItem(`tikki.token.${id}`, t)", [table_id, seat_token]
+    )
+    analysed.click()
+    aino.locator(".analysis-summary").wait_for(timeout=5_000)
+    assert aino.locator("#analyse").count() == 0, "the kept analysis is shown without asking"
+    assert shown in aino.inner_text(".analysis-summary")
     # the lobby shows the rated option to a signed-in person only
     aino.goto(f"{base}/?lang=en")
     aino.locator("#account-link", has_text="Aino").wait_for()

@@ -86,8 +86,22 @@ export function renderAnalysis(m) {
     `<p class="muted">${esc(_("How good was each of your moves? The server tries every legal move from what you could see, in many possible deals."))}</p>` +
     `<button type="button" id="analyse">${esc(_("Analyse my game"))}</button> <span id="analysis-status" ` +
     `class="muted" role="status"></span><div id="analysis-body"></div>`;
-  // asking again (say, after a reload) returns the job already running or done
   $("#analyse").addEventListener("click", () => start(m.table.id, seat));
+  resume(m.table.id, seat);
+}
+
+/** Show at once an analysis of this seat that is running, done or kept by the server
+ * (after a reload or a restart too); otherwise the button waits for a click.
+ * @param {string} table
+ * @param {number} seat
+ */
+async function resume(table, seat) {
+  try {
+    const { seats } = /** @type {{seats: number[]}} */ (await api.analysedSeats(table));
+    if (seats.includes(seat)) show_(await api.analysis(table, seat));
+  } catch {
+    // nothing analysed to show: the button stays
+  }
 }
 
 /**

@@ -83,6 +83,8 @@ export const api = {
   analyse: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/analysis/${seat}`),
   /** @param {string} id @param {number} seat */
   analysis: (id, seat) => request("GET", `/api/tables/${encodeURIComponent(id)}/analysis/${seat}`),
+  /** @param {string} id */
+  analysedSeats: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/analyses`),
   /** @param {string} id @param {Token} token */
   rematch: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, undefined, token),
   /** @param {string} id @param {Token} token */

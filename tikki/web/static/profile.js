@@ -31,6 +31,7 @@ import { GAMES as DECLARED } from "./games.js";
  * @property {string} replay its replay's address
  * @property {string} analysis its analysis's address
  * @property {number | null} [accuracy] the analysis's accuracy (0–1), once analysed
+ * @property {boolean} [analysed] the analysis is kept: its link shows it at once
  */
 
 /**
@@ -145,6 +146,17 @@ function change(g) {
   return el("span", `${signed(d, true)} (→ ${signed(c.after)})`, d >= 0 ? "up" : "down");
 }
 
+/** The link to a game's analysis, marked ✓ when the analysis is kept (it opens at once).
+ * @param {PlayedGame} g
+ * @returns {HTMLAnchorElement} */
+function analysisLink(g) {
+  if (!g.analysed) return link(_("Analysis"), g.analysis);
+  const a = link(`${_("Analysis")} ✓`, g.analysis);
+  a.classList.add("analysed");
+  a.title = _("Analysed: the analysis opens at once");
+  return a;
+}
+
 /**
  * @param {HTMLElement} host
  * @param {PlayedGame[]} games
@@ -152,7 +164,7 @@ function change(g) {
 function renderGames(host, games) {
   const rows = games.map((g) => {
     const links = el("span");
-    if (g.status === "finished") links.append(link(_("Replay"), g.replay), " · ", link(_("Analysis"), g.analysis));
+    if (g.status === "finished") links.append(link(_("Replay"), g.replay), " · ", analysisLink(g));
     const accuracy = g.accuracy == null ? "" : percent(Math.round(g.accuracy * 100));
     return row([GAMES[g.game] ?? g.game, (g.finished || g.created || "").slice(0, 10), result(g), opponentNames(g), change(g), accuracy, links]);
   });
