@@ -184,7 +184,7 @@ def test_the_global_cap_is_exact_under_concurrency(tmp_path: Path) -> None:
     assert asyncio.run(scenario()) == (7, 7)
 
 
-def test_waiting_tables_expire_in_minutes_unless_joined_or_kept_open(tmp_path: Path) -> None:
+def test_waiting_tables_expire_in_minutes_unless_kept_open(tmp_path: Path) -> None:
     assert Policy().waiting_expiry == 600 and Policy().joined_expiry == 24 * 3600
     with client(tmp_path, policy=Policy(waiting_expiry=600)) as c:
         lone = create(c)["table"]["id"]
@@ -212,7 +212,7 @@ def test_waiting_tables_expire_in_minutes_unless_joined_or_kept_open(tmp_path: P
         later(c, 500)  # 700 s after the keep
         ids = {t["id"] for t in c.get("/api/tables").json()["tables"]}
         assert kept not in ids
-        assert c.get(f"/api/tables/{other}").status_code == 200  # joined from elsewhere
+        assert c.get(f"/api/tables/{other}").status_code == 404  # a join is not play
         started = create(c, game="mattis", seats=three)["table"]["id"]
         playing = join(c, started, 0)
         assert c.post(f"/api/tables/{started}/keep", headers=auth(playing)).status_code == 200
@@ -563,11 +563,13 @@ def test_one_address_may_hold_a_few_empty_waiting_tables(tmp_path: Path) -> None
         create(c)
         r = c.post("/api/tables", json={"game": "myllymatti", "seats": TWO_OPEN})
         status, code, message = error_of(r)
-        assert (status, code) == (429, "rate_limited") and "nobody else joined" in message
+        assert (status, code) == (429, "rate_limited") and "nobody played" in message
         create(c, seats=BOTS)  # bot-only tables do not wait for anyone
         with from_address(c, "198.51.100.20"):
-            join(c, first, 1, "Guest")  # someone else joined: it no longer counts
-        create(c)
+            join(c, first, 1, "Guest")  # someone else joined: nobody played, it counts
+        assert error_of(c.post("/api/tables", json={"game": "myllymatti", "seats": TWO_OPEN}))[
+            :2
+        ] == (429, "rate_limited")
 
 
 def test_a_trusted_proxy_is_exempt_from_the_per_address_connection_cap(tmp_path: Path) -> None:

@@ -90,7 +90,7 @@ def test_each_cap_refuses_alone_and_spends_nothing() -> None:
         (TableCounts(live=3, bot_tables=0), False, "live tables"),
         (TableCounts(live=0, bot_tables=2), True, "only bots play"),
         (TableCounts(live=0, bot_tables=0, own=2), False, "limit per address"),
-        (TableCounts(live=0, bot_tables=0, lone=1), False, "waiting for players"),
+        (TableCounts(live=0, bot_tables=0, lone=1), False, "nobody played yet"),
     ]
     for counts, bots_only, words in cases:
         with pytest.raises(ApiError) as caught:

@@ -81,10 +81,11 @@ class Policy:
     max_tables: int = setting(2000, "--max-tables", "live tables in all")
     """Live tables on the whole server (exact, however many ask at once)."""
     waiting_per_address: int = setting(
-        5, "--waiting-per-address", "waiting tables nobody else joined that one address may have"
+        5, "--waiting-per-address", "tables nobody played at yet that one address may have"
     )
-    """Waiting tables that nobody from another address joined, per creator's address
-    (a crowd of addresses cannot fill the server's cap with empty tables)."""
+    """Tables nobody has played at yet (waiting, or full without a person's move), joined
+    or not, per creator's address (a crowd of addresses cannot fill the server's cap with
+    tables they join for each other)."""
     max_bot_tables: int = setting(
         200, "--max-bot-tables", "live tables where only bots play, in all"
     )
@@ -95,16 +96,19 @@ class Policy:
     waiting_expiry: float = setting(
         600,
         "--waiting-expiry",
-        "seconds a table may wait for players unless someone from another address "
-        "joins (its creator's 'keep open' starts the time again)",
+        "seconds a table lives while nobody plays at it, joined or not (a seated "
+        "person's 'keep open' starts the time again)",
     )
-    """Seconds after which a table still waiting for players, that nobody from another
-    address has joined, is removed (its creator's "keep open" starts the time again)."""
+    """Seconds after which a table nobody has played at (waiting for players, or full
+    without a person's move) is removed, however many joined it (a seated person's "keep
+    open" of a waiting table starts the time again)."""
     joined_expiry: float = setting(
-        24 * 3600, "--joined-expiry", "seconds a table someone else joined may wait for players"
+        24 * 3600,
+        "--joined-expiry",
+        "seconds a table where people played may go without a move",
     )
-    """Seconds after which a waiting table that someone from another address joined is
-    removed."""
+    """Seconds after its last move at which a table where people have played is removed
+    (the long expiry starts with play, not with a join)."""
     watchers_per_table: int = setting(
         200, "--watchers-per-table", "WebSocket connections one table may have"
     )

@@ -162,8 +162,8 @@ class Throttles:
 @dataclass(frozen=True)
 class TableCounts:
     """What the caps on new tables count: live tables, those where only bots play, and
-    the asking address's live tables and waiting tables that nobody else joined (tables
-    being created included)."""
+    the asking address's live tables and its tables that nobody has played at yet,
+    joined or not (tables being created included)."""
 
     live: int
     bot_tables: int
@@ -206,11 +206,12 @@ def check_own_tables(n: int, policy: Policy) -> None:
 
 
 def check_lone_tables(n: int, policy: Policy) -> None:
-    """The cap on one address's waiting tables that nobody else joined."""
+    """The cap on one address's tables that nobody has played at yet (waiting, or full
+    without a person's move), whoever joined them."""
     if n >= policy.waiting_per_address:
         message = _(
-            "your address has {n} tables waiting for players that nobody else "
-            "joined, the limit: share their invite links, or let one expire",
+            "your address has {n} tables where nobody played yet, the limit: play at "
+            "one, or let one expire (in minutes)",
             n=n,
         )
         raise rate_limited(message, CAP_RETRY)
@@ -218,7 +219,7 @@ def check_lone_tables(n: int, policy: Policy) -> None:
 
 class TableCaps:
     """Whether a new table may be made: the caps on live tables (the server's, the
-    bot-only ones, an address's, an address's lone waiting ones) and the creation rate."""
+    bot-only ones, an address's, an address's unplayed ones) and the creation rate."""
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy

@@ -4,6 +4,7 @@ fresh id and started."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 from collections.abc import Callable
@@ -86,7 +87,7 @@ class Creator:
             bots = max(bots, site[1] + sum(1 for _a, b in pending if b))
         own = sum(1 for t in live if t.owner == address)
         own += sum(1 for a, _b in pending if a == address)
-        lone = sum(1 for t in live if t.owner == address and t.expires() and not t.joined)
+        lone = sum(1 for t in live if t.owner == address and not t.played and t.expires())
         lone += sum(1 for a, b in pending if a == address and not b)
         return TableCounts(n_live, bots, own, lone)
 
@@ -145,7 +146,9 @@ class Creator:
             )  # fmt: skip
             if table_id in self.registry.tables or not await self._lock_new(table_id):
                 continue
-            if await self.storage.write(_("the new table"), self.storage.store.add_table, stored):
+            store = self.storage.store
+            again = functools.partial(store.add_table, again=True)
+            if await self.storage.write(_("the new table"), store.add_table, stored, again=again):
                 return table_id
             await self.ownership.release(table_id)
         raise ApiError("unavailable", _("no free table id could be stored: try again"))

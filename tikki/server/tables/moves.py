@@ -5,6 +5,7 @@ applied.  A person who moves takes their seat back from a stand-in."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from typing import NoReturn
@@ -84,6 +85,7 @@ class Moves:
         table.state = state
         table.seq += 1
         table.turn_since = table.last_move = self.clock()
+        table.played = table.played or table.seats[seat].kind == "human"
         if outcome is not None:
             await self._finish(table)
 
@@ -91,10 +93,16 @@ class Moves:
         """Store move ``table.seq``; ``stale`` if another process stored it first,
         ``unavailable`` if the database fails (nothing changes then)."""
         store = self.storage.store
+        again = functools.partial(store.add_move, again=True)
         try:
-            await self.storage.run(store.add_move, table.id, table.seq, seat, played, outcome)
+            await self.storage.run(
+                store.add_move, table.id, table.seq, seat, played, outcome, again=again
+            )
         except MoveConflict:
             await self._conflict(table)
+        except ApiError as err:
+            err.seq = table.seq
+            raise
         except Exception:
             log.exception("storing move %d of table %s failed", table.seq, table.id)
             raise ApiError(

@@ -50,7 +50,10 @@ class Registry:
         on_timeout = options.pop("on_timeout", "wait")
         game = load(row.game, row.players, rules=rules, **options)
         state = game.new_state(seed=row.seed)
+        people = {s.seat for s in row.seats if s.kind == "human"}
+        played = False
         for move in row.moves:
+            played = played or state.current_player in people
             state.play(move)
         status = "finished" if state.is_over else row.status
         policy = self.policy
@@ -60,9 +63,10 @@ class Registry:
             memory_aids=memory_aids, forced_moves=forced_moves, rated=rated,
             turn_timer=turn_timer, on_timeout=on_timeout,
             takeovers=[Takeover.from_json(t) for t in row.takeovers],
+            account_seats=set(row.accounts),
             turn_since=self.clock(), last_move=row.last_move or row.created,
             away_after=policy.away_after, clock=self.clock, expiry=policy.waiting_expiry,
-            joined_expiry=policy.joined_expiry,
+            joined_expiry=policy.joined_expiry, played=played,
         )  # fmt: skip
 
     def rebuild_or_refuse(self, row: StoredTable) -> Table:

@@ -168,24 +168,36 @@ class Table:
     clock: Callable[[], datetime] = now
     """The manager's clock (tests replace it)."""
     expiry: float = 600.0
-    """Seconds a waiting table lives from its creation (or its last keep-open) unless
-    someone from another address joins it."""
+    """Seconds a table nobody has played at lives from its creation (or its last
+    keep-open, or its start), however many have joined it."""
     joined_expiry: float = 24 * 3600.0
-    """Seconds a waiting table that someone from another address joined lives."""
+    """Seconds a table where people have played lives after its last move."""
     kept: datetime | None = None
     """When a seated person last kept this waiting table open."""
     joined: bool = False
     """Whether someone from an address other than the creator's took a seat."""
+    played: bool = False
+    """Whether a move was made at a person's seat: only then has the table its long
+    expiry (:attr:`joined_expiry`); joining a seat is not playing."""
     acted: dict[int, datetime] = field(default_factory=dict)
     """When each seated person last made an authenticated request (their presence)."""
+    account_seats: set[int] = field(default_factory=set)
+    """The seats an account holds (their people are no guests)."""
 
     def expires(self) -> datetime | None:
-        """When this table is removed if it is still waiting (``None``: it is not)."""
-        if self.status != "waiting":
-            return None
-        if self.joined or (self.owner is None and any(s.kind == "human" for s in self.seats)):
-            return self.created + timedelta(seconds=self.joined_expiry)
-        return (self.kept or self.created) + timedelta(seconds=self.expiry)
+        """When this table is removed unless something happens (``None``: finished).
+
+        A table nobody has played at (waiting, or full but without a person's move) lives
+        :attr:`expiry` seconds from its creation, its last keep-open or its start; one
+        where people played lives :attr:`joined_expiry` seconds from its last move."""
+        if self.status == "finished" or all(s.kind == "bot" for s in self.seats):
+            return None  # bot-only tables finish by themselves
+        if self.played:
+            return (self.last_move or self.created) + timedelta(seconds=self.joined_expiry)
+        since = max(self.created, self.kept or self.created)
+        if self.status == "playing" and self.last_move is not None:
+            since = max(since, self.last_move)
+        return since + timedelta(seconds=self.expiry)
 
     def devices(self, seat: int | None) -> int:
         """How many connections hold ``seat`` (0 for spectators)."""
@@ -247,7 +259,16 @@ class Table:
             "may_hand_over": self.hand_over_in(s) == 0,
             "stand_in": None if stand_in is None else stand_in.bot,
             "resigned": stand_in is not None and stand_in.why == "resigned",
+            "holder": self.holder(s),
         }
+
+    def holder(self, s: StoredSeat) -> str | None:
+        """Who holds a seat: ``account``, ``guest`` or ``bot`` (``None``: open)."""
+        if s.kind == "bot":
+            return "bot"
+        if s.kind != "human":
+            return None
+        return "account" if s.seat in self.account_seats else "guest"
 
     def record(self, seat: int | None = None) -> JSON:
         """The game's record (``state.record``) with its seats: each one's name, and for

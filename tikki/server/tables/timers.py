@@ -186,8 +186,9 @@ class Timers:
             await asyncio.sleep(every)
 
     async def expire(self) -> list[str]:
-        """Remove the tables that have waited for players longer than the expiry; their
-        connections are closed with 4410.  Returns their ids."""
+        """Remove the tables past their expiry (:meth:`Table.expires`: nobody played
+        there for minutes, or nobody moved for a day); their connections are closed with
+        4410.  Returns their ids."""
         moment = self.clock()
         old = [
             t
@@ -197,7 +198,7 @@ class Timers:
         gone = []
         for table in old:
             async with table.lock:
-                if table.status != "waiting":
+                if (e := table.expires()) is None or e > self.clock():
                     continue
                 try:
                     await self.storage.run(self.storage.store.drop_table, table.id)

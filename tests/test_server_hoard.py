@@ -1,0 +1,72 @@
+"""Nothing on the server can be hoarded: tables nobody plays expire in minutes however many
+addresses join them, one address holds a few of them, idle watchers are closed, seated
+players keep a share of the connections, and idle HTTP connections give way to newcomers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests._server import TestClient, auth, client, create, error_of, join, pick, state
+from tests.test_server_crowds import from_address, later
+from tikki.server.quota import Policy
+
+THREE_OPEN = [{"kind": "open"}] * 3
+
+
+def ids(c: TestClient) -> set[str]:
+    """The ids of the lobby's tables (asking for them expires what is due)."""
+    return {t["id"] for t in c.get("/api/tables?status=all").json()["tables"]}
+
+
+def test_a_waiting_table_joined_from_elsewhere_still_expires_in_minutes(tmp_path: Path) -> None:
+    """A neighbour's join gave a waiting table a day; now only played moves do."""
+    with client(tmp_path, policy=Policy(waiting_expiry=600)) as c:
+        tid = create(c, game="mattis", seats=THREE_OPEN)["table"]["id"]
+        join(c, tid, 0)
+        with from_address(c, "203.0.113.9"):
+            join(c, tid, 1, "Guest")
+        later(c, 700)
+        ids(c)
+        assert error_of(c.get(f"/api/tables/{tid}"))[:2] == (404, "unknown_table")
+
+
+def test_a_full_table_nobody_plays_expires_and_a_played_one_lasts_a_day(tmp_path: Path) -> None:
+    """Two addresses filling each other's tables and never moving hold them minutes; a
+    table where a person moved lives a day from its last move."""
+    with client(tmp_path, client_seeds=True, policy=Policy(waiting_expiry=600)) as c:
+        idle = create(c, seed=1)["table"]["id"]
+        join(c, idle, 0)
+        with from_address(c, "203.0.113.9"):
+            join(c, idle, 1, "Guest")
+        played = create(c, seed=1)["table"]["id"]
+        tokens = [join(c, played, 0)]
+        with from_address(c, "203.0.113.9"):
+            tokens.append(join(c, played, 1, "Guest"))
+        assert c.get(f"/api/tables/{idle}").json()["expires"] is not None
+        message = state(c, played, tokens[0])
+        token = tokens[message["view"]["to_act"]]
+        message = state(c, played, token)
+        body = {"move": pick(message["view"], message["seq"]), "seq": message["seq"]}
+        r = c.post(f"/api/tables/{played}/moves", json=body, headers=auth(token))
+        assert r.status_code == 200, r.text
+        later(c, 700)
+        ids(c)
+        assert error_of(c.get(f"/api/tables/{idle}"))[:2] == (404, "unknown_table")
+        assert c.get(f"/api/tables/{played}").json()["status"] == "playing"
+        later(c, 24 * 3600)
+        ids(c)  # the lobby expires what is due
+        assert error_of(c.get(f"/api/tables/{played}"))[:2] == (404, "unknown_table")
+
+
+def test_joined_waiting_tables_count_against_the_address_cap(tmp_path: Path) -> None:
+    """Cross-joining neighbours no longer free an address from --waiting-per-address."""
+    with client(tmp_path, policy=Policy(waiting_per_address=2)) as c:
+        for _ in range(2):
+            tid = create(c, game="mattis", seats=THREE_OPEN)["table"]["id"]
+            with from_address(c, "198.51.100.20"):
+                join(c, tid, 1, "Guest")
+        r = c.post("/api/tables", json={"game": "mattis", "seats": THREE_OPEN})
+        status, code, message = error_of(r)
+        assert (status, code) == (429, "rate_limited") and "nobody played" in message
+        with from_address(c, "198.51.100.21"):  # another address has its own share
+            create(c, game="mattis", seats=THREE_OPEN)
