@@ -20,9 +20,14 @@ the game's options as OpenSpiel parameters (defaults from the option specs), plu
 
 What the adapter provides
 -------------------------
-* Sequential, imperfect information, general-sum (shedding games are zero-sum except
-  that an abandoned game gives −1 to everyone, docs/design.md: ``outcome``), terminal rewards:
-  ``returns()`` is ``outcome["returns"]``.
+* Sequential, imperfect information, terminal rewards: ``returns()`` is
+  ``outcome["returns"]``.  General-sum, except a configuration with an explicit chance
+  node (the mini games, below) whose every terminal history's returns have one sum: it
+  is declared zero-sum (or constant-sum), found by walking its whole tree
+  (:func:`constant_sum`), so OpenSpiel's zero-sum tools (``exploitability``) run on it.
+  The two-player shedding minis are zero-sum (a loser's −1 against the winner's +1);
+  elsewhere an abandoned game gives −1 to everyone (docs/design.md: ``outcome``), and a
+  game scored in points has no constant sum.
 * Integer actions with a fixed space per game and options, from
   :mod:`tikki.interop.encoding` (card ids first, then runs, words, ``slough X`` …);
   ``action_to_string`` gives the canonical move text, legal actions come sorted.
@@ -213,8 +218,10 @@ class _Adapter:
         deck = game.deck()
         self.deals: list[tuple[str, ...]] | None = None
         self.odds: list[float] = []
+        self.utility_sum: float | None = None
         if deal_only(game) and len(deck) <= EXPLICIT_DECK:
             self.deals, self.odds = distinct_deals(game)
+            self.utility_sum = constant_sum(game, self.deals)
         self.cards = {c: i for i, c in enumerate(dict.fromkeys(deck))}
         n, a, d = game.players, len(self.actions), len(self.cards)
         self.slot = n + a + 1 + d
@@ -259,6 +266,38 @@ def distinct_deals(game: tikki.Game) -> tuple[list[tuple[str, ...]], list[float]
     return deals, [size[d] / len(orders) for d in deals]
 
 
+SUM_NODES = 500_000
+"""The most histories :func:`constant_sum` walks before it gives up (general-sum)."""
+
+
+def constant_sum(
+    game: tikki.Game, deals: list[tuple[str, ...]], limit: int = SUM_NODES
+) -> float | None:
+    """The sum of the returns at every terminal history after ``deals``, where it is one
+    number for all of them (``None`` where it is not, or the tree holds more than
+    ``limit`` histories): every history is walked, so a game is declared zero- or
+    constant-sum only where it is one."""
+    sums: set[float] = set()
+    stack = [game.new_state(seed=0, deck=list(deal)) for deal in deals]
+    walked = 0
+    while stack:
+        state = stack.pop()
+        walked += 1
+        if walked > limit:
+            return None
+        outcome = state.outcome
+        if outcome is not None:
+            sums.add(round(sum(outcome["returns"]), 9))
+            if len(sums) > 1:
+                return None
+            continue
+        for move in state.legal_moves():
+            child = state.clone()
+            child.play(move)
+            stack.append(child)
+    return sums.pop() if len(sums) == 1 else None
+
+
 def _cards_in(value: Any, cards: Mapping[str, int]) -> set[str]:
     """Every card text inside a history entry (moves, revealed and drawn cards, events)."""
     found: set[str] = set()
@@ -278,10 +317,16 @@ def _adapter(name: str, players: int, options: str) -> _Adapter:
     return _Adapter(tikki.load(name, players, **_json_loads(options)))
 
 
-def game_type(name: str, explicit: bool = False, info_tensor: bool = False) -> Any:
+def game_type(
+    name: str,
+    explicit: bool = False,
+    info_tensor: bool = False,
+    utility_sum: float | None = None,
+) -> Any:
     """The ``pyspiel.GameType`` of one tikki game (``explicit``: of a configuration whose
     deal is an explicit chance node; ``info_tensor``: that has an information-state
-    tensor)."""
+    tensor; ``utility_sum``: the sum of the returns where every terminal has the same one,
+    zero-sum at 0 and constant-sum otherwise, else general-sum)."""
     cls = game_class(name)
     spec = tikki.games()[name]
     params: dict[str, Any] = {"players": cls.default_players, "variant": "standard"}
@@ -298,7 +343,7 @@ def game_type(name: str, explicit: bool = False, info_tensor: bool = False) -> A
             else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
         ),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=_utility(utility_sum),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
@@ -308,6 +353,16 @@ def game_type(name: str, explicit: bool = False, info_tensor: bool = False) -> A
         provides_observation_tensor=True,
         parameter_specification=params,
     )
+
+
+def _utility(utility_sum: float | None) -> Any:
+    """OpenSpiel's utility class for a configuration whose returns always sum to
+    ``utility_sum`` (``None``: they do not)."""
+    if utility_sum is None:
+        return pyspiel.GameType.Utility.GENERAL_SUM
+    if utility_sum == 0:
+        return pyspiel.GameType.Utility.ZERO_SUM
+    return pyspiel.GameType.Utility.CONSTANT_SUM
 
 
 def _options_from(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -339,10 +394,12 @@ class TikkiGame(pyspiel.Game):  # type: ignore[misc]
             num_players=players,
             min_utility=low,
             max_utility=high,
-            utility_sum=None,
+            utility_sum=self.adapter.utility_sum,
             max_game_length=self.adapter.length,
         )
-        gtype = game_type(name, deals is not None, self.adapter.info_tensor_ok)
+        gtype = game_type(
+            name, deals is not None, self.adapter.info_tensor_ok, self.adapter.utility_sum
+        )
         super().__init__(gtype, info, params)
 
     def _next_seed(self) -> int:
