@@ -6,12 +6,14 @@ own :class:`~tikki.server.tables.TableManager`; the protocol is ``docs/protocol.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import tikki
@@ -30,7 +32,7 @@ from tikki.server import (
 )
 from tikki.server.analysis import Analyses
 from tikki.server.cluster import ClusterOwnership
-from tikki.server.db import Store, default_db_url
+from tikki.server.db import Store, default_db_url, is_outage
 from tikki.server.errors import ApiError
 from tikki.server.lang import LanguageMiddleware
 from tikki.server.limits import BODY_TIMEOUT, MAX_MESSAGE, BodyLimit
@@ -38,12 +40,31 @@ from tikki.server.outbox import TransportControl
 from tikki.server.quota import Policy, Throttles
 from tikki.server.routes import ROUTERS
 from tikki.server.tables import TableManager
+from tikki.server.tables.storage import outage
+
+log = logging.getLogger("tikki.server")
 
 
 async def _api_error(_request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, ApiError)
-    headers = None if err.retry_after is None else {"Retry-After": str(err.retry_after)}
+    retry = err.retry_after
+    if retry is None and err.status == 503:  # every 503 says when to try again
+        retry = UNAVAILABLE_RETRY
+    headers = None if retry is None else {"Retry-After": str(retry)}
     return JSONResponse({"detail": err.detail()}, status_code=err.status, headers=headers)
+
+
+UNAVAILABLE_RETRY = 1
+"""The ``Retry-After`` (s) of a ``503 unavailable`` that names none (a table moving)."""
+
+
+async def _database_away(request: Request, err: Exception) -> JSONResponse:
+    """A database call outside the tables' storage thread (accounts, chat, ratings) found
+    the database out of reach: ``503 unavailable`` with ``Retry-After``, not a 500."""
+    if not is_outage(err):
+        raise err
+    log.error("the database is not answering: %s", str(err).strip().splitlines()[0])
+    return await _api_error(request, outage())
 
 
 async def _invalid(_request: Request, err: Exception) -> JSONResponse:
@@ -129,6 +150,7 @@ def create_app(
     app.state.cluster = manager.ownership  # /healthz asks it whether it is alive
     app.state.analyses = analyses
     app.state.throttles = Throttles(manager.policy)
+    app.state.replays = replay.Replays(manager.bots.crowd_run)
     app.state.accounts = accounts.Accounts(manager.store.engine)
     app.state.chat = chat.Chat(manager.store.engine)
     app.state.ratings = ratings.Ratings(manager.store.engine)
@@ -142,6 +164,8 @@ def create_app(
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(OperationalError, _database_away)
+    app.add_exception_handler(InterfaceError, _database_away)
     for router in ROUTERS:  # the HTTP API, one router per resource
         app.include_router(router)
     app.include_router(accounts.router)

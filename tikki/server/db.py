@@ -37,7 +37,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
@@ -423,8 +423,13 @@ class Store:
         """Release every connection."""
         self.engine.dispose()
 
-    def add_table(self, table: StoredTable) -> bool:
-        """Store a new table with its seats; ``False`` if its id is taken (nothing stored)."""
+    def add_table(self, table: StoredTable, again: bool = False) -> bool:
+        """Store a new table with its seats; ``False`` if its id is taken (nothing stored).
+
+        ``again``: a retry after the connection broke at an unknown point, so a table
+        already stored under this id with this seed and creation time is this one."""
+        if again and self._has_table(table):
+            return True
         row = {
             "id": table.id,
             "game": table.game,
@@ -455,6 +460,12 @@ class Store:
             return False
         return True
 
+    def _has_table(self, table: StoredTable) -> bool:
+        """Whether this very table (its id, seed and creation time) is stored."""
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table.id)
+        return row is not None and (row.seed, row.created) == (table.seed, table.created)
+
     def take_seat(self, table_id: str, seat: StoredSeat, status: str) -> None:
         """Store a joined seat (name, hashed token) and the table's new status."""
         with self.engine.begin() as connection:
@@ -470,13 +481,23 @@ class Store:
             )
 
     def add_move(
-        self, table_id: str, seq: int, seat: int, move: str, outcome: dict[str, Any] | None
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        move: str,
+        outcome: dict[str, Any] | None,
+        again: bool = False,
     ) -> None:
         """Store one move (one small insert); with an outcome, also mark the table finished.
 
         :class:`MoveConflict` when the table already has move ``seq`` (another process
-        stored it first: the ``(table_id, seq)`` key refuses a second one) or is gone."""
+        stored it first: the ``(table_id, seq)`` key refuses a second one) or is gone.
+        ``again``: a retry after the connection broke at an unknown point, so move ``seq``
+        already stored with this seat and text is this move, committed before the break."""
         row = {"table_id": table_id, "seq": seq, "seat": seat, "move": move, "time": now()}
+        if again and self._has_move(table_id, seq, seat, move):
+            return
         try:
             with self.engine.begin() as connection:
                 connection.execute(insert(MoveRow), row)
@@ -488,6 +509,15 @@ class Store:
                     )
         except IntegrityError as err:
             raise MoveConflict(table_id, seq) from err
+
+    def _has_move(self, table_id: str, seq: int, seat: int, move: str) -> bool:
+        """Whether move ``seq`` of the table is stored with this seat and text."""
+        query = select(MoveRow.seat, MoveRow.move).where(
+            MoveRow.table_id == table_id, MoveRow.seq == seq
+        )
+        with Session(self.engine) as session:
+            found = session.execute(query).first()
+        return found is not None and (found.seat, found.move) == (seat, move)
 
     def set_takeovers(self, table_id: str, takeovers: list[dict[str, Any]]) -> None:
         """Store a table's stand-in bots (the whole list: it is short)."""
@@ -585,6 +615,19 @@ class Store:
         )
 
 
+def is_outage(err: BaseException) -> bool:
+    """Whether ``err`` says the database was out of reach (not running, restarting, the
+    connection broken): worth trying again in a moment, unlike a refused statement."""
+    if isinstance(err, (OperationalError, InterfaceError)):
+        return True
+    if isinstance(err, DBAPIError) and err.connection_invalidated:
+        return True
+    kinds = {kind.__name__ for kind in type(err).__mro__}
+    return type(err).__module__.startswith("psycopg") and bool(
+        kinds & {"OperationalError", "InterfaceError"}
+    )
+
+
 __all__ = [
     "BOT_SPEC_MAX",
     "AccountRow",
@@ -605,6 +648,7 @@ __all__ = [
     "TableExtraRow",
     "TableRow",
     "default_db_url",
+    "is_outage",
     "make_engine",
     "normalize_url",
     "now",

@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
+from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect
 
 from tikki import i18n
@@ -23,8 +25,20 @@ from tikki.server.errors import ApiError
 from tikki.server.quota import CAP_RETRY, RateLimiter, Throttles, client_key, rate_limited
 from tikki.server.tables import Connection, Table, TableManager
 
-CLOSE_CODES = {"unknown_table": 4404, "bad_token": 4403, "rate_limited": 4429}
-"""WebSocket close codes for a refused connection."""
+CLOSE_CODES = {
+    "bad_message": 4400,
+    "bad_token": 4403,
+    "unknown_table": 4404,
+    "rate_limited": 4429,
+    "unavailable": 4503,
+}
+"""WebSocket close codes for a refused connection (docs/protocol.md); a refusal of
+another code closes with :data:`REFUSED`."""
+REFUSED = 4000
+"""The close code of a refused connection whose error code has none of its own."""
+IDLE = 4408
+"""The close code of a watcher's connection that saw no table change and sent nothing
+but pings for ``--watcher-idle`` seconds (the page connects again when its person acts)."""
 TYPES = "move, hint, sync, ping, resign, hand_over or back"
 HELLO = 'send {"type": "hello", "token": TOKEN} first to play a seat, {"type": "hello"} to watch'
 HELLO_SECONDS = 30.0
@@ -64,7 +78,7 @@ async def _refuse(websocket: WebSocket, err: ApiError) -> None:
     """Send the refusal as an ``error`` message, then close with its code."""
     with contextlib.suppress(Exception):
         await websocket.send_text(json.dumps(err.message_json()))
-        await websocket.close(CLOSE_CODES.get(err.code, 4400))
+        await websocket.close(CLOSE_CODES.get(err.code, REFUSED))
 
 
 def _check_room(manager: TableManager, table: Table) -> None:
@@ -104,15 +118,15 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
     session.address = client_key(websocket.client.host if websocket.client is not None else None)
     try:
         while conn.close_code != outbox.TOO_SLOW:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            message = await session.receive(websocket)
+            if message is None or message["type"] == "websocket.disconnect":
                 break
             await session.handle(message.get("text"), message.get("bytes"))
     except WebSocketDisconnect:
         pass
     finally:
         manager.disconnect(table, conn)
-        if conn.close_code == outbox.TOO_SLOW:  # let the writer drop the transport
+        if conn.close_code in (outbox.TOO_SLOW, IDLE):  # let the writer close or drop it
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2 * outbox.CLOSE_TIMEOUT)
         writer.cancel()
@@ -173,6 +187,32 @@ class Session:
         """The address's hint limit (the app's, shared with HTTP, once :meth:`serve_socket`
         sets it)."""
         self.address = "unknown"
+        self.spoke = time.monotonic()
+        """When the client last sent a message other than ``ping``."""
+
+    async def receive(self, websocket: WebSocket) -> Message | None:
+        """The client's next message; ``None`` once a watcher has been idle (no table
+        change, no message but ``ping``) for ``--watcher-idle`` seconds: it is closed
+        with :data:`IDLE`.  A seated person's connection never idles out."""
+        while True:
+            left = self.idle_left()
+            if left is not None and left <= 0:
+                self.conn.close(IDLE)
+                return None
+            try:
+                message = await asyncio.wait_for(websocket.receive(), left)
+            except TimeoutError:
+                continue
+            if not _is_ping(message.get("text")):
+                self.spoke = time.monotonic()
+            return message
+
+    def idle_left(self) -> float | None:
+        """Seconds until this watcher idles out (``None``: a seat's connection)."""
+        if self.conn.seat is not None:
+            return None
+        since = max(self.spoke, self.conn.changed)
+        return self.manager.policy.watcher_idle - (time.monotonic() - since)
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue one message for this connection (states coalesce)."""
@@ -286,6 +326,11 @@ class Session:
         self.send({"type": "hint", "move": move, "bot": self.manager.hint_bot})
 
 
+def _is_ping(text: str | None) -> bool:
+    """Whether a client message is a ``ping`` (it keeps no watcher's connection open)."""
+    return text is not None and len(text) < 64 and _parse(text) == {"type": "ping"}
+
+
 def _parse(text: str) -> dict[str, Any] | str:
     """The message as a dict with a known ``type``, or what is wrong with it."""
     try:
@@ -308,4 +353,13 @@ def _parse(text: str) -> dict[str, Any] | str:
     return data
 
 
-__all__ = ["CLOSE_CODES", "HELLO_SECONDS", "Session", "hello", "router", "serve_socket"]
+__all__ = [
+    "CLOSE_CODES",
+    "HELLO_SECONDS",
+    "IDLE",
+    "REFUSED",
+    "Session",
+    "hello",
+    "router",
+    "serve_socket",
+]

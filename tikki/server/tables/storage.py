@@ -12,11 +12,28 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from tikki.i18n import _
-from tikki.server.db import Store, now
+from tikki.server.db import Store, is_outage, now
 from tikki.server.errors import ApiError
 
 log = logging.getLogger("tikki.server")
 T = TypeVar("T")
+
+OUTAGE_WAIT = 5.0
+"""Seconds a storage call waits for the database to come back (a restart, a broken
+connection) before the request is refused ``503 unavailable`` with ``Retry-After``."""
+OUTAGE_RETRY = 2
+"""The ``Retry-After`` (s) of a request refused because the database was away."""
+FIRST_PAUSE = 0.05
+"""Seconds before the first retry; each next pause doubles, up to 1 s."""
+
+
+def outage() -> ApiError:
+    """The refusal while the database is out of reach."""
+    return ApiError(
+        "unavailable",
+        _("the database is not answering: try again in a moment"),
+        retry_after=OUTAGE_RETRY,
+    )
 
 
 class Clock:
@@ -37,6 +54,8 @@ class Storage:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
+        self.errors = 0
+        """Database errors of storage calls so far (each failed try; the metrics' count)."""
 
     def restart(self) -> None:
         """A fresh storage thread (the manager starts again after :meth:`shutdown`)."""
@@ -46,17 +65,49 @@ class Storage:
         """Wait for the calls in flight and stop the thread."""
         self._thread.shutdown(wait=True)
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a storage call on the storage thread (never on the event loop)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, fn, *args)
+    async def run(
+        self, fn: Callable[..., T], *args: Any, again: Callable[..., T] | None = None
+    ) -> T:
+        """Run a storage call on the storage thread (never on the event loop).
 
-    async def write(self, what: str, fn: Callable[..., T], *args: Any) -> T:
+        While the database is out of reach the call is made again, after pauses that
+        double, for up to :data:`OUTAGE_WAIT` seconds, then refused: :func:`outage`.
+        ``again`` is the call for those retries where ``fn`` is not safe to repeat (a
+        write whose commit may have happened before the connection broke)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + OUTAGE_WAIT
+        pause, call = FIRST_PAUSE, fn
+        while True:
+            try:
+                return await loop.run_in_executor(self._thread, call, *args)
+            except Exception as err:
+                if not is_outage(err):
+                    raise
+                self.errors += 1
+                if loop.time() + pause > deadline:
+                    log.error("the database is not answering: %s", _first_line(err))
+                    raise outage() from None
+                log.warning("the database is not answering (%s); trying again in %.2f s",
+                            _first_line(err), pause)  # fmt: skip
+            await asyncio.sleep(pause)
+            pause, call = min(2 * pause, 1.0), again or fn
+
+    async def write(
+        self, what: str, fn: Callable[..., T], *args: Any, again: Callable[..., T] | None = None
+    ) -> T:
         """A storage write that changes nothing when it fails: ``503 unavailable``."""
         try:
-            return await self.run(fn, *args)
+            return await self.run(fn, *args, again=again)
+        except ApiError:
+            raise
         except Exception:
             log.exception("storing %s failed", what)
             raise ApiError(
                 "unavailable", _("{what} could not be stored: try again", what=what)
             ) from None
+
+
+def _first_line(err: BaseException) -> str:
+    """An error's first line (a database error's text runs over several)."""
+    lines = str(err).strip().splitlines()
+    return lines[0] if lines else type(err).__name__
