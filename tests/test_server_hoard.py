@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests._server import TestClient, auth, client, create, error_of, join, pick, state
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from tests._server import TestClient, auth, client, create, error_of, join, pick, socket, state
 from tests.test_server_crowds import from_address, later
 from tikki.server.quota import Policy
+from tikki.server.ws import IDLE
 
 THREE_OPEN = [{"kind": "open"}] * 3
 
@@ -24,7 +28,7 @@ def test_a_waiting_table_joined_from_elsewhere_still_expires_in_minutes(tmp_path
         tid = create(c, game="mattis", seats=THREE_OPEN)["table"]["id"]
         join(c, tid, 0)
         with from_address(c, "203.0.113.9"):
-            join(c, tid, 1, "Guest")
+            join(c, tid, 1, "Mika")
         later(c, 700)
         ids(c)
         assert error_of(c.get(f"/api/tables/{tid}"))[:2] == (404, "unknown_table")
@@ -37,11 +41,11 @@ def test_a_full_table_nobody_plays_expires_and_a_played_one_lasts_a_day(tmp_path
         idle = create(c, seed=1)["table"]["id"]
         join(c, idle, 0)
         with from_address(c, "203.0.113.9"):
-            join(c, idle, 1, "Guest")
+            join(c, idle, 1, "Mika")
         played = create(c, seed=1)["table"]["id"]
         tokens = [join(c, played, 0)]
         with from_address(c, "203.0.113.9"):
-            tokens.append(join(c, played, 1, "Guest"))
+            tokens.append(join(c, played, 1, "Mika"))
         assert c.get(f"/api/tables/{idle}").json()["expires"] is not None
         message = state(c, played, tokens[0])
         token = tokens[message["view"]["to_act"]]
@@ -64,9 +68,30 @@ def test_joined_waiting_tables_count_against_the_address_cap(tmp_path: Path) -> 
         for _ in range(2):
             tid = create(c, game="mattis", seats=THREE_OPEN)["table"]["id"]
             with from_address(c, "198.51.100.20"):
-                join(c, tid, 1, "Guest")
+                join(c, tid, 1, "Mika")
         r = c.post("/api/tables", json={"game": "mattis", "seats": THREE_OPEN})
         status, code, message = error_of(r)
         assert (status, code) == (429, "rate_limited") and "nobody played" in message
         with from_address(c, "198.51.100.21"):  # another address has its own share
             create(c, game="mattis", seats=THREE_OPEN)
+
+
+def test_an_idle_watcher_is_closed_and_a_seated_person_is_not(tmp_path: Path) -> None:
+    """A watcher's socket that sees no change and sends only pings closes with 4408; a
+    seated person's socket stays open as long."""
+    policy = Policy(watcher_idle=0.3)
+    with client(tmp_path, policy=policy) as c:
+        tid = create(c, game="mattis", seats=THREE_OPEN)["table"]["id"]
+        token = join(c, tid, 0)
+        with socket(c, tid, token) as seated:
+            assert seated.receive_json()["type"] == "state"
+            with socket(c, tid) as watcher:
+                assert watcher.receive_json()["type"] == "state"
+                watcher.send_json({"type": "ping"})
+                assert watcher.receive_json()["type"] == "pong"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    while True:
+                        watcher.receive_json()
+                assert closed.value.code == IDLE == 4408
+            seated.send_json({"type": "ping"})
+            assert seated.receive_json()["type"] == "pong"

@@ -117,6 +117,14 @@ class Policy:
         32, "--watchers-per-address", "WebSocket connections one address may hold"
     )
     """WebSocket connections one client address may have open."""
+    watcher_idle: float = setting(
+        300,
+        "--watcher-idle",
+        "seconds a watcher's WebSocket stays open without a table change or a message "
+        "other than ping",
+    )
+    """Seconds after which a spectator's WebSocket that saw no table change and sent no
+    message but ``ping`` is closed (4408; the page reconnects when its person acts)."""
     connects_per_minute: float = setting(
         60, "--connect-rate", "WebSocket connections one address may open a minute"
     )

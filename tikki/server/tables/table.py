@@ -9,6 +9,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -100,6 +101,9 @@ class Connection:
     outbox: Outbox = field(default_factory=Outbox)
     lang: str = "en"
     """The language of the connection's texts (bot names, error messages)."""
+    changed: float = field(default_factory=time.monotonic)
+    """When the connection was opened or last sent a state (``time.monotonic``): a
+    watcher's idle time counts from it."""
 
     @property
     def close_code(self) -> int | None:
@@ -109,6 +113,8 @@ class Connection:
     def push(self, text: str, state: bool = False) -> None:
         """Queue one message (``state``: it replaces an unsent older state); a connection
         that falls too far behind is dropped (1008)."""
+        if state:
+            self.changed = time.monotonic()
         self.outbox.push(text, state)
 
     def close(self, code: int) -> None:

@@ -6,6 +6,9 @@ import { _ } from "./i18n.js";
 
 /** The close codes the server ends a connection with for good (no reconnect). */
 export const CLOSED_FOR_GOOD = { badToken: 4403, unknownTable: 4404 };
+/** The close code of a watcher's socket that saw nothing happen for a while: the page
+ * connects again when its person comes back (touch, key, focus, the page shown again). */
+export const IDLE = 4408;
 
 /**
  * @typedef {object} ConnectionHooks
@@ -28,6 +31,8 @@ export class Connection {
     this.retries = 0;
     this.retryTimer = undefined;
     this.pingTimer = undefined;
+    /** Closed as an idle watcher: connect again on the person's next action. */
+    this.idle = false;
   }
 
   /** Whether a socket is open or opening. */
@@ -38,6 +43,7 @@ export class Connection {
   /** Open a new socket (closing the old one without reconnecting). */
   connect() {
     clearTimeout(this.retryTimer);
+    this.idle = false;
     if (this.ws) {
       this.ws.onclose = null;
       this.ws.close();
@@ -67,6 +73,11 @@ export class Connection {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;
+      if (ev.code === IDLE) {
+        this.idle = true;
+        this.hooks.onStatus("offline", _("paused while nothing happens: tap to watch again"));
+        return;
+      }
       if (this.hooks.onClose(ev.code)) this.reconnectLater();
     };
   }
@@ -91,7 +102,8 @@ export class Connection {
   }
 
   /** Reconnect at once when the page becomes visible or the network returns, if `wanted()`
-   * and no socket is open.
+   * and no socket is open; after an idle close, also at the person's next touch, key or
+   * focus.
    * @param {() => boolean} wanted */
   reviveWhen(wanted) {
     const revive = () => {
@@ -104,5 +116,11 @@ export class Connection {
       if (document.visibilityState === "visible") revive();
     });
     window.addEventListener("online", revive);
+    const back = () => {
+      if (this.idle) revive();
+    };
+    for (const what of ["pointerdown", "keydown", "focus"]) {
+      window.addEventListener(what, back, { passive: true });
+    }
   }
 }
