@@ -136,10 +136,12 @@ def test_replay_steps_through_follows_a_seat_and_opens_from_the_chart(
         job["analysis"]["decisions"].index(decision)
     )
     link.locator("circle").click()
-    page.wait_for_selector(f"#board[data-at='{decision['number'] - 1}']")
+    # the position is that move played, and the box says what the analysis said of it
+    page.wait_for_selector(f"#board[data-at='{decision['number']}']")
     page.wait_for_selector("#said:not([hidden])")
     said = page.inner_text("#said")
     assert f"move {decision['number']}" in said
+    assert page.inner_text("#position").startswith(f"Move {decision['number']} of "), said
     assert page.locator("#said .said-values li").count() == len(decision["values"])
     assert "analysis=1" in page.url
     shot(page, "replay-analysis")

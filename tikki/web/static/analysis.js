@@ -270,10 +270,11 @@ function chart(a) {
   );
 }
 
-/** The replay of this seat at the position of decision `number` (before that move).
+/** The replay of this seat at decision `number`: that move played ("Move N of …"), with
+ * what the analysis said of it.
  * @param {number} number */
 function replayUrl(number) {
-  return `/replay/${encodeURIComponent(String(state.table))}?seat=${state.seat}&at=${number - 1}&analysis=1`;
+  return `/replay/${encodeURIComponent(String(state.table))}?seat=${state.seat}&at=${number}&analysis=1`;
 }
 
 /** Mark the labelled moves in the move log (its items carry their history index).

@@ -74,7 +74,8 @@ function fmtError(a, value, error) {
 }
 
 /**
- * What the analysis said about the decision taken at this position (lichess's arrows, in words).
+ * What the analysis said about the move just made, move `k` (lichess's arrows, in words):
+ * the position reads "Move k of n" and the box "The analysis: move k".
  * @param {Analysis | null} a
  * @param {string} seat the followed seat
  * @param {string[]} names
@@ -82,7 +83,7 @@ function fmtError(a, value, error) {
  */
 export function renderSaid(a, seat, names, k) {
   const box = $("#said");
-  const d = decisionAt(a, seat, k);
+  const d = k > 0 ? decisionAt(a, seat, k - 1) : null;
   box.hidden = !d;
   if (!a || !d) return;
   const name = esc(names[a.seat]);
