@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Query, Response
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 
 from tikki.i18n import _
 from tikki.server import replay
@@ -27,6 +27,15 @@ SeatQuery = Annotated[
     Query(description="a seat number, 'all' (every hand, after the end) or none"),
 ]
 """Whose view a replay shows."""
+
+
+async def _replays(request: Request) -> replay.Replays:
+    replays: replay.Replays = request.app.state.replays
+    return replays
+
+
+ReplaysOf = Annotated[replay.Replays, Depends(_replays)]
+"""The app's replay answers (bounded, cached, limited per address)."""
 
 
 @router.get("/tables/{table_id}/record", response_model=dict[str, Any])
@@ -59,35 +68,42 @@ async def record(
 async def table_replay(
     table_id: str,
     manager: Manager,
+    replays: ReplaysOf,
+    address: Address,
     seat: SeatQuery = None,
     authorization: Auth = None,
     accept_encoding: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The game's positions move by move as ``seat`` saw them (``frames[k]``: after
     ``k`` moves) and its log (``history``).  Before the end: the spectators' view, or
-    your own seat's with its token.  Gzipped for a client that accepts it."""
+    your own seat's with its token.  Gzipped for a client that accepts it; at most
+    2,000 moves (``422 too_long``); a finished table's answers are cached."""
     table = await manager.get(table_id)
     own = table.seat_of(bearer(authorization))
     wanted = replay.parse_seat(seat, len(table.seats))
     over = table.status == "finished"
     replay.allowed(wanted, over, own)
-    out = replay.frames(table.state.record(), wanted)
-    out["table"] = table.public()
-    return replay.answer(out, accept_encoding)
+    extra = {"table": table.public()}
+    key = replay.key_of("table", table.id, wanted, extra) if over else None
+    built = await replays.build(address, key, table.state.record(), wanted, extra)
+    return replay.answer(built, accept_encoding)
 
 
 @router.post("/replay", response_model=dict[str, Any])
 async def record_replay(
     record: Annotated[dict[str, Any], Body(description="a full record (seed and moves)")],
+    replays: ReplaysOf,
+    address: Address,
     seat: SeatQuery = None,
     accept_encoding: Annotated[str | None, Header()] = None,
 ) -> Response:
-    """Replay an uploaded record (at most 64 KiB of JSON): its positions move by move
-    as ``seat`` saw them, as for a table.  A game that is not over shows the
-    spectators' view only."""
+    """Replay an uploaded record (at most 64 KiB of JSON and 2,000 moves): its positions
+    move by move as ``seat`` saw them, as for a table.  A game that is not over shows
+    the spectators' view only."""
     players = record.get("players")
     wanted = replay.parse_seat(seat, players if isinstance(players, int) else 16)
-    out = replay.frames(record, wanted)
-    replay.allowed(wanted, bool(out["over"]), None)
-    out["seats"] = record.get("seats") if isinstance(record.get("seats"), list) else None
-    return replay.answer(out, accept_encoding)
+    seats = record.get("seats") if isinstance(record.get("seats"), list) else None
+    extra = {"seats": seats}
+    key = replay.key_of("upload", record, wanted)
+    built = await replays.build(address, key, record, wanted, extra, upload=True)
+    return replay.answer(built, accept_encoding)

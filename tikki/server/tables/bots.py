@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from typing import Any, TypeVar
 
 from tikki import analysis
 from tikki.core import JSON
@@ -23,6 +25,7 @@ from tikki.server.tables.table import Table
 from tikki.server.tables.turns import FORCED
 
 log = logging.getLogger("tikki.server")
+T = TypeVar("T")
 
 BOT_TURNS = 4
 """Bot turns (decide, apply, store, send) in progress at once; the others wait their turn,
@@ -117,6 +120,14 @@ class Bots:
         """A fair turn in the search pool for other heavy work (analyses: the crowd's
         share, behind people's tables), by ``lane``."""
         return self.search_slots.slot(lane, key, people)
+
+    async def crowd_run(
+        self, lane: str, key: str, fn: Callable[..., T], args: tuple[Any, ...]
+    ) -> T:
+        """``fn(*args)`` in a crowd worker process (lowest priority), in ``lane``'s fair
+        turn among the crowd's work (a replay's build: ``lane`` is the asking address)."""
+        async with self.search_slots.slot(lane, key, people=False):
+            return await self.crowd_searches.run(fn, *args)
 
     def queue(self) -> int:
         """The tables where a bot is due to move (waiting its delay, its turn or its
