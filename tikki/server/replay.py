@@ -186,9 +186,9 @@ class Replays:
         args = (dict(record), seat, extra, current(), upload)
         out: Built | tuple[str, str] = await self.runner(address, key or "upload", render, args)
         body, zipped = out
-        if isinstance(body, str):
-            raise ApiError(body, str(zipped))
-        built = (body, bytes(zipped))
+        if isinstance(body, str) or isinstance(zipped, str):
+            raise ApiError(str(body), str(zipped))
+        built = (body, zipped)
         if key is not None:
             self.cache.put(key, built)
         return built
