@@ -16,12 +16,12 @@ fail instead (as in tests/test_web_e2e.py).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.test_web_e2e import Browser, Server, Watch, browser
+from tests.test_web_e2e import Browser, Page, Server, Watch, board, browser
 
 __all__ = ["browser"]  # the fixture, shared with test_web_e2e (its quick trick hold too)
 
@@ -176,3 +176,159 @@ def test_a_shared_link_to_an_uploaded_record_with_a_big_seed(
     other_watch.check()
     fresh.close()
     context.close()
+
+
+# ---------------------------------------------------------------- swipes on a phone
+
+
+def seated_table(
+    page: Page,
+    base: str,
+    game: str,
+    seed: int,
+    until: Callable[[dict[str, Any]], bool],
+    choose: Callable[[list[str], dict[str, Any]], str] | None = None,
+) -> tuple[str, str]:
+    """A table of ``game`` with a person at seat 0 and two instant random bots, the
+    person's moves made by the API (``choose(legal, view)``, else the first legal move)
+    until ``until(view)`` holds at the person's turn; then ``page`` opens it in that seat.
+    Returns the table id and the seat's token."""
+    seats = [{"kind": "open", "anyone": True}] + [{"kind": "bot", "bot": "random"}] * 2
+    body = {"game": game, "players": 3, "seats": seats, "seed": str(seed)}
+    made = page.request.post(f"{base}/api/tables", data=body)
+    assert made.ok, made.text()
+    table_id = made.json()["table"]["id"]
+    token = page.request.post(f"{base}/api/tables/{table_id}/seats/0", data={"name": "Anna"})
+    token = token.json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, f"{game}: the position never came"
+        s = page.request.get(f"{base}/api/tables/{table_id}/state", headers=headers).json()
+        assert s["status"] != "finished", f"{game}: the game ended first"
+        view = s["view"]
+        if view["to_act"] != 0:
+            time.sleep(0.02)
+            continue
+        if until(view):
+            break
+        legal = view["legal_moves"]
+        move = choose(legal, view) if choose else legal[0]
+        page.request.post(
+            f"{base}/api/tables/{table_id}/moves",
+            data={"move": move, "seq": s["seq"]},
+            headers=headers,
+        )
+    page.goto(f"{base}/")
+    page.evaluate("([id, t]) => localStorage.setItem(`tikki.token.${id}`, t)", [table_id, token])
+    page.goto(f"{base}/t/{table_id}?seat=0")
+    page.wait_for_selector("#board[data-turn=you][data-status=playing]")
+    return table_id, token
+
+
+def touch_path(page: Page, points: list[tuple[float, float]]) -> None:
+    """A finger down at the first point, moved through the others, lifted at the last
+    (real touch events, through the browser's gesture detection)."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = points[0]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for x, y in points[1:]:
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def swipe(page: Page, x: float, y: float, dx: float, dy: float) -> None:
+    """A swipe from (x, y) by (dx, dy) in twelve steps."""
+    touch_path(page, [(x + dx * k / 12, y + dy * k / 12) for k in range(13)])
+
+
+def legal_card_point(page: Page, nth: int = 1) -> tuple[float, float]:
+    """A point on the strip of the ``nth`` legal hand card that shows."""
+    point: list[float] = page.evaluate(
+        """(nth) => {
+          const cards = [...document.querySelectorAll('#hand .hand-card.legal')];
+          const card = cards[Math.min(nth, cards.length - 1)];
+          const r = card.getBoundingClientRect();
+          const next = card.parentElement.nextElementSibling;
+          const right = next ? next.getBoundingClientRect().left : r.right;
+          return [(r.left + Math.min(right, r.right)) / 2, r.top + r.height * 0.6];
+        }""",
+        nth,
+    )
+    return point[0], point[1]
+
+
+def check_swipes_play_nothing(page: Page, where: str) -> None:
+    """Up 300 px, and sideways 150 px, from a legal card: no move, no card chosen; then a
+    tap on a legal card plays it (or selects it for a run)."""
+    for dx, dy in ((0, -300), (-150, 0), (150, 0)):
+        seq = board(page, "seq")
+        page.evaluate("window.scrollTo(0, 0)")
+        x, y = legal_card_point(page, 1 if dx >= 0 else 99)
+        swipe(page, x, y, dx, dy)
+        page.wait_for_timeout(400)  # a move would be sent and answered by now
+        moved = f"{where}: a swipe by ({dx}, {dy}) played a card"
+        assert board(page, "seq") == seq, moved + f": {page.inner_text('#log-list')[-200:]}"
+        assert not page.locator("#hand .hand-card.selected").count(), moved + " (selected)"
+    page.evaluate("window.scrollTo(0, 0)")
+    seq = board(page, "seq")
+    x, y = legal_card_point(page)
+    page.wait_for_timeout(900)  # not a double tap of the last touch
+    page.touchscreen.tap(x, y)
+    page.wait_for_function(
+        "s => document.querySelector('#board').dataset.seq !== s"
+        " || document.querySelector('#hand .hand-card.selected')",
+        arg=seq,
+    )
+
+
+def test_a_swipe_over_the_hand_never_plays(server: Server, browser: Browser) -> None:
+    """At 360×740 with touch: Mückenstich while setting aside (the hand in a row) and Mattis
+    in phase 2 (a big hand, fanned): swipes up and sideways from a legal card play
+    nothing; a tap still plays."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    watch = Watch(page)
+    base = server.url
+    seated_table(page, base, "mueckenstich", 8, lambda v: v["phase"] == "discard")
+    assert page.get_attribute("#hand", "class") == "hand", "the set-aside hand is fanned"
+    check_swipes_play_nothing(page, "Mückenstich set-aside")
+
+    def big_hands(legal: list[str], view: dict[str, Any]) -> str:
+        cards = [m for m in legal if len(m) == 2 and m[0] in RANKS]
+        return max(cards, key=lambda m: RANKS.index(m[0])) if cards else legal[0]
+
+    def fanned(view: dict[str, Any]) -> bool:
+        return view["phase"] == "shed" and len(view["hand"]) >= 16
+
+    seated_table(page, base, "mattis", 5, fanned, big_hands)
+    assert "fan" in (page.get_attribute("#hand", "class") or ""), "the hand is not fanned"
+    check_swipes_play_nothing(page, "Mattis phase 2")
+    # a look along the fan leaves the card it stops on lifted, whole: a tap on it takes it
+    page.wait_for_selector("#board[data-turn=you][data-status=playing]")
+    if page.locator("#clear-selection").is_visible():
+        page.click("#clear-selection")  # the tap above began a sequence
+    seq = board(page, "seq")
+    x, y = legal_card_point(page, 0)
+    swipe(page, x, y, 60, 0)
+    lifted = page.locator("#hand .hand-card.under-finger")
+    assert lifted.count() == 1, "no card stays lifted after a look along the fan"
+    card = lifted.get_attribute("data-card")
+    assert board(page, "seq") == seq and not page.locator("#hand .selected").count()
+    box = lifted.bounding_box()
+    assert box
+    page.wait_for_timeout(900)
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + 12)
+    page.wait_for_function(
+        """([s, card]) => document.querySelector('#board').dataset.seq !== s
+             || document.querySelector(`#hand .hand-card.selected[data-card='${card}']`)""",
+        arg=[seq, card],
+    )
+    watch.check()
+    context.close()
+
+
+RANKS = "23456789TJQKA"

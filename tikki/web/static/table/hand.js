@@ -1,7 +1,7 @@
 // @ts-check
 // The seat's hand at the table: its cards as buttons (what each does now, the selection,
 // the hint), kept on one row, and the fanned hand of a phone, where the card under the
-// finger is lifted and letting go picks it.
+// finger is lifted and a tap picks it. A swipe over the hand never plays a card.
 import { esc } from "../api.js";
 import { cardName, cardSVG, sortCards } from "../cards.js";
 import { $ } from "../dom.js";
@@ -120,8 +120,9 @@ function cardItems() {
 
 /** Keep the hand on one row: overlap the cards just enough to fit the hand's width, from
  * the real widths (each card after the first is moved left by the same amount). When less
- * than MIN_STRIP of a card would show, the hand fans: the card under the finger (or the
- * mouse) is lifted whole, and letting go picks it. */
+ * than MIN_STRIP of a card would show, the hand fans: the card under the finger is lifted
+ * whole, a tap picks it, and a finger moved along the fan leaves the card it stops on lifted,
+ * for a tap. */
 export function fitHand() {
   const box = $("#hand");
   const items = cardItems();
@@ -158,19 +159,29 @@ function cardAtX(x) {
   return found;
 }
 
-/** @type {{pointer: number | null, card: HTMLElement | null, picked: boolean, pick: (card: string) => void}} */
-const fan = { pointer: null, card: null, picked: false, pick: () => {} };
+/** How far (px) a finger may move and still tap: beyond it the touch is a swipe (a scroll,
+ * a look along the fan), and a swipe never plays a card. */
+const SLOP = 10;
 
 /**
- * What letting go of a card of the fanned hand does (the page's click on a card).
+ * The touch on the hand now: where it landed, whether it has become a swipe, and on the
+ * fanned hand the lifted card.
+ * @type {{pointer: number | null, x: number, y: number, swiped: boolean, fanned: boolean,
+ *   card: HTMLElement | null, picked: boolean, pick: (card: string) => void}}
+ */
+const fan = { pointer: null, x: 0, y: 0, swiped: false, fanned: false, card: null, picked: false, pick: () => {} };
+
+/**
+ * What a tap on a card of the fanned hand does (the page's click on a card).
  * @param {(card: string) => void} pick
  */
 export function onFanPick(pick) {
   fan.pick = pick;
 }
 
-/** Whether the touch that ends in the current click has already picked its card. */
-export const fanPicked = () => fan.picked;
+/** Whether the touch that ends in the current click was already dealt with here: a tap
+ * on the fanned hand that picked its card, or a swipe, which plays nothing. */
+export const fanPicked = () => fan.picked || fan.swiped;
 
 /** @param {HTMLElement | null} card */
 function lift(card) {
@@ -182,28 +193,60 @@ function lift(card) {
 
 document.addEventListener("pointerdown", (ev) => {
   fan.picked = false;
+  fan.swiped = false;
   const at = /** @type {Element} */ (ev.target);
-  const hand = at.closest && at.closest("#hand.fan");
-  if (!hand || ev.pointerType === "mouse") return;
+  const hand = at.closest && at.closest("#hand");
+  if (!hand || ev.pointerType === "mouse") {
+    lift(null);
+    return;
+  }
   fan.pointer = ev.pointerId;
-  lift(cardAtX(ev.clientX));
+  fan.x = ev.clientX;
+  fan.y = ev.clientY;
+  fan.fanned = hand.classList.contains("fan");
+  if (!fan.fanned) return;
+  // a card left lifted by a look along the fan is whole: a tap on it is on it
+  const onLifted = fan.card && fan.card.isConnected && at.closest(".hand-card") === fan.card;
+  lift(onLifted ? fan.card : cardAtX(ev.clientX));
 });
 document.addEventListener("pointermove", (ev) => {
-  if (ev.pointerId === fan.pointer) lift(cardAtX(ev.clientX));
+  if (ev.pointerId !== fan.pointer) return;
+  const dx = ev.clientX - fan.x;
+  const dy = ev.clientY - fan.y;
+  if (Math.hypot(dx, dy) > SLOP) fan.swiped = true;
+  if (!fan.fanned) return;
+  if (fan.swiped && Math.abs(dy) > Math.abs(dx)) {
+    // up or down: a scroll, not a look along the fan
+    fan.pointer = null;
+    lift(null);
+  } else if (fan.swiped) lift(cardAtX(ev.clientX));
 });
 document.addEventListener("pointerup", (ev) => {
   if (ev.pointerId !== fan.pointer) return;
-  const card = fan.card;
   fan.pointer = null;
+  if (!fan.fanned) return;
+  const card = fan.card;
+  // after a look along the fan the card found stays lifted, whole: a tap on it plays it
+  if (fan.swiped) return;
   lift(null);
   if (card && !unavailable(card)) {
     fan.picked = true; // the click that follows this touch is this same pick
     fan.pick(card.dataset.card ?? "");
   }
 });
+// a key's click (Enter on a card) follows no touch
+document.addEventListener(
+  "keydown",
+  () => {
+    fan.picked = false;
+    fan.swiped = false;
+  },
+  true,
+);
 document.addEventListener("pointercancel", (ev) => {
   if (ev.pointerId !== fan.pointer) return;
   fan.pointer = null;
+  fan.swiped = true; // the browser took the touch (a scroll): no click of it plays
   lift(null);
 });
 
