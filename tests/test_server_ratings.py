@@ -31,6 +31,11 @@ def anchors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ratings, "ANCHORS", path)
 
 
+def two_people(c: TestClient) -> tuple[TestClient, TestClient]:
+    """Two browsers at two client addresses (people at one address are not rated)."""
+    return TestClient(c.app, client=("10.0.0.1", 1)), TestClient(c.app, client=("10.0.0.2", 1))
+
+
 def play_out(c: TestClient, table_id: str, tokens: dict[int, str]) -> None:
     table = app_state(c).manager.tables[table_id]
     for _turn in range(20000):
@@ -72,29 +77,41 @@ def rated_game(c: TestClient, anna: TestClient, ben: TestClient) -> dict[str, An
     return {"id": table_id, "outcome": outcome, "tokens": tokens}
 
 
+def profile_ratings(c: TestClient, name: str) -> dict[str, Any]:
+    """The ratings a player's profile shows, by game."""
+    shown: dict[str, Any] = c.get(f"/api/players/{name}").json()["ratings"]
+    return shown
+
+
 def test_rated_game_leaderboard_and_profile(tmp_path: Path, anchors: None) -> None:
     with client(tmp_path) as c:
-        anna, ben = TestClient(c.app), TestClient(c.app)
+        anna, ben = two_people(c)
         assert register(anna, "Anna").status_code == 201
         assert register(ben, "Ben").status_code == 201
         game = rated_game(c, anna, ben)
-        # the expected update: both people new (25, 25/3), the bot fixed at its anchor
+        # the expected update: both people new (25, 25/3), the bot fixed at its anchor;
+        # each takes the share of it that its opponents weigh: the other, provisional,
+        # PROVISIONAL_WEIGHT, the bot 1
         model = PlackettLuce()
         ranks = ratings.places(game["outcome"], 3)
         assert ranks is not None
         teams = [[model.rating()], [model.rating()], [model.rating(mu=20.0, sigma=2.0)]]
         expected = model.rate(teams, ranks=ranks)
+        weight = (ratings.PROVISIONAL_WEIGHT + 1.0) / 2
         board = c.get("/api/ratings/myllymatti").json()
-        people = {p["name"]: p for p in board["people"]}
-        assert set(people) == {"Anna", "Ben"}
+        assert board["people"] == []  # provisional: off the leaderboard
+        shown = {name: profile_ratings(c, name) for name in ("Anna", "Ben")}
         for seat, name in enumerate(("Anna", "Ben")):
-            assert people[name]["mu"] == pytest.approx(expected[seat][0].mu, abs=1e-3)
-            assert people[name]["sigma"] == pytest.approx(expected[seat][0].sigma, abs=1e-3)
-            assert people[name]["games"] == 1 and people[name]["provisional"] is True
+            mine = shown[name]["myllymatti"]
+            mu = 25.0 + weight * (expected[seat][0].mu - 25.0)
+            sigma = 25 / 3 + weight * (expected[seat][0].sigma - 25 / 3)
+            assert mine["mu"] == pytest.approx(mu, abs=1e-3)
+            assert mine["sigma"] == pytest.approx(sigma, abs=1e-3)
+            assert mine["games"] == 1 and mine["provisional"] is True
         assert [b["label"] for b in board["bots"]] == ["Easy"]
         assert board["bots"][0]["rating"] == pytest.approx(20.0 - 6.0)
         # settling twice changes nothing
-        assert c.get("/api/ratings/myllymatti").json()["people"] == board["people"]
+        assert {name: profile_ratings(c, name) for name in ("Anna", "Ben")} == shown
 
         profile = c.get("/api/players/anna").json()
         assert profile["name"] == "Anna" and profile["ratings"]["myllymatti"]["games"] == 1
@@ -105,8 +122,9 @@ def test_rated_game_leaderboard_and_profile(tmp_path: Path, anchors: None) -> No
         assert (played["opponents"][0]["name"], played["opponents"][0]["kind"]) == ("Ben", "human")
         assert played["opponents"][1]["bot"] == "random"
         change = played["rating_change"]
+        mine = shown["Anna"]["myllymatti"]
         assert change["after"] == pytest.approx(
-            ratings.ordinal(expected[0][0].mu, expected[0][0].sigma), abs=0.01
+            ratings.ordinal(mine["mu"], mine["sigma"]), abs=0.01
         )
         assert profile["statistics"]["myllymatti"]["games"] == 1
         assert c.get("/api/players/anna?game=mattis").json()["games"] == []
@@ -122,7 +140,11 @@ def test_rated_game_leaderboard_and_profile(tmp_path: Path, anchors: None) -> No
         assert error_of(c.get("/api/players/Anna/records"))[:2] == (403, "private")
         assert anna.get("/api/players/Anna").status_code == 200
         names = [p["name"] for p in c.get("/api/ratings/myllymatti").json()["people"]]
-        assert names == ["Ben"]
+        assert names == []
+        with app_state(c).manager.store.engine.begin() as connection:  # as after more games
+            connection.exec_driver_sql("UPDATE tikki_ratings SET sigma = 2.0, games = 10")
+        names = [p["name"] for p in c.get("/api/ratings/myllymatti").json()["people"]]
+        assert names == ["Ben"]  # established now; Anna's profile is private
         assert error_of(c.get("/api/players/Nobody"))[:2] == (404, "unknown_player")
         assert error_of(c.get("/api/ratings/chess"))[:2] == (404, "unknown_game")
         # "Play again" after a rated game: rated too, each person's seat linked again
@@ -142,12 +164,11 @@ def test_postgres_rated_game_and_chat(postgres_url: str, anchors: None) -> None:
     from tikki.server import create_app
 
     with TestClient(create_app(postgres_url, bot_delay=0)) as c:
-        anna, ben = TestClient(c.app), TestClient(c.app)
+        anna, ben = two_people(c)
         assert register(anna, "Anna").status_code == 201
         assert register(ben, "Ben").status_code == 201
         game = rated_game(c, anna, ben)
-        people = c.get("/api/ratings/myllymatti").json()["people"]
-        assert sorted(p["name"] for p in people) == ["Anna", "Ben"]
+        assert profile_ratings(c, "Anna")["myllymatti"]["games"] == 1
         assert c.get("/api/players/Ben").json()["games"][0]["rating_change"] is not None
         r = c.post(f"/api/tables/{game['id']}/chat", json={"phrase": "gg"})
         assert r.status_code == 201, r.text
@@ -176,7 +197,7 @@ def test_rated_mark_settled_at_the_end_and_once_only(tmp_path: Path, anchors: No
     ratings are applied when the game ends, before anyone reads them; a second server
     process on the same database that saw the table unsettled does not apply it again."""
     with client(tmp_path) as c:
-        anna, ben = TestClient(c.app), TestClient(c.app)
+        anna, ben = two_people(c)
         assert register(anna, "Anna").status_code == 201
         assert register(ben, "Ben").status_code == 201
         seats = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
@@ -253,7 +274,7 @@ def test_postgres_two_processes_settle_each_game_once(postgres_url: str, anchors
     from tikki.server import create_app
 
     with TestClient(create_app(postgres_url, bot_delay=0)) as c:
-        anna, ben = TestClient(c.app), TestClient(c.app)
+        anna, ben = two_people(c)
         assert register(anna, "Anna").status_code == 201
         assert register(ben, "Ben").status_code == 201
         rated_game(c, anna, ben)  # settled as it ends: both people have a rating row

@@ -42,6 +42,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tikki.i18n import _
+from tikki.server import names
 from tikki.server.db import (
     AccountRow,
     AccountSeatRow,
@@ -367,6 +368,7 @@ class Accounts:
         """Create an account; ``name_taken`` if its name (or one that looks alike) is."""
         shown = check_name(name)
         check_password(password)
+        await asyncio.to_thread(names.check_account_name, self.engine, shown)
         hashed = await self.hashing.run(HASHER.hash, password)
         account_id = await asyncio.to_thread(self._create, shown, hashed)
         if account_id is None:
@@ -374,6 +376,7 @@ class Accounts:
                 "name_taken",
                 _("the name {name!r} (or one that looks like it) is taken", name=shown),
             )
+        await asyncio.to_thread(names.keep, self.engine, account_id, shown)
         return account_id
 
     async def verify(self, name: str, password: str) -> AccountRow:

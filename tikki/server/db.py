@@ -282,6 +282,8 @@ class StoredTable:
     """The bots that played people's seats, as stored (``{seat, from, to, bot, why}``)."""
     last_move: datetime | None = None
     """When the newest move was stored (``None`` before the first)."""
+    accounts: list[int] = field(default_factory=list)
+    """The seats an account holds (the others' people are guests)."""
 
 
 def now() -> datetime:
@@ -594,6 +596,9 @@ class Store:
             )
         )
         last = session.scalar(select(func.max(MoveRow.time)).where(MoveRow.table_id == row.id))
+        linked = session.scalars(
+            select(AccountSeatRow.seat).where(AccountSeatRow.table_id == row.id)
+        )
         return StoredTable(
             id=row.id,
             game=row.game,
@@ -612,6 +617,7 @@ class Store:
             moves=list(moves),
             takeovers=list(row.takeovers or []),
             last_move=last,
+            accounts=sorted(linked),
         )
 
 

@@ -127,6 +127,10 @@ class SeatInfo(BaseModel):
         None, description="the bot playing this person's seat now (resigned or away)"
     )
     resigned: bool = Field(False, description="the person resigned: a bot plays to the end")
+    holder: Literal["account", "guest", "bot"] | None = Field(
+        None,
+        description="who holds the seat: a signed-in account, a guest or a bot (null: open)",
+    )
 
 
 class TurnTimer(BaseModel):

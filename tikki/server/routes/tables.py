@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from tikki.server import accounts, chat, ratings, schemas
+from tikki.server import accounts, chat, names, ratings, schemas
 from tikki.server.routes.common import ERRORS, Address, Manager, ThrottlesOf
 from tikki.server.tables import STATUSES, NewTable, Table
 
@@ -44,7 +44,7 @@ async def create_table(
         forced_moves=body.forced_moves,
         rated=body.rated,
     )
-    await ratings.check_create(request, body.rated)
+    await ratings.check_create(request, wanted)
     table, invites = await manager.create(wanted, address)
     await ratings.on_create(request, table.id, body.rated)
     return _created(table, invites)
@@ -92,7 +92,11 @@ async def join(
     await manager.get(table_id)  # an unknown table is refused before anything is kept of it
     await ratings.check_join(request, table_id)
     name = await accounts.on_join(request, body.name)
+    signed_in = await accounts.accounts_of(request).current(request) is not None
+    if not signed_in:
+        await names.check_guest(request, name)
     table, token = await manager.join(table_id, seat, name, body.invite, address)
     await accounts.after_join(request, table.id, seat)
+    await ratings.after_join(request, table, seat, address, signed_in)
     await chat.after_join(request, table, seat, address)
     return {"seat": seat, "token": token, "table": table.public()}
