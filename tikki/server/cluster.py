@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import socket
+from collections import Counter
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
@@ -109,6 +110,10 @@ class Ownership:
         """This process's name (logs, ``pg_stat_activity.application_name``)."""
         self.scan_wanted = asyncio.Event()
         """Set when a scan should run now (a process stopped and freed its tables)."""
+        self.counts: Counter[str] = Counter()
+        """What happened so far, for the metrics: ``takeovers`` and ``handovers`` (tables
+        taken and given), ``lock_losses`` (tables whose lock went with a broken
+        connection), ``reconnects`` (a connection to the database made again)."""
 
     @property
     def owned(self) -> int:
@@ -170,6 +175,9 @@ class ClusterOwnership(Ownership):
         self._hand_over: HandOver | None = None
         self._changed: Changed | None = None
         self._handing: set[asyncio.Task[None]] = set()
+        self._lost: set[str] = set()
+        """Tables whose lock went with a broken lock connection, not yet forgotten by
+        the manager (:meth:`claim_orphans` reports them)."""
 
     @property
     def owned(self) -> int:
@@ -234,16 +242,51 @@ class ClusterOwnership(Ownership):
     async def acquire(self, table_id: str) -> bool:
         """``pg_try_advisory_lock`` once (never twice for a lock already held)."""
         async with self._mutex:
-            if table_id in self._held:
-                return self.holds(table_id)
-            cursor = await self._conn.execute(
-                "SELECT pg_try_advisory_lock(%s)", [self.key(table_id)]
-            )
+            if table_id in self._held and self.alive():
+                return True
+            cursor = await self._run("SELECT pg_try_advisory_lock(%s)", [self.key(table_id)])
             row = await cursor.fetchone()
             if row is not None and row[0]:
                 self._held.add(table_id)
+                self._lost.discard(table_id)  # taken again: the caller reads it back
                 return True
             return False
+
+    async def _run(self, query: str, params: Any) -> Any:
+        """Execute on the lock connection (under :attr:`_mutex`). A broken connection is
+        made again first, or when the statement finds it broken, and the statement runs
+        on the new one: the old one's locks are gone (:meth:`_reconnect`)."""
+        import psycopg
+
+        if self.alive():
+            try:
+                return await self._conn.execute(query, params)
+            except psycopg.OperationalError:
+                if self.alive():
+                    raise  # the statement failed, the connection (and its locks) did not
+        await self._reconnect()
+        return await self._conn.execute(query, params)
+
+    def _lose_locks(self) -> None:
+        """The lock connection broke: every table held is noted as lost."""
+        if self._held:
+            log.warning("the lock connection broke: %d tables lost their lock", len(self._held))
+            self.counts["lock_losses"] += len(self._held)
+            self._lost |= self._held
+            self._held.clear()
+
+    async def _reconnect(self) -> None:
+        """Make the lock connection again (under :attr:`_mutex`). Every lock of the old
+        one went with it: the tables are noted for the manager to forget (the next scan
+        reports them, and claims them again if nobody else did)."""
+        self._lose_locks()
+        old, self._conn = self._conn, None
+        if old is not None:
+            with contextlib.suppress(Exception):
+                await old.close()
+        await self._connect()
+        self.counts["reconnects"] += 1
+        log.info("cluster node %s made its lock connection again", self.node)
 
     async def take(self, table_id: str, wait: float = TAKE_WAIT) -> bool:
         """Lock the table, asking its holder (again each :data:`ASK_AGAIN` s) to hand it
@@ -274,8 +317,9 @@ class ClusterOwnership(Ownership):
             if table_id not in self._held:
                 return
             self._held.discard(table_id)
-            with contextlib.suppress(Exception):
-                await self._conn.execute("SELECT pg_advisory_unlock(%s)", [self.key(table_id)])
+            if self.alive():  # a broken connection's locks are gone already
+                with contextlib.suppress(Exception):
+                    await self._conn.execute("SELECT pg_advisory_unlock(%s)", [self.key(table_id)])
         with contextlib.suppress(Exception):
             await self._notify(RELEASED, table=table_id)
 
@@ -286,22 +330,24 @@ class ClusterOwnership(Ownership):
 
         async with self._mutex:
             try:
-                if self._conn is None or self._conn.closed or self._conn.broken:
-                    await self._connect()
-                mine = sorted(self._held | set(exclude))
-                cursor = await self._conn.execute(ORPHANS, {"ns": self.namespace, "mine": mine})
-                claimed = [str(row[0]) for row in await cursor.fetchall()]
+                if not self.alive():
+                    await self._reconnect()
+                if not self._lost:
+                    mine = sorted(self._held | set(exclude))
+                    params = {"ns": self.namespace, "mine": mine}
+                    cursor = await self._conn.execute(ORPHANS, params)
+                    claimed = [str(row[0]) for row in await cursor.fetchall()]
+                    self._held.update(claimed)
+                    return claimed
             except psycopg.Error:
                 if self.alive():
                     raise  # the statement failed (e.g. the lock table is full): locks kept
-                lost = sorted(self._held)
-                self._held.clear()
-                with contextlib.suppress(Exception):
-                    await self._conn.close()
-                self._conn = None
-                raise LocksLost(lost) from None
-            self._held.update(claimed)
-            return claimed
+                self._lose_locks()  # made again at the next scan
+            lost = sorted(self._lost)
+            self._lost.clear()
+            if self.alive():
+                self.scan_wanted.set()  # claim again at once, on the new connection
+            raise LocksLost(lost)
 
     async def changed(self, table_id: str) -> None:
         """NOTIFY :data:`LOBBY` (a failure only means the others' lobbies lag a little)."""
@@ -311,7 +357,9 @@ class ClusterOwnership(Ownership):
             log.warning("telling the cluster that table %s changed failed: %s", table_id, err)
 
     async def _notify(self, channel: str, **payload: str) -> None:
-        await self._notify_on(self._conn, channel, **payload)
+        text = json.dumps({"ns": self.namespace, **payload})
+        async with self._mutex:
+            await self._run("SELECT pg_notify(%s, %s)", [channel, text])
 
     async def _notify_on(self, conn: Any, channel: str, **payload: str) -> None:
         text = json.dumps({"ns": self.namespace, **payload})
@@ -326,12 +374,21 @@ class ClusterOwnership(Ownership):
             except asyncio.CancelledError:
                 raise
             except Exception as err:
-                log.warning("the cluster's LISTEN connection broke (%s); reconnecting", err)
+                said = str(err).strip().splitlines()
+                log.warning("the cluster's LISTEN connection broke (%s); reconnecting",
+                            said[0] if said else type(err).__name__)  # fmt: skip
                 await asyncio.sleep(1.0)
                 with contextlib.suppress(Exception):
+                    await self._listen.close()
+                try:
                     self._listen = await self._open()
                     for channel in CHANNELS:
                         await self._listen.execute(f"LISTEN {channel}")
+                except Exception as again:
+                    log.warning("the cluster's LISTEN connection: %s", again)
+                else:
+                    self.counts["reconnects"] += 1
+                    log.info("cluster node %s made its LISTEN connection again", self.node)
                 self.scan_wanted.set()  # a release may have been missed meanwhile
 
     def _received(self, channel: str, payload: str) -> None:

@@ -20,7 +20,7 @@ from tikki.server.errors import ApiError
 from tikki.server.quota import TableCaps, TableCounts
 from tikki.server.tables.registry import Registry
 from tikki.server.tables.seats import lock_seats
-from tikki.server.tables.storage import Storage
+from tikki.server.tables.storage import Storage, report
 from tikki.server.tables.table import NewTable, Table
 from tikki.server.tables.timers import parse_timer
 
@@ -157,8 +157,8 @@ class Creator:
         """Lock a new table's id before storing it (a cluster; ``False``: taken)."""
         try:
             return await self.ownership.acquire(table_id)
-        except Exception:
-            log.exception("locking the new table %s failed", table_id)
+        except Exception as err:
+            report(f"locking the new table {table_id}", err, table_id)
             raise ApiError(
                 "unavailable", _("{what} could not be stored: try again", what=_("the new table"))
             ) from None
@@ -170,8 +170,8 @@ class Creator:
             return None
         try:
             return await self.storage.run(self.storage.store.live_counts)
-        except Exception:
-            log.exception("counting the cluster's live tables failed")
+        except Exception as err:
+            report("counting the cluster's live tables", err)
             return None
 
     def _seats(self, game: Game, wanted: list[tuple[str, str | None]]) -> list[StoredSeat]:

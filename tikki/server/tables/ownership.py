@@ -15,7 +15,7 @@ from tikki.core import IllegalMove, RulesError
 from tikki.server.cluster import SCAN_EVERY, LocksLost, Ownership
 from tikki.server.db import StoredTable, now
 from tikki.server.tables.registry import FINISHED_KEPT, Registry, table_moving, unknown_table
-from tikki.server.tables.storage import Storage
+from tikki.server.tables.storage import Storage, report
 from tikki.server.tables.table import Table
 
 log = logging.getLogger("tikki.server")
@@ -93,8 +93,8 @@ class Finder:
             wanted.clear()
             try:
                 await self.claim_orphans()
-            except Exception:
-                log.exception("claiming the tables of stopped processes failed")
+            except Exception as err:
+                report("claiming the tables of stopped processes", err)
                 await asyncio.sleep(SCAN_EVERY)
 
     async def claim_orphans(self) -> list[str]:
@@ -103,8 +103,9 @@ class Finder:
         try:
             claimed = await self.ownership.claim_orphans(self._loading)
         except LocksLost as lost:
-            log.error("the cluster's lock connection broke: %d tables go to other processes",
-                      len(lost.tables))  # fmt: skip
+            if lost.tables:
+                log.error("the cluster's lock connection broke: %d tables go to whichever "
+                          "process claims them first", len(lost.tables))  # fmt: skip
             for table_id in lost.tables:
                 self.registry.forget(table_id)
             return []
@@ -113,9 +114,8 @@ class Finder:
         began = asyncio.get_running_loop().time()
         try:
             rows = await self.storage.run(self.storage.store.load_many, claimed)
-        except Exception:
-            log.exception("reading %d tables to take over failed; another process may",
-                          len(claimed))  # fmt: skip
+        except Exception as err:
+            report(f"reading {len(claimed)} tables to take over (another process may)", err)
             rows = []
         for row in rows:
             await self._adopt(row)
@@ -150,6 +150,8 @@ class Finder:
             return None  # handed over while it was being read
         table.away_since = {s.seat: table.turn_since or now() for s in table.seats
                             if s.kind == "human"}  # fmt: skip
+        if self.registry.tables.get(table_id) not in (None, table):
+            self.registry.forget(table_id)  # a copy from before the lock was lost
         self.registry.tables[table_id] = table
         self._peeked.pop(table_id, None)
         if table.status == "finished":
@@ -174,8 +176,8 @@ class Finder:
             raise unknown_table(table_id)
         try:
             taken = await self.ownership.take(table_id)
-        except Exception:
-            log.exception("taking table %s over failed", table_id)
+        except Exception as err:
+            report(f"taking table {table_id} over", err, table_id)
             taken = False
         if not taken:
             raise table_moving(table_id)

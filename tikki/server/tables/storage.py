@@ -107,6 +107,17 @@ class Storage:
             ) from None
 
 
+def report(what: str, err: BaseException, table: str | None = None) -> None:
+    """Log a failure of ``what``: one line when the database was out of reach (an
+    outage is the operator's news, not a bug), the traceback otherwise."""
+    extra = {"table": table} if table is not None else None
+    if is_outage(err) or (isinstance(err, ApiError) and err.code == "unavailable"):
+        log.error("%s failed: the database is not answering (%s)", what, _first_line(err),
+                  extra=extra)  # fmt: skip
+    else:
+        log.error("%s failed", what, exc_info=err, extra=extra)
+
+
 def _first_line(err: BaseException) -> str:
     """An error's first line (a database error's text runs over several)."""
     lines = str(err).strip().splitlines()
