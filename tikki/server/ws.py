@@ -319,7 +319,7 @@ class Session:
     async def _hint(self) -> None:
         try:
             self.throttles.hint(self.address)
-            move = await self.manager.hint(self.table, self.conn.seat)
+            move = await self.manager.hint(self.table, self.conn.seat, self.address)
         except ApiError as err:
             self.send(err.message_json())
             return

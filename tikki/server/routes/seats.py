@@ -36,7 +36,7 @@ async def hint(
 ) -> dict[str, Any]:
     """A bot's suggestion from this seat's view (on the seat's turn)."""
     throttles.hint(address)
-    move = await manager.hint(at.table, at.seat)
+    move = await manager.hint(at.table, at.seat, address)
     return {"move": move, "bot": manager.hint_bot}
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
@@ -30,6 +31,8 @@ T = TypeVar("T")
 BOT_TURNS = 4
 """Bot turns (decide, apply, store, send) in progress at once; the others wait their turn,
 so people's moves never queue behind a flood of bot moves."""
+HINTS_KEPT = 1024
+"""Positions whose hint is kept for later asks."""
 JUDGE = "judge"
 """The default hint bot: the analysis's judge (the expert's search at its budget)."""
 
@@ -57,6 +60,10 @@ class Bots:
         self.crowd_searches = SearchPool(self.search_slots.crowd_size, nice=CROWD_NICE)
         """The crowd's own workers (bot-only tables, analyses), at the lowest priority."""
         self._turn_slots = FairSlots(BOT_TURNS)
+        self._hints: dict[tuple[str, int, int], asyncio.Task[str]] = {}
+        """The hint searches running, by position (table, seq, seat)."""
+        self._hinted: OrderedDict[tuple[str, int, int], str] = OrderedDict()
+        """The latest positions hinted and their moves (at most :data:`HINTS_KEPT`)."""
 
     def wake(self, table: Table) -> None:
         """Start the table's bot turns if a bot is to act (and none is playing yet)."""
@@ -156,13 +163,18 @@ class Bots:
             log.exception("bot %s failed; playing a random move instead", spec)
             return botplay.choose("random", game, view, seed)
 
-    async def hint(self, table: Table, seat: int | None) -> str:
+    async def hint(self, table: Table, seat: int | None, address: str | None = None) -> str:
         """What the hint bot would play from this seat's view (only on the seat's turn).
 
         The default hint bot, ``judge``, is the analysis's judge (:func:`tikki.analysis.hint`:
         the expert's search at the analysis's budget and seed for this move), so the hint
         is the move "Analyse my game" will rate best here.  A rated table gives no hints
-        while it is played (``no_help_rated``): its ratings measure the people."""
+        while it is played (``no_help_rated``): its ratings measure the people.
+
+        One search per position (table, seq, seat): every ask for it waits on the same
+        job, and a position already hinted answers at once (:data:`HINTS_KEPT`).  The
+        search is the crowd's work (a crowd worker, behind people's bots), in the fair
+        turn of the ``address`` that asked first (else the table's creator's)."""
         if table.rated and table.status == "playing":
             raise ApiError(
                 "no_help_rated",
@@ -173,20 +185,42 @@ class Bots:
                 table.seq,
             )
         seat = turns.check_turn(table, seat, None, moving=False)
-        view = table.state.view(seat)
-        if self.hint_bot == JUDGE:
-            return await self._judge_hint(table, view)
-        seed = botplay.bot_seed(table.seed, seat, table.seq, "hint")
-        return await self.think(self.hint_bot, table, view, seed)
+        key = (table.id, table.seq, seat)
+        known = self._hinted.get(key)
+        if known is not None:
+            return known
+        job = self._hints.get(key)
+        if job is None:
+            lane = address if address is not None else table.lane
+            job = asyncio.create_task(self._hint_job(table, seat, lane), name=f"hint-{table.id}")
+            self._hints[key] = job
+            job.add_done_callback(lambda done: self._hint_done(key, done))
+        return await asyncio.shield(job)
 
-    async def _judge_hint(self, table: Table, view: JSON) -> str:
-        """The judge's move for ``view``, in a worker process in the table's fair turn."""
+    def _hint_done(self, key: tuple[str, int, int], job: asyncio.Task[str]) -> None:
+        """Forget a finished hint job; keep its move for later asks (bounded)."""
+        self._hints.pop(key, None)
+        if job.cancelled() or job.exception() is not None:
+            return
+        self._hinted[key] = job.result()
+        while len(self._hinted) > HINTS_KEPT:
+            self._hinted.popitem(last=False)
+
+    async def _hint_job(self, table: Table, seat: int, lane: str) -> str:
+        """The hint bot's move for ``seat``'s view now, as the crowd's work in ``lane``."""
+        view = table.state.view(seat)
         game = table.game
+        if self.hint_bot != JUDGE:
+            seed = botplay.bot_seed(table.seed, seat, table.seq, "hint")
+            if botplay.is_cheap(self.hint_bot):
+                return botplay.choose(self.hint_bot, game, view, seed)
+            async with self.search_slots.slot(lane, table.id, people=False):
+                return await self.crowd_searches.choose(self.hint_bot, game, view, seed)
         number = len(table.state.moves) + 1
         task: analysis.Task = (
             game.name, game.players, game.rules, tuple(sorted(game.options.items())), view,
             number, "", "", analysis.decision_seed(0, number),
         )  # fmt: skip
         iterations = self.policy.analysis_iterations
-        async with self.search_slots.slot(table.lane, table.id):
-            return await self.searches.run(analysis.best_task, task, iterations)
+        async with self.search_slots.slot(lane, table.id, people=False):
+            return await self.crowd_searches.run(analysis.best_task, task, iterations)

@@ -261,9 +261,10 @@ class TableManager:
         await self.moves.move(table, seat, move, seq, by_bot)
         self.bots.wake(table)
 
-    async def hint(self, table: Table, seat: int | None) -> str:
-        """What the hint bot would play from this seat's view (only on the seat's turn)."""
-        return await self.bots.hint(table, seat)
+    async def hint(self, table: Table, seat: int | None, address: str | None = None) -> str:
+        """What the hint bot would play from this seat's view (only on the seat's turn):
+        one search per position, counted against the asking ``address``'s share."""
+        return await self.bots.hint(table, seat, address)
 
     async def resign(self, table: Table, seat: int | None) -> None:
         """Resign ``seat``: a Medium bot plays it to the end."""
