@@ -181,6 +181,50 @@ def _restore(name: str, players: int, options: str, payload: Any) -> _Held:
     return _Held(adapter, state)
 
 
+def _load_game(text: str, rng: Any) -> TikkiGame:
+    """A pickled :class:`TikkiGame`: loaded from its game string, its seeds' state set."""
+    register()
+    game: TikkiGame = pyspiel.load_game(text)
+    if rng is not None:
+        game._rng.setstate(rng)
+    return game
+
+
+def _load_state(
+    game: TikkiGame, history: list[int], held: _Held, seed_bytes: tuple[int, ...]
+) -> TikkiState:
+    """A pickled :class:`TikkiState`: its history replayed from where it began (a chance
+    node, or the same seed's first position), so that ``history()`` is kept too; where
+    that does not give the pickled tikki state (a sampled state, made from a view), that
+    state alone, with an empty history."""
+    try:
+        state = _replayed(game, history, held)
+    except (ValueError, pyspiel.SpielError):
+        state = None
+    if state is not None and (held.state is None or _same(state.tikki_state, held.state)):
+        return state
+    return TikkiState(game, held, seed_bytes)
+
+
+def _replayed(game: TikkiGame, history: list[int], held: _Held) -> TikkiState | None:
+    """``history`` applied to the state it began from (``None``: it cannot be known)."""
+    if game.adapter.deals is not None or game.seed_nodes:
+        state = game.new_initial_state()
+    elif held.state is not None and held.state.seed is not None:
+        first = held.state.record()
+        state = TikkiState(game, _Held(game.adapter, tikki.replay({**first, "moves": []})))
+    else:
+        return None
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def _same(a: tikki.State, b: tikki.State) -> bool:
+    """Whether two tikki states are the same game at the same point."""
+    return a.seed == b.seed and a.record() == b.record()
+
+
 def _json_loads(text: str) -> Any:
     return json.loads(text)
 
@@ -189,6 +233,14 @@ def deal_only(game: tikki.Game) -> bool:
     """Whether ``game``'s only random event is its first deal (its declaration,
     :meth:`tikki.Game.chance_only_at_deal`)."""
     return game.chance_only_at_deal()
+
+
+SAMPLED = "sampled"
+"""The ``chance`` parameter's default: each state deals itself from a seed it holds."""
+SEED = "seed"
+"""The ``chance`` parameter's explicit model: chance nodes choose each state's seed."""
+SEED_BYTES = 4
+"""The chance nodes of ``chance=seed``: one byte of the 32-bit seed each."""
 
 
 EXPLICIT_DECK = 7
@@ -333,6 +385,7 @@ def game_type(
     for option in spec["options"]:
         params[option["name"]] = option["default"]
     params["rng_seed"] = -1
+    params["chance"] = SAMPLED
     return pyspiel.GameType(
         short_name=PREFIX + name,
         long_name=f"tikki {cls.title}",
@@ -386,11 +439,16 @@ class TikkiGame(pyspiel.Game):  # type: ignore[misc]
         self.adapter = _adapter(name, players, canonical_json(tgame.options))
         seed = int(params.get("rng_seed", -1))
         self._rng: random.Random = random.SystemRandom() if seed < 0 else random.Random(seed)
-        low, high = self.adapter.utility
+        chance = str(params.get("chance", SAMPLED))
+        if chance not in (SAMPLED, SEED):
+            raise ValueError(f"chance is {SAMPLED!r} or {SEED!r}, not {chance!r}")
         deals = self.adapter.deals
+        self.seed_nodes = chance == SEED and deals is None
+        low, high = self.adapter.utility
+        outcomes = 256 if self.seed_nodes else 0 if deals is None else len(deals)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.adapter.actions),
-            max_chance_outcomes=0 if deals is None else len(deals),
+            max_chance_outcomes=outcomes,
             num_players=players,
             min_utility=low,
             max_utility=high,
@@ -398,17 +456,25 @@ class TikkiGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=self.adapter.length,
         )
         gtype = game_type(
-            name, deals is not None, self.adapter.info_tensor_ok, self.adapter.utility_sum
+            name,
+            deals is not None or self.seed_nodes,
+            self.adapter.info_tensor_ok,
+            self.adapter.utility_sum,
         )
         super().__init__(gtype, info, params)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game string and the state of its sequence of seeds."""
+        rng = None if isinstance(self._rng, random.SystemRandom) else self._rng.getstate()
+        return (_load_game, (str(self), rng))
 
     def _next_seed(self) -> int:
         return self._rng.randrange(2**32)
 
     def new_initial_state(self) -> TikkiState:
-        """A new game: a chance node for the deal (a small deck), or dealt from the next
-        seed when first used."""
-        if self.adapter.deals is not None:
+        """A new game: a chance node for the deal (a small deck) or for the seed
+        (``chance=seed``), or dealt from the next seed when first used."""
+        if self.adapter.deals is not None or self.seed_nodes:
             return TikkiState(self, _Held(self.adapter, None, None))
         return TikkiState(self, _Held(self.adapter, None, self._next_seed))
 
@@ -445,9 +511,15 @@ class TikkiGame(pyspiel.Game):  # type: ignore[misc]
 class TikkiState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state around one tikki state (``tikki_state``)."""
 
-    def __init__(self, game: TikkiGame, held: _Held) -> None:
+    def __init__(self, game: TikkiGame, held: _Held, seed_bytes: tuple[int, ...] = ()) -> None:
         super().__init__(game)
         self._held = held
+        self._seed_bytes = seed_bytes  # chance=seed: the seed's bytes chosen so far
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game, its history and its tikki state (the record, replayed and
+        verified on load: the seed, and so every later random event, comes with it)."""
+        return (_load_state, (self.get_game(), self.history(), self._held, self._seed_bytes))
 
     @property
     def tikki_state(self) -> tikki.State:
@@ -470,8 +542,10 @@ class TikkiState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The distinct deals (C-2; :func:`distinct_deals`): ``[(deal id, probability)]``."""
         adapter = self._held.adapter
-        if not self._dealing() or adapter.deals is None:
+        if not self._dealing():
             return []
+        if adapter.deals is None:
+            return [(b, 1 / 256) for b in range(256)]
         return list(enumerate(adapter.odds))
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -485,7 +559,12 @@ class TikkiState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         held = self._held
         if self._dealing():
-            assert held.adapter.deals is not None
+            if held.adapter.deals is None:  # chance=seed: one byte of the seed
+                self._seed_bytes = (*self._seed_bytes, action)
+                if len(self._seed_bytes) == SEED_BYTES:
+                    seed = int.from_bytes(bytes(self._seed_bytes), "big")
+                    held.state = held.adapter.game.new_state(seed=seed)
+                return
             held.state = held.adapter.game.new_state(seed=0, deck=list(held.adapter.deals[action]))
             return
         self.tikki_state.play(held.adapter.actions.to_text(action))
@@ -493,7 +572,7 @@ class TikkiState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
             deals = self._held.adapter.deals
-            return "deal " + " ".join(deals[action]) if deals else f"chance {action}"
+            return "deal " + " ".join(deals[action]) if deals else f"seed byte {action}"
         return self._held.adapter.actions.to_text(action)
 
     def is_terminal(self) -> bool:
