@@ -158,6 +158,12 @@ def test_games_lists_myllymatti_with_option_specs() -> None:
     assert specs["runs"]["default"] is False and specs["runs"]["type"] == "bool"
     assert specs["max_moves"]["default"] == 2000 and specs["max_moves"]["minimum"] == 1
     assert all(spec["help"] for spec in specs.values())
+    # the research options (a short deck, short hands) say so: the lobby keeps them apart
+    assert {name for name, spec in specs.items() if spec.get("research")} == {
+        "ranks",
+        "suits",
+        "hand",
+    }
     json.dumps(listing)
 
 

@@ -68,3 +68,28 @@ def test_a_kept_analysis_shows_at_once_when_the_table_is_reopened(
     assert accuracy in page.inner_text(".analysis-summary")
     watch.check()
     context.close()
+
+
+def test_the_lobby_option_help_speaks_players_words(server: Server, browser: Browser) -> None:
+    """No API value ("(round)", "(top)") in an option's help, in any language, and no
+    research option (a short deck) among the real ones."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    watch = Watch(page)
+    for lang in ("en", "fi", "de"):
+        for game in ("mattis", "myllymatti", "mueckenstich"):
+            page.goto(f"{server.url}/?lang={lang}")
+            page.check(f"input[name=game][value={game}]")
+            if game == "mueckenstich":  # research options only: no options box
+                assert page.locator("#options-box").is_hidden(), lang
+                continue
+            page.click("#options-box summary")
+            helps = " ".join(page.locator("#options .help").all_inner_texts())
+            assert helps, (lang, game)
+            for word in ("(round)", "(trick)", "(top)", "(bottom", "(all)", "RANKS", "SUITS"):
+                assert word not in helps, (lang, game, word, helps)
+            assert "COLOURS" not in helps and "VALUES" not in helps, (lang, game, helps)
+            for research in ("ranks", "suits", "hand", "colours", "values", "mosquitoes"):
+                assert page.locator(f"#opt-{research}").count() == 0, (lang, game, research)
+    watch.check()
+    context.close()

@@ -110,6 +110,8 @@ class OptionSpec:
             out["choices"] = list(self.choices)
         if self.minimum is not None:
             out["minimum"] = self.minimum
+        if self.research:
+            out["research"] = True
         return out
 
 

@@ -116,6 +116,27 @@ export function optionValue(value) {
   return value in VALUES ? _(VALUES[value]) : String(value);
 }
 
+/** An option's help in players' words: the parentheses that name its choices' API values
+ * for the command line (`(round)`, `(bottom, koira)`) lose those values, in any language
+ * (the catalogs keep the values as they are), and an emptied one goes.
+ * @param {string} text the help in words (its rulings taken out)
+ * @param {any[] | undefined} choices the option's values
+ * @returns {string} */
+export function playerHelp(text, choices) {
+  const values = new Set((choices ?? []).map(String));
+  if (!values.size) return text;
+  return text
+    .replace(/\s*\(([^()]*)\)/g, (whole, inner) => {
+      const kept = String(inner)
+        .split(",")
+        .map((w) => w.trim())
+        .filter((w) => w && !values.has(w));
+      if (kept.length === String(inner).split(",").length) return whole;
+      return kept.length ? ` (${kept.join(", ")})` : "";
+    })
+    .trim();
+}
+
 /** A percentage in the page's language: `12%` in English, `12 %` (a no-break space) in
  * Finnish and German.
  * @param {number} n */

@@ -1,11 +1,12 @@
 // @ts-check
 // The lobby's game options: a field for each option the chosen game declares (with its
-// help and the rulings it follows), at the chosen variant's values, and the options read
-// back where they differ from those.
+// help in players' words and the rulings it follows), at the chosen variant's values, and
+// the options read back where they differ from those.  Research options (a short deck,
+// short hands) are left out: they make another game than the rules' (the API takes them).
 import { esc } from "../api.js";
 import { $ } from "../dom.js";
 import { _ } from "../i18n.js";
-import { optionName, optionValue } from "../words.js";
+import { optionName, optionValue, playerHelp } from "../words.js";
 
 /**
  * @typedef {object} GameOption One option a game declares (GET /api/games).
@@ -18,6 +19,7 @@ import { optionName, optionValue } from "../words.js";
  * @property {string} [text] its help in words
  * @property {string} [help]
  * @property {string[]} [rulings] the rulings it follows
+ * @property {boolean} [research] a research set-up (a short deck, short hands)
  */
 
 /**
@@ -54,7 +56,7 @@ function optionHelp(o) {
   const refs = (o.rulings || []).map(
     (r) => `<small class="ruling-ref" title="${esc(_("ruling {id}", { id: r }))}">${esc(r)}</small>`,
   );
-  return esc(o.text ?? o.help ?? "") + refs.join("");
+  return esc(playerHelp(o.text ?? o.help ?? "", o.choices)) + refs.join("");
 }
 
 /**
@@ -69,8 +71,9 @@ export function renderOptions(g, variant) {
     .join(", ");
   $("#variant-help").textContent = presetText ? _("This variant sets {options}.", { options: presetText }) : "";
   const defaults = effectiveDefaults(g, variant);
-  $("#options-box").hidden = g.options.length === 0;
-  $("#options").innerHTML = g.options.map((o) => optionField(o, defaults[o.name])).join("");
+  const shown = g.options.filter((o) => !o.research);
+  $("#options-box").hidden = shown.length === 0;
+  $("#options").innerHTML = shown.map((o) => optionField(o, defaults[o.name])).join("");
 }
 
 /**
