@@ -2,7 +2,7 @@
 
 :func:`register` registers each game of ``tikki.games()`` as ``python_tikki_<name>``, with
 the game's options as OpenSpiel parameters (defaults from the option specs), plus
-``players``, ``variant`` and ``rng_seed``::
+``players``, ``variant``, ``rng_seed`` and ``chance`` (``sampled`` or ``seed``, below)::
 
     import numpy as np
     import pyspiel
@@ -51,13 +51,15 @@ What the adapter provides
   wrapped as a state of this game (its ``history()`` is empty: OpenSpiel's Python states
   cannot be given a history), with ``rng`` seeded from the sampler.  That is what
   OpenSpiel's ISMCTS bot uses.
-* Serialization: ``state.serialize()`` and ``game.deserialize_state(text)`` work (OpenSpiel
-  pickles a Python state's attributes; the tikki state pickles as its record, seed and
-  moves, replayed and verified on load, or, for a sampled state that has no seed, as the
-  state itself).  ``pyspiel.serialize_game_and_state`` and ``pickle`` of a state do not:
-  for a sampled-stochastic game they ask the game for ``GetRNGState``, a C++ method that
-  OpenSpiel does not let Python games implement; so ``random_sim_test`` runs with
-  ``serialize=False`` and the round trip is tested on its own.
+* Serialization: ``pickle`` of a state or a game works in every configuration (a state
+  pickles as its game, its history and its tikki state's record with its seed, replayed
+  and verified on load, so ``history()`` and every later random event come back; a
+  sampled state made from a view, which has no seed, pickles as the state itself and
+  comes back with an empty history; a game pickles with the state of its sequence of
+  seeds).  ``pyspiel.serialize_game_and_state`` and ``random_sim_test(serialize=True)``
+  ask a sampled-stochastic game for ``GetRNGState``, a C++ method that OpenSpiel does not
+  let Python games implement; with the parameter ``chance=seed`` a configuration is
+  explicit-stochastic instead (below) and both pass.
 
 Parameters: an option left at its spec default does not override the variant preset
 (OpenSpiel fills every parameter with its default, so "not given" and "given the default"
@@ -76,7 +78,15 @@ order is equally likely; orders that deal the same game are one outcome,
 exact best responses, ``TabularPolicy`` and ``policy_aggregator`` run on it
 (``docs/research.md``: the mini games).
 
-Every other configuration is ``SAMPLED_STOCHASTIC``: there are no chance nodes; each state deals
+With ``chance=seed`` every other configuration is ``EXPLICIT_STOCHASTIC`` too: its
+initial state is :data:`SEED_BYTES` chance nodes of 256 equally likely outcomes, the bytes
+of the state's 32-bit seed (high byte first), and the game is dealt from that seed; the
+same distribution as the sampled model below (whose seeds are 32-bit too), with every
+random event in the history, so OpenSpiel's history-based serialisation holds, and
+``rng_seed`` is not used (whoever samples the chance nodes chooses the deals).
+
+By default (``chance=sampled``) every other configuration is ``SAMPLED_STOCHASTIC``:
+there are no chance nodes; each state deals
 itself from a seed it holds (docs/design.md: randomness).  Why not explicit chance nodes:
 tikki's randomness is more than the first deal (a pile may be shuffled mid-game, each
 round of a match is dealt anew), and the public contract can inject only the first
