@@ -15,6 +15,7 @@ import httpx
 
 from tests._server import auth, pick
 from tests.test_cluster import GAME, SLACK, contiguous, node, sql, start_game, wait_for
+from tests.test_metrics import samples
 
 GOOD = {200, 201}
 """Answers that did what was asked."""
@@ -77,6 +78,12 @@ def test_a_process_whose_connections_are_cut_makes_them_again(
         seq = move_once(http, tid, token)
         seq = max(seq, move_once(http, tid, token))
         wait_for(lambda: http.get("/healthz").status_code == 200, "the health check")
+        counts = {
+            name: value for (name, _labels), value in samples(http.get("/metrics").text).items()
+        }
+        assert counts["tikki_reconnects_total"] >= 1, counts
+        assert counts["tikki_lock_losses_total"] >= 1, counts
+        assert counts["tikki_takeovers_total"] >= 1, counts
         # the old connections are gone, new ones hold the table's lock
         holders = sql(
             postgres_url,

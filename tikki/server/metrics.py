@@ -21,6 +21,17 @@ no player, no card.
   turn or its search)
 - ``tikki_connections{kind}``: open connections (``all``: HTTP and WebSocket, as the
   connection caps count them; ``websocket``: table sockets)
+- ``tikki_takeovers_total``, ``tikki_handovers_total``: tables this process took over
+  (a dead or stopped process's, or one a request asked for) and handed to another;
+  ``tikki_lock_losses_total``: tables whose lock went with a broken lock connection;
+  ``tikki_reconnects_total``: connections to PostgreSQL (locks, LISTEN) made again
+  (``--cluster``; 0 otherwise)
+- ``tikki_database_errors_total``: storage calls that found the database out of reach
+  (each try: one call retried during a blip counts each time)
+- ``tikki_event_loop_lag_seconds``: the longest time the event loop was late to a timer
+  since the previous scrape (a blocked loop delays every table of the process)
+- ``process_resident_memory_bytes``, ``process_open_fds``, ``process_cpu_seconds_total``
+  and the rest of prometheus-client's process collector (Linux)
 """
 
 from __future__ import annotations
@@ -37,9 +48,10 @@ from prometheus_client import (
     CollectorRegistry,
     Counter,
     Histogram,
+    ProcessCollector,
     disable_created_metrics,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 from sqlalchemy import text
@@ -55,6 +67,15 @@ LOCAL = ("127.0.0.0/8", "::1")
 """The addresses ``/metrics`` always answers."""
 PING_TIMEOUT = 2.0
 """Seconds the health check waits for the database."""
+LAG_EVERY = 0.25
+"""Seconds between two samples of the event loop's lag."""
+COUNTED = {
+    "takeovers": "Tables this process took over (a stopped process's, or one asked for)",
+    "handovers": "Tables this process handed over to another process",
+    "lock_losses": "Tables whose PostgreSQL lock went with a broken lock connection",
+    "reconnects": "Connections to PostgreSQL (locks, LISTEN) made again after a break",
+}
+"""The cluster's counts (:attr:`tikki.server.cluster.Ownership.counts`) and their help."""
 
 disable_created_metrics()  # type: ignore[no-untyped-call]  # no ``*_created`` series
 
@@ -79,6 +100,27 @@ class Metrics:
             registry=self.registry,
         )
         self.registry.register(_Live(self))
+        ProcessCollector(registry=self.registry)
+        self.lag = 0.0
+        """The longest lag seen since the previous scrape (s)."""
+        self._sampler: asyncio.Task[None] | None = None
+
+    def sample_lag(self) -> None:
+        """Start sampling the event loop's lag (once, on the running loop)."""
+        if self._sampler is None or self._sampler.done():
+            self._sampler = asyncio.create_task(self._sample(), name="event-loop-lag")
+
+    async def _sample(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + LAG_EVERY
+            await asyncio.sleep(LAG_EVERY)
+            self.lag = max(self.lag, loop.time() - due)
+
+    def take_lag(self) -> float:
+        """The longest lag since the previous call (the scrape's gauge), then 0 again."""
+        lag, self.lag = self.lag, 0.0
+        return lag
 
     def observe(self, by_bot: bool, seconds: float) -> None:
         """Count one applied move and its time (the move path's hook)."""
@@ -122,6 +164,20 @@ class _Live(Collector):
         if guard is not None:
             connections.add_metric(["all"], len(guard.open))
         yield connections
+        counts = getattr(ownership, "counts", {})
+        for key, said in COUNTED.items():
+            yield CounterMetricFamily(f"tikki_{key}", said, value=counts.get(key, 0))
+        storage = getattr(manager, "storage", None)
+        yield CounterMetricFamily(
+            "tikki_database_errors",
+            "Storage calls that found the database out of reach (each try)",
+            value=getattr(storage, "errors", 0),
+        )
+        yield GaugeMetricFamily(
+            "tikki_event_loop_lag_seconds",
+            "The longest time the event loop was late to a timer since the previous scrape",
+            value=self.metrics.take_lag(),
+        )
 
 
 def install(app: Any) -> APIRouter:
@@ -200,6 +256,7 @@ def router() -> APIRouter:
                 ),
             )
         data: Metrics = request.app.state.metrics
+        data.sample_lag()  # from the first scrape on
         body = generate_latest(data.registry)
         return Response(body, 200, {"Cache-Control": "no-store"}, media_type=CONTENT_TYPE_LATEST)
 

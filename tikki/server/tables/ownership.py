@@ -118,7 +118,9 @@ class Finder:
             report(f"reading {len(claimed)} tables to take over (another process may)", err)
             rows = []
         for row in rows:
-            await self._adopt(row)
+            if await self._adopt(row) is not None:
+                self.ownership.counts["takeovers"] += 1
+                log.info("took over table %s (nobody held it)", row.id, extra={"table": row.id})
         found = {row.id for row in rows}
         for table_id in claimed:
             if table_id not in found:
@@ -182,6 +184,9 @@ class Finder:
         if not taken:
             raise table_moving(table_id)
         table = await self._load_owned(table_id)
+        if table is not None:
+            self.ownership.counts["takeovers"] += 1
+            log.info("took over table %s for a request", table_id, extra={"table": table_id})
         return table if table is not None else await self._from_store(table_id)
 
     async def hand_over(self, table_id: str) -> None:
@@ -193,7 +198,8 @@ class Finder:
             async with table.lock:
                 self.registry.forget(table_id)
         await self.ownership.release(table_id)
-        log.info("table %s handed over to another process", table_id)
+        self.ownership.counts["handovers"] += 1
+        log.info("handed table %s over to another process", table_id, extra={"table": table_id})
 
     def lobby_changed(self, table_id: str) -> None:
         """Another process changed a table's lobby entry: read it again when shown."""
