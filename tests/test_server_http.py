@@ -66,6 +66,7 @@ def test_create_gives_invites_and_hides_the_seed(c: TestClient) -> None:
         "may_hand_over": False,
         "stand_in": None,
         "resigned": False,
+        "holder": "bot",
     }
     lobby = c.get("/api/tables").json()["tables"]
     assert [t["id"] for t in lobby] == [table["id"]]

@@ -31,10 +31,10 @@ from tikki.server.db import AccountRow, Base
 from tikki.server.errors import STATUS, ApiError
 
 RESERVED: tuple[str, ...] = (
-    "anonymous", "player", "spectator", "admin", "administrator", "moderator", "guest",
+    "anonymous", "player", "spectator", "admin", "administrator", "moderator",
     "bot", "server", "system", "tikki", "nobody",
-    "anonyymi", "pelaaja", "katsoja", "ylläpitäjä", "vieras", "botti",
-    "anonym", "spieler", "zuschauer", "gast",
+    "anonyymi", "pelaaja", "katsoja", "ylläpitäjä", "botti",
+    "anonym", "spieler", "zuschauer",
 )  # fmt: skip
 """Words no name may be (a person would take them for the server's own)."""
 LANGUAGES = ("en", "fi", "de")
