@@ -4,14 +4,19 @@ players keep a share of the connections, and idle HTTP connections give way to n
 
 from __future__ import annotations
 
+import socket as sockets
+from contextlib import ExitStack
 from pathlib import Path
 
+import httpx
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from tests._server import TestClient, auth, client, create, error_of, join, pick, socket, state
-from tests.test_server_crowds import from_address, later
+from tests.test_server_crowds import from_address, later, served
+from tikki.server.guard import Limits
 from tikki.server.quota import Policy
+from tikki.server.run import config
 from tikki.server.ws import IDLE
 
 THREE_OPEN = [{"kind": "open"}] * 3
@@ -95,3 +100,43 @@ def test_an_idle_watcher_is_closed_and_a_seated_person_is_not(tmp_path: Path) ->
                 assert closed.value.code == IDLE == 4408
             seated.send_json({"type": "ping"})
             assert seated.receive_json()["type"] == "pong"
+
+
+def test_watchers_are_refused_before_the_seated_players_share(tmp_path: Path) -> None:
+    """With 8 connections and a quarter kept for seated players, the 7th watcher is
+    refused (4429) and a seated person still connects."""
+    limits = Limits(max_connections=8, seat_reserve=0.25)
+    assert Limits().seat_reserve == 0.25
+    with client(tmp_path) as c:
+        config(c.app, limits)  # what tikki serve applies to its app
+        tid = create(c, game="mattis", seats=THREE_OPEN)["table"]["id"]
+        token = join(c, tid, 0)
+        with ExitStack() as held:
+            for _ in range(6):
+                watcher = held.enter_context(socket(c, tid))
+                assert watcher.receive_json()["type"] == "state"
+            with socket(c, tid) as refused:
+                message = refused.receive_json()
+                assert message["code"] == "rate_limited" and "seated" in message["message"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    refused.receive_json()
+                assert closed.value.code == 4429
+            with socket(c, tid, token) as seated:
+                assert seated.receive_json()["type"] == "state"
+        with socket(c, tid) as watcher:  # the watchers left: there is room again
+            assert watcher.receive_json()["type"] == "state"
+
+
+def test_idle_http_connections_give_way_to_a_newcomer(tmp_path: Path) -> None:
+    """A server full of connections that send nothing closes the oldest idle one for a
+    newcomer at once, instead of refusing until the head deadline."""
+    limits = Limits(max_connections=4, per_address=64, header_timeout=60)
+    with served(tmp_path, limits) as url:
+        port = int(url.rsplit(":", 1)[1])
+        idle = [sockets.create_connection(("127.0.0.1", port)) for _ in range(4)]
+        with httpx.Client(timeout=30) as http:
+            assert http.get(f"{url}/api/games").status_code == 200
+        idle[0].settimeout(30)
+        assert idle[0].recv(100) == b""  # the oldest idle one was closed for it
+        for conn in idle:
+            conn.close()

@@ -76,6 +76,7 @@ METAVARS = {
     "waiting_expiry": N_("SECONDS"),
     "away_after": N_("SECONDS"),
     "stalled_expiry": N_("SECONDS"),
+    "watcher_idle": N_("SECONDS"),
     "min_turn_timer": N_("SECONDS"),
     "lang": N_("LANGUAGE"),
     "first": N_("MOVE"),

@@ -211,9 +211,25 @@ class Limits:
     """Seconds an idle keep-alive connection stays open."""
     body_timeout: float = setting(10.0, "--body-timeout", "seconds a request's body may take")
     """Seconds a request's body may take to arrive."""
+    seat_reserve: float = setting(
+        0.25,
+        "--seat-reserve",
+        "share of --max-connections kept for seated players (watchers are refused beyond the rest)",
+    )
+    """The share of :attr:`max_connections` kept for seated players: watchers' WebSockets
+    are refused beyond the rest, so a crowd of watchers cannot keep a player out."""
 
     def __post_init__(self) -> None:
         check_positive(self)
+        if not self.seat_reserve < 1:
+            raise ValueError(
+                _("--seat-reserve is a share below 1, not {value}", value=self.seat_reserve)
+            )
+
+    @property
+    def most_watchers(self) -> int:
+        """The watchers' WebSockets the server holds at once (the rest is the players')."""
+        return max(1, int(self.max_connections * (1 - self.seat_reserve)))
 
 
 __all__ = ["Limits", "Policy", "check_positive", "cores", "options", "setting"]

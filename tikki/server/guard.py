@@ -82,11 +82,17 @@ class Guard:
         self.open: dict[int, str] = {}
         """The address of each admitted transport (by ``id``)."""
         self.by_address: dict[str, int] = {}
+        self.idle: dict[int, Callable[[], None]] = {}
+        """The HTTP connections waiting for a request head (new or kept alive), oldest
+        first, each with the callable that closes it."""
+        self.evicted = 0
         self.refused = 0
         self.warnings = Throttled(1.0, clock)
 
     def admit(self, transport: asyncio.BaseTransport) -> bool:
-        """Count a new connection, or refuse it (over a cap); an admitted one is ``True``."""
+        """Count a new connection, or refuse it (over a cap); an admitted one is ``True``.
+        When the server is full, the oldest idle HTTP connection is closed to make room:
+        connections that send nothing never keep a newcomer out."""
         if id(transport) in self.open:
             return True
         peer = transport.get_extra_info("peername")
@@ -94,6 +100,8 @@ class Guard:
         address = client_key(host)
         held = self.by_address.get(address, 0)
         capped = held >= self.limits.per_address and not self.proxies(host)
+        if len(self.open) >= self.limits.max_connections and not capped:
+            self._evict_idle()
         if len(self.open) >= self.limits.max_connections or capped:
             self.refused += 1
             self.warnings.warn(
@@ -109,9 +117,32 @@ class Guard:
         self.by_address[address] = held + 1
         return True
 
+    def waiting(self, transport: asyncio.BaseTransport, close: Callable[[], None]) -> None:
+        """The connection waits for a request head: it may be closed for a newcomer."""
+        self.idle.pop(id(transport), None)
+        self.idle[id(transport)] = close
+
+    def busy(self, transport: asyncio.BaseTransport) -> None:
+        """The connection has a request (or became a WebSocket): it is not idle."""
+        self.idle.pop(id(transport), None)
+
+    def _evict_idle(self) -> None:
+        """Close the oldest idle HTTP connection (and forget it at once), if any."""
+        if not self.idle:
+            return
+        key = next(iter(self.idle))
+        close = self.idle.pop(key)
+        self._drop(key)
+        self.evicted += 1
+        close()
+
     def forget(self, transport: asyncio.BaseTransport) -> None:
         """The connection closed."""
-        address = self.open.pop(id(transport), None)
+        self.idle.pop(id(transport), None)
+        self._drop(id(transport))
+
+    def _drop(self, key: int) -> None:
+        address = self.open.pop(key, None)
         if address is None:
             return
         left = self.by_address[address] - 1
@@ -189,11 +220,19 @@ class GuardedH11(H11Protocol):
     def _arm(self) -> None:
         self._disarm()
         self._head_timer = self.loop.call_later(self.guard.limits.header_timeout, self._late)
+        self.guard.waiting(self.transport, self._make_room)
 
     def _disarm(self) -> None:
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+            self.guard.busy(self.transport)
+
+    def _make_room(self) -> None:
+        """Closed, idle, for a newcomer to a full server (the guard forgot it already)."""
+        self._disarm()
+        if not self.transport.is_closing():
+            self.transport.close()
 
     def _late(self) -> None:
         """No complete request head in time: close the connection."""

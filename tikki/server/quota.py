@@ -109,6 +109,11 @@ class Throttles:
         self.reads = RateLimiter(policy.reads_per_minute, READ_BURST, clock=clock)
         self.sockets: dict[str, int] = {}
         """Open WebSockets by client address."""
+        self.watching = 0
+        """Open watchers' (spectators') WebSockets on the server."""
+        self.most_watchers: int | None = None
+        """The watchers' share of the server's connections (``None``: no cap; ``tikki
+        serve`` sets it from :attr:`Limits.most_watchers`)."""
 
     def read(self, address: str) -> None:
         """Spend one expensive read of ``address``; ``rate_limited`` when it has none."""
@@ -149,6 +154,24 @@ class Throttles:
                 CAP_RETRY,
             )
         self.sockets[address] = held + 1
+
+    def watch(self) -> None:
+        """Count a new watcher's WebSocket; ``rate_limited`` when the watchers' share of
+        the server's connections is taken (the rest is kept for seated players)."""
+        if self.most_watchers is not None and self.watching >= self.most_watchers:
+            raise rate_limited(
+                _(
+                    "the server holds {n} watchers, its limit (the other connections are "
+                    "kept for seated players): watch later",
+                    n=self.watching,
+                ),
+                CAP_RETRY,
+            )
+        self.watching += 1
+
+    def unwatch(self) -> None:
+        """Forget one watcher's WebSocket."""
+        self.watching = max(0, self.watching - 1)
 
     def close_socket(self, address: str) -> None:
         """Forget one WebSocket of ``address``."""

@@ -60,6 +60,9 @@ def config(
     trusted = [ip.strip() for ip in (forwarded_allow_ips or "").split(",") if ip.strip()]
     guard = Guard(limits, proxies=trusted)
     metrics.watch_connections(app, guard)
+    throttles = getattr(getattr(app, "state", None), "throttles", None)
+    if throttles is not None:  # watchers get their share, seated players the rest
+        throttles.most_watchers = limits.most_watchers
     http, ws = protocols(guard)
     return uvicorn.Config(
         app,

@@ -105,6 +105,24 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
     except ApiError as err:
         await _refuse(websocket, err)
         return
+    throttles: Throttles = websocket.app.state.throttles
+    if seat is None:
+        try:
+            throttles.watch()
+        except ApiError as err:
+            await _refuse(websocket, err)
+            return
+    try:
+        await _attend(websocket, manager, table, seat, limit)
+    finally:
+        if seat is None:
+            throttles.unwatch()
+
+
+async def _attend(
+    websocket: WebSocket, manager: TableManager, table: Table, seat: int | None, limit: int
+) -> None:
+    """Serve an admitted connection: its writer, then its messages until it goes."""
     conn = manager.connect(table, seat, i18n.current())
     try:
         await manager.come_back(table, seat)  # a stand-in bot stops: the person is back
