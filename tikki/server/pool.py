@@ -52,9 +52,21 @@ class FairSlots:
     No group holds more than ``per_group`` slots at once (by default all but one, when
     there are two or more): a client that keeps every slot busy still leaves one free, so
     another client's bot starts at once instead of waiting for a long search to end.
+
+    Turns follow search *time*, not only turns: each group's use of the slots (seconds
+    held, halved every :data:`USAGE_HALF_LIFE` seconds) is counted, and a free slot goes
+    to the next group round-robin among those within :data:`QUANTUM` seconds of the
+    least use.  A person whose Hard bot searches a third of a second between their moves
+    goes ahead of addresses whose Expert bots search without pause: each group gets an
+    equal share of the search time, and one that used less gets its share first.
     """
 
-    def __init__(self, size: int, per_group: int | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        per_group: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if size < 1:
             raise ValueError(f"a pool needs at least one slot, not {size}")
         self.size = size
@@ -68,6 +80,10 @@ class FairSlots:
         self._waiters: dict[tuple[str, str], deque[asyncio.Future[None]]] = {}
         self._background: set[str] = set()
         """Groups served only when no other group's waiter can be."""
+        self.clock = clock
+        self._usage: dict[str, tuple[float, float]] = {}
+        """Each group's decayed seconds of slots held, and when it was last brought up
+        to date."""
 
     @property
     def waiting(self) -> int:
@@ -83,10 +99,26 @@ class FairSlots:
         if background:
             self._background.add(group)
         await self._acquire(group, key)
+        began = self.clock()
         try:
             yield
         finally:
+            self._use(group, self.clock() - began)
             self._release(group)
+
+    def usage(self, group: str) -> float:
+        """``group``'s use of the slots: seconds held, halved every
+        :data:`USAGE_HALF_LIFE` seconds since."""
+        value, at = self._usage.get(group, (0.0, 0.0))
+        if not value:
+            return 0.0
+        return float(value * 0.5 ** (max(0.0, self.clock() - at) / USAGE_HALF_LIFE))
+
+    def _use(self, group: str, seconds: float) -> None:
+        self._usage[group] = (self.usage(group) + max(0.0, seconds), self.clock())
+        if len(self._usage) > USAGE_KEPT:  # forget the groups whose use has faded
+            for name in [g for g in self._usage if self.usage(g) < 0.01]:
+                del self._usage[name]
 
     def place(self, group: str, key: str) -> int | None:
         """The place (1: next) of ``key``'s first waiter in the order waiters would be
@@ -162,19 +194,24 @@ class FairSlots:
         return self._next_of(False) or self._next_of(True)
 
     def _next_of(self, background: bool) -> asyncio.Future[None] | None:
-        for _ in range(len(self._groups)):
-            group = self._groups[0]
-            self._groups.rotate(-1)
-            if (group in self._background) != background or not self._free_for(group):
-                continue
-            future = self._pop(group)
-            if future is None:
-                continue
-            if not future.done():
-                self._grant(group)
-                return future
-            return self._next_of(background)  # a cancelled waiter: look again
-        return None
+        eligible = [
+            g for g in self._groups if (g in self._background) == background and self._free_for(g)
+        ]
+        if not eligible:
+            return None
+        used = {g: self.usage(g) for g in eligible}
+        least = min(used.values())
+        group = next(g for g in eligible if used[g] <= least + QUANTUM)
+        future = self._pop(group)
+        if group in self._keys:  # it waits for more: to the back of the round
+            self._groups.remove(group)
+            self._groups.append(group)
+        if future is None:
+            return None
+        if not future.done():
+            self._grant(group)
+            return future
+        return self._next_of(background)  # a cancelled waiter: look again
 
     def place_count(self, group: str) -> int:
         """How many of ``group``'s waiters wait."""
@@ -197,6 +234,13 @@ class FairSlots:
             self._groups.remove(group)
         return future
 
+
+USAGE_HALF_LIFE = 60.0
+"""Seconds after which a group's past use of the search slots counts half."""
+QUANTUM = 1.0
+"""Groups within this many seconds of use of the least-served one take turns in order."""
+USAGE_KEPT = 1000
+"""Groups whose use is remembered before faded ones are forgotten."""
 
 CROWD = "~crowd"
 """The group under which crowd searches wait for a slot of the whole pool."""
@@ -367,7 +411,9 @@ __all__ = [
     "CROWD",
     "CROWD_NICE",
     "MAX_SECONDS",
+    "QUANTUM",
     "STOP_GRACE",
+    "USAGE_HALF_LIFE",
     "BotPool",
     "FairSlots",
     "SearchPool",
