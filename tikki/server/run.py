@@ -12,13 +12,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
 
 from tikki.i18n import _
-from tikki.server import metrics
+from tikki.server import logs, metrics
 from tikki.server.app import create_app
+from tikki.server.cluster import default_node
 from tikki.server.db import default_db_url
 from tikki.server.guard import MAX_HEAD, AcceptErrors, Guard, Limits, protocols, raise_file_limit
 from tikki.server.quota import Policy
@@ -50,12 +52,16 @@ class _Server(uvicorn.Server):
 
 
 def config(
-    app: ASGIApp, limits: Limits | None = None, forwarded_allow_ips: str | None = None
+    app: ASGIApp,
+    limits: Limits | None = None,
+    forwarded_allow_ips: str | None = None,
+    log_config: dict[str, Any] | None = None,
 ) -> uvicorn.Config:
     """uvicorn's settings for ``app``: its own bounds (``limit_concurrency``,
     ``timeout_keep_alive``, h11's head size) and :class:`~tikki.server.guard.Guard`'s;
     the forwarded client address (``X-Forwarded-For``) counts only from the proxies named
-    in ``forwarded_allow_ips`` (default: none)."""
+    in ``forwarded_allow_ips`` (default: none); ``log_config``: JSON lines at INFO with
+    an access log (:mod:`tikki.server.logs`), else uvicorn's own at WARNING."""
     limits = limits or Limits()
     trusted = [ip.strip() for ip in (forwarded_allow_ips or "").split(",") if ip.strip()]
     guard = Guard(limits, proxies=trusted)
@@ -66,8 +72,9 @@ def config(
     http, ws = protocols(guard)
     return uvicorn.Config(
         app,
-        log_level="warning",
-        access_log=False,
+        log_level="info" if log_config else "warning",
+        access_log=bool(log_config),
+        log_config=log_config or uvicorn.config.LOGGING_CONFIG,
         http=http,
         ws=ws,
         ws_max_size=WS_MAX_SIZE,
@@ -230,7 +237,8 @@ def _serve(
             )
         )
         limits = replace(limits, max_connections=room)
-    server = _Server(config(app, limits, forwarded_allow_ips))
+    log_config = logs.config(node or default_node()) if logs.wanted(cluster) else None
+    server = _Server(config(app, limits, forwarded_allow_ips, log_config))
     tune_gc()
     announce(_("tikki web table: {url}", url=f"http://{shown}:{real_port}/"))
     announce(_("database: {url}", url=app.state.manager.store.engine.url.render_as_string()))
