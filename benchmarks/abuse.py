@@ -26,7 +26,8 @@ each; ``analysis`` 15 addresses asking for 2 analyses each of finished tables; `
 20,000 connections from one host that send nothing; ``slowloris`` 200 connections from one
 host sending a header byte every 2 s; ``watchers`` 3,000 WebSockets from one address on
 the measured table; ``tables`` 110 addresses creating waiting tables for 30 s, then a new
-user creates one.
+user creates one; ``hoard``, ``watchers-idle``, ``idle-http``, ``chat``, ``unknown-joins``
+and ``seated-expert``: see ``benchmarks/crowds_hoard.py``.
 
 Run: ``.venv/bin/python benchmarks/abuse.py [--only bots,idle] [--save FILE]``
 (``--save`` writes the results as JSON; runs are kept in ``benchmarks/runs/``).
@@ -58,6 +59,7 @@ from rich.table import Table
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).parent))
+from crowds_hoard import HOARD_CROWDS, NOFILE
 from load import free_port
 
 console = Console(width=160) if not sys.stdout.isatty() else Console()
@@ -114,14 +116,21 @@ class Server:
         return rss, len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def start(workdir: Path, bot_delay: float) -> Server:
-    """``tikki serve`` on a free loopback port, trusting 127.0.0.1 as its proxy."""
+def start(workdir: Path, bot_delay: float, nofile: int | None = None) -> Server:
+    """``tikki serve`` on a free loopback port, trusting 127.0.0.1 as its proxy (under
+    ``ulimit -n nofile`` when given)."""
     port = free_port()
     tikki = Path(sys.executable).with_name("tikki")
     cmd = [str(tikki), "serve", "--host", "127.0.0.1", "--port", str(port)]
     cmd += ["--db", f"sqlite:///{workdir / 'abuse.sqlite'}", "--bot-delay", str(bot_delay)]
     cmd += ["--forwarded-allow-ips", PROXY, "--allow-client-seeds"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=None if nofile is None else lambda: limit_files(nofile),
+    )
     server = Server(proc, f"http://127.0.0.1:{port}")
     threading.Thread(target=server.pump, daemon=True).start()
     deadline = time.monotonic() + 30
@@ -134,6 +143,13 @@ def start(workdir: Path, bot_delay: float) -> Server:
         time.sleep(0.2)
     proc.kill()
     raise SystemExit("the server did not answer within 30 s")
+
+
+def limit_files(nofile: int) -> None:
+    """``ulimit -n nofile`` (soft and hard) for the server about to start."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
 
 def as_address(address: str) -> dict[str, str]:
@@ -430,6 +446,7 @@ async def tables_crowd(server: Server, notes: dict[str, Any]) -> None:
                     "/api/tables", json=body, headers=as_address(f"10.60.{n // 250}.{n % 250 + 1}")
                 )
                 made, refused = made + (r.status_code == 201), refused + (r.status_code == 429)
+                notes.update(tables=made, refused=refused)  # kept if the crowd is cut short
                 await asyncio.sleep(0.5)
 
         await asyncio.gather(*(address(n) for n in range(110)))
@@ -439,6 +456,137 @@ async def tables_crowd(server: Server, notes: dict[str, Any]) -> None:
     await asyncio.sleep(3600)
 
 
+def long_record(moves: int) -> dict[str, Any]:
+    """A legal Myllymatti record of about ``moves`` moves (four players taking the trick
+    again and again, ``max_moves`` raised): 9,800 moves are some 58 KB of compact JSON."""
+    from tikki.core import load
+
+    state = load("myllymatti", 4, max_moves=10_000).new_state(seed=2)
+    rng = random.Random(2)
+    while not state.is_over and len(state.moves) < moves:
+        legal = state.legal_moves()
+        cards = [m for m in legal if m != "take"]
+        state.play(
+            "take" if "take" in legal and rng.random() < 0.97 else rng.choice(cards or legal)
+        )
+    return dict(state.record())
+
+
+def counted(notes: dict[str, Any], what: str, status: int) -> None:
+    """Count one answer's status in the notes (``what``: ``"200"`` ...)."""
+    key = f"{what}_{status}"
+    notes[key] = notes.get(key, 0) + 1
+
+
+async def replay_crowd(addresses: int, server: Server, notes: dict[str, Any]) -> None:
+    """``addresses`` addresses uploading records to replay without pause: the 58 KB record
+    of ~9,800 moves, and the longest record replayed (2,000 moves), changed each time so
+    that no answer is cached."""
+    huge = json.dumps(long_record(9800), separators=(",", ":"))
+    longest = long_record(2000)
+    notes.update(record_kb=round(len(huge) / 1000), record_moves=9800)
+    headers = {"Content-Type": "application/json", "Accept-Encoding": "gzip"}
+
+    async def one(n: int, http: httpx.AsyncClient) -> None:
+        address = f"10.70.0.{n + 1}"
+        for i in range(100_000):
+            r = await http.post(
+                "/api/replay", content=huge, headers={**headers, **as_address(address)}
+            )
+            counted(notes, "huge", r.status_code)
+            body = json.dumps({**longest, "note": f"{n}-{i}"}, separators=(",", ":"))
+            r = await http.post(
+                "/api/replay", content=body, headers={**headers, **as_address(address)}
+            )
+            counted(notes, "longest", r.status_code)
+            if r.status_code == 429:
+                await asyncio.sleep(0.2)  # the attacker knocks again soon
+
+    async with httpx.AsyncClient(base_url=server.url, timeout=120) as http:
+        await asyncio.gather(*(one(n, http) for n in range(addresses)))
+
+
+async def login_prepare(server: Server) -> dict[str, Any]:
+    """The account the login crowd guesses at."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        await http.get("/api/account", headers=as_address("10.80.9.9"))
+        r = await http.post(
+            "/api/account/register",
+            json={"name": "Annaliisa", "password": "a long and right password"},
+            headers={"X-CSRF-Token": http.cookies["tikki_csrf"], **as_address("10.80.9.9")},
+        )
+        r.raise_for_status()
+    return {}
+
+
+async def login_crowd(addresses: int, server: Server, notes: dict[str, Any]) -> None:
+    """``addresses`` addresses guessing one account's password without pause (and trying
+    names of their own: a registration each now and then)."""
+
+    async def one(n: int) -> None:
+        address = f"10.80.{n // 250}.{n % 250 + 1}"
+        async with httpx.AsyncClient(base_url=server.url, timeout=120) as http:
+            await http.get("/api/account", headers=as_address(address))
+            for i in range(100_000):
+                headers = {"X-CSRF-Token": http.cookies["tikki_csrf"], **as_address(address)}
+                name = "Annaliisa" if i % 4 else f"Crowd{n}x{i}"
+                path = "/api/account/login" if i % 4 else "/api/account/register"
+                body = {"name": name, "password": f"guess number {i}"}
+                r = await http.post(path, json=body, headers=headers)
+                counted(notes, "login" if i % 4 else "register", r.status_code)
+                if r.status_code in (429, 503):
+                    await asyncio.sleep(0.1)
+
+    await asyncio.gather(*(one(n) for n in range(addresses)))
+
+
+async def hint_crowd(addresses: int, server: Server, notes: dict[str, Any]) -> None:
+    """``addresses`` addresses, each at a table of its own against a Medium bot, asking
+    for a hint at every turn and playing it (a new position each time: no hint is
+    shared)."""
+    seats = [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}]
+
+    async def one(n: int, http: httpx.AsyncClient) -> None:
+        address = f"10.90.0.{n + 1}"
+        while True:
+            table_id, token = await seat_at(http, seats, address)
+            auth = {"Authorization": f"Bearer {token}", **as_address(address)}
+            while True:
+                s = (await http.get(f"/api/tables/{table_id}/state", headers=auth)).json()
+                if s["status"] == "finished":
+                    break
+                if not s["view"].get("legal_moves"):
+                    await asyncio.sleep(0.05)
+                    continue
+                r = await http.post(f"/api/tables/{table_id}/hint", headers=auth)
+                counted(notes, "hint", r.status_code)
+                if r.status_code != 200:
+                    move = s["view"]["legal_moves"][0]
+                    await asyncio.sleep(0.5)
+                else:
+                    move = r.json()["move"]
+                await http.post(
+                    f"/api/tables/{table_id}/moves",
+                    json={"move": move, "seq": s["seq"]},
+                    headers=auth,
+                )
+
+    async with httpx.AsyncClient(base_url=server.url, timeout=120) as http:
+        await asyncio.gather(*(one(n, http) for n in range(addresses)))
+
+
+def sized(
+    crowd: Callable[[int, Server, dict[str, Any]], Coroutine[Any, Any, None]], n: int
+) -> Crowd:
+    """``crowd`` with ``n`` addresses."""
+
+    async def run(server: Server, notes: dict[str, Any]) -> None:
+        notes["addresses"] = n
+        await crowd(n, server, notes)
+
+    return run
+
+
 CROWDS: dict[str, tuple[Crowd, Callable[[Server], Awaitable[dict[str, Any]]] | None]] = {
     "bots": (bots_crowd, None),
     "analysis": (analysis_crowd, analysis_prepare),
@@ -446,6 +594,14 @@ CROWDS: dict[str, tuple[Crowd, Callable[[Server], Awaitable[dict[str, Any]]] | N
     "slowloris": (slowloris_crowd, None),
     "watchers": (watchers_crowd, None),
     "tables": (tables_crowd, None),
+    **{name: (crowd, None) for name, crowd in HOARD_CROWDS.items()},
+    "replay-1": (sized(replay_crowd, 1), None),
+    "replay-5": (sized(replay_crowd, 5), None),
+    "login-5": (sized(login_crowd, 5), login_prepare),
+    "login-20": (sized(login_crowd, 20), login_prepare),
+    "hint-1": (sized(hint_crowd, 1), None),
+    "hint-5": (sized(hint_crowd, 5), None),
+    "hint-20": (sized(hint_crowd, 20), None),
 }
 
 
@@ -456,6 +612,8 @@ async def running(crowd: Crowd, server: Server, notes: dict[str, Any]) -> AsyncI
     try:
         yield
     finally:
+        if not task.done():
+            notes["cut_short"] = True  # stopped before it ended: its notes so far
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
@@ -535,7 +693,7 @@ def main() -> None:
     results = []
     for name in names:  # each crowd against a fresh server: nothing left from the one before
         with tempfile.TemporaryDirectory() as tmp:
-            server = start(Path(tmp), args.bot_delay)
+            server = start(Path(tmp), args.bot_delay, NOFILE.get(name))
             try:
                 asyncio.run(bot_answers(server.url, 2, "192.0.2.1"))  # warm the workers
                 console.print(f"crowd: {name} …")
