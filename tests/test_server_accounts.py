@@ -71,9 +71,11 @@ def test_register_login_logout(tmp_path: Path) -> None:
 
 def test_bad_names_and_passwords(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        for name in ("ab", "x" * 30, "<script>", "a_b_c"):
+        for name in ("ab", "<script>", "a_b_c"):
             status, code, message = error_of(register(c, name))
             assert (status, code) == (400, "bad_name") and "letters" in message
+        status, code, message = error_of(register(c, "x" * 30))
+        assert (status, code) == (400, "bad_name") and "at most 24" in message
         status, code, message = error_of(register(c, "Anna", "short"))
         assert (status, code) == (400, "bad_password") and "8–128" in message
         assert c.get("/api/account").json() == {"account": None}
@@ -211,5 +213,170 @@ def test_postgres_accounts(postgres_url: str) -> None:
         assert register(c, "Anna").status_code == 201
         assert error_of(register(TestClient(c.app), "ANNA"))[1] == "name_taken"
         assert login(TestClient(c.app), "anna").status_code == 200
+        phone = TestClient(c.app, headers={"User-Agent": PHONE})
+        assert login(phone, "anna").status_code == 200
+        listed = sessions(c)
+        assert len(listed) == 3 and [s["current"] for s in listed].count(True) == 1
+        ended = next(s for s in sessions(phone) if s["current"])["id"]
+        r = c.delete(f"/api/account/sessions/{ended}", headers=csrf(c))
+        assert r.status_code == 200, r.text
+        assert phone.get("/api/account").json() == {"account": None}
+        assert len(sessions(c)) == 2
+        status, code, _message = error_of(register(TestClient(c.app), "Bertta", "password"))
+        assert (status, code) == (400, "bad_password")
         assert c.post("/api/account/logout", headers=csrf(c)).status_code == 200
         assert c.get("/api/account").json() == {"account": None}
+
+
+def test_weak_passwords_refused_with_the_reason(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        for weak in ("password", "12345678"):
+            status, code, message = error_of(register(c, "Anna", weak))
+            assert (status, code) == (400, "bad_password"), weak
+            assert "easy to guess" in message and "10 most common passwords" in message, message
+        status, code, message = error_of(register(c, "Anna", "aaaaaaaaaa"))
+        assert code == "bad_password" and "repeat" in message.lower(), message
+        fi = {"Accept-Language": "fi", **csrf(c)}
+        r = c.post(
+            "/api/account/register", json={"name": "Anna", "password": "password"}, headers=fi
+        )
+        status, code, message = error_of(r)
+        assert code == "bad_password" and "helppo arvata" in message, message
+        de = {"Accept-Language": "de", **csrf(c)}
+        r = c.post(
+            "/api/account/register", json={"name": "Anna", "password": "12345678"}, headers=de
+        )
+        assert "leicht zu erraten" in error_of(r)[2]
+        # a password made of the name itself is guessed too
+        assert error_of(register(c, "Annabella", "Annabella1"))[1] == "bad_password"
+        assert c.get("/api/account").json() == {"account": None}  # nothing was created
+        assert register(c, "Anna").status_code == 201
+
+
+def test_a_name_too_long_is_refused_in_words(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        status, code, message = error_of(register(c, "Aino" + "x" * 36))
+        assert (status, code) == (400, "bad_name")
+        assert "at most 24 characters" in message and "40" in message, message
+        assert c.get("/api/account").json() == {"account": None}
+
+
+def sessions(c: TestClient) -> list[dict[str, Any]]:
+    r = c.get("/api/account/sessions")
+    assert r.status_code == 200, r.text
+    out: list[dict[str, Any]] = r.json()["sessions"]
+    return out
+
+
+FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+PHONE = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/126.0.0.0 Mobile Safari/537.36"
+)
+
+
+def test_sessions_listed_per_device_and_signed_out_one_by_one(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        assert error_of(c.get("/api/account/sessions"))[:2] == (401, "not_signed_in")
+        c.headers["User-Agent"] = FIREFOX
+        assert register(c, "Anna").status_code == 201
+        phone = TestClient(c.app, headers={"User-Agent": PHONE})
+        assert login(phone, "Anna").status_code == 200
+        listed = sessions(c)
+        assert len(listed) == 2
+        mine = next(s for s in listed if s["current"])
+        other = next(s for s in listed if not s["current"])
+        assert (mine["browser"], mine["system"]) == ("Firefox", "Linux")
+        assert (other["browser"], other["system"]) == ("Chrome", "Android")
+        assert mine["created"] and mine["last_seen"]
+        for s in listed:  # no secret in the list
+            assert set(s) == {"id", "created", "last_seen", "browser", "system", "current"}
+            assert s["id"] not in (c.cookies[SESSION_COOKIE], phone.cookies[SESSION_COOKIE])
+        assert [s["current"] for s in sessions(phone)].count(True) == 1
+        # a forged request cannot end a session
+        url = f"/api/account/sessions/{other['id']}"
+        assert error_of(c.delete(url))[:2] == (403, "csrf")
+        assert error_of(c.delete("/api/account/sessions/nope", headers=csrf(c)))[:2] == (
+            404,
+            "unknown_session",
+        )
+        # another account cannot end Anna's sessions
+        bertta = TestClient(c.app)
+        assert register(bertta, "Bertta").status_code == 201
+        assert error_of(bertta.delete(url, headers=csrf(bertta)))[1] == "unknown_session"
+        assert phone.get("/api/account").json()["account"]["name"] == "Anna"
+        # sign out the phone from the desktop: the desktop stays signed in
+        r = c.delete(url, headers=csrf(c))
+        assert r.status_code == 200, r.text
+        assert phone.get("/api/account").json() == {"account": None}
+        assert c.get("/api/account").json()["account"]["name"] == "Anna"
+        assert [s["id"] for s in sessions(c)] == [mine["id"]]
+        # signing out this device ends only it
+        r = c.delete(f"/api/account/sessions/{mine['id']}", headers=csrf(c))
+        assert r.status_code == 200 and r.json() == {"account": None}
+        assert c.get("/api/account").json() == {"account": None}
+
+
+def test_password_change_checks_strength_and_ends_other_sessions(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        assert register(c, "Anna").status_code == 201
+        other = TestClient(c.app)
+        assert login(other, "Anna").status_code == 200
+        new = "violet lantern harbour"
+
+        def change(old: str, password: str) -> Any:
+            body = {"password": old, "new_password": password}
+            return c.post("/api/account/password", json=body, headers=csrf(c))
+
+        assert error_of(change("not my password", new))[:2] == (401, "wrong_password")
+        status, code, message = error_of(change(PASSWORD, "12345678"))
+        assert (status, code) == (400, "bad_password") and "easy to guess" in message
+        assert login(TestClient(c.app), "Anna").status_code == 200  # unchanged
+        r = change(PASSWORD, new)
+        assert r.status_code == 200, r.text
+        assert c.get("/api/account").json()["account"]["name"] == "Anna"  # still signed in
+        assert other.get("/api/account").json() == {"account": None}  # the others end
+        assert error_of(login(TestClient(c.app), "Anna"))[1] == "wrong_password"
+        assert login(TestClient(c.app), "Anna", new).status_code == 200
+
+
+def check_sessions_upgrade(url: str) -> None:
+    """A database whose sessions table predates the devices list gets its columns."""
+    from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, create_engine, insert
+    from sqlalchemy import inspect as inspect_db
+
+    from tikki.server.db import Store, normalize_url, now
+
+    old = MetaData()
+    table = Table(
+        "tikki_sessions",
+        old,
+        Column("token_hash", String(64), primary_key=True),
+        Column("account_id", Integer),
+        Column("csrf_hash", String(64)),
+        Column("created", DateTime),
+    )
+    engine = create_engine(normalize_url(url))
+    old.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(
+            insert(table),
+            {"token_hash": "a" * 64, "account_id": 1, "csrf_hash": "b", "created": now()},
+        )
+    engine.dispose()
+    store = Store(url)
+    try:
+        store.create_schema()
+        store.create_schema()  # a second start changes nothing
+        columns = {c["name"] for c in inspect_db(store.engine).get_columns("tikki_sessions")}
+        assert {"last_seen", "user_agent"} <= columns
+    finally:
+        store.close()
+
+
+def test_a_sqlite_sessions_table_of_an_earlier_version_is_upgraded(tmp_path: Path) -> None:
+    check_sessions_upgrade(f"sqlite:///{tmp_path / 'old.sqlite'}")
+
+
+def test_a_postgresql_sessions_table_of_an_earlier_version_is_upgraded(postgres_url: str) -> None:
+    check_sessions_upgrade(postgres_url)

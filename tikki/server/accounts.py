@@ -10,7 +10,9 @@ Guests play exactly as without accounts; nothing here is needed to play.
 - A session is a random token in an ``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over
   HTTPS, or always with ``TIKKI_SECURE_COOKIES=1``); the server stores its SHA-256 only.
   Logging in issues a new session (the browser's old one ends); logging out ends every
-  session of the account.
+  session of the account.  The owner sees each session as a device (the browser and
+  system its ``User-Agent`` names, when it began, when it was last used) and may end one.
+- A new password must be hard enough to guess (:func:`tikki.server.passwords.weakness`).
 - Every state-changing request of this module carries the CSRF token (double submit: the
   ``tikki_csrf`` cookie's value in the ``X-CSRF-Token`` header; once signed in, it must also
   be the session's own token).
@@ -44,6 +46,7 @@ from sqlalchemy.orm import Session
 from tikki.i18n import _
 from tikki.server import names
 from tikki.server.db import (
+    USER_AGENT_MAX,
     AccountRow,
     AccountSeatRow,
     ChatRow,
@@ -55,6 +58,7 @@ from tikki.server.db import (
 )
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.logins import Hashing, LoginLimits
+from tikki.server.passwords import device, weakness
 from tikki.server.quota import RateLimiter, client_key
 from tikki.server.schemas import ErrorBody
 
@@ -65,6 +69,8 @@ CSRF_COOKIE = "tikki_csrf"
 CSRF_HEADER = "x-csrf-token"
 SESSION_DAYS = 30
 """How long a session cookie lives."""
+SEEN_EVERY = timedelta(minutes=5)
+"""How stale a session's ``last_seen`` may get before a request writes it again."""
 NAME_MIN, NAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 LOGINS_PER_ADDRESS = 20.0
@@ -82,6 +88,7 @@ STATUS.update(
         "csrf": 403,
         "private": 403,
         "unknown_player": 404,
+        "unknown_session": 404,
     }
 )
 
@@ -91,7 +98,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (400, "bad name, password or request"),
         (401, "wrong name or password, or not signed in"),
         (403, "csrf: the X-CSRF-Token header is missing or wrong; a private profile"),
-        (404, "unknown player, table or game"),
+        (404, "unknown player, session, table or game"),
         (409, "the name (or one that looks like it) is taken"),
         (413, "request body over 4096 bytes"),
         (422, "malformed request body or parameters"),
@@ -146,6 +153,15 @@ def skeleton(name: str) -> str:
 def check_name(name: str) -> str:
     """The name as it will be shown (spaces trimmed), or ``bad_name`` saying what is allowed."""
     shown = " ".join(name.split())
+    if len(shown) > NAME_MAX:
+        raise ApiError(
+            "bad_name",
+            _(
+                "a name has at most {high} characters; this one has {n}",
+                high=NAME_MAX,
+                n=len(shown),
+            ),
+        )
     if not NAME_MIN <= len(shown) <= NAME_MAX or not NAME_CHARS.match(shown) or "_" in shown:
         raise ApiError(
             "bad_name",
@@ -160,8 +176,9 @@ def check_name(name: str) -> str:
     return shown
 
 
-def check_password(password: str) -> None:
-    """``bad_password`` unless the password's length is allowed."""
+def check_password(password: str, name: str = "") -> None:
+    """``bad_password`` unless the password's length is allowed and it is hard enough to
+    guess (the account's ``name`` counts as known to a guesser)."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise ApiError(
             "bad_password",
@@ -172,6 +189,9 @@ def check_password(password: str) -> None:
                 n=len(password),
             ),
         )
+    reason = weakness(password, name)
+    if reason is not None:
+        raise ApiError("bad_password", reason)
 
 
 def digest(token: str) -> str:
@@ -187,6 +207,14 @@ class Account:
     name: str
     private: bool
     csrf_hash: str
+    session: str = ""
+    """The public id of the request's session (:func:`session_id`)."""
+
+
+def session_id(token_hash: str) -> str:
+    """A session's id in the list of devices: derived from its stored hash, so that the
+    list never shows what the cookie's hash is."""
+    return digest(f"session:{token_hash}")[:24]
 
 
 class Accounts:
@@ -225,8 +253,11 @@ class Accounts:
             session.expunge_all()
             return row
 
-    def _new_session(self, account_id: int, old: str | None) -> tuple[str, str]:
+    def _new_session(
+        self, account_id: int, old: str | None, user_agent: str | None = None
+    ) -> tuple[str, str]:
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+        started = now()
         with self.engine.begin() as connection:
             if old is not None:
                 connection.execute(delete(SessionRow).where(SessionRow.token_hash == digest(old)))
@@ -236,23 +267,80 @@ class Accounts:
                     "token_hash": digest(token),
                     "account_id": account_id,
                     "csrf_hash": digest(csrf),
-                    "created": now(),
+                    "created": started,
+                    "last_seen": started,
+                    "user_agent": (user_agent or "")[:USER_AGENT_MAX] or None,
                 },
             )
         return token, csrf
 
     def _session(self, token: str) -> Account | None:
+        """The session's account; its ``last_seen`` is written when older than
+        :data:`SEEN_EVERY`."""
+        hashed = digest(token)
         query = (
-            select(AccountRow.id, AccountRow.name, AccountRow.private, SessionRow.csrf_hash)
+            select(
+                AccountRow.id,
+                AccountRow.name,
+                AccountRow.private,
+                SessionRow.csrf_hash,
+                SessionRow.last_seen,
+            )
             .join(SessionRow, SessionRow.account_id == AccountRow.id)
             .where(
-                SessionRow.token_hash == digest(token),
+                SessionRow.token_hash == hashed,
                 SessionRow.created > now() - timedelta(days=SESSION_DAYS),
             )
         )
         with self.engine.connect() as connection:
             row = connection.execute(query).first()
-        return None if row is None else Account(row.id, row.name, row.private, row.csrf_hash)
+        if row is None:
+            return None
+        seen = now()
+        if row.last_seen is None or seen - row.last_seen > SEEN_EVERY:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    update(SessionRow).where(SessionRow.token_hash == hashed).values(last_seen=seen)
+                )
+        return Account(row.id, row.name, row.private, row.csrf_hash, session_id(hashed))
+
+    def _sessions(self, account_id: int) -> list[Any]:
+        """The account's live sessions, newest first."""
+        with self.engine.connect() as connection:
+            return list(
+                connection.execute(
+                    select(
+                        SessionRow.token_hash,
+                        SessionRow.created,
+                        SessionRow.last_seen,
+                        SessionRow.user_agent,
+                    )
+                    .where(
+                        SessionRow.account_id == account_id,
+                        SessionRow.created > now() - timedelta(days=SESSION_DAYS),
+                    )
+                    .order_by(SessionRow.created.desc())
+                ).all()
+            )
+
+    def _end_session(self, account_id: int, public_id: str) -> bool:
+        """End the account's session of that id; whether there was one."""
+        for row in self._sessions(account_id):
+            if hmac.compare_digest(session_id(row.token_hash), public_id):
+                with self.engine.begin() as connection:
+                    connection.execute(
+                        delete(SessionRow).where(SessionRow.token_hash == row.token_hash)
+                    )
+                return True
+        return False
+
+    def _end_other_sessions(self, account_id: int, token: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == account_id, SessionRow.token_hash != digest(token)
+                )
+            )
 
     def _end_sessions(self, account_id: int) -> None:
         with self.engine.begin() as connection:
@@ -367,7 +455,7 @@ class Accounts:
     async def register(self, name: str, password: str) -> int:
         """Create an account; ``name_taken`` if its name (or one that looks alike) is."""
         shown = check_name(name)
-        check_password(password)
+        check_password(password, shown)
         await asyncio.to_thread(names.check_account_name, self.engine, shown)
         hashed = await self.hashing.run(HASHER.hash, password)
         account_id = await asyncio.to_thread(self._create, shown, hashed)
@@ -396,7 +484,8 @@ class Accounts:
         """Start a new session (ending the browser's old one) and set its cookies; the
         new CSRF token."""
         old = request.cookies.get(SESSION_COOKIE)
-        token, csrf = await asyncio.to_thread(self._new_session, account_id, old)
+        agent = request.headers.get("user-agent")
+        token, csrf = await asyncio.to_thread(self._new_session, account_id, old, agent)
         secure = secure_cookies(request)
         response.set_cookie(
             SESSION_COOKIE,
@@ -471,6 +560,26 @@ class Password(BaseModel):
     """The account's password (to confirm deleting it)."""
 
     password: str = Field(max_length=PASSWORD_MAX * 4)
+
+
+class NewPassword(Password):
+    """The account's password and the one to replace it."""
+
+    new_password: str = Field(max_length=PASSWORD_MAX * 4)
+
+
+def session_json(row: Any, current: str) -> dict[str, Any]:
+    """One session in the list of devices (no secret: its id is derived from the hash)."""
+    browser, system = device(row.user_agent)
+    public = session_id(row.token_hash)
+    return {
+        "id": public,
+        "created": row.created.isoformat(timespec="seconds") + "Z",
+        "last_seen": (row.last_seen or row.created).isoformat(timespec="seconds") + "Z",
+        "browser": browser,
+        "system": system,
+        "current": public == current,
+    }
 
 
 def me(account: Account | None) -> dict[str, Any]:
@@ -553,6 +662,53 @@ async def logout(request: Request, response: Response) -> dict[str, Any]:
         await asyncio.to_thread(accounts._end_sessions, account.id)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return {"account": None}
+
+
+@router.get("/sessions")
+async def sessions(request: Request) -> dict[str, Any]:
+    """The account's sessions, one per signed-in device, newest first: when each began,
+    when it was last used, the browser and system its ``User-Agent`` names (``null`` when
+    unknown), and which is this one."""
+    accounts = accounts_of(request)
+    account = await accounts.require(request)
+    rows = await asyncio.to_thread(accounts._sessions, account.id)
+    return {"sessions": [session_json(row, account.session) for row in rows]}
+
+
+@router.delete("/sessions/{session}")
+async def end_session(session: str, request: Request, response: Response) -> dict[str, Any]:
+    """Sign out one device: end the account's session of that id (this browser's own
+    too, which signs it out)."""
+    accounts = accounts_of(request)
+    account = await accounts.check_csrf(request) or await accounts.require(request)
+    if not await asyncio.to_thread(accounts._end_session, account.id, session[:64]):
+        raise ApiError("unknown_session", _("this account has no such session (signed out?)"))
+    if session == account.session:
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return {"account": None}
+    return me(account)
+
+
+@router.post("/password")
+async def change_password(body: NewPassword, request: Request) -> dict[str, Any]:
+    """Change the password (the current one confirms it; the new one must be hard enough
+    to guess); every other session of the account ends."""
+    accounts = accounts_of(request)
+    account = await accounts.check_csrf(request) or await accounts.require(request)
+    key, address = f"id:{account.id}", address_of(request)
+    accounts.limit_login(key, address)
+    stored = await asyncio.to_thread(accounts._password_hash, account.id)
+    try:
+        await accounts.hashing.run(HASHER.verify, stored, body.password)
+    except (VerificationError, InvalidHashError):
+        accounts.logins.failed(key, address)
+        raise ApiError("wrong_password", _("wrong password")) from None
+    check_password(body.new_password, account.name)
+    hashed = await accounts.hashing.run(HASHER.hash, body.new_password)
+    await asyncio.to_thread(_rehash, accounts.engine, account.id, hashed)
+    token = request.cookies.get(SESSION_COOKIE, "")
+    await asyncio.to_thread(accounts._end_other_sessions, account.id, token)
+    return me(account)
 
 
 @router.post("/games")

@@ -48,6 +48,8 @@ BOT_SPEC_MAX = 200
 SCHEMA_LOCK = 0x74696B6B69
 """The advisory lock key (``tikki`` in ASCII) under which PostgreSQL schemas are made."""
 """The longest bot spec a seat stores (the API's limit too)."""
+USER_AGENT_MAX = 300
+"""The longest ``User-Agent`` a session keeps (the rest is cut)."""
 
 
 class Seed(TypeDecorator[int]):
@@ -155,6 +157,10 @@ class SessionRow(Base):
     )
     csrf_hash: Mapped[str] = mapped_column(String(64))
     created: Mapped[datetime] = mapped_column(DateTime)
+    last_seen: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    """When the session was last used (within :data:`~tikki.server.accounts.SEEN_EVERY`)."""
+    user_agent: Mapped[str | None] = mapped_column(String(USER_AGENT_MAX), nullable=True)
+    """The browser's ``User-Agent`` when it signed in (cut short), for the list of devices."""
 
 
 class AccountSeatRow(Base):
@@ -363,12 +369,20 @@ class Store:
         seat_columns = {c["name"]: c for c in inspector.get_columns("tikki_seats")}
         bot = seat_columns["bot"]
         sqlite = connection.dialect.name == "sqlite"
+        timestamp = "DATETIME" if sqlite else "TIMESTAMP WITHOUT TIME ZONE"
         steps: list[str] = []
         table_columns = {c["name"] for c in inspector.get_columns("tikki_tables")}
         if "takeovers" not in table_columns:
             steps.append("ALTER TABLE tikki_tables ADD COLUMN takeovers JSON")
         if "invite_hash" not in seat_columns:
             steps.append("ALTER TABLE tikki_seats ADD COLUMN invite_hash VARCHAR(64)")
+        session_columns = {c["name"] for c in inspector.get_columns("tikki_sessions")}
+        if "last_seen" not in session_columns:
+            steps.append(f"ALTER TABLE tikki_sessions ADD COLUMN last_seen {timestamp}")
+        if "user_agent" not in session_columns:
+            steps.append(
+                f"ALTER TABLE tikki_sessions ADD COLUMN user_agent VARCHAR({USER_AGENT_MAX})"
+            )
         if "result" not in {c["name"] for c in inspector.get_columns("tikki_analyses")}:
             steps.append("ALTER TABLE tikki_analyses ADD COLUMN result JSON")
         if isinstance(seed["type"], Integer) and sqlite:

@@ -22,7 +22,9 @@ export function fieldError(control, text) {
   if (anchor.tagName === "LI") anchor.appendChild(line);
   else anchor.insertAdjacentElement("afterend", line);
   control.setAttribute("aria-invalid", "true");
-  control.setAttribute("aria-describedby", line.id);
+  const help = control.getAttribute("aria-describedby");
+  if (help) control.dataset.help = help;
+  control.setAttribute("aria-describedby", help ? `${line.id} ${help}` : line.id);
   const form = /** @type {any} */ (control).form ?? control.closest("form");
   const clear = () => clearFieldError(control);
   for (const target of [control, form].filter(Boolean)) {
@@ -35,8 +37,9 @@ export function fieldError(control, text) {
  * @param {HTMLElement} control
  */
 export function clearFieldError(control) {
-  const id = control.getAttribute("aria-describedby");
-  if (id && id.endsWith("-error")) document.getElementById(id)?.remove();
+  const ids = (control.getAttribute("aria-describedby") ?? "").split(" ");
+  if (ids[0].endsWith("-error")) document.getElementById(ids[0])?.remove();
   control.removeAttribute("aria-invalid");
-  control.removeAttribute("aria-describedby");
+  if (control.dataset.help) control.setAttribute("aria-describedby", control.dataset.help);
+  else control.removeAttribute("aria-describedby");
 }
