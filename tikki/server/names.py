@@ -41,7 +41,7 @@ LANGUAGES = ("en", "fi", "de")
 """The languages whose level names are reserved."""
 DIGITS = "0123456789 "
 
-STATUS.update({"reserved_name": 400, "name_looks_taken": 409})
+STATUS.update({"reserved_name": 400, "name_taken": 409})
 
 
 class NameKeyRow(Base):
@@ -170,13 +170,13 @@ def keep(engine: Engine, account_id: int, name: str) -> None:
 
 def check_account_name(engine: Engine, name: str) -> None:
     """Refuse a new account's name that is reserved (``reserved_name``) or looks like an
-    account's (``name_looks_taken``), in words (a blocking call: run it in a thread)."""
+    account's (``name_taken``), in words (a blocking call: run it in a thread)."""
     refuse_reserved(name)
     fill_keys(engine)
     other = _account_with(engine, likeness(name))
     if other is not None:
         raise ApiError(
-            "name_looks_taken",
+            "name_taken",
             _(
                 "the name {name!r} looks like the account {other!r}: choose one that "
                 "cannot be taken for it",
@@ -194,7 +194,7 @@ def check_guest_name(engine: Engine, name: str) -> None:
     other = _account_with(engine, likeness(name))
     if other is not None:
         raise ApiError(
-            "name_looks_taken",
+            "name_taken",
             _(
                 "{name!r} looks like the account {other!r}: a guest plays under a name of "
                 "their own (or signs in)",
