@@ -35,11 +35,14 @@ def test_the_template_is_rendered_for_the_given_processes() -> None:
     for kept in (
         "~^/(?:t|ws/tables|api/tables)/(?<tikki_id>[^/]+)  $tikki_id;",
         "hash $tikki_route consistent;",
-        "proxy_next_upstream error timeout http_502 http_503;",
+        "proxy_next_upstream error timeout http_502;",
         "proxy_set_header X-Forwarded-For $remote_addr;",
     ):
         assert kept in out
-    assert len(out.splitlines()) == len(template.splitlines()) - 3 + 2
+    assert "http_503" not in out  # tikki's own 503 takes no process out
+    metrics = [line.strip() for line in out.splitlines() if line.strip().startswith("/metrics/")]
+    assert metrics == ["/metrics/81  10.0.0.1:81;", "/metrics/82  10.0.0.2:82;"]
+    assert len(out.splitlines()) == len(template.splitlines()) - 6 + 4
 
 
 def test_a_template_without_its_lines_is_refused_clearly() -> None:

@@ -50,6 +50,7 @@ SERVICES = ROOT / ".ci" / "services.sh"
 
 _UPSTREAM_SERVER = re.compile(r"^(\s*)server\s+(\S+?)((?:\s+[^\s;{]+)*)\s*;\s*(#.*)?$")
 _LISTEN = re.compile(r"^(\s*)listen\s+[^;]+;\s*(#.*)?$")
+_METRICS = re.compile(r"^(\s*)/metrics/\S+\s+\S+\s*;\s*(#.*)?$")
 
 
 class ClusterError(Exception):
@@ -58,13 +59,20 @@ class ClusterError(Exception):
 
 def render_nginx(template: str, listen: str, backends: Sequence[str]) -> str:
     """``template`` (``deploy/nginx.conf``) with the upstream's ``server`` lines replaced by
-    one line per address of ``backends`` (keeping the first line's parameters) and the
-    ``listen`` line by ``listen``; everything else as written."""
+    one line per address of ``backends`` (keeping the first line's parameters), the
+    metrics map's ``/metrics/PORT ADDRESS;`` lines likewise, and the ``listen`` line by
+    ``listen``; everything else as written."""
     if not backends:
         raise ClusterError("the proxy needs at least one tikki process")
     out: list[str] = []
-    servers = listens = 0
+    servers = listens = metrics = 0
     for line in template.splitlines():
+        found = _METRICS.match(line)
+        if found:
+            metrics += 1
+            if metrics == 1:
+                out += [f"{found.group(1)}/metrics/{a.rsplit(':', 1)[-1]}  {a};" for a in backends]
+            continue
         server = _UPSTREAM_SERVER.match(line)
         if server:
             servers += 1
