@@ -8,6 +8,7 @@ Skips like tests/test_web_e2e.py without Chromium (never under ``CI=true``).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests import test_web_e2e as e2e
@@ -145,3 +146,48 @@ def test_the_hint_button_says_why_a_rated_table_has_none(server: Server, browser
     assert hint.is_disabled()
     assert "No hints at a rated table" in (hint.get_attribute("title") or "")
     assert "No hints at a rated table" in page.locator("#hint-text").inner_text()
+
+
+def test_profile_numbers_take_one_minus_sign_and_bots_their_level_once(
+    server: Server, browser: Browser
+) -> None:
+    """A profile with a loss, a negative average and a bot opponent (the API's answers
+    stubbed): every shown number takes U+2212, never "-", and the bot's level shows once."""
+    game = {
+        "table": "t1", "game": "mueckenstich", "status": "finished",
+        "created": "2026-01-02T10:00:00Z", "finished": "2026-01-02T10:20:00Z", "seat": 0,
+        "place": 3, "last": True, "points": -2.4,
+        "opponents": [
+            {"seat": 1, "kind": "bot", "name": "Aino (Medium)", "bot": "heuristic"},
+            {"seat": 2, "kind": "bot", "name": "Eino (Hard)", "bot": "ismcts:iterations=1000"},
+        ],
+        "rating_change": {"before": 0.0, "after": -2.4},
+        "replay": "/replay/t1", "analysis": "/t/t1?seat=0#analysis", "accuracy": None,
+    }  # fmt: skip
+    profile = {
+        "name": "Minna", "private": False,
+        "ratings": {"mueckenstich": {"rating": -2.4, "games": 1, "provisional": True}},
+        "statistics": {"mueckenstich": {"games": 1, "first": 0, "last": 1, "average_points": -2.4}},
+        "games": [game],
+    }  # fmt: skip
+    board = {
+        "game": "mueckenstich",
+        "people": [{"name": "Minna", "rating": -2.4, "games": 1, "provisional": True}],
+        "bots": [{"bot": "random", "label": "Easy", "rating": -5.5}],
+    }
+    page = browser.new_page(viewport=DESKTOP)
+    page.route("**/api/players/Minna*", lambda route: route.fulfill(json=profile))
+    page.route("**/api/ratings/mueckenstich", lambda route: route.fulfill(json=board))
+    page.goto(f"{server.url}/players/Minna?lang=en")
+    row = page.locator("#games tbody tr").first
+    row.wait_for()
+    page.locator("#board .bot-line").wait_for()
+    text = row.inner_text()
+    assert "Aino (Medium)" in text and "(Medium) (Medium)" not in text, text
+    assert "Eino (Hard)" in text and "(Hard) (Hard)" not in text, text
+    assert "−2.4 (→ −2.4)" in text, text
+    shown = page.locator("main").inner_text()
+    assert "−2.4" in page.locator("#ratings").inner_text()
+    minus = re.search(r"(?<!\d)-\d", shown)  # not a date's hyphen
+    assert not minus, f"an ASCII minus in a shown number: {shown!r}"
+    page.close()

@@ -107,6 +107,10 @@ function row(cells, cls = "") {
 /** @param {Rating} r */
 const ratingText = (r) => signed(r.rating);
 
+/** A number as it is, but with a true minus sign (`−2.45`), like the ratings.
+ * @param {number} x */
+const withMinus = (x) => String(x).replace("-", "−");
+
 /** @param {Rating} r */
 function ratingCell(r) {
   const span = el("span", ratingText(r));
@@ -190,7 +194,7 @@ function renderRatings(host, profile) {
         stats.games,
         stats.first,
         stats.last,
-        stats.average_points ?? "—",
+        stats.average_points == null ? "—" : withMinus(stats.average_points),
       ]),
     );
   }
