@@ -15,6 +15,7 @@ from tests._server import INVITES, TestClient, app_state, auth, client, create, 
 from tikki.server import create_app
 from tikki.server.accounts import CSRF_COOKIE, SESSION_COOKIE, skeleton
 from tikki.server.logins import LoginLimits
+from tikki.server.passwords import device
 from tikki.server.quota import RateLimiter
 
 PASSWORD = "correct horse battery"
@@ -380,3 +381,29 @@ def test_a_sqlite_sessions_table_of_an_earlier_version_is_upgraded(tmp_path: Pat
 
 def test_a_postgresql_sessions_table_of_an_earlier_version_is_upgraded(postgres_url: str) -> None:
     check_sessions_upgrade(postgres_url)
+
+
+@pytest.mark.parametrize(
+    ("agent", "expected"),
+    [
+        (FIREFOX, ("Firefox", "Linux")),
+        (PHONE, ("Chrome", "Android")),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+            "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+            ("Safari", "iOS"),
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0",
+            ("Edge", "Windows"),
+        ),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/140.0.0.0 Safari/537.36",
+            ("Chrome", "Linux"),
+        ),
+        ("", (None, None)),
+    ],
+)
+def test_device_names_the_browser_and_system(agent: str, expected: tuple[Any, Any]) -> None:
+    assert device(agent) == expected
