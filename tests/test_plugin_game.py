@@ -25,7 +25,6 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-import tests.test_conformance as conformance
 import tikki
 from tests import _plugin, _server
 from tikki import arena, i18n
@@ -254,16 +253,34 @@ def test_the_arena_plays_it_with_random_ismcts_and_expert_bots() -> None:
         assert tikki.replay(result.record).outcome == result.outcome
 
 
-def test_the_conformance_harness_plays_its_declared_configurations() -> None:
-    """Every configuration it declares, through the harness's own checks."""
+def test_the_conformance_kit_runs_in_the_plugins_own_tests_with_one_class(
+    tmp_path: Path,
+) -> None:
+    """A plug-in's author runs the kit as the docs say: one class in a test module of
+    their own folder (which has a ``tests`` folder of its own), pytest, nothing of tikki's
+    checkout; every configuration it declares passes."""
+    own = tmp_path / "tests"
+    own.mkdir()
+    (own / "__init__.py").write_text("")
+    (own / "test_conformance.py").write_text(
+        "from tikki.testing import ConformanceSuite\n\n\n"
+        f"class TestTricklet(ConformanceSuite):\n    game = {_plugin.NAME!r}\n"
+    )
+    environment = _plugin.env()
+    environment["PYTHONPATH"] = str(_plugin.FOLDER)  # the plug-in; tikki as installed
+    environment.update(TIKKI_CONFORMANCE_GAMES="30", TIKKI_CONFORMANCE_DEEP="4")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     declared = tikki.core.game_class(_plugin.NAME).harness.conformance
-    assert declared
-    for players, options in declared:
-        case = (_plugin.NAME, players, dict(options))
-        conformance.test_random_playouts(case)
-        conformance.test_same_seed_same_game(case)
-        conformance.test_hidden_swap_is_invisible(case)
-        conformance.test_playing_on_a_clone_leaves_the_original(case)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert f"{4 * len(declared)} passed" in run.stdout
 
 
 def test_openspiel_random_sim_test() -> None:

@@ -136,6 +136,12 @@ class HarnessParts:
     conformance: tuple[tuple[int, Mapping[str, Any]], ...] = ()
     """The configurations, ``(players, options)``, it plays; empty: each player count
     with the defaults, and each variant at the default count."""
+    leaderless_phases: frozenset[str] = frozenset()
+    """Phases whose ``phase`` event need not name the next seat to act as ``leader``
+    (every seat acts at once, or nobody leads): the kit's rule ``phase-event``."""
+    free_hand_phases: frozenset[str] = frozenset()
+    """Phases where hands change otherwise than by the cards a move names and ``draw``
+    events (a take, a hand picked up): the kit's rule ``hand-size`` skips them."""
 
 
 class Game(ABC):

@@ -219,7 +219,8 @@ class Mattis(FrenchGame):
     )
     interop = InteropParts(encoder="tikki.interop.encoders.mattis:MattisEncoder")
     harness = HarnessParts(
-        conformance=((2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2}))
+        conformance=((2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2})),
+        free_hand_phases=frozenset({"shed"}),  # a taken trick joins the taker's hand
     )
     tie_word = "War"  # N_("War")
     phase_goals: ClassVar[Mapping[str, str]] = {
@@ -244,10 +245,9 @@ class Mattis(FrenchGame):
 
     def _new_state(self, seed: int, deck: list[str] | None) -> MattisState:
         rng = random.Random(seed)
-        if deck is None:
-            order = list(self.cards)
-            rng.shuffle(order)
-        else:
+        order = list(self.cards)
+        rng.shuffle(order)  # also with a deck given: the seed then draws as without one
+        if deck is not None:
             order = [TEXT_CARD[t] for t in deck]
         state = MattisState()
         state._setup(self, seed, deck)

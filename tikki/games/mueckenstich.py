@@ -300,7 +300,9 @@ class Mueckenstich(Game):
             (5, {}),
             (6, {}),
             (3, {"colours": 3, "values": 6, "hand": 5}),  # research: a short deck, two deals
-        )
+        ),
+        leaderless_phases=frozenset({"discard", "score"}),  # everyone sets aside at once
+        free_hand_phases=frozenset({"score"}),
     )
     rules_text = RULES_TEXT
     summary = (

@@ -189,7 +189,8 @@ class Myllymatti(FrenchGame):
             (3, {"trump_requires_void": True, "runs": True}),
             (4, {"duel": False}),
             (3, {"max_moves": 60}),
-        )
+        ),
+        free_hand_phases=frozenset({"shed"}),  # a taken trick joins the taker's hand
     )
 
     def move_grammar(self) -> MoveGrammar:
