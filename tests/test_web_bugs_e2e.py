@@ -15,13 +15,25 @@ fail instead (as in tests/test_web_e2e.py).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.test_web_e2e import Browser, Page, Server, Watch, board, browser
+from tests.test_web_e2e import (
+    ARTIFACTS,
+    Browser,
+    Page,
+    Server,
+    Watch,
+    board,
+    browser,
+    choose,
+    click_move,
+)
+from tests.test_web_phone import open_table
 
 __all__ = ["browser"]  # the fixture, shared with test_web_e2e (its quick trick hold too)
 
@@ -332,3 +344,81 @@ def test_a_swipe_over_the_hand_never_plays(server: Server, browser: Browser) -> 
 
 
 RANKS = "23456789TJQKA"
+
+
+# ---------------------------------------------------------------- move buttons in view
+
+IN_VIEW_JS = """() => {
+  const off = [];
+  for (const b of document.querySelectorAll('#actions button')) {
+    if (b.disabled || b.getClientRects().length === 0) continue;
+    const r = b.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight + 0.5 || r.left < 0 || r.right > innerWidth + 0.5)
+      off.push(`${b.textContent.trim()} at ${Math.round(r.top)}..${Math.round(r.bottom)}`);
+  }
+  const buttons = [...document.querySelectorAll('#actions button')].filter((b) => !b.disabled);
+  return {off, scrollX, scrollY, vh: innerHeight, vw: innerWidth, buttons: buttons.length,
+          pageWidth: document.documentElement.scrollWidth,
+          hint: document.querySelector('#hint-btn')?.textContent ?? null};
+}"""
+"""Every enabled move button's box inside the viewport as the page is (never scrolled
+back first), and where the page is scrolled to."""
+
+# size, its viewport and browser options, the seed (a war's long trick just before a turn)
+FIT_GAMES: list[tuple[str, dict[str, Any], int]] = [
+    ("1280x800", {"viewport": {"width": 1280, "height": 800}}, 6),
+    ("1366x768", {"viewport": {"width": 1366, "height": 768}}, 6),
+    (
+        "360x740 de",
+        {"viewport": PHONE, "has_touch": True, "is_mobile": True, "locale": "de-DE"},
+        6,
+    ),
+]
+
+
+@pytest.mark.parametrize(("size", "options", "seed"), FIT_GAMES, ids=[g[0] for g in FIT_GAMES])
+def test_move_buttons_stay_on_screen_in_whole_mattis_games(
+    server: Server, browser: Browser, size: str, options: dict[str, Any], seed: int
+) -> None:
+    """A whole Mattis game against instant random bots, played by clicking: at every one
+    of the person's turns every enabled move button (Hint too) lies inside the viewport
+    and the page is not scrolled (on failure the screen goes to test-artifacts/)."""
+    context = browser.new_context(**options)
+    page = context.new_page()
+    watch = Watch(page)
+    open_table(page, server.url, "mattis", 3, "standard", {}, seed)
+    turns, phases = 0, set()
+    for turns in range(MAX_TURNS):
+        page.wait_for_selector(
+            "#board[data-turn=you][data-status=playing], #board[data-status=finished]"
+        )
+        if board(page, "status") == "finished":
+            break
+        phase = board(page, "phase")
+        phases.add(phase)
+        out = page.evaluate(IN_VIEW_JS)
+        where = f"{size} turn {turns} ({phase})"
+        if out["off"] or out["scrollY"] or out["scrollX"]:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"buttons-off-{size.replace(' ', '-')}.png"))
+        assert not out["off"], f"{where}: buttons below the {out['vh']}px screen: {out['off']}"
+        assert out["scrollY"] == out["scrollX"] == 0, f"{where}: the page scrolled itself {out}"
+        assert out["buttons"] >= 1, f"{where}: no enabled move button"
+        width = options["viewport"]["width"]
+        assert out["vw"] == width >= out["pageWidth"], f"{where}: the page is wider: {out}"
+        if "de" in size:
+            assert out["hint"] == "Tipp", out["hint"]
+        seq = board(page, "seq")
+        legal = json.loads(board(page, "legal"))
+        click_move(page, choose(legal), legal)
+        page.wait_for_function("s => document.querySelector('#board').dataset.seq !== s", arg=seq)
+    else:
+        pytest.fail(f"{size}: no end after {MAX_TURNS} of our moves")
+    assert turns > 20 and phases == {"collect", "shed"}, (turns, phases)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"mattis-end-{size.replace(' ', '-')}.png"))
+    watch.check()
+    context.close()
+
+
+MAX_TURNS = 400
