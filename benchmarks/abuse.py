@@ -27,7 +27,12 @@ each; ``analysis`` 15 addresses asking for 2 analyses each of finished tables; `
 host sending a header byte every 2 s; ``watchers`` 3,000 WebSockets from one address on
 the measured table; ``tables`` 110 addresses creating waiting tables for 30 s, then a new
 user creates one; ``hoard``, ``watchers-idle``, ``idle-http``, ``chat``, ``unknown-joins``
-and ``seated-expert``: see ``benchmarks/crowds_hoard.py``.
+and ``seated-expert``: see ``benchmarks/crowds_hoard.py``; ``replay-1``/``replay-5``
+addresses uploading a 58 KB record of ~9,800 moves and the longest record replayed (2,000
+moves, changed each time: never cached); ``login-5``/``login-20`` addresses guessing one
+account's password (and registering now and then); ``hint-1``/``hint-5``/``hint-20``
+addresses at tables of their own, asking for a hint at every turn and playing it.  A crowd
+writes its notes as it goes; one stopped before its end says ``cut_short``.
 
 Run: ``.venv/bin/python benchmarks/abuse.py [--only bots,idle] [--save FILE]``
 (``--save`` writes the results as JSON; runs are kept in ``benchmarks/runs/``).
