@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -307,11 +308,25 @@ CROWD_NICE = 19
 when the machine is busy, people's searches get the cores first."""
 
 
-def _init_worker(stop: Event, nice: int = WORKER_NICE) -> None:
+def _init_worker(stop: Event, nice: int = WORKER_NICE, parent: int | None = None) -> None:
     global _STOP
     _STOP = stop
     with contextlib.suppress(OSError, AttributeError):
         os.nice(nice)
+    if parent is not None:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+PARENT_CHECK = 1.0
+"""Seconds between two checks of a worker that the server process that started it lives."""
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker once the server process that started it is gone (killed with
+    ``kill -9``, it cannot stop its workers itself; they would go on, reparented)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 @lru_cache(maxsize=64)
@@ -374,7 +389,7 @@ class SearchPool:
                 self.size,
                 mp_context=self._context,
                 initializer=_init_worker,
-                initargs=(self._stop, self.nice),
+                initargs=(self._stop, self.nice, os.getpid()),
             )
         return self._executor
 
