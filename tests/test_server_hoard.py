@@ -140,3 +140,20 @@ def test_idle_http_connections_give_way_to_a_newcomer(tmp_path: Path) -> None:
         assert idle[0].recv(100) == b""  # the oldest idle one was closed for it
         for conn in idle:
             conn.close()
+
+
+def test_a_kept_alive_client_is_spared_while_a_silent_connection_can_go(tmp_path: Path) -> None:
+    """The guard closes connections that never sent a request before kept-alive ones."""
+    limits = Limits(max_connections=3, per_address=64, header_timeout=60)
+    with served(tmp_path, limits) as url:
+        port = int(url.rsplit(":", 1)[1])
+        with httpx.Client(timeout=30) as regular:
+            assert regular.get(f"{url}/api/games").status_code == 200  # kept alive
+            silent = [sockets.create_connection(("127.0.0.1", port)) for _ in range(2)]
+            with httpx.Client(timeout=30) as newcomer:
+                assert newcomer.get(f"{url}/api/games").status_code == 200
+            assert regular.get(f"{url}/api/games").status_code == 200  # the same connection
+            silent[0].settimeout(30)
+            assert silent[0].recv(100) == b""
+            for conn in silent:
+                conn.close()

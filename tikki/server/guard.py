@@ -83,8 +83,11 @@ class Guard:
         """The address of each admitted transport (by ``id``)."""
         self.by_address: dict[str, int] = {}
         self.idle: dict[int, Callable[[], None]] = {}
-        """The HTTP connections waiting for a request head (new or kept alive), oldest
-        first, each with the callable that closes it."""
+        """The new HTTP connections that have sent no request yet, oldest first, each
+        with the callable that closes it."""
+        self.kept: dict[int, Callable[[], None]] = {}
+        """The HTTP connections kept alive between requests, oldest first (closed for a
+        newcomer only when no new connection sits idle)."""
         self.evicted = 0
         self.refused = 0
         self.warnings = Throttled(1.0, clock)
@@ -117,28 +120,34 @@ class Guard:
         self.by_address[address] = held + 1
         return True
 
-    def waiting(self, transport: asyncio.BaseTransport, close: Callable[[], None]) -> None:
-        """The connection waits for a request head: it may be closed for a newcomer."""
-        self.idle.pop(id(transport), None)
-        self.idle[id(transport)] = close
+    def waiting(
+        self, transport: asyncio.BaseTransport, close: Callable[[], None], fresh: bool
+    ) -> None:
+        """The connection waits for a request head (``fresh``: its first): it may be
+        closed for a newcomer."""
+        self.busy(transport)
+        (self.idle if fresh else self.kept)[id(transport)] = close
 
     def busy(self, transport: asyncio.BaseTransport) -> None:
         """The connection has a request (or became a WebSocket): it is not idle."""
         self.idle.pop(id(transport), None)
+        self.kept.pop(id(transport), None)
 
     def _evict_idle(self) -> None:
-        """Close the oldest idle HTTP connection (and forget it at once), if any."""
-        if not self.idle:
+        """Close the oldest idle HTTP connection (and forget it at once), if any: one
+        that never sent a request first, else one kept alive."""
+        pool = self.idle or self.kept
+        if not pool:
             return
-        key = next(iter(self.idle))
-        close = self.idle.pop(key)
+        key = next(iter(pool))
+        close = pool.pop(key)
         self._drop(key)
         self.evicted += 1
         close()
 
     def forget(self, transport: asyncio.BaseTransport) -> None:
         """The connection closed."""
-        self.idle.pop(id(transport), None)
+        self.busy(transport)
         self._drop(id(transport))
 
     def _drop(self, key: int) -> None:
@@ -179,6 +188,7 @@ class GuardedH11(H11Protocol):
     guard: ClassVar[Guard]
     _refused = False
     _head_timer: asyncio.TimerHandle | None = None
+    _served = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Admit the connection, or answer 503 and close it at once."""
@@ -208,6 +218,7 @@ class GuardedH11(H11Protocol):
 
     def on_response_complete(self) -> None:
         """The next request's head has its own deadline."""
+        self._served = True
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()
@@ -220,7 +231,7 @@ class GuardedH11(H11Protocol):
     def _arm(self) -> None:
         self._disarm()
         self._head_timer = self.loop.call_later(self.guard.limits.header_timeout, self._late)
-        self.guard.waiting(self.transport, self._make_room)
+        self.guard.waiting(self.transport, self._make_room, not self._served)
 
     def _disarm(self) -> None:
         if self._head_timer is not None:
