@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,42 @@ def test_nginx_accepts_the_configuration_make_cluster_writes(tmp_path: Path) -> 
     command = [nginx, "-t", "-q", "-p", str(tmp_path), "-c", str(conf)]
     checked = subprocess.run([*command, "-e", str(tmp_path / "error.log")], capture_output=True)
     assert checked.returncode == 0, checked.stderr.decode()
+
+
+def test_the_runner_restarts_a_process_that_died(tmp_path: Path) -> None:
+    """``make cluster`` starts a dead process again (after a back-off) and says so."""
+    import signal
+    import sys
+
+    from tikki.server.cluster_run import Cluster, Node, watch
+
+    class Sleepers(Cluster):
+        def command(self, node: Node) -> list[str]:
+            return [sys.executable, "-c", "import time; time.sleep(600)"]
+
+    cluster = Sleepers("postgresql://unused", nodes=2, workdir=tmp_path)
+    cluster.members = [Node(f"node{i}", 1 + i, tmp_path / f"node{i}.log") for i in (1, 2)]
+    for i in range(2):
+        cluster.start_node(i, timeout=0)
+    first = cluster.members[0].proc
+    assert first is not None
+    cluster.kill(0)
+    said: list[str] = []
+    rounds = iter(range(50))
+
+    def pause(_seconds: float) -> None:
+        if next(rounds, None) is None or (said and "restarted" in said[-1]):
+            raise KeyboardInterrupt
+        time.sleep(0.05)
+
+    try:
+        watch(cluster, pause=pause, say=said.append, first=0.1)
+        again = cluster.members[0].proc
+        assert again is not None and again is not first and again.poll() is None, said
+        assert any("node1 stopped" in line and "restarting it in" in line for line in said), said
+        assert "node1 restarted" in said[-1], said
+    finally:
+        for node in cluster.members:
+            if node.proc is not None:
+                node.proc.send_signal(signal.SIGKILL)
+                node.proc.wait(10)

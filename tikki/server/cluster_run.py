@@ -31,7 +31,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -407,18 +407,49 @@ def cluster_command(
         print("stopped")
 
 
-def watch(cluster: Cluster) -> None:
-    """Report a process that stops by itself; return on Ctrl-C / SIGTERM."""
-    reported: set[str] = set()
+RESTART_FIRST = 1.0
+"""Seconds before a dead process is started again; each restart within
+:data:`RESTART_KEPT` doubles it, up to :data:`RESTART_MOST`."""
+RESTART_MOST = 30.0
+RESTART_KEPT = 60.0
+"""Seconds a restarted process must live for its back-off to start again at the first."""
+
+
+def watch(
+    cluster: Cluster,
+    pause: Callable[[float], None] = time.sleep,
+    say: Callable[[str], None] = print,
+    first: float = RESTART_FIRST,
+) -> None:
+    """Start a process that stops by itself again (after a back-off that doubles while it
+    keeps dying) and say so; return on Ctrl-C / SIGTERM, or when nginx stops."""
+    wait: dict[str, float] = {}
+    due: dict[str, float] = {}
+    began: dict[str, float] = {}
     with contextlib.suppress(KeyboardInterrupt):
         while True:
-            time.sleep(1)
-            for node in cluster.members:
-                if not node.alive and node.name not in reported:
-                    reported.add(node.name)
-                    print(f"{node.name} stopped (see {node.log}); the others take its tables")
+            pause(1)
+            now = time.monotonic()
+            for index, node in enumerate(cluster.members):
+                if node.alive:
+                    if now - began.get(node.name, now) > RESTART_KEPT:
+                        wait.pop(node.name, None)  # it lived: the next back-off is short
+                    continue
+                if node.name not in due:
+                    delay = wait.get(node.name, first)
+                    code = node.proc.returncode if node.proc is not None else None
+                    say(f"{node.name} stopped (exit status {code}; see {node.log}); the others "
+                        f"take its tables; restarting it in {delay:g} s")  # fmt: skip
+                    due[node.name] = now + delay
+                    wait[node.name] = min(max(2 * delay, first), RESTART_MOST)
+                elif now >= due[node.name]:
+                    del due[node.name]
+                    cluster.start_node(index, timeout=0)
+                    began[node.name] = now
+                    pid = node.proc.pid if node.proc is not None else "?"
+                    say(f"{node.name} restarted (process {pid})")
             if cluster.proxy is not None and cluster.proxy.poll() is not None:
-                print(f"nginx stopped: {tail(cluster.workdir / 'nginx-error.log')}")
+                say(f"nginx stopped: {tail(cluster.workdir / 'nginx-error.log')}")
                 return
 
 
