@@ -698,7 +698,11 @@ def main() -> None:
     results = []
     for name in names:  # each crowd against a fresh server: nothing left from the one before
         with tempfile.TemporaryDirectory() as tmp:
-            server = start(Path(tmp), args.bot_delay, NOFILE.get(name))
+            try:
+                server = start(Path(tmp), args.bot_delay, NOFILE.get(name))
+            except SystemExit as err:  # this crowd's server did not start: the others stay
+                console.print(f"crowd {name}: {err}")
+                continue
             try:
                 asyncio.run(bot_answers(server.url, 2, "192.0.2.1"))  # warm the workers
                 console.print(f"crowd: {name} …")
