@@ -222,3 +222,33 @@ def test_an_event_is_a_typed_immutable_record() -> None:
             assert isinstance(event.cache, list) and event.moves >= 0
     assert kinds == set(typing.get_args(Event)), set(typing.get_args(Event)) - kinds
     assert {k.__name__ for k in kinds} == set(declared)
+
+
+def test_a_deal_is_marked_as_a_deal_and_a_draw_is_not() -> None:
+    """A Mückenstich deal after the first emits ``draw`` events marked ``"deal": true``
+    (in every view, the dealt cards only in their receiver's); a draw from the stock (a
+    Myllymatti or Mattis phase-1 draw) has no ``deal``."""
+    state = _random_game("mueckenstich", 3, 2)
+    for seat in (None, 0, 1, 2):
+        draws = [e for _, e in _events(state.history(seat)) if e["type"] == "draw"]
+        assert draws, seat
+        assert all(e.get("deal") is True for e in draws), (seat, draws[:2])
+        assert all(("cards" in e) == (e["seat"] == seat) for e in draws), seat
+    for name in ("myllymatti", "mattis"):
+        stock = _random_game(name, 3, 4)
+        draws = [e for _, e in _events(stock.history(0)) if e["type"] == "draw"]
+        assert draws and all("deal" not in e for e in draws), name
+
+
+def test_the_terminal_says_a_deal_is_dealt_not_drawn() -> None:
+    from tikki.tui.events import event_text
+
+    names = ["You", "Aino (Medium)"]
+    other = event_text({"type": "draw", "seat": 1, "count": 15, "deal": True}, names)
+    dealt = {"type": "draw", "seat": 0, "count": 2, "cards": ["7H", "8H"], "deal": True}
+    mine = event_text(dealt, names)
+    assert other is not None and mine is not None
+    assert other.plain == "Aino (Medium) is dealt 15 cards", other.plain
+    assert mine.plain.startswith("You are dealt "), mine.plain
+    drawn = event_text({"type": "draw", "seat": 1, "count": 1}, names)
+    assert drawn is not None and drawn.plain == "Aino (Medium) draws a card"

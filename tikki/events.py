@@ -23,7 +23,8 @@ played a card matters):
   ended mid-trick, AM-8);
 * ``falls``: ``cards`` (``[{"seat", "card"}]``): a phase-2 trick leaves the game;
 * ``take``: ``seat``, ``cards``: what a seat picked up;
-* ``draw``: ``seat``, ``count``; ``cards`` only in the drawer's own view;
+* ``draw``: ``seat``, ``count``; ``cards`` only in the drawer's own view; ``deal``
+  (``true``) where a deal gave the cards (:func:`deal_event`), never for a stock draw;
 * ``last_card``: ``seat``; ``card`` where it is public (a card a rule shows);
 * ``phase``: ``phase`` (its name) and ``leader`` (who acts first in it, or ``None``);
 * ``dreck``: ``counts`` (cards received per seat), ``given`` (per seat); ``cards`` (the
@@ -112,11 +113,13 @@ class Take(NamedTuple):
 
 
 class Draw(NamedTuple):
-    """``draw``: ``seat`` drew ``cards`` (only its own view shows them; two cache slots)."""
+    """``draw``: ``seat`` drew ``cards`` (only its own view shows them; two cache slots);
+    ``deal``: they were dealt (a new deal), not drawn from the stock."""
 
     moves: int
     seat: int
     cards: Sequence[int]
+    deal: bool
     cache: Cache
 
 
@@ -238,7 +241,12 @@ def take_event(moves: int, seat: int, cards: Sequence[int]) -> Take:
 
 def draw_event(moves: int, seat: int, cards: Sequence[int]) -> Draw:
     """A new :class:`Draw` (its cache has two slots: the public form and the drawer's)."""
-    return _new(Draw, (moves, seat, cards, [None, None]))
+    return _new(Draw, (moves, seat, cards, False, [None, None]))
+
+
+def deal_event(moves: int, seat: int, cards: Sequence[int]) -> Draw:
+    """A new :class:`Draw` of the cards a deal gave ``seat`` (its JSON says ``"deal": true``)."""
+    return _new(Draw, (moves, seat, cards, True, [None, None]))
 
 
 def last_card_event(moves: int, seat: int, card: int) -> LastCard:
@@ -310,6 +318,8 @@ def to_json(
                 "count": len(event.cards),
                 "cards": [text[c] for c in event.cards],
             }
+            if event.deal:
+                own["deal"] = True
         return own
     if isinstance(event, Dreck) and seat is not None and event.received[seat]:
         out = dict(to_json(event, None, text, outcome))
@@ -325,6 +335,8 @@ def to_json(
 def _build(event: Event, text: Sequence[str], outcome: Callable[[], JSON | None]) -> JSON:
     """The public JSON of one event."""
     if isinstance(event, Draw):
+        if event.deal:
+            return {"type": "draw", "seat": event.seat, "count": len(event.cards), "deal": True}
         return {"type": "draw", "seat": event.seat, "count": len(event.cards)}
     if isinstance(event, Trick):
         return {"type": "trick", "winner": event.winner, "cards": _seat_cards(event.cards, text)}

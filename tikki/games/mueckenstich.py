@@ -68,7 +68,7 @@ from tikki.events import (
     Book,
     Event,
     Past,
-    draw_event,
+    deal_event,
     history_of,
     over_event,
     past_of,
@@ -621,7 +621,7 @@ class MueckenstichState(TableState):
         t = len(self._moves)
         if t:
             log = self._event_log
-            log.extend(draw_event(t, s, hands[s][:]) for s in range(n))
+            log.extend(deal_event(t, s, hands[s][:]) for s in range(n))
             log.append(phase_event(t, PHASE_NAMES[self._phase], self._to_act))
 
     # --- the contract -------------------------------------------------------------------

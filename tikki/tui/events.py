@@ -150,6 +150,10 @@ def _void(event: Mapping[str, Any], names: Sequence[str]) -> Text:
 def _draw(event: Mapping[str, Any], names: Sequence[str]) -> Text:
     who = names[event["seat"]]
     count = event["count"]
+    if event.get("deal"):  # a new deal's cards: dealt, not drawn
+        many = ngettext("{n} card", "{n} cards", count)
+        got = cards(event["cards"]) if "cards" in event else many
+        return sentence(who, S["deal.you"], S["deal"], got, style="dim")
     if "cards" in event:
         drawn = cards(event["cards"])
         return sentence(who, S["draw.you"], S["draw"], drawn, style="dim")

@@ -23,6 +23,7 @@ import { GAMES } from "./games.js";
  * @property {(string | SeatCard)[]} [cards]
  * @property {string} [card]
  * @property {number} [count]
+ * @property {boolean} [deal] a draw event's cards were dealt (a new deal)
  * @property {string} [why]
  * @property {string} [phase]
  * @property {number | null} [leader]
@@ -111,8 +112,14 @@ function voidText(event, names) {
 /** @param {LogEvent} event @param {string[]} names */
 function drawText(event, names) {
   const seat = num(event.seat);
-  if (event.cards) return says(names, seat, say("draw.you"), say("draw"), { cards: chips(event.cards) });
-  const [one, many] = you(names, seat) ? S["draw.count.you"] : S["draw.count"];
+  if (event.cards) {
+    const [mine, theirs] = event.deal ? [say("deal.you"), say("deal")] : [say("draw.you"), say("draw")];
+    return says(names, seat, mine, theirs, { cards: chips(event.cards) });
+  }
+  const counts = event.deal // a new deal's cards are dealt, not drawn
+    ? [S["deal.count.you"], S["deal.count"]]
+    : [S["draw.count.you"], S["draw.count"]];
+  const [one, many] = you(names, seat) ? counts[0] : counts[1];
   return format(ngettext(one, many, num(event.count)), { name: who(names, seat) });
 }
 
