@@ -12,6 +12,7 @@ import { _ } from "./i18n.js";
  * @property {"human" | "bot" | "open"} kind
  * @property {string} [name]
  * @property {boolean} [connected]
+ * @property {"account" | "guest" | "bot" | null} [holder] who holds the seat (null: open)
  * @property {boolean} [anyone]
  * @property {string | null} [stand_in] the bot that plays this person's seat (resigned or away)
  * @property {boolean} [resigned] the person resigned (a bot plays their seat to the end)

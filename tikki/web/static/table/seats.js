@@ -1,6 +1,7 @@
 // @ts-check
 // The seats around the table: each one's name, who is to play, what kind of player it is
-// (bot, open, you, online, away), the game's badges and figures for it.
+// (bot, open, you, online, away), whether an account or a guest holds it, the game's
+// badges and figures for it.
 import { esc } from "../api.js";
 import { $ } from "../dom.js";
 import { _ } from "../i18n.js";
@@ -12,6 +13,13 @@ import { _ } from "../i18n.js";
 /** The seat kinds shown by each name (the key is also the CSS class).
  * @type {Record<string, string>} */
 const KINDS = { bot: _("bot"), open: _("open"), you: _("you"), online: _("online"), away: _("away") };
+
+/** The marks of who holds a person's seat (its `holder`): the word and what it means.
+ * @type {Record<string, [string, string]>} */
+const HOLDERS = {
+  account: [_("account"), _("Signed in: this name is an account's")],
+  guest: [_("guest"), _("A guest: this name belongs to no account")],
+};
 
 /** The renderers' badges by their key (the first word is the CSS class).
  * @type {Record<string, string>} */
@@ -67,6 +75,10 @@ function seatHtml(m, R, ctx, s) {
       return `<span class="badge badge-${esc(key)}">${esc(text)}</span>`;
     })
     .join("");
+  const held = seat.kind === "human" ? HOLDERS[seat.holder ?? ""] : undefined;
+  const holder = held
+    ? `<span class="holder holder-${esc(seat.holder ?? "")}" title="${esc(held[1])}">${esc(held[0])}</span>`
+    : "";
   const dot = acting
     ? `<span class="turn-dot" aria-hidden="true">▶</span><span class="visually-hidden">${esc(_("To play:"))} </span> `
     : "";
@@ -74,7 +86,7 @@ function seatHtml(m, R, ctx, s) {
     `<li class="seat${acting ? " acting" : ""}${s === m.seat ? " mine" : ""}" data-seat="${s}"` +
     `${acting ? ' aria-current="true"' : ""}>` +
     `<div class="seat-head"><span class="seat-name">${dot}${esc(ctx.plainNames[s])}</span> ` +
-    `<span class="kind kind-${kind.replace(" ", "-")}">${esc(KINDS[kind] ?? kind)}</span>${badges}</div>` +
+    `<span class="kind kind-${kind.replace(" ", "-")}">${esc(KINDS[kind] ?? kind)}</span>${holder}${badges}</div>` +
     `<dl class="stats">${stats}</dl>${R.seatExtra(view, s)}</li>`
   );
 }
