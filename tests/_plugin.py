@@ -22,33 +22,38 @@ FOLDER = ROOT / "examples" / "plugin_game"
 """The plug-in's folder: its package and its ``.dist-info``."""
 NAME = "tricklet"
 """The game's name (its entry point's)."""
+BIDDING_FOLDER = ROOT / "examples" / "bidding_game"
+"""The second example plug-in's folder: Oh Hell (bids, a trump, several rounds)."""
+BIDDING_NAME = "ohhell"
+"""Its game's name."""
 
 
-def env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+def env(base: Mapping[str, str] | None = None, folder: Path = FOLDER) -> dict[str, str]:
     """``base`` (the process's environment by default) with the plug-in's folder and this
     checkout first on ``PYTHONPATH``, for a subprocess (the terminal, the server)."""
     out = dict(os.environ if base is None else base)
-    parts = [str(FOLDER), str(ROOT), out.get("PYTHONPATH", "")]
+    parts = [str(folder), str(ROOT), out.get("PYTHONPATH", "")]
     out["PYTHONPATH"] = os.pathsep.join(p for p in parts if p)
     return out
 
 
-def _forget() -> None:
+def _forget(name: str) -> None:
     """Drop what the registry and the import system learnt about the plug-in."""
-    core.registry._REGISTRY.pop(NAME, None)
+    core.registry._REGISTRY.pop(name, None)
     core.registry._load_modules.cache_clear()
-    for module in [m for m in sys.modules if m == NAME or m.startswith(NAME + ".")]:
+    for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
         del sys.modules[module]
     importlib.invalidate_caches()
 
 
 @contextmanager
-def plugged() -> Iterator[None]:
-    """While inside, this process finds the plug-in game as an installed one would be."""
-    sys.path.insert(0, str(FOLDER))
-    _forget()
+def plugged(folder: Path = FOLDER, name: str = NAME) -> Iterator[None]:
+    """While inside, this process finds the plug-in game (Tricklet unless told) as an
+    installed one would be."""
+    sys.path.insert(0, str(folder))
+    _forget(name)
     try:
         yield
     finally:
-        sys.path.remove(str(FOLDER))
-        _forget()
+        sys.path.remove(str(folder))
+        _forget(name)

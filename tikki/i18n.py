@@ -254,7 +254,8 @@ def own(texts: Mapping[str, Mapping[str, str]], message: str, /, **params: Any) 
 
 def localized_game(info: Mapping[str, Any], texts: Mapping[str, Mapping[str, str]]) -> Any:
     """One game's description (:func:`tikki.core.describe_game`) in the current language:
-    its summary, phase goals and titles, move and variant titles, tie word and option
+    its summary, phase goals and titles, move and variant titles, seat facts' titles, tie
+    word and option
     ``text`` translated by ``texts`` (the game's own translations, else the catalogs), the
     option ``help`` its translated text with the ruling ids kept.
     :func:`tikki.core.localized_games` does it for every game."""
@@ -273,7 +274,7 @@ def localized_game(info: Mapping[str, Any], texts: Mapping[str, Mapping[str, str
             option["help"] = option["text"] + (f" ({', '.join(rulings)})" if rulings else "")
         options.append(option)
     game["options"] = options
-    for key in ("goals", "phase_titles", "move_titles", "variant_titles"):
+    for key in ("goals", "phase_titles", "move_titles", "variant_titles", "seat_facts"):
         game[key] = {k: words(text) for k, text in info.get(key, {}).items()}
     game["tie_word"] = words(info.get("tie_word") or "")
     return game

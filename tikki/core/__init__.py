@@ -39,6 +39,7 @@ from tikki.core.game import (
     check_revision,
     describe_game,
     illegal,
+    move_title,
     shedding_bounds,
     shedding_outcome,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "localized_games",
     "max_moves_option",
     "memory_aid_titles",
+    "move_title",
     "outcome_words",
     "register",
     "registered",

@@ -9,6 +9,7 @@ move's message).
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -59,14 +60,24 @@ class MoveGrammar:
 
     Runs of 2..``max_run`` consecutive cards of a suit (``5H+6H``), plain ``words``
     (``stock``, ``take``, ``pass``), ``<word> <card>`` for each of ``card_words``
-    (``slough 7H``) and ``<word> <suit>`` for each of ``suit_words`` (``trump G``).  The
-    adapters build their fixed action spaces from it (``tikki.interop.encoding``).
+    (``slough 7H``), ``<word> <suit>`` for each of ``suit_words`` (``trump G``) and
+    ``<word> <number>`` for each of ``number_words`` and each whole number of ``numbers``
+    (``bid 3``).  The adapters build their fixed action spaces from it
+    (``tikki.interop.encoding``).
     """
 
     max_run: int = 0
     words: tuple[str, ...] = ()
     card_words: tuple[str, ...] = ()
     suit_words: tuple[str, ...] = ()
+    number_words: tuple[str, ...] = ()
+    numbers: tuple[int, int] = (0, 0)
+    """The lowest and the highest number of a ``number_words`` move, both included."""
+
+    def number_moves(self) -> list[str]:
+        """Every ``<word> <number>`` move text, word by word, numbers upwards."""
+        low, high = self.numbers
+        return [f"{w} {n}" for w in self.number_words for n in range(low, high + 1)]
 
 
 DEFAULT_MAX_LENGTH = 100_000
@@ -199,8 +210,14 @@ class Game(ABC):
     translate them), for the generic table; a phase without one shows its name."""
     move_titles: ClassVar[Mapping[str, str]] = {}
     """The game's moves that are no cards (``knock``) as players read them, by move text
-    (untranslated), for the generic table's buttons and move lists; a move without one
-    shows its text."""
+    (untranslated), for the generic table's buttons, move lists and logs; a move without
+    one shows its text.  A key ``<word> {n}`` titles every ``<word> <number>`` move
+    (``{"bid {n}": "a bid of {n}"}``, :func:`move_title`)."""
+    seat_facts: ClassVar[Mapping[str, str]] = {}
+    """Public facts about each seat that the generic table shows beside its name: view key
+    → its title (untranslated, like :attr:`phase_titles`); the view's value under that key
+    is a list with one entry per seat (a number, a text, or ``None`` for nothing yet), e.g.
+    ``{"bids": "Bid", "tricks": "Tricks"}``."""
     translations: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     """A plug-in's own texts in other languages: language → {English text → its
     translation}, for its summary, option texts, phase, move and variant titles, goals,
@@ -274,7 +291,7 @@ class Game(ABC):
         preset = self.variants.get(variant, {})
         for name, spec in specs.items():
             value = given.get(name, preset.get(name, spec.default))
-            resolved[name] = spec.validate(value)
+            resolved[name] = spec.validate(value, self._players)
         return resolved
 
     @property
@@ -713,6 +730,7 @@ def describe_game(cls: type[Game]) -> JSON:
     its tables may offer memory aids (:attr:`Game.memory_aids`), its phase goals
     (:attr:`Game.phase_goals`) and titles (:attr:`Game.phase_titles`) and its word for a
     tie (:attr:`Game.tie_word`), all untranslated (:func:`tikki.core.localized_games`)."""
+    players = range(cls.min_players, cls.max_players + 1)
     return {
         "title": cls.title,
         "summary": cls.summary,
@@ -722,6 +740,7 @@ def describe_game(cls: type[Game]) -> JSON:
         "goals": dict(cls.phase_goals),
         "phase_titles": dict(cls.phase_titles),
         "move_titles": dict(cls.move_titles),
+        "seat_facts": dict(cls.seat_facts),
         "tie_word": cls.tie_word,
         "players": {
             "min": cls.min_players,
@@ -729,5 +748,21 @@ def describe_game(cls: type[Game]) -> JSON:
             "default": cls.default_players,
         },
         "variants": {"standard": {}, **{k: dict(v) for k, v in cls.variants.items()}},
-        "options": [spec.describe() for spec in cls.option_specs],
+        "options": [spec.describe(players) for spec in cls.option_specs],
     }
+
+
+_NUMBER_MOVE = re.compile(r"(\S+) (-?\d+)")
+
+
+def move_title(cls: type[Game], move: str) -> str | None:
+    """The declared title of ``move`` (:attr:`Game.move_titles`) in the current language,
+    its ``{n}`` filled in for a ``<word> <number>`` move; ``None`` where it has none."""
+    title = cls.move_titles.get(move)
+    if title:
+        return cls.translate(title)
+    found = _NUMBER_MOVE.fullmatch(move)
+    if found is None:
+        return None
+    title = cls.move_titles.get(found.group(1) + " {n}")
+    return cls.translate(title, n=int(found.group(2))) if title else None

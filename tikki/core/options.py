@@ -4,6 +4,7 @@ help texts that cite the rulings (:func:`split_rulings`)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,9 @@ class OptionSpec:
     help: str
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
+    maximum: int | Callable[[int], int] | None = None
+    """The largest value of a whole-number option: a number, or a function of the player
+    count (``lambda players: 23 // players``: the cards a hand may have); ``None``: none."""
     research: bool = False
     """An option for research set-ups (a short deck, short hands): at its default the game
     is the one of the rules, and a player's options line leaves it out."""
@@ -30,10 +34,17 @@ class OptionSpec:
         """The Python type of the option's values (``bool``, ``int`` or ``str``)."""
         return type(self.default)
 
-    def validate(self, value: Any) -> Any:
+    def limit(self, players: int) -> int | None:
+        """The :attr:`maximum` for a game of ``players`` (``None``: no maximum)."""
+        if self.maximum is None or isinstance(self.maximum, int):
+            return self.maximum
+        return int(self.maximum(players))
+
+    def validate(self, value: Any, players: int | None = None) -> Any:
         """Return ``value`` converted to this option's type; raise :class:`RulesError`.
 
-        Text from a command line (``"true"``, ``"3"``) is accepted for every type.
+        Text from a command line (``"true"``, ``"3"``) is accepted for every type.  The
+        :attr:`maximum` is checked where it is a number, or where ``players`` is given.
         """
         kind = self.kind
         if kind is bool:
@@ -67,7 +78,33 @@ class OptionSpec:
                     value=value,
                 )
             )
+        self._check_maximum(value, players)
         return value
+
+    def _check_maximum(self, value: Any, players: int | None) -> None:
+        top = self.maximum if isinstance(self.maximum, int) else None
+        if players is not None:
+            top = self.limit(players)
+        if top is None or value <= top:
+            return
+        if players is None or isinstance(self.maximum, int):
+            raise RulesError(
+                _t(
+                    "option {name} must be at most {maximum}, got {value}",
+                    name=self.name,
+                    maximum=top,
+                    value=value,
+                )
+            )
+        raise RulesError(
+            _t(
+                "option {name} must be at most {maximum} with {players} players, got {value}",
+                name=self.name,
+                maximum=top,
+                players=players,
+                value=value,
+            )
+        )
 
     def _expected(self) -> str:
         if self.choices is not None:
@@ -101,8 +138,11 @@ class OptionSpec:
             _t("option {name} takes a whole number, got {value!r}", name=self.name, value=value)
         )
 
-    def describe(self) -> JSON:
-        """A JSON-ready description of this option (for help texts and ``tikki.games()``)."""
+    def describe(self, players: Iterable[int] = ()) -> JSON:
+        """A JSON-ready description of this option (for help texts and ``tikki.games()``).
+
+        A :attr:`maximum` that depends on the player count is given for each of
+        ``players`` as ``maximum_by_players`` (``{"3": 7, "4": 5}``)."""
         out: JSON = {"name": self.name, "type": self.kind.__name__, "default": self.default}
         out["help"] = self.help
         out["text"], out["rulings"] = split_rulings(self.help)
@@ -110,6 +150,10 @@ class OptionSpec:
             out["choices"] = list(self.choices)
         if self.minimum is not None:
             out["minimum"] = self.minimum
+        if isinstance(self.maximum, int):
+            out["maximum"] = self.maximum
+        elif self.maximum is not None:
+            out["maximum_by_players"] = {str(n): self.limit(n) for n in players}
         if self.research:
             out["research"] = True
         return out

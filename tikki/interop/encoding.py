@@ -132,8 +132,10 @@ class ActionSpace:
     def __init__(self, game: Game) -> None:
         self.cards = _distinct(game.deck())
         self.suits = _suits(self.cards)
-        make = GRAMMARS.get(game.name, fallback_grammar)
-        self.grammar = make(game)
+        make = GRAMMARS.get(game.name)
+        # a game registered after this module was imported (a plug-in put on the path
+        # later) declares its grammar all the same
+        self.grammar = make(game) if make is not None else game.move_grammar()
         texts = list(self.cards)
         for cards in self.suits.values():
             for start in range(len(cards)):
@@ -143,6 +145,7 @@ class ActionSpace:
         texts.extend(self.grammar.words)
         texts.extend(f"{w} {c}" for w in self.grammar.card_words for c in self.cards)
         texts.extend(f"{w} {s}" for w in self.grammar.suit_words for s in self.suits)
+        texts.extend(self.grammar.number_moves())
         self.game_name = game.name
         self.texts: tuple[str, ...] = tuple(texts)
         self.index: dict[str, int] = {t: i for i, t in enumerate(self.texts)}

@@ -320,7 +320,9 @@ class Session:
         seat = self.human
         history = self.state.history(seat)
         for index in range(self.seen, len(history)):
-            line, entry = headline(history[index], self._sentence(history[index]), self.names)
+            line, entry = headline(
+                history[index], self._sentence(history[index]), self.names, self.game.name
+            )
             self.console.print(line)
             # a round's result and score sheet come before the next deal's events
             events = list(entry.get("events", ()))

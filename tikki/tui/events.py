@@ -15,7 +15,7 @@ from typing import Any
 from rich.text import Text
 
 from tikki.cards import suit_word
-from tikki.core import RulesError, game_class
+from tikki.core import RulesError, game_class, move_title
 from tikki.i18n import _, ngettext
 from tikki.sentences import terminal
 from tikki.tui.common import card, cards, is_you, ordinal, sentence
@@ -88,8 +88,13 @@ def headline(
     """The line that announces ``entry`` and the entry left for :func:`event_lines`.
 
     A ``take`` move is announced by what it picked up (``Seat 2 picks up 2♦``) instead of
-    ``Seat 2 takes`` followed by that line; other moves keep their ``sentence``.
+    ``Seat 2 takes`` followed by that line; a move the game titles (its declared
+    :attr:`~tikki.core.Game.move_titles`) by its title (``Seat 2: a bid of 3``); other
+    moves keep their ``sentence``.
     """
+    title = _move_title(game, str(entry.get("move", "")))
+    if title is not None:
+        return Text(f"{names[entry['seat']]}: {title}"), dict(entry)
     events = list(entry.get("events", ()))
     if entry.get("move") == "take":
         for i, event in enumerate(events):
@@ -98,6 +103,28 @@ def headline(
                 if line is not None:
                     return line, {**entry, "events": events[:i] + events[i + 1 :]}
     return sentence, dict(entry)
+
+
+def _move_title(game: str, move: str) -> str | None:
+    """The title ``game`` declares for ``move`` in the current language, if any."""
+    try:
+        return move_title(game_class(game), move) if game else None
+    except RulesError:  # an unknown game (a record from elsewhere): none
+        return None
+
+
+def _phase_title(game: str, phase: str) -> str | None:
+    """The name ``game`` declares for ``phase`` (:attr:`~tikki.core.Game.phase_titles`)
+    in the current language, its first letter capitalised, if any."""
+    try:
+        cls = game_class(game) if game else None
+    except RulesError:
+        return None
+    title = cls.phase_titles.get(phase) if cls is not None else None
+    if not title:
+        return None
+    text = cls.translate(title) if cls is not None else title
+    return text[:1].upper() + text[1:]
 
 
 def event_text(
@@ -133,7 +160,7 @@ def event_text(
         return _draw(event, names)
     if kind == "last_card":
         return _last_card(event, names)
-    return _table_event(event, names, entry)
+    return _table_event(event, names, entry, game)
 
 
 def _void(event: Mapping[str, Any], names: Sequence[str]) -> Text:
@@ -170,9 +197,12 @@ def _last_card(event: Mapping[str, Any], names: Sequence[str]) -> Text:
     return sentence(who, S["last_card.you"], S["last_card"], card(event["card"]))
 
 
-def _phase(event: Mapping[str, Any], names: Sequence[str]) -> Text:
+def _phase(event: Mapping[str, Any], names: Sequence[str], game: str = "") -> Text:
     phase = event["phase"]
-    text = _(PHASE_WORDS[phase]) if phase in PHASE_WORDS else say("phase.other", phase=phase)
+    if phase in PHASE_WORDS:
+        text = _(PHASE_WORDS[phase])
+    else:
+        text = _phase_title(game, phase) or say("phase.other", phase=phase)
     leader = event.get("leader")
     if leader is not None and phase != "discard":
         who = names[leader]
@@ -185,11 +215,14 @@ def _phase(event: Mapping[str, Any], names: Sequence[str]) -> Text:
 
 
 def _table_event(
-    event: Mapping[str, Any], names: Sequence[str], entry: Mapping[str, Any] | None
+    event: Mapping[str, Any],
+    names: Sequence[str],
+    entry: Mapping[str, Any] | None,
+    game: str = "",
 ) -> Text | None:
     kind = event["type"]
     if kind == "phase":
-        return _phase(event, names)
+        return _phase(event, names, game)
     if kind == "trump":
         if entry is not None and str(entry.get("move", "")).startswith("trump"):
             return None  # the move itself names the trump

@@ -1,7 +1,8 @@
 """The fallback presenter of a game that ships none: the table drawn from the keys every
 view has (:class:`tikki.views.BaseView`) and the common optional ones.
 
-Seats with their hand sizes, won cards (``piles``) and ``scores``; the stock, the trump,
+Seats with their hand sizes, won cards (``piles``), ``scores`` and the public facts the
+game declares (:attr:`tikki.core.Game.seat_facts`: bids, tricks taken); the stock, the trump,
 the trick in progress (``trick`` as ``[{"seat", "card"}]``) and the last trick; the seat's
 own hand and its numbered legal moves.  A key a view lacks is left out, so any game whose
 moves follow the move grammar plays in the terminal with no presenter of its own.
@@ -16,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tikki.core import RulesError, game_class
+from tikki.core import RulesError, game_class, move_title
 from tikki.i18n import _
 from tikki.tui.common import (
     card,
@@ -63,6 +64,9 @@ def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
         table.add_column(_("Pile"), justify="right")
     if scores is not None:
         table.add_column(_("Points"), justify="right")
+    facts = _facts(view)
+    for title, _values in facts:
+        table.add_column(title, justify="right")
     for seat, size in enumerate(view["hand_sizes"]):
         acting = seat == view["to_act"]
         row: list[str | Text] = [
@@ -73,8 +77,25 @@ def _seats(view: Mapping[str, Any], names: Sequence[str]) -> Table:
             row.append(card_count(len(piles[seat])))
         if scores is not None:
             row.append(str(scores[seat]))
+        row.extend("–" if values[seat] is None else str(values[seat]) for _t, values in facts)
         table.add_row(*row)
     return table
+
+
+def _facts(view: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
+    """The per-seat public facts the game declares (:attr:`tikki.core.Game.seat_facts`):
+    each one's title, in the game's own translations, and its values by seat; a fact the
+    view lacks (or holds in another shape) is left out."""
+    try:
+        cls = game_class(view["game"])
+    except RulesError:
+        return []
+    out = []
+    for key, title in cls.seat_facts.items():
+        values = view.get(key)
+        if isinstance(values, list) and len(values) == len(view["hand_sizes"]):
+            out.append((cls.translate(title), values))
+    return out
 
 
 def _table_line(view: Mapping[str, Any], names: Sequence[str]) -> Text | None:
@@ -118,8 +139,7 @@ def explain(view: Mapping[str, Any], move: str) -> str:
         cls = game_class(view["game"])
     except RulesError:
         return _("play {move}", move=move)
-    title = cls.move_titles.get(move)
-    return cls.translate(title) if title else _("play {move}", move=move)
+    return move_title(cls, move) or _("play {move}", move=move)
 
 
 def result(view: Mapping[str, Any], names: Sequence[str]) -> RenderableType | None:

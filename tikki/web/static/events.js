@@ -97,7 +97,7 @@ export function eventText(event, names, game, entry) {
         ? says(names, num(event.seat), say("last_card.you"), say("last_card"), { card: cardChip(event.card) })
         : says(names, num(event.seat), say("last_card.unseen.you"), say("last_card.unseen"));
     default:
-      return tableText(event, names, entry);
+      return tableText(event, names, entry, game);
   }
 }
 
@@ -123,10 +123,12 @@ function drawText(event, names) {
   return format(ngettext(one, many, num(event.count)), { name: who(names, seat) });
 }
 
-/** @param {LogEvent} event @param {string[]} names */
-function phaseText(event, names) {
+/** @param {LogEvent} event @param {string[]} names @param {string} game */
+function phaseText(event, names, game) {
   const phase = event.phase ?? "";
-  const text = PHASE_WORDS[phase] || say("phase.other", { phase: esc(phase) });
+  const titled = GAMES[game]?.phase_titles?.[phase]; // the game's own name for it
+  const declared = titled ? esc(titled.charAt(0).toUpperCase() + titled.slice(1)) : "";
+  const text = PHASE_WORDS[phase] || declared || say("phase.other", { phase: esc(phase) });
   if (event.leader !== null && event.leader !== undefined && phase !== "discard") {
     const leads = esc(leadClause(names, event.leader, phase === "score" ? "choose" : "lead"));
     return say("phase.led", { phase: text, leader: leads });
@@ -149,12 +151,13 @@ function dreckText(event, names) {
  * @param {LogEvent} event
  * @param {string[]} names
  * @param {LogEntry | null | undefined} entry
+ * @param {string} game
  * @returns {string}
  */
-function tableText(event, names, entry) {
+function tableText(event, names, entry, game) {
   switch (event.type) {
     case "phase":
-      return phaseText(event, names);
+      return phaseText(event, names, game);
     case "trump":
       if (entry && String(entry.move || "").startsWith("trump")) return "";
       return event.card

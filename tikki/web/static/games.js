@@ -12,6 +12,9 @@ import { lang } from "./i18n.js";
  * @property {Record<string, string>} [goals] a short goal line per phase
  * @property {Record<string, string>} [phase_titles] the phases' names, by id (the generic table)
  * @property {Record<string, string>} [move_titles] its moves that are no cards, by move text
+ * (`<word> {n}` for every `<word> <number>` move)
+ * @property {Record<string, string>} [seat_facts] public facts shown beside each seat: view
+ * key (a list by seat) → title
  * @property {string} [tie_word] the game's own word for a tie, or ""
  * @property {boolean} [renderer] the web table has a renderer of its own (render/<game>.js)
  */

@@ -11,7 +11,23 @@ const esc = (text) => String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeA
 /** A move that is no card in words: the name its game declares (`move_titles`, in the
  * page's language), else the move text itself, escaped.
  * @param {string} move */
-const moveWord = (move) => esc(Object.values(GAMES).find((g) => g.move_titles?.[move])?.move_titles?.[move] ?? move);
+const moveWord = (move) => esc(moveTitle(move) ?? move);
+
+/** The title a game declares for a move that is no card (`move_titles`, in the page's
+ * language): by its text, or for a `<word> <number>` move (`bid 3`) by `<word> {n}`
+ * with the number filled in; `null` where none does.
+ * @param {string} move
+ * @returns {string | null} */
+export function moveTitle(move) {
+  const games = Object.values(GAMES);
+  const exact = games.find((g) => g.move_titles?.[move])?.move_titles?.[move];
+  if (exact) return exact;
+  const numbered = /^(\S+) (-?\d+)$/.exec(String(move));
+  if (!numbered) return null;
+  const key = `${numbered[1]} {n}`;
+  const title = games.find((g) => g.move_titles?.[key])?.move_titles?.[key];
+  return title ? format(title, { n: numbered[2] }) : null;
+}
 
 const CARD_VERBS = ["slough", "discard"];
 
@@ -226,7 +242,10 @@ export function describe(entry, you, name = "") {
       return say(_("{name} drop {colour}"), _("{name} drops {colour}"), { colour: colourChip(m.arg) });
     case "?":
       return say(_("{name} make a hidden move"), _("{name} makes a hidden move"));
-    default:
+    default: {
+      const title = moveTitle(entry.move); // a declared title reads "Anna: a bid of 2"
+      if (title) return `${name}: ${esc(title)}`;
       return say(_("{name} play {move}"), _("{name} plays {move}"), { move: entry.move.replace(/[&<>"']/g, "") });
+    }
   }
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // The renderer of a game that ships none: the table drawn from the keys every view has
 // (tikki.views.BaseView) and the common optional ones. Seats with hand sizes, won cards
-// (`piles`) and `scores`; the stock, the trump, the trick in progress (`trick` as
+// (`piles`), `scores` and the public facts the game declares (`seat_facts`); the stock, the trump, the trick in progress (`trick` as
 // `[{seat, card}]`) and the last trick; the hand and the move buttons are table.js's.
 import { esc } from "../api.js";
 import { cardChip } from "../cards.js";
@@ -45,6 +45,13 @@ export default {
     if (Array.isArray(view.piles) && Array.isArray(view.piles[seat])) out.push([_("Pile"), view.piles[seat].length]);
     const points = scores(view);
     if (points) out.push([_("Score"), points[seat]]);
+    // the per-seat public facts the game declares (`seat_facts`: bids, tricks taken)
+    for (const [key, title] of Object.entries(GAMES[view.game]?.seat_facts ?? {})) {
+      const values = view[key];
+      if (!Array.isArray(values)) continue;
+      const value = values[seat];
+      out.push([title, value === null || value === undefined ? "–" : typeof value === "number" ? value : String(value)]);
+    }
     return out;
   },
 

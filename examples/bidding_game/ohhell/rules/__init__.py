@@ -1,0 +1,1 @@
+"""The rules of Oh Hell, one markdown text per language (``ohhell.<lang>.md``)."""
