@@ -267,7 +267,8 @@ def click_move(page: Page, move: str, legal: list[str], keyboard: bool = False) 
         for card in cards:
             click_card(page, card)
         in_run = any(card in m.split("+") for m in legal if "+" in m for card in cards)
-        if "+" in move or in_run:
+        selected = page.locator("#hand .hand-card.selected").count() > 0
+        if "+" in move or in_run or selected:  # a phase of sequences selects every card
             play = page.locator("#play-selected")
             assert play.get_attribute("data-move") == move, play.inner_text()
             play.click()

@@ -90,7 +90,8 @@ test("myTurn: the seat to act, playing, no stand-in bot", () => {
 });
 
 test("pickCard plays a lone card, selects the start of a run, and unselects", () => {
-  const lone = receive(initialState(), stateMessage({ legal: ["7H", "take"] })).state;
+  const phase1 = stateMessage({ legal: ["7H", "stock"] });
+  const lone = receive(initialState(), { ...phase1, view: { ...phase1.view, phase: "collect" } }).state;
   assert.equal(pickCard(lone, "7H").play, "7H");
   const runs = receive(initialState(), stateMessage()).state;
   const first = pickCard(runs, "5H");
@@ -155,4 +156,22 @@ test("recentEvents describes the newest entry with events", () => {
   assert.ok(lines.length > 0);
   assert.match(lines.join(" "), /Bea/);
   assert.deepEqual(recentEvents(stateMessage(), ["You", "Bea", "Cid"]), []);
+});
+
+test("in a phase of sequences every click selects: a card that starts none is selected too", () => {
+  // Mattis phase 2: 7H starts no sequence, 5H does; both are selected, Play plays them
+  const shed = receive(initialState(), stateMessage()).state;
+  for (const card of ["7H", "5H"]) {
+    const picked = pickCard(shed, card);
+    assert.equal(picked.play, null, card);
+    assert.deepEqual(picked.state.selected, [card]);
+  }
+  const alone = receive(initialState(), stateMessage({ legal: ["7H", "take"] })).state;
+  assert.deepEqual(pickCard(alone, "7H").state.selected, ["7H"], "even with no sequence this turn");
+  // Myllymatti's phase 2 without runs: a card is a whole move, played at once
+  const plain = stateMessage({ legal: ["7H", "take"] });
+  const mylly = { ...plain, table: { ...plain.table, game: "myllymatti", options: { runs: false } } };
+  assert.equal(pickCard(receive(initialState(), mylly).state, "7H").play, "7H");
+  const runs = { ...mylly, table: { ...mylly.table, options: { runs: true } } };
+  assert.deepEqual(pickCard(receive(initialState(), runs).state, "7H").state.selected, ["7H"]);
 });

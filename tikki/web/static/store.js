@@ -25,6 +25,7 @@ import { _ } from "./i18n.js";
  * @property {string} game
  * @property {string} title
  * @property {string} [variant]
+ * @property {Record<string, unknown>} [options] the game's options
  * @property {number} players
  * @property {Seat[]} seats
  * @property {object | null} [outcome]
@@ -255,8 +256,21 @@ export function myTurn(m) {
  */
 
 /**
- * A hand card clicked: play it when it is a move by itself and nothing is selected, else
- * select or unselect it (runs and sequences are several cards).
+ * Whether the phase lets a play be several cards (Mattis's phase 2, with its sequences;
+ * Myllymatti's with runs): there every click on a card selects it and *Play* plays the
+ * selection, whether or not the card starts a sequence this turn (one behaviour a player
+ * can learn; docs/players.md).
+ * @param {StateMessage | null} m
+ */
+export function selectsCards(m) {
+  if (!m || m.view.phase !== "shed") return false;
+  return m.table.game === "mattis" || Boolean(m.table.options?.runs);
+}
+
+/**
+ * A hand card clicked: play it when it is a move by itself, nothing is selected and the
+ * phase has no several-card plays (:func:`selectsCards`), else select or unselect it
+ * (runs and sequences are several cards).
  * @param {TableState} state
  * @param {string} card
  * @returns {Picked}
@@ -265,7 +279,7 @@ export function pickCard(state, card) {
   const legal = state.msg ? state.msg.view.legal_moves : [];
   const { single, multi } = classify(legal);
   const inMulti = multi.some(([cards]) => cards.includes(card));
-  if (!state.selected.length && !inMulti && single.has(card)) {
+  if (!state.selected.length && !inMulti && single.has(card) && !selectsCards(state.msg)) {
     return { state, play: single.get(card) ?? null };
   }
   const selected = [...state.selected];

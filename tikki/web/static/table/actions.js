@@ -6,7 +6,7 @@ import { esc } from "../api.js";
 import { $ } from "../dom.js";
 import { _ } from "../i18n.js";
 import { buttonLabel, classify, moveChips, moveForSelection } from "../moves.js";
-import { myTurn } from "../store.js";
+import { myTurn, selectsCards } from "../store.js";
 import { levelName } from "../words.js";
 import { setHtml } from "./hand.js";
 import { keys, rove } from "./keys.js";
@@ -32,7 +32,9 @@ export function renderActions(m, ctx, store) {
   }
   const mine = myTurn(m);
   const { buttons, multi } = classify(ctx.legal);
-  const parts = multi.length ? selectionButtons(store, ctx.legal) : [];
+  // where a play may be several cards, every card is selected first and Play plays it
+  const selecting = multi.length > 0 || (mine && selectsCards(m));
+  const parts = selecting ? selectionButtons(store, ctx.legal) : [];
   const hinted = store.hint ? store.hint.move : null;
   for (const move of buttons) {
     parts.push(
@@ -56,7 +58,7 @@ export function renderActions(m, ctx, store) {
     hintText = _("Suggestion ({level} bot): {move}", { level: esc(levelName(store.hint.bot)), move: moveChips(store.hint.move) });
   } else if (mine && rated) {
     hintText = `<span class="muted">${esc(NO_HINTS())}</span>`;
-  } else if (mine && multi.length) {
+  } else if (mine && selecting) {
     hintText = `<span class="muted">${esc(
       _("Click a card to select it; a run or sequence is several cards in a row, then press Play."),
     )}</span>`;

@@ -7,7 +7,7 @@ import { cardName, cardSVG, sortCards } from "../cards.js";
 import { $ } from "../dom.js";
 import { _ } from "../i18n.js";
 import { classify, extensions, parseMove } from "../moves.js";
-import { myTurn } from "../store.js";
+import { myTurn, selectsCards } from "../store.js";
 import { keys, rove, unavailable } from "./keys.js";
 
 /** @typedef {import("../store.js").StateMessage} StateMessage */
@@ -31,7 +31,7 @@ export function renderHand(m, ctx, store) {
   }
   section.hidden = false;
   const hand = sortCards(view.hand || []);
-  const items = handItems(hand, ctx.legal, store, myTurn(m));
+  const items = handItems(hand, ctx.legal, store, myTurn(m), selectsCards(m));
   // Unchanged (a re-render for the finished trick's timer): keep the buttons, so that a
   // tap in progress is not lost on replaced elements.
   setHtml(box, items.join("") || `<li class="muted empty-hand">${esc(_("No cards in your hand."))}</li>`);
@@ -47,9 +47,10 @@ export function renderHand(m, ctx, store) {
  * @param {string[]} legal the moves to offer
  * @param {TableState} store
  * @param {boolean} mine whether it is this seat's turn
+ * @param {boolean} selecting whether every click selects (a phase of several-card plays)
  * @returns {string[]} HTML, one item a card
  */
-function handItems(hand, legal, store, mine) {
+function handItems(hand, legal, store, mine, selecting) {
   const { single, multi } = classify(legal);
   const inMulti = new Set(multi.flatMap(([cards]) => cards));
   const ext = store.selected.length ? extensions(store.selected, legal) : null;
@@ -69,8 +70,10 @@ function handItems(hand, legal, store, mine) {
     if (selected) classes.push("selected");
     if (ext && !selected && !ext.has(card)) classes.push("off");
     if (hintCards.includes(card)) classes.push("hinted");
-    const title = cardTitle(card, single.get(card), playable, mine);
-    const pressed = inMulti.has(card) && mine ? ` aria-pressed="${selected}"` : "";
+    const title = selecting && mine && playable
+      ? _("select {card}", { card: cardName(card) })
+      : cardTitle(card, single.get(card), playable, mine);
+    const pressed = (inMulti.has(card) || (selecting && playable)) && mine ? ` aria-pressed="${selected}"` : "";
     return (
       `<li><button type="button" class="${classes.join(" ")}" data-card="${esc(card)}" aria-label="${esc(
         cardName(card),
