@@ -16,6 +16,13 @@ Processes talk through ``LISTEN/NOTIFY`` on one more connection each:
   its cached copy, so its lobby is right whichever process a request reaches).
 * ``tikki_cluster``: a process stopped on purpose; the others claim its tables at once.
 
+Any process serves any socket: each process notes in ``tikki_nodes`` (keyed by its lock
+connection's backend pid) the address where the others reach it and a secret of its own;
+a WebSocket that reaches a process which does not own its table is relayed to the owner
+(:meth:`ClusterOwnership.route`, :mod:`tikki.server.relay`), so a wrong route costs one
+hop between processes, never a handover.  The owner is read from ``pg_locks`` (who holds
+the table's advisory lock now), so a stale row never sends a socket to a dead process.
+
 Without ``--cluster`` the manager uses :class:`Ownership`, which owns every table and
 does nothing.
 """
@@ -28,9 +35,11 @@ import hashlib
 import json
 import logging
 import os
+import secrets
 import socket
 from collections import Counter
 from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import make_url
@@ -66,6 +75,49 @@ SELECT id FROM live WHERE pg_try_advisory_lock(key)
 """
 """Lock and return every live table nobody holds (never one this process holds: a
 session's advisory locks stack, and each would need its own unlock)."""
+
+
+NODES = """
+CREATE TABLE IF NOT EXISTS tikki_nodes (
+    pid integer PRIMARY KEY,
+    node text NOT NULL,
+    url text NOT NULL,
+    secret text NOT NULL,
+    started timestamptz NOT NULL DEFAULT now()
+)
+"""
+"""The cluster's processes: each one's lock connection (its backend pid), name, address
+for the others (``http://HOST:PORT``) and the secret a relayed socket shows it."""
+NODES_LOCK = 0x74696B6B696E6F64
+"""The transaction lock around creating ``tikki_nodes`` (processes starting at once)."""
+UNREGISTER = """
+DELETE FROM tikki_nodes
+WHERE pid = pg_backend_pid() OR pid NOT IN (SELECT pid FROM pg_stat_activity)
+"""
+"""Remove the rows of connections gone (this process's of before among them)."""
+REGISTER = """
+INSERT INTO tikki_nodes (pid, node, url, secret)
+VALUES (pg_backend_pid(), %(node)s, %(url)s, %(secret)s)
+"""
+"""Note this process."""
+OWNER = """
+SELECT n.url, n.secret, n.node FROM pg_locks l JOIN tikki_nodes n ON n.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND l.classid::bigint = %s AND l.objid::bigint = %s AND l.pid <> pg_backend_pid()
+"""
+"""The address of the other process that holds a table's lock now (no row: nobody does,
+this process does, or the holder noted no address)."""
+
+
+@dataclass(frozen=True)
+class Hop:
+    """Where a socket of a table owned by another process goes: the owner's address
+    (``http://HOST:PORT``), the secret it expects of a relayed socket, and its name."""
+
+    url: str
+    secret: str
+    node: str
 
 
 def lock_key(namespace: str, table_id: str) -> int:
@@ -156,6 +208,16 @@ class Ownership:
     async def changed(self, table_id: str) -> None:
         """Tell the other processes that a table's lobby entry changed."""
 
+    async def route(self, table_id: str) -> Hop | None:
+        """Where another process that owns ``table_id`` takes its sockets (``None``:
+        nobody else owns it, or its owner noted no address)."""
+        return None
+
+    def relayed(self, secret: str | None) -> bool:
+        """Whether a socket came relayed from another process (it shows this process's
+        secret)."""
+        return False
+
 
 class ClusterOwnership(Ownership):
     """Ownership by PostgreSQL advisory locks, on one dedicated connection."""
@@ -178,6 +240,11 @@ class ClusterOwnership(Ownership):
         self._lost: set[str] = set()
         """Tables whose lock went with a broken lock connection, not yet forgotten by
         the manager (:meth:`claim_orphans` reports them)."""
+        self.url: str | None = None
+        """Where the other processes reach this one (``http://HOST:PORT``, set once the
+        port is bound); ``None``: it relays to others but takes no relayed sockets."""
+        self.secret = secrets.token_urlsafe(24)
+        """What a socket relayed to this process shows (``tikki_nodes``)."""
 
     @property
     def owned(self) -> int:
@@ -206,6 +273,17 @@ class ClusterOwnership(Ownership):
         cursor = await self._conn.execute("SELECT current_schema()")
         row = await cursor.fetchone()
         self.namespace = str(row[0]) if row and row[0] else "public"
+        if self.url is not None:
+            await self._register()
+
+    async def _register(self) -> None:
+        """Note this process's address and secret under its lock connection's pid."""
+        async with self._conn.transaction():
+            await self._conn.execute("SELECT pg_advisory_xact_lock(%s)", [NODES_LOCK])
+            await self._conn.execute(NODES)
+            params = {"node": self.node, "url": self.url, "secret": self.secret}
+            await self._conn.execute(UNREGISTER)
+            await self._conn.execute(REGISTER, params)
 
     async def stop(self) -> None:
         """Close the lock connection (every lock goes with it), then tell the others."""
@@ -356,6 +434,25 @@ class ClusterOwnership(Ownership):
         except Exception as err:
             log.warning("telling the cluster that table %s changed failed: %s", table_id, err)
 
+    async def route(self, table_id: str) -> Hop | None:
+        """The address of the process that holds the table's lock now, if another one
+        does and noted where it is (read on the lock connection: one small query)."""
+        import psycopg
+
+        unsigned = self.key(table_id) & 0xFFFF_FFFF_FFFF_FFFF
+        params = [unsigned >> 32, unsigned & 0xFFFF_FFFF]
+        async with self._mutex:
+            try:
+                cursor = await self._run(OWNER, params)
+            except psycopg.errors.UndefinedTable:
+                return None  # no process of this version has started yet
+            row = await cursor.fetchone()
+        return None if row is None else Hop(str(row[0]), str(row[1]), str(row[2]))
+
+    def relayed(self, secret: str | None) -> bool:
+        """Whether ``secret`` is this process's own (a socket relayed by another)."""
+        return secret is not None and secrets.compare_digest(secret, self.secret)
+
     async def _notify(self, channel: str, **payload: str) -> None:
         text = json.dumps({"ns": self.namespace, **payload})
         async with self._mutex:
@@ -434,6 +531,7 @@ __all__ = [
     "LOBBY",
     "RELEASED",
     "ClusterOwnership",
+    "Hop",
     "LocksLost",
     "Ownership",
     "default_node",

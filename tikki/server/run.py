@@ -20,7 +20,7 @@ from starlette.types import ASGIApp
 from tikki.i18n import _
 from tikki.server import logs, metrics
 from tikki.server.app import create_app
-from tikki.server.cluster import default_node
+from tikki.server.cluster import ClusterOwnership, default_node
 from tikki.server.db import default_db_url
 from tikki.server.guard import MAX_HEAD, AcceptErrors, Guard, Limits, protocols, raise_file_limit
 from tikki.server.quota import Policy
@@ -110,6 +110,23 @@ def tune_gc() -> None:
     """
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+NODE_URL = "TIKKI_NODE_URL"
+"""The environment variable naming where the other processes of a cluster reach this one
+(``http://HOST:PORT``), when the address it listens on is not it (``0.0.0.0``, NAT)."""
+
+
+def node_url(host: str, port: int) -> str:
+    """Where the other processes of a cluster reach this one: :data:`NODE_URL` if set,
+    else the address it listens on (the machine's name for a wildcard one)."""
+    given = os.environ.get(NODE_URL, "").strip()
+    if given:
+        return given
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.gethostname()
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
 
 
 class ServeError(Exception):
@@ -232,6 +249,9 @@ def _serve(
     sock = bind(host, port)
     real_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
+    ownership = app.state.manager.ownership
+    if isinstance(ownership, ClusterOwnership):  # where the others relay sockets to
+        ownership.url = node_url(host, real_port)
     room = raise_file_limit(limits.max_connections)
     if room < limits.max_connections:
         announce(
@@ -261,6 +281,7 @@ __all__ = [
     "bind",
     "config",
     "hold_database",
+    "node_url",
     "serve",
     "tune_gc",
 ]

@@ -4,6 +4,9 @@ to play a seat (none to watch): the token never appears in a URL.
 Each connection has a reader (this handler: client messages, in order) and a writer task
 that sends the connection's outbox, so a slow client never holds up a table; one that
 falls behind is dropped (:mod:`tikki.server.outbox`), and ``sync`` is rate-limited.
+
+In a cluster, a socket of a table another process owns is relayed there
+(:mod:`tikki.server.relay`): any process serves any socket, and the table stays put.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import Any
 
@@ -20,10 +24,14 @@ from starlette.websockets import WebSocketDisconnect
 
 from tikki import i18n
 from tikki.i18n import _
-from tikki.server import outbox
+from tikki.server import outbox, relay
+from tikki.server.cluster import Hop
 from tikki.server.errors import ApiError
 from tikki.server.quota import CAP_RETRY, RateLimiter, Throttles, client_key, rate_limited
-from tikki.server.tables import Connection, Table, TableManager
+from tikki.server.tables import MOVED, Connection, Table, TableManager
+from tikki.server.tables.registry import table_moving
+
+log = logging.getLogger("tikki.server")
 
 CLOSE_CODES = {
     "bad_message": 4400,
@@ -31,6 +39,7 @@ CLOSE_CODES = {
     "unknown_table": 4404,
     "rate_limited": 4429,
     "unavailable": 4503,
+    "moved": MOVED,
 }
 """WebSocket close codes for a refused connection (docs/protocol.md); a refusal of
 another code closes with :data:`REFUSED`."""
@@ -61,7 +70,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 async def serve_socket(websocket: WebSocket, table_id: str) -> None:
     """Accept, authenticate (``hello``), then read messages until the client goes away."""
     throttles: Throttles = websocket.app.state.throttles
-    address = client_key(websocket.client.host if websocket.client is not None else None)
+    address = socket_address(websocket)
     await websocket.accept()
     try:
         throttles.open_socket(address)
@@ -69,9 +78,26 @@ async def serve_socket(websocket: WebSocket, table_id: str) -> None:
         await _refuse(websocket, err)
         return
     try:
-        await _serve(websocket, table_id)
+        await _serve(websocket, table_id, address)
     finally:
         throttles.close_socket(address)
+
+
+def _relayed(websocket: WebSocket) -> bool:
+    """Whether the socket comes relayed from another process of the cluster (it shows
+    this process's secret)."""
+    manager: TableManager = websocket.app.state.manager
+    return manager.ownership.relayed(websocket.headers.get(relay.SECRET))
+
+
+def socket_address(websocket: WebSocket) -> str:
+    """The key of the client's limits: its address, or for a socket relayed by another
+    process of the cluster the address that process saw."""
+    if _relayed(websocket):
+        forwarded = websocket.headers.get(relay.CLIENT, "")
+        if 0 < len(forwarded) <= 64:
+            return forwarded
+    return client_key(websocket.client.host if websocket.client is not None else None)
 
 
 async def _refuse(websocket: WebSocket, err: ApiError) -> None:
@@ -91,12 +117,17 @@ def _check_room(manager: TableManager, table: Table) -> None:
         )
 
 
-async def _serve(websocket: WebSocket, table_id: str) -> None:
-    """Authenticate (``hello``), then read messages until the client goes away."""
+async def _serve(websocket: WebSocket, table_id: str, address: str) -> None:
+    """Authenticate (``hello``), then read messages until the client goes away (or
+    relay them to the process of the cluster that owns the table)."""
     manager: TableManager = websocket.app.state.manager
     limit: int = websocket.app.state.max_message
     try:
-        table = await manager.get(table_id)
+        found = await manager.route(table_id, _relayed(websocket))
+        if isinstance(found, Hop):
+            await _relay(websocket, found, table_id, address)
+            return
+        table = found
         _check_room(manager, table)
         seat = table.seat_of(await hello(websocket, limit))
         _check_room(manager, table)
@@ -113,14 +144,31 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
             await _refuse(websocket, err)
             return
     try:
-        await _attend(websocket, manager, table, seat, limit)
+        await _attend(websocket, manager, table, seat, limit, address)
     finally:
         if seat is None:
             throttles.unwatch()
 
 
+async def _relay(websocket: WebSocket, hop: Hop, table_id: str, address: str) -> None:
+    """Serve the socket through the table's owner (``unavailable`` if it cannot be
+    reached: the client connects again, and finds the table's next owner)."""
+    try:
+        upstream = await relay.open_hop(hop, table_id, websocket, address)
+    except relay.HopFailed as err:
+        log.warning("relaying a socket of table %s failed: %s", table_id, err,
+                    extra={"table": table_id})  # fmt: skip
+        raise table_moving(table_id) from None
+    await relay.relay(websocket, upstream)
+
+
 async def _attend(
-    websocket: WebSocket, manager: TableManager, table: Table, seat: int | None, limit: int
+    websocket: WebSocket,
+    manager: TableManager,
+    table: Table,
+    seat: int | None,
+    limit: int,
+    address: str,
 ) -> None:
     """Serve an admitted connection: its writer, then its messages until it goes."""
     conn = manager.connect(table, seat, i18n.current())
@@ -133,7 +181,7 @@ async def _attend(
     )
     session = Session(manager, table, conn, limit)
     session.throttles = websocket.app.state.throttles
-    session.address = client_key(websocket.client.host if websocket.client is not None else None)
+    session.address = address
     try:
         while conn.close_code != outbox.TOO_SLOW:
             message = await session.receive(websocket)
@@ -380,4 +428,5 @@ __all__ = [
     "hello",
     "router",
     "serve_socket",
+    "socket_address",
 ]

@@ -27,7 +27,7 @@ from typing import Any
 
 from tikki.core import IllegalMove, RulesError
 from tikki.serve_settings import Policy
-from tikki.server.cluster import Ownership
+from tikki.server.cluster import Hop, Ownership
 from tikki.server.db import Store, now
 from tikki.server.pool import SearchPool
 from tikki.server.tables.bots import JUDGE, Bots
@@ -232,6 +232,11 @@ class TableManager:
     async def get(self, table_id: str) -> Table:
         """A table by id, from memory, the database or another process of a cluster."""
         return await self.finder.get(table_id)
+
+    async def route(self, table_id: str, relayed: bool = False) -> Table | Hop:
+        """Where a WebSocket of a table is served: here, or relayed to the process of a
+        cluster that owns it (never taken over for a socket)."""
+        return await self.finder.route(table_id, relayed)
 
     async def peek(self, table_id: str) -> Table:
         """A table to show in the lobby, never taken over from another process."""

@@ -1,8 +1,9 @@
 """Finding a table wherever it is, :class:`Finder`: in memory, in the database, or (a
 cluster of processes, ``--cluster``, :mod:`tikki.server.cluster`) at another process.  In
-a cluster it claims the tables nobody holds, takes a table over when a request for it
-arrives here, hands its own over when another process asks, and shows other processes'
-tables in the lobby without taking them."""
+a cluster it claims the tables nobody holds, takes a table over when an HTTP request for
+it arrives here, hands its own over when another process asks, routes a WebSocket of
+another process's table to that process (:meth:`Finder.route`: never a takeover), and
+shows other processes' tables in the lobby without taking them."""
 
 from __future__ import annotations
 
@@ -12,10 +13,16 @@ import logging
 from collections.abc import Callable
 
 from tikki.core import IllegalMove, RulesError
-from tikki.server.cluster import SCAN_EVERY, LocksLost, Ownership
+from tikki.server.cluster import SCAN_EVERY, Hop, LocksLost, Ownership
 from tikki.server.db import StoredTable, now
-from tikki.server.tables.registry import FINISHED_KEPT, Registry, table_moving, unknown_table
-from tikki.server.tables.storage import Storage, report
+from tikki.server.tables.registry import (
+    FINISHED_KEPT,
+    Registry,
+    table_moved,
+    table_moving,
+    unknown_table,
+)
+from tikki.server.tables.storage import Storage, outage, report
 from tikki.server.tables.table import Table
 
 log = logging.getLogger("tikki.server")
@@ -55,6 +62,27 @@ class Finder:
         if self.ownership.clustered:
             return await self._get_clustered(table_id)
         return await self._from_store(table_id)
+
+    async def route(self, table_id: str, relayed: bool = False) -> Table | Hop:
+        """Where a WebSocket of ``table_id`` is served: here (the table, from memory, the
+        database, or claimed when nobody holds it) or at the other process of a cluster
+        that owns it (its :class:`~tikki.server.cluster.Hop`: the socket is relayed, the
+        table stays where it is).  A ``relayed`` socket (from another process) is never
+        relayed again: the table moved meanwhile, and it is refused ``moved``."""
+        table = self.registry.held(table_id)
+        if table is not None or not self.ownership.clustered:
+            return table if table is not None else await self.get(table_id)
+        if 0 < len(table_id) <= 32 and table_id not in self._loading:
+            try:
+                hop = await self.ownership.route(table_id)
+            except Exception as err:
+                report(f"finding the owner of table {table_id}", err, table_id)
+                raise outage() from None
+            if hop is not None:
+                if relayed:
+                    raise table_moved(table_id)
+                return hop
+        return await self.get(table_id)
 
     async def _from_store(self, table_id: str) -> Table:
         """A table read back from the database (a finished one, or one that was

@@ -111,20 +111,25 @@ class Registry:
             return
         if self.tables.get(table.id) is table and self.ownership.holds(table.id):
             return
-        raise ApiError(
-            "moved",
-            _(
-                "table {id} moved to another server while your request waited: "
-                "connect again and send it again",
-                id=table.id,
-            ),
-            table.seq,
-        )
+        raise table_moved(table.id, table.seq)
 
     @property
     def live(self) -> list[Table]:
         """The tables in memory that are not finished."""
         return [t for t in self.tables.values() if t.status != "finished"]
+
+
+def table_moved(table_id: str, seq: int | None = None) -> ApiError:
+    """The ``moved`` refusal: the table is another process's now."""
+    return ApiError(
+        "moved",
+        _(
+            "table {id} moved to another server while your request waited: "
+            "connect again and send it again",
+            id=table_id,
+        ),
+        seq,
+    )
 
 
 def table_moving(table_id: str) -> ApiError:

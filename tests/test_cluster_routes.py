@@ -1,0 +1,123 @@
+"""Any process of a cluster serves any socket: a WebSocket that reaches a process which
+does not own its table is served there (its messages go to the owner, the owner's come
+back), and the table never moves for it.
+
+``TIKKI_TEST_POSTGRES`` names the server (see ``tests/test_cluster.py``)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from tests._server import pick
+from tests.test_cluster import (
+    SLACK,
+    contiguous,
+    held_locks,
+    nodes,
+    start_game,
+    stored_moves,
+    ws_url,
+)
+
+
+class Watcher(threading.Thread):
+    """A spectator's socket read until its table finishes: every state it saw, and the
+    close code if the server closed it first."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        from websockets.sync.client import connect
+
+        self.socket = connect(url).__enter__()
+        self.socket.send(json.dumps({"type": "hello"}))
+        self.states: list[dict[str, Any]] = []
+        self.closed: int | None = None
+
+    def run(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        deadline = time.monotonic() + SLACK
+        try:
+            while time.monotonic() < deadline:
+                message = json.loads(self.socket.recv(SLACK))
+                if message["type"] == "state":
+                    self.states.append(message)
+                    if message["status"] == "finished":
+                        return
+        except ConnectionClosed as closed:
+            self.closed = closed.rcvd.code if closed.rcvd is not None else 1006
+
+
+def play_by_socket(url: str, token: str, db_url: str, tid: str) -> list[dict[str, Any]]:
+    """Play seat 0 to the end through one socket; the states it received.  Halfway,
+    the table's lock is checked to be still the first process's."""
+    from websockets.sync.client import connect
+
+    states: list[dict[str, Any]] = []
+    checked = False
+    with connect(url) as player:
+        player.send(json.dumps({"type": "hello", "token": token}))
+        deadline = time.monotonic() + SLACK
+        sent = -1
+        while time.monotonic() < deadline:
+            message = json.loads(player.recv(SLACK))
+            assert message["type"] in ("state", "error"), message
+            if message["type"] == "error":
+                assert message["code"] in ("stale", "not_your_turn"), message
+                continue
+            states.append(message)
+            if message["status"] == "finished":
+                return states
+            if message["seq"] >= 12 and not checked:
+                assert held_locks(db_url, [tid])[tid] == ["tikki a"]
+                checked = True
+            legal = message["view"]["legal_moves"]
+            if legal and message["seq"] > sent:
+                sent = message["seq"]
+                move = pick(message["view"], sent)
+                player.send(json.dumps({"type": "move", "move": move, "seq": sent}))
+    raise AssertionError("the game did not end")
+
+
+def test_sockets_on_a_process_that_does_not_own_the_table(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """A table owned by process a, its player's socket and a spectator's on process b
+    (and another spectator on a): the player's moves through b are applied, the bots
+    move, both spectators see the game to its end (every move, no seat's hand), the
+    player sees its own hand, and the table never leaves a (its lock stays a's, no 1012,
+    no handover or takeover)."""
+    log = tmp_path / "cluster.log"
+    with nodes(postgres_url, log, ["a", "b"], "--bot-delay", "0.01") as [
+        (_pa, http_a),
+        (_pb, http_b),
+    ]:
+        tid, token = start_game(http_a)
+        assert held_locks(postgres_url, [tid])[tid] == ["tikki a"]
+        watchers = [Watcher(ws_url(http_b, tid)), Watcher(ws_url(http_a, tid))]
+        for watcher in watchers:
+            watcher.start()
+        states = play_by_socket(ws_url(http_b, tid), token, postgres_url, tid)
+        for watcher in watchers:
+            watcher.join(SLACK)
+            watcher.socket.close()
+        record = http_a.get(f"/api/tables/{tid}/record").json()
+        moves = [m for _s, m in stored_moves(postgres_url, tid)]
+    assert record["moves"] == moves and "outcome" in record
+    assert sum(1 for s in states if s["view"]["hand"]) > 5  # the player saw its own hand
+    assert all(s["seat"] == 0 for s in states)
+    for watcher in watchers:
+        assert watcher.closed is None, f"the server closed a spectator: {watcher.closed}"
+        assert watcher.states and watcher.states[-1]["status"] == "finished"
+        assert [h["move"] for h in watcher.states[-1]["view"]["history"]] == moves
+        assert all(s["seat"] is None and not s["view"]["hand"] for s in watcher.states)
+        seqs = [s["seq"] for s in watcher.states]
+        assert seqs == sorted(seqs)
+    contiguous(postgres_url)
+    text = log.read_text()
+    assert "handed table" not in text and "took over table" not in text, text[-3000:]
+    assert "Traceback" not in text
