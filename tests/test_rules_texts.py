@@ -71,10 +71,13 @@ def test_every_text_names_every_option_and_variant(game: str, lang: str) -> None
 
 @pytest.mark.parametrize("game", GAMES)
 def test_translations_cite_the_same_rulings_and_they_exist(game: str) -> None:
+    """Every language cites the same rulings; tikki's own games cite some, all of them in
+    RULINGS.md (a plug-in's rules, in its own package, need not cite tikki's rulings)."""
     rulings = shared_path("rules", "RULINGS.md").read_text(encoding="utf-8")
     known = set(RULING.findall(rulings))
     cited = {lang: set(RULING.findall(rules_text(game, lang))) for lang in LANGUAGES}
-    assert cited["en"] and cited["en"] <= known, cited["en"] - known
+    if not game_class(game).rules_package:
+        assert cited["en"] and cited["en"] <= known, cited["en"] - known
     assert cited["fi"] == cited["en"] and cited["de"] == cited["en"]
 
 
