@@ -121,3 +121,60 @@ def test_sockets_on_a_process_that_does_not_own_the_table(
     text = log.read_text()
     assert "handed table" not in text and "took over table" not in text, text[-3000:]
     assert "Traceback" not in text
+
+
+def test_a_relayed_socket_whose_owner_dies_connects_again_and_plays_on(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """``kill -9`` of the owner under a spectator relayed by b: b closes the spectator
+    with 1012 (connect again), and the spectator connected again to b sees the table
+    play on there (b claimed it: nobody held it)."""
+    import signal
+
+    from tests.test_cluster import BOTS, wait_for
+
+    log = tmp_path / "cluster.log"
+    with nodes(postgres_url, log, ["a", "b"], "--bot-delay", "0.05") as [
+        (proc_a, http_a),
+        (_pb, http_b),
+    ]:
+        r = http_a.post("/api/tables", json={**BOTS, "seed": 77})
+        assert r.status_code == 201, r.text
+        tid = r.json()["table"]["id"]
+        watcher = Watcher(ws_url(http_b, tid))
+        wait_for(lambda: len(stored_moves(postgres_url, tid)) >= 3, "the bots to move")
+        watcher.start()
+        proc_a.send_signal(signal.SIGKILL)
+        proc_a.wait(10)
+        watcher.join(SLACK)
+        watcher.socket.close()
+        assert watcher.closed == 1012
+        again = Watcher(ws_url(http_b, tid))
+        again.start()
+        again.join(SLACK)
+        again.socket.close()
+        assert again.closed is None
+        assert again.states and again.states[-1]["status"] == "finished"
+        moves = [m for _s, m in stored_moves(postgres_url, tid)]
+        assert [h["move"] for h in again.states[-1]["view"]["history"]] == moves
+    contiguous(postgres_url)
+    assert "Traceback" not in log.read_text()
+
+
+def test_a_forged_relay_header_is_not_trusted(tmp_path: Path) -> None:
+    """A client that sends the relay's headers with a secret that is not the process's
+    own is counted by its own address; a cluster process trusts its own secret only."""
+    from tests._server import app_state, client, create
+    from tikki.server.cluster import ClusterOwnership
+    from tikki.server.relay import CLIENT, SECRET
+
+    owner = ClusterOwnership("postgresql://tikki@127.0.0.1/tikki", "a")
+    assert owner.relayed(owner.secret)
+    assert not owner.relayed("x" + owner.secret) and not owner.relayed(None)
+    with client(tmp_path) as c:
+        table = create(c)["table"]
+        headers = {SECRET: owner.secret, CLIENT: "203.0.113.9"}
+        with c.websocket_connect(f"/ws/tables/{table['id']}", headers=headers) as ws:
+            ws.send_text(json.dumps({"type": "hello"}))
+            assert ws.receive_json()["type"] == "state"
+            assert set(app_state(c).throttles.sockets) == {"testclient"}
