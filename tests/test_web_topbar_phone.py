@@ -1,6 +1,10 @@
 """The table's top bar on phones: a long title ("Myllymatti · Koira") leaves the language
 switcher whole on the bar at 360 and 390 px wide (it read "Eng", pushed off the bar).
 
+The phase line ("Phase 1 · Sammeln", "Runde 1 von 3 · Blatt 1 von 2 · Ablegen") is read
+whole under the title in all three games and languages at both widths (it was cut to
+"Ph…" or "F").
+
 One browser context per width; a Koira table joined through its invite link, checked in
 English and in German (the longest texts: "Regeln", "Deutsch").  Screenshots go to
 ``test-artifacts/topbar-phone-*.png``.  Without Chromium or Playwright this skips with the
@@ -84,5 +88,55 @@ def test_koira_title_leaves_the_language_switcher_whole(
     assert out["shown"] == "Deutsch", out
     check_topbar(out, f"{size} de")
     page.screenshot(path=str(ARTIFACTS / f"topbar-phone-{size}-de.png"))
+    watch.check()
+    context.close()
+
+
+PHASE_JS = """() => {
+  const el = document.querySelector('#phase');
+  const r = el.getBoundingClientRect();
+  return {
+    text: el.textContent, scroll: el.scrollWidth, client: el.clientWidth,
+    left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width,
+    vw: document.documentElement.clientWidth, vh: innerHeight,
+  };
+}"""
+
+# game, players, variant, options, seed: one table of each game
+PHASE_GAMES: list[tuple[str, int, str, dict[str, Any], int]] = [
+    ("mattis", 3, "standard", {}, 5),
+    ("myllymatti", 3, "koira", {}, 7),
+    ("mueckenstich", 3, "standard", {}, 3),
+]
+
+
+def check_phase(out: dict[str, Any], where: str) -> None:
+    """The phase line shown whole: not cut (no ellipsis, nothing scrolled away) and
+    inside the screen."""
+    assert out["text"].strip(), f"{where}: no phase shown: {out}"
+    assert out["width"] > 0, f"{where}: the phase line is not shown: {out}"
+    assert out["scroll"] <= out["client"], f"{where}: the phase line is cut: {out}"
+    inside = out["left"] >= -0.5 and out["right"] <= out["vw"] + 0.5
+    assert inside and out["top"] >= -0.5, f"{where}: the phase line leaves the screen: {out}"
+
+
+@pytest.mark.parametrize("size", ["360x740", "390x844"])
+def test_the_phase_line_is_whole_on_phones(server: Server, browser: Browser, size: str) -> None:
+    """The phase ("Phase 1 · Sammeln", "Runde 1 von 3 · Beiseitelegen") read whole on a
+    phone, in every game and language (it was cut to "Ph…" or "F")."""
+    context = browser.new_context(viewport=PHONES[size], has_touch=True, is_mobile=True)
+    page = context.new_page()
+    watch = Watch(page)
+    for game, players, variant, options, seed in PHASE_GAMES:
+        open_table(page, server.url, game, players, variant, options, seed)
+        url = page.url.split("#")[0]
+        for lang in ("en", "fi", "de"):
+            page.goto(url + ("&" if "?" in url else "?") + f"lang={lang}")
+            page.wait_for_selector("#board[data-status=playing]", timeout=30_000)
+            out = page.evaluate(PHASE_JS)
+            check_phase(out, f"{game} {size} {lang}")
+            check_topbar(page.evaluate(TOPBAR_JS, PHONES[size]["width"]), f"{game} {size} {lang}")
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"topbar-phase-{game}-{size}-{lang}.png"))
     watch.check()
     context.close()
