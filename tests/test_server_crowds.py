@@ -372,7 +372,7 @@ def test_a_request_body_must_arrive_in_time(tmp_path: Path) -> None:
 def test_uvicorn_bounds_are_set(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'x.sqlite'}")
     settings = config(app, Limits(max_connections=100, keep_alive=3))
-    assert settings.limit_concurrency == 101 + 64  # the guard's cap is the exact one
+    assert settings.limit_concurrency == 101
     assert settings.timeout_keep_alive == 3
     assert settings.h11_max_incomplete_event_size == 16 * 1024
     assert settings.proxy_headers is False

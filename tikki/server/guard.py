@@ -240,8 +240,10 @@ class GuardedH11(H11Protocol):
             self.guard.busy(self.transport)
 
     def _make_room(self) -> None:
-        """Closed, idle, for a newcomer to a full server (the guard forgot it already)."""
+        """Closed, idle, for a newcomer to a full server (the guard forgot it already, and
+        uvicorn's count of connections for ``limit_concurrency`` forgets it at once too)."""
         self._disarm()
+        self.connections.discard(self)
         if not self.transport.is_closing():
             self.transport.close()
 

@@ -27,9 +27,6 @@ from tikki.server.quota import Policy
 
 GRACE = 2
 """Seconds a stopping server waits for its connections to close before it ends them."""
-CLOSING_ROOM = 64
-"""Connections uvicorn may count beyond ``--max-connections``: idle ones the guard closed
-for newcomers, until their transports are gone (else a busy moment answers 503)."""
 WS_MAX_SIZE = 65536
 """Frames over this size close the connection; those over 4096 bytes get ``too_large``."""
 
@@ -84,9 +81,7 @@ def config(
         ws_per_message_deflate=False,
         lifespan="on",
         timeout_graceful_shutdown=GRACE,
-        # uvicorn counts this one too, and idle ones the guard closed for newcomers until
-        # their transports are gone: the guard's cap is the exact one
-        limit_concurrency=limits.max_connections + CLOSING_ROOM + 1,
+        limit_concurrency=limits.max_connections + 1,  # uvicorn counts this one too
         timeout_keep_alive=limits.keep_alive,
         h11_max_incomplete_event_size=MAX_HEAD,
         proxy_headers=bool(trusted),
@@ -275,7 +270,6 @@ def _serve(
 
 
 __all__ = [
-    "CLOSING_ROOM",
     "GC_THRESHOLDS",
     "ServeError",
     "bind",
