@@ -72,6 +72,25 @@ def test_create_gives_invites_and_hides_the_seed(c: TestClient) -> None:
     assert [t["id"] for t in lobby] == [table["id"]]
 
 
+@pytest.mark.parametrize(
+    ("game", "options", "phases"),
+    [
+        ("mattis", {}, ["shed"]),
+        ("myllymatti", {}, []),
+        ("myllymatti", {"runs": True}, ["shed"]),
+        ("mueckenstich", {}, []),
+    ],
+)
+def test_a_table_names_the_phases_where_a_click_selects_a_card(
+    c: TestClient, game: str, options: dict[str, Any], phases: list[str]
+) -> None:
+    """Where plays may be several cards (sequences, runs) the page selects on a click: the
+    table says so from the game's declaration and its options, naming no game."""
+    seats = [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}]
+    table = create(c, game, seats, options=options)["table"]
+    assert table["selecting_phases"] == phases
+
+
 def test_join_starts_the_game_and_the_token_is_not_public(c: TestClient) -> None:
     tid = create(c)["table"]["id"]
     body = {"name": "  Ben ", "invite": INVITES[tid, 1]}

@@ -29,6 +29,7 @@ function stateMessage({ seq = 5, seat = 0, legal = ["5H", "6H", "7H", "5H+6H", "
       game: "mattis",
       title: "Mattis",
       players: 3,
+      selecting_phases: ["shed"],
       seats: [0, 1, 2].map((s) => ({ seat: s, kind: s ? "bot" : "human", name: `P${s}` })),
     },
     view: { phase: "shed", to_act: 0, legal_moves: legal, hand: ["5H", "6H", "7H"], history },
@@ -168,10 +169,11 @@ test("in a phase of sequences every click selects: a card that starts none is se
   }
   const alone = receive(initialState(), stateMessage({ legal: ["7H", "take"] })).state;
   assert.deepEqual(pickCard(alone, "7H").state.selected, ["7H"], "even with no sequence this turn");
-  // Myllymatti's phase 2 without runs: a card is a whole move, played at once
+  // a table whose options allow no several-card plays (Myllymatti without runs): the server
+  // names no selecting phase, and a card is a whole move, played at once
   const plain = stateMessage({ legal: ["7H", "take"] });
-  const mylly = { ...plain, table: { ...plain.table, game: "myllymatti", options: { runs: false } } };
+  const mylly = { ...plain, table: { ...plain.table, game: "myllymatti", selecting_phases: [] } };
   assert.equal(pickCard(receive(initialState(), mylly).state, "7H").play, "7H");
-  const runs = { ...mylly, table: { ...mylly.table, options: { runs: true } } };
+  const runs = { ...mylly, table: { ...mylly.table, selecting_phases: ["shed"] } };
   assert.deepEqual(pickCard(receive(initialState(), runs).state, "7H").state.selected, ["7H"]);
 });

@@ -129,6 +129,10 @@ class WebParts:
     """The game's web renderer, an ES module in its package as ``package:file``
     (``mygame:render.js``), served as ``/static/render/<name>.js``; empty: tikki's own
     ``render/<name>.js`` if there is one, else ``render/generic.js``."""
+    selecting_phases: frozenset[str] = frozenset()
+    """Phases whose plays may be several cards (runs, sequences) where the game's move
+    grammar has them (``max_run`` over 1): there every click on a card selects it and
+    *Play* plays the selection, one behaviour all phase long."""
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ from tikki.core import (
     MoveGrammar,
     OptionSpec,
     RulesError,
+    WebParts,
     illegal,
     max_moves_option,
     register,
@@ -218,6 +219,7 @@ class Mattis(FrenchGame):
         endgame_hidden=True,  # who got which dreck card stays secret (AM-9)
     )
     interop = InteropParts(encoder="tikki.interop.encoders.mattis:MattisEncoder")
+    web = WebParts(selecting_phases=frozenset({"shed"}))  # sequences, runs: selected
     harness = HarnessParts(
         conformance=((2, {}), (3, {}), (4, {}), (5, {}), (3, {"max_sequence": 2})),
         free_hand_phases=frozenset({"shed"}),  # a taken trick joins the taker's hand

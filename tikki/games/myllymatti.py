@@ -46,6 +46,7 @@ from tikki.core import (
     MoveGrammar,
     OptionSpec,
     RulesError,
+    WebParts,
     illegal,
     max_moves_option,
     register,
@@ -163,6 +164,7 @@ class Myllymatti(FrenchGame):
     featured = True  # the lobby preselects it
     variant_titles: ClassVar[Mapping[str, str]] = {"koira": "Koira"}
     interop = InteropParts(encoder="tikki.interop.encoders.myllymatti:MyllymattiEncoder")
+    web = WebParts(selecting_phases=frozenset({"shed"}))  # sequences, runs: selected
     tie_word = "Kina"  # N_("Kina")
     phase_goals: ClassVar[Mapping[str, str]] = {
         "collect": "Win few duels and good cards: your pile is your phase-2 hand.",

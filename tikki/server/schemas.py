@@ -175,6 +175,11 @@ class TableInfo(BaseModel):
     rules: str = Field(description="the rulings revision the table plays")
     memory_aids: bool = Field(description="won tricks shown during a round (memory aids)")
     forced_moves: bool = Field(False, description="a person's only legal move plays by itself")
+    selecting_phases: list[str] = Field(
+        default_factory=list,
+        description="phases whose plays may be several cards (sequences, runs) at this"
+        " table: a page selects a clicked card there and plays the selection",
+    )
     rated: bool = Field(
         False, description="a rated table: only signed-in people sit; results move ratings"
     )

@@ -317,6 +317,7 @@ class Table:
             "rules": self.game.rules,
             "memory_aids": self.memory_aids,
             "forced_moves": self.forced_moves,
+            "selecting_phases": self.selecting_phases(),
             "rated": self.rated,
             "rematch": self.rematch,
             "turn_timer": self.turn_timer,
@@ -326,6 +327,13 @@ class Table:
             "takeovers": [t.json() for t in self.takeovers],
             "expires": iso(self.expires()),
         }
+
+    def selecting_phases(self) -> list[str]:
+        """The phases where a click on a card selects it (``WebParts.selecting_phases``),
+        where this table's options allow plays of several cards."""
+        if self.game.move_grammar().max_run < 2:
+            return []
+        return sorted(type(self.game).web.selecting_phases)
 
     def forced_of(self, seat: int | None) -> list[int]:
         """The history indices of ``seat``'s own moves that played by themselves (nobody

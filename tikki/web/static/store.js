@@ -31,6 +31,8 @@ import { _ } from "./i18n.js";
  * @property {object | null} [outcome]
  * @property {boolean} [memory_aids]
  * @property {boolean} [forced_moves] a seat's only legal move plays by itself
+ * @property {string[]} [selecting_phases] phases where a click on a card selects it (plays of
+ * several cards: runs, sequences)
  * @property {boolean} [rated]
  * @property {boolean} [rematch] the others asked to play again
  * @property {string | null} [expires] when a waiting table closes
@@ -256,15 +258,14 @@ export function myTurn(m) {
  */
 
 /**
- * Whether the phase lets a play be several cards (Mattis's phase 2, with its sequences;
- * Myllymatti's with runs): there every click on a card selects it and *Play* plays the
- * selection, whether or not the card starts a sequence this turn (one behaviour a player
- * can learn; docs/players.md).
+ * Whether the phase lets a play be several cards (sequences, runs: the table's
+ * `selecting_phases`, as the game declares them for its options): there every click on a
+ * card selects it and *Play* plays the selection, whether or not the card starts a
+ * sequence this turn (one behaviour a player can learn; docs/players.md).
  * @param {StateMessage | null} m
  */
 export function selectsCards(m) {
-  if (!m || m.view.phase !== "shed") return false;
-  return m.table.game === "mattis" || Boolean(m.table.options?.runs);
+  return Boolean(m && m.table.selecting_phases?.includes(m.view.phase));
 }
 
 /**

@@ -117,7 +117,7 @@ export function optionValue(value) {
 }
 
 /** An option's help in players' words: the parentheses that name its choices' API values
- * for the command line (`(round)`, `(bottom, koira)`) lose those values, in any language
+ * for the command line (`(round)`, `(top)`) lose those values, in any language
  * (the catalogs keep the values as they are), and an emptied one goes.
  * @param {string} text the help in words (its rulings taken out)
  * @param {any[] | undefined} choices the option's values
