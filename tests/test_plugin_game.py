@@ -391,3 +391,16 @@ def test_a_person_who_resigns_a_game_without_a_heuristic_gets_a_medium_search(
                 break
             time.sleep(0.05)
         assert c.get(f"/api/tables/{tid}").json()["status"] == "finished"
+
+
+def test_the_help_names_the_plugin_and_stays_in_the_asked_language() -> None:
+    """``tikki --help`` lists every registered game, and a plug-in does not turn the
+    translated help back into English (the sentence is composed from its parts)."""
+    english = _run("--help")
+    finnish = _run("--lang", "fi", "--help")
+    german = _run("--lang", "de", "play", "--help")
+    assert english.returncode == finnish.returncode == german.returncode == 0
+    assert "Mückenstich and Tricklet, played exactly by their rules" in english.stdout
+    assert "Mückenstich ja Tricklet tarkalleen sääntöjensä mukaan" in finnish.stdout
+    assert "played exactly" not in finnish.stdout
+    assert "gewonnene" in german.stdout and "show won tricks" not in german.stdout

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import typer
@@ -101,6 +101,20 @@ def reflow(text: str) -> str:
     return "\n\n".join(" ".join(p.split()) for p in text.split("\n\n"))
 
 
+Gettext = Callable[[str], str]
+"""A catalogue's lookup: an English text to its translation."""
+COMPOSED: dict[str, Callable[[Gettext], str]] = {}
+"""Help texts made of parts that change with what is installed (the registered games'
+titles), by their English text: how to say each in another language from its parts, so a
+plug-in game does not turn a translated help back into English."""
+
+
+def _say(gettext: Gettext, text: str) -> str:
+    """``text`` in the catalogue's language: composed from its parts where it is composed."""
+    compose = COMPOSED.get(text)
+    return compose(gettext) if compose is not None else gettext(text)
+
+
 def translated_command(lang: str, command_app: typer.Typer) -> Any:
     """The click command of ``command_app`` with its help texts in ``lang``."""
     command: Any = typer.main.get_command(command_app)
@@ -112,12 +126,12 @@ def translated_command(lang: str, command_app: typer.Typer) -> Any:
         for param in cmd.params:
             _word_param(param, _metavar(param, speak.gettext))
         if cmd.help:
-            cmd.help = reflow(speak.gettext(cmd.help))
+            cmd.help = reflow(_say(speak.gettext, cmd.help))
         if getattr(cmd, "short_help", None):
             cmd.short_help = speak.gettext(cmd.short_help)
         for param in cmd.params:
             if getattr(param, "help", None):
-                param.help = speak.gettext(param.help)
+                param.help = _say(speak.gettext, param.help)
         helper = cmd.get_help_option(click.Context(cmd))  # made once, then kept
         if helper is not None and helper.help:
             helper.help = speak.gettext(helper.help)

@@ -20,9 +20,9 @@ from rich.progress import (
 )
 
 from tikki import i18n
-from tikki.commandline import console, errors, fail
+from tikki.commandline import COMPOSED, Gettext, console, errors, fail
 from tikki.core import Game, RulesError, game_class, load, lobby_order, memory_aid_titles
-from tikki.i18n import _
+from tikki.i18n import N_, _
 from tikki.tui import outputs
 
 
@@ -37,14 +37,27 @@ VARIANT_HELP = "a preset, e.g. " + next(
     (v for n in lobby_order() for v in game_class(n).variants), "standard"
 )
 """The --variant help, with the first game's first preset as the example."""
-MEMORY_AIDS_HELP = (
-    f"{memory_aid_titles()}: show won tricks, the last trick and mosquito counts during a round"
-)
+
+
+def _memory_aids_help(gettext: Gettext) -> str:
+    return gettext(
+        N_("{games}: show won tricks, the last trick and mosquito counts during a round")
+    ).format(games=memory_aid_titles())
+
+
+def _app_help(gettext: Gettext) -> str:
+    titles = [game_class(n).title for n in lobby_order()]
+    return gettext(N_("{games}, played exactly by their rules.")).format(
+        games=_listed(titles, gettext(N_("and")))
+    )
+
+
+MEMORY_AIDS_HELP = _memory_aids_help(str)
 """The --memory-aids help: the games whose tables offer it (:attr:`Game.memory_aids`)."""
-APP_HELP = _listed([game_class(n).title for n in lobby_order()], "and") + (
-    ", played exactly by their rules."
-)
+APP_HELP = _app_help(str)
 """What tikki is, in one line: the registered games' titles."""
+COMPOSED[MEMORY_AIDS_HELP] = _memory_aids_help
+COMPOSED[APP_HELP] = _app_help
 
 app = typer.Typer(
     name="tikki",
