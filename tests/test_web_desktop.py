@@ -2,8 +2,10 @@
 
 A whole game of each game, against instant random bots on seeded deals, with nothing
 but the keyboard: *Skip to your hand*, the arrow keys within the hand and within the
-move buttons, Enter to play, Tab from the hand to the buttons. After every move the
-focus must be back in the hand. Before each of our moves the page is at the top (nothing
+move buttons, Enter to play, Tab from the hand to the buttons (in a phase of sequences a
+card is selected, then Play). After every move the focus must be back in the hand, and it
+never rests on the page's body while the game is played (watched every frame; it did once
+the hand was empty after the last card of Mattis's phase 1). Before each of our moves the page is at the top (nothing
 scrolled) and the trick (and the trick just won), every card of the hand, every move
 button and the status line lie inside the viewport; the side column (the log) stays
 inside it too and scrolls on its own. Each game is played at one of 1280×800, 1366×768
@@ -142,6 +144,26 @@ FOCUS_JS = """(group) => {
 }"""
 
 
+WATCH_FOCUS_JS = """() => {
+  // every frame while the game is played: where the focus is, if not in the hand or the
+  // buttons (a render that drops it and gives it back in the same task is never seen)
+  window.__focusLost = [];
+  const look = () => {
+    const b = document.querySelector('#board');
+    if (b.dataset.status !== 'playing' || document.querySelector('#you').hidden) return;
+    const el = document.activeElement;
+    if (el && el.closest('#hand, #actions')) return;
+    const lost = window.__focusLost;
+    const what = [b.dataset.seq, b.dataset.phase, el ? el.tagName + '#' + el.id : 'none',
+                  [...document.querySelectorAll('#log-list li')].slice(-2)
+                    .map((li) => li.textContent).join(' | ')];
+    if (!lost.length || lost[lost.length - 1][0] !== what[0]) lost.push(what);
+  };
+  const tick = () => { look(); requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+}"""
+
+
 def focus_in(page: Page) -> str:
     """Where the focus is: ``hand``, ``actions`` or the active element's tag."""
     where: str = page.evaluate(
@@ -186,7 +208,8 @@ def key_move(page: Page, move: str, legal: list[str], where: str = "") -> None:
         arrow_to(page, "#hand", card)
         page.keyboard.press("Enter")
     in_run = any(card in m.split("+") for m in legal if "+" in m for card in cards)
-    if "+" in move or in_run:
+    selected = page.locator("#hand .hand-card.selected").count() > 0
+    if "+" in move or in_run or selected:  # a phase of sequences selects every card
         assert page.get_attribute("#play-selected", "data-move") == move
         page.keyboard.press("Tab")
         arrow_to(page, "#actions", "play-selected")
@@ -200,6 +223,7 @@ def play_by_keyboard(page: Page, game: str, size: str) -> dict[str, int]:
     shot_due = True
     page.focus("a.skip")  # the page's first tab stop: "Skip to your hand"
     page.keyboard.press("Enter")
+    page.evaluate(WATCH_FOCUS_JS)
     for turns in range(MAX_TURNS):
         page.wait_for_selector(
             "#board[data-turn=you][data-status=playing], #board[data-status=finished]",
@@ -226,11 +250,17 @@ def play_by_keyboard(page: Page, game: str, size: str) -> dict[str, int]:
         phases.add(phase)
         seq = board(page, "seq")
         legal = json.loads(board(page, "legal"))
-        key_move(page, choose(legal), legal, where)
+        move = choose(legal)
+        key_move(page, move, legal, where)
         page.wait_for_function("s => document.querySelector('#board').dataset.seq !== s", arg=seq)
+        if board(page, "status") == "playing" and page.locator("#you").is_visible():
+            focus = focus_in(page)
+            assert focus in ("hand", "actions"), f"{where}: after {move}: the focus on {focus}"
         stats["turns"] = turns + 1
     else:
         pytest.fail(f"{game}: no end after {MAX_TURNS} of our moves")
+    lost = page.evaluate("window.__focusLost")
+    assert not lost, f"{game}: the focus left the hand and the buttons: {lost}"
     return stats
 
 

@@ -89,21 +89,28 @@ export function focusKey() {
 }
 
 /**
- * Put the focus back where it was before a render (`key`: focusKey()'s answer then).
+ * Put the focus back where it was before a render (`key`: focusKey()'s answer then). With
+ * nothing to take it (the hand empty after its last card, no usable button while others
+ * play), the focus stays on the hand itself, never the page's body, and goes to a card
+ * again as soon as there is one.
  * @param {string | null} key
  */
 export function restoreFocus(key) {
-  if (document.activeElement && document.activeElement !== document.body) return;
-  const el = /** @type {HTMLButtonElement | null} */ (key ? document.querySelector(key) : null);
+  const hand = $("#hand");
+  const active = document.activeElement;
+  const waiting = active === hand; // kept on the hand while it had nothing to focus
+  if (active && active !== document.body && !waiting) return;
+  const el = /** @type {HTMLButtonElement | null} */ (key && !waiting ? document.querySelector(key) : null);
   if (key && el && !el.disabled && !(key.startsWith("[data-card") && !el.closest("#hand"))) {
     el.focus();
     return;
   }
-  if (!keys.inPlay) return;
+  if (!keys.inPlay && !waiting) return;
   // the focused card or button is gone (played): stay in the hand, at the same place;
-  // with no card left in it, on the move buttons
-  const next = rove($("#hand"), keys.index) ?? rove($("#actions"), 0);
+  // with no card left in it, on the move buttons; with neither, on the hand
+  const next = rove(hand, keys.index) ?? rove($("#actions"), 0);
   if (next) next.focus();
+  else if (!waiting) hand.focus();
 }
 
 /** Give the hand's current card the focus (after a move made with a button; "Skip to your
