@@ -42,7 +42,41 @@ export function renderSeats(m, R, ctx) {
   const boxes = [];
   for (let k = 0; k < n; k++) boxes.push(seatHtml(m, R, ctx, (start + k) % n));
   $("#seats").innerHTML = boxes.join("");
+  markStrips();
 }
+
+/** The strips of public cards in the seat tiles (they scroll sideways when too long). */
+const STRIPS = "#seats .public-hand";
+
+/**
+ * Say on a sideways strip where it has more than it shows: `data-more` is "right",
+ * "left", "left right" or absent (the styles fade that edge and show a "›").
+ * @param {HTMLElement} strip
+ */
+function markStrip(strip) {
+  const hidden = strip.scrollWidth - strip.clientWidth;
+  const more = [];
+  if (hidden > 1 && strip.scrollLeft > 1) more.push("left");
+  if (hidden > 1 && strip.scrollLeft < hidden - 1) more.push("right");
+  if (more.length) strip.dataset.more = more.join(" ");
+  else delete strip.dataset.more;
+}
+
+/** Mark every seat tile's strip of public cards (after a render or a resize). */
+export function markStrips() {
+  for (const strip of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(STRIPS))) markStrip(strip);
+}
+
+// a strip scrolled by a finger or the wheel: its marks follow (scroll does not bubble)
+document.addEventListener(
+  "scroll",
+  (ev) => {
+    const el = /** @type {HTMLElement} */ (ev.target);
+    if (el instanceof HTMLElement && el.matches(STRIPS)) markStrip(el);
+  },
+  { capture: true, passive: true },
+);
+window.addEventListener("resize", markStrips);
 
 /**
  * One seat's box.
