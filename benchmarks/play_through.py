@@ -186,6 +186,8 @@ CHECK_JS = r"""
   const out = [];  // the screen's own size: a phone's innerWidth grows with a wide page
   const shown = el => {
     if (el.closest('[hidden]')) return false;
+    const shut = el.closest('details:not([open])');
+    if (shut && !el.closest('summary')) return false;
     const s = getComputedStyle(el), r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
   };
@@ -537,12 +539,10 @@ def account_run(browser: Browser, base: str, findings: Findings, out: Path) -> s
         )
     snap(page, out, f"{where}-2-rated-table")
     turns = play_game(player, English(), "de")
-    player.press("a.brand")  # to the lobby, its Account link, then one's own name
-    page.wait_for_load_state("load")
-    player.press("#account-link")
-    page.locator("#me-link", has_text="Veera").wait_for()
+    player.press("a.brand")  # to the lobby, whose account link is one's name: the profile
+    page.locator("#account-link", has_text="Veera").wait_for()
     player.check(-2)
-    player.press("#me-link")
+    player.press("#account-link")
     page.wait_for_load_state("load")
     page.wait_for_timeout(1500)
     snap(page, out, f"{where}-3-profile")
