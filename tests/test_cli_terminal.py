@@ -275,7 +275,7 @@ def test_a_round_is_scored_before_the_next_deal() -> None:
         out.index("Round 1 scores:"),
         out.index("Score sheet"),
         out.index("Round 2: "),
-        out.index("draws 10 cards", out.index("Round 1 is scored.")),
+        out.index("dealt 10 cards", out.index("Round 1 is scored.")),
     ]
     assert order == sorted(order), order
 
@@ -410,3 +410,13 @@ def test_the_options_line_wraps_between_options() -> None:
     assert len(lines) > 1, head  # wrapped at 80 columns
     for line in lines:
         assert re.fullmatch(r"(Options: )?(\w+=\w+, )*\w+=\w+,?", line.strip()), line
+
+
+def test_a_phase_says_its_goal_in_the_terminal_as_at_the_web_table() -> None:
+    """The goal a game declares for a phase (``phase_goals``) follows the line that says
+    the phase begins, in the player's language."""
+    args = ["play", "mattis", "--players", "3", "--seed", "3", "--watch", "--no-record"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    begins = result.output.index("Phase 2 begins")
+    assert result.output.index("Shed your cards", begins) - begins < 120

@@ -211,7 +211,22 @@ def _phase(event: Mapping[str, Any], names: Sequence[str], game: str = "") -> Te
         else:
             then = sentence(who, S["lead.you"], S["lead"])
         text += "; " + then.plain
-    return Text(text + ".", style="bold cyan")
+    line = Text(text + ".", style="bold cyan")
+    goal = _phase_goal(game, phase)
+    if goal:
+        line.append(" " + goal, style="cyan")
+    return line
+
+
+def _phase_goal(game: str, phase: str) -> str | None:
+    """What a player wants in ``phase`` (:attr:`~tikki.core.Game.phase_goals`), in the
+    current language, if the game says."""
+    try:
+        cls = game_class(game) if game else None
+    except RulesError:
+        return None
+    goal = cls.phase_goals.get(phase) if cls is not None else None
+    return cls.translate(goal) if cls is not None and goal else None
 
 
 def _table_event(
