@@ -32,7 +32,6 @@ from sqlalchemy import (
     exists,
     func,
     insert,
-    inspect,
     select,
     update,
 )
@@ -42,11 +41,10 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
 
+from tikki.server import schema
 from tikki.server.seeds import SEED_DIGITS
 
 BOT_SPEC_MAX = 200
-SCHEMA_LOCK = 0x74696B6B69
-"""The advisory lock key (``tikki`` in ASCII) under which PostgreSQL schemas are made."""
 """The longest bot spec a seat stores (the API's limit too)."""
 USER_AGENT_MAX = 300
 """The longest ``User-Agent`` a session keeps (the rest is cut)."""
@@ -343,64 +341,18 @@ class Store:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url)
 
-    def create_schema(self) -> None:
-        """Create the tables if they do not exist yet; widen the columns of a database
-        made by an earlier version (see :meth:`upgrade`).  On PostgreSQL this holds a
-        transaction-level advisory lock, so that processes starting at once on a new
-        database (``--cluster``) create it one after the other."""
-        with self.engine.begin() as connection:
-            if connection.dialect.name == "postgresql":
-                connection.exec_driver_sql("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            Base.metadata.create_all(connection)
-            self._upgrade(connection)
+    def create_schema(self, cluster: bool = False) -> None:
+        """Bring the schema to the newest revision of :mod:`tikki.server.migrations` (an
+        empty database is made; one made by an earlier version is upgraded).  On
+        PostgreSQL this holds a transaction-level advisory lock, so that processes starting
+        at once create it one after the other.  ``cluster``: a process of a cluster, which
+        refuses a schema older than its code (:class:`~tikki.server.schema.SchemaBehind`)
+        instead of changing it under the other processes."""
+        schema.prepare(self.engine, cluster=cluster)
 
     def upgrade(self) -> None:
-        """Bring an earlier version's columns to today's: the seed from a 64-bit integer
-        to its decimal text, the bot spec from 120 to 200 characters (PostgreSQL only;
-        SQLite does not enforce a text's length), the seats' invite hashes (the open
-        seats of earlier tables stay open to anyone), the tables' stand-in bots and the
-        analyses' kept results."""
-        with self.engine.begin() as connection:
-            self._upgrade(connection)
-
-    def _upgrade(self, connection: Connection) -> None:
-        inspector = inspect(connection)
-        seed = next(c for c in inspector.get_columns("tikki_tables") if c["name"] == "seed")
-        seat_columns = {c["name"]: c for c in inspector.get_columns("tikki_seats")}
-        bot = seat_columns["bot"]
-        sqlite = connection.dialect.name == "sqlite"
-        timestamp = "DATETIME" if sqlite else "TIMESTAMP WITHOUT TIME ZONE"
-        steps: list[str] = []
-        table_columns = {c["name"] for c in inspector.get_columns("tikki_tables")}
-        if "takeovers" not in table_columns:
-            steps.append("ALTER TABLE tikki_tables ADD COLUMN takeovers JSON")
-        if "invite_hash" not in seat_columns:
-            steps.append("ALTER TABLE tikki_seats ADD COLUMN invite_hash VARCHAR(64)")
-        session_columns = {c["name"] for c in inspector.get_columns("tikki_sessions")}
-        if "last_seen" not in session_columns:
-            steps.append(f"ALTER TABLE tikki_sessions ADD COLUMN last_seen {timestamp}")
-        if "user_agent" not in session_columns:
-            steps.append(
-                f"ALTER TABLE tikki_sessions ADD COLUMN user_agent VARCHAR({USER_AGENT_MAX})"
-            )
-        if "result" not in {c["name"] for c in inspector.get_columns("tikki_analyses")}:
-            steps.append("ALTER TABLE tikki_analyses ADD COLUMN result JSON")
-        if isinstance(seed["type"], Integer) and sqlite:
-            steps += [
-                "ALTER TABLE tikki_tables RENAME COLUMN seed TO seed_int",
-                f"ALTER TABLE tikki_tables ADD COLUMN seed VARCHAR({SEED_DIGITS})",
-                "UPDATE tikki_tables SET seed = CAST(seed_int AS TEXT)",
-                "ALTER TABLE tikki_tables DROP COLUMN seed_int",
-            ]
-        elif isinstance(seed["type"], Integer):
-            steps.append(
-                f"ALTER TABLE tikki_tables ALTER COLUMN seed TYPE VARCHAR({SEED_DIGITS}) "
-                "USING seed::text"
-            )
-        if not sqlite and (getattr(bot["type"], "length", None) or BOT_SPEC_MAX) < BOT_SPEC_MAX:
-            steps.append(f"ALTER TABLE tikki_seats ALTER COLUMN bot TYPE VARCHAR({BOT_SPEC_MAX})")
-        for step in steps:
-            connection.exec_driver_sql(step)
+        """Run the pending schema revisions (``tikki db upgrade``)."""
+        schema.upgrade(self.engine)
 
     def keep_analysis(self, table_id: str, seat: int, result: dict[str, Any]) -> None:
         """Store (or replace) the finished analysis of one seat: ``result`` as the API

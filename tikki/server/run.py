@@ -24,6 +24,7 @@ from tikki.server.cluster import ClusterOwnership, default_node
 from tikki.server.db import default_db_url
 from tikki.server.guard import MAX_HEAD, AcceptErrors, Guard, Limits, protocols, raise_file_limit
 from tikki.server.quota import Policy
+from tikki.server.schema import SchemaBehind
 
 GRACE = 2
 """Seconds a stopping server waits for its connections to close before it ends them."""
@@ -236,8 +237,8 @@ def _serve(
             cluster=cluster,
             node=node,
         )
-        app.state.manager.store.create_schema()
-    except ValueError as err:
+        app.state.manager.store.create_schema(cluster=cluster)
+    except (ValueError, SchemaBehind) as err:
         raise ServeError(str(err)) from None
     except Exception as err:
         raise ServeError(_("cannot open the database {url!r}: {err}", url=url, err=err)) from None
