@@ -133,3 +133,6 @@ def test_the_chat_says_whether_people_sit_at_the_table(tmp_path: Path) -> None:
         assert read(c, with_people)["people"] is True
         bots = create(c, seats=[{"kind": "bot", "bot": "random"}] * 2)["table"]["id"]
         assert read(c, bots)["people"] is False  # the page shows no chat there
+        lone = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
+        alone = create(c, seats=lone)["table"]["id"]
+        assert read(c, alone)["people"] is False  # one person and bots: nobody to talk to

@@ -238,7 +238,7 @@ def _answer(room: Room, table: Table, seat: int | None, after: int) -> dict[str,
         "free_text": room.free_text,
         "host": seat is not None and seat == room.host_seat,
         "channel": "players" if seat is not None else "spectators",
-        "people": any(s.kind in ("human", "open") for s in table.seats),
+        "people": sum(s.kind in ("human", "open") for s in table.seats) >= 2,
         "you": None,
     }
 
