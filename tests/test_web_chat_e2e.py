@@ -49,7 +49,7 @@ def test_chat_between_languages(server: Server, browser: Browser) -> None:
     assert r.status == 201, r.text()
     table_id = r.json()["table"]["id"]
     tokens = []
-    for seat, name in enumerate(("Aino", "Bernd")):
+    for seat, name in enumerate(("Anneli", "Bernd")):
         joined = setup.request.post(
             f"{base}/api/tables/{table_id}/seats/{seat}", data={"name": name}
         )
@@ -86,7 +86,7 @@ def test_chat_between_languages(server: Server, browser: Browser) -> None:
     for page in (aino, bernd):
         assert "spectators only" not in log(page)
 
-    # mute: Aino hides Bernd's messages (his own page still shows them)
+    # mute: Anneli hides Bernd's messages (his own page still shows them)
     aino.locator("#chat .chat-message[data-sender='seat:1'] .chat-mute").first.click()
     aino.locator("#chat .chat-log", has_text="(mykistetty)").first.wait_for()
     assert "onerror" not in log(aino) and "Hyvin pelattu" not in log(aino)
