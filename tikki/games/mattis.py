@@ -109,7 +109,6 @@ from tikki.games.shedding import (
     next_with_cards,
     research_options,
     run_text,
-    runs_in,
 )
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
@@ -138,6 +137,43 @@ def _seq_text(low: int, length: int) -> str:
     if text is None:
         text = _RUN_TEXT[(low, length)] = run_text(low, length)
     return text
+
+
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+_NOT_ACES = sum(1 << c for c in range(52) if RANK_OF[c] != 12)
+"""The cards that may link to the next int: all but the aces (the next int is a new suit)."""
+_SUIT_MASK: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for r in range(13)) for s in range(4))
+_TWO_TEXT: tuple[str, ...] = tuple(run_text(c, 2) if RANK_OF[c] <= 11 else "" for c in range(52))
+_THREE_TEXT: tuple[str, ...] = tuple(run_text(c, 3) if RANK_OF[c] <= 10 else "" for c in range(52))
+
+
+def _run_texts(out: list[str], twos: int, threes: int) -> None:
+    """Append the texts of the sequences whose lowest cards are the bits of ``twos`` (of
+    two cards) and ``threes`` (of three), ordered by lowest card, then length."""
+    rest = twos | threes
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        c = bit.bit_length() - 1
+        if twos & bit:
+            out.append(_TWO_TEXT[c])
+        if threes & bit:
+            out.append(_THREE_TEXT[c])
+
+
+def _run_pairs(twos: int, threes: int) -> list[tuple[int, int]]:
+    """The sequences of :func:`_run_texts` as ``(low, length)``, in the same order."""
+    out: list[tuple[int, int]] = []
+    rest = twos | threes
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        c = bit.bit_length() - 1
+        if twos & bit:
+            out.append((c, 2))
+        if threes & bit:
+            out.append((c, 3))
+    return out
 
 
 _MASK_TEXT: dict[int, str] = {}
@@ -429,8 +465,11 @@ class MattisState(SheddingState):
         elif move == "take":
             self._take()
         else:
-            cards = [TEXT_CARD[t] for t in move.split("+")]
-            self._shed(cards, move)
+            card = TEXT_CARD.get(move, -1)
+            if card >= 0:
+                self._shed([card], move)
+            else:
+                self._shed([TEXT_CARD[t] for t in move.split("+")], move)
         if self._phase != OVER and len(self._hist) >= self._max_moves:
             self._abandon()
 
@@ -568,9 +607,10 @@ class MattisState(SheddingState):
             return []
         hand = self._hands[self._to_act]
         if self._phase == SHED:
-            singles, runs = self._shed_options(hand)
+            singles, twos, threes = self._shed_masks(hand)
             moves = [CARD_TEXT[c] for c in singles]
-            moves.extend(_seq_text(low, length) for low, length in runs)
+            if twos | threes:
+                _run_texts(moves, twos, threes)
             if self._plays:
                 moves.append("take")
             return moves
@@ -630,29 +670,45 @@ class MattisState(SheddingState):
         return [c for c in hand if losing >> RANK_OF[c] & 1]
 
     def _shed_options(self, hand: list[int]) -> tuple[list[int], list[tuple[int, int]]]:
-        """Phase 2: the single cards and sequences ``(low, length)`` that may be played.
+        """Phase 2: the single cards and sequences ``(low, length)`` that may be played,
+        the sequences ordered by lowest card, then length.
 
         Leading, any card or sequence (AM-10); else those that beat the top play (AM-11),
         and ``take`` is legal too (AM-12).
         """
-        runs = runs_in(hand, self._max_seq)
+        singles, twos, threes = self._shed_masks(hand)
+        return singles, _run_pairs(twos, threes) if twos | threes else []
+
+    def _shed_masks(self, hand: list[int]) -> tuple[list[int], int, int]:
+        """Phase 2's legal plays as :meth:`_shed_options` lists them: the single cards,
+        and the lowest cards of the sequences of two and of three as bitmasks.
+
+        Bit ``c`` of ``links`` says that ``c`` and ``c + 1`` are held and of one suit
+        (:func:`tikki.games.shedding.runs_in`); a sequence beats the top play when its
+        lowest card would beat it alone, or, of the top's suit, when it is longer.
+        """
+        held = 0
+        for c in hand:  # a loop, not reduce(): a hot path of playouts
+            held |= _BIT[c]
+        links = held & (held >> 1) & _NOT_ACES
+        threes = links & (links >> 1) if self._max_seq >= 3 else 0
         if not self._plays:
-            return hand, runs
+            return hand, links, threes
         top = self._plays[-1][1]
-        suit, hi, tlen, trump = SUIT_OF[top[0]], top[-1], len(top), self._trump
-        trumps_beat = suit != trump
-        singles = [
-            c
-            for c in hand
-            if (SUIT_OF[c] == suit and c > hi) or (trumps_beat and SUIT_OF[c] == trump)
-        ]
-        beaters = [
-            (low, length)
-            for low, length in runs
-            if (trumps_beat and SUIT_OF[low] == trump)
-            or (SUIT_OF[low] == suit and (low > hi or (tlen > 1 and length > tlen)))
-        ]
-        return singles, beaters
+        suit, hi, trump = SUIT_OF[top[0]], top[-1], self._trump
+        beat = _SUIT_MASK[suit] & ~((2 << hi) - 1)
+        if suit != trump and trump >= 0:
+            beat |= _SUIT_MASK[trump]
+        singles = [c for c in hand if beat >> c & 1]
+        if not links:
+            return singles, 0, 0
+        tlen = len(top)
+        twos = links & beat
+        if tlen == 2:
+            threes &= beat | _SUIT_MASK[suit]
+        else:
+            threes &= beat
+        return singles, twos, threes
 
     def _canonical(self, move: Any, legal: list[str]) -> str:
         """The legal move meant by forgiving input ``move``, or raise an explanation."""
