@@ -35,6 +35,8 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -254,6 +256,48 @@ class AnalysisRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
+class SummaryRow(Base):
+    """A table's lobby line as of its newest stored move, written in that move's own
+    transaction: the moves stored, the seat to act, when the move was stored and whether
+    a person has moved.  A process that does not own the table lists it from this row
+    instead of replaying its moves."""
+
+    __tablename__ = "tikki_table_summaries"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tikki_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer)
+    to_act: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    last_move: Mapped[datetime] = mapped_column(DateTime)
+    played: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+@dataclass
+class Summary:
+    """A table's stored lobby line (:class:`SummaryRow`)."""
+
+    seq: int
+    to_act: int | None
+    last_move: datetime
+    played: bool
+
+
+@dataclass
+class MoveWrite:
+    """One move to store: the table, its number, seat and text, the outcome when it ends
+    the game, the seat to act after it and whether a person made it (or an earlier
+    move)."""
+
+    table_id: str
+    seq: int
+    seat: int
+    move: str
+    outcome: dict[str, Any] | None = None
+    to_act: int | None = None
+    played: bool = False
+
+
 @dataclass
 class StoredSeat:
     """A seat as stored."""
@@ -288,6 +332,8 @@ class StoredTable:
     """When the newest move was stored (``None`` before the first)."""
     accounts: list[int] = field(default_factory=list)
     """The seats an account holds (the others' people are guests)."""
+    summary: Summary | None = None
+    """The stored lobby line (read by :meth:`Store.load_listed` only)."""
 
 
 def now() -> datetime:
@@ -456,27 +502,77 @@ class Store:
         move: str,
         outcome: dict[str, Any] | None,
         again: bool = False,
+        to_act: int | None = None,
+        played: bool = False,
     ) -> None:
-        """Store one move (one small insert); with an outcome, also mark the table finished.
+        """Store one move (one small insert) with the table's lobby line; with an outcome,
+        also mark the table finished.
 
         :class:`MoveConflict` when the table already has move ``seq`` (another process
         stored it first: the ``(table_id, seq)`` key refuses a second one) or is gone.
         ``again``: a retry after the connection broke at an unknown point, so move ``seq``
-        already stored with this seat and text is this move, committed before the break."""
-        row = {"table_id": table_id, "seq": seq, "seat": seat, "move": move, "time": now()}
+        already stored with this seat and text is this move, committed before the break.
+        ``to_act`` and ``played``: the lobby line after the move (:class:`SummaryRow`)."""
+        write = MoveWrite(table_id, seq, seat, move, outcome, to_act, played)
         if again and self._has_move(table_id, seq, seat, move):
             return
         try:
             with self.engine.begin() as connection:
-                connection.execute(insert(MoveRow), row)
-                if outcome is not None:
-                    connection.execute(
-                        update(TableRow)
-                        .where(TableRow.id == table_id)
-                        .values(status="finished", finished=now(), outcome=outcome)
-                    )
+                self._write_moves(connection, [write])
         except IntegrityError as err:
             raise MoveConflict(table_id, seq) from err
+
+    def add_moves(self, writes: list[MoveWrite]) -> list[Exception | None]:
+        """Store several moves of different tables in one transaction (a group commit):
+        one multi-row insert, their lobby lines and the finished tables.  What became of
+        each move, in order: ``None`` (stored), :class:`MoveConflict`, or the error that
+        stopped it.  When the key refuses any of them, nothing of the group is kept and
+        each move is stored on its own (:meth:`add_move`), so that a conflict refuses that
+        move only.  An error that is not a conflict (the database out of reach) is raised:
+        whether the group was committed is then unknown."""
+        if not writes:
+            return []
+        try:
+            with self.engine.begin() as connection:
+                self._write_moves(connection, writes)
+        except IntegrityError:
+            return [self._one(write) for write in writes]
+        return [None] * len(writes)
+
+    def _one(self, write: MoveWrite) -> Exception | None:
+        """One move of a refused group stored on its own; what became of it."""
+        try:
+            self.add_move(write.table_id, write.seq, write.seat, write.move, write.outcome,
+                          to_act=write.to_act, played=write.played)  # fmt: skip
+        except Exception as err:
+            return err
+        return None
+
+    def _write_moves(self, connection: Connection, writes: list[MoveWrite]) -> None:
+        """Insert the moves, upsert their tables' lobby lines, finish the ended tables."""
+        moment = now()
+        rows = [
+            {"table_id": w.table_id, "seq": w.seq, "seat": w.seat, "move": w.move, "time": moment}
+            for w in writes
+        ]
+        connection.execute(insert(MoveRow), rows)
+        newest: dict[str, MoveWrite] = {}
+        for w in writes:
+            if w.table_id not in newest or newest[w.table_id].seq < w.seq:
+                newest[w.table_id] = w
+        lines = [
+            {"table_id": w.table_id, "seq": w.seq + 1, "to_act": w.to_act,
+             "last_move": moment, "played": w.played}
+            for w in newest.values()
+        ]  # fmt: skip
+        connection.execute(_upsert_summary(connection.dialect.name), lines)
+        for w in writes:
+            if w.outcome is not None:
+                connection.execute(
+                    update(TableRow)
+                    .where(TableRow.id == w.table_id)
+                    .values(status="finished", finished=moment, outcome=w.outcome)
+                )
 
     def _has_move(self, table_id: str, seq: int, seat: int, move: str) -> bool:
         """Whether move ``seq`` of the table is stored with this seat and text."""
@@ -498,6 +594,7 @@ class Store:
         """Delete a table with its seats and moves (an expired waiting table)."""
         with self.engine.begin() as connection:
             connection.execute(delete(MoveRow).where(MoveRow.table_id == table_id))
+            connection.execute(delete(SummaryRow).where(SummaryRow.table_id == table_id))
             connection.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             connection.execute(delete(TableRow).where(TableRow.id == table_id))
 
@@ -524,6 +621,36 @@ class Store:
         with Session(self.engine) as session:
             rows = session.scalars(select(TableRow).where(TableRow.id.in_(table_ids)))
             return [self._stored(session, row) for row in rows]
+
+    def load_listed(self, table_ids: list[str]) -> list[StoredTable]:
+        """Tables as the lobby lists them: their rows, seats, seat accounts and stored
+        lobby lines (:attr:`StoredTable.summary`, ``None`` for a table without one), but
+        never their moves; a handful of queries whatever the number of tables."""
+        if not table_ids:
+            return []
+        with Session(self.engine) as session:
+            rows = list(session.scalars(select(TableRow).where(TableRow.id.in_(table_ids))))
+            seats: dict[str, list[StoredSeat]] = {}
+            query = select(SeatRow).where(SeatRow.table_id.in_(table_ids))
+            for s in session.scalars(query.order_by(SeatRow.table_id, SeatRow.seat)):
+                seats.setdefault(s.table_id, []).append(
+                    StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, s.invite_hash)
+                )
+            linked: dict[str, list[int]] = {}
+            query2 = select(AccountSeatRow).where(AccountSeatRow.table_id.in_(table_ids))
+            for a in session.scalars(query2):
+                linked.setdefault(a.table_id, []).append(a.seat)
+            lines = {
+                line.table_id: Summary(line.seq, line.to_act, line.last_move, line.played)
+                for line in session.scalars(
+                    select(SummaryRow).where(SummaryRow.table_id.in_(table_ids))
+                )
+            }
+            return [
+                _stored_table(row, seats.get(row.id, []), [], None,
+                              sorted(linked.get(row.id, [])), lines.get(row.id))
+                for row in rows
+            ]  # fmt: skip
 
     def unfinished(self) -> list[StoredTable]:
         """Every table still waiting or playing, with seats and moves, oldest first."""
@@ -565,26 +692,51 @@ class Store:
         linked = session.scalars(
             select(AccountSeatRow.seat).where(AccountSeatRow.table_id == row.id)
         )
-        return StoredTable(
-            id=row.id,
-            game=row.game,
-            players=row.players,
-            variant=row.variant,
-            options=dict(row.options),
-            seed=row.seed,
-            status=row.status,
-            created=row.created,
-            finished=row.finished,
-            outcome=row.outcome,
-            seats=[
-                StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, s.invite_hash)
-                for s in seats
-            ],
-            moves=list(moves),
-            takeovers=list(row.takeovers or []),
-            last_move=last,
-            accounts=sorted(linked),
-        )
+        return _stored_table(
+            row, [StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, s.invite_hash)
+                  for s in seats],
+            moves, last, sorted(linked),
+        )  # fmt: skip
+
+
+def _stored_table(
+    row: TableRow,
+    seats: list[StoredSeat],
+    moves: list[str],
+    last: datetime | None,
+    accounts: list[int],
+    summary: Summary | None = None,
+) -> StoredTable:
+    """A stored table from its row and what was read beside it."""
+    return StoredTable(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        variant=row.variant,
+        options=dict(row.options),
+        seed=row.seed,
+        status=row.status,
+        created=row.created,
+        finished=row.finished,
+        outcome=row.outcome,
+        seats=seats,
+        moves=moves,
+        takeovers=list(row.takeovers or []),
+        last_move=last,
+        accounts=accounts,
+        summary=summary,
+    )
+
+
+def _upsert_summary(dialect: str) -> Any:
+    """The statement that writes lobby lines (:class:`SummaryRow`), new or replacing."""
+    make = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    statement = make(SummaryRow)
+    columns = ("seq", "to_act", "last_move", "played")
+    return statement.on_conflict_do_update(
+        index_elements=[SummaryRow.table_id],
+        set_={c: getattr(statement.excluded, c) for c in columns},
+    )
 
 
 def is_outage(err: BaseException) -> bool:
@@ -609,6 +761,7 @@ __all__ = [
     "ChatRow",
     "MoveConflict",
     "MoveRow",
+    "MoveWrite",
     "RatingChangeRow",
     "RatingRow",
     "SeatRow",
@@ -617,6 +770,8 @@ __all__ = [
     "Store",
     "StoredSeat",
     "StoredTable",
+    "Summary",
+    "SummaryRow",
     "TableExtraRow",
     "TableRow",
     "default_db_url",

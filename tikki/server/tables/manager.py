@@ -345,7 +345,7 @@ class TableManager:
         await self.timers.expire()
         statuses = STATUSES[which]
         ids = await self.storage.run(self.store.table_ids, list(statuses), limit)
-        tables = [await self.finder.peek(table_id) for table_id in ids]
+        tables = await self.finder.peek_many(ids)
         return [t for t in tables if t.status in statuses and not self.stalled(t)]
 
     def stalled(self, table: Table) -> bool:

@@ -5,7 +5,6 @@ applied.  A person who moves takes their seat back from a stand-in."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import Callable
 from typing import NoReturn
@@ -13,7 +12,7 @@ from typing import NoReturn
 from tikki.core import IllegalMove
 from tikki.i18n import _
 from tikki.server.cluster import Ownership
-from tikki.server.db import MoveConflict, now
+from tikki.server.db import MoveConflict, MoveWrite, now
 from tikki.server.errors import ApiError
 from tikki.server.tables import turns
 from tikki.server.tables.registry import Registry
@@ -80,24 +79,23 @@ class Moves:
         except IllegalMove as err:
             raise ApiError("illegal_move", str(err), table.seq) from None
         outcome = state.outcome if state.is_over else None
-        played = state.moves[-1]
-        await self._store(table, seat, played, outcome)
+        by_person = table.played or table.seats[seat].kind == "human"
+        write = MoveWrite(table.id, table.seq, seat, state.moves[-1], outcome,
+                          None if state.is_over else state.current_player, by_person)  # fmt: skip
+        await self._store(table, write)
         table.state = state
         table.seq += 1
         table.turn_since = table.last_move = self.clock()
-        table.played = table.played or table.seats[seat].kind == "human"
+        table.played = by_person
         if outcome is not None:
             await self._finish(table)
 
-    async def _store(self, table: Table, seat: int, played: str, outcome: object) -> None:
-        """Store move ``table.seq``; ``stale`` if another process stored it first,
-        ``unavailable`` if the database fails (nothing changes then)."""
-        store = self.storage.store
-        again = functools.partial(store.add_move, again=True)
+    async def _store(self, table: Table, write: MoveWrite) -> None:
+        """Store move ``table.seq`` (by group commit: acknowledged once committed);
+        ``stale`` if another process stored it first, ``unavailable`` if the database
+        fails (nothing changes then)."""
         try:
-            await self.storage.run(
-                store.add_move, table.id, table.seq, seat, played, outcome, again=again
-            )
+            await self.storage.add_move(write)
         except MoveConflict:
             await self._conflict(table)
         except ApiError as err:

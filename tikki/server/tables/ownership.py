@@ -11,10 +11,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 
 from tikki.core import IllegalMove, RulesError
 from tikki.server.cluster import SCAN_EVERY, Hop, LocksLost, Ownership
 from tikki.server.db import StoredTable, now
+from tikki.server.errors import ApiError
 from tikki.server.tables.registry import (
     FINISHED_KEPT,
     Registry,
@@ -30,6 +32,20 @@ log = logging.getLogger("tikki.server")
 PEEK_TTL = 2.0
 """Seconds a cluster process shows its copy of another process's table in the lobby
 before reading it again (a lobby change of that table drops the copy at once)."""
+
+
+@dataclass(eq=False)
+class Listed(Table):
+    """Another process's live table as the lobby lists it, from its stored lobby line
+    (:class:`~tikki.server.db.SummaryRow`): its state is the deal's (its moves are not
+    replayed), its seq, seat to act and last move the line's.  Shown, never played."""
+
+    listed_to_act: int | None = None
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act as the lobby line says."""
+        return self.listed_to_act
 
 
 class Finder:
@@ -232,6 +248,49 @@ class Finder:
     def lobby_changed(self, table_id: str) -> None:
         """Another process changed a table's lobby entry: read it again when shown."""
         self._peeked.pop(table_id, None)
+
+    async def peek_many(self, table_ids: list[str]) -> list[Table]:
+        """The tables of a lobby, in order (:meth:`peek` each); another process's live
+        tables are listed from their stored lobby lines (:class:`Listed`: read together,
+        their moves never read nor replayed), a table without a line as :meth:`peek`
+        reads it.  Tables gone meanwhile are left out."""
+        if not self.ownership.clustered:
+            return [await self.peek(table_id) for table_id in table_ids]
+        moment = asyncio.get_running_loop().time()
+        found: dict[str, Table] = {}
+        wanted = []
+        for table_id in table_ids:
+            cached = self._peeked.get(table_id)
+            if table_id in self.registry.tables:
+                found[table_id] = await self.get(table_id)
+            elif cached is not None and moment - cached[0] < PEEK_TTL:
+                found[table_id] = cached[1]
+            else:
+                wanted.append(table_id)
+        rows = await self.storage.run(self.storage.store.load_listed, wanted) if wanted else []
+        for row in rows:
+            listed = self._listed(row)
+            if listed is not None:
+                self._peeked[row.id] = (moment, listed)
+                found[row.id] = listed
+            else:
+                with contextlib.suppress(ApiError):
+                    found[row.id] = await self.peek(row.id)
+        return [found[t] for t in table_ids if t in found]
+
+    def _listed(self, row: StoredTable) -> Listed | None:
+        """A live table as its stored lobby line shows it (``None``: it has no line, or
+        is finished, or its game cannot be made: it is read whole)."""
+        line = row.summary
+        if line is None or row.status == "finished":
+            return None
+        try:
+            table = self.registry.rebuild(row)
+        except (RulesError, IllegalMove):
+            return None
+        table.seq, table.last_move, table.played = line.seq, line.last_move, line.played
+        values = {f.name: getattr(table, f.name) for f in fields(Table)}
+        return Listed(**values, listed_to_act=line.to_act)
 
     async def peek(self, table_id: str) -> Table:
         """A table to show in the lobby: this process's own (or, without a cluster, the

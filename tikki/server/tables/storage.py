@@ -1,10 +1,13 @@
 """The tables' storage thread: every database call of the table manager runs on one
 dedicated thread, so the event loop never waits on the database and SQLite sees one
-writer."""
+writer.  Moves are stored by group commit (:meth:`Storage.add_move`): the moves that
+arrive while a transaction is written go together into the next one, and each is
+acknowledged only once its transaction is committed."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -12,7 +15,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from tikki.i18n import _
-from tikki.server.db import Store, is_outage, now
+from tikki.server.db import MoveWrite, Store, is_outage, now
 from tikki.server.errors import ApiError
 
 log = logging.getLogger("tikki.server")
@@ -56,10 +59,69 @@ class Storage:
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
         self.errors = 0
         """Database errors of storage calls so far (each failed try; the metrics' count)."""
+        self._waiting: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        """Moves waiting for the next group commit, each with its acknowledgement."""
+        self._writer: asyncio.Task[None] | None = None
+        self._retries: set[asyncio.Task[None]] = set()
+        self.groups = 0
+        """Group commits so far (moves stored / groups: the moves per transaction)."""
 
     def restart(self) -> None:
         """A fresh storage thread (the manager starts again after :meth:`shutdown`)."""
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
+        self._waiting, self._writer = [], None
+
+    async def add_move(self, write: MoveWrite) -> None:
+        """Store one move by group commit; return once it is committed.
+
+        With no other move waiting it is written at once; moves that arrive meanwhile go
+        together into the next transaction.  :class:`~tikki.server.db.MoveConflict` when
+        the table already has the move's number; :func:`outage` when the database stays
+        out of reach (a group whose commit broke is checked move by move, as a retry)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._waiting.append((write, future))
+        writer = self._writer
+        if writer is None or writer.done() or writer.get_loop() is not loop:
+            self._writer = loop.create_task(self._write_groups(), name="tikki-db-groups")
+        await future
+
+    async def _write_groups(self) -> None:
+        """Write the waiting moves, a group per transaction, until none waits."""
+        loop = asyncio.get_running_loop()
+        while self._waiting:
+            group, self._waiting = self._waiting, []
+            writes = [write for write, _ in group]
+            results: list[Exception | None]
+            try:
+                results = await loop.run_in_executor(self._thread, self.store.add_moves, writes)
+                self.groups += 1
+            except Exception as err:
+                results = [err] * len(group)
+            for (write, future), result in zip(group, results, strict=True):
+                if result is not None and is_outage(result):
+                    self.errors += 1
+                    retry = loop.create_task(self._again(write, future))
+                    self._retries.add(retry)
+                    retry.add_done_callback(self._retries.discard)
+                elif not future.done():
+                    _settle(future, result)
+
+    async def _again(self, write: MoveWrite, future: asyncio.Future[None]) -> None:
+        """Store a move on its own after its group's commit broke at an unknown point: a
+        move found stored with its seat and text is this one."""
+        await asyncio.sleep(FIRST_PAUSE)
+        again = functools.partial(self.store.add_move, again=True, to_act=write.to_act,
+                                  played=write.played)  # fmt: skip
+        args = (write.table_id, write.seq, write.seat, write.move, write.outcome)
+        try:
+            await self.run(again, *args)
+        except Exception as err:
+            if not future.done():
+                future.set_exception(err)
+        else:
+            if not future.done():
+                future.set_result(None)
 
     def shutdown(self) -> None:
         """Wait for the calls in flight and stop the thread."""
@@ -105,6 +167,14 @@ class Storage:
             raise ApiError(
                 "unavailable", _("{what} could not be stored: try again", what=what)
             ) from None
+
+
+def _settle(future: asyncio.Future[None], result: Exception | None) -> None:
+    """Acknowledge a stored move, or refuse it with what stopped it."""
+    if result is None:
+        future.set_result(None)
+    else:
+        future.set_exception(result)
 
 
 def report(what: str, err: BaseException, table: str | None = None) -> None:

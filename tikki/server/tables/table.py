@@ -225,12 +225,17 @@ class Table:
             return True
         return any(c.seat == seat.seat for c in self.connections)
 
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act (``None``: nobody, the game is over)."""
+        return self.state.current_player
+
     def timer(self) -> JSON | None:
         """The running turn timer while a person is to act: ``{seat, seconds, left,
         timed_out}`` (``left`` in seconds when this is computed); ``None`` without one."""
         if self.turn_timer is None or self.status != "playing" or self.turn_since is None:
             return None
-        seat = self.state.current_player
+        seat = self.to_act
         if seat is None or self.seats[seat].kind != "human" or active(self.takeovers, seat):
             return None
         end = self.turn_since + timedelta(seconds=self.turn_timer)
@@ -243,7 +248,7 @@ class Table:
         ``None`` while the person is here (or the seat is no person's, or a bot has it)."""
         if self.status != "playing" or seat.kind != "human" or active(self.takeovers, seat.seat):
             return None
-        if self.timed_out == self.seq and self.state.current_player == seat.seat:
+        if self.timed_out == self.seq and self.to_act == seat.seat:
             return 0.0
         since = self.away_since.get(seat.seat)
         if since is None:
@@ -308,7 +313,7 @@ class Table:
             "options": self.game.options,
             "status": self.status,
             "seq": self.seq,
-            "to_act": self.state.current_player if self.status == "playing" else None,
+            "to_act": self.to_act if self.status == "playing" else None,
             "created": iso(self.created),
             "finished": iso(self.finished),
             "seed": str(self.seed) if over else None,

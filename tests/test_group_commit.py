@@ -1,0 +1,121 @@
+"""Moves stored by group commit (:meth:`tikki.server.tables.storage.Storage.add_move`):
+the moves that wait while a transaction is written go together into the next one, each
+acknowledged only once committed; a conflict refuses that move only (``MoveConflict``,
+the others stored); a group whose commit broke is checked move by move (never doubled);
+each stored move writes its table's lobby line in the same transaction."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from tikki.server.db import MoveConflict, MoveWrite, Store, StoredSeat, StoredTable, now
+from tikki.server.tables.storage import Storage
+
+
+def stored(path: Path, tables: int) -> Store:
+    """A SQLite store with ``tables`` bot tables ``t0``, ``t1``, …"""
+    store = Store(f"sqlite:///{path / 'moves.sqlite'}")
+    store.create_schema()
+    for i in range(tables):
+        seats = [StoredSeat(s, "bot", bot="random") for s in range(3)]
+        row = StoredTable(f"t{i}", "mattis", 3, "standard", {}, i, "playing", now(), None,
+                          None, seats, [])  # fmt: skip
+        assert store.add_table(row)
+    return store
+
+
+def moves(store: Store, table_id: str) -> list[tuple[int, str]]:
+    """The stored moves of a table: (seq, text)."""
+    loaded = store.load(table_id)
+    assert loaded is not None
+    return list(enumerate(loaded.moves))
+
+
+def test_moves_waiting_together_share_a_transaction(tmp_path: Path) -> None:
+    """Twelve moves of twelve tables made at once: every one stored and acknowledged,
+    in fewer transactions than moves (the first alone, the rest grouped)."""
+    store = stored(tmp_path, 12)
+    storage = Storage(store)
+
+    async def main() -> None:
+        writes = [MoveWrite(f"t{i}", 0, 0, f"m{i}", None, 1, False) for i in range(12)]
+        await asyncio.gather(*(storage.add_move(w) for w in writes))
+
+    asyncio.run(main())
+    storage.shutdown()
+    assert [moves(store, f"t{i}") for i in range(12)] == [[(0, f"m{i}")] for i in range(12)]
+    assert 1 <= storage.groups < 12
+
+
+def test_a_conflict_in_a_group_refuses_that_move_only(tmp_path: Path) -> None:
+    """A group in which one move's number is taken: that move is refused
+    ``MoveConflict`` (the stored one stays), the others are stored."""
+    store = stored(tmp_path, 3)
+    store.add_move("t1", 0, 2, "theirs", None)
+    writes = [MoveWrite(f"t{i}", 0, 0, f"m{i}", None, 1, False) for i in range(3)]
+    results = store.add_moves(writes)
+    assert [type(r) for r in results] == [type(None), MoveConflict, type(None)]
+    assert moves(store, "t0") == [(0, "m0")]
+    assert moves(store, "t1") == [(0, "theirs")]
+    assert moves(store, "t2") == [(0, "m2")]
+
+    storage = Storage(store)
+
+    async def main() -> list[Any]:
+        more = [MoveWrite(f"t{i}", 1, 1, f"n{i}", None, 2, False) for i in range(3)]
+        more[2] = MoveWrite("t2", 0, 1, "again", None, 2, False)  # its move 0 is stored
+        return await asyncio.gather(*(storage.add_move(w) for w in more),
+                                    return_exceptions=True)  # fmt: skip
+
+    results = asyncio.run(main())
+    storage.shutdown()
+    assert [type(r) for r in results] == [type(None), type(None), MoveConflict]
+    assert moves(store, "t2") == [(0, "m2")]
+
+
+def test_a_group_whose_commit_broke_is_neither_lost_nor_doubled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection breaks after the group's commit (the database cannot say whether
+    it happened): each move is checked on its own, found stored, and acknowledged once."""
+    store = stored(tmp_path, 4)
+    storage = Storage(store)
+    write_group = store.add_moves
+    broken = []
+
+    def commit_then_break(writes: list[MoveWrite]) -> list[Exception | None]:
+        write_group(writes)
+        broken.append(len(writes))
+        raise OperationalError("COMMIT", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(store, "add_moves", commit_then_break)
+
+    async def main() -> None:
+        writes = [MoveWrite(f"t{i}", 0, 0, f"m{i}", None, 1, False) for i in range(4)]
+        await asyncio.gather(*(storage.add_move(w) for w in writes))
+
+    asyncio.run(main())
+    storage.shutdown()
+    assert sum(broken) == 4
+    assert [moves(store, f"t{i}") for i in range(4)] == [[(0, f"m{i}")] for i in range(4)]
+
+
+def test_each_stored_move_writes_its_lobby_line(tmp_path: Path) -> None:
+    """The lobby line (moves stored, seat to act, time, a person's move) follows each
+    stored move, grouped or not, and is read without the moves."""
+    store = stored(tmp_path, 2)
+    store.add_move("t0", 0, 0, "a", None, to_act=1)
+    store.add_moves([MoveWrite("t0", 1, 1, "b", None, 2, True), MoveWrite("t1", 0, 0, "c")])
+    listed = {t.id: t for t in store.load_listed(["t0", "t1", "nope"])}
+    assert set(listed) == {"t0", "t1"}
+    line = listed["t0"].summary
+    assert line is not None and (line.seq, line.to_act, line.played) == (2, 2, True)
+    assert isinstance(line.last_move, datetime) and listed["t0"].moves == []
+    other = listed["t1"].summary
+    assert other is not None and (other.seq, other.to_act) == (1, None)
