@@ -18,6 +18,13 @@ inside the timing but not counted. Reported: moves/s, games/s and moves per game
 as a bot or a server asks it: the "with view" column gives its moves/s and "view ×" its
 share of the plain loop's speed (target ≥0.4× in Myllymatti and Mückenstich).
 
+*The issue's three columns.* A closing table gives, for every configuration, the compiled
+build's playouts (this script run on ``--compiled``, by default ``.build-compiled`` from
+``make compiled``, in a child process right after the pure row) and the pure build's,
+each × hearts of this run, and the view loop × the plain loop; the machine's load
+averages before and after are printed and saved. Each run is appended as one JSON line to
+``benchmarks/runs/throughput.jsonl`` (``--no-save`` skips it).
+
 *Search primitives.* On mid-game states (a random game replayed to half its length):
 ``clone()``, one ``play(move)`` (each legal move played on its own fresh clone; making the
 clones is not timed), and ``legal_moves()`` on each state those plays produced (the first
@@ -60,6 +67,10 @@ compiled by mypyc); ``make bench-compiled`` runs it on the compiled build
     --no-search        skip the clone/legal/play measurements
     --no-view          skip the loop with a view before every move
     --json FILE        save every figure, with versions and machine, as JSON
+    --compiled DIR     the compiled build measured beside each row in a child process
+                       (default .build-compiled; --no-compiled skips it)
+    --save FILE        append the run as a JSON line (default benchmarks/runs/throughput.jsonl;
+                       --no-save skips it)
     --check            exit 1 if a measured target is missed
 """
 
@@ -74,7 +85,9 @@ import json
 import os
 import platform
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -87,6 +100,7 @@ from rich.markup import escape
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
+RUNS = ROOT / "benchmarks" / "runs" / "throughput.jsonl"
 MAX_MOVES_PER_GAME = 100_000
 MIDGAME_STATES = 32
 # Wide enough for the tables when the output goes to a file or a pipe.
@@ -488,6 +502,9 @@ class Row:
     vs_hearts: float | None
     vs_uno: float | None
     with_view: Throughput | None = None
+    compiled: Throughput | None = None
+    """The same playouts on the compiled build (a child process, ``--compiled``)."""
+    compiled_vs_hearts: float | None = None
 
     @property
     def target(self) -> Target | None:
@@ -630,12 +647,32 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--cpu", type=int, help="the CPU to pin to (default: last allowed)")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument(
+        "--compiled",
+        type=Path,
+        default=ROOT / ".build-compiled",
+        metavar="DIR",
+        help="the compiled build whose playouts a child process measures beside each row "
+        "(default .build-compiled, made by `make compiled`; skipped when absent)",
+    )
+    parser.add_argument("--no-compiled", action="store_true", help="skip the compiled build")
+    parser.add_argument(
+        "--save",
+        type=Path,
+        default=RUNS,
+        metavar="FILE",
+        help="append the run, as one JSON line, to FILE (default benchmarks/runs/throughput.jsonl)",
+    )
+    parser.add_argument("--no-save", action="store_true", help="do not append the run")
+    parser.add_argument("--label", help=argparse.SUPPRESS)  # one configuration, exactly
     args = parser.parse_args(argv)
     args.only = [n.strip().lower() for item in args.only for n in item.split(",") if n.strip()]
     return args
 
 
-def selected(config: Config, only: list[str]) -> bool:
+def selected(config: Config, only: list[str], label: str | None = None) -> bool:
+    if label is not None:
+        return config.label == label
     if not only:
         return True
     label = config.label.lower()
@@ -652,6 +689,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         notes.append(text)
         console.print(f"[yellow]note:[/] {escape(text)}")
 
+    load_before = os.getloadavg()
     pinned = "not pinned (--no-pin)" if args.no_pin else pin_one_core(args.cpu)
     amount = f"{args.games} games" if args.games is not None else f"{args.seconds:g} s"
     console.print(f"[bold]tikki throughput[/] — {amount} per configuration, {pinned}")
@@ -671,6 +709,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         hearts, uno = _run_peers(args, budget, warmup, peers, peer_search, versions, note)
 
     tikki, where = import_tikki()
+    build = "compiled" if tikki is not None and getattr(tikki, "COMPILED", False) else "pure"
+    compiled_dir = _compiled_dir(args, build, note)
     rows: list[Row] = []
     tikki_search: list[SearchCost] = []
     if tikki is None:
@@ -683,7 +723,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except Exception as exc:
             registered = {}
             note(f"tikki.games() failed: {type(exc).__name__}: {exc}")
-        wanted = [c for c in CONFIGS if selected(c, args.only)]
+        wanted = [c for c in CONFIGS if selected(c, args.only, args.label)]
         if args.only and not wanted:
             note(f"--only {','.join(args.only)} matches no configuration")
         announced: set[str] = set()
@@ -695,6 +735,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue
             row = _run_tikki(tikki, config, args, budget, warmup, hearts, uno, note)
             if row is not None:
+                if compiled_dir is not None:
+                    row.compiled = compiled_playouts(compiled_dir, config, args, note)
+                    if row.compiled is not None and hearts is not None and hearts.moves_per_s:
+                        row.compiled_vs_hearts = row.compiled.moves_per_s / hearts.moves_per_s
                 rows.append(row)
                 if row.search is not None:
                     tikki_search.append(row.search)
@@ -705,11 +749,91 @@ def main(argv: Sequence[str] | None = None) -> int:
     if peer_search or tikki_search:
         console.print(search_table(peer_search + tikki_search))
     missed = _summary(rows, hearts, uno)
-
+    if rows and args.label is None:
+        console.print(issue_table(rows, hearts, build))
+    load = (load_before, os.getloadavg())
+    console.print(
+        f"machine load (1, 5, 15 min averages) before {_loads(load[0])}, after {_loads(load[1])}"
+        f" on {os.cpu_count()} CPUs"
+    )
+    data = _json_data(args, pinned, versions, peers, peer_search, rows, notes, build, load)
     if args.json:
-        _save_json(args, pinned, versions, peers, peer_search, rows, notes)
+        args.json.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
         console.print(f"results saved to {args.json}")
+    if not args.no_save and args.label is None:
+        args.save.parent.mkdir(parents=True, exist_ok=True)
+        with args.save.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(data, default=str) + "\n")
+        console.print(f"run appended to {args.save}")
     return 1 if args.check and missed else 0
+
+
+def _loads(loads: Sequence[float]) -> str:
+    return ", ".join(f"{x:.1f}" for x in loads)
+
+
+def _compiled_dir(args: argparse.Namespace, build: str, note: Callable[[str], None]) -> Path | None:
+    """The compiled build to measure beside the pure rows, or ``None`` (and why not)."""
+    if args.no_compiled or args.label is not None:
+        return None
+    if build == "compiled":
+        note("this process runs the compiled build: no second compiled column")
+        return None
+    if not any(args.compiled.glob("tikki/core/*.so")):
+        note(f"no compiled build in {args.compiled} (make compiled): compiled column skipped")
+        return None
+    return Path(args.compiled)
+
+
+def compiled_playouts(
+    where: Path, config: Config, args: argparse.Namespace, note: Callable[[str], None]
+) -> Throughput | None:
+    """``config``'s random playouts on the compiled build in ``where``: this script in a
+    child process (same budget, seed and CPU) importing tikki from there."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "row.json"
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--label", config.label]
+        cmd += ["--no-peers", "--no-view", "--no-search", "--no-save", "--json", str(out)]
+        cmd += ["--seed", str(args.seed)]
+        cmd += ["--games", str(args.games)] if args.games is not None else []
+        cmd += ["--seconds", str(args.seconds)] if args.games is None else []
+        cmd += ["--no-pin"] if args.no_pin else [] if args.cpu is None else ["--cpu", str(args.cpu)]
+        env = {**os.environ, "PYTHONPATH": str(where.resolve())}
+        done = subprocess.run(cmd, env=env, cwd=where, capture_output=True, text=True, check=False)
+        if done.returncode != 0 or not out.exists():
+            note(f"{config.label}: compiled playouts failed: {done.stderr.strip()[-300:]}")
+            return None
+        data = json.loads(out.read_text(encoding="utf-8"))
+    if data["meta"]["build"] != "compiled" or not data["tikki"]:
+        note(f"{config.label}: the child did not run a compiled tikki from {where}")
+        return None
+    row = data["tikki"][0]
+    got = Throughput("compiled", config.label, row["games"], row["moves"], row["seconds"])
+    _progress(got)
+    return got
+
+
+def issue_table(rows: list[Row], hearts: Throughput | None, build: str) -> Table:
+    """The three headline columns for every measured configuration."""
+    table = Table(
+        title="Per game: compiled and pure playouts vs OpenSpiel's C++ hearts (same run), "
+        "and the loop with a view before each move vs the plain loop",
+        title_justify="left",
+    )
+    table.add_column("configuration")
+    table.add_column("compiled × hearts", justify="right")
+    table.add_column(f"{build} × hearts", justify="right")
+    table.add_column(f"view loop × plain ({build})", justify="right")
+    for r in rows:
+        table.add_row(
+            r.config.label,
+            f"{r.compiled_vs_hearts:.2f}×" if r.compiled_vs_hearts is not None else "–",
+            f"{r.vs_hearts:.2f}×" if r.vs_hearts is not None else "–",
+            f"{r.view_share:.2f}×" if r.view_share is not None else "–",
+        )
+    if hearts is None:
+        table.caption = "no hearts measured: no ratios to it"
+    return table
 
 
 def _cpu_model() -> str:
@@ -874,7 +998,7 @@ def _summary(rows: list[Row], hearts: Throughput | None, uno: Throughput | None)
     return any(not ok for r in rows for ok in r.checks().values())
 
 
-def _save_json(
+def _json_data(
     args: argparse.Namespace,
     pinned: str,
     versions: dict[str, str],
@@ -882,7 +1006,11 @@ def _save_json(
     peer_search: list[SearchCost],
     rows: list[Row],
     notes: list[str],
-) -> None:
+    build: str,
+    load: tuple[tuple[float, float, float], tuple[float, float, float]],
+) -> dict[str, Any]:
+    """Every figure of the run, with versions, machine and load, JSON-ready."""
+
     def playouts(t: Throughput) -> dict[str, Any]:
         return {
             "system": t.system,
@@ -918,6 +1046,10 @@ def _save_json(
             "games": args.games,
             "seed": args.seed,
             "versions": versions,
+            "build": build,
+            "loadavg_before": list(load[0]),
+            "loadavg_after": list(load[1]),
+            "cpus": os.cpu_count(),
         },
         "peers": [{**playouts(p), "search": search(searched.get(p.label))} for p in peers],
         "tikki": [
@@ -931,6 +1063,8 @@ def _save_json(
                 "vs_uno": r.vs_uno,
                 "with_view": None if r.with_view is None else playouts(r.with_view),
                 "view_share": r.view_share,
+                "compiled": None if r.compiled is None else playouts(r.compiled),
+                "compiled_vs_hearts": r.compiled_vs_hearts,
                 "target": None
                 if r.target is None
                 else {
@@ -944,7 +1078,7 @@ def _save_json(
         ],
         "notes": notes,
     }
-    args.json.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+    return data
 
 
 if __name__ == "__main__":
