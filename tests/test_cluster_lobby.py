@@ -1,0 +1,95 @@
+"""The lobby of a cluster process lists the tables another process owns from their
+stored lobby lines (``tikki_table_summaries``, written with each move): it reads no move
+and replays none, and shows what the owner shows.
+
+``TIKKI_TEST_POSTGRES`` names the server (see ``tests/test_cluster.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import event
+
+from tests._server import auth
+from tests.test_cluster import held_locks, node, play_moves, start_game, wait_for
+from tikki.core import State
+from tikki.server.cluster import ClusterOwnership
+from tikki.server.db import Store
+from tikki.server.tables import TableManager
+
+SHOWN = ("id", "game", "status", "seq", "to_act", "seats", "takeovers", "expires", "options")
+"""What the two lobbies must agree on (``timer`` counts down where it is read)."""
+OWNER_ONLY = ("connected", "away_since", "may_hand_over")
+"""A seat's presence, which only the owner knows (a replayed copy did not know it either)."""
+
+
+def shown(table: dict[str, Any]) -> dict[str, Any]:
+    """What a lobby entry shows that every process knows."""
+    out = {k: table[k] for k in SHOWN}
+    out["seats"] = [{k: v for k, v in s.items() if k not in OWNER_ONLY} for s in out["seats"]]
+    return out
+
+
+def person_to_act(http: httpx.Client, tid: str, token: str) -> bool:
+    """Whether the bots are done and the person (seat 0) is to act."""
+    state = http.get(f"/api/tables/{tid}/state", headers=auth(token)).json()
+    return bool(state["view"]["legal_moves"])
+
+
+async def lobby_of_b(url: str, statements: list[str]) -> list[dict[str, Any]]:
+    """The ``playing`` lobby of a second process "b" (owning none of the tables), with
+    every SQL statement its storage ran meanwhile."""
+    store = Store(url)
+    manager = TableManager(store, ownership=ClusterOwnership(url, "b"))
+    await manager.start()
+    event.listen(
+        store.engine, "before_cursor_execute", lambda *args: statements.append(str(args[2]))
+    )
+    try:
+        return [t.public() for t in await manager.lobby("playing", 50)]
+    finally:
+        await manager.stop()
+
+
+def test_the_lobby_of_a_non_owner_reads_no_moves(
+    tmp_path: Path, postgres_url: str, monkeypatch: Any
+) -> None:
+    """Three tables owned by process a, played a few moves each: b's lobby lists them
+    as a's does (seq, seat to act, seats, status), without one statement on the moves
+    and without replaying one (the engine's play fails if called), and a keeps them."""
+    with node(postgres_url, tmp_path / "a.log", "a", "--bot-delay", "0.01") as (_pa, http_a):
+        tids = []
+        for _ in range(3):
+            tid, token = start_game(http_a)
+            play_moves(http_a, tid, token, 3)
+            wait_for(lambda: person_to_act(http_a, tid, token), "the person's turn")  # noqa: B023
+            tids.append(tid)
+        ours = http_a.get("/api/tables", params={"status": "playing"}).json()["tables"]
+
+        def no_replay(self: State, move: str) -> None:
+            raise AssertionError(f"the lobby replayed move {move!r}")
+
+        statements: list[str] = []
+        with monkeypatch.context() as patched:
+            for cls in {type(s) for s in _states()}:
+                patched.setattr(cls, "play", no_replay)
+            theirs = asyncio.run(lobby_of_b(postgres_url, statements))
+        locks = held_locks(postgres_url, tids)
+    assert statements, "the lobby read nothing"
+    assert not [s for s in statements if "tikki_moves" in s]
+    mine = {t["id"]: shown(t) for t in ours}
+    other = {t["id"]: shown(t) for t in theirs}
+    assert set(other) == set(tids) == set(mine)
+    assert other == mine
+    assert all(mine[t]["seq"] >= 3 and mine[t]["to_act"] == 0 for t in tids)
+    assert locks == {t: ["tikki a"] for t in tids}
+
+
+def _states() -> list[State]:
+    """A fresh state of each game's class the tables here use (Mattis)."""
+    from tikki.core import load
+
+    return [load("mattis", 3).new_state(seed=1)]
