@@ -224,13 +224,15 @@ async def chat_crowd(server: Served, notes: dict[str, Any]) -> None:
         made = (await http.post("/api/tables", json=body, headers=as_address("10.150.9.1"))).json()
         table_id = made["table"]["id"]
         tokens = []
-        for seat, address in ((0, "10.150.9.1"), (1, "10.150.9.2")):
+        for seat, address, name in ((0, "10.150.9.1", "Rasmus"), (1, "10.150.9.2", "Lotta")):
             secret = made["invites"][seat]["url"].split("#invite=")[1]
             r = await http.post(
                 f"/api/tables/{table_id}/seats/{seat}",
-                json={"name": f"Pelaaja{seat}", "invite": secret},
+                json={"name": name, "invite": secret},
                 headers=as_address(address),
             )
+            if r.status_code != 200:
+                raise RuntimeError(r.text)
             tokens.append(r.json()["token"])
         chat = f"/api/tables/{table_id}/chat"
         for i in range(3):
