@@ -202,6 +202,12 @@ def test_an_uploaded_record_replays_from_a_shareable_link(server: Server, browse
     other.wait_for_selector("#board[data-at='1']")
     assert other.inner_text("#hands") == page.inner_text("#hands")
     assert "Mattis" in other.inner_text("#title")
+    assert "(Easy)" in record["seats"][0]["name"]  # kept in the words it was saved in
+    finnish = browser.new_context(viewport=WIDE, locale="fi-FI").new_page()
+    finnish.goto(shared)
+    finnish.wait_for_selector("#board[data-at='1']")
+    options = finnish.inner_text("#perspective")
+    assert "(Helppo)" in options and "(Easy)" not in options, options
     watch.check()
     context.close()
 

@@ -11,6 +11,7 @@ import { eventText } from "./events.js";
 import { $, $button, $input, $select } from "./dom.js";
 import { _, languageSwitcher, translatePage } from "./i18n.js";
 import { describe } from "./moves.js";
+import { botSeatName } from "./words.js";
 import { loaded, ready, rendererOf } from "./renderers.js";
 import { compactJson, get, pack, post, unpack } from "./replay/record.js";
 import { renderSaid, verdictBadge } from "./replay/said.js";
@@ -79,7 +80,7 @@ async function load() {
   const d = data();
   rp.names = d.table
     ? seatNames(d.table)
-    : Array.from({ length: d.players }, (_x, i) => (d.seats && d.seats[i] && d.seats[i].name) || seatLabel(i));
+    : Array.from({ length: d.players }, (_x, i) => recordSeatName(d.seats && d.seats[i], i));
   rp.analysis = null;
   if (rp.id && rp.wantAnalysis && d.over && /^\d+$/.test(rp.seat)) {
     try {
@@ -342,3 +343,12 @@ async function start() {
 }
 
 start();
+
+/** An uploaded record's seat as the page names it: a bot with its level in the page's
+ * language (the record keeps the words of the language it was saved in), a person by name.
+ * @param {{name?: string, bot?: string | null} | undefined} seat
+ * @param {number} i */
+function recordSeatName(seat, i) {
+  if (seat && seat.bot) return botSeatName(seat.name, seat.bot);
+  return (seat && seat.name) || seatLabel(i);
+}
