@@ -1,16 +1,17 @@
 """The web table on a desktop, played with the keyboard only.
 
-A whole game of each game, against instant random bots on seeded deals, with nothing
-but the keyboard: *Skip to your hand*, the arrow keys within the hand and within the
-move buttons, Enter to play, Tab from the hand to the buttons (in a phase of sequences a
-card is selected, then Play). After every move the focus must be back in the hand, and it
-never rests on the page's body while the game is played (watched every frame; it did once
-the hand was empty after the last card of Mattis's phase 1). Before each of our moves the page is at the top (nothing
-scrolled) and the trick (and the trick just won), every card of the hand, every move
-button and the status line lie inside the viewport; the side column (the log) stays
-inside it too and scrolls on its own. Each game is played at one of 1280×800, 1366×768
-and 1920×1080 and checked at the two others every few moves (the window resized and
-back). Screenshots of each game at 1280×800 go to ``test-artifacts/desktop-*.png``.
+A whole game of each game, against instant random bots on seeded deals, with nothing but
+the keyboard: *Skip to your hand*, the arrow keys within the hand and within the move
+buttons, Enter to play, Tab from the hand to the buttons (in a phase of sequences a card
+is selected, then Play). After every move the focus must be back in the hand, and it
+never rests on the page's body while the game is played (watched every frame; it did
+once the hand was empty after the last card of Mattis's phase 1). Before each of our
+moves the page is at the top (nothing scrolled) and the trick (and the trick just won),
+every card of the hand, every move button and the status line lie inside the viewport;
+the side column (the log) stays inside it too and scrolls on its own. Each game is
+played at one of 1280×800, 1366×768 and 1920×1080 and checked at the two others every
+few moves (the window resized and back). Screenshots of each game at 1280×800 go to
+``test-artifacts/desktop-*.png``.
 
 Mückenstich without memory aids keeps a finished trick face up for at least 1.6 s, even
 when its winner leads the next trick at once (item 6).
