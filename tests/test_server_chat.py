@@ -4,6 +4,7 @@ stored with the table (after a restart too) and kept out of the game record."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +137,24 @@ def test_the_chat_says_whether_people_sit_at_the_table(tmp_path: Path) -> None:
         lone = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
         alone = create(c, seats=lone)["table"]["id"]
         assert read(c, alone)["people"] is False  # one person and bots: nobody to talk to
+
+
+def test_messages_sent_at_once_all_get_their_own_number(tmp_path: Path) -> None:
+    """Many posts at the same moment (a crowd of spectators): each is stored under its own
+    number, none fails (two once took the same number and the second's insert was a 500)."""
+    with client(tmp_path) as c:
+        table_id = create(c, seed=3)["table"]["id"]
+        chat_of, table = app_state(c).chat, app_state(c).manager.tables[table_id]
+        assert c.portal is not None
+
+        async def crowd() -> list[Any]:
+            posts = [
+                chat_of.post(table, None, f"guest:{i}", "Spectator", ChatMessage(phrase="hurry"))
+                for i in range(12)
+            ]
+            return await asyncio.gather(*posts, return_exceptions=True)
+
+        results = c.portal.call(crowd)
+        assert [r for r in results if isinstance(r, BaseException)] == []
+        assert sorted(m["seq"] for m in results) == list(range(1, 13))
+        assert [m["seq"] for m in read(c, table_id)["messages"]] == list(range(1, 13))

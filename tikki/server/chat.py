@@ -72,6 +72,8 @@ class Room:
     host_seat: int | None
     free_text: bool
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    writing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while a message takes its number and is stored: one at a time per room."""
 
     def seq(self) -> int:
         """The newest message's number (0: none)."""
@@ -172,17 +174,18 @@ class Chat:
                     n=SPECTATORS_PER_MINUTE,
                 ),
             )
-        message = {
-            "seq": room.seq() + 1,
-            "channel": "players" if seat is not None else "spectators",
-            "sender": sender,
-            "name": name,
-            "phrase": phrase,
-            "text": text,
-            "time": iso(now()),
-        }
-        await asyncio.to_thread(self._store, table.id, message)
-        room.messages = kept([*room.messages, message])
+        async with room.writing:  # the next number, stored before another takes one
+            message = {
+                "seq": room.seq() + 1,
+                "channel": "players" if seat is not None else "spectators",
+                "sender": sender,
+                "name": name,
+                "phrase": phrase,
+                "text": text,
+                "time": iso(now()),
+            }
+            await asyncio.to_thread(self._store, table.id, message)
+            room.messages = kept([*room.messages, message])
         room.changed.set()
         room.changed = asyncio.Event()
         return message
