@@ -66,7 +66,7 @@ test("the generic renderer shows the trick, the stock, the last trick, the seats
   assert.match(centre, /data-card="KD"|aria-label="king of diamonds"/);
   assert.match(centre, /Stock · 8/);
   assert.match(centre, /won by Anna/);
-  assert.deepEqual(generic.seatStats(view, 1), [["Hand", 1], ["Pile", 3], ["Score", 1]]);
+  assert.deepEqual(generic.seatStats(view, 1), [["Hand", 1], ["Pile", 3], ["Score", "1"]]);
   const over = { ...view, phase: "over", scores: [2, 3, 0] };
   assert.match(generic.result(over, ctx), /Anna wins with 3 points\./);
   assert.equal(generic.phase(over), "Game over");

@@ -9,7 +9,7 @@ import { cardShort, isCard } from "./cards.js";
 import { $, $button } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { moveChips } from "./moves.js";
-import { percent } from "./words.js";
+import { percent, signed } from "./words.js";
 
 /**
  * @typedef {import("./replay/said.js").Decision & {value: number, errors: Record<string, number>, error: number}}
@@ -155,7 +155,7 @@ function show_(job) {
  * @returns {string}
  */
 function fmt(a, value) {
-  return a.kind === "not_loser" ? percent(Math.round(value * 100)) : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
+  return a.kind === "not_loser" ? percent(Math.round(value * 100)) : signed(value, true);
 }
 
 /**

@@ -9,7 +9,7 @@ import { _, format, ngettext } from "./i18n.js";
 import { says } from "./render/common.js";
 import { leadClause, tieLine } from "./render/seats.js";
 import { SENTENCES as S } from "./sentences.js";
-import { ordinal } from "./words.js";
+import { ordinal, withMinus } from "./words.js";
 import { GAMES } from "./games.js";
 
 /** @typedef {{seat: number, card: string}} SeatCard */
@@ -62,7 +62,7 @@ const chip = (c) => cardChip(typeof c === "string" ? c : c.card);
 /** @param {(string | SeatCard)[] | undefined} cards */
 const chips = (cards) => (cards ?? []).map(chip).join(" ");
 /** @param {number} x */
-const sign = (x) => (x > 0 ? `+${x}` : `${x}`);
+const sign = (x) => withMinus(x, true);
 /** A field the event's type always carries (docs/events.md). @param {number | undefined} n */
 const num = (n) => /** @type {number} */ (n);
 

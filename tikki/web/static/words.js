@@ -58,6 +58,16 @@ export function signed(x, plus = false) {
   return x < 0 ? `−${text}` : plus ? `+${text}` : text;
 }
 
+/** A number as it is, with a true minus sign (`−3`, `−2.45`) and a `+` before a positive
+ * one when `plus` (`+4`): the scores and points the pages show.
+ * @param {number} x
+ * @param {boolean} [plus]
+ * @returns {string} */
+export function withMinus(x, plus = false) {
+  const text = String(x).replace("-", "−");
+  return plus && x > 0 ? `+${text}` : text;
+}
+
 /** The lobby's label of a bot level `{spec, label}`: its level in words.
  * @param {import("./games.js").BotLevel} bot */
 export const levelLabel = (bot) => (String(bot.spec).split(":")[0] in LEVELS ? levelName(bot.spec) : bot.label);

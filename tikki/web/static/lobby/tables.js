@@ -5,7 +5,7 @@ import { api, esc, loadInvites, loadToken, seatLabel, tableUrl } from "../api.js
 import { $, $select } from "../dom.js";
 import { _, lang, ngettext } from "../i18n.js";
 import { ratedHtml } from "../rated.js";
-import { andList, variantName } from "../words.js";
+import { andList, variantName, withMinus } from "../words.js";
 
 /**
  * @typedef {object} ListedTable A table of GET /api/tables.
@@ -75,7 +75,7 @@ function resultLine(t) {
   if (o.abandoned) text = _("Abandoned: no result");
   else if (Array.isArray(o.scores)) {
     const winners = (o.winners || []).map(name);
-    const scores = o.scores.map((score, seat) => `${name(seat)} ${score}`).join(", ");
+    const scores = o.scores.map((score, seat) => `${name(seat)} ${withMinus(score)}`).join(", ");
     text = winners.length
       ? ngettext("{names} won · {scores}", "{names} won · {scores}", winners.length, {
           names: andList(winners),

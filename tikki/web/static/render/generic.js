@@ -9,6 +9,7 @@ import { GAMES } from "../games.js";
 import { _ } from "../i18n.js";
 import { fact, says, stockPile, trickSlot } from "./common.js";
 import { roundHeading, winnersLine, wonBy } from "./seats.js";
+import { withMinus } from "../words.js";
 
 /** @typedef {{seat: number, card: string}} Play */
 /** @typedef {{names: string[], legal: string[], outcome?: any}} Ctx */
@@ -44,7 +45,7 @@ export default {
     if (Array.isArray(view.hand_sizes)) out.push([_("Hand"), view.hand_sizes[seat]]);
     if (Array.isArray(view.piles) && Array.isArray(view.piles[seat])) out.push([_("Pile"), view.piles[seat].length]);
     const points = scores(view);
-    if (points) out.push([_("Score"), points[seat]]);
+    if (points) out.push([_("Score"), withMinus(points[seat])]);
     // the per-seat public facts the game declares (`seat_facts`: bids, tricks taken)
     for (const [key, title] of Object.entries(GAMES[view.game]?.seat_facts ?? {})) {
       const values = view[key];
@@ -96,7 +97,7 @@ export default {
     const best = Math.max(...points);
     const winners = points.flatMap((v, s) => (v === best ? [s] : []));
     const rows = points
-      .map((v, s) => `<tr${v === best ? ' class="winner"' : ""}><td>${esc(ctx.names[s] ?? "")}</td><td>${v}</td></tr>`)
+      .map((v, s) => `<tr${v === best ? ' class="winner"' : ""}><td>${esc(ctx.names[s] ?? "")}</td><td>${withMinus(v)}</td></tr>`)
       .join("");
     return (
       `<p>${esc(winnersLine(ctx.names, winners, best))}</p>` +

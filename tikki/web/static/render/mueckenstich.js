@@ -5,9 +5,10 @@ import { esc } from "../api.js";
 import { _, ngettext } from "../i18n.js";
 import { fact, says, trickSlot } from "./common.js";
 import { winnersLine } from "./seats.js";
+import { withMinus } from "../words.js";
 
 /** @param {number} n */
-const sign = (n) => (n > 0 ? `+${n}` : String(n));
+const sign = (n) => withMinus(n, true);
 
 const NOT_PLAYS = ["discard", "trump", "double", "drop"];
 
@@ -148,7 +149,7 @@ export default {
       [_("Hand"), view.hand_sizes[seat]],
       [_("Tricks"), view.tricks[seat]],
       .../** @type {[string, number][]} */ (view.mosquitoes ? [[_("Mosquitoes"), view.mosquitoes[seat]]] : []),
-      [_("Score"), view.scores[seat]],
+      [_("Score"), withMinus(view.scores[seat])],
     ];
   },
 

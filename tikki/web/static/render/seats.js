@@ -7,7 +7,7 @@
 // each place, in English, Finnish and German, against a list of expected sentences.
 import { YOU } from "../api.js";
 import { _, ngettext } from "../i18n.js";
-import { andList } from "../words.js";
+import { andList, withMinus } from "../words.js";
 
 /** Whether `names[seat]` is the player's own seat.
  * @param {string[]} names the seats' names
@@ -97,10 +97,11 @@ export function leadClause(names, seat, verb) {
 export function winnersLine(names, seats, n) {
   if (seats.length === 1) {
     return isYou(names, seats[0])
-      ? ngettext("You win with {n} point.", "You win with {n} points.", n)
-      : ngettext("{names} wins with {n} point.", "{names} wins with {n} points.", n, { names: names[seats[0]] ?? "" });
+      ? ngettext("You win with {n} point.", "You win with {n} points.", n, { n: withMinus(n) })
+      : ngettext("{names} wins with {n} point.", "{names} wins with {n} points.", n, { n: withMinus(n), names: names[seats[0]] ?? "" });
   }
   return ngettext("A shared win with {n} point: {names}.", "A shared win with {n} points: {names}.", n, {
+    n: withMinus(n),
     names: seatList(names, seats),
   });
 }

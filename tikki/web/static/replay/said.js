@@ -5,7 +5,7 @@ import { esc } from "../api.js";
 import { $ } from "../dom.js";
 import { _ } from "../i18n.js";
 import { moveChips } from "../moves.js";
-import { percent } from "../words.js";
+import { percent, signed } from "../words.js";
 
 /**
  * @typedef {object} Decision One decision of the analysed seat.
@@ -60,7 +60,7 @@ export function verdictBadge(a, seat, i) {
  * @param {number} value
  */
 function fmt(a, value) {
-  return a.kind === "not_loser" ? percent(Math.round(value * 100)) : `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
+  return a.kind === "not_loser" ? percent(Math.round(value * 100)) : signed(value, true);
 }
 
 /**
