@@ -39,12 +39,12 @@ def configs(name: str | None = None) -> list[Config]:
             declared = [(p, {}) for p in range(cls.min_players, cls.max_players + 1)]
             for variant in tikki.games()[game]["variants"]:
                 if variant != "standard":
-                    declared.append((_players_for(game, variant), {"variant": variant}))
+                    declared.append((players_for(game, variant), {"variant": variant}))
         out += [(game, players, options) for players, options in declared]
     return out
 
 
-def _players_for(name: str, variant: str) -> int:
+def players_for(name: str, variant: str) -> int:
     """The default player count, or else the fewest that ``variant`` takes."""
     cls = game_class(name)
     counts: list[int] = [cls.default_players, *range(cls.min_players, cls.max_players + 1)]
