@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests import test_web_e2e as e2e
-from tests.test_web_e2e import DESKTOP, Browser, Server, Watch
+from tests.test_web_e2e import DESKTOP, Browser, Page, Server, Watch
 
 browser = e2e.browser
 
@@ -162,11 +162,9 @@ def test_the_hint_button_says_why_a_rated_table_has_none(server: Server, browser
     assert "No hints at a rated table" in page.locator("#hint-text").inner_text()
 
 
-def test_profile_numbers_take_one_minus_sign_and_bots_their_level_once(
-    server: Server, browser: Browser
-) -> None:
-    """A profile with a loss, a negative average and a bot opponent (the API's answers
-    stubbed): every shown number takes U+2212, never "-", and the bot's level shows once."""
+def _stub_minna(page: Page) -> None:
+    """Answers the profile's API calls for Minna: one lost Mückenstich game against two
+    bots on 2 January 2026, a negative rating, average and rating change."""
     game = {
         "table": "t1", "game": "mueckenstich", "status": "finished",
         "created": "2026-01-02T10:00:00Z", "finished": "2026-01-02T10:20:00Z", "seat": 0,
@@ -189,9 +187,17 @@ def test_profile_numbers_take_one_minus_sign_and_bots_their_level_once(
         "people": [{"name": "Minna", "rating": -2.4, "games": 1, "provisional": True}],
         "bots": [{"bot": "random", "label": "Easy", "rating": -5.5}],
     }
-    page = browser.new_page(viewport=DESKTOP)
     page.route("**/api/players/Minna*", lambda route: route.fulfill(json=profile))
     page.route("**/api/ratings/mueckenstich", lambda route: route.fulfill(json=board))
+
+
+def test_profile_numbers_take_one_minus_sign_and_bots_their_level_once(
+    server: Server, browser: Browser
+) -> None:
+    """A profile with a loss, a negative average and a bot opponent (the API's answers
+    stubbed): every shown number takes U+2212, never "-", and the bot's level shows once."""
+    page = browser.new_page(viewport=DESKTOP)
+    _stub_minna(page)
     page.goto(f"{server.url}/players/Minna?lang=en")
     row = page.locator("#games tbody tr").first
     row.wait_for()
@@ -204,4 +210,21 @@ def test_profile_numbers_take_one_minus_sign_and_bots_their_level_once(
     assert "−2.4" in page.locator("#ratings").inner_text()
     minus = re.search(r"(?<!\d)-\d", shown)  # not a date's hyphen
     assert not minus, f"an ASCII minus in a shown number: {shown!r}"
+    page.close()
+
+
+@pytest.mark.parametrize(("lang", "day"), [("de", "02.01.2026"), ("fi", "2.1.2026"), ("en", "Jan 2, 2026")])
+def test_profile_dates_read_in_the_pages_language(
+    server: Server, browser: Browser, lang: str, day: str
+) -> None:
+    """The games list's date is written as the page's language writes a date, not as
+    the server's ISO day ("2026-01-02")."""
+    page = browser.new_page(viewport=DESKTOP, locale="en-US")
+    _stub_minna(page)
+    page.goto(f"{server.url}/players/Minna?lang={lang}")
+    row = page.locator("#games tbody tr").first
+    row.wait_for()
+    text = row.inner_text()
+    assert day in text, text
+    assert "2026-01-02" not in text, text
     page.close()

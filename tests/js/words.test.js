@@ -11,7 +11,7 @@ const BOTS = [
 ];
 globalThis.fetch = async (url, init) =>
   String(url).startsWith("/api/games") ? { ok: true, json: async () => ({ games: {}, bots: BOTS }) } : catalog(url, init);
-const { botSeatName, signed } = await import("../../tikki/web/static/words.js");
+const { botSeatName, dateText, signed } = await import("../../tikki/web/static/words.js");
 
 test("a bot seat's stored name shows its level once", () => {
   assert.equal(botSeatName("Aino (Medium)", "heuristic"), "Aino (Medium)");
@@ -26,4 +26,14 @@ test("signed numbers use one minus sign throughout", () => {
   assert.equal(signed(2.44, true), "+2.4");
   assert.equal(signed(0, true), "+0.0");
   assert.equal(signed(-0.04), "0.0");
+});
+
+test("dates read in the page's language", () => {
+  assert.equal(dateText("2026-12-06T12:00:00+00:00", "de"), "06.12.2026");
+  assert.equal(dateText("2026-12-06T12:00:00+00:00", "fi"), "6.12.2026");
+  assert.equal(dateText("2026-12-06T12:00:00+00:00", "en"), "Dec 6, 2026");
+  assert.equal(dateText("2026-12-06", "de"), "06.12.2026");
+  assert.equal(dateText("2026-12-06"), "Dec 6, 2026"); // the page's language (English here)
+  assert.equal(dateText("not a date", "de"), "not a date");
+  assert.equal(dateText("", "de"), "");
 });

@@ -4,7 +4,7 @@
 // the analysis (filterable by game), all records as one download, and the game's
 // leaderboard with the bot levels as reference lines. Every name is put in as text.
 import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
-import { botSeatName, levelName, percent, signed } from "./words.js";
+import { botSeatName, dateText, levelName, percent, signed, withMinus } from "./words.js";
 import { GAMES as DECLARED } from "./games.js";
 
 /**
@@ -107,10 +107,6 @@ function row(cells, cls = "") {
 /** @param {Rating} r */
 const ratingText = (r) => signed(r.rating);
 
-/** A number as it is, but with a true minus sign (`−2.45`), like the ratings.
- * @param {number} x */
-const withMinus = (x) => String(x).replace("-", "−");
-
 /** @param {Rating} r */
 function ratingCell(r) {
   const span = el("span", ratingText(r));
@@ -170,7 +166,7 @@ function renderGames(host, games) {
     const links = el("span");
     if (g.status === "finished") links.append(link(_("Replay"), g.replay), " · ", analysisLink(g));
     const accuracy = g.accuracy == null ? "" : percent(Math.round(g.accuracy * 100));
-    return row([GAMES[g.game] ?? g.game, (g.finished || g.created || "").slice(0, 10), result(g), opponentNames(g), change(g), accuracy, links]);
+    return row([GAMES[g.game] ?? g.game, dateText(g.finished || g.created || ""), result(g), opponentNames(g), change(g), accuracy, links]);
   });
   host.replaceChildren(
     rows.length
@@ -284,7 +280,7 @@ export function renderAccuracy(host, games) {
   coords.forEach(([cx, cy], i) => {
     const dot = svg("circle", { cx, cy, r: 3, class: "rating-dot" });
     const tip = svg("title", {});
-    tip.textContent = `${points[i].at.slice(0, 10)}: ${percent(Math.round(points[i].value))}`;
+    tip.textContent = `${dateText(points[i].at)}: ${percent(Math.round(points[i].value))}`;
     dot.append(tip);
     chart.append(dot);
   });

@@ -68,6 +68,19 @@ export function withMinus(x, plus = false) {
   return plus && x > 0 ? `+${text}` : text;
 }
 
+/** A day (an ISO date or time from the server) in the page's language: `Dec 6, 2026`,
+ * `06.12.2026`, `6.12.2026`; a text that is no date stays as it is.
+ * @param {string} iso
+ * @param {string} [language] the page's language unless given
+ * @returns {string} */
+export function dateText(iso, language = lang) {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(iso); // a bare day: that day, not its UTC midnight
+  const date = new Date(iso);
+  if (!iso || Number.isNaN(date.getTime())) return iso;
+  const options = /** @type {Intl.DateTimeFormatOptions} */ ({ dateStyle: "medium", ...(day ? { timeZone: "UTC" } : {}) });
+  return new Intl.DateTimeFormat(language === "pseudo" ? "en" : language, options).format(date);
+}
+
 /** The lobby's label of a bot level `{spec, label}`: its level in words.
  * @param {import("./games.js").BotLevel} bot */
 export const levelLabel = (bot) => (String(bot.spec).split(":")[0] in LEVELS ? levelName(bot.spec) : bot.label);
