@@ -213,7 +213,9 @@ def test_profile_numbers_take_one_minus_sign_and_bots_their_level_once(
     page.close()
 
 
-@pytest.mark.parametrize(("lang", "day"), [("de", "02.01.2026"), ("fi", "2.1.2026"), ("en", "Jan 2, 2026")])
+@pytest.mark.parametrize(
+    ("lang", "day"), [("de", "02.01.2026"), ("fi", "2.1.2026"), ("en", "Jan 2, 2026")]
+)
 def test_profile_dates_read_in_the_pages_language(
     server: Server, browser: Browser, lang: str, day: str
 ) -> None:
