@@ -10,6 +10,10 @@ import { withMinus } from "../words.js";
 /** @param {number} n */
 const sign = (n) => withMinus(n, true);
 
+/** A score sheet's colour mark (`×2 red`) with what it did in words as its title.
+ * @param {string} mark @param {string} words @param {string} colour */
+const colourMark = (mark, words, colour) => `<span title="${esc(words)}">${mark} ${colourChip(colour)}</span>`;
+
 const NOT_PLAYS = ["discard", "trump", "double", "drop"];
 
 /** Table memory: the history indexes [from, to) of this round's finished tricks, whose
@@ -94,7 +98,7 @@ export function scoringChoices(view, ctx) {
     const chosen = legal.includes(`${choice.verb} ${c}`) ? " data-choice" : "";
     return `<td${chosen}>${sign(scores[c])}</td>`;
   }).join("");
-  const rowName = doubling ? _("If ×2") : _("If ×0");
+  const rowName = doubling ? _("Your points if this colour is doubled") : _("Your points if this colour scores nothing");
   const withoutDrop = _("Shown without the drop, which comes after.");
   const note = doubling ? `<p class="trick-note">${esc(withoutDrop)}</p>` : "";
   const caption = _("Your won number cards per colour (M: mosquitoes) and the points each choice would give you this round");
@@ -294,8 +298,8 @@ export default {
           )
           .join("");
         const marks = [
-          r.doubled ? `×2 ${colourChip(r.doubled)}` : "",
-          r.dropped ? `×0 ${colourChip(r.dropped)}` : "",
+          r.doubled ? colourMark("×2", _("{colour} is doubled", { colour: COLOUR_NAMES[r.doubled] }), r.doubled) : "",
+          r.dropped ? colourMark("×0", _("{colour} scores nothing", { colour: COLOUR_NAMES[r.dropped] }), r.dropped) : "",
         ]
           .filter(Boolean)
           .join(" ");
