@@ -3,6 +3,7 @@
 import { backSVG, cardName, cardSVG, colourChip } from "../cards.js";
 import { YOU, esc } from "../api.js";
 import { _, format, ngettext } from "../i18n.js";
+import { roundHeading } from "./seats.js";
 
 /** One card, not clickable, with its name for screen readers.
  * @param {string} text
@@ -137,4 +138,22 @@ export function publicHand(cards, hidden, chip) {
   const shown = cards.map(chip).join("");
   const more = hidden ? ` <span class="muted">${esc(_("+{n} unseen", { n: hidden }))}</span>` : "";
   return `<div class="public-hand" aria-label="${esc(_("Known cards"))}">${shown}${more}</div>`;
+}
+
+/** A name without the bot level it ends with: `Aino (Easy)` → `Aino`.
+ * @param {string} name */
+const withoutLevel = (name) => name.replace(/ \([^()]*\)$/, "");
+
+/** The heading of a trick being played (`Trick: you, Aino (Easy) and Eero (Medium)`) as
+ * HTML; where a name carries a bot level, also a short form without the levels
+ * (`Trick: you, Aino and Eero`) that a phone shows instead, so no name is cut.
+ * @param {"trick" | "duel" | "war"} kind
+ * @param {string[]} names the seats' names
+ * @param {number[]} seats the seats in this round, in order
+ * @returns {string} */
+export function roundHeadingHtml(kind, names, seats) {
+  const wide = roundHeading(kind, names, seats);
+  const short = roundHeading(kind, names.map(withoutLevel), seats);
+  if (short === wide) return esc(wide);
+  return `<span class="heading-wide">${esc(wide)}</span><span class="heading-short">${esc(short)}</span>`;
 }

@@ -7,8 +7,8 @@ import { esc } from "../api.js";
 import { cardChip } from "../cards.js";
 import { GAMES } from "../games.js";
 import { _ } from "../i18n.js";
-import { fact, says, stockPile, trickSlot } from "./common.js";
-import { roundHeading, winnersLine, wonBy } from "./seats.js";
+import { fact, roundHeadingHtml, says, stockPile, trickSlot } from "./common.js";
+import { winnersLine, wonBy } from "./seats.js";
 import { withMinus } from "../words.js";
 
 /** @typedef {{seat: number, card: string}} Play */
@@ -80,7 +80,7 @@ export default {
     if (view.phase === "over") return `<div class="facts">${facts.join("")}</div><div class="table-row">${stock}</div>`;
     return (
       `<div class="facts">${facts.join("")}</div>` +
-      `<div class="table-row">${stock}<div class="trick-wrap"><h3 class="trick-title">${esc(roundHeading("trick", names, seats))}</h3>` +
+      `<div class="table-row">${stock}<div class="trick-wrap"><h3 class="trick-title">${roundHeadingHtml("trick", names, seats)}</h3>` +
       `<div class="trick" aria-label="${esc(_("Trick"))}">${slots}</div></div></div>`
     );
   },

@@ -3,8 +3,8 @@
 import { cardChip, cardShort } from "../cards.js";
 import { esc } from "../api.js";
 import { _, format, ngettext } from "../i18n.js";
-import { fact, says, sheddingResult, trickSlot } from "./common.js";
-import { inList, roundHeading } from "./seats.js";
+import { fact, roundHeadingHtml, says, sheddingResult, trickSlot } from "./common.js";
+import { inList } from "./seats.js";
 import {
   collectTable,
   collecting,
@@ -86,7 +86,7 @@ export default {
     const cards = trick.cards || [];
     const played = cards.filter((c) => c.how !== "slough").length;
     const war = cards.length > 0 && played > trick.round_played && played > (trick.round || []).length;
-    const heading = roundHeading(war ? "war" : "trick", names, trick.round || []);
+    const heading = roundHeadingHtml(war ? "war" : "trick", names, trick.round || []);
     /** @type {Record<string, string>} */
     const note = { stock: _("from the stock"), slough: _("sloughed") };
     const slots = cards.length
@@ -103,7 +103,7 @@ export default {
         }),
       );
     }
-    return collectTable(view, legal, shown, esc(heading), slots, notes);
+    return collectTable(view, legal, shown, heading, slots, notes);
   },
 
   /**

@@ -3,8 +3,8 @@
 import { esc } from "../api.js";
 import { cardChip } from "../cards.js";
 import { _ } from "../i18n.js";
-import { fact, says, sheddingResult, trickSlot } from "./common.js";
-import { inList, roundHeading } from "./seats.js";
+import { fact, roundHeadingHtml, says, sheddingResult, trickSlot } from "./common.js";
+import { inList } from "./seats.js";
 import {
   collectTable,
   collecting,
@@ -65,7 +65,7 @@ export default {
     /** @type {{seat: number, card: string, stock: boolean}[]} */
     const cards = trick.cards || [];
     const kina = cards.length > (trick.round || []).length;
-    const heading = roundHeading(trick.kind === "duel" ? "duel" : "trick", names, trick.round || []);
+    const heading = roundHeadingHtml(trick.kind === "duel" ? "duel" : "trick", names, trick.round || []);
     const slots = cards.length
       ? cards.map((c) => trickSlot([c.card], names[c.seat], c.stock ? _("from the stock") : "")).join("")
       : `<p class="empty-trick">${says(names, trick.leader, _("{name} lead."), _("{name} leads."))}</p>`;
@@ -82,7 +82,7 @@ export default {
           )
         : "";
     const kinaTag = kina ? ` <span class="tag">${esc(_("kina!"))}</span>` : "";
-    return collectTable(view, legal, aside, `${esc(heading)}${kinaTag}`, slots);
+    return collectTable(view, legal, aside, `${heading}${kinaTag}`, slots);
   },
 
   /**
