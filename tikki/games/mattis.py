@@ -118,6 +118,9 @@ COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
 MINI: Mapping[str, Any] = {"ranks": 2, "suits": 2, "hand": 1, "max_moves": 30}
 """The ``mini`` preset: two suits of two ranks (no dreck), one card each (for CFR)."""
+MEDIUM: Mapping[str, Any] = {"ranks": 5, "suits": 1, "hand": 2, "max_moves": 40}
+"""The ``medium`` research rung: one suit of five ranks (ten to ace), two cards each,
+a stock of one; tens of thousands of histories, several deals per information set."""
 DRECK_LIMIT = 6
 FROM_HAND, FROM_STOCK, SLOUGHED = 0, 1, 2
 HOW = ("hand", "stock", "slough")
@@ -241,7 +244,7 @@ class Mattis(FrenchGame):
         max_moves_option(),
         *research_options("AM-1"),
     )
-    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mini": MINI}
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mini": MINI, "medium": MEDIUM}
     rules_text = RULES_TEXT
     summary = (
         "3 players (2–5 work), about 10 minutes. A shedding game in two phases: collect cards"

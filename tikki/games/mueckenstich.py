@@ -99,6 +99,9 @@ MINI: Mapping[str, Any] = {
 }
 """The ``mini`` preset (three players): two colours, each ``12 12 M``, two cards each, one
 deal and one round without discards: six cards, two tricks (for exact methods, CFR)."""
+MEDIUM: Mapping[str, Any] = {**MINI, "values": 2}
+"""The ``medium`` research rung (three players): the mini's deck with the 11 of each
+colour, eight cards of which six are dealt (two stay unseen), two tricks."""
 RESEARCH_OPTIONS = (
     OptionSpec(
         "colours",
@@ -292,7 +295,7 @@ class Mueckenstich(Game):
     max_players = 6
     default_players = 4
     option_specs = RESEARCH_OPTIONS
-    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mini": MINI}
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mini": MINI, "medium": MEDIUM}
     harness = HarnessParts(
         conformance=(
             (3, {}),

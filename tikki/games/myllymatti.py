@@ -87,6 +87,9 @@ PHASE_NAMES = ("collect", "shed", "over")
 TAKE_MODES = ("top", "bottom", "all")
 MINI: Mapping[str, Any] = {"ranks": 2, "suits": 2, "hand": 1, "max_moves": 30}
 """The ``mini`` preset: two suits of two ranks, one card each (for exact methods, CFR)."""
+MEDIUM: Mapping[str, Any] = {"ranks": 5, "suits": 1, "hand": 2, "max_moves": 40}
+"""The ``medium`` research rung: one suit of five ranks (ten to ace), two cards each,
+a stock of one; tens of thousands of histories, several deals per information set."""
 
 RULES_TEXT = rules_text("myllymatti", "en")
 """The English rules, ``tikki/rules/myllymatti.en.md`` (all languages: ``tikki.rules``)."""
@@ -150,6 +153,7 @@ class Myllymatti(FrenchGame):
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "koira": {"duel": False, "take": "bottom", "runs": True},
         "mini": MINI,
+        "medium": MEDIUM,
     }
     rules_text = RULES_TEXT
     summary = (

@@ -253,8 +253,8 @@ SEED_BYTES = 4
 """The chance nodes of ``chance=seed``: one byte of the 32-bit seed each."""
 
 
-EXPLICIT_DECK = 7
-"""The largest deck whose deals are explicit chance outcomes (7! = 5,040 deck orders)."""
+EXPLICIT_DECK = 8
+"""The largest deck whose deals are explicit chance outcomes (8! = 40,320 deck orders)."""
 INFO_TENSOR_MAX = 50_000
 """The largest information-state tensor provided (floats; its size grows with max_moves)."""
 
