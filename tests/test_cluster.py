@@ -1,6 +1,6 @@
 """Several ``tikki serve --cluster`` processes on one PostgreSQL database:
-each live table is owned by exactly one of them (an advisory lock), a table moves to the
-process a request reaches (handover by ``LISTEN/NOTIFY``), and a killed process's tables
+each live table is owned by exactly one of them (an advisory lock), a request that reaches
+another process is forwarded to the owner (the table stays), and a killed process's tables
 go on elsewhere (the orphan scan), with every acknowledged move kept and none twice.
 
 Real processes: ``python -m tikki.cli serve --cluster --port 0``.  ``TIKKI_TEST_POSTGRES``
@@ -190,10 +190,10 @@ def ws_url(http: httpx.Client, tid: str) -> str:
 def test_handover_between_two_processes(
     tmp_path: Path, postgres_url: str, reference: dict[str, Any]
 ) -> None:
-    """A table made through one process and played through the other moves between
-    them, each time at once; its WebSockets are told to reconnect (1012); the game is the
-    same move for move as in one process, every move stored once, in order."""
-    from websockets.exceptions import ConnectionClosed
+    """A table made through one process and played through the other stays where it
+    is: the other forwards every request to the owner, so there is no handover (the
+    lock stays the first's, its WebSocket is never closed and sees every move); the game
+    is the same move for move as in one process, every move stored once, in order."""
     from websockets.sync.client import connect
 
     log = tmp_path / "cluster.log"
@@ -205,23 +205,26 @@ def test_handover_between_two_processes(
             watcher.send(json.dumps({"type": "hello"}))
             assert json.loads(watcher.recv(SLACK))["type"] == "state"
             play_moves(http_a, tid, token, 3)
-            seq = play_moves(http_b, tid, token, 3)  # b takes it over from a
-            with pytest.raises(ConnectionClosed) as closed:
-                while True:
-                    watcher.recv(SLACK)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
-        lobby = http_a.get("/api/tables", params={"status": "playing"}).json()["tables"]
-        assert next(t["seq"] for t in lobby if t["id"] == tid) >= seq  # a's lobby: b's table
-        play_moves(http_a, tid, token, 2)  # and back
-        play_moves(http_b, tid, token, None)
+            seq = play_moves(http_b, tid, token, 3)  # forwarded to a: no handover
+            assert held_locks(postgres_url, [tid])[tid] == ["tikki a"]
+            lobby = http_b.get("/api/tables", params={"status": "playing"}).json()["tables"]
+            assert next(t["seq"] for t in lobby if t["id"] == tid) >= seq  # b's lobby: a's
+            play_moves(http_a, tid, token, 2)
+            play_moves(http_b, tid, token, None)
+            seen = json.loads(watcher.recv(SLACK))
+            while seen["status"] != "finished":  # never closed: every move reaches it
+                seen = json.loads(watcher.recv(SLACK))
         record = http_a.get(f"/api/tables/{tid}/record").json()
         assert http_b.get(f"/api/tables/{tid}/record").json() == record
-        finished = http_a.get("/api/tables", params={"status": "finished"}).json()["tables"]
+        finished = http_b.get("/api/tables", params={"status": "finished"}).json()["tables"]
         assert tid in [t["id"] for t in finished]
+    assert [h["move"] for h in seen["view"]["history"]] == record["moves"]
     assert record["moves"] == reference["moves"] and record["outcome"] == reference["outcome"]
     assert [m for _s, m in stored_moves(postgres_url, tid)] == record["moves"]
     contiguous(postgres_url)
-    assert "Traceback" not in log.read_text()
+    text = log.read_text()
+    assert "handed table" not in text and "took over table" not in text, text[-3000:]
+    assert "Traceback" not in text
 
 
 def uninterrupted(seed: int) -> list[str]:

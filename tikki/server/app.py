@@ -34,6 +34,7 @@ from tikki.server.analysis import Analyses
 from tikki.server.cluster import ClusterOwnership
 from tikki.server.db import Store, default_db_url, is_outage
 from tikki.server.errors import ApiError
+from tikki.server.forward import Forward
 from tikki.server.lang import LanguageMiddleware
 from tikki.server.limits import BODY_TIMEOUT, MAX_MESSAGE, BodyLimit
 from tikki.server.outbox import TransportControl
@@ -157,6 +158,7 @@ def create_app(
     manager.on_finished = app.state.ratings.finished
     app.state.max_message = max_message
     app.state.body_timeout = body_timeout
+    app.add_middleware(Forward)  # innermost: a table another process owns goes there
     app.add_middleware(BodyLimit, limit=max_message, paths={"/api/replay": replay.MAX_RECORD})
     app.add_middleware(headers.SecurityHeaders)
     app.add_middleware(LanguageMiddleware)  # every text below in the request's language

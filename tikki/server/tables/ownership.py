@@ -1,8 +1,8 @@
 """Finding a table wherever it is, :class:`Finder`: in memory, in the database, or (a
 cluster of processes, ``--cluster``, :mod:`tikki.server.cluster`) at another process.  In
-a cluster it claims the tables nobody holds, takes a table over when an HTTP request for
-it arrives here, hands its own over when another process asks, routes a WebSocket of
-another process's table to that process (:meth:`Finder.route`: never a takeover), and
+a cluster it claims the tables nobody holds, hands its own over when another process
+asks (a drain, a rebalance), routes a WebSocket or an HTTP request of another process's
+table to that process (:meth:`Finder.route`, :meth:`Finder.owner`: never a takeover), and
 shows other processes' tables in the lobby without taking them."""
 
 from __future__ import annotations
@@ -99,6 +99,20 @@ class Finder:
                     raise table_moved(table_id)
                 return hop
         return await self.get(table_id)
+
+    async def owner(self, table_id: str) -> Hop | None:
+        """The other process of a cluster that owns ``table_id`` now, where an HTTP
+        request for it is forwarded (``None``: this process holds it, nobody does, or
+        the owner cannot be read now: the request is served here)."""
+        if not self.ownership.clustered or not 0 < len(table_id) <= 32:
+            return None
+        if self.registry.held(table_id) is not None or table_id in self._loading:
+            return None
+        try:
+            return await self.ownership.route(table_id)
+        except Exception as err:
+            report(f"finding the owner of table {table_id}", err, table_id)
+            return None
 
     async def _from_store(self, table_id: str) -> Table:
         """A table read back from the database (a finished one, or one that was
@@ -208,8 +222,9 @@ class Finder:
         return table
 
     async def _get_clustered(self, table_id: str) -> Table:
-        """A table that this process of a cluster does not hold: take it over (its owner
-        hands it over, or died) and rebuild it; one take-over per table at a time."""
+        """A table that this process of a cluster does not hold: take it over if nobody
+        holds it (its owner died or stopped) and rebuild it (``unavailable``: another
+        process holds it); one take-over per table at a time."""
         pending = self._loading.get(table_id)
         if pending is None:
             pending = asyncio.ensure_future(self._take_over(table_id))
@@ -220,17 +235,18 @@ class Finder:
     async def _take_over(self, table_id: str) -> Table:
         if not 0 < len(table_id) <= 32:
             raise unknown_table(table_id)
-        try:
-            taken = await self.ownership.take(table_id)
+        try:  # never asked of its owner: a request for it is forwarded there
+            taken = await self.ownership.acquire(table_id)
         except Exception as err:
             report(f"taking table {table_id} over", err, table_id)
             taken = False
         if not taken:
             raise table_moving(table_id)
         table = await self._load_owned(table_id)
-        if table is not None:
+        if table is not None and table.status != "finished":  # (a finished one is read)
             self.ownership.counts["takeovers"] += 1
-            log.info("took over table %s for a request", table_id, extra={"table": table_id})
+            log.info("took over table %s for a request (nobody held it)", table_id,
+                     extra={"table": table_id})  # fmt: skip
         return table if table is not None else await self._from_store(table_id)
 
     async def hand_over(self, table_id: str) -> None:
@@ -267,7 +283,7 @@ class Finder:
                 found[table_id] = cached[1]
             else:
                 wanted.append(table_id)
-        rows = await self.storage.run(self.storage.store.load_listed, wanted) if wanted else []
+        rows = await self.storage.read(self.storage.store.load_listed, wanted) if wanted else []
         for row in rows:
             listed = self._listed(row)
             if listed is not None:
