@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install and start what the web-table tests need on a fresh Debian machine:
-# Debian's Chromium (for Playwright, no browser download), a PostgreSQL server and nginx
+# Debian's Chromium (for Playwright, no browser download), a PostgreSQL server, nginx
 # (the cluster's proxy: the tests and `make cluster` run their own nginx as the current user
-# on a high port with their own config; the package's system instance is not started).
+# on a high port with their own config; the package's system instance is not started) and
+# HAProxy (tests/test_haproxy.py runs its own from deploy/haproxy.cfg; no system instance).
 # Prints the PostgreSQL URL for the tests on its last line. Safe to run again.
 set -euo pipefail
 SUDO=""
@@ -13,15 +14,17 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pg_lsclusters >/dev/null 2>&1 && [ -n "$(ls /usr/lib/postgresql 2>/dev/null)" ] \
     || need+=(postgresql)
 [ -x /usr/sbin/nginx ] || need+=(nginx)
+[ -x /usr/sbin/haproxy ] || need+=(haproxy)
 if [ "${#need[@]}" -gt 0 ]; then
     echo "installing Debian packages: ${need[*]}" >&2
     $SUDO apt-get update -qq >&2
     # The nginx package would start a system instance on port 80 (and fail the install
-    # where port 80 is taken): a policy-rc.d (invoke-rc.d(8)) refuses that one start.
+    # where port 80 is taken): a policy-rc.d (invoke-rc.d(8)) refuses that start (and
+    # HAProxy's, which the tests do not use either).
     policy=""
     if [ ! -e /usr/sbin/policy-rc.d ]; then
         policy=/usr/sbin/policy-rc.d
-        printf '#!/bin/sh\n[ "$1" = nginx ] && exit 101\nexit 0\n' | $SUDO tee "$policy" >/dev/null
+        printf '#!/bin/sh\ncase "$1" in nginx|haproxy) exit 101;; esac\nexit 0\n' | $SUDO tee "$policy" >/dev/null
         $SUDO chmod 755 "$policy"
         trap '$SUDO rm -f "$policy"' EXIT
     fi
