@@ -8,16 +8,21 @@ their owner dies, drains or is told to rebalance.
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from tests._server import auth
 from tests.test_cluster import (
+    BOTS,
     GAME,
+    SLACK,
     contiguous,
     held_locks,
     nodes,
     play_moves,
     stored_moves,
+    wait_for,
 )
 
 
@@ -63,3 +68,57 @@ def test_http_requests_at_a_process_that_does_not_own_the_table(
     assert record["moves"] == [m for _s, m in stored_moves(postgres_url, tid)]
     contiguous(postgres_url)
     assert "Traceback" not in log.read_text()
+
+
+def cluster_command(*args: str) -> subprocess.CompletedProcess[str]:
+    """``tikki cluster ARGS`` in a process of its own."""
+    command = [sys.executable, "-m", "tikki.cli", "cluster", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=SLACK)
+
+
+def test_rebalance_and_drain(tmp_path: Path, postgres_url: str) -> None:
+    """Three processes; twelve bots' tables made through a (a holds them all): ``tikki cluster
+    rebalance`` leaves each process four, handed over one at a time; ``tikki cluster
+    drain a`` leaves a none (and a table made through a afterwards goes to the others
+    too); the bots' tables play on with every move stored once, in order; each hand-over
+    is an INFO line and counted."""
+    log = tmp_path / "cluster.log"
+    with nodes(postgres_url, log, ["a", "b", "c"], "--bot-delay", "1.5") as started:
+        http_a = started[0][1]
+        made = []
+        for i in range(12):
+            r = http_a.post("/api/tables", json={**BOTS, "seed": 300 + i})
+            assert r.status_code == 201, r.text
+            made.append(r.json()["table"]["id"])
+        assert all(h == ["tikki a"] for h in held_locks(postgres_url, made).values())
+        done = cluster_command("rebalance", "--db", postgres_url)
+        assert done.returncode == 0, done.stderr
+        assert "tables per process: a: 4, b: 4, c: 4" in done.stdout, done.stdout
+        held = held_locks(postgres_url, made)
+        assert sorted(len([t for t in made if held[t] == [f"tikki {n}"]]) for n in "abc") == [
+            4,
+            4,
+            4,
+        ]
+        done = cluster_command("drain", "a", "--db", postgres_url)
+        assert done.returncode == 0, done.stderr
+        assert "a drained: its 4 tables went to the others" in done.stdout, done.stdout
+        held = held_locks(postgres_url, made)
+        assert all(h in (["tikki b"], ["tikki c"], []) for h in held.values()), held
+        r = http_a.post("/api/tables", json={**BOTS, "seed": 999})
+        assert r.status_code == 201, r.text
+        tid = r.json()["table"]["id"]
+        wait_for(lambda: held_locks(postgres_url, [tid])[tid] in (["tikki b"], ["tikki c"]),
+                 "the table made at the draining process to move")  # fmt: skip
+        r = http_a.get(f"/api/tables/{tid}")
+        assert r.status_code == 200, r.text  # forwarded to its new owner
+        metrics = http_a.get("/metrics").text  # 8 to rebalance, 4 drained, 1 made since
+        assert "tikki_handovers_total 13.0" in metrics, metrics[:2000]
+        wrong = cluster_command("drain", "nobody", "--db", postgres_url)
+        assert wrong.returncode != 0 and "no process named 'nobody'" in wrong.stderr + wrong.stdout
+        assert "Traceback" not in wrong.stderr
+    contiguous(postgres_url)
+    text = log.read_text()
+    assert "draining: handing 4 tables to the other processes" in text
+    assert text.count("(handed to this process)") == 13
+    assert "Traceback" not in text

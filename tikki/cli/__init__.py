@@ -1,5 +1,5 @@
 """The ``tikki`` command: play, replay, analyse, rules, games, arena, dataset, serve, ratings,
-train, db.
+train, db, cluster.
 
 Every command reports bad input (an unknown game, option, bot or a broken record) with a
 clear message and exit status 2 (usage) or 1 (bad record), never a traceback.
@@ -12,7 +12,20 @@ lists them.
 
 from __future__ import annotations
 
-from tikki.cli import analyse, arena, dataset, db, games, play, ratings, replay, rules, serve, train
+from tikki.cli import (
+    analyse,
+    arena,
+    cluster,
+    dataset,
+    db,
+    games,
+    play,
+    ratings,
+    replay,
+    rules,
+    serve,
+    train,
+)
 from tikki.cli.entry import bare_options, main
 from tikki.cli.shared import app, choose_language, parse_options
 
@@ -28,5 +41,6 @@ app.command("serve")(serve.serve_command)
 app.command("ratings")(ratings.ratings_command)
 app.command("train")(train.train_command)
 app.add_typer(db.app, name="db")
+app.add_typer(cluster.app, name="cluster")
 
 __all__ = ["app", "bare_options", "main", "parse_options"]

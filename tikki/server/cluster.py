@@ -15,6 +15,11 @@ Processes talk through ``LISTEN/NOTIFY`` on one more connection each:
 * ``tikki_lobby``: a table was created, joined, finished or expired (each process forgets
   its cached copy, so its lobby is right whichever process a request reaches).
 * ``tikki_cluster``: a process stopped on purpose; the others claim its tables at once.
+  The operator's orders go on it too (``tikki cluster drain NODE``: ``{"drain": NODE}``,
+  the process hands every table to the others and takes no new ones;
+  ``tikki cluster rebalance``: ``{"rebalance": true}``, a process holding more than its
+  share hands the excess over), and a process handing a table to another names it
+  (``{"take": T, "node": NODE}``: NODE claims T at once).
 
 Any process serves any socket: each process notes in ``tikki_nodes`` (keyed by its lock
 connection's backend pid) the address where the others reach it and a secret of its own;
@@ -110,6 +115,32 @@ WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
 this process does, or the holder noted no address)."""
 
 
+HOLDINGS = f"""
+WITH live AS MATERIALIZED (
+    SELECT id, {KEY_SQL.format(ns="%(ns)s", id="id")} AS key
+    FROM tikki_tables WHERE status IN ('waiting', 'playing')
+)
+SELECT n.node, live.id FROM tikki_nodes n
+LEFT JOIN pg_locks l ON l.pid = n.pid AND l.locktype = 'advisory' AND l.granted
+    AND l.objsubid = 1
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+LEFT JOIN live ON live.key = ((l.classid::bigint << 32) | l.objid::bigint)
+WHERE n.pid IN (SELECT pid FROM pg_stat_activity)
+"""
+"""Every live process of the cluster (``tikki_nodes``) with the live tables whose lock it
+holds (a process holding none: one row with a null id)."""
+
+
+def holdings(rows: Iterable[tuple[Any, Any]]) -> dict[str, list[str]]:
+    """The rows of :data:`HOLDINGS` as each process's name and its tables."""
+    held: dict[str, list[str]] = {}
+    for node, table in rows:
+        mine = held.setdefault(str(node), [])
+        if table is not None:
+            mine.append(str(table))
+    return held
+
+
 @dataclass(frozen=True)
 class Hop:
     """Where a socket of a table owned by another process goes: the owner's address
@@ -143,6 +174,9 @@ class LocksLost(Exception):
         self.tables = tables
 
 
+Ordered = Callable[[str, str], Coroutine[Any, Any, None]]
+"""The manager's handler of an operator's order: ``("drain", "")``, ``("rebalance",
+"")`` or ``("take", TABLE)`` (another process handed TABLE to this one)."""
 HandOver = Callable[[str], Coroutine[Any, Any, None]]
 """The manager's handler of a handover request: forget the table, then release it."""
 Changed = Callable[[str], None]
@@ -162,6 +196,9 @@ class Ownership:
         """This process's name (logs, ``pg_stat_activity.application_name``)."""
         self.scan_wanted = asyncio.Event()
         """Set when a scan should run now (a process stopped and freed its tables)."""
+        self.ordered: Ordered | None = None
+        """Called for an operator's order to this process (drain, rebalance) and for a
+        table another process hands to it (set by the manager)."""
         self.counts: Counter[str] = Counter()
         """What happened so far, for the metrics: ``takeovers`` and ``handovers`` (tables
         taken and given), ``lock_losses`` (tables whose lock went with a broken
@@ -217,6 +254,14 @@ class Ownership:
         """Whether a socket came relayed from another process (it shows this process's
         secret)."""
         return False
+
+    async def holdings(self) -> dict[str, list[str]]:
+        """Each live process of the cluster and the live tables it holds (this process
+        alone, holding nothing shared, without a cluster)."""
+        return {}
+
+    async def order(self, **payload: str) -> None:
+        """Say something to every process of the cluster (``tikki_cluster``)."""
 
 
 class ClusterOwnership(Ownership):
@@ -453,6 +498,22 @@ class ClusterOwnership(Ownership):
         """Whether ``secret`` is this process's own (a socket relayed by another)."""
         return secret is not None and secrets.compare_digest(secret, self.secret)
 
+    async def holdings(self) -> dict[str, list[str]]:
+        """Each live process of the cluster and the live tables whose lock it holds
+        (read on the lock connection: :data:`HOLDINGS`)."""
+        import psycopg
+
+        async with self._mutex:
+            try:
+                cursor = await self._run(HOLDINGS, {"ns": self.namespace})
+            except psycopg.errors.UndefinedTable:
+                return {}
+            return holdings(await cursor.fetchall())
+
+    async def order(self, **payload: str) -> None:
+        """NOTIFY :data:`CLUSTER` (a handed table named to its new owner)."""
+        await self._notify(CLUSTER, **payload)
+
     async def _notify(self, channel: str, **payload: str) -> None:
         text = json.dumps({"ns": self.namespace, **payload})
         async with self._mutex:
@@ -508,8 +569,25 @@ class ClusterOwnership(Ownership):
                 event.set()
         elif channel == LOBBY and self._changed is not None:
             self._changed(table)
-        elif channel == CLUSTER and data.get("node") != self.node:
+        elif channel == CLUSTER:
+            self._cluster_note(data)
+
+    def _cluster_note(self, data: dict[str, Any]) -> None:
+        """A process stopped (claim its tables), or an order: drain this process,
+        rebalance, or take a table handed to this one."""
+        order: tuple[str, str] | None = None
+        if "drain" in data:
+            order = ("drain", "") if data["drain"] == self.node else None
+        elif "rebalance" in data:
+            order = ("rebalance", "")
+        elif "take" in data:
+            order = ("take", str(data["take"])) if data.get("node") == self.node else None
+        elif data.get("node") != self.node:
             self.scan_wanted.set()
+        if order is not None and self.ordered is not None:
+            task = asyncio.create_task(self.ordered(*order), name=f"cluster-{order[0]}")
+            self._handing.add(task)
+            task.add_done_callback(self._handing.discard)
 
 
 def libpq_url(url: str) -> str:
@@ -528,6 +606,7 @@ __all__ = [
     "CHANNELS",
     "CLUSTER",
     "HANDOVER",
+    "HOLDINGS",
     "LOBBY",
     "RELEASED",
     "ClusterOwnership",
@@ -535,6 +614,7 @@ __all__ = [
     "LocksLost",
     "Ownership",
     "default_node",
+    "holdings",
     "is_postgres",
     "libpq_url",
     "lock_key",

@@ -69,6 +69,10 @@ class Finder:
         """Tables being taken over from another process (or the database), by id."""
         self._peeked: dict[str, tuple[float, Table]] = {}
         """Copies of other processes' tables for the lobby, with when they were read."""
+        self.draining = False
+        """Whether this process hands every table to the others and takes no new ones
+        (``tikki cluster drain``)."""
+        ownership.ordered = self.obey
 
     async def get(self, table_id: str) -> Table:
         """A table by id, from memory or (finished tables) from the database."""
@@ -149,6 +153,8 @@ class Finder:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wanted.wait(), SCAN_EVERY)
             wanted.clear()
+            if self.draining:
+                continue
             try:
                 await self.claim_orphans()
             except Exception as err:
@@ -235,6 +241,8 @@ class Finder:
     async def _take_over(self, table_id: str) -> Table:
         if not 0 < len(table_id) <= 32:
             raise unknown_table(table_id)
+        if self.draining:  # it takes no table: a finished one is only read
+            return await self._from_store(table_id)
         try:  # never asked of its owner: a request for it is forwarded there
             taken = await self.ownership.acquire(table_id)
         except Exception as err:
@@ -249,17 +257,102 @@ class Finder:
                      extra={"table": table_id})  # fmt: skip
         return table if table is not None else await self._from_store(table_id)
 
-    async def hand_over(self, table_id: str) -> None:
-        """Another process asks for a table this one owns: finish the move in flight,
-        forget the table, close its connections (they connect again, and reach the new
-        owner) and release its lock."""
+    async def hand_over(self, table_id: str, to: str = "", why: str = "asked") -> None:
+        """Hand a table this process owns over (another process asks, or ``to`` it for a
+        drain or rebalance): finish the move in flight, forget the table, close its
+        connections (they connect again, and reach the new owner), release its lock."""
         table = self.registry.tables.get(table_id)
         if table is not None:
             async with table.lock:
                 self.registry.forget(table_id)
         await self.ownership.release(table_id)
         self.ownership.counts["handovers"] += 1
-        log.info("handed table %s over to another process", table_id, extra={"table": table_id})
+        log.info("handed table %s over to %s (%s)", table_id, to or "another process", why,
+                 extra={"table": table_id})  # fmt: skip
+
+    async def obey(self, order: str, table_id: str) -> None:
+        """An order from the cluster: ``drain`` this process, ``rebalance``, or
+        ``take`` a table another process handed to this one."""
+        try:
+            if order == "drain":
+                await self.drain()
+            elif order == "rebalance":
+                await self.rebalance()
+            elif order == "take":
+                await self.take_handed(table_id)
+        except Exception as err:
+            report(f"the cluster's order {order}", err, table_id or None)
+
+    async def drain(self) -> None:
+        """Hand every table to the other processes, one at a time, each between two moves
+        (to the one holding fewest), and take no new ones: claim no orphan, take no table
+        for a request; go on handing over what is made here until the process stops."""
+        if self.draining:
+            return
+        self.draining = True
+        log.info("draining: handing %d tables to the other processes", self.owned)
+        said = False
+        while True:
+            mine = sorted(t.id for t in self.registry.live)
+            if mine:
+                said = False
+                held = await self.ownership.holdings()
+                others = {n: len(t) for n, t in held.items() if n != self.ownership.node}
+                if not others:
+                    log.warning("draining: no other process to take %d tables", len(mine))
+                for table_id in mine if others else []:
+                    target = min(others, key=lambda n: (others[n], n))
+                    await self.push(table_id, target, "drain")
+                    others[target] += 1
+            elif not said:
+                said = True
+                log.info("drained: this process holds no table")
+            await asyncio.sleep(SCAN_EVERY)
+
+    async def rebalance(self) -> None:
+        """Hand over the tables above this process's share (the live tables over the
+        processes, rounded up) to the processes below theirs, one at a time, each
+        between two moves; a draining process keeps draining instead."""
+        if self.draining:
+            return
+        held = await self.ownership.holdings()
+        counts = {n: len(t) for n, t in held.items()}
+        me = self.ownership.node
+        if me not in counts or len(counts) < 2:
+            return
+        total = sum(counts.values())
+        share = -(-total // len(counts))  # rounded up
+        mine = sorted(t.id for t in self.registry.live)
+        given = 0
+        while len(mine) > share:
+            target = min((n for n in counts if n != me), key=lambda n: (counts[n], n))
+            if counts[target] >= total // len(counts):
+                break  # every other process holds its share
+            await self.push(mine.pop(), target, "rebalance")
+            counts[target] += 1
+            given += 1
+        log.info("rebalanced: handed %d tables over (held %d, share %d of %d tables, %d "
+                 "processes)", given, len(mine) + given, share, total, len(counts))  # fmt: skip
+
+    async def push(self, table_id: str, target: str, why: str) -> None:
+        """Hand a table this process owns to the process ``target`` (drain, rebalance):
+        finish its move in flight, forget it, release its lock, and tell ``target`` to
+        claim it (or any process's next scan does)."""
+        await self.hand_over(table_id, target, why)
+        await self.ownership.order(take=table_id, node=target)
+
+    async def take_handed(self, table_id: str) -> None:
+        """Claim a table another process handed to this one (drain, rebalance), unless
+        this process drains or another claimed it first."""
+        if self.draining or self.registry.held(table_id) is not None:
+            return
+        if table_id in self._loading or not await self.ownership.acquire(table_id):
+            return
+        table = await self._load_owned(table_id)
+        if table is not None and table.status != "finished":
+            self.ownership.counts["takeovers"] += 1
+            log.info("took over table %s (handed to this process)", table_id,
+                     extra={"table": table_id})  # fmt: skip
 
     def lobby_changed(self, table_id: str) -> None:
         """Another process changed a table's lobby entry: read it again when shown."""
