@@ -20,6 +20,16 @@ the time until every one of its tables has stored a new move is measured (the ot
 process claims them in its orphan scan, every second, replays them, and its bots move
 after ``--takeover-delay``, which the time includes).
 
+**Saturation** (``--saturate``, instead of the above): ``--saturate-tables`` bot-only
+tables (random bots, bot delay 0) kept live at once on 1, 2 and 3 ``--cluster``
+processes (each table created on a process in turn, which owns it; finished ones are
+replaced), ``--seconds`` measured: moves/s (rows stored), the tikki processes' CPU (cores
+used, ms per move), PostgreSQL's own CPU beside them (every ``postgres`` process's
+``/proc/<pid>/stat``), commits per move, and the lobby of 87 tables as read on the last
+process (most of them another's: their lobby lines).  ``--baseline DIR`` runs the same on
+the code checked out in DIR (a ``git worktree`` of an earlier commit) in the same run,
+alternating with this checkout's.
+
 Run (a few minutes; the machine's other work shows in the numbers):
 ``nice -n 10 .venv/bin/python benchmarks/cluster.py [--tables 200] [--seconds 10]
 [--think 0.1] [--bot-delay 0.1] [--takeover 50,100,200]``. It needs PostgreSQL
@@ -185,6 +195,132 @@ def takeover_run(base: str, tables: int, args: argparse.Namespace) -> tuple[int,
     return len(before), statistics.median(times), max(times)
 
 
+def postgres_cpu() -> float:
+    """CPU seconds so far of every PostgreSQL server process on this machine."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        if text.split("(", 1)[1].split(")", 1)[0].startswith("postgres"):
+            fields = text.rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return total
+
+
+def live_and_moves(db: str) -> tuple[int, int]:
+    """Live tables, and moves stored, in the benchmark's schema."""
+    with psycopg.connect(db, autocommit=True) as conn:
+        live = conn.execute("SELECT count(*) FROM tikki_tables WHERE status <> 'finished'")
+        moves = conn.execute("SELECT count(*) FROM tikki_moves")
+        return int(live.fetchone()[0]), int(moves.fetchone()[0])  # type: ignore[index]
+
+
+@dataclass
+class Saturated:
+    """One saturation run's figures."""
+
+    label: str
+    moves_per_s: float
+    cores: float
+    cpu_ms_per_move: float
+    pg_cores: float
+    pg_ms_per_move: float
+    commits_per_move: float
+    lobby_s: list[float]
+
+
+@contextlib.contextmanager
+def code_of(folder: str | None) -> Iterator[None]:
+    """Start the servers from the code in ``folder`` (``None``: this checkout)."""
+    if folder is None:
+        yield
+        return
+    before, path = os.getcwd(), os.environ.get("PYTHONPATH")
+    os.chdir(folder)
+    os.environ["PYTHONPATH"] = folder
+    try:
+        yield
+    finally:
+        os.chdir(before)
+        if path is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = path
+
+
+def top_up(http: httpx.Client, urls: list[str], db: str, wanted: int, turn: int) -> int:
+    """Create bot-only tables, a process at a time in turn, until ``wanted`` are live."""
+    live, _ = live_and_moves(db)
+    seats = [{"kind": "bot", "bot": "random"}] * 3
+    for _ in range(max(0, wanted - live)):
+        made = http.post(f"{urls[turn % len(urls)]}/api/tables",
+                         json={"game": "mattis", "seats": seats})  # fmt: skip
+        made.raise_for_status()
+        turn += 1
+    return turn
+
+
+def saturate_run(label: str, base: str, nodes: int, args: argparse.Namespace) -> Saturated:
+    """``nodes`` cluster processes kept saturated with bot-only tables; their figures."""
+    with fresh_schema(base) as db, tempfile.TemporaryDirectory() as tmp:
+        cluster = Cluster(db, nodes, free_ports(nodes + 1), Path(tmp), OPEN, 0.0)
+        with cluster, httpx.Client(timeout=60) as http:
+            urls = [node.url for node in cluster.members]
+            pids = [node.proc.pid for node in cluster.members if node.proc is not None]
+            turn = top_up(http, urls, db, args.saturate_tables, 0)
+            time.sleep(args.ramp)
+            cpu0, pg0 = sum(cpu_seconds(pid) for pid in pids), postgres_cpu()
+            _, moves0 = live_and_moves(db)
+            commits0, _ = pg_figures(db)
+            began = time.monotonic()
+            while time.monotonic() - began < args.seconds:
+                turn = top_up(http, urls, db, args.saturate_tables, turn)
+                time.sleep(0.25)
+            elapsed = time.monotonic() - began
+            cpu, pg = sum(cpu_seconds(pid) for pid in pids) - cpu0, postgres_cpu() - pg0
+            _, moves1 = live_and_moves(db)
+            commits1, _ = pg_figures(db)
+            lobby = []
+            for _ in range(3):  # under load; each read after the lobby's copies expire
+                time.sleep(2.1)
+                start = time.monotonic()
+                listed = http.get(f"{urls[-1]}/api/tables",
+                                  params={"status": "playing", "limit": 87})  # fmt: skip
+                listed.raise_for_status()
+                lobby.append(time.monotonic() - start)
+    moves = max(moves1 - moves0, 1)
+    return Saturated(
+        label, moves / elapsed, cpu / elapsed, cpu / moves * 1000, pg / elapsed,
+        pg / moves * 1000, (commits1 - commits0) / moves, lobby,
+    )  # fmt: skip
+
+
+def saturate(base: str, args: argparse.Namespace) -> None:
+    """Every saturation configuration (with the baseline's code, alternating) and the table."""
+    rows = []
+    for n in _counts(args.nodes):
+        if args.baseline:
+            with code_of(args.baseline):
+                rows.append(saturate_run(f"{n} process(es), baseline", base, n, args))
+        rows.append(saturate_run(f"{n} process(es)", base, n, args))
+    table = Table(
+        title=f"saturated: {args.saturate_tables} bot-only Mattis tables live (random bots, "
+        f"bot delay 0), {args.seconds:g} s measured, {os.cpu_count()} cores on this machine"
+    )
+    for column in ("set-up", "moves/s", "tikki cores", "tikki CPU ms/move", "PG cores",
+                   "PG CPU ms/move", "commits/move", "lobby(87) s, non-owner"):  # fmt: skip
+        table.add_column(column, justify="right")
+    for row in rows:
+        table.add_row(
+            row.label, f"{row.moves_per_s:,.0f}", f"{row.cores:.2f}",
+            f"{row.cpu_ms_per_move:.2f}", f"{row.pg_cores:.2f}", f"{row.pg_ms_per_move:.2f}",
+            f"{row.commits_per_move:.2f}", " ".join(f"{s:.3f}" for s in row.lobby_s),
+        )  # fmt: skip
+    console.print(table)
+
+
 def main() -> None:
     """Run every configuration and print the two tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -200,8 +336,14 @@ def main() -> None:
     parser.add_argument("--nodes", default="1,2,3", help="process counts behind nginx (1,2,3)")
     parser.add_argument("--takeover", default="50,100,200", help="tables of the killed one")
     parser.add_argument("--takeover-delay", type=float, default=1.0, help="their bot delay")
+    parser.add_argument("--saturate", action="store_true", help="the saturation runs only")
+    parser.add_argument("--saturate-tables", type=int, default=150, help="live tables (150)")
+    parser.add_argument("--baseline", help="a checkout of earlier code to run beside this")
     args = parser.parse_args()
     base = os.environ.get("TIKKI_TEST_POSTGRES") or postgres_url()
+    if args.saturate:
+        saturate(base, args)
+        return
     rows = [load_run("1 process, no proxy", base, 1, False, args)]
     for n in (int(x) for x in args.nodes.split(",") if x):
         rows.append(load_run(f"{n} behind nginx", base, n, True, args))

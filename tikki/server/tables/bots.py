@@ -28,9 +28,10 @@ from tikki.server.tables.turns import FORCED
 log = logging.getLogger("tikki.server")
 T = TypeVar("T")
 
-BOT_TURNS = 4
+BOT_TURNS = 32
 """Bot turns (decide, apply, store, send) in progress at once; the others wait their turn,
-so people's moves never queue behind a flood of bot moves."""
+so people's moves never queue behind a flood of bot moves.  Their moves are stored by
+group commit, so a person's move waits at most for the group being written."""
 HINTS_KEPT = 1024
 """Positions whose hint is kept for later asks."""
 JUDGE = "judge"

@@ -344,7 +344,7 @@ class TableManager:
         (they stay reachable by their links)."""
         await self.timers.expire()
         statuses = STATUSES[which]
-        ids = await self.storage.run(self.store.table_ids, list(statuses), limit)
+        ids = await self.storage.read(self.store.table_ids, list(statuses), limit)
         tables = await self.finder.peek_many(ids)
         return [t for t in tables if t.status in statuses and not self.stalled(t)]
 

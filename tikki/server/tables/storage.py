@@ -57,6 +57,8 @@ class Storage:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="tikki-db-read")
+        """The lobby's reads, which never wait behind the moves being written."""
         self.errors = 0
         """Database errors of storage calls so far (each failed try; the metrics' count)."""
         self._waiting: list[tuple[MoveWrite, asyncio.Future[None]]] = []
@@ -69,6 +71,7 @@ class Storage:
     def restart(self) -> None:
         """A fresh storage thread (the manager starts again after :meth:`shutdown`)."""
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="tikki-db-read")
         self._waiting, self._writer = [], None
 
     async def add_move(self, write: MoveWrite) -> None:
@@ -124,24 +127,37 @@ class Storage:
                 future.set_result(None)
 
     def shutdown(self) -> None:
-        """Wait for the calls in flight and stop the thread."""
+        """Wait for the calls in flight and stop the threads."""
         self._thread.shutdown(wait=True)
+        self._reader.shutdown(wait=True)
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """:meth:`run` for a read that need not wait behind the writes (the lobby's): on
+        PostgreSQL on a reading thread of its own, on its own connection (SQLite keeps
+        one thread: an in-memory database has a single connection)."""
+        return await self.run(fn, *args, reader=self.store.engine.dialect.name != "sqlite")
 
     async def run(
-        self, fn: Callable[..., T], *args: Any, again: Callable[..., T] | None = None
+        self,
+        fn: Callable[..., T],
+        *args: Any,
+        again: Callable[..., T] | None = None,
+        reader: bool = False,
     ) -> T:
         """Run a storage call on the storage thread (never on the event loop).
 
         While the database is out of reach the call is made again, after pauses that
         double, for up to :data:`OUTAGE_WAIT` seconds, then refused: :func:`outage`.
         ``again`` is the call for those retries where ``fn`` is not safe to repeat (a
-        write whose commit may have happened before the connection broke)."""
+        write whose commit may have happened before the connection broke); ``reader``:
+        on the reading thread (:meth:`read`)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + OUTAGE_WAIT
         pause, call = FIRST_PAUSE, fn
         while True:
             try:
-                return await loop.run_in_executor(self._thread, call, *args)
+                thread = self._reader if reader else self._thread
+                return await loop.run_in_executor(thread, call, *args)
             except Exception as err:
                 if not is_outage(err):
                     raise
