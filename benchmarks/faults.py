@@ -447,9 +447,12 @@ def holders(db: str) -> dict[str, str]:
     return {t: by_key[lock_key(schema, t)] for t in ids if lock_key(schema, t) in by_key}
 
 
-async def moving_again(db: str, limit: float) -> tuple[float | None, int, list[str]]:
-    """Seconds until every table being played now has stored a move or ended, polled
-    every 0.1 s (None: not within ``limit``); how many tables; the ones still still."""
+async def moving_again(db: str, limit: float, since: float) -> tuple[float | None, int, list[str]]:
+    """Seconds from ``since`` (the fault's start) until every table being played now has
+    stored a move after now or ended, polled every 0.1 s (None: not within ``limit``); how
+    many tables; the ones still still. "Now" is after the fault was made (the signal sent,
+    the database server up again after its restart), so a move stored just before the
+    fault bit does not count."""
     started = time.monotonic()
     live: set[str] = set()
     before: dict[str, int] | None = None
@@ -468,7 +471,7 @@ async def moving_again(db: str, limit: float) -> tuple[float | None, int, list[s
         if now is None:
             continue
         waiting = {t for t in waiting if now.get(t, 0) <= before.get(t, 0) and t in still}
-    took = time.monotonic() - started
+    took = time.monotonic() - since
     return (None if waiting else took), len(live), sorted(waiting)
 
 
@@ -572,7 +575,7 @@ async def split_route(cluster: Cluster, db: str, load: Load, limit: float, fault
         sockets.append(ws)
     fault.what = f"{len(sockets)} tables with a spectator socket on a non-owner"
     fault.started = time.monotonic()
-    fault.moving_after_s, fault.tables, fault.still = await moving_again(db, limit)
+    fault.moving_after_s, fault.tables, fault.still = await moving_again(db, limit, fault.started)
     await asyncio.sleep(4.0)  # the sockets stay a while: any ping-pong would show
     after = await asyncio.to_thread(holders, db)
     fault.changed_hands = sum(1 for t, _ in stray if t in after and after[t] != owned.get(t))
@@ -600,7 +603,9 @@ async def inject(
             fault.what = f"SIGTERM of {cluster.members[victim].name}"
         else:
             fault.what = f"{pg.kind}: " + await asyncio.to_thread(pg.fault)
-        fault.moving_after_s, fault.tables, fault.still = await moving_again(db, limit)
+        fault.moving_after_s, fault.tables, fault.still = await moving_again(
+            db, limit, fault.started
+        )
         if victim >= 0:  # what systemd's Restart=always (or make cluster's runner) does
             await asyncio.to_thread(cluster.kill, victim)
             await asyncio.to_thread(cluster.start_node, victim)
