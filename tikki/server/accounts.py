@@ -689,20 +689,27 @@ async def end_session(session: str, request: Request, response: Response) -> dic
     return me(account)
 
 
-@router.post("/password")
-async def change_password(body: NewPassword, request: Request) -> dict[str, Any]:
-    """Change the password (the current one confirms it; the new one must be hard enough
-    to guess); every other session of the account ends."""
-    accounts = accounts_of(request)
+async def _confirmed(request: Request, accounts: Accounts, password: str) -> Account:
+    """The signed-in account whose ``password`` confirms a change (CSRF checked; a wrong
+    password counts as a failed login of this address, ``wrong_password``)."""
     account = await accounts.check_csrf(request) or await accounts.require(request)
     key, address = f"id:{account.id}", address_of(request)
     accounts.limit_login(key, address)
     stored = await asyncio.to_thread(accounts._password_hash, account.id)
     try:
-        await accounts.hashing.run(HASHER.verify, stored, body.password)
+        await accounts.hashing.run(HASHER.verify, stored, password)
     except (VerificationError, InvalidHashError):
         accounts.logins.failed(key, address)
         raise ApiError("wrong_password", _("wrong password")) from None
+    return account
+
+
+@router.post("/password")
+async def change_password(body: NewPassword, request: Request) -> dict[str, Any]:
+    """Change the password (the current one confirms it; the new one must be hard enough
+    to guess); every other session of the account ends."""
+    accounts = accounts_of(request)
+    account = await _confirmed(request, accounts, body.password)
     check_password(body.new_password, account.name)
     hashed = await accounts.hashing.run(HASHER.hash, body.new_password)
     await asyncio.to_thread(_rehash, accounts.engine, account.id, hashed)
@@ -733,15 +740,7 @@ async def delete_account(body: Password, request: Request, response: Response) -
     """Delete the account with its sessions and ratings (the password confirms it);
     its games stay, their seats named "anonymous"."""
     accounts = accounts_of(request)
-    account = await accounts.check_csrf(request) or await accounts.require(request)
-    key, address = f"id:{account.id}", address_of(request)
-    accounts.limit_login(key, address)
-    stored = await asyncio.to_thread(accounts._password_hash, account.id)
-    try:
-        await accounts.hashing.run(HASHER.verify, stored, body.password)
-    except (VerificationError, InvalidHashError):
-        accounts.logins.failed(key, address)
-        raise ApiError("wrong_password", _("wrong password")) from None
+    account = await _confirmed(request, accounts, body.password)
     seats = await asyncio.to_thread(accounts._delete, account.id)
     _anonymise_live(request, seats, account.id)
     response.delete_cookie(SESSION_COOKIE, path="/")
