@@ -69,7 +69,7 @@ def test_states_from_tikki_state_deck_and_record() -> None:
         spiel.state_from(game, tikki.load("mattis", 3).new_state(seed=1))
 
 
-def test_information_state_tensors_where_they_fit_and_a_clear_refusal_elsewhere() -> None:
+def test_information_state_tensors_perfect_recall_where_they_fit_compact_elsewhere() -> None:
     game = pyspiel.load_game("python_tikki_myllymatti(players=3,max_moves=150,rng_seed=1)")
     assert game.get_type().provides_information_state_tensor
     state = game.new_initial_state()
@@ -80,8 +80,7 @@ def test_information_state_tensors_where_they_fit_and_a_clear_refusal_elsewhere(
         state.apply_action(int(rng.choice(state.legal_actions())))
     after = state.information_state_tensor(0)
     assert len(after) == len(tensor) and after != tensor
-    full = _game()
-    assert not full.get_type().provides_information_state_tensor
-    with pytest.raises(NotImplementedError, match="lower max_moves"):
-        full.new_initial_state().information_state_tensor(0)
+    full = _game()  # the default cap: the compact tensor (tests/test_interop_info_tensor.py)
+    assert full.get_type().provides_information_state_tensor
+    assert len(full.new_initial_state().information_state_tensor(0)) <= 5_000
     assert len(full.new_initial_state().observation_tensor(0)) == full.observation_tensor_size()

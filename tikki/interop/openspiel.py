@@ -42,10 +42,15 @@ What the adapter provides
   by one slot per move of the seat's view's history, up to ``max_moves``: the acting seat
   (relative, one-hot), the action id (one-hot; one more column for a move hidden from the
   seat, ``discard ?``) and every card the entry shows the seat (the move's, a turned or
-  drawn card).  It is provided where it holds at most :data:`INFO_TENSOR_MAX` floats (the
-  mini games, or a game with a lower ``max_moves``; the game type says
-  ``provides_information_state_tensor``); elsewhere ``information_state_tensor`` raises
-  ``NotImplementedError`` saying so.  A public observer (``private_info=NONE``) uses
+  drawn card).  That is the tensor where it holds at most :data:`INFO_TENSOR_MAX` floats
+  (the research rungs, or a game with a lower ``max_moves``).  Past it (the full games at
+  the default cap) the tensor is compact, a fixed-size summary instead of perfect recall:
+  the observation, then per seat (relative) the cards its moves showed and the other
+  cards its history entries showed (each card's share of its copies), its moves and its
+  hidden moves over the move cap, then the last :data:`COMPACT_MOVES` moves, newest
+  first, in the slots above (Myllymatti with 3 players: 2,676 floats).  Either is made
+  from ``view(seat)`` and the encoder's observation only, so equal views give equal
+  tensors and no hidden card is in it.  A public observer (``private_info=NONE``) uses
   ``view(None)``.
 * ``resample_from_infostate(player, sampler)`` returns ``game.sample_state(view, rng)``
   wrapped as a state of this game (its ``history()`` is empty: OpenSpiel's Python states
@@ -256,7 +261,10 @@ SEED_BYTES = 4
 EXPLICIT_DECK = 8
 """The largest deck whose deals are explicit chance outcomes (8! = 40,320 deck orders)."""
 INFO_TENSOR_MAX = 50_000
-"""The largest information-state tensor provided (floats; its size grows with max_moves)."""
+"""The largest perfect-recall information-state tensor (floats; its size grows with
+max_moves); a configuration past it gets the compact tensor instead."""
+COMPACT_MOVES = 16
+"""The last moves the compact information-state tensor holds one slot each for."""
 
 
 def _no_info_tensor(size: int) -> str:
@@ -288,6 +296,10 @@ class _Adapter:
         n, a, d = game.players, len(self.actions), len(self.cards)
         self.slot = n + a + 1 + d
         self.info_size = self.encoder.size + self.length * self.slot
+        self.compact = self.info_size > INFO_TENSOR_MAX
+        if self.compact:  # a fixed-size summary of the history (see the module notes)
+            self.copies = {c: deck.count(c) for c in self.cards}
+            self.info_size = self.encoder.size + n * (2 * d + 2) + COMPACT_MOVES * self.slot
         self.info_tensor_ok = self.info_size <= INFO_TENSOR_MAX
 
     def check_info_tensor(self) -> None:
@@ -300,10 +312,14 @@ class _Adapter:
         of its view's history (see the module notes)."""
         out = np.zeros(self.info_size, np.float32)
         self.encoder.encode(state, seat, out[: self.encoder.size])
+        history = state.view(seat)["history"]
+        if self.compact:
+            self._compact(history, seat, out[self.encoder.size :])
+            return out
         n, a = self.game.players, len(self.actions)
         index, cards = self.actions.index, self.cards
         at = self.encoder.size
-        for entry in state.view(seat)["history"][: self.length]:
+        for entry in history[: self.length]:
             out[at + (entry["seat"] - seat) % n] = 1.0
             move = index.get(entry["move"])
             out[at + n + (a if move is None else move)] = 1.0
@@ -311,6 +327,35 @@ class _Adapter:
                 out[at + n + a + 1 + cards[card]] = 1.0
             at += self.slot
         return out
+
+    def _compact(self, history: list[Any], seat: int, out: npt.NDArray[np.float32]) -> None:
+        """The compact summary of ``seat``'s view's history into ``out``: per seat (relative
+        to ``seat``) the cards its moves showed and the other cards its entries showed
+        (each card's share of its copies), its moves and its hidden moves (over the move
+        cap); then the last :data:`COMPACT_MOVES` moves, newest first, one slot each."""
+        n, a, d = self.game.players, len(self.actions), len(self.cards)
+        index, cards, copies = self.actions.index, self.cards, self.copies
+        block = 2 * d + 2
+        for entry in history:
+            base = (entry["seat"] - seat) % n * block
+            shown = _cards_in(entry["move"], cards)
+            for card in shown:
+                out[base + cards[card]] += 1.0 / copies[card]
+            rest = {k: v for k, v in entry.items() if k not in ("move", "seat")}
+            for card in _cards_in(rest, cards) - shown:
+                out[base + d + cards[card]] += 1.0 / copies[card]
+            out[base + 2 * d] += 1.0 / self.length
+            if entry["move"] not in index:
+                out[base + 2 * d + 1] += 1.0 / self.length
+        np.minimum(out[: n * block], 1.0, out=out[: n * block])
+        at = n * block
+        for entry in reversed(history[-COMPACT_MOVES:]):
+            out[at + (entry["seat"] - seat) % n] = 1.0
+            move = index.get(entry["move"])
+            out[at + n + (a if move is None else move)] = 1.0
+            for card in _cards_in(entry, cards):
+                out[at + n + a + 1 + cards[card]] = 1.0
+            at += self.slot
 
 
 def distinct_deals(game: tikki.Game) -> tuple[list[tuple[str, ...]], list[float]]:
