@@ -20,15 +20,17 @@ Per fault it counts:
 - **moving after**: seconds from the fault until every table that was being played when
   it began has stored a move (or ended); for the split route, from the moment the
   stray sockets are open;
-- the close codes the people's sockets saw, moves refused ``unavailable``, reconnects, and
-  for the split route the tables that changed hands (its target is none).
+- the close codes the people's sockets saw, moves refused ``unavailable`` or ``moved``
+  (both say: send it again), reconnects, and for the split route the tables that changed
+  hands (its target is none).
 
 **PostgreSQL.** By default the benchmark runs its own PostgreSQL server (``initdb`` in a
 temporary directory, on a free port, as the ``postgres`` user when run as root), so that
 ``pg_ctl restart -m fast`` restarts a real server without touching anyone else's. With
 ``--db URL`` (or where no ``initdb`` is found) it uses that server in a fresh schema and the
-database fault is ``pg_terminate_backend`` of every tikki session instead; the output
-says which was done.
+database fault is ``pg_terminate_backend`` of every session of its own tikki processes
+instead (found by their connections' local ports, so nobody else's sessions on that
+server are touched); the output says which was done.
 
 **Load.** Modest by default (the machine it was written on has 2 shared cores): 12
 people over WebSockets, 4 over HTTP and 16 bot tables, bots waiting ``--bot-delay`` 0.4 s.
@@ -87,6 +89,8 @@ class Postgres:
         self.bin = _pg_bin()
         self.url = ""
         self.kind = ""
+        self.schema = ""
+        self.base = ""
 
     @property
     def own(self) -> bool:
@@ -102,12 +106,15 @@ class Postgres:
             base = self.shared or os.environ.get("TIKKI_TEST_POSTGRES", "")
             if not base:
                 raise SystemExit("no initdb found: give --db URL (or TIKKI_TEST_POSTGRES)")
-            schema = f"tikki_faults_{uuid.uuid4().hex[:8]}"
+            schema = self.schema = f"tikki_faults_{uuid.uuid4().hex[:8]}"
+            self.base = base
             with psycopg.connect(base, autocommit=True) as conn:
                 conn.execute(f"CREATE SCHEMA {schema}")
             joiner = "&" if "?" in base else "?"
             self.url = f"{base}{joiner}options={quote(f'-csearch_path={schema}')}"
-            self.kind = "pg_terminate_backend of every tikki session (shared server)"
+            self.kind = (
+                "pg_terminate_backend of every session of the benchmark's processes (shared server)"
+            )
         return self.url
 
     def _init(self) -> None:
@@ -159,25 +166,58 @@ class Postgres:
         log = str(self.dir / "postgres.log")
         self._as_pg(["pg_ctl", "-D", str(self.dir / "data"), "-l", log, "-m", "fast", "-w", action])
 
-    def fault(self) -> str:
-        """Restart the server (own) or end the tikki sessions (shared); what was done."""
+    def fault(self, pids: list[int]) -> str:
+        """Restart the server (own), or end the PostgreSQL sessions of the processes
+        ``pids`` (shared: only this benchmark's, found by their connections' ports, so
+        that nobody else's tikki on the same server is touched); what was done."""
         if self.own:
             started = time.monotonic()
             self._ctl("restart")
             return f"restarted in {time.monotonic() - started:.2f} s"
+        ports = sorted(
+            local_ports(
+                pids, remote_port=psycopg.conninfo.conninfo_to_dict(self.url).get("port") or 5432
+            )
+        )
         with psycopg.connect(self.url, autocommit=True) as conn:
             rows = conn.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE application_name LIKE 'tikki%%' AND pid <> pg_backend_pid()"
+                "WHERE client_port = ANY(%s) AND pid <> pg_backend_pid()",
+                (ports,),
             ).fetchall()
         return f"{sum(1 for (done,) in rows if done)} sessions ended"
 
     def stop(self) -> None:
         """Stop the own server and remove its files."""
+        if self.dir is None and self.schema:
+            with contextlib.suppress(psycopg.Error), psycopg.connect(self.base) as conn:
+                conn.execute(f"DROP SCHEMA {self.schema} CASCADE")
         if self.dir is not None:
             with contextlib.suppress(subprocess.CalledProcessError):
                 self._ctl("stop")
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def local_ports(pids: list[int], remote_port: int | str) -> set[int]:
+    """The local TCP ports of the processes ``pids``' connections to ``remote_port``
+    (from /proc: the sockets among their open files, looked up in /proc/net/tcp{,6})."""
+    inodes: set[str] = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    target = os.readlink(fd)
+                    if target.startswith("socket:["):
+                        inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                parts = line.split()
+                local, remote, inode = parts[1], parts[2], parts[9]
+                if inode in inodes and int(remote.rsplit(":", 1)[1], 16) == int(remote_port):
+                    ports.add(int(local.rsplit(":", 1)[1], 16))
+    return ports
 
 
 def _pg_bin() -> Path | None:
@@ -319,7 +359,7 @@ class Load:
             with contextlib.suppress(TimeoutError):
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
                 if msg.get("type") == "error":
-                    if msg.get("code") == "unavailable":
+                    if msg.get("code") in ("unavailable", "moved"):
                         self.counts.unavailable.append(time.monotonic())
                     elif msg.get("code") not in ("stale", "not_your_turn"):
                         self.counts.errors.append(f"{msg.get('code')}: {msg.get('message')}")
@@ -377,7 +417,7 @@ class Load:
             await asyncio.sleep(0.1)
         else:
             code = answer.json().get("detail", {}).get("code")
-            if code == "unavailable":
+            if code in ("unavailable", "moved"):
                 self.counts.unavailable.append(time.monotonic())
             elif code != "stale":
                 self.counts.errors.append(answer.text[:200])
@@ -602,7 +642,8 @@ async def inject(
             cluster.members[victim].proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
             fault.what = f"SIGTERM of {cluster.members[victim].name}"
         else:
-            fault.what = f"{pg.kind}: " + await asyncio.to_thread(pg.fault)
+            pids = [n.proc.pid for n in cluster.members if n.proc is not None and n.alive]
+            fault.what = f"{pg.kind}: " + await asyncio.to_thread(pg.fault, pids)
         fault.moving_after_s, fault.tables, fault.still = await moving_again(
             db, limit, fault.started
         )
@@ -648,7 +689,7 @@ def report(faults: list[Fault], summary: dict[str, Any]) -> str:
         "5xx",
         "tracebacks",
         "closes",
-        "unavail.",
+        "refused",
         "reconn.",
     ]
     rows = []
