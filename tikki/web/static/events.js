@@ -130,7 +130,9 @@ function phaseText(event, names, game) {
   const declared = titled ? esc(titled.charAt(0).toUpperCase() + titled.slice(1)) : "";
   const text = PHASE_WORDS[phase] || declared || say("phase.other", { phase: esc(phase) });
   if (event.leader !== null && event.leader !== undefined && phase !== "discard") {
-    const leads = esc(leadClause(names, event.leader, phase === "score" ? "choose" : "lead"));
+    // tikki's own phases lead or choose; a phase only the game names (bidding) goes first
+    const verb = phase === "score" ? "choose" : PHASE_WORDS[phase] || !declared ? "lead" : "first";
+    const leads = esc(leadClause(names, event.leader, verb));
     return say("phase.led", { phase: text, leader: leads });
   }
   return say("phase.end", { phase: text });

@@ -157,8 +157,10 @@ export function buttonLabel(move) {
       return _("Double {colour}", { colour: colourChip(m.arg) });
     case "drop":
       return _("Drop {colour}", { colour: colourChip(m.arg) });
-    default:
-      return moveWord(move);
+    default: {
+      const title = moveTitle(move); // a button starts with a capital: "A bid of 2"
+      return title ? esc(title.charAt(0).toUpperCase() + title.slice(1)) : esc(move);
+    }
   }
 }
 

@@ -4,12 +4,13 @@
 // (`piles`), `scores` and the public facts the game declares (`seat_facts`); the stock, the trump, the trick in progress (`trick` as
 // `[{seat, card}]`) and the last trick; the hand and the move buttons are table.js's.
 import { esc } from "../api.js";
-import { cardChip } from "../cards.js";
+import { cardChip, colourChip } from "../cards.js";
 import { GAMES } from "../games.js";
 import { _ } from "../i18n.js";
 import { fact, roundHeadingHtml, says, stockPile, trickSlot } from "./common.js";
 import { winnersLine, wonBy } from "./seats.js";
 import { withMinus } from "../words.js";
+import { classify, moveTitle } from "../moves.js";
 
 /** @typedef {{seat: number, card: string}} Play */
 /** @typedef {{names: string[], legal: string[], outcome?: any}} Ctx */
@@ -27,6 +28,39 @@ export function plays(value) {
  * @returns {number[] | null} */
 function scores(view) {
   return Array.isArray(view.scores) ? view.scores : null;
+}
+
+/** Whether the seat to act leads a trick now: not when the game is over, and not in a
+ * phase whose moves are no cards (bids): our legal moves hold no card, or a move of this
+ * phase seen in the history has a declared title (`bid 2`: "a bid of 2").
+ * @param {any} view
+ * @param {Ctx} ctx
+ * @returns {boolean} */
+function leading(view, ctx) {
+  if (view.phase === "over" || view.to_act === null || view.to_act === undefined) return false;
+  if (ctx.legal.length) {
+    const { single, multi } = classify(ctx.legal);
+    return single.size > 0 || multi.length > 0;
+  }
+  return !titledPhases(view).has(view.phase);
+}
+
+/** The phases in which the history shows a move with a declared title (a bid). The game's
+ * first phase has no phase event: its moves count for the view's phase while no phase
+ * event has come.
+ * @param {any} view
+ * @returns {Set<string | null>} */
+function titledPhases(view) {
+  /** @type {Set<string | null>} */
+  const out = new Set();
+  /** @type {string | null} */
+  let phase = null;
+  for (const entry of Array.isArray(view.history) ? view.history : []) {
+    if (typeof entry?.move === "string" && moveTitle(entry.move) !== null) out.add(phase);
+    for (const event of entry?.events ?? []) if (event?.type === "phase") phase = String(event.phase);
+  }
+  if (phase === null && out.has(null)) out.add(String(view.phase));
+  return out;
 }
 
 export default {
@@ -63,7 +97,10 @@ export default {
   centre(view, ctx) {
     const { names } = ctx;
     const facts = [];
-    if (view.trump) facts.push(fact(_("Trump"), cardChip(String(view.trump))));
+    if (view.trump) {
+      const trump = String(view.trump); // a suit ("H": "♥ hearts") or a card turned up
+      facts.push(fact(_("Trump"), trump.length === 1 ? colourChip(trump) : cardChip(trump)));
+    }
     const last = view.last_trick;
     if (last && last.winner !== null && last.winner !== undefined) {
       const cards = plays(last).map((p) => cardChip(p.card)).join("");
@@ -71,13 +108,17 @@ export default {
     }
     const trick = plays(view.trick);
     const seats = trick.map((p) => p.seat);
+    const leads = !trick.length && leading(view, ctx);
     const slots = trick.length
       ? trick.map((p) => trickSlot([p.card], names[p.seat] ?? "")).join("")
-      : view.phase !== "over" && view.to_act !== null && view.to_act !== undefined
+      : leads
         ? `<p class="empty-trick">${says(names, view.to_act, _("{name} lead."), _("{name} leads."))}</p>`
         : "";
     const stock = view.stock_size ? stockPile(view.stock_size, ctx.legal.includes("stock")) : "";
-    if (view.phase === "over") return `<div class="facts">${facts.join("")}</div><div class="table-row">${stock}</div>`;
+    // over, or the seats bid (no trick on the table and nobody to lead one): no trick area
+    if (view.phase === "over" || (!trick.length && !leads)) {
+      return `<div class="facts">${facts.join("")}</div><div class="table-row">${stock}</div>`;
+    }
     return (
       `<div class="facts">${facts.join("")}</div>` +
       `<div class="table-row">${stock}<div class="trick-wrap"><h3 class="trick-title">${roundHeadingHtml("trick", names, seats)}</h3>` +

@@ -76,7 +76,8 @@ export function tieLine(tie, names, seats) {
 }
 
 /** Who begins the new phase, after a semicolon: `you lead` / `Anna leads`, `you choose`
- * / `Anna chooses` (`verb`: `lead` or `choose`).
+ * / `Anna chooses`, `you go first` / `Anna goes first` (`verb`: `lead`, `choose` or
+ * `first`, for a phase a game declares that need not be a trick's).
  * @param {string[]} names the seats' names
  * @param {number} seat
  * @param {string} verb
@@ -84,6 +85,9 @@ export function tieLine(tie, names, seats) {
 export function leadClause(names, seat, verb) {
   if (verb === "choose") {
     return isYou(names, seat) ? _("you choose") : _("{name} chooses", { name: names[seat] ?? "" });
+  }
+  if (verb === "first") {
+    return isYou(names, seat) ? _("you go first") : _("{name} goes first", { name: names[seat] ?? "" });
   }
   return isYou(names, seat) ? _("you lead") : _("{name} leads", { name: names[seat] ?? "" });
 }
