@@ -613,6 +613,9 @@ async def split_route(cluster: Cluster, db: str, load: Load, limit: float, fault
         ws = await connect(f"ws://127.0.0.1:{port}/ws/tables/{table}", open_timeout=5)
         await ws.send(json.dumps({"type": "hello"}))
         sockets.append(ws)
+    seen: list[list[int]] = [[] for _ in sockets]
+    closed: list[int | None] = [None] * len(sockets)
+    watchers = [asyncio.create_task(_watch(ws, seen[i], closed, i)) for i, ws in enumerate(sockets)]
     fault.what = f"{len(sockets)} tables with a spectator socket on a non-owner"
     fault.started = time.monotonic()
     fault.moving_after_s, fault.tables, fault.still = await moving_again(db, limit, fault.started)
@@ -621,6 +624,26 @@ async def split_route(cluster: Cluster, db: str, load: Load, limit: float, fault
     fault.changed_hands = sum(1 for t, _ in stray if t in after and after[t] != owned.get(t))
     for ws in sockets:
         await ws.close()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    moved = sum(1 for seqs in seen if len(seqs) > 1 and seqs[-1] > seqs[0])
+    early = [code for code in closed if code is not None]
+    fault.what += f"; {moved} of them saw their table move there, {len(early)} closed early"
+    fault.what += f" ({early})" if early else ""
+
+
+async def _watch(ws: Any, seqs: list[int], closed: list[int | None], index: int) -> None:
+    """Note the ``seq`` of each state a stray socket gets, and the code if the server
+    closes it before the benchmark does."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg.get("type") == "state":
+                seqs.append(int(msg["seq"]))
+    except ConnectionClosed as err:
+        if err.rcvd is not None and err.rcvd.code != 1000:
+            closed[index] = err.rcvd.code
 
 
 async def inject(
