@@ -86,7 +86,7 @@ export function dateText(iso, language = lang) {
 export const levelLabel = (bot) => (String(bot.spec).split(":")[0] in LEVELS ? levelName(bot.spec) : bot.label);
 
 /** @type {Record<string, string>} */
-const VARIANTS = { standard: N_("standard"), mini: N_("mini (research)") };
+const VARIANTS = { standard: N_("standard"), mini: N_("mini (research)"), medium: N_("medium (research)") };
 
 /** A variant's name: `standard` → `standard`; a game's own variant as the game names it
  * (`variant_titles`, GET /api/games), else its key.
