@@ -75,3 +75,20 @@ def test_register_bot_before_first_use_keeps_the_builtin_bots() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[1] == "mine"
+
+
+def test_ratings_against_fixed_anchors_keep_the_anchors() -> None:
+    """A level added to the anchors is rated against them; their ratings do not move."""
+    from tikki.arena import GameResult, ratings
+
+    def won_by(first: str, second: str, i: int) -> GameResult:
+        outcome = {"out_order": [1, 0], "abandoned": False}  # seat 1 goes out first: wins
+        return GameResult(i, i, [second, first], outcome, 10, [0.0, 0.0], [5, 5], {})
+
+    results = [won_by("new", "anchor", i) for i in range(6)]
+    fixed = {"anchor": (30.0, 5.0)}
+    rated = ratings(results, fixed=fixed)
+    assert rated["anchor"][1:] == (30.0, 5.0)
+    assert rated["new"][1] > 30.0  # it beat the anchor every time
+    free = ratings(results)
+    assert free["anchor"][1] < 25.0  # without the anchor kept it would have sunk

@@ -421,10 +421,18 @@ def _score_stats(
     s.deals.append(deal)
 
 
-def ratings(results: Sequence[GameResult]) -> dict[str, tuple[float, float, float]]:
-    """OpenSkill (Plackett–Luce) ratings of the bots: ``{bot: (ordinal, mu, sigma)}``."""
+def ratings(
+    results: Sequence[GameResult], fixed: Mapping[str, tuple[float, float]] | None = None
+) -> dict[str, tuple[float, float, float]]:
+    """OpenSkill (Plackett–Luce) ratings of the bots: ``{bot: (ordinal, mu, sigma)}``.
+
+    ``fixed``: bots whose ``(mu, sigma)`` is known and kept (anchors): the others are
+    rated against them, as a newcomer is against established players."""
     model = PlackettLuce()
-    players: dict[str, Any] = {}
+    kept = dict(fixed or {})
+    players: dict[str, Any] = {
+        name: model.rating(mu=mu, sigma=sigma, name=name) for name, (mu, sigma) in kept.items()
+    }
     for result in results:
         places = _places(result)
         if places is None:
@@ -442,7 +450,8 @@ def ratings(results: Sequence[GameResult]) -> dict[str, tuple[float, float, floa
         teams = [[players[name]] for name in names]
         rated = model.rate(teams, ranks=[mean_place[name] for name in names])
         for name, team in zip(names, rated, strict=True):
-            players[name] = team[0]
+            if name not in kept:
+                players[name] = team[0]
     return {name: (r.ordinal(), r.mu, r.sigma) for name, r in players.items()}
 
 
