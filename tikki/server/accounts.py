@@ -117,25 +117,7 @@ NAME_CHARS = re.compile(r"^[\w .'-]+$")
 def _confusable_map() -> dict[str, str]:
     """Each confusable character's representative: the smallest character of its group
     in Unicode's confusables table (as ``confusable-homoglyphs`` ships it)."""
-    from confusable_homoglyphs.confusables import (  # type: ignore[import-untyped]
-        confusables_data,
-    )
-
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.get(x, x) != x:
-            x = parent[x]
-        return x
-
-    for char, glyphs in confusables_data.items():
-        for glyph in glyphs:
-            other = glyph["c"].strip("\u200e\u200f")
-            if len(char) == 1 and len(other) == 1:
-                a, b = find(char), find(other)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-    return {c: find(c) for c in parent}
+    return names.smallest_alike(names.confusable_pairs(strip_keys=False))
 
 
 def skeleton(name: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import unicodedata
+from collections.abc import Callable, Iterable, Iterator
 
 from fastapi import Request
 from sqlalchemy import Engine, ForeignKey, Integer, String, insert, select
@@ -55,34 +56,53 @@ class NameKeyRow(Base):
     key: Mapped[str] = mapped_column(String(400), index=True)
 
 
-@functools.cache
-def _prototypes() -> dict[str, str]:
-    """Each confusable character's prototype: a character that looks like a sequence
-    ("m" like "rn") becomes that sequence; the others the smallest character of their
-    group of look-alikes."""
+DIRECTION_MARKS = "\u200e\u200f"
+"""The bidirectional marks that wrap some entries of the confusables table."""
+
+
+def confusable_pairs(strip_keys: bool) -> Iterator[tuple[str, str]]:
+    """Each (character, look-alike) pair of Unicode's confusables table (as
+    ``confusable-homoglyphs`` ships it), the look-alike without its direction marks (and
+    the character too with ``strip_keys``)."""
     from confusable_homoglyphs.confusables import (  # type: ignore[import-untyped]
         confusables_data,
     )
 
+    for key, glyphs in confusables_data.items():
+        char = key.strip(DIRECTION_MARKS) if strip_keys else key
+        for glyph in glyphs:
+            yield char, glyph["c"].strip(DIRECTION_MARKS)
+
+
+def smallest_alike(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each single character of the pairs that looks like another one, mapped to the
+    smallest character of its group of look-alikes (the pairs of longer texts ignored)."""
     parent: dict[str, str] = {}
-    longer: dict[str, str] = {}
 
     def find(x: str) -> str:
         while parent.get(x, x) != x:
             x = parent[x]
         return x
 
-    for key, glyphs in confusables_data.items():
-        char = key.strip("\u200e\u200f")
-        for glyph in glyphs:
-            other = glyph["c"].strip("\u200e\u200f")
-            if len(char) == 1 and len(other) == 1:
-                a, b = find(char), find(other)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-            elif len(other) == 1 and char.isascii() and char.isalnum():
-                longer[other] = min(longer.get(other, char), char)
-    table = {c: find(c) for c in parent}
+    for char, other in pairs:
+        if len(char) == 1 and len(other) == 1:
+            a, b = find(char), find(other)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    return {c: find(c) for c in parent}
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype: a character that looks like a sequence
+    ("m" like "rn") becomes that sequence; the others the smallest character of their
+    group of look-alikes."""
+    pairs = list(confusable_pairs(strip_keys=True))
+    longer: dict[str, str] = {}
+    for char, other in pairs:
+        if len(char) != 1 and len(other) == 1 and char.isascii() and char.isalnum():
+            longer[other] = min(longer.get(other, char), char)
+    table = smallest_alike(pairs)
     table.update(longer)
     return table
 
@@ -168,40 +188,44 @@ def keep(engine: Engine, account_id: int, name: str) -> None:
         connection.execute(insert(NameKeyRow), {"account_id": account_id, "key": likeness(name)})
 
 
-def check_account_name(engine: Engine, name: str) -> None:
-    """Refuse a new account's name that is reserved (``reserved_name``) or looks like an
-    account's (``name_taken``), in words (a blocking call: run it in a thread)."""
+def _refuse_lookalike(engine: Engine, name: str, words: Callable[[str], str]) -> None:
+    """Refuse a reserved name (``reserved_name``), or one that looks like an account's
+    (``name_taken``, in the ``words`` given the account's name); blocking."""
     refuse_reserved(name)
     fill_keys(engine)
     other = _account_with(engine, likeness(name))
     if other is not None:
-        raise ApiError(
-            "name_taken",
-            _(
-                "the name {name!r} looks like the account {other!r}: choose one that "
-                "cannot be taken for it",
-                name=name[:40],
-                other=other,
-            ),
-        )
+        raise ApiError("name_taken", words(other))
+
+
+def check_account_name(engine: Engine, name: str) -> None:
+    """Refuse a new account's name that is reserved (``reserved_name``) or looks like an
+    account's (``name_taken``), in words (a blocking call: run it in a thread)."""
+    _refuse_lookalike(
+        engine,
+        name,
+        lambda other: _(
+            "the name {name!r} looks like the account {other!r}: choose one that "
+            "cannot be taken for it",
+            name=name[:40],
+            other=other,
+        ),
+    )
 
 
 def check_guest_name(engine: Engine, name: str) -> None:
     """Refuse a guest's name that is reserved, a bot's, or looks like an account's (a
     guest cannot pass for someone with an account), in words (blocking: a thread)."""
-    refuse_reserved(name)
-    fill_keys(engine)
-    other = _account_with(engine, likeness(name))
-    if other is not None:
-        raise ApiError(
-            "name_taken",
-            _(
-                "{name!r} looks like the account {other!r}: a guest plays under a name of "
-                "their own (or signs in)",
-                name=name[:40],
-                other=other,
-            ),
-        )
+    _refuse_lookalike(
+        engine,
+        name,
+        lambda other: _(
+            "{name!r} looks like the account {other!r}: a guest plays under a name of "
+            "their own (or signs in)",
+            name=name[:40],
+            other=other,
+        ),
+    )
 
 
 async def check_guest(request: Request, name: str) -> None:
@@ -211,13 +235,16 @@ async def check_guest(request: Request, name: str) -> None:
 
 
 __all__ = [
+    "DIRECTION_MARKS",
     "RESERVED",
     "NameKeyRow",
     "check_account_name",
     "check_guest",
     "check_guest_name",
+    "confusable_pairs",
     "fill_keys",
     "keep",
     "likeness",
     "reserved",
+    "smallest_alike",
 ]
