@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import tikki
-from tikki.core import game_class
+from tikki.core import RulesError, game_class
 from tikki.testing.checks import players_for
 
 
@@ -18,3 +20,16 @@ def adapter_configs() -> list[tuple[str, int, str]]:
             if players != cls.default_players:
                 out.append((name, players, "standard"))
     return out
+
+
+def configurations() -> Iterator[tuple[str, int, str]]:
+    """Every game, variant (the standard game too) and player count tikki accepts."""
+    for name in tikki.games():
+        cls = game_class(name)
+        for variant in ("standard", *cls.variants):
+            for players in range(cls.min_players, cls.max_players + 1):
+                try:
+                    tikki.load(name, players, variant=variant)
+                except RulesError:
+                    continue
+                yield name, players, variant

@@ -5,13 +5,12 @@ checked against its whole tree, walked here through pyspiel."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import tikki
-from tikki.core import RulesError, game_class
+from tests._configs import configurations
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import policy as os_policy  # noqa: E402
@@ -20,19 +19,6 @@ from open_spiel.python.algorithms import exploitability  # noqa: E402
 from tikki.interop import openspiel  # noqa: E402
 
 openspiel.register()
-
-
-def configurations() -> Iterator[tuple[str, int, str]]:
-    """Every game, variant (the standard game too) and player count tikki accepts."""
-    for name in tikki.games():
-        cls = game_class(name)
-        for variant in ("standard", *cls.variants):
-            for players in range(cls.min_players, cls.max_players + 1):
-                try:
-                    tikki.load(name, players, variant=variant)
-                except RulesError:
-                    continue
-                yield name, players, variant
 
 
 CONFIGURATIONS = list(configurations())

@@ -7,27 +7,13 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import tikki
-from tikki.core import RulesError, State, game_class
-
-
-def configurations() -> Iterator[tuple[str, int, str]]:
-    """Every game, variant (the standard game too) and player count tikki accepts."""
-    for name in tikki.games():
-        cls = game_class(name)
-        for variant in ("standard", *cls.variants):
-            for players in range(cls.min_players, cls.max_players + 1):
-                try:
-                    tikki.load(name, players, variant=variant)
-                except RulesError:
-                    continue
-                yield name, players, variant
-
+from tests._configs import configurations
+from tikki.core import State
 
 CONFIGURATIONS = list(configurations())
 IDS = [f"{n}-{p}p-{v}" for n, p, v in CONFIGURATIONS]
