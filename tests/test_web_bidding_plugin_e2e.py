@@ -31,7 +31,7 @@ from tests.test_web_e2e import (
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Locator, Page
+    from playwright.sync_api import Browser, Locator, Page, ViewportSize
 
 __all__ = ["browser"]  # the fixture, shared with tests/test_web_e2e.py
 
@@ -128,7 +128,7 @@ def test_oh_hell_is_bid_and_played_whole(
     server: Server, browser: Browser, lang: str, phone: bool
 ) -> None:
     words = WORDS[lang]
-    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
+    size: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
     context = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone)
     page = context.new_page()
     watch = Watch(page)
