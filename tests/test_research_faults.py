@@ -4,16 +4,15 @@ its interval."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from tests._benchmarks import strength
 from tikki import inference
 from tikki.learn import cli, data
 
@@ -121,16 +120,6 @@ def test_cfr_mini_checks_its_output_before_solving(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     assert "there is no folder /nonexistent" in done.stderr
     assert "NashConv" not in done.stdout  # refused before solving
-
-
-def strength() -> ModuleType:
-    """benchmarks/strength.py as a module (benchmarks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("strength", ROOT / "benchmarks" / "strength.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["strength"] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_strength_verdicts_agree_with_the_readme(tmp_path: Path) -> None:

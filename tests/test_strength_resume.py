@@ -3,27 +3,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from tests._benchmarks import strength
 from tikki import arena
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def strength() -> ModuleType:
-    """benchmarks/strength.py as a module (benchmarks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("strength", ROOT / "benchmarks" / "strength.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["strength"] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_skipped_games_are_not_played_and_the_rest_are_unchanged() -> None:

@@ -1,0 +1,20 @@
+"""Test helper: the scripts under benchmarks/ loaded as modules (it is not a package)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def strength() -> ModuleType:
+    """benchmarks/strength.py as a module (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("strength", BENCHMARKS / "strength.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["strength"] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
