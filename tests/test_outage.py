@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
 from tests._server import app_state, auth, client, create, join, socket, state
@@ -140,3 +141,78 @@ def test_a_socket_to_a_table_that_cannot_be_read_closes_with_its_own_code(
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
         assert closed.value.code == 4503
+
+
+def failing_async(fn: Callable[..., Any], times: int) -> Callable[..., Any]:
+    """An async ``fn`` that fails ``times`` times as an outage does."""
+    left = [times]
+
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        if left[0] > 0:
+            left[0] -= 1
+            broken()
+        return await fn(*args, **kwargs)
+
+    return call
+
+
+def lose_locks(c: TestClient, monkeypatch: pytest.MonkeyPatch, fails: int) -> set[str]:
+    """Make the app's process a cluster process whose lock connection broke with the
+    database (a PostgreSQL restart): it holds no table's lock, and finding an owner or
+    taking a lock fails as an outage ``fails`` times before the database answers again.
+    The locks it takes again."""
+    ownership = app_state(c).manager.ownership
+    held: set[str] = set()
+
+    async def acquire(table_id: str) -> bool:
+        held.add(table_id)
+        return True
+
+    async def route(table_id: str) -> None:
+        return None  # nobody holds it: its lock went with the connection
+
+    monkeypatch.setattr(ownership, "clustered", True, raising=False)
+    monkeypatch.setattr(ownership, "holds", held.__contains__)
+    monkeypatch.setattr(ownership, "acquire", failing_async(acquire, fails))
+    monkeypatch.setattr(ownership, "route", failing_async(route, fails))
+    return held
+
+
+def test_a_table_request_while_the_locks_are_being_made_again_waits_and_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, short_wait: None
+) -> None:
+    """The database restarted: the process lost its tables' locks, and finding the
+    owner and taking the lock fail for a moment; the request waits, takes the table
+    back and answers 200 (it was refused 503 ``table … is moving``)."""
+    with client(tmp_path) as c:
+        table = create(c, seed=5)["table"]
+        token = join(c, table["id"], 0, "Anna")
+        held = lose_locks(c, monkeypatch, fails=1)
+        r = c.get(f"/api/tables/{table['id']}/state", headers=auth(token))
+        assert r.status_code == 200, r.text
+        assert r.json()["seq"] == 0
+        assert table["id"] in held
+
+
+def test_a_socket_while_the_locks_are_being_made_again_waits_and_is_served(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, short_wait: None
+) -> None:
+    with client(tmp_path) as c:
+        table = create(c, seed=5)["table"]
+        lose_locks(c, monkeypatch, fails=1)
+        with socket(c, table["id"]) as ws:
+            message = ws.receive_json()
+            assert message["type"] == "state", message
+
+
+def test_a_table_request_in_a_longer_outage_is_refused_503_with_retry_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, short_wait: None
+) -> None:
+    with client(tmp_path) as c:
+        table = create(c, seed=5)["table"]
+        token = join(c, table["id"], 0, "Anna")
+        lose_locks(c, monkeypatch, fails=1000)
+        r = c.get(f"/api/tables/{table['id']}/state", headers=auth(token))
+        assert r.status_code == 503, r.text
+        assert r.json()["detail"]["code"] == "unavailable"
+        assert int(r.headers["Retry-After"]) >= 1

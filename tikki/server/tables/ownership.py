@@ -17,6 +17,7 @@ from tikki.core import IllegalMove, RulesError
 from tikki.server.cluster import SCAN_EVERY, Hop, LocksLost, Ownership
 from tikki.server.db import StoredTable, now
 from tikki.server.errors import ApiError
+from tikki.server.tables import storage as storage_module
 from tikki.server.tables.registry import (
     FINISHED_KEPT,
     Registry,
@@ -32,6 +33,9 @@ log = logging.getLogger("tikki.server")
 PEEK_TTL = 2.0
 """Seconds a cluster process shows its copy of another process's table in the lobby
 before reading it again (a lobby change of that table drops the copy at once)."""
+ROUTE_PAUSE = 0.5
+"""The longest pause (s) between two tries of :meth:`Finder.route` while a table is
+between owners."""
 
 
 @dataclass(eq=False)
@@ -84,11 +88,32 @@ class Finder:
         return await self._from_store(table_id)
 
     async def route(self, table_id: str, relayed: bool = False) -> Table | Hop:
-        """Where a WebSocket of ``table_id`` is served: here (the table, from memory, the
-        database, or claimed when nobody holds it) or at the other process of a cluster
-        that owns it (its :class:`~tikki.server.cluster.Hop`: the socket is relayed, the
-        table stays where it is).  A ``relayed`` socket (from another process) is never
-        relayed again: the table moved meanwhile, and it is refused ``moved``."""
+        """Where a WebSocket or an HTTP request of ``table_id`` is served: here (the
+        table, from memory, the database, or claimed when nobody holds it) or at the
+        other process of a cluster that owns it (its :class:`~tikki.server.cluster.Hop`:
+        the socket is relayed or the request forwarded, the table stays where it is).  A
+        ``relayed`` socket (from another process) is never relayed again: the table moved
+        meanwhile, and it is refused ``moved``.
+
+        While the table is between owners (the database restarted and took every lock
+        with it, another process is claiming it) or its owner cannot be read, it is asked
+        again after pauses that double, for up to
+        :data:`~tikki.server.tables.storage.OUTAGE_WAIT` seconds, then refused
+        ``unavailable`` (a ``503`` with ``Retry-After``)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + storage_module.OUTAGE_WAIT
+        pause = storage_module.FIRST_PAUSE
+        while True:
+            try:
+                return await self._route_once(table_id, relayed)
+            except ApiError as err:
+                if err.code != "unavailable" or loop.time() + pause > deadline:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, ROUTE_PAUSE)
+
+    async def _route_once(self, table_id: str, relayed: bool) -> Table | Hop:
+        """One try of :meth:`route`."""
         table = self.registry.held(table_id)
         if table is not None or not self.ownership.clustered:
             return table if table is not None else await self.get(table_id)
@@ -106,17 +131,18 @@ class Finder:
 
     async def owner(self, table_id: str) -> Hop | None:
         """The other process of a cluster that owns ``table_id`` now, where an HTTP
-        request for it is forwarded (``None``: this process holds it, nobody does, or
-        the owner cannot be read now: the request is served here)."""
+        request for it is forwarded (``None``: this process holds it or has just taken
+        it over, or the table cannot be found: the request is served here, and answers
+        why).  Waits as :meth:`route` does while the table is between owners."""
         if not self.ownership.clustered or not 0 < len(table_id) <= 32:
             return None
-        if self.registry.held(table_id) is not None or table_id in self._loading:
+        if self.registry.held(table_id) is not None:
             return None
         try:
-            return await self.ownership.route(table_id)
-        except Exception as err:
-            report(f"finding the owner of table {table_id}", err, table_id)
-            return None
+            found = await self.route(table_id)
+        except ApiError:
+            return None  # served here: unknown, or still unavailable (said there)
+        return found if isinstance(found, Hop) else None
 
     async def _from_store(self, table_id: str) -> Table:
         """A table read back from the database (a finished one, or one that was
