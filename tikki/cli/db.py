@@ -37,14 +37,20 @@ DbOption = Annotated[
 ]
 
 
-def _engine(db: str | None) -> Engine:
-    """The database's engine (the extras it needs checked first)."""
+def require_extras(db: str | None) -> None:
+    """Fail in words unless the extras the web table and the database ``db`` (a
+    PostgreSQL URL, an SQLite one or ``None``) need are installed."""
     try:
         extras.require("web", _("the web table"))
         if db is not None and db.startswith("postgres"):
             extras.require("postgres", _("a PostgreSQL database"))
     except extras.MissingExtra as err:
         raise fail(str(err)) from None
+
+
+def _engine(db: str | None) -> Engine:
+    """The database's engine (the extras it needs checked first)."""
+    require_extras(db)
     from tikki.server.db import default_db_url, make_engine
 
     return make_engine(db or default_db_url())

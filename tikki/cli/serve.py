@@ -13,9 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from tikki import extras
+from tikki.cli.db import require_extras
 from tikki.commandline import console, fail
-from tikki.i18n import _
 from tikki.serve_settings import Limits, Policy, options
 
 
@@ -75,12 +74,7 @@ def serve_command(
 
     Example: [bold]tikki serve --port 8000 --db sqlite:///tikki.sqlite[/]
     """
-    try:
-        extras.require("web", _("the web table"))
-        if db is not None and db.startswith("postgres"):
-            extras.require("postgres", _("a PostgreSQL database"))
-    except extras.MissingExtra as err:
-        raise fail(str(err)) from None
+    require_extras(db)
     from tikki.server.run import ServeError, serve
 
     try:
