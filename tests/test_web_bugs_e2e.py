@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -32,6 +32,7 @@ from tests.test_web_e2e import (
     browser,
     choose,
     click_move,
+    serving,
 )
 from tests.test_web_phone import open_table
 
@@ -47,11 +48,7 @@ BIG_SEED = 2**127 + 123_456_789_012_345_678_901
 """A 128-bit seed, as every web game's record has: far beyond a float's whole numbers."""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("bugs") / "web.sqlite")
-    yield srv
-    srv.stop()
+server = serving("bugs")
 
 
 def register(context: BrowserContext, base: str, name: str) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -39,6 +38,7 @@ from tests.test_web_e2e import (
     browser,
     choose,
     hold_tricks,
+    serving,
 )
 from tests.test_web_phone import open_table
 
@@ -92,11 +92,7 @@ LAYOUT_JS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("desktop") / "desktop.sqlite")
-    yield srv
-    srv.stop()
+server = serving("desktop", "desktop.sqlite")
 
 
 def check_fit(page: Page, where: str) -> dict[str, Any]:

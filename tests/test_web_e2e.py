@@ -126,11 +126,20 @@ class Server:
                 self.proc.wait()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("web") / "web.sqlite")
-    yield srv
-    srv.stop()
+def serving(folder: str, file: str = "web.sqlite") -> Any:
+    """A module's ``server`` fixture: one :class:`Server` on a fresh SQLite ``file`` in a
+    temporary ``folder``, stopped after the module (``server = serving("name")``)."""
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+        srv = Server(tmp_path_factory.mktemp(folder) / file)
+        yield srv
+        srv.stop()
+
+    return server
+
+
+server = serving("web")
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,6 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -36,6 +35,7 @@ from tests.test_web_e2e import (
     board,
     browser,
     choose,
+    serving,
 )
 
 __all__ = ["browser"]  # the fixture, shared with test_web_e2e (its quick trick hold too)
@@ -109,11 +109,7 @@ LAYOUT_JS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("phone") / "phone.sqlite")
-    yield srv
-    srv.stop()
+server = serving("phone", "phone.sqlite")
 
 
 def open_table(

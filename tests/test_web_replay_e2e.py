@@ -12,13 +12,10 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-import pytest
-
 from tests._server import pick
-from tests.test_web_e2e import Browser, Page, Server, Watch, browser, shot
+from tests.test_web_e2e import Browser, Page, Server, Watch, browser, serving, shot
 
 __all__ = ["browser"]  # the fixture, shared with test_web_e2e (its quick trick hold too)
 
@@ -29,11 +26,7 @@ WIDE: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("replay") / "web.sqlite")
-    yield srv
-    srv.stop()
+server = serving("replay")
 
 
 def wait_finished(api: APIRequestContext, base: str, table_id: str) -> None:
