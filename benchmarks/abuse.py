@@ -64,7 +64,7 @@ from rich.table import Table
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).parent))
-from crowds_hoard import HOARD_CROWDS, NOFILE
+from crowds_hoard import HOARD_CROWDS, NOFILE, as_address, seat_at
 from load import free_port
 
 console = Console(width=160) if not sys.stdout.isatty() else Console()
@@ -155,31 +155,6 @@ def limit_files(nofile: int) -> None:
     import resource
 
     resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
-
-
-def as_address(address: str) -> dict[str, str]:
-    """The header the trusted proxy adds for a client at ``address``."""
-    return {"X-Forwarded-For": address}
-
-
-async def seat_at(
-    http: httpx.AsyncClient, seats: list[dict[str, Any]], address: str, seed: int | None = None
-) -> tuple[str, str]:
-    """Create a table with seat 0 open and take it, as ``address``: (id, token)."""
-    body: dict[str, Any] = {"game": "myllymatti", "seats": seats}
-    if seed is not None:
-        body["seed"] = seed
-    made = await http.post("/api/tables", json=body, headers=as_address(address))
-    made.raise_for_status()
-    table_id = made.json()["table"]["id"]
-    invite = made.json()["invites"][0]["url"].split("#invite=")[1]
-    joined = await http.post(
-        f"/api/tables/{table_id}/seats/0",
-        json={"name": "probe", "invite": invite},
-        headers=as_address(address),
-    )
-    joined.raise_for_status()
-    return table_id, joined.json()["token"]
 
 
 async def bot_answers(url: str, moves: int, address: str) -> list[float]:

@@ -53,6 +53,30 @@ def as_address(address: str) -> dict[str, str]:
     return {"X-Forwarded-For": address}
 
 
+async def seat_at(
+    http: httpx.AsyncClient,
+    seats: list[dict[str, Any]],
+    address: str,
+    seed: int | None = None,
+    name: str = "probe",
+) -> tuple[str, str]:
+    """Create a table with seat 0 open and take it as ``name``, from ``address``: (id, token)."""
+    body: dict[str, Any] = {"game": "myllymatti", "seats": seats}
+    if seed is not None:
+        body["seed"] = seed
+    made = await http.post("/api/tables", json=body, headers=as_address(address))
+    made.raise_for_status()
+    table_id = made.json()["table"]["id"]
+    invite = made.json()["invites"][0]["url"].split("#invite=")[1]
+    joined = await http.post(
+        f"/api/tables/{table_id}/seats/0",
+        json={"name": name, "invite": invite},
+        headers=as_address(address),
+    )
+    joined.raise_for_status()
+    return table_id, joined.json()["token"]
+
+
 def count(notes: dict[str, Any], key: str) -> None:
     """Add one to ``notes[key]``."""
     notes[key] = notes.get(key, 0) + 1
@@ -103,19 +127,7 @@ async def sit_down(server: Served, address: str) -> float:
     ws_base = re.sub(r"^http", "ws", server.url)
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         seats = [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}]
-        made = await http.post(
-            "/api/tables", json={"game": "myllymatti", "seats": seats}, headers=as_address(address)
-        )
-        made.raise_for_status()
-        table_id = made.json()["table"]["id"]
-        invite = made.json()["invites"][0]["url"].split("#invite=")[1]
-        joined = await http.post(
-            f"/api/tables/{table_id}/seats/0",
-            json={"name": "Newcomer", "invite": invite},
-            headers=as_address(address),
-        )
-        joined.raise_for_status()
-        token = joined.json()["token"]
+        table_id, token = await seat_at(http, seats, address, name="Newcomer")
     async with connect(
         f"{ws_base}/ws/tables/{table_id}", additional_headers=as_address(address)
     ) as ws:
