@@ -216,3 +216,26 @@ def test_a_table_request_in_a_longer_outage_is_refused_503_with_retry_after(
         assert r.status_code == 503, r.text
         assert r.json()["detail"]["code"] == "unavailable"
         assert int(r.headers["Retry-After"]) >= 1
+
+
+def test_a_request_whose_owner_went_away_is_served_by_the_next_owner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, short_wait: None
+) -> None:
+    """The owner stopped (SIGTERM) between finding it and forwarding to it: nothing
+    listens at its address any more.  The request finds the table's next owner (here,
+    this process takes it) and is answered 200, not 503 ``table … is moving``."""
+    from tikki.server.cluster import Hop
+
+    with client(tmp_path) as c:
+        table = create(c, seed=5)["table"]
+        token = join(c, table["id"], 0, "Anna")
+        held = lose_locks(c, monkeypatch, fails=0)
+        gone = [Hop("http://127.0.0.1:9", "secret", "node-gone")]  # nothing listens there
+
+        async def route(table_id: str) -> Hop | None:
+            return gone.pop() if gone else None
+
+        monkeypatch.setattr(app_state(c).manager.ownership, "route", route)
+        r = c.get(f"/api/tables/{table['id']}/state", headers=auth(token))
+        assert r.status_code == 200, r.text
+        assert not gone and table["id"] in held

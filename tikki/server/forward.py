@@ -15,6 +15,7 @@ rebalance."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -24,6 +25,8 @@ import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tikki.server.relay import CLIENT, SECRET
+from tikki.server.tables import storage
+from tikki.server.tables.ownership import ROUTE_PAUSE
 
 if TYPE_CHECKING:
     from tikki.server.cluster import Hop
@@ -83,7 +86,9 @@ class Forward:
         if hop is None:
             await self.app(scope, receive, send)
             return
-        await self._forward(hop, scope, receive, send)
+        body = await _body(receive)
+        if not await self._forward(hop, scope, body, send):  # nobody else owns it now
+            await self.app(scope, _replay(body, receive), send)
 
     async def _owner(self, manager: TableManager, path: str) -> Hop | None:
         """The other process that owns the path's table (``None``: no table's path, this
@@ -96,9 +101,37 @@ class Forward:
             return None
         return await manager.finder.owner(table_id)
 
-    async def _forward(self, hop: Hop, scope: Scope, receive: Receive, send: Send) -> None:
-        """One request to the owner; its answer to the client, unchanged."""
-        body = await _body(receive)
+    async def _forward(self, hop: Hop, scope: Scope, body: bytes, send: Send) -> bool:
+        """One request to the owner; its answer to the client, unchanged.  An owner that
+        cannot be reached (it stopped or died: the request never got there) is looked up
+        again, as :meth:`~tikki.server.tables.ownership.Finder.route` waits for a table
+        between owners, and the request goes to the next one; the table's
+        ``503 unavailable`` only past that wait.  ``False`` (nothing answered) when this
+        process holds the table now and serves the request itself."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + storage.OUTAGE_WAIT
+        pause = storage.FIRST_PAUSE
+        while True:
+            try:
+                answer = await self._send(hop, scope, body)
+                break
+            except httpx.HTTPError as err:
+                log.warning("forwarding %s %s to %s failed: %s", scope["method"],
+                            scope["path"], hop.node, err)  # fmt: skip
+                if not isinstance(err, httpx.ConnectError) or loop.time() + pause > deadline:
+                    await _moving(scope, send)
+                    return True
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, ROUTE_PAUSE)
+            found = await self._owner(_manager(scope), scope["path"])
+            if found is None:
+                return False
+            hop = found
+        await _answer(answer, send)
+        return True
+
+    async def _send(self, hop: Hop, scope: Scope, body: bytes) -> httpx.Response:
+        """The request sent to ``hop``; its answer, streamed."""
         headers = [(k, v) for k, v in scope["headers"] if k.lower() not in HOP_BY_HOP]
         client = scope.get("client")
         headers += [(SECRET.encode(), hop.secret.encode()),
@@ -110,22 +143,34 @@ class Forward:
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False)
         request = self._client.build_request(scope["method"], url, headers=headers, content=body)
-        try:
-            answer = await self._client.send(request, stream=True)
-        except httpx.HTTPError as err:
-            log.warning("forwarding %s %s to %s failed: %s", scope["method"], scope["path"],
-                        hop.node, err)  # fmt: skip
-            await _moving(scope, send)
-            return
-        try:
-            out = [(k, v) for k, v in answer.headers.raw if k.lower() not in HOP_BY_HOP]
-            await send({"type": "http.response.start", "status": answer.status_code,
-                        "headers": out})  # fmt: skip
-            async for chunk in answer.aiter_raw():
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        finally:
-            await answer.aclose()
+        return await self._client.send(request, stream=True)
+
+
+async def _answer(answer: httpx.Response, send: Send) -> None:
+    """The owner's answer to the client, unchanged."""
+    try:
+        out = [(k, v) for k, v in answer.headers.raw if k.lower() not in HOP_BY_HOP]
+        await send({"type": "http.response.start", "status": answer.status_code,
+                    "headers": out})  # fmt: skip
+        async for chunk in answer.aiter_raw():
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+    finally:
+        await answer.aclose()
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """``receive`` for the app after the body was read here: the body once, then what
+    the client sends next (its disconnect)."""
+    given = [False]
+
+    async def again() -> Message:
+        if not given[0]:
+            given[0] = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
 
 
 async def _body(receive: Receive) -> bytes:

@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect
+from websockets.asyncio.client import ClientConnection
 
 from tikki import i18n
 from tikki.i18n import _
@@ -28,7 +29,8 @@ from tikki.server import outbox, relay
 from tikki.server.cluster import Hop
 from tikki.server.errors import ApiError
 from tikki.server.quota import CAP_RETRY, RateLimiter, Throttles, client_key, rate_limited
-from tikki.server.tables import MOVED, Connection, Table, TableManager
+from tikki.server.tables import MOVED, Connection, Table, TableManager, storage
+from tikki.server.tables.ownership import ROUTE_PAUSE
 from tikki.server.tables.registry import table_moving
 
 log = logging.getLogger("tikki.server")
@@ -123,9 +125,9 @@ async def _serve(websocket: WebSocket, table_id: str, address: str) -> None:
     manager: TableManager = websocket.app.state.manager
     limit: int = websocket.app.state.max_message
     try:
-        found = await manager.route(table_id, _relayed(websocket))
-        if isinstance(found, Hop):
-            await _relay(websocket, found, table_id, address)
+        found = await _reach(websocket, manager, table_id, address)
+        if not isinstance(found, Table):
+            await relay.relay(websocket, found)
             return
         table = found
         _check_room(manager, table)
@@ -150,16 +152,30 @@ async def _serve(websocket: WebSocket, table_id: str, address: str) -> None:
             throttles.unwatch()
 
 
-async def _relay(websocket: WebSocket, hop: Hop, table_id: str, address: str) -> None:
-    """Serve the socket through the table's owner (``unavailable`` if it cannot be
-    reached: the client connects again, and finds the table's next owner)."""
-    try:
-        upstream = await relay.open_hop(hop, table_id, websocket, address)
-    except relay.HopFailed as err:
-        log.warning("relaying a socket of table %s failed: %s", table_id, err,
-                    extra={"table": table_id})  # fmt: skip
-        raise table_moving(table_id) from None
-    await relay.relay(websocket, upstream)
+async def _reach(
+    websocket: WebSocket, manager: TableManager, table_id: str, address: str
+) -> Table | ClientConnection:
+    """The table, served here, or a socket to the process that owns it (the client's
+    is relayed there).  An owner that cannot be reached (it stopped or died) is looked
+    up again after pauses that double, for up to
+    :data:`~tikki.server.tables.storage.OUTAGE_WAIT` seconds (the table's next owner,
+    maybe this process), then ``unavailable``: the client connects again later."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + storage.OUTAGE_WAIT
+    pause = storage.FIRST_PAUSE
+    while True:
+        found = await manager.route(table_id, _relayed(websocket))
+        if not isinstance(found, Hop):
+            return found
+        try:
+            return await relay.open_hop(found, table_id, websocket, address)
+        except relay.HopFailed as err:
+            log.warning("relaying a socket of table %s failed: %s", table_id, err,
+                        extra={"table": table_id})  # fmt: skip
+            if loop.time() + pause > deadline:
+                raise table_moving(table_id) from None
+        await asyncio.sleep(pause)
+        pause = min(2 * pause, ROUTE_PAUSE)
 
 
 async def _attend(
