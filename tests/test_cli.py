@@ -287,3 +287,17 @@ def test_help_paragraphs_wrap_to_an_80_column_terminal(
     for paragraph in texts:
         for line in paragraph[:-1]:  # a paragraph's last line may be short
             assert len(line) >= 55, f"a ragged help line {line!r} in:\n{out}"
+
+
+def test_games_says_one_player_count_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game for exactly three players reads "3 players", not "3–3 players"."""
+    import copy
+    import importlib
+
+    games_cli = importlib.import_module("tikki.cli.games")
+    listed = copy.deepcopy(tikki.games())
+    listed["mattis"]["players"].update(min=3, max=3, default=3)
+    monkeypatch.setattr(games_cli, "games", lambda: listed)
+    out = runner.invoke(app, ["games"]).output
+    assert "mattis — Mattis, 3 players" in out and "3–3" not in out
+    assert "Myllymatti, 2–4 players (default 3)" in out

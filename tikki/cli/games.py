@@ -15,7 +15,7 @@ from tikki.cli.shared import (
 from tikki.commandline import console
 from tikki.core import games, localized_games
 from tikki.core import split_rulings as core_split_rulings
-from tikki.i18n import _
+from tikki.i18n import _, ngettext
 from tikki.tui import common
 
 _TYPE_WORDS = {
@@ -33,12 +33,15 @@ def games_command(lang: LangOption = None) -> None:
     use_lang(lang)
     for name, info in localized_games(games()).items():
         p = info["players"]
-        span = _(
-            "{min}–{max} players (default {default})",
-            min=p["min"],
-            max=p["max"],
-            default=p["default"],
-        )
+        if p["min"] == p["max"]:
+            span = ngettext("{n} player", "{n} players", p["min"])
+        else:
+            span = _(
+                "{min}–{max} players (default {default})",
+                min=p["min"],
+                max=p["max"],
+                default=p["default"],
+            )
         title = f"{name} — {info['title']}, {span}"
         if not info["options"]:
             console.print(Text(title, style="italic"))
