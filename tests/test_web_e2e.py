@@ -896,6 +896,7 @@ def test_mueckenstich_scoring_choices(server: Server, browser: Browser) -> None:
             box.innerHTML = r.scoringChoices(view, {names, mySeat: view.seat});
             names[view.seat] = ['Ann', 'Bea', 'Cai'][view.seat];
             return {title: box.querySelector('h3').textContent,
+                    heads: [...box.querySelectorAll('tbody th')].map((th) => th.textContent),
                     rows: [...box.querySelectorAll('tbody tr')]
                       .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
                     chosen: [...box.querySelectorAll('td[data-choice]')].length};
@@ -910,7 +911,8 @@ def test_mueckenstich_scoring_choices(server: Server, browser: Browser) -> None:
     )
 
     def sign(x: int) -> str:
-        return f"+{x}" if x > 0 else str(x)
+        """A shown score: a plus for a gain, the true minus sign (U+2212) for a loss."""
+        return f"+{x}" if x > 0 else str(x).replace("-", "\u2212")
 
     for view, key in ((doubling, "doubling"), (dropping, "dropping")):
         scores = view["scoring_choice"]["scores"]
@@ -920,6 +922,8 @@ def test_mueckenstich_scoring_choices(server: Server, browser: Browser) -> None:
         numbers = [sum(1 for x in pile if x[-1] == c and x[0] != "M") for c in "RBGK"]
         assert [int(cell.split()[0]) for cell in won] == numbers
         assert out[key]["chosen"] == len(view["legal_moves"]) > 0
+    assert out["doubling"]["heads"] == ["You won", "Your points if this colour is doubled"]
+    assert out["dropping"]["heads"] == ["You won", "Your points if this colour scores nothing"]
     assert "You choose the doubled colour" in out["doubling"]["title"]
     assert "scores nothing (green is doubled)" in out["dropping"]["title"]
     assert out["publicTables"] == 0 and "chooses the doubled colour" in out["publicTitle"]
