@@ -131,7 +131,7 @@ def test_public_hands_that_scroll_say_so_on_a_phone(server: Server, browser: Bro
     seat = over[0]["seat"]
     strip = f"#seats .seat[data-seat='{seat}'] .public-hand"
     page.eval_on_selector(strip, "el => { el.scrollLeft = el.scrollWidth; }")
-    page.wait_for_function(f"document.querySelector(\"{strip}\").dataset.more === 'left'")
+    page.wait_for_function("s => document.querySelector(s).dataset.more === 'left'", arg=strip)
     after = next(s for s in page.evaluate(STRIPS_JS) if s["seat"] == seat)
     assert "‹" in after["before"] and "›" not in after["after"], after
     page.screenshot(path=str(ARTIFACTS / "seat-public-hands-360-scrolled.png"))
