@@ -17,7 +17,7 @@ import pytest
 from tikki.core import load
 from tikki.serve_settings import Policy
 from tikki.server.cluster import Ownership
-from tikki.server.db import StoredSeat
+from tikki.server.db import MoveWrite, StoredSeat
 from tikki.server.errors import ApiError
 from tikki.server.quota import TableCaps, TableCounts
 from tikki.server.tables import Table, Takeover, turns
@@ -38,10 +38,18 @@ class RecordingStore:
         self.takeovers: list[tuple[str, list[Any]]] = []
         self.fail = False
 
-    def add_move(self, table_id: str, seq: int, seat: int, move: str, outcome: Any) -> None:
+    def add_move(
+        self, table_id: str, seq: int, seat: int, move: str, outcome: Any, **_lobby: Any
+    ) -> None:
         if self.fail:
             raise OSError("the disk is full")
         self.moves.append((table_id, seq, seat, move, outcome))
+
+    def add_moves(self, writes: list[MoveWrite]) -> list[Exception | None]:
+        """A group commit: every move of the group stored, or the failure raised."""
+        for w in writes:
+            self.add_move(w.table_id, w.seq, w.seat, w.move, w.outcome)
+        return [None] * len(writes)
 
     def set_takeovers(self, table_id: str, takeovers: list[Any]) -> None:
         if self.fail:

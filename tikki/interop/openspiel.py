@@ -48,7 +48,7 @@ What the adapter provides
   the observation, then per seat (relative) the cards its moves showed and the other
   cards its history entries showed (each card's share of its copies), its moves and its
   hidden moves over the move cap, then the last :data:`COMPACT_MOVES` moves, newest
-  first, in the slots above (Myllymatti with 3 players: 2,676 floats).  Either is made
+  first, in the slots above (2,676 floats for a 52-card game of 3 players).  Either is made
   from ``view(seat)`` and the encoder's observation only, so equal views give equal
   tensors and no hidden card is in it.  A public observer (``private_info=NONE``) uses
   ``view(None)``.

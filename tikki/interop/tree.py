@@ -10,7 +10,8 @@ then run on it without a call back into Python::
     import tikki
     from tikki.interop import tree
 
-    walked = tree.walk(tikki.load("mattis", 2, variant="medium"))
+    game_name = "..."  # a game with a medium rung (benchmarks/ladder.py lists them)
+    walked = tree.walk(tikki.load(game_name, 2, variant="medium"))
     game = pyspiel.load_efg_game(walked.efg)
     solver = pyspiel.CFRSolver(game)
     solver.evaluate_and_update_policy()

@@ -33,7 +33,7 @@ from tikki.server import (
 from tikki.server.analysis import Analyses
 from tikki.server.cluster import ClusterOwnership
 from tikki.server.db import Store, default_db_url, is_outage
-from tikki.server.errors import ApiError
+from tikki.server.errors import UNAVAILABLE_RETRY, ApiError
 from tikki.server.forward import Forward
 from tikki.server.lang import LanguageMiddleware
 from tikki.server.limits import BODY_TIMEOUT, MAX_MESSAGE, BodyLimit
@@ -53,10 +53,6 @@ async def _api_error(_request: Request, err: Exception) -> JSONResponse:
         retry = UNAVAILABLE_RETRY
     headers = None if retry is None else {"Retry-After": str(retry)}
     return JSONResponse({"detail": err.detail()}, status_code=err.status, headers=headers)
-
-
-UNAVAILABLE_RETRY = 1
-"""The ``Retry-After`` (s) of a ``503 unavailable`` that names none (a table moving)."""
 
 
 async def _database_away(request: Request, err: Exception) -> JSONResponse:

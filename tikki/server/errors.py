@@ -70,4 +70,8 @@ class ApiError(Exception):
         return {"type": "error", **self.detail()}
 
 
-__all__ = ["STATUS", "ApiError"]
+UNAVAILABLE_RETRY = 1
+"""The ``Retry-After`` (s) of a ``503 unavailable`` that names none (a table moving)."""
+
+
+__all__ = ["STATUS", "UNAVAILABLE_RETRY", "ApiError"]

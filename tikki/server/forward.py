@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tikki.server.errors import UNAVAILABLE_RETRY
 from tikki.server.relay import CLIENT, SECRET
 from tikki.server.tables import storage
 from tikki.server.tables.ownership import ROUTE_PAUSE
@@ -189,7 +190,6 @@ async def _body(receive: Receive) -> bytes:
 async def _moving(scope: Scope, send: Send) -> None:
     """``503 unavailable`` with ``Retry-After``: the owner could not be reached (it is
     stopping or died; the table soon has a new owner)."""
-    from tikki.server.app import UNAVAILABLE_RETRY
     from tikki.server.tables.registry import table_moving
 
     match = TABLE_PATH.match(scope["path"])
