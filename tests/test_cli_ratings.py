@@ -51,6 +51,20 @@ def test_ratings_json_and_errors(anchors: Path) -> None:
     assert result.exit_code == 2 and "run benchmarks/anchors.py" in result.output
 
 
+def test_a_level_added_later_says_how_it_was_rated(anchors: Path) -> None:
+    data = {**ANCHORS, "added": {"Expert": {"games": 4, "seed": 42}}}
+    data["ratings"] = {"myllymatti": {**ANCHORS["ratings"]["myllymatti"]}}
+    data["ratings"]["myllymatti"]["expert:iterations=3000"] = {
+        "label": "Expert",
+        "mu": 40.0,
+        "sigma": 6.0,
+    }
+    anchors.write_text(json.dumps(data))
+    result = runner.invoke(app, ["ratings"])
+    assert result.exit_code == 0, result.output
+    assert "Expert was added later" in result.output and "4 games per pairing" in result.output
+
+
 def test_shipped_anchors_cover_the_levels() -> None:
     data = json.loads(ratings.BOT_RATINGS.read_text(encoding="utf-8"))
     levels = data["ratings"]["myllymatti"]

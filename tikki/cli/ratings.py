@@ -62,3 +62,13 @@ def ratings_command(
             seed=data.get("seed", "?"),
         )
     )
+    for level, run in sorted(data.get("added", {}).items()):
+        typer.echo(
+            _(
+                "{level} was added later, rated against the others kept as they were: "
+                "{games} games per pairing (seed {seed})",
+                level=_(level),
+                games=run.get("games", "?"),
+                seed=run.get("seed", "?"),
+            )
+        )
