@@ -371,8 +371,15 @@ def test_hand_over_by_websocket_needs_a_seat_number(c: TestClient) -> None:
 
 
 def test_stalled_tables_leave_the_lobby_but_keep_their_link(tmp_path: Path) -> None:
+    """A table people played at (a person's move: the long expiry, 24 h from the last
+    move) leaves the lobby's list after the stalled expiry without a move, and still
+    answers by its link."""
     with client(tmp_path, client_seeds=True, policy=Policy(stalled_expiry=3600)) as c:
-        tid, _tokens = two_people(c)
+        tid, tokens = two_people(c)
+        first = state(c, tid)["view"]["to_act"]
+        body = {"move": pick(state(c, tid, tokens[first])["view"], 0), "seq": 0}
+        r = c.post(f"/api/tables/{tid}/moves", json=body, headers=auth(tokens[first]))
+        assert r.status_code == 200, r.text
         playing = c.get("/api/tables?status=playing").json()["tables"]
         assert [t["id"] for t in playing] == [tid]
         later(c, 3599)

@@ -18,7 +18,18 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 import tikki
-from tests._server import TestClient, app_state, client, create, error_of, join, socket
+from tests._server import (
+    TestClient,
+    app_state,
+    auth,
+    client,
+    create,
+    error_of,
+    join,
+    pick,
+    socket,
+    state,
+)
 from tikki import bots as botlib
 from tikki.bots.ismcts import CHECK_EVERY, ISMCTSBot
 from tikki.server.outbox import Outbox, write
@@ -276,20 +287,40 @@ def test_the_429_answer_is_documented(c: TestClient) -> None:
 # --- waiting tables expire ----------------------------------------------------------------
 
 
+def person_moves(c: TestClient, tid: str, token: str, seat: int) -> None:
+    """The person at ``seat`` makes one legal move (after the bot's, if the bot is first)."""
+    for _ in range(200):
+        message = state(c, tid, token)
+        if message["view"]["to_act"] == seat:
+            break
+    else:
+        raise AssertionError(f"seat {seat} of {tid} never got the turn: {message['table']}")
+    body = {"move": pick(message["view"], 0), "seq": message["table"]["seq"]}
+    r = c.post(f"/api/tables/{tid}/moves", json=body, headers=auth(token))
+    assert r.status_code == 200, r.text
+
+
 def test_waiting_tables_expire_and_leave_the_lobby(tmp_path: Path) -> None:
+    """A table nobody played at expires --waiting-expiry after its creation or start,
+    however many joined it; a person's move gives the long expiry."""
     with client(tmp_path, policy=Policy(waiting_expiry=3600)) as c:
         manager: Any = app_state(c).manager
         old = create(c)["table"]["id"]
+        full = create(c)["table"]["id"]  # both seats joined, nobody moved
+        join(c, full, 0)
+        join(c, full, 1, "Ben")
         seats = [{"kind": "open"}, {"kind": "bot", "bot": "random"}]
         playing = create(c, seats=seats)["table"]["id"]
-        join(c, playing, 0)
+        person_moves(c, playing, join(c, playing, 0), 0)
         real = manager.clock
         manager.clock = lambda: real() + timedelta(minutes=59)
         assert [t["id"] for t in c.get("/api/tables").json()["tables"]] == [old]
+        assert c.get(f"/api/tables/{full}").status_code == 200
         manager.clock = lambda: real() + timedelta(minutes=61)
         assert c.get("/api/tables").json()["tables"] == []
         assert error_of(c.get(f"/api/tables/{old}"))[:2] == (404, "unknown_table")
         assert error_of(c.post(f"/api/tables/{old}/seats/0", json={"name": "A"}))[0] == 404
+        assert error_of(c.get(f"/api/tables/{full}"))[:2] == (404, "unknown_table")
         assert c.get(f"/api/tables/{playing}").status_code == 200
     with client(tmp_path) as c:  # gone from the database too
         assert error_of(c.get(f"/api/tables/{old}"))[:2] == (404, "unknown_table")
