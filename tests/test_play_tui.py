@@ -10,6 +10,7 @@ import json
 import random
 import re
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -44,6 +45,23 @@ def _spawn(args: list[str], cwd: Path) -> pexpect.spawn:
         timeout=60,
         dimensions=(50, 110),
     )
+
+
+def _wait_until_reading(child: pexpect.spawn) -> None:
+    """Wait until the child sleeps in its terminal read (readline's select), not just
+    until its prompt shows: CPython's readline prints the prompt before it enters select,
+    and a SIGINT that lands in between is only acted on at the next key (a Ctrl-C sent
+    the moment the prompt shows was lost in about 1 of 20 tries)."""
+    proc = Path(f"/proc/{child.pid}")
+    deadline = time.monotonic() + child.timeout
+    wchan = state = ""
+    while time.monotonic() < deadline:
+        wchan = (proc / "wchan").read_text()
+        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        if state == "S" and ("poll" in wchan or "select" in wchan):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"tikki play never waited for a key ({wchan!r}, state {state})")
 
 
 # --- words ---------------------------------------------------------------------------------
@@ -287,6 +305,7 @@ def test_ctrl_c_saves_the_record_and_exits_130(tmp_path: Path) -> None:
     child.expect("Your move:")
     child.sendline("1")
     child.expect("Your move:")
+    _wait_until_reading(child)
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
