@@ -164,7 +164,9 @@ def test_a_shared_link_to_an_uploaded_record_with_a_big_seed(
     page.set_input_files("#record-file", files=[upload])
     page.wait_for_selector("#board[data-at='0']")
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("location.hash.startsWith('#record=') && /at=1/.test(location.search)")
+    page.wait_for_function(
+        "() => location.hash.startsWith('#record=') && /at=1/.test(location.search)"
+    )
     shared = page.url
     page.reload()
     page.wait_for_selector("#board[data-at='1']")

@@ -187,7 +187,7 @@ def test_an_uploaded_record_replays_from_a_shareable_link(server: Server, browse
     page.select_option("#perspective", "2")
     page.wait_for_selector("#hands .replay-hand")
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("location.hash.startsWith('#record=')")
+    page.wait_for_function("() => location.hash.startsWith('#record=')")
     shared = page.url
     assert "at=1" in shared and "seat=2" in shared
     other = context.new_page()
