@@ -157,3 +157,28 @@ def test_a_kept_alive_client_is_spared_while_a_silent_connection_can_go(tmp_path
             assert silent[0].recv(100) == b""
             for conn in silent:
                 conn.close()
+
+
+def test_a_crowds_churn_closes_its_own_idle_connections_not_a_lone_newcomers(
+    tmp_path: Path,
+) -> None:
+    """A full server closes an idle connection of the address that holds the most: a
+    lone person's connection that has not sent its request yet (the oldest here) stays,
+    while the crowd's reconnects close the crowd's own."""
+    limits = Limits(max_connections=4, per_address=64, header_timeout=60)
+    with served(tmp_path, limits) as url:
+        port = int(url.rsplit(":", 1)[1])
+
+        def connect(host: str) -> sockets.socket:
+            return sockets.create_connection(("127.0.0.1", port), source_address=(host, 0))
+
+        lone = connect("127.0.0.3")  # the oldest idle connection, one of its address
+        crowd = [connect("127.0.0.2") for _ in range(3)]
+        newcomer = connect("127.0.0.2")  # the crowd reconnects: the server is full
+        crowd[0].settimeout(30)
+        assert crowd[0].recv(100) == b""  # the crowd's oldest was closed for it
+        lone.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        lone.settimeout(30)
+        assert lone.recv(100).startswith(b"HTTP/1.1 200"), "the lone connection was closed"
+        for conn in [lone, *crowd, newcomer]:
+            conn.close()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import itertools
 import logging
 import resource
 import time
@@ -64,6 +65,10 @@ class Throttled:
         held, self.held = self.held, 0
         log.warning(message + " (%d more like it since the last line)", *args, held)
         return True
+
+
+EVICT_SCAN = 64
+"""How many of the oldest idle connections the guard weighs when it closes one."""
 
 
 class Guard:
@@ -134,16 +139,28 @@ class Guard:
         self.kept.pop(id(transport), None)
 
     def _evict_idle(self) -> None:
-        """Close the oldest idle HTTP connection (and forget it at once), if any: one
-        that never sent a request first, else one kept alive."""
+        """Close an idle HTTP connection (and forget it at once), if any: one that never
+        sent a request first, else one kept alive; of the oldest, one of the address that
+        holds the most connections, so a crowd's churn closes its own, never a lone
+        newcomer's that has not sent its request yet."""
         pool = self.idle or self.kept
         if not pool:
             return
-        key = next(iter(pool))
+        key = self._heaviest(pool)
         close = pool.pop(key)
         self._drop(key)
         self.evicted += 1
         close()
+
+    def _heaviest(self, pool: dict[int, Callable[[], None]]) -> int:
+        """Of the :data:`EVICT_SCAN` oldest connections in ``pool``, the oldest of the
+        address that holds the most connections."""
+        best, most = next(iter(pool)), -1
+        for key in itertools.islice(pool, EVICT_SCAN):
+            held = self.by_address.get(self.open.get(key, ""), 0)
+            if held > most:
+                best, most = key, held
+        return best
 
     def forget(self, transport: asyncio.BaseTransport) -> None:
         """The connection closed."""
