@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 import tikki
 from tikki.cli import app
+from tikki.cli.shared import GAMES_HELP
 
 runner = CliRunner()
 
@@ -35,7 +36,15 @@ GOLDEN = Path(__file__).parent / "golden"
 """Golden outputs; ``TIKKI_UPDATE_GOLDEN=1`` rewrites them (then read the diff)."""
 
 
+OWN_GAMES = {"myllymatti", "mattis", "mueckenstich"}
+"""tikki's own games: the golden outputs list the registered games, and were written with
+these alone."""
+
+
 def _golden(name: str, text: str) -> None:
+    others = sorted(set(tikki.games()) - OWN_GAMES)
+    if others:  # never in CI: the package installs no plug-in there
+        pytest.skip(f"!!! the golden outputs list tikki's own games; {others} installed !!!")
     path = GOLDEN / name
     if os.environ.get("TIKKI_UPDATE_GOLDEN"):
         path.parent.mkdir(exist_ok=True)
@@ -211,7 +220,7 @@ def test_help_shows_words_not_python_golden(
         (["play", "myllymatti", "--seed", "abc"], "--seed takes a whole number, not 'abc'"),
         (["play", "myllymatti", "--delay=soon"], "--delay takes a number, not 'soon'"),
         (["play", "myllymatti", "--sead", "1"], "has no option --sead (did you mean --seat or"),
-        (["play"], "tikki play needs GAME (myllymatti, mattis or mueckenstich)"),
+        (["play"], f"tikki play needs GAME ({GAMES_HELP})"),  # the registered games
         (["plya"], "there is no command 'plya': the commands are play, replay"),
         (
             ["--lang", "de", "play", "x", "--seat", "y"],
