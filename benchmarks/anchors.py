@@ -13,6 +13,7 @@ they are (a newcomer rated against established players): only the pairings (trio
 that level are played, and its line is added to the file.
 
     python benchmarks/anchors.py --add Expert --games 8 --jobs 2
+    python benchmarks/anchors.py --add Expert --against Hard --games 24 --jobs 1
 """
 
 from __future__ import annotations
@@ -40,9 +41,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--expert", action="store_true", help="let Expert play too (slow)")
     parser.add_argument("--add", metavar="LEVEL", help="rate LEVEL against the kept anchors")
+    parser.add_argument(
+        "--against",
+        metavar="LEVEL",
+        action="append",
+        help="with --add: play only the pairings (trios) that hold this anchor (repeatable)",
+    )
     args = parser.parse_args()
     if args.add:
-        add_level(args.add, args.games, args.jobs, args.seed)
+        add_level(args.add, args.games, args.jobs, args.seed, args.against)
         return
     levels = [(spec, label) for spec, label in LEVELS if args.expert or label != "Expert"]
     out: dict[str, object] = {"seed": args.seed, "games": args.games, "ratings": {}}
@@ -76,8 +83,14 @@ def main() -> None:
     print(f"written: {OUT}")
 
 
-def add_level(label: str, games: int, jobs: int, seed: int) -> None:
-    """Rate the level ``label`` against the anchors in :data:`OUT`, kept fixed, and add it."""
+def add_level(
+    label: str, games: int, jobs: int, seed: int, against: list[str] | None = None
+) -> None:
+    """Rate the level ``label`` against the anchors in :data:`OUT`, kept fixed, and add it.
+
+    ``against`` names anchors (labels): only the pairings holding one of them are played
+    (a strong newcomer learns most from the strongest anchor).
+    """
     new = next((spec for spec, name in LEVELS if name == label), None)
     if new is None:
         raise SystemExit(f"error: no level {label!r}: {', '.join(n for _s, n in LEVELS)}")
@@ -90,13 +103,19 @@ def add_level(label: str, games: int, jobs: int, seed: int) -> None:
             continue
         results = []
         for others in itertools.combinations(sorted(anchored), players - 1):
+            if against and not any(anchored[s]["label"] in against for s in others):
+                continue
             lineup = (new, *others)
             spec = arena.ArenaSpec(game, players, {}, lineup, games=games, seed=seed)
             results += arena.run(spec, jobs=jobs)
         fixed = {s: (a["mu"], a["sigma"]) for s, a in anchored.items()}
         ordinal, mu, sigma = arena.ratings(results, fixed=fixed)[new]
         saved["ratings"][game][new] = {"label": label, "mu": round(mu, 3), "sigma": round(sigma, 3)}
-        saved.setdefault("added", {})[label] = {"games": games, "seed": seed}
+        saved.setdefault("added", {})[label] = {
+            "games": games,
+            "seed": seed,
+            "against": against or "all",
+        }
         print(f"{game:<14}{label:<10}{new:<26}{ordinal:>9.2f}{mu:>8.2f}{sigma:>8.2f}")
         print(f"  ({len(results)} games in {time.monotonic() - started:.0f} s)")
         OUT.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
