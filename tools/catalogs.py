@@ -67,16 +67,17 @@ def cli_texts() -> Iterator[tuple[str, str]]:
     import typer.main
 
     from tikki.cli import app
+    from tikki.commandline import COMPOSED
 
     group: Any = typer.main.get_command(app)
-    if group.help:
+    if group.help and group.help not in COMPOSED:
         yield group.help, "tikki --help"
     for name, command in group.commands.items():
-        if command.help:
+        if command.help and command.help not in COMPOSED:
             yield command.help, f"tikki {name} --help"
         for param in command.params:
             help_text = getattr(param, "help", None)
-            if help_text:
+            if help_text and help_text not in COMPOSED:  # composed: its parts are caught
                 yield help_text, f"tikki {name} {param.name}"
 
 

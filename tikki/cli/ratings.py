@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tikki.cli.shared import (
-    GAMES_HELP,
+    ALL_GAMES_HELP,
     game_name,
 )
 from tikki.commandline import fail
@@ -23,7 +23,7 @@ BOT_RATINGS = Path(__file__).resolve().parent.parent / "server" / "bot_ratings.j
 
 
 def ratings_command(
-    game: Annotated[str | None, typer.Argument(help=f"{GAMES_HELP} (default: all)")] = None,
+    game: Annotated[str | None, typer.Argument(help=ALL_GAMES_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the ratings as JSON")] = False,
 ) -> None:
     """The bot levels' anchored ratings: the fixed points of the web table's rating scale

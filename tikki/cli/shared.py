@@ -31,8 +31,20 @@ def _listed(words: list[str], last: str) -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}" if len(words) > 1 else "".join(words)
 
 
-GAMES_HELP = _listed(lobby_order(), "or")
+def _games_help(gettext: Gettext) -> str:
+    return _listed(lobby_order(), gettext(N_("or")))
+
+
+def _all_games_help(gettext: Gettext) -> str:
+    return gettext(N_("{games} (default: all)")).format(games=_games_help(gettext))
+
+
+GAMES_HELP = _games_help(str)
 """The games' names for a GAME argument's help, from the registry (``a, b or c``)."""
+ALL_GAMES_HELP = _all_games_help(str)
+"""A GAME argument's help where leaving it out means every game."""
+COMPOSED[GAMES_HELP] = _games_help
+COMPOSED[ALL_GAMES_HELP] = _all_games_help
 VARIANT_HELP = "a preset, e.g. " + next(
     (v for n in lobby_order() for v in game_class(n).variants), "standard"
 )
