@@ -57,7 +57,7 @@ def plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[EntryPoint]]:
 
 def _own(names: Iterable[str]) -> list[str]:
     """tikki's own games among ``names`` (a plug-in installed beside tikki left out)."""
-    return sorted(n for n in names if core.game_class(n).__module__.startswith("tikki.games."))
+    return sorted(n for n in names if core.built_in(n))
 
 
 def test_the_three_games_register_through_the_entry_point_group() -> None:

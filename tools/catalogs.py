@@ -44,10 +44,10 @@ def data_texts() -> Iterator[tuple[str, str]]:
     """(text, where) for every text that is data rather than a ``_()`` call: tikki's own
     games' declarations (a plug-in's texts are its own, :attr:`tikki.core.Game.translations`)
     and the command line's help."""
-    from tikki.core import game_class, games
+    from tikki.core import built_in, games
 
     for name, info in games().items():
-        if not game_class(name).__module__.startswith("tikki."):
+        if not built_in(name):
             continue
         if info["summary"]:
             yield info["summary"], f"game {name}: summary"

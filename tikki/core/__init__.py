@@ -47,6 +47,7 @@ from tikki.core.options import RULING_ID, OptionSpec, max_moves_option, split_ru
 from tikki.core.records import outcome_words, replay
 from tikki.core.registry import (
     GAMES_GROUP,
+    built_in,
     game_class,
     games,
     load,
@@ -82,6 +83,7 @@ __all__ = [
     "TableState",
     "TerminalParts",
     "WebParts",
+    "built_in",
     "check_revision",
     "describe_game",
     "game_class",

@@ -92,6 +92,14 @@ def games() -> dict[str, JSON]:
     return {name: describe_game(cls) for name, cls in sorted(registered().items())}
 
 
+def built_in(name: str) -> bool:
+    """Whether the game ``name`` is one of tikki's own (its class lives in a package of
+    :data:`BUILT_IN`) rather than a plug-in's: tikki's own documents, catalogues and
+    golden files speak of these alone."""
+    module = game_class(name).__module__
+    return any(module.startswith(package.__name__ + ".") for package in BUILT_IN)
+
+
 def lobby_order() -> list[str]:
     """The registered games' names as the lobby lists them: the featured ones
     (:attr:`Game.featured`) first, then by name."""

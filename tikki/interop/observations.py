@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tikki.core import Game, State, game_class, games, load
+from tikki.core import Game, State, built_in, game_class, games, load
 from tikki.interop.encoding import ActionSpace, ViewEncoder
 
 Vector = npt.NDArray[np.float32]
@@ -224,10 +224,10 @@ def encoder_for(game: Game) -> Encoder:
 
 
 DOC_CONFIGS: tuple[tuple[str, int, dict[str, Any]], ...] = tuple(
-    (name, info["players"]["default"], {}) for name, info in games().items()
+    (name, info["players"]["default"], {}) for name, info in games().items() if built_in(name)
 )
-"""The games (name, players, options) whose tables ``docs/observations.md`` shows: each
-game at its default number of players."""
+"""The games (name, players, options) whose tables ``docs/observations.md`` shows: each of
+tikki's own games at its default number of players (a plug-in documents its own)."""
 
 
 def __getattr__(name: str) -> Any:
