@@ -20,7 +20,8 @@ receives its collaborators in its constructor and can be built and tested alone;
 - :mod:`.registry`: the tables in memory (rebuild, retire, forget, ownership checks);
 - :mod:`.ownership`: finding a table (memory, database, another process of a cluster);
 - :mod:`.standins`: bots playing people's seats (stored with the table);
-- :mod:`.moves`: checking, applying and storing a move;
+- :mod:`.moves`: checking a move (with the stand-ins around it) and telling everyone;
+- :mod:`.ledger`: applying and storing a move, finishing the game it ends;
 - :mod:`.bots`: bot turns, fair slots, forced moves, hints;
 - :mod:`.leave`: resigning, handing a seat to a bot, coming back;
 - :mod:`.timers`: turn timers, away announcements, the expiry of waiting tables;
@@ -38,6 +39,7 @@ from tikki.server.tables.ownership import PEEK_TTL
 from tikki.server.tables.registry import FINISHED_KEPT, STORED_BEFORE_REVISIONS
 from tikki.server.tables.rematch import rematch_request
 from tikki.server.tables.seats import check_invite, lock_seats
+from tikki.server.tables.standins import ended
 from tikki.server.tables.table import (
     EXPIRED,
     MOVED,
@@ -50,7 +52,6 @@ from tikki.server.tables.table import (
     Table,
     Takeover,
     active,
-    ended,
     hash_token,
     iso,
 )

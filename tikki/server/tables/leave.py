@@ -80,7 +80,7 @@ class Leave:
         if seat is None:
             return False
         async with table.lock:
-            back = await self.stand_ins.take_back(table, seat, refuse_resigned=False)
+            back = await self.stand_ins.take_back(table, seat)
         if back:
             table.broadcast()
         return back

@@ -9,7 +9,9 @@ The concerns, each a class of its own module that receives what it uses:
 - :class:`~.ownership.Finder`: a table wherever it is (memory, database, another process);
 - :class:`~.standins.StandIns` and :class:`~.leave.Leave`: bots playing people's seats,
   and the people's requests that start and end them;
-- :class:`~.moves.Moves`: checking, applying and storing a move;
+- :class:`~.moves.Moves`: checking a move, with the stand-ins around it, and telling
+  every connection; its :class:`~.ledger.Ledger` applies and stores it (a turn timer's
+  move too);
 - :class:`~.bots.Bots`: bot turns, search pools, hints;
 - :class:`~.timers.Timers`: turn timers, away seats, the expiry of waiting tables;
 - :class:`~.seats.Seats`: joining, a seat's devices, connections;
@@ -83,7 +85,7 @@ class TableManager:
         self.leave = Leave(self.stand_ins, wake)
         self.finder = Finder(self.registry, self.storage, self.ownership, wake)
         self.timers = Timers(
-            self.registry, self.storage, self.moves, self.leave, self.stand_ins,
+            self.registry, self.storage, self.moves.ledger, self.leave, self.stand_ins,
             self.ownership, self.policy, wake,
         )  # fmt: skip
         self.seats = Seats(
@@ -123,11 +125,11 @@ class TableManager:
     @property
     def on_finished(self) -> Callable[[Table], None] | None:
         """Called when a game ends by a move (the app settles a rated table's ratings)."""
-        return self.moves.on_finished
+        return self.moves.ledger.on_finished
 
     @on_finished.setter
     def on_finished(self, listener: Callable[[Table], None] | None) -> None:
-        self.moves.on_finished = listener
+        self.moves.ledger.on_finished = listener
 
     @property
     def on_move(self) -> Callable[[bool, float], None] | None:

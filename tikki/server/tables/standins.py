@@ -24,6 +24,8 @@ and ``timer`` ones :mod:`tikki.server.tables.timers`."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from tikki.core import IllegalMove
 from tikki.i18n import _
@@ -31,7 +33,7 @@ from tikki.server import botplay
 from tikki.server.errors import ApiError
 from tikki.server.tables.registry import Registry
 from tikki.server.tables.storage import Clock, Storage
-from tikki.server.tables.table import STAND_IN, TAKEN_BACK, Table, Takeover, active, ended
+from tikki.server.tables.table import STAND_IN, TAKEN_BACK, Table, Takeover, active
 
 log = logging.getLogger("tikki.server")
 
@@ -94,43 +96,58 @@ class StandIns:
         except ApiError:
             table.takeovers = takeovers
 
-    async def person_moves(self, table: Table, seat: int, move: str) -> None:
-        """The person of ``seat`` moves: their away stand-in ends (not for an illegal
-        move, which leaves it playing); a resigned seat is refused."""
+    @asynccontextmanager
+    async def around_move(
+        self, table: Table, seat: int, move: str, by_bot: bool
+    ) -> AsyncIterator[None]:
+        """The stand-in of ``seat`` around one move made there (the body applies it):
+        before a person's move their away stand-in ends (a resigned seat is refused);
+        after a bot's move a ``timeout`` stand-in, which plays that one turn, ends (the
+        person is here)."""
         now_playing = active(table.takeovers, seat)
-        if now_playing is not None and now_playing.why in TAKEN_BACK:
-            _check_legal(table, move)
-        await self.take_back(table, seat)
-
-    async def bot_moved(self, table: Table, seat: int) -> None:
-        """A bot moved for ``seat``: a ``timeout`` stand-in played its one turn and ends
-        (the person is here)."""
-        now_playing = active(table.takeovers, seat)
-        if now_playing is not None and now_playing.why == "timeout":
+        if now_playing is not None and not by_bot:
+            await self._person_moves(table, now_playing, move)
+        yield
+        if now_playing is not None and by_bot and now_playing.why == "timeout":
             await self.end(table, seat)
 
-    async def take_back(self, table: Table, seat: int, refuse_resigned: bool = True) -> bool:
-        """End the away stand-in of ``seat``; refuse a resigned seat.  Returns whether a
-        stand-in ended."""
-        now_playing = active(table.takeovers, seat)
-        if now_playing is None:
-            return False
+    async def _person_moves(self, table: Table, now_playing: Takeover, move: str) -> None:
+        """The person whose seat ``now_playing`` plays moves: refused if they resigned,
+        else their stand-in ends (not for an illegal move, which leaves it playing)."""
         if now_playing.why not in TAKEN_BACK:
-            if refuse_resigned:
-                raise ApiError(
-                    "resigned",
-                    _(
-                        "you resigned at move {move}: a bot plays your seat to the end; you can "
-                        "still watch",
-                        move=now_playing.start,
-                    ),
-                    table.seq,
-                )
+            message = _(
+                "you resigned at move {move}: a bot plays your seat to the end; you can "
+                "still watch",
+                move=now_playing.start,
+            )
+            raise ApiError("resigned", message, table.seq)
+        _check_legal(table, move)
+        await self._back(table, now_playing.seat)
+
+    async def take_back(self, table: Table, seat: int) -> bool:
+        """End the away stand-in of ``seat`` (its person is back; a resigned seat's bot
+        plays on).  Returns whether a stand-in ended."""
+        now_playing = active(table.takeovers, seat)
+        if now_playing is None or now_playing.why not in TAKEN_BACK:
             return False
+        await self._back(table, seat)
+        return True
+
+    async def _back(self, table: Table, seat: int) -> None:
+        """The away stand-in of ``seat`` ends: its person plays again."""
         await self.store(table, ended(table.takeovers, seat, table.seq))
         table.turn_since = self.clock()
         log.info("table %s: seat %d is back at move %d; its bot stops", table.id, seat, table.seq)
-        return True
+
+
+def ended(takeovers: list[Takeover], seat: int, seq: int) -> list[Takeover]:
+    """A copy of ``takeovers`` with the stand-in of ``seat`` ended at ``seq``."""
+    out = []
+    for takeover in takeovers:
+        if takeover.seat == seat and takeover.end is None:
+            takeover = Takeover(takeover.seat, takeover.start, takeover.bot, takeover.why, seq)
+        out.append(takeover)
+    return out
 
 
 def _check_legal(table: Table, move: str) -> None:

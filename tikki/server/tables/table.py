@@ -82,16 +82,6 @@ def active(takeovers: list[Takeover], seat: int) -> Takeover | None:
     return None
 
 
-def ended(takeovers: list[Takeover], seat: int, seq: int) -> list[Takeover]:
-    """A copy of ``takeovers`` with the stand-in of ``seat`` ended at ``seq``."""
-    out = []
-    for takeover in takeovers:
-        if takeover.seat == seat and takeover.end is None:
-            takeover = Takeover(takeover.seat, takeover.start, takeover.bot, takeover.why, seq)
-        out.append(takeover)
-    return out
-
-
 @dataclass(eq=False)
 class Connection:
     """One WebSocket: its seat (``None`` for a spectator) and its outbox (bounded in

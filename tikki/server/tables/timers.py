@@ -1,7 +1,7 @@
 """The tables' clocks, :class:`Timers`: turn timers (a bot plays the turn, or the others
 may hand the seat to a bot), telling the others when a person has been away long enough,
 and the expiry of tables waiting for players.  A timer's move is applied like any other
-(:mod:`.moves`)."""
+(:mod:`.ledger`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tikki.server import botplay
 from tikki.server.cluster import Ownership
 from tikki.server.errors import ApiError
 from tikki.server.tables.leave import Leave
-from tikki.server.tables.moves import Moves
+from tikki.server.tables.ledger import Ledger
 from tikki.server.tables.registry import Registry
 from tikki.server.tables.standins import StandIns, unattended
 from tikki.server.tables.storage import Storage
@@ -88,7 +88,7 @@ class Timers:
         self,
         registry: Registry,
         storage: Storage,
-        moves: Moves,
+        ledger: Ledger,
         leave: Leave,
         stand_ins: StandIns,
         ownership: Ownership,
@@ -97,7 +97,7 @@ class Timers:
     ) -> None:
         self.registry = registry
         self.storage = storage
-        self.moves = moves
+        self.ledger = ledger
         self.leave = leave
         self.stand_ins = stand_ins
         self.wake = wake
@@ -165,7 +165,7 @@ class Timers:
                 move = botplay.choose(STAND_IN, table.game, view,
                                       botplay.bot_seed(table.seed, seat, seq, "timer"))  # fmt: skip
                 try:
-                    await self.moves.apply(table, seat, move)
+                    await self.ledger.apply(table, seat, move)
                 except ApiError as err:
                     table.timed_out = None  # try again at the next tick
                     log.error("timer move at table %s failed: %s", table.id, err.message)

@@ -53,11 +53,13 @@ def mover(table: Table, seat: int | None, seq: int, by_bot: bool) -> tuple[int, 
     server plays for its person; a bot (``by_bot``) is refused once the person has taken
     the seat back."""
     seat = check_turn(table, seat, seq, moving=True)
-    is_forced = by_bot and forced(table, seat)
-    if by_bot and not is_forced and bot_spec(table, seat) is None:
+    if not by_bot:
+        return seat, False
+    bot = bot_to_act(table)
+    if bot is None:
         message = _("seat {seat} is played by its person again", seat=seat)
         raise ApiError("not_your_turn", message)
-    return seat, is_forced
+    return seat, bot[1] == FORCED
 
 
 def check_turn(table: Table, seat: int | None, seq: int | None, moving: bool) -> int:

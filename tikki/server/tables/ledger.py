@@ -1,0 +1,105 @@
+"""The one place where a move is applied, :class:`Ledger`: the move is played on a copy
+of the state (the engine refuses an illegal one), stored, then the copy is swapped in, so
+no reader ever sees a state ahead of its seq nor a move that is not stored.  A move that
+ends the game finishes the table.  The checks before a move (whose turn, which bot) are
+the caller's: a person's or a bot's move comes through :mod:`.moves`, a turn timer's
+move straight from :mod:`.timers`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import NoReturn
+
+from tikki.core import IllegalMove
+from tikki.i18n import _
+from tikki.server.cluster import Ownership
+from tikki.server.db import MoveConflict, MoveWrite, now
+from tikki.server.errors import ApiError
+from tikki.server.tables.registry import Registry
+from tikki.server.tables.storage import Clock, Storage
+from tikki.server.tables.table import Table
+
+log = logging.getLogger("tikki.server")
+
+
+class Ledger:
+    """Play, store and swap in one move; finish the table when it ends the game."""
+
+    on_finished: Callable[[Table], None] | None = None
+    """Called when a game ends by a move (the app settles a rated table's ratings)."""
+
+    def __init__(
+        self, registry: Registry, storage: Storage, ownership: Ownership, clock: Clock
+    ) -> None:
+        self.registry = registry
+        self.storage = storage
+        self.ownership = ownership
+        self.clock = clock
+
+    async def apply(self, table: Table, seat: int, move: str) -> None:
+        """Play the move on a copy, store it, then swap the copy in (readers never see a
+        state ahead of its seq, nor a move that is not stored)."""
+        self.registry.check_owned(table)
+        state = table.state.clone()
+        try:
+            state.play(move)
+        except IllegalMove as err:
+            raise ApiError("illegal_move", str(err), table.seq) from None
+        outcome = state.outcome if state.is_over else None
+        by_person = table.played or table.seats[seat].kind == "human"
+        write = MoveWrite(table.id, table.seq, seat, state.moves[-1], outcome,
+                          None if state.is_over else state.current_player, by_person)  # fmt: skip
+        await self._store(table, write)
+        table.state = state
+        table.seq += 1
+        table.turn_since = table.last_move = self.clock()
+        table.played = by_person
+        if outcome is not None:
+            await self._finish(table)
+
+    async def _store(self, table: Table, write: MoveWrite) -> None:
+        """Store move ``table.seq`` (by group commit: acknowledged once committed);
+        ``stale`` if another process stored it first, ``unavailable`` if the database
+        fails (nothing changes then)."""
+        try:
+            await self.storage.add_move(write)
+        except MoveConflict:
+            await self._conflict(table)
+        except ApiError as err:
+            err.seq = table.seq
+            raise
+        except Exception:
+            log.exception("storing move %d of table %s failed", table.seq, table.id)
+            raise ApiError(
+                "unavailable", _("the move could not be stored: try again"), table.seq
+            ) from None
+
+    async def _finish(self, table: Table) -> None:
+        """The game ended by the move just applied."""
+        table.status = "finished"
+        table.finished = now()
+        self.registry.retire(table)
+        await self.ownership.release(table.id)
+        await self.ownership.changed(table.id)
+        if self.on_finished is not None:
+            self.on_finished(table)
+
+    async def _conflict(self, table: Table) -> NoReturn:
+        """Another process stored move ``table.seq`` first (the lock holder changed under
+        this one): forget the table, so that the next request reads it back with that
+        move, and refuse this move as stale."""
+        log.warning("table %s: move %d was stored by another process first; forgetting it",
+                    table.id, table.seq)  # fmt: skip
+        self.registry.forget(table.id)
+        await self.ownership.release(table.id)
+        raise ApiError(
+            "stale",
+            _(
+                "another server stored move {seq} of table {id} first: ask for the current "
+                "state and play again",
+                seq=table.seq,
+                id=table.id,
+            ),
+            table.seq,
+        )
