@@ -14,9 +14,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from tests._server import TestClient, auth, client, create, error_of, join, pick, socket, state
 from tests.test_server_crowds import from_address, later, served
-from tikki.server.guard import Limits
+from tikki.server import create_app
+from tikki.server.guard import FILE_MARGIN, Limits
 from tikki.server.quota import Policy
-from tikki.server.run import config
+from tikki.server.run import bind, config
 from tikki.server.ws import IDLE
 
 THREE_OPEN = [{"kind": "open"}] * 3
@@ -182,3 +183,30 @@ def test_a_crowds_churn_closes_its_own_idle_connections_not_a_lone_newcomers(
         assert lone.recv(100).startswith(b"HTTP/1.1 200"), "the lone connection was closed"
         for conn in [lone, *crowd, newcomer]:
             conn.close()
+
+
+def test_asyncio_accepts_a_small_batch_while_the_kernel_queues_a_long_line(
+    tmp_path: Path,
+) -> None:
+    """At each wake-up of the listening socket asyncio accepts up to uvicorn's ``backlog``
+    connections before the guard has seen any of them (and, out of file descriptors, stops
+    accepting for a whole second): under a reconnecting crowd a batch of 2,048 ran the
+    process out.  The batch fits a few times in the descriptors kept beyond the connection
+    cap, while the kernel still queues a long line of connections (a short queue would drop
+    a newcomer's SYN: a second before the retry)."""
+    batch = config(create_app(f"sqlite:///{tmp_path / 'x.sqlite'}"), Limits()).backlog
+    assert 0 < batch * 4 <= FILE_MARGIN
+    with bind("127.0.0.1", 0) as listener, ExitStack() as held:
+        listener.listen(batch)  # what asyncio does as it starts serving
+        waiting = 3 * batch
+        for _ in range(waiting):  # on loopback each connect is queued at once, or dropped
+            client = held.enter_context(sockets.socket())
+            client.setblocking(False)
+            client.connect_ex(listener.getsockname())
+        listener.setblocking(False)
+        accepted = 0
+        with pytest.raises(BlockingIOError):
+            while True:
+                held.enter_context(listener.accept()[0])
+                accepted += 1
+        assert accepted == waiting

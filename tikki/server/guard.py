@@ -11,6 +11,11 @@ nothing, nor per address, nor a deadline for a request's head; :class:`Guard` ad
   either cap is answered ``503`` and closed at once, so its file descriptor is freed;
 - a request's head must arrive within :attr:`Limits.header_timeout` seconds of the
   connection (or of the previous response), else the connection closes (slowloris);
+- asyncio accepts at most :data:`ACCEPT_BATCH` connections at each wake-up of the
+  listening socket (uvicorn's ``backlog``), before the guard has seen any of them, so a
+  burst of queued connections fits in the spare descriptors (:data:`FILE_MARGIN`): out of
+  them, asyncio stops accepting for a whole second; the kernel still queues
+  :data:`LISTEN_BACKLOG` connections (:func:`tikki.server.run.bind`);
 - when the process runs out of file descriptors all the same, one log line a second
   (:class:`AcceptErrors`) replaces asyncio's traceback per failed ``accept()``.
 
@@ -42,6 +47,13 @@ MAX_HEAD = 16 * 1024
 """The largest request head (request line and headers) the server reads, in bytes."""
 FILE_MARGIN = 256
 """File descriptors kept beyond the connection cap (database, workers, pipes, logs)."""
+ACCEPT_BATCH = FILE_MARGIN // 8
+"""The most connections asyncio accepts at one wake-up of the listening socket (uvicorn's
+``backlog``): the guard sees them only after the batch, and a few batches must fit in
+:data:`FILE_MARGIN`, or a reconnecting crowd runs the process out of descriptors."""
+LISTEN_BACKLOG = 2048
+"""The kernel's queue of connections not accepted yet (a full queue drops a newcomer's
+SYN, and the client retries a second later)."""
 REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
 
 
@@ -329,7 +341,9 @@ def raise_file_limit(connections: int) -> int:
 
 
 __all__ = [
+    "ACCEPT_BATCH",
     "FILE_MARGIN",
+    "LISTEN_BACKLOG",
     "MAX_HEAD",
     "AcceptErrors",
     "Guard",

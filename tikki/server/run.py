@@ -22,7 +22,16 @@ from tikki.server import logs, metrics
 from tikki.server.app import create_app
 from tikki.server.cluster import ClusterOwnership, default_node
 from tikki.server.db import default_db_url
-from tikki.server.guard import MAX_HEAD, AcceptErrors, Guard, Limits, protocols, raise_file_limit
+from tikki.server.guard import (
+    ACCEPT_BATCH,
+    LISTEN_BACKLOG,
+    MAX_HEAD,
+    AcceptErrors,
+    Guard,
+    Limits,
+    protocols,
+    raise_file_limit,
+)
 from tikki.server.quota import Policy
 from tikki.server.schema import SchemaBehind
 
@@ -82,6 +91,7 @@ def config(
         ws_per_message_deflate=False,
         lifespan="on",
         timeout_graceful_shutdown=GRACE,
+        backlog=ACCEPT_BATCH,  # asyncio's accept batch; the kernel's queue stays long (bind)
         limit_concurrency=limits.max_connections + 1,  # uvicorn counts this one too
         timeout_keep_alive=limits.keep_alive,
         h11_max_incomplete_event_size=MAX_HEAD,
@@ -129,19 +139,29 @@ class ServeError(Exception):
     """The server cannot start (port in use, bad database URL, …)."""
 
 
+class Listener(socket.socket):
+    """A listening socket whose kernel queue stays :data:`LISTEN_BACKLOG` long whatever
+    asyncio asks: asyncio listens with uvicorn's ``backlog``, which is also how many
+    connections it accepts at one wake-up (:data:`~tikki.server.guard.ACCEPT_BATCH`)."""
+
+    def listen(self, backlog: int = LISTEN_BACKLOG, /) -> None:
+        """Listen with a queue of at least :data:`LISTEN_BACKLOG` connections."""
+        super().listen(max(backlog, LISTEN_BACKLOG))
+
+
 def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host:port`` (port 0 picks a free one)."""
+    """A listening socket on ``host:port`` (port 0 picks a free one), a :class:`Listener`."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         family, kind, proto, _canonname, address = infos[0]
-        sock = socket.socket(family, kind, proto)
+        sock = Listener(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
     except OSError as err:
         raise ServeError(
             _("cannot listen on {host}:{port}: {err}", host=host, port=port, err=err)
         ) from None
-    sock.listen(2048)
+    sock.listen()
     sock.set_inheritable(True)
     return sock
 
@@ -272,6 +292,7 @@ def _serve(
 
 __all__ = [
     "GC_THRESHOLDS",
+    "Listener",
     "ServeError",
     "bind",
     "config",
