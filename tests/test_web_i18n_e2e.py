@@ -24,6 +24,7 @@ import pytest
 
 from tests import test_web_e2e as e2e
 from tests.test_web_e2e import DESKTOP, Browser, Page, Server, Watch, take_first_seat
+from tikki.core import game_class, games
 
 server = e2e.server
 """The ``tikki serve`` fixture of tests/test_web_e2e.py."""
@@ -80,8 +81,8 @@ UNMARKED = """(allowed) => {
 
 def unmarked(page: Page, names: list[str] | tuple[str, ...] = ()) -> list[str]:
     """The words the page shows outside the pseudo-locale's markers, with where."""
-    allowed = ["tikki", "Myllymatti", "Mattis", "Mückenstich", "English", "suomi", "Deutsch"]
-    for name in names:
+    allowed = ["tikki", "English", "suomi", "Deutsch"]
+    for name in [*names, *(game_class(g).title for g in games())]:  # proper names
         allowed += [w.strip("()") for w in name.split()]
     found: list[str] = page.evaluate(UNMARKED, allowed)
     return found
