@@ -61,12 +61,20 @@ def test_its_own_tests_run_the_conformance_kit_with_one_class() -> None:
 def test_tikkis_registry_looping_tests_pass_with_it_installed() -> None:
     """Tests that loop over every registered game hold nothing of tikki's own games for
     granted: with the plug-in on the path they pass (they failed on the names of the
-    three games, the shape of an outcome, tikki's own rulings and Mückenstich's views)."""
+    three games, the shape of an outcome, tikki's own rulings and Mückenstich's views; on
+    the catalogues' lists of games, the observation doc, the presenters, the renderers'
+    node tests and the list of games served)."""
     files = [
         "tests/test_plugins.py",
         "tests/test_views_types.py",
         "tests/test_rules_texts.py",
         "tests/test_view_incremental.py",
+        "tests/test_i18n.py",
+        "tests/test_i18n_tui.py",
+        "tests/test_observations.py",
+        "tests/test_habits.py",
+        "tests/test_web_js.py",
+        "tests/test_server_http.py::test_games_lists_the_games_and_bot_levels",
     ]
     run = _pytest([*files, "-k", "not compiled"], _plugin.ROOT)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
