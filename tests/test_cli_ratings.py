@@ -65,6 +65,19 @@ def test_a_level_added_later_says_how_it_was_rated(anchors: Path) -> None:
     assert "Expert was added later" in result.output and "4 games per pairing" in result.output
 
 
+def test_a_level_rated_against_some_anchors_names_them(anchors: Path) -> None:
+    """``anchors.py --add Expert --against Hard`` plays only the pairings with Hard: the
+    line says so rather than "against the others"."""
+    data = {**ANCHORS, "added": {"Expert": {"games": 24, "seed": 7, "against": ["Hard"]}}}
+    anchors.write_text(json.dumps(data))
+    result = runner.invoke(app, ["--lang", "en", "ratings"])
+    assert result.exit_code == 0, result.output
+    assert "rated against Hard only, the anchors kept as they were: 24 games per pairing" in result.output
+    assert "the others" not in result.output
+    result = runner.invoke(app, ["--lang", "de", "ratings"])
+    assert "gegen Hard" in result.output or "gegen Schwer" in result.output, result.output
+
+
 def test_shipped_anchors_cover_the_levels() -> None:
     data = json.loads(ratings.BOT_RATINGS.read_text(encoding="utf-8"))
     levels = data["ratings"]["myllymatti"]

@@ -63,12 +63,25 @@ def ratings_command(
         )
     )
     for level, run in sorted(data.get("added", {}).items()):
-        typer.echo(
-            _(
-                "{level} was added later, rated against the others kept as they were: "
-                "{games} games per pairing (seed {seed})",
-                level=_(level),
-                games=run.get("games", "?"),
-                seed=run.get("seed", "?"),
-            )
+        typer.echo(_added(level, run))
+
+
+def _added(level: str, run: dict[str, Any]) -> str:
+    """How a level added later (``anchors.py --add``) was rated, in words."""
+    against = run.get("against", "all")
+    if against == "all":
+        return _(
+            "{level} was added later, rated against the others kept as they were: "
+            "{games} games per pairing (seed {seed})",
+            level=_(level),
+            games=run.get("games", "?"),
+            seed=run.get("seed", "?"),
         )
+    return _(
+        "{level} was added later, rated against {against} only, the anchors kept as they were: "
+        "{games} games per pairing (seed {seed})",
+        level=_(level),
+        against=", ".join(_(a) for a in against),
+        games=run.get("games", "?"),
+        seed=run.get("seed", "?"),
+    )
