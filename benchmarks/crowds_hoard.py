@@ -7,8 +7,8 @@ connections, the chat's window, memory) or sit at Expert tables of their own.
   against a server under ``ulimit -n 1024``; a newcomer sits at a table of their own (a
   new table, a seat, a WebSocket) every 2 s, timed;
 - ``idle-http``: 1,500 HTTP connections from 30 loopback hosts that send nothing (and
-  come back when closed), against a server under ``ulimit -n 1024``; a newcomer's
-  ``GET /api/games`` every second, timed;
+  come back when closed; a process of their own), against a server under ``ulimit -n
+  1024``; a newcomer's ``GET /api/games`` every second, timed;
 - ``chat``: two people at a table send 3 messages, then 40 spectators' addresses 5 each;
   how many of the people's messages a player still sees;
 - ``unknown-joins``: 3,000 joins of unknown 12 KB table ids from one address; the
@@ -24,6 +24,8 @@ import contextlib
 import json
 import random
 import re
+import statistics
+import sys
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
@@ -191,10 +193,13 @@ async def watchers_idle_crowd(server: Served, notes: dict[str, Any]) -> None:
                 await ws.close()
 
 
-async def idle_http_crowd(server: Served, notes: dict[str, Any]) -> None:
-    """1,500 connections from 30 loopback hosts that send nothing, reopened when closed;
-    a newcomer's ``GET /api/games`` every second."""
-    port = int(server.url.rsplit(":", 1)[1])
+IDLERS = 1500
+"""The idle HTTP connections the ``idle-http`` crowd holds or reopens."""
+
+
+async def idlers(port: int, notes: dict[str, Any]) -> None:
+    """:data:`IDLERS` connections from 30 loopback hosts that send nothing, each reopened
+    as soon as the server closes it."""
 
     async def idler(n: int) -> None:
         host = f"127.0.2.{n % 30 + 1}"
@@ -213,19 +218,56 @@ async def idle_http_crowd(server: Served, notes: dict[str, Any]) -> None:
             writer.close()
             count(notes, "idle_closed_by_server")
 
+    await asyncio.gather(*(idler(n) for n in range(IDLERS)))
+
+
+async def idlers_reporting(port: int) -> None:
+    """:func:`idlers`, printing their notes as a JSON line twice a second."""
+    notes: dict[str, Any] = {}
+
+    async def report() -> None:
+        while True:
+            await asyncio.sleep(0.5)
+            print(json.dumps(notes), flush=True)
+
+    await asyncio.gather(report(), idlers(port, notes))
+
+
+async def idle_http_crowd(server: Served, notes: dict[str, Any]) -> None:
+    """:func:`idlers` in a process of their own (as an attacker's machine: their thousands
+    of reconnects a second would starve this process's event loop, and so every probe
+    timed in it); a newcomer's ``GET /api/games`` every second, timed here."""
+    port = server.url.rsplit(":", 1)[1]
+    crowd = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "idlers", port, stdout=asyncio.subprocess.PIPE
+    )
+
+    async def counts() -> None:
+        assert crowd.stdout is not None
+        async for line in crowd.stdout:
+            notes.update(json.loads(line))
+
     async def newcomers() -> None:
+        times: list[float] = []
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             for _ in range(10_000):
                 began = time.perf_counter()
                 try:
                     r = await http.get("/api/games", headers={"Connection": "close"})
                     count(notes, f"newcomer_{r.status_code}")
-                    slowest(notes, "newcomer_slowest_ms", time.perf_counter() - began)
+                    times.append(time.perf_counter() - began)
+                    notes["newcomer_median_ms"] = round(statistics.median(times) * 1000)
+                    slowest(notes, "newcomer_slowest_ms", times[-1])
                 except httpx.HTTPError:
                     count(notes, "newcomer_failed")
                 await asyncio.sleep(1)
 
-    await asyncio.gather(newcomers(), *(idler(n) for n in range(1500)))
+    try:
+        await asyncio.gather(counts(), newcomers())
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            crowd.kill()
+        await crowd.wait()
 
 
 async def chat_crowd(server: Served, notes: dict[str, Any]) -> None:
@@ -339,3 +381,8 @@ HOARD_CROWDS: dict[str, Crowd] = {
     "seated-expert": seated_expert_crowd,
 }
 """The crowds of this module by name, as ``abuse.py --only`` names them."""
+
+
+if __name__ == "__main__":  # the idle-http crowd's own process: crowds_hoard.py idlers PORT
+    if sys.argv[1:2] == ["idlers"]:
+        asyncio.run(idlers_reporting(int(sys.argv[2])))
