@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -182,27 +183,50 @@ def assert_layout(out: dict[str, Any], where: str) -> None:
 LAST_TAP = [0.0, -99.0, -99.0]
 DOUBLE_TAP_S = 0.8
 """Two taps on one spot within this time make a double tap, whose second tap the page
-ignores (it must not play the next state's card): the test waits as a person would."""
+ignores (it must not play the next state's card)."""
+SAME_SPOT = 30
+"""Taps closer than this (px) are on one spot. The page ignores a double tap's second tap
+only within 12 px of the first, and Chromium counts no double tap 25 px apart."""
+INSET = 0.15
+"""How far in from a target's edges (a share of its width and height) a tap may land."""
+
+
+def _is_fresh(x: float, y: float) -> bool:
+    """Whether a tap at (x, y) now is no double tap of the last one."""
+    recent = time.monotonic() - LAST_TAP[0] < DOUBLE_TAP_S
+    return not recent or math.hypot(x - LAST_TAP[1], y - LAST_TAP[2]) >= SAME_SPOT
 
 
 def pause_between_taps(x: float, y: float) -> None:
     """Before a tap at (x, y): wait if the last tap was on the same spot, and note it."""
-    if abs(x - LAST_TAP[1]) < 40 and abs(y - LAST_TAP[2]) < 40:
+    if not _is_fresh(x, y):
         time.sleep(max(0.0, LAST_TAP[0] + DOUBLE_TAP_S - time.monotonic()))
     LAST_TAP[:] = [time.monotonic(), x, y]
 
 
-def tap_at(page: Page, selector: str) -> None:
-    """Tap the middle of an element (a button)."""
-    b = page.locator(selector).bounding_box()
-    assert b is not None, selector
-    x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+def tap_in(page: Page, left: float, top: float, right: float, bottom: float, at: float) -> None:
+    """Tap inside the box: at its middle, ``at`` of its height down, unless that is on the
+    spot of the last tap; then where in the box it is not, as a person taps the next
+    target under their finger; if the box is too small for that, after a pause."""
+    dx, dy = (right - left) * INSET, (bottom - top) * INSET
+    xs, ys = (left + dx, (left + right) / 2, right - dx), (top + dy, bottom - dy)
+    spots = [((left + right) / 2, top + (bottom - top) * at)]
+    spots += [(x, y) for y in ys for x in xs]
+    x, y = next((spot for spot in spots if _is_fresh(*spot)), spots[0])
     pause_between_taps(x, y)
     page.touchscreen.tap(x, y)
 
 
+def tap_at(page: Page, selector: str) -> None:
+    """Tap a button (in the middle, unless the last tap was there)."""
+    b = page.locator(selector).bounding_box()
+    assert b is not None, selector
+    tap_in(page, b["x"], b["y"], b["x"] + b["width"], b["y"] + b["height"], 0.5)
+
+
 def tap_card(page: Page, card: str) -> None:
-    """Tap a legal hand card in the middle of the strip of it that shows."""
+    """Tap a legal hand card in the strip of it that shows (in the middle, low down,
+    unless the last tap was there)."""
     li = page.locator(f"#hand li:has(.hand-card.legal[data-card='{card}'])").first
     b = li.bounding_box()
     assert b is not None, card
@@ -215,9 +239,7 @@ def tap_card(page: Page, card: str) -> None:
         card,
     )
     right = b["x"] + b["width"] if nxt is None else nxt
-    x, y = (b["x"] + right) / 2, b["y"] + b["height"] * 0.6
-    pause_between_taps(x, y)
-    page.touchscreen.tap(x, y)
+    tap_in(page, b["x"], b["y"], right, b["y"] + b["height"], 0.6)
 
 
 def tap_move(page: Page, move: str, legal: list[str], touch: bool = True) -> None:
