@@ -300,13 +300,16 @@ def test_mueckenstich_tricks_stay_face_up(server: Server, browser: Browser) -> N
     leaves) only after that, unless we move first."""
     context = browser.new_context(viewport=SIZES["1280x800"])
     hold_tricks(context, 1600)
+    # The page's clock (its timers, Date.now, performance.now) moves only when the test
+    # says: the looks below take no real time, and the hold is measured on that clock.
+    context.clock.install()
     page = context.new_page()
     watch = Watch(page)
     open_table(page, server.url, "mueckenstich", 3, "standard", {}, 8)
     page.evaluate(WATCH_TRICKS_JS)
     for _ in range(9):
         page.wait_for_selector("#board[data-turn=you][data-status=playing]", timeout=30_000)
-        page.wait_for_timeout(1700)  # a player looks before moving (a move ends the hold)
+        page.clock.run_for(1700)  # a player looks before moving (a move ends the hold)
         seq = board(page, "seq")
         legal = json.loads(board(page, "legal"))
         move = choose(legal)
@@ -316,7 +319,7 @@ def test_mueckenstich_tricks_stay_face_up(server: Server, browser: Browser) -> N
             card = move.split(" ")[-1]
             page.locator(f"#hand .hand-card.legal[data-card='{card}']").click()
         page.wait_for_function("s => document.querySelector('#board').dataset.seq !== s", arg=seq)
-    page.wait_for_timeout(1800)
+    page.clock.run_for(1800)
     tricks = page.evaluate("() => window.__tricks")
     ended = [t["end"] - t["start"] for t in tricks.values() if t["end"] is not None]
     assert len(ended) >= 3, tricks
