@@ -1,8 +1,10 @@
-"""The PettingZoo adapter, judged by PettingZoo's own ``api_test`` and ``seed_test``.
+"""The PettingZoo adapter, judged by PettingZoo's own ``api_test``, ``seed_test`` and
+``parallel_api_test``.
 
 Every registered tikki game (each variant, the fewest and the most players) is an AEC
-environment that passes both checks; the environment also replays tikki's own game for a
-seed, masks exactly the legal moves, and pays ``outcome["returns"]`` at the end.
+environment that passes both AEC checks, and a parallel environment that passes the
+parallel one; the environment also replays tikki's own game for a seed, masks exactly the
+legal moves, and pays ``outcome["returns"]`` at the end.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import tikki
 from tests._configs import adapter_configs
 
 try:
-    from pettingzoo.test import api_test, render_test, seed_test
+    from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 except ImportError as err:  # pragma: no cover - depends on the environment
     if os.environ.get("CI") == "true":
         raise
@@ -186,3 +188,69 @@ def test_round_rewards_add_up_to_the_returns_in_mueckenstich() -> None:
         env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
     assert totals == dict(zip(env.possible_agents, info["outcome"]["returns"], strict=True))
     assert paid > 3  # paid round by round, not only at the end
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_parallel_api_test(config: tuple[str, int, str]) -> None:
+    name, players, variant = config
+    env = tikki_pz.parallel_env(name, players=players, variant=variant, render_mode="ansi")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parallel_api_test(env, num_cycles=1000)
+    assert not caught, f"parallel_api_test warned: {sorted(str(w.message) for w in caught)}"
+
+
+def _parallel_game(env: Any, seed: int, rng: random.Random) -> tuple[list[str], Any]:
+    """Play a whole game of a parallel environment; its moves and last step's answer."""
+    observations, infos = env.reset(seed=seed)
+    moves: list[str] = []
+    answer: Any = None
+    while env.agents:
+        actor = next(a for a in env.agents if observations[a]["action_mask"].any())
+        assert all(info["active_agent"] == actor for info in infos.values())
+        legal = np.flatnonzero(observations[actor]["action_mask"])
+        action = int(rng.choice(list(legal)))
+        moves.append(env.actions.to_text(action))
+        others = {a: 0 for a in env.agents if a != actor}  # a no-op for the others: ignored
+        answer = env.step({actor: action, **others})
+        observations, infos = answer[0], answer[4]
+    return moves, answer
+
+
+def test_parallel_env_plays_the_aec_game_the_acting_agent_alone_counts() -> None:
+    env = tikki_pz.parallel_env("mattis", players=3)
+    moves, (obs, rewards, terminated, truncated, infos) = _parallel_game(env, 8, random.Random(2))
+    state = tikki.load("mattis", 3).new_state(seed=8)
+    for move in moves:
+        state.play(move)
+    outcome = state.outcome
+    assert outcome is not None and env.agents == []
+    assert obs == {} or set(obs) == set(env.possible_agents)
+    assert [rewards[a] for a in env.possible_agents] == outcome["returns"]
+    assert all(terminated.values()) and not any(truncated.values())
+    assert all(infos[a]["outcome"] == outcome for a in env.possible_agents)
+
+
+def test_parallel_env_wants_the_acting_agents_action_and_ignores_the_others() -> None:
+    env = tikki_pz.parallel_env("myllymatti", players=3)
+    observations, infos = env.reset(seed=3)
+    actor = infos["player_0"]["active_agent"]
+    assert observations[actor]["action_mask"].any()
+    with pytest.raises(ValueError, match=f"{actor} is to act"):
+        env.step({a: 0 for a in env.agents if a != actor})
+    illegal = int(np.flatnonzero(observations[actor]["action_mask"] == 0)[0])
+    with pytest.raises(tikki.IllegalMove):
+        env.step({actor: illegal})
+    legal = int(np.flatnonzero(observations[actor]["action_mask"])[0])
+    a, *_ = env.step({actor: legal})
+    b_env = tikki_pz.parallel_env("myllymatti", players=3)
+    b_env.reset(seed=3)
+    b, *_ = b_env.step({agent: legal for agent in b_env.agents})  # others' actions ignored
+    assert all(np.array_equal(a[k]["observation"], b[k]["observation"]) for k in a)
+
+
+def test_parallel_env_truncates_every_agent_at_the_move_cap() -> None:
+    env = tikki_pz.parallel_env("myllymatti", players=3, max_moves=5)
+    _, (_, rewards, terminated, truncated, _) = _parallel_game(env, 1, random.Random(0))
+    assert all(truncated.values()) and not any(terminated.values())
+    assert set(rewards.values()) == {0.0}

@@ -40,6 +40,28 @@ What the environment provides
   generator; a later ``reset()`` without a seed deals from that generator's next number.
 * ``render_mode="ansi"``: ``render()`` returns the public view and the hand of the seat to
   act as text (``"human"`` prints it).
+
+The parallel API, turn by turn
+------------------------------
+``parallel_env(...)`` (same arguments) is the same game as a PettingZoo ``ParallelEnv``, on
+the conventions of PettingZoo's own ``turn_based_aec_to_parallel``: one move a step, played
+by the agent to act; the other agents' entries in the actions dict are ignored (pass
+anything, a no-op, or leave them out).  Every live agent gets its observation each step
+(the action mask is zeros but for the agent to act) and ``infos[agent]["active_agent"]``
+names the agent to act next; rewards, terminations and truncations are the AEC
+environment's for that move.  When the game ends every agent leaves ``agents`` at once.
+PettingZoo's ``aec_to_parallel`` refuses a turn-based game (all agents would have to act
+in each cycle, ``is_parallelizable`` is false), and its ``parallel_api_test`` refuses its
+``turn_based_aec_to_parallel`` wrapper, so this is an environment of its own::
+
+    par = tikki_pz.parallel_env(name, players=3)
+    observations, infos = par.reset(seed=7)
+    while par.agents:
+        actor = infos[par.agents[0]]["active_agent"]
+        mask = observations[actor]["action_mask"]
+        observations, rewards, terminations, truncations, infos = par.step(
+            {actor: par.action_space(actor).sample(mask)}
+        )
 """
 
 # ruff: noqa: E402  (the extra is checked before its imports)
@@ -55,7 +77,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import numpy.typing as npt
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 import tikki
@@ -239,6 +261,81 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         return self.env.last(observe)
 
 
+class TikkiParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """One tikki game as a PettingZoo parallel environment, one move a step (the module
+    notes): the AEC environment :attr:`aec_env` underneath, its acting agent's action
+    taken from each step's actions dict."""
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        render_mode: str | None = None,
+        reward: str = "game",
+        abandoned_reward: float = 0.0,
+        **options: Any,
+    ) -> None:
+        self.aec_env = TikkiEnv(game, players, render_mode, reward, abandoned_reward, **options)
+        self.metadata = dict(self.aec_env.metadata)
+        self.render_mode = render_mode
+        self.game = self.aec_env.game
+        self.actions = self.aec_env.actions
+        self.possible_agents = self.aec_env.possible_agents
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space of ``agent`` (the same object every time)."""
+        return self.aec_env.observation_space(agent)
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The action space of ``agent`` (the same object every time)."""
+        return self.aec_env.action_space(agent)
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """Deal a new game (seeded as the AEC environment); every agent's observation, and
+        infos naming the agent to act (``"active_agent"``)."""
+        aec = self.aec_env
+        aec.reset(seed=seed, options=options)
+        self.agents = aec.agents[:]
+        observations = {agent: aec.observe(agent) for agent in self.agents}
+        infos = {agent: {"active_agent": aec.agent_selection} for agent in self.agents}
+        return observations, infos
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        """Play the acting agent's action from ``actions`` (the others' are ignored);
+        observations, rewards, terminations, truncations and infos of every agent that was
+        live.  Without the acting agent's action, a :class:`ValueError` and no move."""
+        aec = self.aec_env
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        actor = aec.agent_selection
+        if actions.get(actor) is None:
+            raise ValueError(f"{actor} is to act: give its action id in the actions dict")
+        aec.step(actions[actor])
+        observations = {agent: aec.observe(agent) for agent in self.agents}
+        rewards = {agent: aec.rewards[agent] for agent in self.agents}
+        terminations = {agent: aec.terminations[agent] for agent in self.agents}
+        truncations = {agent: aec.truncations[agent] for agent in self.agents}
+        infos = {agent: dict(aec.infos[agent]) for agent in self.agents}
+        while aec.agents and (
+            aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]
+        ):
+            aec.step(None)
+        self.agents = aec.agents[:]
+        for agent in self.agents:
+            infos[agent]["active_agent"] = aec.agent_selection
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """As the AEC environment's :meth:`TikkiEnv.render`."""
+        return self.aec_env.render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
 def raw_env(
     game: str, players: int | None = None, render_mode: str | None = None, **options: Any
 ) -> TikkiEnv:
@@ -256,4 +353,14 @@ def env(
     return _OrderEnforcing(raw_env(game, players, render_mode, **options))
 
 
-__all__ = ["TikkiEnv", "env", "raw_env"]
+def parallel_env(
+    game: str, players: int | None = None, render_mode: str | None = None, **options: Any
+) -> TikkiParallelEnv:
+    """The parallel environment of one tikki game, one move a step (the module notes).
+
+    ``parallel_env(name, players=3, variant="standard")``; options are tikki's keywords.
+    """
+    return TikkiParallelEnv(game, players, render_mode, **options)
+
+
+__all__ = ["TikkiEnv", "TikkiParallelEnv", "env", "parallel_env", "raw_env"]
