@@ -117,16 +117,37 @@ def check_fit(page: Page, where: str) -> dict[str, Any]:
     return out
 
 
+REFIT_JS = """() => {
+  // the page refits the hand 100 ms after the last resize (hand.js): a timer of ours of
+  // the same length, set after the page's own (its listener came first), fires after it
+  window.__refit = new Promise((done) => {
+    let timer;
+    const onResize = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => { removeEventListener('resize', onResize); done(); }, 100);
+    };
+    addEventListener('resize', onResize);
+  });
+}"""
+
+
+def resize(page: Page, viewport: ViewportSize) -> None:
+    """Set the viewport's size and wait until the page has refitted the hand to it."""
+    if page.viewport_size == viewport:
+        return
+    page.evaluate(REFIT_JS)
+    page.set_viewport_size(viewport)
+    page.evaluate("() => window.__refit")
+
+
 def check_other_sizes(page: Page, played_at: str, where: str) -> None:
     """Check the fit at the sizes the game is not played at, then resize back."""
     for size, viewport in SIZES.items():
         if size == played_at:
             continue
-        page.set_viewport_size(viewport)
-        page.wait_for_timeout(180)  # the hand refits 100 ms after a resize
+        resize(page, viewport)
         check_fit(page, f"{where} at {size}")
-    page.set_viewport_size(SIZES[played_at])
-    page.wait_for_timeout(180)
+    resize(page, SIZES[played_at])
 
 
 # ---------------------------------------------------------------- the keyboard
@@ -238,12 +259,10 @@ def play_by_keyboard(page: Page, game: str, size: str) -> dict[str, int]:
             check_other_sizes(page, size, where)
             stats["other_sizes"] += 1
         if shot_due and phase not in phases and phases:  # the second phase, at 1280x800
-            page.set_viewport_size(SIZES["1280x800"])
-            page.wait_for_timeout(180)
+            resize(page, SIZES["1280x800"])
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"desktop-1280x800-{game}.png"))
-            page.set_viewport_size(SIZES[size])
-            page.wait_for_timeout(180)
+            resize(page, SIZES[size])
             shot_due = False
         phases.add(phase)
         seq = board(page, "seq")
