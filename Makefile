@@ -10,7 +10,7 @@ ARGS   ?=
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,web,plot,postgres,openspiel,pettingzoo,gym,ray,learn]'
+	$(BIN)/python -m pip install -q -e '.[test,web,plot,postgres,openspiel,pettingzoo,gym,parquet,ray,learn]'
 	touch $(STAMP)
 
 ## Start the web table (lobby at the printed URL; Ctrl-C stops it), e.g. ARGS='--port 8080'.

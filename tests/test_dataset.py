@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,12 @@ def _records(game: str, players: int, n: int, **options: Any) -> list[dict[str, 
         state.random_playout(random.Random(seed))
         records.append(state.record())
     return records
+
+
+def _need_pyarrow() -> None:
+    """Parquet needs pyarrow (the ``parquet`` extra): CI installs it, so there it must be."""
+    if os.environ.get("CI") != "true":
+        pytest.importorskip("pyarrow")
 
 
 def test_bot_games_round_trip_byte_for_byte_and_match_their_records(tmp_path: Path) -> None:
@@ -113,3 +120,131 @@ def test_the_command_line_writes_from_records_a_database_and_bots(
     err = capsys.readouterr().err
     assert "the dataset is an .npz file" in err and "no database" in err
     assert "give --bots (new games), --records or --db" in err
+
+
+def test_rows_carry_their_games_seed_record_id_and_bots() -> None:
+    data = dataset.from_bots("myllymatti", 2, ["heuristic", "random"], games=4, seed=1)
+    results = arena.run(arena.ArenaSpec("myllymatti", 2, {}, ("heuristic", "random"), 4, 1))
+    ids = set()
+    for episode, result in enumerate(results):
+        rows = np.flatnonzero(data["episode"] == episode)
+        assert data["step"][rows].tolist() == list(range(len(result.record["moves"])))
+        assert set(data["seed"][rows].tolist()) == {str(result.record["seed"])}
+        assert set(data["deck"][rows].tolist()) == {""}
+        assert {tuple(b) for b in data["bots"][rows].tolist()} == {tuple(result.seats)}
+        assert set(data["record_id"][rows].tolist()) == {dataset.record_id(result.record)}
+        ids.add(dataset.record_id(result.record))
+    assert len(ids) == 4 and data["bots"].shape == (len(data["action"]), 2)
+    assert json.loads(data["meta"])["format"] == 2
+
+
+def _special_records() -> list[dict[str, Any]]:
+    """Games a server could store: a 128-bit seed, and a fixed first deal (a deck)."""
+    g = tikki.load("mattis", 3)
+    deck = list(g.new_state(seed=5).reveal()["deal_order"])
+    records = []
+    for seed, given in ((2**127 + 12345, None), (9, deck)):
+        state = g.new_state(seed=seed, deck=given)
+        state.random_playout(random.Random(seed % 97))
+        record = state.record()
+        record["seats"] = ["you", "heuristic", "random"]  # as tikki play saves it
+        records.append(record)
+    return records
+
+
+@pytest.mark.parametrize("suffix", [".npz", ".parquet"])
+def test_a_row_alone_rebuilds_its_state_and_its_game(tmp_path: Path, suffix: str) -> None:
+    if suffix == ".parquet":
+        _need_pyarrow()
+    cases = [
+        dataset.from_bots("myllymatti", 3, ["heuristic", "random"], games=3, seed=4),
+        dataset.from_bots("mueckenstich", 3, ["random"], games=2, seed=2),
+        dataset.from_records(_special_records()),
+    ]
+    rng = random.Random(11)
+    for k, made in enumerate(cases):
+        path = dataset.save(tmp_path / f"d{k}{suffix}", made)
+        data = dataset.load(path)
+        enc = encoder_for(dataset.game_of(data))
+        for index in rng.sample(range(len(data["action"])), 25):
+            state = dataset.state_of(data, index)
+            seat = int(data["seat"][index])
+            assert state.current_player == seat and len(state.moves) == data["step"][index]
+            np.testing.assert_array_equal(enc.encode(state, seat), data["observation"][index])
+            mask = enc.legal_mask(state, seat, np.zeros(len(enc.actions), np.int8))
+            np.testing.assert_array_equal(mask, data["action_mask"][index])
+        for episode in range(len(data["returns"])):
+            record = dataset.record_of(data, episode)
+            outcome = tikki.replay(record).outcome
+            assert outcome is not None
+            assert outcome["returns"] == data["returns"][episode].tolist()
+    special = dataset.load(tmp_path / f"d2{suffix}")
+    assert special["seed"][0] == str(2**127 + 12345) and special["deck"][0] == ""
+    assert json.loads(special["deck"][-1]) == _special_records()[1]["deck"]
+    assert special["bots"][0].tolist() == ["you", "heuristic", "random"]
+
+
+def test_a_row_whose_game_is_not_whole_is_refused_in_words() -> None:
+    data = dataset.from_bots("mattis", 3, ["random"], games=2, seed=3)
+    last = int(np.flatnonzero(data["episode"] == 0)[-1])
+    cut = {k: v[1:] if k not in ("meta", "returns") else v for k, v in data.items()}
+    with pytest.raises(RulesError, match="moves before it"):
+        dataset.state_of(cut, last - 1)
+    with pytest.raises(RulesError, match="no row 99999"):
+        dataset.state_of(data, 99999)
+    tampered = dict(data, action=data["action"].copy())
+    tampered["action"][last] = tampered["action"][last - 1]
+    with pytest.raises(RulesError):
+        dataset.record_of(tampered, 0)
+
+
+def test_parquet_holds_the_same_columns_byte_for_byte(tmp_path: Path) -> None:
+    _need_pyarrow()
+    data = dataset.from_bots("myllymatti", 2, ["heuristic", "random"], games=3, seed=1)
+    a = dataset.save(tmp_path / "a.parquet", data)
+    b = dataset.save(tmp_path / "b.parquet", dict(data))
+    assert a.read_bytes() == b.read_bytes() and a.read_bytes()[:4] == b"PAR1"
+    back, npz = dataset.load(a), dataset.load(dataset.save(tmp_path / "a.npz", data))
+    for name in dataset.COLUMNS:
+        np.testing.assert_array_equal(back[name], npz[name])
+        assert back[name].dtype == npz[name].dtype, name
+    assert back["meta"] == npz["meta"]
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(a)
+    assert table.num_rows == len(data["action"]) and "record_id" in table.column_names
+
+
+def test_parquet_without_pyarrow_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from tikki import extras
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda n, *a: None if n == "pyarrow" else real(n, *a)
+    )
+    data = dataset.from_bots("mattis", 3, ["random"], games=1, seed=1)
+    with pytest.raises(extras.MissingExtra, match=r"pip install 'tikki\[parquet\]'"):
+        dataset.save(tmp_path / "x.parquet", data)
+    out = tmp_path / "y.parquet"
+    argv = ["mattis", "--bots", "random", "-n", "1", "--format", "parquet", "-o", str(out)]
+    assert dataset.main(argv) == 2
+    assert "pip install 'tikki[parquet]'" in capsys.readouterr().err and not out.exists()
+
+
+def test_the_command_line_writes_parquet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _need_pyarrow()
+    out = tmp_path / "g.parquet"
+    argv = ["mattis", "--bots", "random", "-n", "2", "--seed", "2", "--format", "parquet"]
+    assert dataset.main([*argv, "-o", str(out)]) == 0
+    made = dataset.from_bots("mattis", 3, ["random"], games=2, seed=2)
+    assert out.read_bytes() == dataset.save(tmp_path / "api.parquet", made).read_bytes()
+    assert dataset.main([*argv, "-o", str(tmp_path / "g.npz")]) == 2
+    assert dataset.main(["mattis", "--bots", "random", "--format", "csv", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "the dataset is a .parquet file" in err and "--format is npz or parquet" in err

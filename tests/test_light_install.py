@@ -32,6 +32,7 @@ HEAVY = {
     "open-spiel",
     "pettingzoo",
     "gymnasium",
+    "pyarrow",
     "babel",
 }
 """Distributions that only extras may bring (Babel manages the catalogs; the compiled

@@ -19,6 +19,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "openspiel": ("pyspiel", "numpy"),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
     "gym": ("gymnasium", "numpy"),
+    "parquet": ("pyarrow", "numpy"),
     "models": ("numpy",),
     "ray": ("ray",),
 }

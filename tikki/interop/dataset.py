@@ -29,14 +29,28 @@ One row per decision (a move of a seat), in game order, games in the order given
 * ``episode``, ``step``, ``seat`` ``int64``: the game's index, the move's index in it, the
   acting seat; ``next_index`` ``int64``: the row of the same seat's next decision in the
   same game (its next observation), −1 after its last;
+* ``seed`` ``str``: the game's seed in decimal (a seed may exceed 64 bits); ``deck``
+  ``str``: the record's fixed first deal as JSON, ``""`` when the seed dealt it;
+  ``record_id`` ``str``: :func:`record_id` of the game (16 hex digits); ``bots`` ``str
+  (rows, players)``: the bot spec of each seat (``""`` where the input does not say; a
+  record saved by ``tikki play`` says ``you`` for the person);
 * ``returns`` ``float32 (episodes, players)``: each game's ``outcome["returns"]``;
 * ``meta``: JSON text: game, players, options, reward mode, the action texts, the
   observation's feature slices, and where each episode came from.
 
+A row alone, with the rows of its game's earlier moves, rebuilds its exact state:
+:func:`state_of` deals the game from ``seed`` (and ``deck``) and plays the moves before
+it; :func:`record_of` rebuilds a whole game's record (checked against its ``record_id``).
+A dataset holds full games, seeds included: it is a research artefact, never served to a
+player.
+
 Records are replayed and verified (``tikki.replay``) before they are encoded; bot games
 come from the arena (:func:`tikki.arena.play_game`), so a seed gives the same games
 whatever ``jobs`` is.  The ``.npz`` is written with fixed timestamps: the same games give
-the same file, byte for byte.
+the same file, byte for byte.  :func:`save` writes Parquet instead for a path ending in
+``.parquet`` (``pip install 'tikki[parquet]'``, pyarrow): one table of the same rows,
+``returns`` repeated on each row of its game, ``meta`` in the schema's metadata
+(``b"tikki"``); :func:`load` reads either back to the same arrays.
 """
 
 # ruff: noqa: E402  (the extra is checked before its imports)
@@ -46,6 +60,7 @@ from tikki.extras import require
 
 require("gym", "the dataset writer (NumPy)", ("numpy",))
 
+import hashlib
 import io
 import json
 import os
@@ -65,6 +80,8 @@ import tikki
 from tikki import arena
 from tikki.commandline import fail, run
 from tikki.core import RulesError
+from tikki.errors import IllegalMove
+from tikki.extras import MissingExtra
 from tikki.interop.observations import encoder_for
 
 COLUMNS = (
@@ -79,8 +96,16 @@ COLUMNS = (
     "seat",
     "next_index",
     "returns",
+    "seed",
+    "deck",
+    "record_id",
+    "bots",
 )
 """The arrays of a dataset (besides ``meta``)."""
+FORMAT = 2
+"""``meta["format"]``: 2 added ``seed``, ``deck``, ``record_id`` and ``bots``."""
+FORMATS = ("npz", "parquet")
+"""The files a dataset is written as."""
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -98,18 +123,58 @@ class _Rows:
             self.cols.setdefault(key, []).append(value)
 
 
+def record_id(record: Mapping[str, Any]) -> str:
+    """A game's stable id: the first 16 hex digits of the SHA-256 of its canonical JSON
+    (game, players, options as the game takes them, seed, deck and moves; not the
+    outcome, seats or other notes a record may carry)."""
+    game = tikki.load(record["game"], record["players"], **dict(record.get("options") or {}))
+    return _digest(game, record)
+
+
+def _digest(game: tikki.Game, record: Mapping[str, Any]) -> str:
+    played = {
+        "game": game.name,
+        "players": game.players,
+        "options": dict(game.options),
+        "seed": int(record["seed"]),
+        "deck": None if record.get("deck") is None else list(record["deck"]),
+        "moves": list(record["moves"]),
+    }
+    text = json.dumps(played, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _bots_of(record: Mapping[str, Any], given: Sequence[str] | None, players: int) -> list[str]:
+    """Each seat's bot spec: ``given``, else the record's ``seats`` (``tikki play``), else
+    ``""`` for each seat."""
+    found = given if given is not None else record.get("seats")
+    if isinstance(found, list | tuple) and len(found) == players:
+        specs = [spec for spec in found if isinstance(spec, str)]
+        if len(specs) == players:
+            return specs
+    return [""] * players
+
+
 def _episode(
     rows: _Rows,
     record: Mapping[str, Any],
     episode: int,
     mode: str,
     abandoned_reward: float,
+    seats: Sequence[str] | None = None,
 ) -> list[float]:
     """Encode one verified record's decisions into ``rows``; return its returns."""
     final = tikki.replay(record)  # verifies every move; a bad record fails clearly here
     game = final.game
     enc = encoder_for(game)
     state = game.new_state(seed=record["seed"], deck=record.get("deck"))
+    deck = record.get("deck")
+    origin = {
+        "seed": str(int(record["seed"])),
+        "deck": "" if deck is None else json.dumps(list(deck), separators=(",", ":")),
+        "record_id": _digest(game, record),
+        "bots": _bots_of(record, seats, game.players),
+    }
     start = len(rows.cols.get("action", []))
     last: dict[int, int] = {}
     banked: list[float] = []
@@ -124,7 +189,7 @@ def _episode(
         rows.mask.append(enc.legal_mask(state, seat, np.zeros(len(enc.actions), np.int8)))
         banked.append(float(state.returns_so_far()[seat]) if mode == "round" else 0.0)
         rows.add(action=enc.actions.to_id(move), episode=episode, step=step, seat=seat)
-        rows.add(next_index=-1, terminated=False, truncated=False, reward=0.0)
+        rows.add(next_index=-1, terminated=False, truncated=False, reward=0.0, **origin)
         state.play(move)
     outcome = final.outcome
     if outcome is None:
@@ -166,9 +231,11 @@ def from_records(
     abandoned_reward: float = 0.0,
     sources: Sequence[str] | None = None,
     on_episode: Callable[[], None] | None = None,
+    seats: Sequence[Sequence[str] | None] | None = None,
 ) -> dict[str, Any]:
     """A dataset (the arrays of the module notes) of ``records``, all of one game;
-    ``on_episode()`` after each record is encoded (a progress bar)."""
+    ``on_episode()`` after each record is encoded (a progress bar); ``seats``: each
+    record's bot specs, one per seat (else a record's own ``seats``, else unknown)."""
     if reward not in ("game", "round"):
         raise RulesError(f"reward must be 'game' or 'round', not {reward!r}")
     rows = _Rows()
@@ -184,7 +251,8 @@ def from_records(
                 f"record {episode} is a game of {here[0]} ({here[1]} players, {here[2]}); "
                 f"a dataset holds one game: {first!r}"
             )
-        returns.append(_episode(rows, record, episode, reward, abandoned_reward))
+        given = seats[episode] if seats is not None else None
+        returns.append(_episode(rows, record, episode, reward, abandoned_reward, given))
         if on_episode is not None:
             on_episode()
     if first is None:
@@ -202,7 +270,7 @@ def _arrays(
     enc = encoder_for(game)
     c = rows.cols
     meta = {
-        "format": 1,
+        "format": FORMAT,
         "game": game.name,
         "players": game.players,
         "options": dict(game.options),
@@ -225,6 +293,10 @@ def _arrays(
         "seat": np.asarray(c["seat"], np.int64),
         "next_index": np.asarray(c["next_index"], np.int64),
         "returns": np.asarray(returns, np.float32),
+        "seed": np.asarray(c["seed"], str),
+        "deck": np.asarray(c["deck"], str),
+        "record_id": np.asarray(c["record_id"], str),
+        "bots": np.asarray(c["bots"], str).reshape(len(c["action"]), game.players),
         "meta": json.dumps(meta, sort_keys=True, ensure_ascii=False),
     }
 
@@ -255,14 +327,21 @@ def from_bots(
         raise RulesError(f"game {bad[0].index} was forfeited: {bad[0].error}")
     sources = [f"arena seed {seed} game {r.index}: {','.join(r.seats)}" for r in results]
     records = [r.record for r in results]
-    return from_records(records, reward, abandoned_reward, sources, on_episode)
+    lineups = [list(r.seats) for r in results]
+    return from_records(records, reward, abandoned_reward, sources, on_episode, lineups)
 
 
 def save(path: str | Path, data: Mapping[str, Any]) -> Path:
-    """Write ``data`` as an ``.npz`` (deflated, fixed timestamps: same data, same bytes)."""
+    """Write ``data`` as an ``.npz`` (deflated, fixed timestamps: same data, same bytes), or
+    as Parquet when ``path`` ends in ``.parquet`` (the ``parquet`` extra; the same data
+    gives the same bytes under one pyarrow version)."""
     path = Path(path)
+    if path.suffix.lower() == ".parquet":
+        return _save_parquet(path, data)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         for name in (*COLUMNS, "meta"):
+            if name not in data:
+                continue  # a dataset of an older format, without the newer columns
             value = data[name]
             array = np.asarray(value) if name != "meta" else np.asarray(str(value))
             buffer = io.BytesIO()
@@ -274,18 +353,167 @@ def save(path: str | Path, data: Mapping[str, Any]) -> Path:
 
 
 def load(path: str | Path) -> dict[str, Any]:
-    """Read a dataset written by :func:`save` (``meta`` parsed from its JSON)."""
-    with np.load(Path(path), allow_pickle=False) as npz:
-        data: dict[str, Any] = {name: npz[name] for name in COLUMNS}
+    """Read a dataset written by :func:`save`, ``.npz`` or Parquet (``meta`` parsed from its
+    JSON)."""
+    path = Path(path)
+    with path.open("rb") as file:
+        if file.read(4) == b"PAR1":
+            return _load_parquet(path)
+    with np.load(path, allow_pickle=False) as npz:
+        data: dict[str, Any] = {name: npz[name] for name in COLUMNS if name in npz.files}
         data["meta"] = json.loads(str(npz["meta"]))
     return data
+
+
+def _meta_text(data: Mapping[str, Any]) -> str:
+    meta = data["meta"]
+    return meta if isinstance(meta, str) else json.dumps(meta, sort_keys=True, ensure_ascii=False)
+
+
+def _save_parquet(path: Path, data: Mapping[str, Any]) -> Path:
+    """Write ``data`` as one Parquet table of its rows (the module notes)."""
+    require("parquet", "a Parquet dataset", ("pyarrow",))
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    episode = np.asarray(data["episode"])
+    columns = {}
+    for name in COLUMNS:
+        if name in data:
+            value = np.asarray(data[name])
+            columns[name] = _arrow(value[episode] if name == "returns" else value)
+    table = pa.table(columns, metadata={b"tikki": _meta_text(data).encode("utf-8")})
+    pq.write_table(table, path, compression="zstd")
+    return path
+
+
+def _arrow(value: npt.NDArray[Any]) -> Any:
+    """A NumPy column as an Arrow array: a matrix as fixed-size lists, text as strings."""
+    import pyarrow as pa
+
+    if value.ndim == 2:
+        return pa.FixedSizeListArray.from_arrays(_arrow(value.reshape(-1)), value.shape[1])
+    if value.dtype.kind == "U":
+        return pa.array(value.tolist(), pa.string())
+    return pa.array(value)
+
+
+def _load_parquet(path: Path) -> dict[str, Any]:
+    """Read a Parquet dataset back to the arrays :func:`load` gives for an ``.npz``."""
+    require("parquet", "a Parquet dataset", ("pyarrow",))
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    meta = json.loads(table.schema.metadata[b"tikki"])
+    data: dict[str, Any] = {}
+    for name in COLUMNS:
+        if name in table.column_names:
+            data[name] = _numpy(table.column(name).combine_chunks(), table.num_rows)
+    episode, per_row = data["episode"], data["returns"]
+    returns = np.zeros((int(episode.max()) + 1 if len(episode) else 0, meta["players"]))
+    returns[episode] = per_row
+    data["returns"] = returns.astype(per_row.dtype)
+    data["meta"] = meta
+    return data
+
+
+def _numpy(column: Any, rows: int) -> npt.NDArray[Any]:
+    """An Arrow column as the NumPy array :func:`save` was given."""
+    import pyarrow as pa
+
+    if pa.types.is_fixed_size_list(column.type):
+        return _numpy(column.flatten(), -1).reshape(rows, column.type.list_size)
+    if pa.types.is_string(column.type):
+        return np.asarray(column.to_pylist(), str)
+    return np.asarray(column.to_numpy(zero_copy_only=False))
+
+
+def game_of(data: Mapping[str, Any]) -> tikki.Game:
+    """The game a dataset (from :func:`load` or the writers) holds, from its ``meta``."""
+    meta = data["meta"]
+    meta = json.loads(meta) if isinstance(meta, str) else meta
+    return tikki.load(meta["game"], meta["players"], **meta["options"])
+
+
+def state_of(data: Mapping[str, Any], index: int) -> tikki.State:
+    """The exact state before row ``index``'s move, rebuilt from the dataset alone: its
+    game dealt from the row's ``seed`` (and ``deck``), then the moves of the rows before it
+    in the same game (same ``episode`` and ``record_id``, ``step`` 0 to its own).
+
+    ``encoder_for(game).encode(state_of(data, i), data["seat"][i])`` is the stored
+    ``observation`` of row ``i``.  A dataset without those columns or rows, or one that
+    does not replay, is a :class:`~tikki.core.RulesError` saying so.
+    """
+    count = len(data["action"])
+    if not 0 <= index < count:
+        raise RulesError(f"no row {index}: the dataset has rows 0 to {count - 1}")
+    if "seed" not in data:
+        raise RulesError("the dataset has no seed column (an older format): write it again")
+    step = data["step"]
+    same = (data["episode"] == data["episode"][index]) & (
+        data["record_id"] == data["record_id"][index]
+    )
+    before = np.flatnonzero(same & (step < step[index]))
+    before = before[np.argsort(step[before], kind="stable")]
+    if step[before].tolist() != list(range(int(step[index]))):
+        raise RulesError(
+            f"row {index} is move {int(step[index])} of game {int(data['episode'][index])}, "
+            "but the dataset lacks some of the moves before it"
+        )
+    return _replayed(data, index, before)
+
+
+def _replayed(
+    data: Mapping[str, Any], first: int, rows: Sequence[int] | npt.NDArray[Any]
+) -> tikki.State:
+    """The game of row ``first`` dealt from its seed and deck, ``rows``' moves played."""
+    game = game_of(data)
+    meta = data["meta"]
+    actions = (json.loads(meta) if isinstance(meta, str) else meta)["actions"]
+    deck = str(data["deck"][first])
+    state = game.new_state(seed=int(data["seed"][first]), deck=json.loads(deck) if deck else None)
+    for row in rows:
+        try:
+            state.play(actions[int(data["action"][row])])
+        except IllegalMove as err:
+            raise RulesError(f"row {int(row)} does not replay: {err}") from None
+    return state
+
+
+def record_of(data: Mapping[str, Any], episode: int) -> dict[str, Any]:
+    """The record of game ``episode`` rebuilt from the dataset alone (replayable by
+    :func:`tikki.replay`; ``seats`` added where the dataset knows the bots), checked
+    against its ``record_id``; a game the dataset does not hold whole is a
+    :class:`~tikki.core.RulesError`."""
+    rows = np.flatnonzero(data["episode"] == episode)
+    rows = rows[np.argsort(data["step"][rows], kind="stable")]
+    if not len(rows) or data["step"][rows].tolist() != list(range(len(rows))):
+        raise RulesError(f"the dataset does not hold every move of game {episode}")
+    state = _replayed(data, int(rows[0]), rows)
+    record: dict[str, Any] = state.record()
+    if not state.is_over or _digest(state.game, record) != str(data["record_id"][rows[0]]):
+        raise RulesError(f"game {episode} does not replay to its record id")
+    bots = [str(b) for b in data["bots"][rows[0]]]
+    if any(bots):
+        record["seats"] = bots
+    return record
 
 
 def read_records(paths: Sequence[Path], db: Path | None) -> tuple[list[Any], list[str]]:
     """The records of the JSON files ``paths``, then of the arena database ``db``, and where
     each came from; a file that is not a JSON record or a database that is not an arena's
     is a :class:`~tikki.core.RulesError`."""
+    records, sources, _seats = read_games(paths, db)
+    return records, sources
+
+
+def read_games(
+    paths: Sequence[Path], db: Path | None
+) -> tuple[list[Any], list[str], list[list[str] | None]]:
+    """As :func:`read_records`, with each game's bot specs, one per seat (the arena
+    database's ``seats``; ``None`` for a record file: its own ``seats``, if any, count)."""
     records, sources = [], []
+    seats: list[list[str] | None] = []
     for path in paths:
         try:
             text = path.read_text(encoding="utf-8")
@@ -293,18 +521,21 @@ def read_records(paths: Sequence[Path], db: Path | None) -> tuple[list[Any], lis
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
             raise RulesError(f"{path} is not a readable JSON record: {err}") from None
         sources.append(str(path))
+        seats.append(None)
     if db is not None:
         if not db.is_file():
             raise RulesError(f"no database {db}")
         try:
             with sqlite3.connect(db) as conn:
-                rows = conn.execute("SELECT id, record FROM games ORDER BY id").fetchall()
+                query = "SELECT id, record, seats FROM games ORDER BY id"
+                rows = conn.execute(query).fetchall()
         except sqlite3.DatabaseError as err:
             raise RulesError(f"{db} is not an arena database: {err}") from None
-        for game_id, text in rows:
+        for game_id, text, lineup in rows:
             records.append(json.loads(text))
             sources.append(f"{db} game {game_id}")
-    return records, sources
+            seats.append(json.loads(lineup) if lineup else None)
+    return records, sources, seats
 
 
 PROG = "python -m tikki.interop.dataset"
@@ -337,9 +568,9 @@ def _spread(args: list[str], option: str) -> list[str]:
     return out
 
 
-@app.command(help="Write a dataset of decisions (.npz).")
+@app.command(help="Write a dataset of decisions (.npz or Parquet).")
 def dataset_command(
-    out: Annotated[Path, typer.Option("-o", "--out", help="the .npz to write")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="the file to write: .npz, or .parquet")],
     game: Annotated[
         str | None,
         typer.Argument(metavar="GAME", help=f"one of {KNOWN} (for --bots)", show_default=False),
@@ -356,10 +587,14 @@ def dataset_command(
         Path | None, typer.Option("--db", help="an arena database (tikki arena --db)")
     ] = None,
     reward: Annotated[str, typer.Option("--reward")] = "game",
+    fmt: Annotated[
+        str, typer.Option("--format", help="npz, or parquet (the parquet extra: pyarrow)")
+    ] = "npz",
 ) -> None:
-    """Write a dataset of decisions (.npz) from new bot games, records or an arena's games."""
+    """Write a dataset of decisions (.npz or Parquet) from new bot games, records or an
+    arena's games."""
     try:
-        _check_out(out)
+        _check_out(out, fmt)
         if reward not in ("game", "round"):
             raise RulesError(f"--reward is game or round, not {reward!r}")
         if bots:
@@ -373,22 +608,31 @@ def dataset_command(
         elif not records and db is None:
             raise RulesError("nothing to write: give --bots (new games), --records or --db")
         else:
-            stored, sources = read_records(records, db)
-            data = from_records(stored, reward, sources=sources)
+            stored, sources, seats = read_games(records, db)
+            data = from_records(stored, reward, sources=sources, seats=seats)
         _write(out, data)
-    except RulesError as err:
+    except (RulesError, MissingExtra) as err:
         raise fail(str(err)) from None
     rows, episodes = len(data["action"]), len(data["returns"])
     print(f"{out}: {rows} decisions of {episodes} games")
 
 
-def _check_out(out: Path) -> None:
-    """Refuse ``--out`` before any game is played or read: an ``.npz`` file (not a folder)
-    in a folder that exists and can be written."""
+def _check_out(out: Path, fmt: str = "npz") -> None:
+    """Refuse ``--out`` (and ``--format``) before any game is played or read: an ``.npz``
+    or ``.parquet`` file as ``fmt`` says (not a folder) in a folder that exists and can be
+    written, and pyarrow installed for Parquet."""
+    if fmt not in FORMATS:
+        raise RulesError(f"--format is npz or parquet, not {fmt!r}")
+    if fmt == "parquet":
+        require("parquet", "--format parquet", ("pyarrow",))
     if out.is_dir():
         raise RulesError(f"--out {out} is a folder: give a file name, e.g. {out / 'games.npz'}")
-    if out.suffix != ".npz":
-        raise RulesError(f"--out {out}: the dataset is an .npz file, e.g. games.npz")
+    if out.suffix != f".{fmt}":
+        article, hint = ("an", " (or give --format parquet)") if fmt == "npz" else ("a", "")
+        hint = hint if out.suffix == ".parquet" else ""
+        raise RulesError(
+            f"--out {out}: the dataset is {article} .{fmt} file, e.g. games.{fmt}{hint}"
+        )
     folder = out.parent
     if not folder.is_dir():
         raise RulesError(f"--out {out}: there is no folder {folder} (create it first)")
@@ -408,4 +652,19 @@ def _write(out: Path, data: Mapping[str, Any]) -> None:
 if __name__ == "__main__":
     raise SystemExit(main())
 
-__all__ = ["COLUMNS", "from_bots", "from_records", "load", "main", "read_records", "save"]
+__all__ = [
+    "COLUMNS",
+    "FORMAT",
+    "FORMATS",
+    "from_bots",
+    "from_records",
+    "game_of",
+    "load",
+    "main",
+    "read_games",
+    "read_records",
+    "record_id",
+    "record_of",
+    "save",
+    "state_of",
+]
