@@ -8,10 +8,12 @@ missing input or a bad option in one line before any game is played.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -42,6 +44,27 @@ def test_bot_games_are_the_writers_bytes(tmp_path: Path) -> None:
     assert f"Dataset written to {out}:" in result.output and "of 3 games" in result.output
     data = dataset.from_bots("myllymatti", 2, ["heuristic", "random"], games=3, seed=1)
     assert out.read_bytes() == dataset.save(tmp_path / "api.npz", data).read_bytes()
+
+
+def test_parquet_is_the_writers_bytes_and_a_database_names_the_bots(tmp_path: Path) -> None:
+    if os.environ.get("CI") != "true":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / "games.parquet"
+    args = ["dataset", "mattis", "--bots", "heuristic,random", "-n", "2", "--format", "parquet"]
+    result = runner.invoke(app, [*args, "--seed", "3", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = dataset.from_bots("mattis", 3, ["heuristic", "random"], games=2, seed=3)
+    assert out.read_bytes() == dataset.save(tmp_path / "api.parquet", data).read_bytes()
+    spec = arena.ArenaSpec("mattis", 3, {}, ("heuristic", "random", "random"), 2, 3)
+    arena.store(tmp_path / "a.sqlite", spec, arena.run(spec))
+    db_out = tmp_path / "db.npz"
+    result = runner.invoke(
+        app, ["dataset", "--db", str(tmp_path / "a.sqlite"), "--out", str(db_out)]
+    )
+    assert result.exit_code == 0, result.output
+    stored = dataset.load(db_out)
+    np.testing.assert_array_equal(stored["bots"], data["bots"])
+    np.testing.assert_array_equal(stored["record_id"], data["record_id"])
 
 
 def test_records_and_a_database_with_round_rewards(tmp_path: Path) -> None:
@@ -77,6 +100,8 @@ def test_records_and_a_database_with_round_rewards(tmp_path: Path) -> None:
         (["--out", "{tmp}/x.npz", "--db", "{tmp}/gone.sqlite"], "no such file"),
         (["--out", "{tmp}/x.npz", "mattis", "--records", "{tmp}/r0.json"], "goes with --bots"),
         (["--out", "{tmp}/x.npz", "--records", "{tmp}/r0.json", "--reward", "trick"], "trick"),
+        (["--out", "{tmp}/x.npz", "mattis", "--bots", "random", "--format", "csv"], "npz or par"),
+        (["--out", "{tmp}/x.npz", "mattis", "--bots", "random", "--format", "parquet"], ".parq"),
     ],
 )
 def test_bad_input_is_one_line_before_any_game(tmp_path: Path, args: list[str], words: str) -> None:
@@ -102,6 +127,10 @@ def test_a_broken_record_is_exit_status_1(tmp_path: Path) -> None:
 def test_errors_in_finnish_and_german(tmp_path: Path) -> None:
     for lang, words in (("fi", "ei mitään kirjoitettavaa"), ("de", "nichts zu schreiben")):
         result = runner.invoke(app, ["--lang", lang, "dataset", "--out", str(tmp_path / "x.npz")])
+        assert result.exit_code == 2 and words in result.output, result.output
+    for lang, words in (("fi", "--format on npz tai parquet"), ("de", "--format ist npz oder")):
+        given = ["--out", str(tmp_path / "x.npz"), "--format", "csv"]
+        result = runner.invoke(app, ["--lang", lang, "dataset", *given])
         assert result.exit_code == 2 and words in result.output, result.output
     tikki.i18n.activate("en")
 

@@ -1,4 +1,5 @@
-"""``tikki dataset``: records, an arena's games or new bot games as a ``.npz`` of decisions.
+"""``tikki dataset``: records, an arena's games or new bot games as a ``.npz`` (or Parquet)
+of decisions.
 
 A thin front to :mod:`tikki.interop.dataset` (the columns, rewards and determinism are
 described there and in ``docs/research.md``): every input and the output file are checked
@@ -32,10 +33,14 @@ from tikki.tui import outputs
 
 REWARDS = ("game", "round")
 """The reward modes of :func:`tikki.interop.dataset.from_records`."""
+FORMATS = ("npz", "parquet")
+"""The files ``--format`` writes (:data:`tikki.interop.dataset.FORMATS`)."""
 
 
 def dataset_command(
-    out: Annotated[Path, typer.Option("--out", help="the .npz file to write")],
+    out: Annotated[
+        Path, typer.Option("--out", help="the file to write: .npz, or .parquet with --format")
+    ],
     game: Annotated[
         str | None,
         typer.Argument(help="the game the bots play (with --bots; tikki games lists them)"),
@@ -64,6 +69,9 @@ def dataset_command(
     reward: Annotated[
         str, typer.Option("--reward", help="game: the return at the end; round: each round's")
     ] = "game",
+    fmt: Annotated[
+        str, typer.Option("--format", help="npz, or parquet (Parquet needs pyarrow)")
+    ] = "npz",
     lang: LangOption = None,
 ) -> None:
     """Write a dataset of decisions (.npz): observations, legal-move masks, moves, rewards.
@@ -78,7 +86,7 @@ def dataset_command(
     lineup = bot or [s for s in (bots or "").split(",") if s.strip()]
     try:
         extras.require("gym", "tikki dataset", ("numpy",))
-        target = _checked_out(out)
+        target = _checked_out(out, fmt)
         if reward not in REWARDS:
             raise RulesError(_("--reward is game or round, not {reward!r}", reward=reward))
         if lineup:
@@ -94,9 +102,14 @@ def dataset_command(
     _save(target, data)
 
 
-def _checked_out(out: Path) -> outputs.Output:
-    """``--out``, checked before the work starts: an ``.npz`` file in a folder that exists."""
-    return outputs.check("--out", out, "npz")
+def _checked_out(out: Path, fmt: str) -> outputs.Output:
+    """``--out`` and ``--format``, checked before the work starts: an ``.npz`` (or, with
+    pyarrow installed, ``.parquet``) file in a folder that exists."""
+    if fmt not in FORMATS:
+        raise RulesError(_("--format is npz or parquet, not {value!r}", value=fmt))
+    if fmt == "parquet":
+        extras.require("parquet", "tikki dataset --format parquet", ("pyarrow",))
+    return outputs.check("--out", out, fmt)
 
 
 def _bot_options(
@@ -161,11 +174,15 @@ def _from_stored(records: list[Path], db: Path | None, reward: str) -> dict[str,
     from tikki.interop import dataset
 
     try:
-        found, sources = dataset.read_records(records, db)
+        found, sources, seats = dataset.read_games(records, db)
         with progress_bar() as progress:
             encoded = progress.add_task(_("encoding"), total=len(found))
             return dataset.from_records(
-                found, reward, sources=sources, on_episode=lambda: progress.advance(encoded)
+                found,
+                reward,
+                sources=sources,
+                on_episode=lambda: progress.advance(encoded),
+                seats=seats,
             )
     except RulesError as err:
         raise fail(str(err), 1) from None

@@ -26,6 +26,7 @@ SUFFIXES: dict[str, tuple[str, ...]] = {
     "plot": (".png", ".svg", ".pdf"),
     "sqlite": (".sqlite", ".sqlite3", ".db"),
     "npz": (".npz",),
+    "parquet": (".parquet",),
 }
 """The extensions each kind of output file may have (the first is the default)."""
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -46,7 +47,8 @@ class Output:
 
 
 def check(option: str, path: Path, kind: str) -> Output:
-    """``path`` checked as the output of ``option`` (``kind``: json, plot, sqlite or npz).
+    """``path`` checked as the output of ``option`` (``kind``: json, plot, sqlite, npz or
+    parquet).
 
     A chart without an extension gets ``.png`` (the path reported is the one written).
     Devices such as ``/dev/stdout`` are taken as they are. Raise :class:`OutputError`.
