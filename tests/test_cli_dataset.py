@@ -158,3 +158,19 @@ def test_help_in_three_languages(
     out = " ".join(capsys.readouterr().out.split())
     assert exited.value.code in (0, None) and words in out, out
     assert "--out" in out and "--records" in out and "--reward" in out
+
+
+def test_parquet_without_pyarrow_names_the_extra_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda n, *a: None if n == "pyarrow" else real(n, *a)
+    )
+    out = tmp_path / "x.parquet"
+    args = ["dataset", "mattis", "--bots", "random", "--format", "parquet", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "pip install 'tikki[parquet]'" in result.output and not out.exists()

@@ -69,6 +69,7 @@ METAVARS = {
     "record": N_("FILE"),
     "records": N_("FILE"),
     "reward": "game|round",
+    "fmt": "npz|parquet",
     "json_out": N_("FILE"),
     "plot": N_("FILE"),
     "delay": N_("SECONDS"),
