@@ -7,10 +7,12 @@ their owner dies, drains or is told to rebalance.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from tests._server import auth
 from tests.test_cluster import (
@@ -122,3 +124,45 @@ def test_rebalance_and_drain(tmp_path: Path, postgres_url: str) -> None:
     assert "draining: handing 4 tables to the other processes" in text
     assert text.count("(handed to this process)") == 13
     assert "Traceback" not in text
+
+
+class _Clock:
+    """A fake ``time`` for the cluster commands: sleeping moves the clock, and nothing
+    else does."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps = 0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps += 1
+        self.now += seconds
+
+
+def test_rebalance_waits_only_for_what_the_processes_do(monkeypatch: Any) -> None:
+    """The processes hand over only the tables above their share (rounded up) to those
+    below the share (rounded down): 9, 9 and 7 of 25 tables is where they stop, and
+    ``tikki cluster rebalance`` says so at once (it waited out its whole ``--wait`` for
+    a spread of one table, which they never make); 12, 12 and 1 is not (it waits)."""
+    from tikki.cli import cluster
+
+    held: dict[str, list[str]] = {}
+    clock = _Clock()
+    monkeypatch.setattr(cluster, "time", clock)
+    monkeypatch.setattr(cluster, "_connect", lambda db: contextlib.nullcontext())
+    monkeypatch.setattr(cluster, "_order", lambda conn, **payload: None)
+    monkeypatch.setattr(cluster, "_holdings", lambda conn: held)
+
+    def split(*counts: int) -> dict[str, list[str]]:
+        pairs = zip("abc", counts, strict=True)
+        return {node: [f"{node}{i}" for i in range(n)] for node, n in pairs}
+
+    held.update(split(9, 9, 7))
+    cluster.rebalance_command("postgresql://tikki@db/tikki", wait=30.0)
+    assert clock.sleeps == 0, f"waited {clock.now:g} s for a split no process changes"
+    held.update(split(12, 12, 1))
+    cluster.rebalance_command("postgresql://tikki@db/tikki", wait=30.0)
+    assert clock.now >= 30.0, "it gave up on a split the processes still even out"
