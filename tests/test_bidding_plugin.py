@@ -69,11 +69,12 @@ def test_tikkis_registry_looping_tests_pass_with_it_installed() -> None:
         "tests/test_views_types.py",
         "tests/test_rules_texts.py",
         "tests/test_view_incremental.py",
-        "tests/test_i18n.py",
-        "tests/test_i18n_tui.py",
-        "tests/test_observations.py",
-        "tests/test_habits.py",
-        "tests/test_web_js.py",
+        "tests/test_i18n.py::test_the_catalog_holds_every_text_of_the_source",
+        "tests/test_i18n_tui.py::test_every_text_asked_for_is_in_the_catalogs",
+        "tests/test_observations.py::test_observation_doc_is_up_to_date",
+        "tests/test_observations.py::test_the_action_id_tables_cover_every_id_in_order",
+        "tests/test_habits.py::test_each_game_declares_its_terminal_presenter",
+        "tests/test_web_js.py::test_pure_modules_pass_their_node_tests",
         "tests/test_server_http.py::test_games_lists_the_games_and_bot_levels",
     ]
     run = _pytest([*files, "-k", "not compiled"], _plugin.ROOT)
