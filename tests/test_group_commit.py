@@ -2,11 +2,14 @@
 the moves that wait while a transaction is written go together into the next one, each
 acknowledged only once committed; a conflict refuses that move only (``MoveConflict``,
 the others stored); a group whose commit broke is checked move by move (never doubled);
-each stored move writes its table's lobby line in the same transaction."""
+each stored move writes its table's lobby line in the same transaction.  A bot turn
+gives its slot back once its move waits for its commit, so the commits' time never caps
+how many bot moves a process makes."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,9 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from tikki.serve_settings import Policy
 from tikki.server.db import MoveConflict, MoveWrite, Store, StoredSeat, StoredTable, now
+from tikki.server.tables import BOT_TURNS, NewTable, TableManager
 from tikki.server.tables.storage import Storage
 
 
@@ -119,3 +124,87 @@ def test_each_stored_move_writes_its_lobby_line(tmp_path: Path) -> None:
     assert isinstance(line.last_move, datetime) and listed["t0"].moves == []
     other = listed["t1"].summary
     assert other is not None and (other.seq, other.to_act) == (1, None)
+
+
+class GatedStore(Store):
+    """A store whose group commits wait for :attr:`gate` once it is closed (the test's
+    slow database), and which notes the size of each group."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.gate = threading.Event()
+        self.gate.set()
+        self.groups: list[int] = []
+        self.held = 0
+        """The moves of the group waiting at the closed gate."""
+
+    def add_moves(self, writes: list[MoveWrite]) -> list[Exception | None]:
+        """Wait for the gate, then store the group."""
+        if not self.gate.is_set():
+            self.held = len(writes)
+        self.gate.wait()
+        self.groups.append(len(writes))
+        return super().add_moves(writes)
+
+
+def test_queued_is_told_before_the_commit(tmp_path: Path) -> None:
+    """``queued`` is called once the move waits in its group, while the commit has not
+    happened (nothing stored yet); the move is acknowledged only after the commit."""
+    store = GatedStore(f"sqlite:///{tmp_path / 'moves.sqlite'}")
+    store.create_schema()
+    store.add_table(stored(tmp_path, 1).load("t0"))  # type: ignore[arg-type]
+    storage = Storage(store)
+    seen: list[list[tuple[int, str]]] = []
+
+    async def main() -> None:
+        store.gate.clear()
+        write = MoveWrite("t0", 0, 0, "m", None, 1, False)
+        acknowledged = asyncio.ensure_future(
+            storage.add_move(write, queued=lambda: seen.append(moves(store, "t0")))
+        )
+        for _ in range(1000):
+            if seen:
+                break
+            await asyncio.sleep(0.001)
+        assert seen == [[]] and not acknowledged.done()
+        store.gate.set()
+        await acknowledged
+
+    asyncio.run(main())
+    storage.shutdown()
+    assert moves(store, "t0") == [(0, "m")]
+
+
+def test_bot_moves_waiting_for_a_commit_hold_no_turn(tmp_path: Path) -> None:
+    """While one commit is slow, every bot-only table's next move waits for the next one:
+    more than :data:`BOT_TURNS` moves in one group (a turn held its slot until its move
+    was committed before, so at most ``BOT_TURNS - 1`` of one creator's moves could wait:
+    the commit's time capped the moves a process made)."""
+    tables = 3 * BOT_TURNS
+    store = GatedStore(f"sqlite:///{tmp_path / 'bots.sqlite'}")
+
+    async def main() -> None:
+        policy = Policy(create_per_minute=1000, tables_per_address=1000, waiting_per_address=1000)
+        manager = TableManager(store, bot_delay=0, policy=policy)
+        await manager.start()
+        try:
+            wanted = NewTable("mattis", 3, None, {}, [("bot", "random")] * 3, None)
+            for _ in range(tables):
+                await manager.create(wanted, "10.0.0.1")
+            store.gate.clear()  # the next commit waits: the others' moves pile up
+            for _ in range(2000):
+                if store.held and len(manager.storage._waiting) + store.held >= tables:
+                    break
+                await asyncio.sleep(0.005)
+            before = len(store.groups)
+            store.gate.set()
+            for _ in range(2000):
+                if len(store.groups) >= before + 2:
+                    break
+                await asyncio.sleep(0.005)
+        finally:
+            store.gate.set()
+            await manager.stop()
+        assert max(store.groups[before:]) > BOT_TURNS, store.groups[before:]
+
+    asyncio.run(main())

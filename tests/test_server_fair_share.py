@@ -70,3 +70,32 @@ def test_use_fades_and_equal_use_takes_turns() -> None:
 
     asyncio.run(run())
     assert order == ["b", "a", "b", "a"]
+
+
+def test_a_slot_given_back_early_lets_the_next_in_once() -> None:
+    """The body gives its slot back early (its move waits for a commit): the next waiter
+    starts while the body still runs, and the slot is not given back a second time."""
+    slots = FairSlots(1)
+    order: list[str] = []
+
+    async def run() -> None:
+        done = asyncio.Event()
+
+        async def second() -> None:
+            async with slots.slot("b", "b-table"):
+                order.append("second")
+                done.set()
+
+        async with slots.slot("a", "a-table") as give_back:
+            waiter = asyncio.create_task(second())
+            await asyncio.sleep(0)
+            assert order == [] and slots.waiting == 1
+            give_back()
+            give_back()
+            await done.wait()
+            order.append("first ends")
+        await waiter
+
+    asyncio.run(run())
+    assert order == ["second", "first ends"]
+    assert slots.busy == 0 and slots.waiting == 0

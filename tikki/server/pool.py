@@ -92,8 +92,12 @@ class FairSlots:
         return sum(1 for q in self._waiters.values() for f in q if not f.done())
 
     @asynccontextmanager
-    async def slot(self, group: str, key: str, background: bool = False) -> AsyncIterator[None]:
-        """Hold one slot for the body; waits its fair turn when all are busy.
+    async def slot(
+        self, group: str, key: str, background: bool = False
+    ) -> AsyncIterator[Callable[[], None]]:
+        """Hold one slot for the body; waits its fair turn when all are busy.  The body
+        gets a function that gives the slot back early (the rest of the body then waits
+        on something that needs no slot); the slot is given back once either way.
 
         A ``background`` group's waiters are granted a slot only when no other group's
         waiter can take it."""
@@ -101,11 +105,19 @@ class FairSlots:
             self._background.add(group)
         await self._acquire(group, key)
         began = self.clock()
+        held = True
+
+        def give_back() -> None:
+            nonlocal held
+            if held:
+                held = False
+                self._use(group, self.clock() - began)
+                self._release(group)
+
         try:
-            yield
+            yield give_back
         finally:
-            self._use(group, self.clock() - began)
-            self._release(group)
+            give_back()
 
     def usage(self, group: str) -> float:
         """``group``'s use of the slots: seconds held, halved every

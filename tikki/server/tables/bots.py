@@ -28,10 +28,12 @@ from tikki.server.tables.turns import FORCED
 log = logging.getLogger("tikki.server")
 T = TypeVar("T")
 
-BOT_TURNS = 32
-"""Bot turns (decide, apply, store, send) in progress at once; the others wait their turn,
-so people's moves never queue behind a flood of bot moves.  Their moves are stored by
-group commit, so a person's move waits at most for the group being written."""
+BOT_TURNS = 8
+"""Bot turns being decided and applied at once (on the event loop); the others wait
+their turn, so people's moves never queue behind a flood of bot moves.  A turn gives its
+slot back once its move waits for its group commit (:meth:`Storage.add_move`'s
+``queued``): the slots bound the bots' work on the event loop, not the moves being
+written, so the time a commit takes never caps how many moves a process makes."""
 HINTS_KEPT = 1024
 """Positions whose hint is kept for later asks."""
 JUDGE = "judge"
@@ -97,20 +99,27 @@ class Bots:
                 view = table.state.view(seat)
                 seed = botplay.bot_seed(table.seed, seat, seq)
                 move = await self.think(spec, table, view, seed)
-            async with self._turn_slots.slot(table.lane, table.id):
-                if not await self.play(table, seat, spec, seq, move):
+            async with self._turn_slots.slot(table.lane, table.id) as give_back:
+                if not await self.play(table, seat, spec, seq, move, queued=give_back):
                     return
 
     async def play(
-        self, table: Table, seat: int, spec: str, seq: int, move: str | None = None
+        self,
+        table: Table,
+        seat: int,
+        spec: str,
+        seq: int,
+        move: str | None = None,
+        queued: Callable[[], None] | None = None,
     ) -> bool:
         """Play one bot move (a cheap bot decides here, on the event loop); ``False`` when
-        the move was refused for good (the bots of this table stop)."""
+        the move was refused for good (the bots of this table stop).  ``queued``: called
+        once the move waits for its group commit (the turn's slot is given back then)."""
         if move is None:
             seed = botplay.bot_seed(table.seed, seat, seq)
             move = await self.think(spec, table, table.state.view(seat), seed)
         try:
-            await self.moves.move(table, seat, move, seq, by_bot=True)
+            await self.moves.move(table, seat, move, seq, by_bot=True, queued=queued)
         except ApiError as err:
             if err.code in ("stale", "not_your_turn") and turns.bot_to_act(table) is None:
                 return False  # the person took the seat back before the bot moved

@@ -37,19 +37,26 @@ class Moves:
         """Where the move is applied and stored (a turn timer's move goes there too)."""
 
     async def move(
-        self, table: Table, seat: int | None, move: str, seq: int, by_bot: bool = False
+        self,
+        table: Table,
+        seat: int | None,
+        move: str,
+        seq: int,
+        by_bot: bool = False,
+        queued: Callable[[], None] | None = None,
     ) -> None:
         """Check and apply one move of ``seat`` made against ``seq``; store and broadcast
         it (the caller wakes the table's bots).
 
         A person's move ends a stand-in bot that plays while they were away (they are
         back); a resigned person's is refused.  ``by_bot``: the seat's bot (or stand-in)
-        moves, refused once the person has taken the seat back."""
+        moves, refused once the person has taken the seat back; ``queued``: called once
+        the move waits for its group commit (:meth:`Storage.add_move`)."""
         arrived = asyncio.get_running_loop().time()
         async with table.lock:
             seat, forced = turns.mover(table, seat, seq, by_bot)
             async with self.stand_ins.around_move(table, seat, move, by_bot):
-                await self.ledger.apply(table, seat, move)
+                await self.ledger.apply(table, seat, move, queued)
             if forced:
                 table.forced[table.seq - 1] = seat
         table.broadcast()

@@ -74,19 +74,23 @@ class Storage:
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="tikki-db-read")
         self._waiting, self._writer = [], None
 
-    async def add_move(self, write: MoveWrite) -> None:
+    async def add_move(self, write: MoveWrite, queued: Callable[[], None] | None = None) -> None:
         """Store one move by group commit; return once it is committed.
 
         With no other move waiting it is written at once; moves that arrive meanwhile go
         together into the next transaction.  :class:`~tikki.server.db.MoveConflict` when
         the table already has the move's number; :func:`outage` when the database stays
-        out of reach (a group whose commit broke is checked move by move, as a retry)."""
+        out of reach (a group whose commit broke is checked move by move, as a retry).
+        ``queued`` is called once the move waits in its group, before its commit (a bot
+        turn gives its slot back then)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._waiting.append((write, future))
         writer = self._writer
         if writer is None or writer.done() or writer.get_loop() is not loop:
             self._writer = loop.create_task(self._write_groups(), name="tikki-db-groups")
+        if queued is not None:
+            queued()
         await future
 
     async def _write_groups(self) -> None:
