@@ -7,6 +7,7 @@ and replays none, and shows what the owner shows.
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,13 @@ from sqlalchemy import event
 from tests._server import auth
 from tests.test_cluster import held_locks, node, play_moves, start_game, wait_for
 from tikki.core import State
-from tikki.server.cluster import ClusterOwnership
-from tikki.server.db import Store
+from tikki.serve_settings import Policy
+from tikki.server.cluster import ClusterOwnership, Ownership
+from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.tables import TableManager
+from tikki.server.tables.ownership import Finder
+from tikki.server.tables.registry import Registry
+from tikki.server.tables.storage import Clock, Storage
 
 SHOWN = ("id", "game", "status", "seq", "to_act", "seats", "takeovers", "expires", "options")
 """What the two lobbies must agree on (``timer`` counts down where it is read)."""
@@ -93,3 +98,53 @@ def _states() -> list[State]:
     from tikki.core import load
 
     return [load("mattis", 3).new_state(seed=1)]
+
+
+class Elsewhere(Ownership):
+    """A cluster process that holds none of the tables (others own them)."""
+
+    clustered = True
+
+
+def test_a_non_owners_lobby_is_one_read_whatever_its_tables(tmp_path: Path) -> None:
+    """A non-owner's lobby of eleven live tables, eight with lobby lines and three
+    without (nobody moved yet, or stored by code before the lines: read whole): found
+    and read in one storage call of six statements (before: the ids, the lines, then
+    each table without a line alone, a call and four statements each); each listed as
+    stored, newest first."""
+    store = Store(f"sqlite:///{tmp_path / 'lobby.sqlite'}")
+    store.create_schema()
+    ids = [f"t{i:02d}" for i in range(11)]
+    for i, tid in enumerate(ids):
+        seats = [StoredSeat(s, "bot", bot="random") for s in range(3)]
+        made = now() + timedelta(seconds=i)
+        assert store.add_table(StoredTable(tid, "mattis", 3, "standard", {}, i, "playing",
+                                           made, None, None, seats, []))  # fmt: skip
+        if i % 4 != 3:  # t03, t07, t11: no line
+            for seq in range(i + 1):
+                store.add_move(tid, seq, seq % 3, f"m{seq}", None, to_act=(seq + 1) % 3)
+    storage = Storage(store)
+    ownership = Elsewhere("b")
+    finder = Finder(Registry(ownership, Policy(), Clock()), storage, ownership, lambda _t: None)
+    statements: list[str] = []
+    calls: list[str] = []
+    run = storage.run
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(getattr(fn, "__name__", "?"))
+        return await run(fn, *args, **kwargs)
+
+    storage.run = counted  # type: ignore[method-assign]
+    event.listen(
+        store.engine, "before_cursor_execute", lambda *args: statements.append(str(args[2]))
+    )
+    listed = asyncio.run(finder.lobby(["playing"], 50))
+    storage.shutdown()
+    assert [t.id for t in listed] == ids[::-1]
+    assert len(calls) == 1 and len(statements) <= 6, (calls, statements)
+    shown = {t.id: (t.seq, t.to_act) for t in listed}
+    for i, tid in enumerate(ids):
+        if i % 4 == 3:
+            assert shown[tid][0] == 0  # read whole: no move stored
+        else:
+            assert shown[tid] == (i + 1, (i + 1) % 3)

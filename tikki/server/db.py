@@ -10,6 +10,7 @@ calls them from one dedicated thread so that the event loop never waits on the d
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -628,29 +629,66 @@ class Store:
         never their moves; a handful of queries whatever the number of tables."""
         if not table_ids:
             return []
+        query = _with_lines().where(TableRow.id.in_(table_ids))
         with Session(self.engine) as session:
-            rows = list(session.scalars(select(TableRow).where(TableRow.id.in_(table_ids))))
-            seats: dict[str, list[StoredSeat]] = {}
-            query = select(SeatRow).where(SeatRow.table_id.in_(table_ids))
-            for s in session.scalars(query.order_by(SeatRow.table_id, SeatRow.seat)):
-                seats.setdefault(s.table_id, []).append(
-                    StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, s.invite_hash)
-                )
-            linked: dict[str, list[int]] = {}
-            query2 = select(AccountSeatRow).where(AccountSeatRow.table_id.in_(table_ids))
-            for a in session.scalars(query2):
-                linked.setdefault(a.table_id, []).append(a.seat)
-            lines = {
-                line.table_id: Summary(line.seq, line.to_act, line.last_move, line.played)
-                for line in session.scalars(
-                    select(SummaryRow).where(SummaryRow.table_id.in_(table_ids))
-                )
-            }
-            return [
-                _stored_table(row, seats.get(row.id, []), [], None,
-                              sorted(linked.get(row.id, [])), lines.get(row.id))
-                for row in rows
-            ]  # fmt: skip
+            found = [(row, line) for row, line in session.execute(query)]
+            return self._listed(session, found)
+
+    def lobby(
+        self, statuses: list[str], limit: int, known: Collection[str] = ()
+    ) -> tuple[list[str], list[StoredTable]]:
+        """A cluster process's lobby in one session: the ids of the newest ``limit``
+        tables with one of ``statuses`` (as :meth:`table_ids`), and those of them not in
+        ``known`` (the caller holds them or has a fresh copy): a live table with a lobby
+        line as :meth:`load_listed` reads it (no moves), any other whole, with its moves
+        (as :meth:`load`).  Three or four queries whatever the number of tables."""
+        query = (
+            _with_lines()
+            .where(TableRow.status.in_(statuses))
+            .order_by(TableRow.created.desc(), TableRow.id)
+            .limit(limit)
+        )
+        with Session(self.engine) as session:
+            found = [(row, line) for row, line in session.execute(query)]
+            wanted = [(row, line) for row, line in found if row.id not in known]
+            listed = [
+                (r, line) for r, line in wanted if line is not None and r.status != "finished"
+            ]
+            whole = [(r, None) for r, line in wanted if line is None or r.status == "finished"]
+            rows = self._listed(session, listed) + self._listed(session, whole, moves=True)
+        return [row.id for row, _ in found], rows
+
+    @staticmethod
+    def _listed(
+        session: Session, found: Sequence[tuple[TableRow, SummaryRow | None]], moves: bool = False
+    ) -> list[StoredTable]:
+        """The stored tables of ``found`` (rows with their lobby lines), their seats and
+        seat accounts read together; ``moves``: their moves too (and the newest's time)."""
+        ids = [row.id for row, _ in found]
+        if not ids:
+            return []
+        seats: dict[str, list[StoredSeat]] = {}
+        query = select(SeatRow).where(SeatRow.table_id.in_(ids))
+        for s in session.scalars(query.order_by(SeatRow.table_id, SeatRow.seat)):
+            seats.setdefault(s.table_id, []).append(
+                StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, s.invite_hash)
+            )
+        linked: dict[str, list[int]] = {}
+        for a in session.scalars(select(AccountSeatRow).where(AccountSeatRow.table_id.in_(ids))):
+            linked.setdefault(a.table_id, []).append(a.seat)
+        played: dict[str, list[str]] = {}
+        last: dict[str, datetime] = {}
+        if moves:
+            query2 = select(MoveRow.table_id, MoveRow.move, MoveRow.time)
+            query2 = query2.where(MoveRow.table_id.in_(ids)).order_by(MoveRow.table_id, MoveRow.seq)
+            for table_id, move, moment in session.execute(query2):
+                played.setdefault(table_id, []).append(move)
+                last[table_id] = max(last.get(table_id, moment), moment)
+        return [
+            _stored_table(row, seats.get(row.id, []), played.get(row.id, []),
+                          last.get(row.id), sorted(linked.get(row.id, [])), _summary(line))
+            for row, line in found
+        ]  # fmt: skip
 
     def unfinished(self) -> list[StoredTable]:
         """Every table still waiting or playing, with seats and moves, oldest first."""
@@ -726,6 +764,18 @@ def _stored_table(
         accounts=accounts,
         summary=summary,
     )
+
+
+def _with_lines() -> Any:
+    """Table rows with their lobby lines (``None`` where a table has none)."""
+    return select(TableRow, SummaryRow).outerjoin(SummaryRow, SummaryRow.table_id == TableRow.id)
+
+
+def _summary(line: SummaryRow | None) -> Summary | None:
+    """A stored lobby line as read (``None``: none)."""
+    if line is None:
+        return None
+    return Summary(line.seq, line.to_act, line.last_move, line.played)
 
 
 def _upsert_summary(dialect: str) -> Any:

@@ -346,8 +346,7 @@ class TableManager:
         (they stay reachable by their links)."""
         await self.timers.expire()
         statuses = STATUSES[which]
-        ids = await self.storage.read(self.store.table_ids, list(statuses), limit)
-        tables = await self.finder.peek_many(ids)
+        tables = await self.finder.lobby(list(statuses), limit)
         return [t for t in tables if t.status in statuses and not self.stalled(t)]
 
     def stalled(self, table: Table) -> bool:

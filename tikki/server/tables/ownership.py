@@ -384,34 +384,48 @@ class Finder:
         """Another process changed a table's lobby entry: read it again when shown."""
         self._peeked.pop(table_id, None)
 
-    async def peek_many(self, table_ids: list[str]) -> list[Table]:
-        """The tables of a lobby, in order (:meth:`peek` each); another process's live
-        tables are listed from their stored lobby lines (:class:`Listed`: read together,
-        their moves never read nor replayed), a table without a line as :meth:`peek`
-        reads it.  Tables gone meanwhile are left out."""
+    async def lobby(self, statuses: list[str], limit: int) -> list[Table]:
+        """The newest ``limit`` tables with one of ``statuses``, in order, as the lobby
+        shows them (:meth:`peek` each).  In a cluster, one read on the reading thread
+        (:meth:`Store.lobby <tikki.server.db.Store.lobby>`) finds them and the tables
+        among them that this process neither holds nor has copied less than
+        :data:`PEEK_TTL` seconds ago: another process's live tables are listed from their
+        stored lobby lines (:class:`Listed`: their moves never read nor replayed), the
+        others as :meth:`peek` reads them.  Tables gone meanwhile are left out."""
+        store = self.storage.store
         if not self.ownership.clustered:
-            return [await self.peek(table_id) for table_id in table_ids]
+            ids = await self.storage.read(store.table_ids, statuses, limit)
+            return [await self.peek(table_id) for table_id in ids]
         moment = asyncio.get_running_loop().time()
-        found: dict[str, Table] = {}
-        wanted = []
-        for table_id in table_ids:
-            cached = self._peeked.get(table_id)
-            if table_id in self.registry.tables:
-                found[table_id] = await self.get(table_id)
-            elif cached is not None and moment - cached[0] < PEEK_TTL:
-                found[table_id] = cached[1]
-            else:
-                wanted.append(table_id)
-        rows = await self.storage.read(self.storage.store.load_listed, wanted) if wanted else []
-        for row in rows:
+        known = frozenset(self.registry.tables) | {
+            t for t, (at, _) in self._peeked.items() if moment - at < PEEK_TTL
+        }
+        ids, rows = await self.storage.read(store.lobby, statuses, limit, known)
+        read = {row.id: row for row in rows}
+        found: list[Table] = []
+        for table_id in ids:
+            with contextlib.suppress(ApiError):
+                found.append(await self._lobby_entry(table_id, read.get(table_id), moment))
+        return found
+
+    async def _lobby_entry(self, table_id: str, row: StoredTable | None, moment: float) -> Table:
+        """One table of the lobby: held here, the fresh copy, the ``row`` just read (its
+        lobby line, or the whole table), else (held here or copied until just now) as
+        :meth:`peek` finds it."""
+        if table_id in self.registry.tables:
+            return await self.get(table_id)
+        cached = self._peeked.get(table_id)
+        if row is None and cached is not None and moment - cached[0] < PEEK_TTL:
+            return cached[1]
+        if row is None:
+            return await self.peek(table_id)
+        if row.summary is not None:
             listed = self._listed(row)
             if listed is not None:
-                self._peeked[row.id] = (moment, listed)
-                found[row.id] = listed
-            else:
-                with contextlib.suppress(ApiError):
-                    found[row.id] = await self.peek(row.id)
-        return [found[t] for t in table_ids if t in found]
+                self._peeked[table_id] = (moment, listed)
+                return listed
+            return await self.peek(table_id)
+        return self._keep_peeked(row, moment)
 
     def _listed(self, row: StoredTable) -> Listed | None:
         """A live table as its stored lobby line shows it (``None``: it has no line, or
@@ -440,12 +454,17 @@ class Finder:
         row = await self.storage.run(self.storage.store.load, table_id)
         if row is None:
             raise unknown_table(table_id)
+        return self._keep_peeked(row, moment)
+
+    def _keep_peeked(self, row: StoredTable, moment: float) -> Table:
+        """Another process's table read whole (with its moves), replayed and kept as the
+        lobby's copy (a finished one as :meth:`get` keeps it)."""
         table = self.registry.rebuild_or_refuse(row)
-        if table.status == "finished" and table_id not in self.registry.tables:
-            self.registry.tables[table_id] = table
+        if table.status == "finished" and row.id not in self.registry.tables:
+            self.registry.tables[row.id] = table
             self.registry.retire(table)
             return table
         if len(self._peeked) > FINISHED_KEPT:
             self._peeked = {k: v for k, v in self._peeked.items() if moment - v[0] < PEEK_TTL}
-        self._peeked[table_id] = (moment, table)
+        self._peeked[row.id] = (moment, table)
         return table
