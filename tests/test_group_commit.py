@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -208,3 +209,57 @@ def test_bot_moves_waiting_for_a_commit_hold_no_turn(tmp_path: Path) -> None:
         assert max(store.groups[before:]) > BOT_TURNS, store.groups[before:]
 
     asyncio.run(main())
+
+
+def test_one_pass_of_the_event_loop_applies_at_most_bot_turns_moves(tmp_path: Path) -> None:
+    """After a slow commit, every table's next bot move is due at once: they are applied
+    at most :data:`BOT_TURNS` in one pass of the event loop (a turn gives its slot back
+    at the next pass), so a request never waits behind all of them (a slot given back at
+    once let every due move run in the same pass)."""
+    tables = 3 * BOT_TURNS
+    store = GatedStore(f"sqlite:///{tmp_path / 'passes.sqlite'}")
+    passes = 0
+    moved_in: list[int] = []
+
+    async def count_passes() -> None:
+        nonlocal passes
+        while True:
+            passes += 1
+            await asyncio.sleep(0)
+
+    async def main() -> None:
+        policy = Policy(create_per_minute=1000, tables_per_address=1000, waiting_per_address=1000)
+        manager = TableManager(store, bot_delay=0, policy=policy)
+        await manager.start()
+        add_move = manager.storage.add_move
+
+        async def noted(write: MoveWrite, queued: Any = None) -> None:
+            moved_in.append(passes)
+            await add_move(write, queued)
+
+        manager.storage.add_move = noted  # type: ignore[method-assign]
+        ticker = asyncio.create_task(count_passes())
+        try:
+            wanted = NewTable("mattis", 3, None, {}, [("bot", "random")] * 3, None)
+            for _ in range(tables):
+                await manager.create(wanted, "10.0.0.1")
+            store.gate.clear()  # every table's move piles up behind one slow commit
+            for _ in range(2000):
+                if store.held and len(manager.storage._waiting) + store.held >= tables:
+                    break
+                await asyncio.sleep(0.005)
+            moved_in.clear()
+            store.gate.set()
+            for _ in range(2000):
+                if len(moved_in) >= 3 * tables:
+                    break
+                await asyncio.sleep(0.005)
+        finally:
+            ticker.cancel()
+            store.gate.set()
+            await manager.stop()
+
+    asyncio.run(main())
+    per_pass = Counter(moved_in)
+    assert len(moved_in) >= 3 * tables
+    assert max(per_pass.values()) <= BOT_TURNS, per_pass

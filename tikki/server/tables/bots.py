@@ -28,16 +28,27 @@ from tikki.server.tables.turns import FORCED
 log = logging.getLogger("tikki.server")
 T = TypeVar("T")
 
-BOT_TURNS = 8
+BOT_TURNS = 16
 """Bot turns being decided and applied at once (on the event loop); the others wait
 their turn, so people's moves never queue behind a flood of bot moves.  A turn gives its
-slot back once its move waits for its group commit (:meth:`Storage.add_move`'s
-``queued``): the slots bound the bots' work on the event loop, not the moves being
+slot back at the event loop's next pass once its move waits for its group commit
+(:meth:`Storage.add_move`'s ``queued``): the slots bound the bots' work in one pass of
+the loop (a request waits behind at most this many bot moves), not the moves being
 written, so the time a commit takes never caps how many moves a process makes."""
 HINTS_KEPT = 1024
 """Positions whose hint is kept for later asks."""
 JUDGE = "judge"
 """The default hint bot: the analysis's judge (the expert's search at its budget)."""
+
+
+def at_next_pass(fn: Callable[[], None]) -> Callable[[], None]:
+    """``fn`` to be called at the running event loop's next pass (not at once)."""
+    loop = asyncio.get_running_loop()
+
+    def later() -> None:
+        loop.call_soon(fn)
+
+    return later
 
 
 class Bots:
@@ -100,7 +111,8 @@ class Bots:
                 seed = botplay.bot_seed(table.seed, seat, seq)
                 move = await self.think(spec, table, view, seed)
             async with self._turn_slots.slot(table.lane, table.id) as give_back:
-                if not await self.play(table, seat, spec, seq, move, queued=give_back):
+                queued = at_next_pass(give_back)
+                if not await self.play(table, seat, spec, seq, move, queued=queued):
                     return
 
     async def play(
