@@ -139,3 +139,26 @@ def test_sampled_states_keep_the_views_events(name: str, players: int, variant: 
                     sampled.play(rng.choice(sampled.legal_moves()))
             state.play(rng.choice(state.legal_moves()))
             steps += 1
+
+
+@pytest.mark.parametrize(("name", "players", "variant"), _configs())
+def test_views_kept_at_every_move_never_change(name: str, players: int, variant: str) -> None:
+    """Every view handed out, of every seat and the public, after every move, reads the
+    same at the end of the game (views share parts built once per move, event or change:
+    the state never changes what it handed out), and each is what a cold clone says."""
+    game = tikki.load(name, players=players, variant=variant)
+    seats: list[int | None] = [None, *range(players)]
+    rng = random.Random(3)
+    state = game.new_state(seed=3)
+    kept: list[tuple[JSON, str]] = []
+    while not state.is_over:
+        order = [state.current_player, *rng.sample(seats, len(seats))]
+        for seat in order:
+            view = state.view(seat)
+            text = json.dumps(view)
+            assert text == json.dumps(state.clone().view(seat)), (state, seat)
+            kept.append((view, text))
+        state.play(rng.choice(state.legal_moves()))
+    for seat in seats:
+        kept.append((state.view(seat), json.dumps(state.view(seat))))
+    assert all(json.dumps(view) == text for view, text in kept)

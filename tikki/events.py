@@ -427,78 +427,116 @@ def _add(
 @final
 class Chapter:
     """One seat's history as built so far: its ``entries`` (one a move) and how many of
-    the state's events they hold (``events_used``)."""
+    the state's events they hold (``events_used``); the public chapter also keeps, for
+    each entry, the seat for which its move reads otherwise (``owners``, ``-1``: none)."""
 
     def __init__(self) -> None:
         self.entries: list[JSON] = []
         self.events_used = 0
+        self.owners: list[int] = []
 
 
 Book = dict[int | None, Chapter]
 """A state's built history, per seat (``None``: the public)."""
 
 
-def extend(
-    book: Book,
-    seat: int | None,
-    count: int,
-    entry: Callable[[int, int | None], JSON],
-    events: Sequence[Event],
-    past: Past | None,
-    text: Sequence[str],
-    outcome: Callable[[], JSON | None],
-    own: Callable[[int, int], bool] | None = None,
-) -> list[JSON]:
-    """``seat``'s history of the first ``count`` moves, built incrementally.
+class Chronicled(Protocol):
+    """A state whose history :func:`history_of` builds: its event log ``_event_log``, the
+    past of a sampled state ``_sampled_past``, the entries built so far ``_history_book``,
+    and how one move's entry reads (``_entry``) and the seat for which it reads otherwise
+    (``_owner``, ``-1``: none)."""
 
-    The same entries as :func:`attach` over every ``entry(i, seat)``, but each entry is
-    built once: ``book`` keeps the entries built so far and how many ``events`` they hold,
-    and only the moves and events added since are built now.  With ``own`` (``own(i,
-    seat)``: whether move ``i`` itself reads otherwise for ``seat``, e.g. its own draw),
-    a seat's entry that differs from the public one neither by its move nor by an event
-    (a seat's own draw or dreck, the events a sampled state kept from its seat's view)
-    is the public entry itself.  Entries are shared between successive histories and
-    between seats (read them, never change them); the list is new.
+    _history_book: Book | None
+    _event_log: list[Event]
+    _sampled_past: Past | None
+
+    @property
+    def outcome(self) -> JSON | None:
+        """The outcome, ``None`` until the game is over."""
+        ...
+
+    def _entry(self, i: int, seat: int | None) -> JSON: ...
+
+    def _owner(self, i: int) -> int: ...
+
+
+def history_of(
+    state: Chronicled, seat: int | None, count: int, card_text: Sequence[str]
+) -> list[JSON]:
+    """``seat``'s history of ``state``'s ``count`` moves (docs/design.md: view ``history``),
+    built incrementally and kept in the state's ``_history_book``.
+
+    The same entries as :func:`attach` over every ``_entry(i, seat)``, but each entry is
+    built once: the book keeps each seat's entries built so far and how many events they
+    hold, and only the moves and events added since are built now.  A seat's entry that
+    differs from the public one neither by its move (``_owner(i)``: the seat for which
+    move ``i`` itself reads otherwise, e.g. its own draw) nor by an event (a seat's own
+    draw or dreck, the events a sampled state kept from its seat's view) is the public
+    entry itself.  Entries are shared between successive histories and between seats
+    (read them, never change them); the list is new.
     """
-    if seat is None or own is None:
-        return _grow(book, seat, count, entry, events, past, text, outcome)[:]
+    book = state._history_book
+    if book is None:
+        book = state._history_book = {}
+    events = state._event_log
     total = len(events)
     public = book.get(None)
     if public is None or len(public.entries) != count or public.events_used != total:
-        _grow(book, None, count, entry, events, past, text, outcome)
-        public = book[None]
+        public = _grow(state, book, count, card_text)
+    if seat is None:
+        return public.entries[:]
     kept = book.get(seat)
     if kept is None:
         kept = book[seat] = Chapter()
     entries = kept.entries
     start, done = len(entries), kept.events_used
-    fresh = events[done:] if done < total else ()
-    private: set[int] = set()
-    for event in fresh:
+    private: list[int] = []
+    for k in range(done, total):
+        event = events[k]
         i = event.moves - 1
         if 0 <= i < start:  # an event for an entry handed out: build this seat's again
             del book[seat]
-            return extend(book, seat, count, entry, events, past, text, outcome, own)
+            return history_of(state, seat, count, card_text)
         if _private(event, seat):
-            private.add(i)
+            private.append(i)
     if start < count:
-        if past is not None and past[0] == seat:
-            lists = past[1]
-            private.update(i for i in range(start, min(count, len(lists))) if lists[i])
-        shared = public.entries
-        mine: set[int] = set()
-        for i in range(start, count):
-            if i in private or own(i, seat):
-                mine.add(i)
-                entries.append(_fresh_entry(entry, i, seat, past))
-            else:
-                entries.append(shared[i])
-        if mine:
-            for event in fresh:
-                if event.moves - 1 in mine:
-                    _add(entries[event.moves - 1], event, seat, text, outcome)
+        past = state._sampled_past
+        if private or seat in public.owners[start:count] or (past is not None and past[0] == seat):
+            _extend_own(state, kept, public, seat, count, done, card_text, private)
+        else:
+            entries += public.entries[start:count]
     kept.events_used = total
     return entries[:]
+
+
+def _extend_own(
+    state: Chronicled,
+    kept: Chapter,
+    public: Chapter,
+    seat: int,
+    count: int,
+    done: int,
+    text: Sequence[str],
+    private: list[int],
+) -> None:
+    """``kept``'s entries up to ``count`` moves where some read otherwise for ``seat``:
+    those built for it (with the events from the ``done``-th on), the others the public
+    ones."""
+    entries, shared, owners = kept.entries, public.entries, public.owners
+    past = state._sampled_past
+    start = len(entries)
+    mine = set(private)
+    if past is not None and past[0] == seat:
+        lists = past[1]
+        mine.update(i for i in range(start, min(count, len(lists))) if lists[i])
+    mine.update(i for i in range(start, min(count, len(owners))) if owners[i] == seat)
+    for i in range(start, count):
+        entries.append(_fresh_entry(state._entry, i, seat, past) if i in mine else shared[i])
+    events = state._event_log
+    for k in range(done, len(events)):
+        event = events[k]
+        if event.moves - 1 in mine:
+            _add(entries[event.moves - 1], event, seat, text, lambda: state.outcome)
 
 
 def _private(event: Event, seat: int) -> bool:
@@ -521,36 +559,42 @@ def _fresh_entry(
     return made
 
 
-def _grow(
-    book: Book,
-    seat: int | None,
-    count: int,
-    entry: Callable[[int, int | None], JSON],
-    events: Sequence[Event],
-    past: Past | None,
-    text: Sequence[str],
-    outcome: Callable[[], JSON | None],
-) -> list[JSON]:
-    """``book[seat]``'s entries brought up to ``count`` moves and every event (kept)."""
-    kept = book.get(seat)
+def _grow(state: Chronicled, book: Book, count: int, text: Sequence[str]) -> Chapter:
+    """The public chapter, its entries brought up to ``count`` moves and every event."""
+    kept = book.get(None)
     if kept is None:
-        kept = book[seat] = Chapter()
+        kept = book[None] = Chapter()
     entries = kept.entries
     start = len(entries)
     if start < count:
-        entries.extend([_fresh_entry(entry, i, seat, past) for i in range(start, count)])
-    done = kept.events_used
-    if done < len(events):
-        for event in events[done:]:
-            i = event.moves - 1
-            if i < start:  # an entry already handed out: change a copy, never it
-                old = entries[i]
-                entries[i] = old = dict(old)
-                if "events" in old:
-                    old["events"] = list(old["events"])
-            _add(entries[i], event, seat, text, outcome)
-        kept.events_used = len(events)
-    return entries
+        past = state._sampled_past
+        entry = state._entry
+        if past is None:
+            for i in range(start, count):
+                entries.append(entry(i, None))
+        else:
+            entries.extend([_fresh_entry(entry, i, None, past) for i in range(start, count)])
+        owner = state._owner
+        kept.owners.extend([owner(i) for i in range(start, count)])
+    events = state._event_log
+    for k in range(kept.events_used, len(events)):
+        event = events[k]
+        i = event.moves - 1
+        made = entries[i]
+        if i < start:  # an entry already handed out: change a copy, never it
+            entries[i] = made = dict(made)
+            if "events" in made:
+                made["events"] = list(made["events"])
+        js = event.cache[0]
+        if js is None:
+            js = to_json(event, None, text, lambda: state.outcome)
+        got = made.get("events")
+        if got is None:
+            made["events"] = [js]
+        else:
+            got.append(js)
+    kept.events_used = len(events)
+    return kept
 
 
 def _public(event: JSON) -> JSON:
@@ -599,45 +643,3 @@ def _trick_of(event: JSON, move: int) -> JSON:
         "cards": event["cards"],
         "move": move,
     }
-
-
-class Chronicled(Protocol):
-    """A state whose history :func:`history_of` builds: its event log ``_event_log``, the
-    past of a sampled state ``_sampled_past``, the entries built so far ``_history_book``,
-    and how one move's entry reads (``_entry``) and whether it reads otherwise for its own
-    seat (``_own``)."""
-
-    _history_book: Book | None
-    _event_log: list[Event]
-    _sampled_past: Past | None
-
-    @property
-    def outcome(self) -> JSON | None:
-        """The outcome, ``None`` until the game is over."""
-        ...
-
-    def _entry(self, i: int, seat: int | None) -> JSON: ...
-
-    def _own(self, i: int, seat: int) -> bool: ...
-
-
-def history_of(
-    state: Chronicled, seat: int | None, count: int, card_text: Sequence[str]
-) -> list[JSON]:
-    """``seat``'s history of ``state``'s ``count`` moves (docs/design.md: view ``history``), built
-    by :func:`extend` and kept in the state's ``_history_book``: the entries are shared between
-    successive histories (read them, never change them)."""
-    book = state._history_book
-    if book is None:
-        book = state._history_book = {}
-    return extend(
-        book,
-        seat,
-        count,
-        state._entry,
-        state._event_log,
-        state._sampled_past,
-        card_text,
-        lambda: state.outcome,
-        state._own,
-    )

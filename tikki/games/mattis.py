@@ -46,7 +46,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from tikki.cards import (
     CARD_TEXT,
@@ -76,10 +76,14 @@ from tikki.core import (
 )
 from tikki.events import (
     Book,
+    Draw,
     Event,
     Past,
+    Take,
+    Tie,
     draw_event,
     dreck_event,
+    history_of,
     last_card_event,
     last_trick,
     out_event,
@@ -113,6 +117,9 @@ from tikki.games.shedding import (
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 from tikki.views import SheddingView
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 COLLECT, SHED, OVER = 0, 1, 2
 PHASE_NAMES = ("collect", "shed", "over")
@@ -187,6 +194,19 @@ def _ranks_text(mask: int) -> str:
     if text is None:
         text = _MASK_TEXT[mask] = "".join(RANKS[r] for r in range(13) if mask >> r & 1)
     return text
+
+
+_PARTS_KEEP = (Draw, Take, Tie)
+"""The events after which a view's event-driven parts stay as they were
+(:meth:`MattisState._parts`)."""
+
+
+def _kept(last: list[Any], kept: list[Any], items: list[T], convert: Callable[[T], U]) -> list[U]:
+    """:func:`grown`'s list of ``items``, the same list as the last call's (``last``:
+    ``[len(items), that list]``) while ``items`` did not grow: views share it."""
+    if last[0] != len(items) or kept[0] is not items:
+        last[0], last[1] = len(items), grown(kept, items, convert)
+    return last[1]  # type: ignore[no-any-return]
 
 
 def _fact_json(fact: tuple[int, int, int, int]) -> list[Any]:
@@ -373,6 +393,7 @@ class MattisState(SheddingState):
         "_trick",
         "_trick_size",
         "_trump",
+        "_view_cache",
         "_view_text_cache",
         "_war",
         "_war_trick",
@@ -428,6 +449,7 @@ class MattisState(SheddingState):
         self._event_log: list[Event] = []
         self._sampled_past: Past | None = None
         self._history_book: Book | None = None
+        self._view_cache: tuple[int, JSON] | None = None
         self._view_text_cache: list[list[Any]] | None = None
         self._facts: list[tuple[int, int, int, int]] = []
         self._draws: list[tuple[int, int, int]] = []
@@ -524,6 +546,7 @@ class MattisState(SheddingState):
         new._trick = self._trick[:]
         new._trick_size = self._trick_size
         new._trump = self._trump
+        new._view_cache = None
         new._view_text_cache = None
         new._war = self._war
         new._war_trick = self._war_trick
@@ -1115,9 +1138,9 @@ class MattisState(SheddingState):
 
     # --- views --------------------------------------------------------------------------
 
-    def _own(self, i: int, seat: int) -> bool:
-        """Whether move ``i`` reads otherwise for ``seat``: never (its draws are events)."""
-        return False
+    def _owner(self, i: int) -> int:
+        """The seat for which move ``i`` reads otherwise: none (its draws are events)."""
+        return -1
 
     def _entry(self, i: int, seat: int | None) -> JSON:
         """The history entry of move ``i`` (the same for every seat), before its events."""
@@ -1145,54 +1168,129 @@ class MattisState(SheddingState):
 
     def _known_hands(self, seat: int | None) -> list[list[str]] | None:
         """Phase 2: the cards of each hand that ``seat`` knows, as texts (``None`` in
-        phase 1)."""
+        phase 1); a whole hand's texts are converted again only when it changed, and
+        shared between views (read them, never change them)."""
         if self._phase == COLLECT:
             return None
-        return [[CARD_TEXT[c] for c in hand] for hand in self.known_cards(seat)]
+        n = self._n
+        cache = self._texts_cache()
+        secret_holders = [s for s in range(n) if s != seat and self._secret[s]]
+        hidden = len(secret_holders) > 1
+        out: list[list[str]] = []
+        for s, hand in enumerate(self._hands):
+            if hidden and s in secret_holders:
+                secret = self._secret[s]
+                out.append([CARD_TEXT[c] for c in hand if c not in secret])
+                continue
+            kept = cache[n + 5 + s]
+            if kept[0] != hand:
+                kept[0], kept[1] = hand[:], list(map(_text, hand))
+            out.append(kept[1])
+        return out
 
     def view(self, seat: Any) -> JSON:
-        """What ``seat`` may know (``None``: the public view)."""
-        self._check_seat(seat)
-        to_act = self.current_player
+        """What ``seat`` may know (``None``: the public view).
+
+        The parts that change only when an event is emitted (the phase, the shown card
+        and trump, piles, fallen cards, the last trick, the out order, the dreck's
+        public part, …) are built once per event (:meth:`_parts`) and shared between
+        successive views, as are the history's entries and the facts and draws while
+        they did not grow: read a view, never change it.
+        """
+        n = self._n
+        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+            self._check_seat(seat)
+        parts = self._shared_parts()
+        cache = self._texts_cache()
         collect = self._phase == COLLECT
-        hand: list[str] = []
+        to_act = None if self._phase == OVER else self._to_act
+        view: JSON = parts.copy()  # the keys in order; set what changes with any move
+        view["seat"] = seat
+        view["to_act"] = to_act
         if seat is not None:
             h = self._hands[seat]
             cards = sorted(h, key=_PHASE1_POS.__getitem__) if collect else sorted(h)
-            hand = [CARD_TEXT[c] for c in cards]
+            view["hand"] = list(map(_text, cards))
+            view["legal_moves"] = self.legal_moves() if seat == to_act else []
+        else:
+            view["hand"] = []
+            view["legal_moves"] = []
+        view["hand_sizes"] = list(map(len, self._hands))
+        view["stock_size"] = len(self._stock)
+        view["shown_in_hand"] = (
+            collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
+        )
+        view["hands"] = None if collect else self._known_hands(seat)
+        view["trick"] = self._trick_view()
+        dreck = parts["dreck"]
+        if dreck is not None:
+            view["dreck"] = {
+                "cards": dreck["cards"],
+                "given": dreck["given"],
+                "received": dreck["received"],
+                "mine": list(map(_text, self._secret[seat])) if seat is not None else [],
+            }
+        view["move_count"] = len(self._hist)
+        view["history"] = history_of(self, seat, len(self._hist), CARD_TEXT)
+        view["facts"] = _kept(cache[n + 3], cache[n + 1], self._facts, _fact_json)
+        view["draws"] = _kept(cache[n + 4], cache[n + 2], self._draws, list)
+        return view
+
+    def _texts_cache(self) -> list[list[Any]]:
+        """The texts built for earlier views: per pile, then the fallen cards, the facts
+        and the draws (:func:`grown`), then the facts' and the draws' last lists
+        (:func:`_kept`), then per seat its hand and the hand's texts (phase 2)."""
+        cache = self._view_text_cache
+        if cache is None:
+            n = self._n
+            cache = self._view_text_cache = [[None, []] for _ in range(n + 3)]
+            cache.extend([[-1, []], [-1, []]])
+            cache.extend([[None, []] for _ in range(n)])
+        return cache
+
+    def _parts(self) -> JSON:
+        """The view as it stands after ``len(_event_log)`` events, every key in its place.
+
+        What changes only with an event is built here once: the phase (its event), the
+        shown card and trump (``last_card``, ``trump``), piles (a won trick, a new phase),
+        fallen cards, the out order, the loser and the end (``falls``, ``out``, ``over``),
+        the last trick, the dreck's public part.  :meth:`view` sets the keys that change
+        with any move.  Draws, takes and ties change none of them: after those alone the
+        last parts are these.
+        """
+        cached = self._view_cache
+        if cached is not None:
+            log = self._event_log
+            if all(isinstance(log[k], _PARTS_KEEP) for k in range(cached[0], len(log))):
+                return cached[1]
+        n = self._n
+        cache = self._texts_cache()
         dreck: JSON | None = None
         if self._dreck:
             dreck = {
-                "cards": [CARD_TEXT[c] for c in self._dreck],
+                "cards": list(map(_text, self._dreck)),
                 "given": list(self._given),
                 "received": list(self._received),
-                "mine": [CARD_TEXT[c] for c in self._secret[seat]] if seat is not None else [],
+                "mine": None,
             }
-        shown_in_hand = (
-            collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
-        )
-        n = self._n
-        cache = self._view_text_cache
-        if cache is None:  # per pile, then fallen, facts, draws: see shedding.grown
-            cache = self._view_text_cache = [[None, []] for _ in range(n + 3)]
-        view: JSON = {
+        return {
             "game": self.game.name,
-            "players": self._n,
+            "players": n,
             "options": self.game.options,
-            "seat": seat,
-            "phase": self.phase,
-            "to_act": to_act,
-            "hand": hand,
-            "legal_moves": self.legal_moves() if seat is not None and seat == to_act else [],
-            "hand_sizes": [len(h) for h in self._hands],
-            "stock_size": len(self._stock),
+            "seat": None,
+            "phase": PHASE_NAMES[self._phase],
+            "to_act": None,
+            "hand": None,
+            "legal_moves": None,
+            "hand_sizes": None,
+            "stock_size": None,
             "shown_card": CARD_TEXT[self._shown] if self._shown >= 0 else None,
             "shown_owner": None if self._shown_owner < 0 else self._shown_owner,
-            "shown_in_hand": shown_in_hand,
+            "shown_in_hand": None,
             "trump": SUITS[self._trump] if self._trump >= 0 else None,
             "piles": [grown(cache[s], p, _text) for s, p in enumerate(self._piles)],
-            "hands": self._known_hands(seat),
-            "trick": self._trick_view(),
+            "hands": None,
+            "trick": None,
             "last_trick": last_trick(self._event_log, self._sampled_past, CARD_TEXT),
             "last_winner": None if self._last_winner < 0 else self._last_winner,
             "dreck": dreck,
@@ -1200,13 +1298,12 @@ class MattisState(SheddingState):
             "out_order": list(self._out),
             "loser": None if self._loser < 0 else self._loser,
             "abandoned": self.abandoned,
-            "move_count": len(self._hist),
+            "move_count": None,
             "max_moves": self._max_moves,
-            "history": self.history(seat),
-            "facts": grown(cache[n + 1], self._facts, _fact_json),
-            "draws": grown(cache[n + 2], self._draws, list),
+            "history": None,
+            "facts": None,
+            "draws": None,
         }
-        return view
 
     def _trick_view(self) -> JSON:
         if self._phase == COLLECT:

@@ -509,6 +509,7 @@ class MueckenstichState(TableState):
         "_tricks",
         "_trump",
         "_view_cache",
+        "_view_memo",
         "_voids",
         "deck",
         "game",
@@ -565,6 +566,7 @@ class MueckenstichState(TableState):
         self._sampled_past: Past | None = None
         self._history_book: Book | None = None
         self._view_cache: tuple[int, JSON] | None = None
+        self._view_memo: list[Any] | None = None
         self._legal: list[str] | None = None
 
     # --- dealing ------------------------------------------------------------------------
@@ -712,6 +714,7 @@ class MueckenstichState(TableState):
         new._tricks = self._tricks[:]
         new._trump = self._trump
         new._view_cache = None
+        new._view_memo = None
         new._voids = self._voids[:]
         new.deck = self.deck
         new.game = self.game
@@ -1040,9 +1043,9 @@ class MueckenstichState(TableState):
         """Every move with its seat and events; another seat's discard reads ``discard ?``."""
         return history_of(self, seat, len(self._moves), CARD_TEXT)
 
-    def _own(self, i: int, seat: int) -> bool:
-        """Whether move ``i`` reads otherwise for ``seat``: its own discard."""
-        return self._seats[i] == seat and self._moves[i][:2] == "di"
+    def _owner(self, i: int) -> int:
+        """The seat for which move ``i`` reads otherwise: its mover's own discard."""
+        return self._seats[i] if self._moves[i][:2] == "di" else -1
 
     def _entry(self, i: int, seat: int | None) -> JSON:
         """The history entry of move ``i`` as ``seat`` sees it, before its events."""
@@ -1053,32 +1056,59 @@ class MueckenstichState(TableState):
         """What ``seat`` may know (``None``: the public view).
 
         The parts that change only when an event is emitted (tricks, mosquitoes, piles,
-        the last trick, the score sheet) are built once per event (:meth:`_parts`) and
+        the last trick, the score sheet) are built once per event (:meth:`_parts`), the
+        trick's cards once per card and the voids once per change (:meth:`_memo`), and
         shared between successive views, as the history's entries are: read a view,
         never change it.
         """
-        self._check_seat(seat)
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
+            self._check_seat(seat)
         parts = self._shared_parts()
-        to_act = self.current_player
+        memo = self._memo()
+        to_act = None if self._phase == OVER else self._to_act
         view: JSON = parts.copy()  # the keys in order; set what changes with any move
         view["seat"] = seat
         view["to_act"] = to_act
-        view["hand"] = _texts(self._hands[seat]) if seat is not None else []
-        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
-        view["discards"] = _texts(sorted(self._discards[seat])) if seat is not None else []
+        if seat is not None:
+            view["hand"] = list(map(_TEXT_OF, self._hands[seat]))
+            view["legal_moves"] = self.legal_moves() if seat == to_act else []
+            discards = self._discards[seat]
+            view["discards"] = list(map(_TEXT_OF, sorted(discards))) if discards else []
+        else:
+            view["hand"] = []
+            view["legal_moves"] = []
+            view["discards"] = []
         view["leader"] = self._leader
         view["hand_sizes"] = list(map(len, self._hands))
         view["discard_counts"] = list(map(len, self._discards))
-        view["trick"] = [{"seat": s, "card": CARD_TEXT[c]} for s, c in self._trick]
-        view["led"] = _colour_or_none(self._led)
-        view["trump"] = _colour_or_none(self._trump)
+        trick, made = self._trick, memo[1]
+        if memo[0] is not trick or len(made) > len(trick):
+            memo[0] = trick
+            made = memo[1] = []
+        for k in range(len(made), len(trick)):
+            s, c = trick[k]
+            made.append({"seat": s, "card": CARD_TEXT[c]})
+        view["trick"] = made[:]
+        view["led"] = _COLOUR_OR_NONE[self._led]
+        view["trump"] = _COLOUR_OR_NONE[self._trump]
         view["naming_trump"] = self._pending
-        view["voids"] = [list(_VOID_TEXTS[v]) for v in self._voids]
-        view["doubled"] = _colour_or_none(self._doubled)
-        view["dropped"] = _colour_or_none(self._dropped)
-        view["scoring_choice"] = self._scoring_choice(seat)
-        view["history"] = self.history(seat)
+        if memo[2] != self._voids:
+            memo[2] = self._voids[:]
+            memo[3] = [list(_VOID_TEXTS[v]) for v in self._voids]
+        view["voids"] = memo[3][:]
+        view["doubled"] = _COLOUR_OR_NONE[self._doubled]
+        view["dropped"] = _COLOUR_OR_NONE[self._dropped]
+        view["scoring_choice"] = None if self._phase != SCORE else self._scoring_choice(seat)
+        view["history"] = history_of(self, seat, len(self._moves), CARD_TEXT)
         return view
+
+    def _memo(self) -> list[Any]:
+        """What successive views share besides :meth:`_parts`: the trick it was built
+        for and its cards' JSON, the voids and their JSON (read them, never change them)."""
+        memo = self._view_memo
+        if memo is None:
+            memo = self._view_memo = [None, [], None, []]
+        return memo
 
     def _parts(self) -> JSON:
         """The view as it stands after ``len(_event_log)`` events, every key in its place.
@@ -1086,28 +1116,45 @@ class MueckenstichState(TableState):
         What changes only with an event is built here once: a deal (its draws), the
         phase, tricks and mosquitoes won, piles and the last trick (a ``trick`` event),
         the score sheet and totals (a ``round`` event).  :meth:`view` sets the keys that
-        change with any move.
+        change with any move.  What the last parts built and still holds is shared with
+        them: the options, a pile that did not grow in the same round (a pile only grows
+        in a round), the sheet and the scores while the sheet did not grow.
         """
         n = self._n
         last = self._last_trick
-        sheet = [
-            dict(
-                e,
-                tricks=list(e["tricks"]),
-                mosquitoes=list(e["mosquitoes"]),
-                scores=list(e["scores"]),
-            )
-            for e in self._sheet
-        ]
+        cached = self._view_cache
+        prev = None if cached is None else cached[1]
+        if prev is not None and len(prev["sheet"]) == len(self._sheet):
+            sheet, round_scores, scores = prev["sheet"], prev["round_scores"], prev["scores"]
+        else:
+            sheet = [
+                dict(
+                    e,
+                    tricks=list(e["tricks"]),
+                    mosquitoes=list(e["mosquitoes"]),
+                    scores=list(e["scores"]),
+                )
+                for e in self._sheet
+            ]
+            round_scores = [list(e["scores"]) for e in sheet]
+            scores = list(self._totals)
+        if prev is None or prev["round"] != self._round:
+            piles = [_texts(sorted(p)) for p in self._piles]
+        else:
+            before = prev["piles"]
+            piles = [
+                before[s] if len(p) == len(before[s]) else _texts(sorted(p))
+                for s, p in enumerate(self._piles)
+            ]
         return {
             "game": self.game.name,
             "players": n,
-            "options": self.game.options,
+            "options": self.game.options if prev is None else prev["options"],
             "seat": None,
             "phase": PHASE_NAMES[self._phase],
             "to_act": None,
-            "hand": [],
-            "legal_moves": [],
+            "hand": None,
+            "legal_moves": None,
             "round": self._round,
             "rounds": self._this_game.rounds,
             "deal": self._deal,
@@ -1116,7 +1163,7 @@ class MueckenstichState(TableState):
             "forehand": self._round % n,
             "leader": None,
             "hand_sizes": None,
-            "discards": [],
+            "discards": None,
             "discard_counts": None,
             "stock_size": len(self._stock),
             "trick": None,
@@ -1126,7 +1173,7 @@ class MueckenstichState(TableState):
             "voids": None,
             "tricks": list(self._tricks),
             "mosquitoes": list(self._mosq),
-            "piles": [_texts(sorted(p)) for p in self._piles],
+            "piles": piles,
             "last_trick": None
             if last is None
             else {
@@ -1137,8 +1184,8 @@ class MueckenstichState(TableState):
             "dropped": None,
             "scoring_choice": None,
             "sheet": sheet,
-            "round_scores": [list(e["scores"]) for e in sheet],
-            "scores": list(self._totals),
+            "round_scores": round_scores,
+            "scores": scores,
             "history": None,
         }
 
@@ -1209,6 +1256,10 @@ _VOID_TEXTS: tuple[tuple[str, ...], ...] = tuple(
     tuple(COLOURS[k] for k in range(4) if v >> k & 1) for v in range(16)
 )
 """The colours of each 4-bit void mask, as the view's ``voids`` lists them."""
+_COLOUR_OR_NONE: tuple[str | None, ...] = (*COLOURS, None)
+"""A colour's letter by its number, ``None`` for ``NO_COLOUR`` (``-1``, the last)."""
+_TEXT_OF = CARD_TEXT.__getitem__
+"""A card's text by its int (``map`` over a hand)."""
 _DISCARD_TEXT: tuple[str, ...] = tuple(f"discard {t}" if t else "" for t in CARD_TEXT)
 _DISCARD_CARD: dict[str, int] = {f"discard {t}": c for t, c in TEXT_CARD.items()}
 

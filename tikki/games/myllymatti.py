@@ -738,10 +738,10 @@ class MyllymattiState(SheddingState):
 
     # --- views --------------------------------------------------------------------------
 
-    def _own(self, i: int, seat: int) -> bool:
-        """Whether move ``i`` reads otherwise for ``seat``: its own phase-1 draw."""
+    def _owner(self, i: int) -> int:
+        """The seat for which move ``i`` reads otherwise: its mover's own phase-1 draw."""
         s, move, _, got = self._hist[i]
-        return s == seat and bool(got) and move != "take"
+        return s if got and move != "take" else -1
 
     def _entry(self, i: int, seat: int | None) -> JSON:
         """The history entry of move ``i`` as ``seat`` sees it, before ``_event_log``'s events."""

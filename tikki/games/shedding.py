@@ -185,7 +185,7 @@ class SheddingState(TableState):
     A subclass keeps ``_n``, ``_hands``, ``_plays`` (phase 2's trick: ``[seat, cards]``
     plays), ``_trick_size``, ``_fallen``, ``_out``, ``_loser``, ``abandoned``, ``_hist``
     (one entry a move, the move text second), ``_event_log``, ``_sampled_past`` and
-    ``_history_book``, and implements ``_entry``, ``_own`` (the history's entries,
+    ``_history_book``, and implements ``_entry``, ``_owner`` (the history's entries,
     :func:`tikki.events.extend`) and ``_note_shed`` (a phase-2 play's history entry and any
     bookkeeping of its own).
     """
@@ -241,8 +241,8 @@ class SheddingState(TableState):
         """The history entry of move ``i`` as ``seat`` sees it, before ``_event_log``'s events."""
         raise NotImplementedError
 
-    def _own(self, i: int, seat: int) -> bool:
-        """Whether move ``i`` reads otherwise for ``seat`` than for the others."""
+    def _owner(self, i: int) -> int:
+        """The seat for which move ``i`` reads otherwise than for the others, or ``-1``."""
         raise NotImplementedError
 
     def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
