@@ -186,7 +186,7 @@ class SheddingState(TableState):
     plays), ``_trick_size``, ``_fallen``, ``_out``, ``_loser``, ``abandoned``, ``_hist``
     (one entry a move, the move text second), ``_event_log``, ``_sampled_past`` and
     ``_history_book``, and implements ``_entry``, ``_owner`` (the history's entries,
-    :func:`tikki.events.extend`) and ``_note_shed`` (a phase-2 play's history entry and any
+    :func:`tikki.events.history_of`) and ``_note_shed`` (a phase-2 play's history entry and any
     bookkeeping of its own).
     """
 
