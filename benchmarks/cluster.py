@@ -25,8 +25,11 @@ tables (random bots, bot delay 0) kept live at once on 1, 2 and 3 ``--cluster``
 processes (each table created on a process in turn, which owns it; finished ones are
 replaced), ``--seconds`` measured: moves/s (rows stored), the tikki processes' CPU (cores
 used, ms per move), PostgreSQL's own CPU beside them (every ``postgres`` process's
-``/proc/<pid>/stat``), commits per move, and the lobby of 87 tables as read on the last
-process (most of them another's: their lobby lines).  ``--baseline DIR`` runs the same on
+``/proc/<pid>/stat``), commits per move, the lobby of 87 tables as read on the last
+process (most of them another's: their lobby lines; three reads, the tables topped up
+before each), the event loops' share of time not idle (``loop busy``: running, or ready
+and waiting for a CPU that the machine's other work holds; ``/proc/<pid>/task/<pid>/
+schedstat``) and the load average.  ``--baseline DIR`` runs the same on
 the code checked out in DIR (a ``git worktree`` of an earlier commit) in the same run,
 alternating with this checkout's.
 
@@ -88,6 +91,13 @@ def cpu_seconds(pid: int) -> float:
     """A process's CPU time so far (user + system)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def loop_seconds(pid: int) -> float:
+    """Seconds so far the process's main thread (its event loop) ran or was ready to run
+    and waited for a CPU (``/proc/PID/task/PID/schedstat``): its time not idle."""
+    run, wait, _ = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+    return (int(run) + int(wait)) / 1e9
 
 
 def moves_total(url: str) -> float:
@@ -229,6 +239,11 @@ class Saturated:
     pg_ms_per_move: float
     commits_per_move: float
     lobby_s: list[float]
+    loop_busy: float
+    """The event loops' share of the time not idle (running, or ready and waiting for
+    a CPU the machine's other work held), the mean of the processes."""
+    load: float
+    """The machine's load average (1 min) at the end."""
 
 
 @contextlib.contextmanager
@@ -272,6 +287,7 @@ def saturate_run(label: str, base: str, nodes: int, args: argparse.Namespace) ->
             turn = top_up(http, urls, db, args.saturate_tables, 0)
             time.sleep(args.ramp)
             cpu0, pg0 = sum(cpu_seconds(pid) for pid in pids), postgres_cpu()
+            loop0 = sum(loop_seconds(pid) for pid in pids)
             _, moves0 = live_and_moves(db)
             commits0, _ = pg_figures(db)
             began = time.monotonic()
@@ -280,10 +296,12 @@ def saturate_run(label: str, base: str, nodes: int, args: argparse.Namespace) ->
                 time.sleep(0.25)
             elapsed = time.monotonic() - began
             cpu, pg = sum(cpu_seconds(pid) for pid in pids) - cpu0, postgres_cpu() - pg0
+            loop = sum(loop_seconds(pid) for pid in pids) - loop0
             _, moves1 = live_and_moves(db)
             commits1, _ = pg_figures(db)
             lobby = []
             for _ in range(3):  # under load; each read after the lobby's copies expire
+                turn = top_up(http, urls, db, args.saturate_tables, turn)
                 time.sleep(2.1)
                 start = time.monotonic()
                 listed = http.get(f"{urls[-1]}/api/tables",
@@ -293,7 +311,8 @@ def saturate_run(label: str, base: str, nodes: int, args: argparse.Namespace) ->
     moves = max(moves1 - moves0, 1)
     return Saturated(
         label, moves / elapsed, cpu / elapsed, cpu / moves * 1000, pg / elapsed,
-        pg / moves * 1000, (commits1 - commits0) / moves, lobby,
+        pg / moves * 1000, (commits1 - commits0) / moves, lobby, loop / elapsed / len(pids),
+        os.getloadavg()[0],
     )  # fmt: skip
 
 
@@ -310,13 +329,15 @@ def saturate(base: str, args: argparse.Namespace) -> None:
         f"bot delay 0), {args.seconds:g} s measured, {os.cpu_count()} cores on this machine"
     )
     for column in ("set-up", "moves/s", "tikki cores", "tikki CPU ms/move", "PG cores",
-                   "PG CPU ms/move", "commits/move", "lobby(87) s, non-owner"):  # fmt: skip
+                   "PG CPU ms/move", "commits/move", "lobby(87) s, non-owner",
+                   "loop busy", "load"):  # fmt: skip
         table.add_column(column, justify="right")
     for row in rows:
         table.add_row(
             row.label, f"{row.moves_per_s:,.0f}", f"{row.cores:.2f}",
             f"{row.cpu_ms_per_move:.2f}", f"{row.pg_cores:.2f}", f"{row.pg_ms_per_move:.2f}",
             f"{row.commits_per_move:.2f}", " ".join(f"{s:.3f}" for s in row.lobby_s),
+            f"{row.loop_busy:.0%}", f"{row.load:.1f}",
         )  # fmt: skip
     console.print(table)
 
