@@ -85,3 +85,13 @@ def test_shipped_anchors_cover_the_levels() -> None:
     assert {"random", "heuristic"} <= set(levels)
     rating = {spec: r["mu"] - 3 * r["sigma"] for spec, r in levels.items()}
     assert rating["heuristic"] > rating["random"], "Medium is measured stronger than Easy"
+
+
+def test_every_level_a_table_offers_but_learned_is_anchored_in_every_game() -> None:
+    """The profile's bot-level lines and rated tables need each level's anchor: Expert's
+    was missing (the profile showed Easy, Medium and Hard only)."""
+    data = json.loads(ratings.BOT_RATINGS.read_text(encoding="utf-8"))
+    for game, levels in data["ratings"].items():
+        labels = {r["label"] for r in levels.values()}
+        assert labels == {"Easy", "Medium", "Hard", "Expert"}, (game, labels)
+    assert data["added"]["Expert"]["against"] == ["Hard"]
