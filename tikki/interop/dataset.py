@@ -365,9 +365,15 @@ def load(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def _meta_text(data: Mapping[str, Any]) -> str:
+def _meta(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A dataset's ``meta`` as a dict, whether the writers' JSON text or :func:`load`'s dict."""
     meta = data["meta"]
-    return meta if isinstance(meta, str) else json.dumps(meta, sort_keys=True, ensure_ascii=False)
+    parsed: dict[str, Any] = json.loads(meta) if isinstance(meta, str) else meta
+    return parsed
+
+
+def _meta_text(data: Mapping[str, Any]) -> str:
+    return json.dumps(_meta(data), sort_keys=True, ensure_ascii=False)
 
 
 def _save_parquet(path: Path, data: Mapping[str, Any]) -> Path:
@@ -430,8 +436,7 @@ def _numpy(column: Any, rows: int) -> npt.NDArray[Any]:
 
 def game_of(data: Mapping[str, Any]) -> tikki.Game:
     """The game a dataset (from :func:`load` or the writers) holds, from its ``meta``."""
-    meta = data["meta"]
-    meta = json.loads(meta) if isinstance(meta, str) else meta
+    meta = _meta(data)
     return tikki.load(meta["game"], meta["players"], **meta["options"])
 
 
@@ -468,8 +473,7 @@ def _replayed(
 ) -> tikki.State:
     """The game of row ``first`` dealt from its seed and deck, ``rows``' moves played."""
     game = game_of(data)
-    meta = data["meta"]
-    actions = (json.loads(meta) if isinstance(meta, str) else meta)["actions"]
+    actions = _meta(data)["actions"]
     deck = str(data["deck"][first])
     state = game.new_state(seed=int(data["seed"][first]), deck=json.loads(deck) if deck else None)
     for row in rows:
