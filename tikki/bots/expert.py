@@ -49,6 +49,13 @@ value alone, no rollout); ``model=FILE.npz`` uses a retrained model.  Both need 
 module, e.g. which cards the other seats set aside), not from the uniform determinizer;
 ``expert:belief=0`` turns it off.  A game without one searches as before.
 
+**Inference (off by default):** ``expert:inference=policy`` weights the worlds the search
+draws by how likely the other seats' observed moves were in each under the game's opponent
+model (:mod:`tikki.bots.worlds`; the game's ``likelihood`` in its tactics module, read from
+the view alone); ``inference=off`` draws them as before.  A game without a model searches
+as before either way.  ``bot.last`` then holds the worlds weighed, the seconds spent
+weighing them and their mean effective share (``worlds``, ``weighing``, ``ess``).
+
 **A budget in work instead of time:** ``expert:iterations=3000`` gives each move that many
 ISMCTS iterations times its weight (a choice among three moves gets exactly that many)
 and the solver :data:`NODES_PER_ITERATION` positions per iteration of its ``solve``
@@ -70,6 +77,7 @@ from tikki.bots.base import legal_of
 from tikki.bots.endgame import DRAW, LOSS, WIN, Clock, Solver, cards_in_hands
 from tikki.bots.heuristic import policy_for
 from tikki.bots.ismcts import Guide, ISMCTSBot, Node
+from tikki.bots.worlds import MODES
 from tikki.core import VALUE_KINDS, Game, RulesError, State
 from tikki.extras import require
 from tikki.i18n import _ as _t
@@ -178,6 +186,7 @@ class ExpertBot:
         value: float | str = 0.0,
         model: str | None = None,
         belief: int | str = 1,
+        inference: str = "off",
     ) -> None:
         self.rng = random.Random(seed)
         self.priors = float(priors)
@@ -212,6 +221,15 @@ class ExpertBot:
         self.search = ISMCTSBot(seed=self.rng.randrange(2**32), iterations=10**9, stop=0)
         self.search.prior_weight, self.search.value_mix = self.priors, self.value
         self.search.belief = bool(int(belief))
+        if inference not in MODES:
+            raise RulesError(
+                _t(
+                    "expert inference is {allowed}, not {inference!r}",
+                    allowed=", ".join(MODES),
+                    inference=inference,
+                )
+            )
+        self.search.inference = inference == "policy"
         self._guides: dict[Game, Guide] = {}
         self.clock: Clock = time.perf_counter
         self.halt: Callable[[], bool] | None = None
@@ -319,6 +337,9 @@ class ExpertBot:
         root = self._root = self.search.search(game, view)
         self.last["how"] = "search"
         self.last["iterations"] = self.search.last_iterations
+        tally = self.search.tally
+        if tally.worlds:
+            self.last.update(worlds=tally.worlds, weighing=tally.seconds, ess=tally.ess)
         children = root.children
         return max(allowed, key=lambda m: children[m].visits if m in children else -1)
 

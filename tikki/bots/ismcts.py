@@ -51,7 +51,9 @@ Belief: the states are drawn by the game's determinizer (uniform over the deals 
 allows), unless ``bot.belief`` is set (the ``expert`` bot sets it): then by the game's
 *belief* where its tactics module offers one (:func:`belief_sampler`), which weights the
 deals by how players really play (e.g. which cards the other seats set aside).  It too
-reads only the view.
+reads only the view.  With ``bot.inference`` (``expert:inference=policy``) the drawn
+states are reweighted by how likely the other seats' observed moves were in each
+(:mod:`tikki.bots.worlds`).
 
 Root statistics: every search also keeps, per root move, the root seat's own gain over
 the iterations through it (:data:`RootStats` in ``bot.root_stats``): its mean is the
@@ -73,6 +75,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from tikki.bots.heuristic import policy_for
+from tikki.bots.worlds import Tally, likelihood_for, weighted
 from tikki.core import Game, RulesError, State, tactics
 from tikki.i18n import _ as _t
 
@@ -241,6 +244,11 @@ class ISMCTSBot:
         self.belief = False
         """Whether the states come from the game's belief (:func:`belief_sampler`) instead
         of its uniform determinizer (``expert`` sets it; the plain ``ismcts`` does not)."""
+        self.inference = False
+        """Whether the drawn states are reweighted by how likely the other seats' observed
+        moves were in each (:mod:`tikki.bots.worlds`; ``expert:inference=policy``)."""
+        self.tally = Tally()
+        """The weighing's cost and effective sample size in the last search."""
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The most visited root move after the search."""
@@ -285,6 +293,12 @@ class ISMCTSBot:
         budget: int | None = None,
     ) -> Node:
         sample = belief_sampler(game, view) if self.belief else game.sampler(view)
+        if root is None:
+            self.tally = Tally()
+        if self.inference:
+            likelihood = likelihood_for(game, view)
+            if likelihood is not None:
+                sample = weighted(sample, likelihood, self.tally)
         playout = self._playout(game)
         guided: Callable[..., list[Node]] | None = None
         if self.guide is not None and (self.prior_weight > 0 or self.value_mix > 0):
