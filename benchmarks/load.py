@@ -12,8 +12,10 @@ clients join over a ramp-up (``--ramp`` seconds, default 5: 200 people do not al
 down in the same millisecond); moves and latencies are counted after it, for ``--seconds``.
 
 It prints one table: tables, moves/s at the server (every move: humans' and bots'),
-human moves measured, latency p50 / p90 / p99 / max, refused moves (must be 0) and
-games finished. The issue's target is 200 tables with p99 < 100 ms.
+human moves measured, latency p50 / p90 / p99 / max, refused moves (must be 0), games
+finished and the server's CPU time per move (user + system of the server process over the
+measured time, from ``/proc``, divided by the moves at the server; ``-`` with ``--url``).
+The issue's target is 200 tables with p99 < 100 ms.
 
 Run: ``.venv/bin/python benchmarks/load.py [--tables 200] [--seconds 30] [--game myllymatti]
 [--players 3] [--bots heuristic] [--think 0.3] [--bot-delay 0.3]`` (``--url`` measures an
@@ -71,6 +73,8 @@ class Stats:
     measuring_from: float = 0.0
     games_finished: int = 0
     errors: list[str] = field(default_factory=list)
+    server_cpu: float | None = None
+    """The server process's CPU seconds (user and system) over the measured time."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,8 @@ class Config:
     think: float
     seed: int
     ramp: float
+    server_pid: int | None = None
+    """The server's process (when this benchmark started it): its CPU time is measured."""
 
 
 def free_port() -> int:
@@ -102,6 +108,18 @@ OPEN_LIMITS += ["--connections-per-address", "100000", "--watchers-per-address",
 OPEN_LIMITS += ["--connect-rate", "1e6", "--read-rate", "1e6", "--hint-rate", "1e6"]
 """``tikki serve`` options that lift the per-client limits for the benchmark's clients (and
 let the Hard-bot probe deal the same games with and without the abuse)."""
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user + system, seconds) process ``pid`` has used, from
+    ``/proc/PID/stat``; ``None`` without a pid or a ``/proc``."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(
@@ -200,11 +218,17 @@ async def run(cfg: Config) -> tuple[Stats, float]:
         stats.measuring_from = start + cfg.ramp
         stop = stats.measuring_from + cfg.seconds
         tasks = [asyncio.create_task(human(i, cfg, http, stop, stats)) for i in range(cfg.tables)]
+        cpu_from: float | None = None
         with Progress(console=console, transient=True) as progress:
             bar = progress.add_task(f"{cfg.tables} tables", total=cfg.ramp + cfg.seconds)
             while time.monotonic() < stop:
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(min(0.5, max(0.01, stop - time.monotonic())))
+                if cpu_from is None and time.monotonic() >= stats.measuring_from:
+                    cpu_from = cpu_seconds(cfg.server_pid)
                 progress.update(bar, completed=time.monotonic() - start)
+        cpu_to = cpu_seconds(cfg.server_pid)
+        if cpu_from is not None and cpu_to is not None:
+            stats.server_cpu = cpu_to - cpu_from
         await asyncio.gather(*tasks, return_exceptions=False)
         return stats, time.monotonic() - stats.measuring_from
 
@@ -282,7 +306,10 @@ def report(cfg: Config, bot_delay: float, stats: Stats, elapsed: float) -> None:
         table.add_column(column, justify="right")
     for column in ("p50 ms", "p90 ms", "p99 ms", "max ms", "refused", "games"):
         table.add_column(column, justify="right")
+    table.add_column("server CPU ms/move", justify="right")
     lat = stats.latencies
+    cpu = stats.server_cpu
+    per_move = cpu / stats.moves_seen * 1000 if cpu is not None and stats.moves_seen else None
     table.add_row(
         str(cfg.tables),
         f"{cfg.think:g}",
@@ -295,6 +322,7 @@ def report(cfg: Config, bot_delay: float, stats: Stats, elapsed: float) -> None:
         f"{max(lat) * 1000 if lat else float('nan'):.1f}",
         str(len(stats.errors)),
         str(stats.games_finished),
+        "-" if per_move is None else f"{per_move:.2f}",
     )
     console.print(table)
     for error in stats.errors[:5]:
@@ -334,6 +362,7 @@ def main() -> None:
             args.think,
             args.seed,
             args.ramp,
+            proc.pid if proc is not None else None,
         )
         try:
             if args.abuse:

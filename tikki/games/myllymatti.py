@@ -363,12 +363,16 @@ class MyllymattiState(SheddingState):
             self._abandon()
 
     def clone(self) -> MyllymattiState:
-        """An independent copy: lists copied, caches of views left behind, the rest
+        """An independent copy: lists copied, caches of views left behind (the built history is
+        lent until the clone is asked for one: :class:`tikki.events.Book`), the rest
         shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
         new = MyllymattiState()
         new._aside = self._aside
         new._aside_owner = self._aside_owner
-        new._history_book = None
+        book = self._history_book
+        new._history_book = (
+            None if book is None else book.lend(len(self._hist), len(self._event_log))
+        )
         new._duel = self._duel
         new._event_log = self._event_log[:]
         new._fallen = self._fallen[:]
