@@ -14,6 +14,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, insert, inspect
 from typer.testing import CliRunner
 
+import tikki.server.friends.rows
 import tikki.server.names
 import tikki.server.ratings
 from tikki.cli import app
@@ -23,7 +24,9 @@ from tikki.server.db import Base, SeatRow, Store, TableRow, make_engine, now
 assert tikki.server.names and tikki.server.ratings  # their tables are the models' too
 
 SUMMARIES = "tikki_table_summaries"
-"""The one table added after the start-up code that made schemas without revisions."""
+"""The first table added after the start-up code that made schemas without revisions."""
+ADDED = {SUMMARIES, *tikki.server.friends.rows.TABLES}
+"""Every table added after that start-up code (each by its own revision)."""
 
 
 def old_startup(url: str) -> None:
@@ -31,7 +34,7 @@ def old_startup(url: str) -> None:
     ``alembic_version``), with a table and its seat in it."""
     engine = make_engine(url)
     with engine.begin() as connection:
-        known = [t for t in Base.metadata.sorted_tables if t.name != SUMMARIES]
+        known = [t for t in Base.metadata.sorted_tables if t.name not in ADDED]
         Base.metadata.create_all(connection, tables=known)
         connection.execute(
             insert(TableRow),

@@ -35,6 +35,8 @@ from tikki.server.cluster import ClusterOwnership
 from tikki.server.db import Store, default_db_url, is_outage
 from tikki.server.errors import UNAVAILABLE_RETRY, ApiError
 from tikki.server.forward import Forward
+from tikki.server.friends import Friends, presence
+from tikki.server.friends import routes as friend_routes
 from tikki.server.lang import LanguageMiddleware
 from tikki.server.limits import BODY_TIMEOUT, MAX_MESSAGE, BodyLimit
 from tikki.server.outbox import TransportControl
@@ -151,6 +153,7 @@ def create_app(
     app.state.accounts = accounts.Accounts(manager.store.engine)
     app.state.chat = chat.Chat(manager.store.engine)
     app.state.ratings = ratings.Ratings(manager.store.engine)
+    app.state.friends = Friends(manager.store.engine)
     manager.on_finished = app.state.ratings.finished
     app.state.max_message = max_message
     app.state.body_timeout = body_timeout
@@ -170,7 +173,9 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(ratings.router)
     app.include_router(profile.router())
+    app.include_router(friend_routes.router)
     app.include_router(ws.router)
+    app.include_router(presence.router)
     app.include_router(web.router)
     app.include_router(headers.docs_router)
     app.include_router(metrics.install(app))  # /healthz, /metrics

@@ -28,6 +28,7 @@ from tikki.i18n import _
 from tikki.server.accounts import ERRORS, accounts_of, address_of
 from tikki.server.db import ChatRow, TableExtraRow, now
 from tikki.server.errors import STATUS, ApiError
+from tikki.server.friends.blocks import hidden_senders
 from tikki.server.quota import RateLimiter
 from tikki.server.ratings import upsert_extra
 from tikki.server.routes.common import bearer
@@ -285,7 +286,8 @@ async def read(
     wait: Annotated[bool, Query(description="wait up to 25 s for a newer message")] = False,
     authorization: Auth = None,
 ) -> dict[str, Any]:
-    """The messages after ``after`` this reader sees, and the chat's settings."""
+    """The messages after ``after`` this reader sees (never those of an account it
+    blocked or that blocked it), and the chat's settings."""
     table = await _manager(request).get(table_id)
     seat, sender, _name = await _who(request, table, authorization)
     room = await _chat(request).room(table.id)
@@ -294,6 +296,8 @@ async def read(
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(room.changed.wait(), WAIT)
         answer = _answer(room, table, seat, after)
+    hidden = await hidden_senders(request, table.id, seat)  # blocked either way
+    answer["messages"] = [m for m in answer["messages"] if m["sender"] not in hidden]
     answer["you"] = sender
     return answer
 

@@ -28,6 +28,7 @@ from tikki.i18n import _
 from tikki.server import outbox, relay
 from tikki.server.cluster import Hop
 from tikki.server.errors import ApiError
+from tikki.server.friends.presence import at_table
 from tikki.server.quota import CAP_RETRY, RateLimiter, Throttles, client_key, rate_limited
 from tikki.server.tables import MOVED, Connection, Table, TableManager, storage
 from tikki.server.tables.ownership import ROUTE_PAUSE
@@ -65,8 +66,10 @@ router = APIRouter()
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    """Play a seat (``hello`` with its token) or watch a table (``hello`` without)."""
-    await serve_socket(websocket, table_id)
+    """Play a seat (``hello`` with its token) or watch a table (``hello`` without); a
+    signed-in browser's account is online at the table meanwhile."""
+    async with at_table(websocket, table_id):
+        await serve_socket(websocket, table_id)
 
 
 async def serve_socket(websocket: WebSocket, table_id: str) -> None:

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from tikki.server import accounts, chat, names, ratings, schemas
+from tikki.server.friends import blocks
 from tikki.server.routes.common import ERRORS, Address, Manager, ThrottlesOf
 from tikki.server.tables import STATUSES, NewTable, Table
 
@@ -91,6 +92,7 @@ async def join(
     answer holds the seat's token."""
     await manager.get(table_id)  # an unknown table is refused before anything is kept of it
     await ratings.check_join(request, table_id)
+    await blocks.check_join(request, table_id)  # nobody sits with an account blocked either way
     name = await accounts.on_join(request, body.name)
     signed_in = await accounts.accounts_of(request).current(request) is not None
     if not signed_in:
