@@ -12,6 +12,10 @@ on two commits and compare the tables (the digests must be equal)::
 The set-ups are the rules' own (no research options), so a commit that adds options keeps
 the same digests, except where views and records echo the options: ``--ignore-options``
 leaves those out.  Prints one row per set-up; ``--games`` sets the random games per row.
+``--expert SPEC`` adds a column: one game per set-up with ``SPEC`` in every seat (e.g.
+``expert:iterations=20``; ``expert:iterations=20:inference=off`` on this checkout against
+``expert:iterations=20`` on a commit before the option shows the option's ``off`` is the
+expert of before).
 """
 
 from __future__ import annotations
@@ -81,11 +85,13 @@ def random_games(name: str, players: int, options: dict[str, Any], games: int) -
     return _digest(parts)
 
 
-def bot_games(name: str, players: int, options: dict[str, Any]) -> str:
-    """The digest of one game per lineup of :data:`BOT_LINEUPS`: each bot's move."""
+def bot_games(
+    name: str, players: int, options: dict[str, Any], lineups: tuple[tuple[str, ...], ...]
+) -> str:
+    """The digest of one game per lineup of ``lineups``: each bot's move."""
     game = tikki.load(name, players=players, **options)
     parts: list[str] = []
-    for n, lineup in enumerate(BOT_LINEUPS):
+    for n, lineup in enumerate(lineups):
         seated = [bots.make(lineup[s % len(lineup)], seed=100 * n + s) for s in range(players)]
         state = game.new_state(seed=1000 + n)
         while not state.is_over:
@@ -105,15 +111,19 @@ def main() -> None:
     parser.add_argument(
         "--ignore-options", action="store_true", help="leave out the options views echo"
     )
+    parser.add_argument("--expert", default="", help="a bot spec for a third column")
     args = parser.parse_args()
     global IGNORE_OPTIONS
     IGNORE_OPTIONS = args.ignore_options
-    print(f"{'set-up':44} {'random games':18} {'bot games':18}")
+    extra = f" {args.expert + ' games':18}" if args.expert else ""
+    print(f"{'set-up':44} {'random games':18} {'bot games':18}{extra}")
     for name, players, options in SETUPS:
         label = f"{name} {players}p {_dump(options)}"
+        if args.expert:
+            extra = f" {bot_games(name, players, options, ((args.expert,),)):18}"
         print(
             f"{label:44} {random_games(name, players, options, args.games):18} "
-            f"{bot_games(name, players, options):18}",
+            f"{bot_games(name, players, options, BOT_LINEUPS):18}{extra}",
             flush=True,
         )
 
