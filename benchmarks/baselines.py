@@ -86,6 +86,15 @@ PRESETS = {
         full_nfsp_episodes=(0, 250, 500, 1000, 2000),
         eval_deals=100,
     ),
+    "short": Budget(
+        nfsp_episodes=(0, 1000, 2500, 5000, 10000, 15000),
+        deepcfr_iterations=(1, 5, 10, 20, 40),
+        deepcfr_traversals=40,
+        deepcfr_train_steps=100,
+        ppo_steps=(0, 8192, 16384, 32768, 65536),
+        full_nfsp_episodes=(0, 250, 500, 1000),
+        eval_deals=50,
+    ),
     "tiny": Budget(
         nfsp_episodes=(0, 20),
         deepcfr_iterations=(1, 2),
@@ -325,8 +334,10 @@ def run_medium_deepcfr(judge: Judge, budget: Budget, seed: int) -> list[dict[str
 
 
 def point(x: int, started: float, **figures: Any) -> dict[str, Any]:
-    """A checkpoint: its x, its figures and the CPU seconds so far."""
-    return {"x": x, **figures, "cpu_s": round(time.process_time() - started, 1)}
+    """A checkpoint: its x, its figures and the CPU seconds so far (a progress line)."""
+    out = {"x": x, **figures, "cpu_s": round(time.process_time() - started, 1)}
+    print(f"checkpoint {out}", file=sys.stderr, flush=True)
+    return out
 
 
 # --- the full game: evaluation against the shipped bots ------------------------------
