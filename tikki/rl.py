@@ -318,7 +318,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
         self.truncated = np.zeros(num_envs, bool)
         self.banked = np.zeros((num_envs, n), np.float64)
         self.states: list[tikki.State] = []
+        self._seats: list[int] = []
         self._deals = random.Random()
+        self._rows = np.arange(num_envs)
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -331,32 +333,49 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
         self.states = [self._deal() for _ in range(self.num_envs)]
         self.banked.fill(0.0)
         self.returns.fill(0.0)
-        for i in range(self.num_envs):
-            self._observe(i)
+        self._observe()
         return self.obs, self._info()
 
     def step(
         self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]
     ) -> tuple[Obs, Any, Any, Any, dict[str, Any]]:
-        """Play one action in each game (for its seat to act)."""
-        if len(actions) != self.num_envs:
-            raise ValueError(f"give {self.num_envs} actions, one per game, not {len(actions)}")
+        """Play one action in each game (for its seat to act); observe every game at once.
+        An illegal action (see the mask) raises :class:`tikki.IllegalMove` and plays no
+        game's action."""
+        if not self.states:
+            raise RuntimeError("call reset() before step()")
+        chosen = self._checked(actions)
         texts = self.actions.texts
         self.rewards.fill(0.0)
         self.returns.fill(0.0)
         self.terminated.fill(False)
         self.truncated.fill(False)
-        for i, action in enumerate(actions):
-            a = int(action)
-            if not 0 <= a < len(texts) or not self.mask[i, a]:
-                raise tikki.IllegalMove(f"game {i}: action {a} is not legal (see the mask)")
-            self._play(i, int(self.seats[i]), texts[a])
-            self._observe(i)
+        states, seats, settle = self.states, self._seats, self.reward_mode == "round"
+        for i, a in enumerate(chosen):
+            state = states[i]
+            state.play(texts[a])
+            if settle or state.outcome is not None:
+                self._settle(i, seats[i])
+        self._observe()
         return self.obs, self.rewards, self.terminated, self.truncated, self._info()
 
-    def _play(self, i: int, seat: int, move: str) -> None:
+    def _checked(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> list[int]:
+        """The actions as ints, each legal in its game (checked before any is played)."""
+        if len(actions) != self.num_envs:
+            raise ValueError(f"give {self.num_envs} actions, one per game, not {len(actions)}")
+        chosen = np.asarray(actions).astype(np.int64).reshape(-1)
+        inside = (chosen >= 0) & (chosen < self.mask.shape[1])
+        legal = inside & (self.mask[self._rows, np.where(inside, chosen, 0)] != 0)
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise tikki.IllegalMove(f"game {i}: action {chosen[i]} is not legal (see the mask)")
+        result: list[int] = chosen.tolist()
+        return result
+
+    def _settle(self, i: int, seat: int) -> None:
+        """The reward of game ``i``'s mover ``seat``; a finished game's returns, and a new
+        deal in its place."""
         state = self.states[i]
-        state.play(move)
         outcome = state.outcome
         if outcome is not None and outcome.get("abandoned"):
             self.rewards[i] = self.abandoned_reward
@@ -374,16 +393,14 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
     def _deal(self) -> tikki.State:
         return self.game.new_state(seed=self._deals.randrange(2**32))
 
-    def _observe(self, i: int) -> None:
-        state = self.states[i]
-        seat = state.current_player
-        assert seat is not None
-        self.seats[i] = seat
-        self.encoder.encode(state, seat, self.obs[i])
-        row = self.mask[i]
-        row.fill(0)
-        index = self.actions.index
-        row[[index[m] for m in state.legal_moves()]] = 1
+    def _observe(self) -> None:
+        """Every game's seat to act, its observation and its mask, written in place."""
+        states = self.states
+        seats: list[int] = [state.current_player for state in states]  # type: ignore[misc]
+        self._seats = seats
+        self.seats[:] = seats
+        self.encoder.encode_batch(states, seats, self.obs)
+        self.encoder.mask_batch(states, self.mask, seats)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.mask, "seat": self.seats, "returns": self.returns}

@@ -51,6 +51,11 @@ from tikki.core import Game, State, built_in, game_class, games, load
 from tikki.interop.encoding import ActionSpace, ViewEncoder
 
 Vector = npt.NDArray[np.float32]
+Matrix = npt.NDArray[np.float32]
+"""Rows of observations, one per state (``N × size``, C-contiguous)."""
+Parts = tuple[list[int], list[int], list[float]]
+"""An observation as a state encoder lists it: the positions that get one unit each, and
+positions with a value of their own (see :class:`CardEncoder`)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,6 @@ class Encoder(ABC):
         self.size = at
         self.low = np.concatenate([np.full(f.size, f.low, np.float32) for f in features])
         self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in features])
-        self._mask_memo: dict[tuple[str, ...], npt.NDArray[np.intp]] = {}
 
     def offset(self, name: str) -> int:
         """Where feature ``name`` starts in the vector."""
@@ -103,19 +107,50 @@ class Encoder(ABC):
     def encode(self, state: State, seat: int | None, out: Vector | None = None) -> Vector:
         """Write ``seat``'s observation of ``state`` into ``out`` (or a new vector)."""
 
+    def encode_batch(
+        self, states: Sequence[State], seats: Sequence[int | None], out: Matrix
+    ) -> Matrix:
+        """Row ``i`` of ``out`` (``len(states) × size``) set to ``encode(states[i],
+        seats[i])``, the same values; a state encoder writes every row in one NumPy call."""
+        for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
+            self.encode(state, seat, out[i])
+        return out
+
+    def legal_ids(self, state: State) -> list[int]:
+        """The action ids of the legal moves of the seat to act in ``state``."""
+        return list(map(self.actions.index.__getitem__, state.legal_moves()))
+
     def legal_mask(self, state: State, seat: int, out: npt.NDArray[Any]) -> npt.NDArray[Any]:
         """``out`` set to the legal-action mask of ``seat`` (zeros when not its turn)."""
         out.fill(0)
         if state.current_player == seat:
+            out.put(self.legal_ids(state), 1)
+        return out
+
+    def mask_batch(
+        self,
+        states: Sequence[State],
+        out: npt.NDArray[Any],
+        seats: Sequence[int | None] | None = None,
+    ) -> npt.NDArray[Any]:
+        """Row ``i`` of ``out`` (``len(states) × actions``, C-contiguous) set to the
+        legal-action mask of the seat to act in ``states[i]`` (zeros for a finished game),
+        in one NumPy call; ``seats``, when given, are the states' seats to act."""
+        out.fill(0)
+        flat: list[int] = []
+        counts: list[int] = []
+        get = self.actions.index.__getitem__
+        for i, state in enumerate(states):
+            seat = state.current_player if seats is None else seats[i]
+            if seat is None:
+                counts.append(0)
+                continue
             moves = state.legal_moves()
-            key = tuple(moves)
-            ids = self._mask_memo.get(key)
-            if ids is None:
-                if len(self._mask_memo) > 200_000:
-                    self._mask_memo.clear()
-                index = self.actions.index
-                ids = self._mask_memo[key] = np.array([index[m] for m in moves], np.intp)
-            out[ids] = 1
+            flat += map(get, moves)
+            counts.append(len(moves))
+        index = np.array(flat, np.intp)
+        index += np.repeat(np.arange(len(states), dtype=np.intp) * out.shape[1], counts)
+        out.reshape(-1)[index] = 1
         return out
 
     def table(self) -> str:
@@ -167,6 +202,51 @@ class CardEncoder(Encoder):
         d = len(self.actions.cards)
         return [[start + r * d + i for i in self.col] for r in range(count)]
 
+    @abstractmethod
+    def parts(self, state: State, seat: int | None) -> Parts:
+        """``seat``'s observation of ``state`` as lists: ``(hits, at, values)``."""
+
+    def encode(self, state: State, seat: int | None, out: Vector | None = None) -> Vector:
+        """Write ``seat``'s observation of ``state`` into ``out`` (or a new vector)."""
+        hits, at, values = self.parts(state, seat)
+        return self._fill(out, hits, at, values)
+
+    def encode_batch(
+        self, states: Sequence[State], seats: Sequence[int | None], out: Matrix
+    ) -> Matrix:
+        """Row ``i`` of ``out`` set to ``encode(states[i], seats[i])``: the rows' lists
+        joined, then written in one call each (the same values as row by row)."""
+        rows = len(states)
+        if out.shape != (rows, self.size) or not out.flags.c_contiguous:
+            return super().encode_batch(states, seats, out)
+        hits: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        hit_counts: list[int] = []
+        at_counts: list[int] = []
+        parts = self.parts
+        for state, seat in zip(states, seats, strict=True):
+            h, a, v = parts(state, seat)
+            hits += h
+            hit_counts.append(len(h))
+            at += a
+            at_counts.append(len(a))
+            values += v
+        starts = np.arange(rows, dtype=np.intp) * self.size
+        flat = out.reshape(-1)
+        index = np.array(hits, np.intp)
+        index += np.repeat(starts, hit_counts)
+        if self._binary:
+            flat.fill(0.0)
+            flat.put(index, 1.0)
+        else:
+            flat[:] = np.bincount(index, minlength=flat.size)
+            out *= self.unit
+        index = np.array(at, np.intp)
+        index += np.repeat(starts, at_counts)
+        flat[index] = values
+        return out
+
     def _fill(
         self, out: Vector | None, hits: list[int], at: list[int], values: list[float]
     ) -> Vector:
@@ -175,7 +255,7 @@ class CardEncoder(Encoder):
         else:
             out.fill(0.0)
         if self._binary:
-            out[hits] = 1.0
+            out.put(hits, 1.0)
         else:
             out += np.bincount(hits, minlength=self.size)
             out *= self.unit
@@ -307,6 +387,8 @@ __all__ = [
     "CardEncoder",
     "Encoder",
     "Feature",
+    "Matrix",
+    "Parts",
     "ViewBasedEncoder",
     "card_feature",
     "document",

@@ -11,7 +11,7 @@ from tikki.cards import CARD_TEXT, RANKS
 from tikki.core import Game, State
 from tikki.games.mattis import COLLECT, NO_RANK, SHED
 from tikki.interop.encoders import shedding
-from tikki.interop.observations import CardEncoder, Feature, Vector, card_feature
+from tikki.interop.observations import CardEncoder, Feature, Parts, card_feature
 
 
 class MattisEncoder(CardEncoder):
@@ -52,8 +52,9 @@ class MattisEncoder(CardEncoder):
         self._max_moves = float(game.options["max_moves"])
         self._ranks = r
 
-    def encode(self, state: State, seat: int | None, out: Vector | None = None) -> Vector:
-        """Write ``seat``'s observation of ``state`` into ``out`` (or a new vector)."""
+    def parts(self, state: State, seat: int | None) -> Parts:
+        """``seat``'s observation of ``state``: the unit positions, then the positions
+        with values of their own (:meth:`CardEncoder.parts`)."""
         st: Any = state
         o, tab, n = self._o, self._tabs, self.players
         base = 0 if seat is None else seat
@@ -103,7 +104,7 @@ class MattisEncoder(CardEncoder):
                 values += [st._given[s] / 52.0, st._received[s] / 52.0]
         if phase == COLLECT and (match := st._match_rank()) != NO_RANK:
             hits.append(o["match_rank"] + match)
-        return self._fill(out, hits, at, values)
+        return hits, at, values
 
     def _trick(self, st: Any, collect: bool, rel: Callable[[int], int]) -> list[int]:
         """The trick's cards by relative seat, its leader, the play to beat, the lap."""

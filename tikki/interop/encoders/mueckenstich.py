@@ -9,7 +9,7 @@ from typing import Any
 from tikki.cards import COLOURS
 from tikki.core import Game, State
 from tikki.games.mueckenstich import CARD_TEXT, Mueckenstich
-from tikki.interop.observations import CardEncoder, Feature, Vector, card_feature
+from tikki.interop.observations import CardEncoder, Feature, Parts, card_feature
 
 
 class MueckenstichEncoder(CardEncoder):
@@ -69,8 +69,9 @@ class MueckenstichEncoder(CardEncoder):
         self._tabs = {name: self._table(name) for name in self._card_blocks}
         self._colours = len(COLOURS)
 
-    def encode(self, state: State, seat: int | None, out: Vector | None = None) -> Vector:
-        """Write ``seat``'s observation of ``state`` into ``out`` (or a new vector)."""
+    def parts(self, state: State, seat: int | None) -> Parts:
+        """``seat``'s observation of ``state``: the unit positions, then the positions
+        with values of their own (:meth:`CardEncoder.parts`)."""
         st: Any = state
         o, n = self._o, self.players
         base = 0 if seat is None else seat
@@ -125,7 +126,7 @@ class MueckenstichEncoder(CardEncoder):
                 st._mosq[s] / 12.0,
                 st._totals[s] / bound,
             ]
-        return self._fill(out, hits, at, values)
+        return hits, at, values
 
 
 __all__ = ["MueckenstichEncoder"]

@@ -9,7 +9,7 @@ from typing import Any
 from tikki.cards import CARD_TEXT
 from tikki.core import Game, State
 from tikki.interop.encoders import shedding
-from tikki.interop.observations import CardEncoder, Feature, Vector
+from tikki.interop.observations import CardEncoder, Feature, Parts
 
 
 class MyllymattiEncoder(CardEncoder):
@@ -62,8 +62,9 @@ class MyllymattiEncoder(CardEncoder):
             "fallen": tab["fallen"][0].__getitem__,
         }
 
-    def encode(self, state: State, seat: int | None, out: Vector | None = None) -> Vector:
-        """Write ``seat``'s observation of ``state`` into ``out`` (or a new vector)."""
+    def parts(self, state: State, seat: int | None) -> Parts:
+        """``seat``'s observation of ``state``: the unit positions, then the positions
+        with values of their own (:meth:`CardEncoder.parts`)."""
         st: Any = state
         t = self._by_base[self.players if seat is None else seat]
         hits: list[int] = []
@@ -110,7 +111,7 @@ class MyllymattiEncoder(CardEncoder):
         values = [len(h) / 52.0 for h in hands]
         values.append(len(st._stock) / 52.0)
         values.append(len(st._hist) / self._max_moves)
-        return self._fill(out, hits, at, values)
+        return hits, at, values
 
 
 __all__ = ["MyllymattiEncoder"]
