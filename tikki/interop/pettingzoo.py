@@ -174,8 +174,11 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
         """``agent``'s observation: its view encoded, and its legal-action mask."""
         seat = self._seat[agent]
         state = self._tikki()
-        mask = self.encoder.legal_mask(state, seat, np.zeros(len(self.actions), np.int8))
-        return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
+        encoder = self.encoder
+        mask = np.zeros(len(self.actions), np.int8)
+        if state.current_player == seat:
+            mask.put(encoder.legal_ids(state), 1)
+        return {"observation": encoder.encode(state, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Play ``action`` (an action id) for the agent to act; ``None`` for a finished one."""
@@ -188,7 +191,7 @@ class TikkiEnv(AECEnv):  # type: ignore[misc]
         state = self._tikki()
         state.play(self.actions.to_text(int(action)))
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        self.rewards = dict.fromkeys(self.rewards, 0.0)
         outcome = state.outcome
         if self.reward_mode == "round":
             totals = state.returns_so_far()
@@ -259,6 +262,32 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if not self._has_reset:
             return super().last(observe)
         return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        """The environment's step once it has been reset and has agents (else PettingZoo's
+        errors and warnings)."""
+        env = self.env
+        if self._has_reset and env.agents:
+            self._has_updated = True
+            env.step(action)
+        else:
+            super().step(action)
+
+    @property
+    def agents(self) -> list[str]:
+        """The live agents (after ``reset()``), read without the wrapper's lookup."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        found: list[str] = self.env.agents
+        return found
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act (after ``reset()``), read without the wrapper's lookup."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        found: str = self.env.agent_selection
+        return found
 
 
 class TikkiParallelEnv(ParallelEnv):  # type: ignore[misc]

@@ -35,80 +35,93 @@ class MyllymattiEncoder(CardEncoder):
         self._o = {f.name: self.offset(f.name) for f in self.features}
         self._tabs = {name: self._table(name) for name in self._card_blocks}
         self._max_moves = float(game.options["max_moves"])
-        self._tail = [self._o["stock_size"], self._o["moves"]]
         self._by_base = [self._rotated(base) for base in range(n)] + [self._rotated(0)]
+        self._sizes = [k / 52.0 for k in range(53)]  # a count's value, as ``k / 52.0``
 
-    def _rotated(self, base: int) -> dict[str, Any]:
-        """Every table with its rows indexed by absolute seat, for observer ``base``."""
+    def _rotated(self, base: int) -> tuple[Any, ...]:
+        """Every table with its rows indexed by absolute seat, for observer ``base``, in the
+        order :meth:`parts` unpacks them."""
         n, o, tab = self.players, self._o, self._tabs
 
         def seat_one_hot(name: str) -> list[int]:
             return [o[name] + (s - base) % n for s in range(n)]
 
         rel = [(s - base) % n for s in range(n)]
-        return {
-            "phase": [o["phase"], o["phase"] + 1],
-            "to_act": seat_one_hot("to_act"),
-            "aside_owner": seat_one_hot("aside_owner"),
-            "leader": seat_one_hot("leader"),
-            "last_winner": seat_one_hot("last_winner"),
-            "out": seat_one_hot("out"),
-            "sizes": seat_one_hot("hand_sizes"),
-            "piles": [tab["piles"][r].__getitem__ for r in rel],
-            "hands": [tab["hands"][r - 1].__getitem__ if r else None for r in rel],
-            "trick": [tab["trick"][r].__getitem__ for r in rel],
-            "hand": tab["hand"][0].__getitem__,
-            "top": tab["top"][0].__getitem__,
-            "fallen": tab["fallen"][0].__getitem__,
-        }
+        return (
+            [o["phase"], o["phase"] + 1],
+            seat_one_hot("to_act"),
+            seat_one_hot("aside_owner"),
+            seat_one_hot("leader"),
+            seat_one_hot("last_winner"),
+            seat_one_hot("out").__getitem__,
+            [*seat_one_hot("hand_sizes"), o["stock_size"], o["moves"]],  # where values go
+            [tab["piles"][r].__getitem__ for r in rel],
+            [tab["hands"][r - 1].__getitem__ if r else None for r in rel],
+            [tab["trick"][r].__getitem__ for r in rel],
+            tab["hand"][0].__getitem__,
+            tab["top"][0].__getitem__,
+            tab["fallen"][0].__getitem__,
+        )
 
     def parts(self, state: State, seat: int | None) -> Parts:
         """``seat``'s observation of ``state``: the unit positions, then the positions
         with values of their own (:meth:`CardEncoder.parts`)."""
         st: Any = state
-        t = self._by_base[self.players if seat is None else seat]
+        (
+            phases,
+            to_acts,
+            owners,
+            leaders,
+            winners,
+            out,
+            at,
+            piles,
+            known,
+            trick,
+            hand,
+            top,
+            fallen,
+        ) = self._by_base[self.players if seat is None else seat]
         hits: list[int] = []
         extend, append = hits.extend, hits.append
         phase = st._phase
         if phase < 2:
-            append(t["phase"][phase])
+            append(phases[phase])
         to_act = st.current_player
         if to_act is not None:
-            append(t["to_act"][to_act])
+            append(to_acts[to_act])
         hands = st._hands
         if seat is not None:
-            extend(map(t["hand"], hands[seat]))
+            extend(map(hand, hands[seat]))
         owner = st._aside_owner
         if owner >= 0:
-            append(t["aside_owner"][owner])
-        trump = st._trump
-        for s, pile in enumerate(st._piles):
+            append(owners[owner])
+        for get, pile in zip(piles, st._piles, strict=True):
             if pile:
-                extend(map(t["piles"][s], pile))
+                extend(map(get, pile))
+        trump = st._trump
         if trump >= 0:
             append(self._o["trump"] + trump)
-            for s, get in enumerate(t["hands"]):
+            for get, cards in zip(known, hands, strict=True):
                 if get is not None:
-                    extend(map(get, hands[s]))
-        trick = t["trick"]
+                    extend(map(get, cards))
         for s, c, _ in st._trick:
             append(trick[s](c))
         plays = st._plays
         for s, cards in plays:
             extend(map(trick[s], cards))
         if plays:
-            extend(map(t["top"], plays[-1][1]))
-            append(t["leader"][plays[0][0]])
+            extend(map(top, plays[-1][1]))
+            append(leaders[plays[0][0]])
         elif st._trick_leader >= 0 and trump < 0:
-            append(t["leader"][st._trick_leader])
+            append(leaders[st._trick_leader])
         if st._last_winner >= 0:
-            append(t["last_winner"][st._last_winner])
+            append(winners[st._last_winner])
         if st._fallen:
-            extend(map(t["fallen"], st._fallen))
+            extend(map(fallen, st._fallen))
         if st._out:
-            extend(map(t["out"].__getitem__, st._out))
-        at = t["sizes"] + self._tail
-        values = [len(h) / 52.0 for h in hands]
+            extend(map(out, st._out))
+        values = list(map(self._sizes.__getitem__, map(len, hands)))
         values.append(len(st._stock) / 52.0)
         values.append(len(st._hist) / self._max_moves)
         return hits, at, values
