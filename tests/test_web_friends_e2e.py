@@ -120,7 +120,8 @@ def test_friends_panel_and_notice_in_each_language(
     anna.click(f"#challenge-send-{ben_name}")
     anna.locator(".challenge-line").wait_for()
     ben.locator("#challenge-toast .challenge-line").wait_for()
-    text = anna.locator("#friends-panel").inner_text() + ben.locator("#challenge-toast").inner_text()
+    text = anna.locator("#friends-panel").inner_text()
+    text += ben.locator("#challenge-toast").inner_text()
     english = ["Challenge", "challenges you", "Accept", "Decline", "Waiting for", "Unfollow"]
     english += ["online"] if lang == "fi" else []  # German says "online" too
     for word in english:
