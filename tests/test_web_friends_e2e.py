@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from tests import test_web_e2e as e2e
-from tests.test_web_e2e import PHONE, Browser, Server, Watch, shot
+from tests.test_web_e2e import PHONE, Browser, Server, ViewportSize, Watch, shot
 
 server = e2e.serving("web-friends")
 browser = e2e.browser
 
-DESKTOP = {"width": 1280, "height": 800}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PASSWORD = "violet lantern harbour"
 NUMBERS = itertools.count(1)
 
