@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests import test_web_e2e as e2e
-from tests.test_web_e2e import PHONE, Browser, Server, ViewportSize, Watch, shot
+from tests.test_web_e2e import PHONE, Browser, Server, Watch, shot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
 
 server = e2e.serving("web-friends")
 browser = e2e.browser
