@@ -92,7 +92,7 @@ PRESETS = {
         deepcfr_traversals=40,
         deepcfr_train_steps=100,
         ppo_steps=(0, 8192, 16384, 32768, 65536),
-        full_nfsp_episodes=(0, 250, 500, 1000),
+        full_nfsp_episodes=(0, 200, 400),
         eval_deals=50,
     ),
     "tiny": Budget(
@@ -617,13 +617,14 @@ def main(argv: list[str] | None = None) -> int:
     openspiel.register()
     budget, runs = PRESETS[args.preset], args.run or list(RUNS)
     judges: dict[str, Judge] = {}
-    results = [one_run(run, args, budget, judges) for run in runs]
-    meta = {
-        "command": "benchmarks/baselines.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    }
+    given = argv if argv is not None else sys.argv[1:]
+    meta = {"command": "benchmarks/baselines.py " + " ".join(given)}
     meta |= {"seed": args.seed, "preset": args.preset, "torch": torch.__version__}
-    args.out.write_text(json.dumps({"meta": meta, "runs": results}, indent=1) + "\n")
-    plot(results, args.plot)
+    results: list[dict[str, Any]] = []
+    for run in runs:  # saved after each run, so a long invocation keeps what it finished
+        results.append(one_run(run, args, budget, judges))
+        args.out.write_text(json.dumps({"meta": meta, "runs": results}, indent=1) + "\n")
+        plot(results, args.plot)
     return 0
 
 
