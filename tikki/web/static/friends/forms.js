@@ -31,7 +31,7 @@ export async function send(path, body) {
 /** A game's title. @param {string} game */
 export const gameTitle = (game) => GAMES[game]?.title ?? game;
 
-/** What a challenge asks for, in words: "Myllymatti, 3 players, koira".
+/** What a challenge asks for, in words: the game, its players, variant and timer.
  * @param {Record<string, any>} options */
 export function challengeWords(options) {
   const parts = [gameTitle(options.game), _("{n} players", { n: options.players })];
