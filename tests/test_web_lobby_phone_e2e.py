@@ -34,3 +34,39 @@ def test_lobby_fits_a_narrow_phone(server: Server, browser: Browser, lang: str) 
         assert wide == [], f"{lang} {game}: wider than the screen: {wide[:6]}"
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+OVERLAPS_JS = """() => {
+  const parts = [...document.querySelectorAll('.topbar > *')]
+    .filter(el => el.offsetParent !== null && el.getBoundingClientRect().width > 0);
+  const hits = [];
+  for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
+    const a = parts[i].getBoundingClientRect(), b = parts[j].getBoundingClientRect();
+    if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
+        && b.top < a.bottom - 0.5) hits.push(`${parts[i].id || parts[i].className} / ${parts[j].id || parts[j].className}`);
+  }
+  return hits;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_signed_in_lobby_top_bar_draws_nothing_over_anything(
+    server: Server, browser: Browser, lang: str
+) -> None:
+    """Signed in on a phone, the top bar shows the account's name beside the game titles:
+    each part of the bar in a place of its own (the name was drawn over the titles)."""
+    from tests.test_web_bugs_e2e import register
+
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=lang
+    )
+    register(context, server.url, f"Topbar{lang}")
+    page = context.new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    page.locator("#account-link", has_text=f"Topbar{lang}").wait_for()
+    page.locator("#game-titles").wait_for()
+    e2e.ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(e2e.ARTIFACTS / f"lobby-signed-in-phone-{lang}.png"))
+    assert page.evaluate(OVERLAPS_JS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
