@@ -43,7 +43,10 @@ OVERLAPS_JS = """() => {
   for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
     const a = parts[i].getBoundingClientRect(), b = parts[j].getBoundingClientRect();
     if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
-        && b.top < a.bottom - 0.5) hits.push(`${parts[i].id || parts[i].className} / ${parts[j].id || parts[j].className}`);
+        && b.top < a.bottom - 0.5) {
+      const name = (el) => el.id || el.className;
+      hits.push(`${name(parts[i])} / ${name(parts[j])}`);
+    }
   }
   return hits;
 }"""
