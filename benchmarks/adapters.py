@@ -18,12 +18,16 @@ Random playouts of one game (default Myllymatti, 3 players), each loop as a user
 
 - *RLCard UNO*: ``env.step`` of RLCard's UNO environment with a random legal action (it
   encodes an observation at every step): the yardstick of the targets (``bench`` extra);
+- *PettingZoo parallel*: ``parallel_env``, one move a step, every live agent's observation
+  and mask each step (as PettingZoo's parallel API hands them out);
 - *Gym vector*: :class:`tikki.rl.VectorEnv`, N games stepped per call, observations and
-  masks for every game (``gym`` extra); a step is one agent move.
+  masks for every game written into one preallocated array each (``gym`` extra); a step
+  is one agent move.  The actions are drawn from the masks with NumPy, inside the timing.
 
 Targets: PettingZoo ≥ 50k steps/s and ≥ 0.6× RLCard UNO; OpenSpiel + obs ≥ 40k;
-Gym vector ≥ 100k.  Times are the process's CPU time (``time.process_time``), so other
-processes on a shared machine disturb the figures less.
+Gym vector ≥ 150k.  Times are the process's CPU time (``time.process_time``), so other
+processes on a shared machine disturb the figures less.  The title says whether the
+engine is the compiled build (``tikki.COMPILED``, ``setup.py``) or pure Python.
 
 A step is one move of a player (dealing and the PettingZoo steps that retire finished
 agents are not counted).  ``× tikki`` is each loop's steps/s over the native loop's.
@@ -115,6 +119,26 @@ def pettingzoo_loop(name: str, players: int) -> Loop:
     return play
 
 
+def parallel_loop(name: str, players: int) -> Loop:
+    """The PettingZoo adapter's parallel API: the acting agent's random legal action."""
+    from tikki.interop import pettingzoo as tikki_pz
+
+    env = tikki_pz.parallel_env(name, players=players)
+
+    def play(seed: int) -> int:
+        rng = random.Random(seed)
+        observations, infos = env.reset(seed=seed)
+        moves = 0
+        while env.agents:
+            actor = infos[env.agents[0]]["active_agent"]
+            legal = np.flatnonzero(observations[actor]["action_mask"])
+            observations, _, _, _, infos = env.step({actor: int(rng.choice(legal))})
+            moves += 1
+        return moves
+
+    return play
+
+
 def rlcard_loop() -> Loop:
     """RLCard's UNO environment: ``env.step`` with a random legal action."""
     import rlcard
@@ -180,10 +204,13 @@ def main(argv: list[str] | None = None) -> None:
         ("OpenSpiel + obs", lambda: openspiel_loop(args.game, args.players, "tensor")),
         ("OpenSpiel + observer", lambda: openspiel_loop(args.game, args.players, "observer")),
         ("PettingZoo (obs + mask)", lambda: pettingzoo_loop(args.game, args.players)),
+        ("PettingZoo parallel (all obs)", lambda: parallel_loop(args.game, args.players)),
         ("Gym vector (64, obs + mask)", lambda: vector_loop(args.game, args.players)),
+        ("Gym vector (256, obs + mask)", lambda: vector_loop(args.game, args.players, 256)),
         ("RLCard UNO env.step", rlcard_loop),
     ]
-    table = Table(title=f"{args.game} {args.players}p random playouts, one core")
+    build = "compiled engine" if tikki.COMPILED else "pure Python"
+    table = Table(title=f"{args.game} {args.players}p random playouts, one core, {build}")
     for column in ("loop", "steps/s", "games", "steps/call", "× tikki"):
         table.add_column(column, justify="left" if column == "loop" else "right")
     native: float | None = None

@@ -78,10 +78,13 @@ def test_the_vector_env_steps_as_single_games(
                 ended += 1
                 returns = env.infos[agent]["outcome"]["returns"]
                 assert info["returns"][i].tolist() == np.float32(returns).tolist()
+                last = env.observe(agent)["observation"]  # the mover's view of the end
+                assert info["_final_obs"][i] and info["final_obs"][i].tobytes() == last.tobytes()
                 env.reset(seed=deals.randrange(2**32))  # the vector deals in the same order
                 earned[i] = dict.fromkeys(env.possible_agents, 0.0)
             else:
                 assert not info["returns"][i].any()
+                assert not info["_final_obs"][i] and not info["final_obs"][i].any()
     assert ended > 0
 
 
@@ -100,3 +103,23 @@ def test_an_illegal_action_plays_no_game_and_changes_nothing() -> None:
     assert (vec.obs == seen).all() and (vec.mask == masks).all()
     with pytest.raises(ValueError, match="give 3 actions"):
         vec.step([0, 0])
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CONFIGS[:4])
+def test_the_parallel_env_observes_every_agent_as_the_aec_env(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    par = tikki_pz.parallel_env(game, players, **options)
+    single = _single(game, players, options, 5)
+    observations, infos = par.reset(seed=5)
+    rng = random.Random(0)
+    while par.agents:
+        for agent in par.agents:
+            seen = single.observe(agent)
+            assert observations[agent]["observation"].tobytes() == seen["observation"].tobytes()
+            assert observations[agent]["action_mask"].tobytes() == seen["action_mask"].tobytes()
+        actor = infos[par.agents[0]]["active_agent"]
+        action = rng.choice(np.flatnonzero(observations[actor]["action_mask"]).tolist())
+        observations, _, _, _, infos = par.step({actor: action})
+        single.step(action)
+    assert single.state is not None and single.state.is_over

@@ -51,8 +51,12 @@
   game the seat to act is the agent.  ``step(actions)`` plays one action in each game;
   the reward is that of the seat that just acted (as above); a game that ends is dealt anew
   in the same step (``SAME_STEP`` autoreset), and ``infos["returns"]`` holds every seat's
-  returns of the games that ended (zeros elsewhere).  ``infos["action_mask"]`` and
-  ``infos["seat"]`` describe the seat to act now, on every step.
+  returns of the games that ended (zeros elsewhere) and ``infos["final_obs"]`` their last
+  observation, of the seat that ended them (rows marked by ``infos["_final_obs"]``).
+  ``infos["action_mask"]`` and ``infos["seat"]`` describe the seat to act now, on every
+  step.  The observations and masks of all ``N`` games are written at once into arrays
+  kept between steps (the same values as a single game's; the fast way to collect
+  self-play experience, see ``benchmarks/adapters.py``).
 """
 
 # ruff: noqa: E402  (the extra is checked before its imports)
@@ -278,7 +282,12 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
     ``infos["action_mask"]`` ``(N, A)`` its legal actions, ``infos["seat"]`` ``(N,)``
     which seat that is; ``rewards`` ``(N,)`` are the rewards of the seats that just acted
     and ``infos["returns"]`` ``(N, players)`` the returns of the games that just ended
-    (dealt anew at once, so ``obs`` is already the new game's).  ``reward`` and
+    (dealt anew at once, so ``obs`` is already the new game's; as in Gymnasium's
+    ``SAME_STEP`` autoreset, ``infos["final_obs"]`` holds the ended game's last observation
+    of the seat that ended it, on the rows ``infos["_final_obs"]`` marks).  Each step plays
+    the games' moves, then writes every observation and mask at once
+    (:meth:`~tikki.interop.observations.Encoder.encode_batch`, the same values as one
+    game's).  ``reward`` and
     ``abandoned_reward`` are as in :func:`make_env`.  Arrays are reused between calls:
     copy what you keep.
     """
@@ -317,6 +326,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
         self.terminated = np.zeros(num_envs, bool)
         self.truncated = np.zeros(num_envs, bool)
         self.banked = np.zeros((num_envs, n), np.float64)
+        self.final_obs = np.zeros((num_envs, size), np.float32)
+        self.final = np.zeros(num_envs, bool)
         self.states: list[tikki.State] = []
         self._seats: list[int] = []
         self._deals = random.Random()
@@ -350,6 +361,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
         self.returns.fill(0.0)
         self.terminated.fill(False)
         self.truncated.fill(False)
+        if self.final.any():
+            self.final_obs[self.final] = 0.0
+            self.final.fill(False)
         states, seats, settle = self.states, self._seats, self.reward_mode == "round"
         for i, a in enumerate(chosen):
             state = states[i]
@@ -387,6 +401,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
             self.terminated[i] = outcome is not None
         if outcome is not None:
             self.returns[i] = outcome["returns"]
+            self.encoder.encode(state, seat, self.final_obs[i])
+            self.final[i] = True
             self.states[i] = self._deal()
             self.banked[i].fill(0.0)
 
@@ -403,7 +419,13 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
         self.encoder.mask_batch(states, self.mask, seats)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.mask, "seat": self.seats, "returns": self.returns}
+        return {
+            "action_mask": self.mask,
+            "seat": self.seats,
+            "returns": self.returns,
+            "final_obs": self.final_obs,
+            "_final_obs": self.final,
+        }
 
 
 register_envs()
