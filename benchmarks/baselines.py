@@ -95,6 +95,15 @@ PRESETS = {
         full_nfsp_episodes=(0, 200, 400),
         eval_deals=50,
     ),
+    "quick": Budget(
+        nfsp_episodes=(0, 1000, 2500, 5000, 10000),
+        deepcfr_iterations=(1, 2, 5, 10),
+        deepcfr_traversals=40,
+        deepcfr_train_steps=100,
+        ppo_steps=(0, 8192, 16384, 32768, 65536),
+        full_nfsp_episodes=(0, 100, 200),
+        eval_deals=50,
+    ),
     "tiny": Budget(
         nfsp_episodes=(0, 20),
         deepcfr_iterations=(1, 2),
@@ -279,11 +288,13 @@ def nfsp_probs(agent: nfsp.NFSP) -> ProbsFn:
 # --- the runs on the medium rung ---------------------------------------------------
 
 
-def run_medium_nfsp(judge: Judge, budget: Budget, seed: int) -> list[dict[str, Any]]:
+def run_medium_nfsp(
+    judge: Judge, budget: Budget, seed: int, points: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """NFSP's NashConv curve on the rung."""
     seed_all(seed)
     agents = nfsp_agents(judge.game, seed)
-    rng, points, done, started = np.random.default_rng(seed), [], 0, time.process_time()
+    rng, done, started = np.random.default_rng(seed), 0, time.process_time()
     for target in budget.nfsp_episodes:
         while done < target:
             nfsp_episode(judge.game, agents, rng)
@@ -293,7 +304,9 @@ def run_medium_nfsp(judge: Judge, budget: Budget, seed: int) -> list[dict[str, A
     return points
 
 
-def run_medium_deepcfr(judge: Judge, budget: Budget, seed: int) -> list[dict[str, Any]]:
+def run_medium_deepcfr(
+    judge: Judge, budget: Budget, seed: int, points: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """Deep CFR's NashConv curve on the rung (OpenSpiel's ``solve`` loop, checkpointed)."""
     seed_all(seed)
     solver = deep_cfr.DeepCFRSolver(
@@ -309,7 +322,7 @@ def run_medium_deepcfr(judge: Judge, budget: Budget, seed: int) -> list[dict[str
         advantage_network_train_steps=budget.deepcfr_train_steps,
         seed=seed,
     )
-    root, points, started = judge.game.new_initial_state(), [], time.process_time()
+    root, started = judge.game.new_initial_state(), time.process_time()
     players = judge.game.num_players()
     for i in range(1, max(budget.deepcfr_iterations) + 1):
         for p in range(players):
@@ -405,11 +418,13 @@ def full_point(
     }
 
 
-def run_full_nfsp(game: Any, budget: Budget, seed: int) -> list[dict[str, Any]]:
+def run_full_nfsp(
+    game: Any, budget: Budget, seed: int, points: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """NFSP by self-play on the full game, measured against the shipped bots."""
     seed_all(seed)
     agents = nfsp_agents(game, seed)
-    rng, points, done, spent = np.random.default_rng(seed), [], 0, 0.0
+    rng, done, spent = np.random.default_rng(seed), 0, 0.0
     for target in budget.full_nfsp_episodes:
         started = time.process_time()
         while done < target:
@@ -452,7 +467,13 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 
 def run_full_ppo(
-    game: Any, name: str, players: int, budget: Budget, seed: int, envs_per_seat: int = 4
+    game: Any,
+    name: str,
+    players: int,
+    budget: Budget,
+    seed: int,
+    points: list[dict[str, Any]],
+    envs_per_seat: int = 4,
 ) -> list[dict[str, Any]]:
     """PPO as one seat against ``heuristic`` bots (every seat in turn), measured at
     checkpoints against the shipped bots."""
@@ -470,7 +491,7 @@ def run_full_ppo(
     size, actions = obs.shape[1], int(vec.single_action_space.n)
     net = ActorCritic(size, actions)
     opt = torch.optim.Adam(net.parameters(), lr=3e-4)
-    points, steps, spent = [], 0, 0.0
+    steps, spent = 0, 0.0
 
     def probs(rows: Array, mask: npt.NDArray[np.bool_]) -> Array:
         with torch.no_grad():
@@ -621,40 +642,61 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"command": "benchmarks/baselines.py " + " ".join(given)}
     meta |= {"seed": args.seed, "preset": args.preset, "torch": torch.__version__}
     results: list[dict[str, Any]] = []
-    for run in runs:  # saved after each run, so a long invocation keeps what it finished
-        results.append(one_run(run, args, budget, judges))
+
+    def save() -> None:
         args.out.write_text(json.dumps({"meta": meta, "runs": results}, indent=1) + "\n")
         plot(results, args.plot)
+
+    for run in runs:  # saved at every checkpoint: a stopped run keeps what it measured
+        one_run(run, args, budget, judges, results, save)
     return 0
 
 
+class Recorded(list[dict[str, Any]]):
+    """A run's checkpoints, saved each time one is added."""
+
+    def __init__(self, save: Callable[[], None]) -> None:
+        super().__init__()
+        self._save = save
+
+    def append(self, item: dict[str, Any]) -> None:
+        """Add a checkpoint and save the whole run so far."""
+        super().append(item)
+        self._save()
+
+
 def one_run(
-    run: str, args: argparse.Namespace, budget: Budget, judges: dict[str, Judge]
-) -> dict[str, Any]:
-    """Train and measure one run; print its table."""
+    run: str,
+    args: argparse.Namespace,
+    budget: Budget,
+    judges: dict[str, Judge],
+    results: list[dict[str, Any]],
+    save: Callable[[], None],
+) -> None:
+    """Train and measure one run into ``results`` (saved at each checkpoint); print its
+    table."""
     started = time.process_time()
+    points = Recorded(save)
     if run.startswith("medium"):
         name, players, variant = args.medium.split(":")
         if args.medium not in judges:
             judges[args.medium] = Judge(name, int(players), variant)
         judge = judges[args.medium]
-        fn = run_medium_nfsp if run == "medium-nfsp" else run_medium_deepcfr
-        result = {
+        result: dict[str, Any] = {
             "run": run,
             "game": f"python_tikki_{name}(players={players},variant={variant})",
             "rung": judge.summary,
             "measure": "nash_conv",
             "uniform_nash_conv": round(judge.uniform, 4),
             "x_label": "episodes" if run == "medium-nfsp" else "iterations",
-            "points": fn(judge, budget, args.seed),
+            "points": points,
         }
+        results.append(result)
+        fn = run_medium_nfsp if run == "medium-nfsp" else run_medium_deepcfr
+        fn(judge, budget, args.seed, points)
     else:
         name, players = args.full.split(":")
         game = pyspiel.load_game(f"python_tikki_{name}(players={players},rng_seed={args.seed})")
-        if run == "full-ppo":
-            points = run_full_ppo(game, name, int(players), budget, args.seed)
-        else:
-            points = run_full_nfsp(game, budget, args.seed)
         result = {
             "run": run,
             "game": f"python_tikki_{name}(players={players})",
@@ -664,10 +706,15 @@ def one_run(
             "x_label": "learner moves" if run == "full-ppo" else "episodes",
             "points": points,
         }
+        results.append(result)
+        if run == "full-ppo":
+            run_full_ppo(game, name, int(players), budget, args.seed, points)
+        else:
+            run_full_nfsp(game, budget, args.seed, points)
     result["total_cpu_s"] = round(time.process_time() - started, 1)
+    save()
     print(f"\n{run}: {result['game']} (seed {args.seed}, {result['total_cpu_s']} CPU s)\n")
     print(table(result), flush=True)
-    return result
 
 
 if __name__ == "__main__":
