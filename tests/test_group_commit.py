@@ -263,3 +263,51 @@ def test_one_pass_of_the_event_loop_applies_at_most_bot_turns_moves(tmp_path: Pa
     per_pass = Counter(moved_in)
     assert len(moved_in) >= 3 * tables
     assert max(per_pass.values()) <= BOT_TURNS, per_pass
+
+
+class NotingStore(Store):
+    """A store that notes, on the storage thread, when a group commit begins."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.began = threading.Event()
+
+    def add_moves(self, writes: list[MoveWrite]) -> list[Exception | None]:
+        """Note the commit's start, then store the group."""
+        self.began.set()
+        return super().add_moves(writes)
+
+
+def test_a_lone_move_is_written_at_once_not_at_the_loops_next_pass(tmp_path: Path) -> None:
+    """A move with nothing else waiting goes to the storage thread within its own step of
+    the event loop: its commit begins while the loop is still busy with other work (no
+    batching window; the writer did not wait for the loop's next pass, behind every bot
+    move and broadcast due in it), and it is acknowledged only once committed."""
+    store = NotingStore(f"sqlite:///{tmp_path / 'lone.sqlite'}")
+    store.create_schema()
+    store.add_table(stored(tmp_path, 1).load("t0"))  # type: ignore[arg-type]
+    storage = Storage(store)
+
+    async def main() -> tuple[bool, bool]:
+        write = MoveWrite("t0", 0, 0, "m", None, 1, True)
+        acknowledged = asyncio.ensure_future(storage.add_move(write))
+        await asyncio.sleep(0)  # the move's own step: it now waits for its commit
+        began = store.began.wait(timeout=10)  # the loop stays busy here meanwhile
+        early = acknowledged.done()
+        await acknowledged
+        return began, early
+
+    began, early = asyncio.run(main())
+    storage.shutdown()
+    assert began and not early
+    assert moves(store, "t0") == [(0, "m")]
+
+
+def test_the_lobby_line_statement_is_built_once() -> None:
+    """The group commit's lobby-line upsert is one statement per dialect, not one built
+    (and keyed for the statement cache) anew at every commit, on the storage thread that
+    every move of the process waits for."""
+    from tikki.server.db import _upsert_summary
+
+    assert _upsert_summary("sqlite") is _upsert_summary("sqlite")
+    assert _upsert_summary("postgresql") is _upsert_summary("postgresql")

@@ -2,13 +2,17 @@
 dedicated thread, so the event loop never waits on the database and SQLite sees one
 writer.  Moves are stored by group commit (:meth:`Storage.add_move`): the moves that
 arrive while a transaction is written go together into the next one, and each is
-acknowledged only once its transaction is committed."""
+acknowledged only once its transaction is committed.  The groups are taken on the
+storage thread itself: a lone move is handed to it at once and the next group follows
+its commit directly, neither waits for a pass of the event loop."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -28,6 +32,8 @@ OUTAGE_RETRY = 2
 """The ``Retry-After`` (s) of a request refused because the database was away."""
 FIRST_PAUSE = 0.05
 """Seconds before the first retry; each next pause doubles, up to 1 s."""
+Waiting = list[tuple[MoveWrite, "asyncio.Future[None]"]]
+"""Moves with their acknowledgements (a group commit's moves)."""
 
 
 def outage() -> ApiError:
@@ -61,9 +67,12 @@ class Storage:
         """The lobby's reads, which never wait behind the moves being written."""
         self.errors = 0
         """Database errors of storage calls so far (each failed try; the metrics' count)."""
-        self._waiting: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        self._waiting: Waiting = []
         """Moves waiting for the next group commit, each with its acknowledgement."""
-        self._writer: asyncio.Task[None] | None = None
+        self._guard = threading.Lock()
+        """Guards :attr:`_waiting` and :attr:`_writing` between the loop and the thread."""
+        self._writing = False
+        """Whether a group commit is handed to the storage thread (queued or running)."""
         self._retries: set[asyncio.Task[None]] = set()
         self.groups = 0
         """Group commits so far (moves stored / groups: the moves per transaction)."""
@@ -72,47 +81,66 @@ class Storage:
         """A fresh storage thread (the manager starts again after :meth:`shutdown`)."""
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="tikki-db-read")
-        self._waiting, self._writer = [], None
+        self._waiting, self._writing = [], False
 
     async def add_move(self, write: MoveWrite, queued: Callable[[], None] | None = None) -> None:
         """Store one move by group commit; return once it is committed.
 
-        With no other move waiting it is written at once; moves that arrive meanwhile go
-        together into the next transaction.  :class:`~tikki.server.db.MoveConflict` when
-        the table already has the move's number; :func:`outage` when the database stays
-        out of reach (a group whose commit broke is checked move by move, as a retry).
-        ``queued`` is called once the move waits in its group, before its commit (a bot
-        turn gives its slot back then)."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self._waiting.append((write, future))
-        writer = self._writer
-        if writer is None or writer.done() or writer.get_loop() is not loop:
-            self._writer = loop.create_task(self._write_groups(), name="tikki-db-groups")
+        With no other move waiting it is handed to the storage thread at once; moves that
+        arrive meanwhile go together into the next transaction.
+        :class:`~tikki.server.db.MoveConflict` when the table already has the move's
+        number; :func:`outage` when the database stays out of reach (a group whose commit
+        broke is checked move by move, as a retry).  ``queued`` is called once the move
+        waits in its group, before its commit (a bot turn gives its slot back then)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        with self._guard:
+            self._waiting.append((write, future))
+            start, self._writing = not self._writing, True
+        if start:
+            self._hand_over()
         if queued is not None:
             queued()
         await future
 
-    async def _write_groups(self) -> None:
-        """Write the waiting moves, a group per transaction, until none waits."""
-        loop = asyncio.get_running_loop()
-        while self._waiting:
+    def _hand_over(self) -> None:
+        """Queue the next group commit on the storage thread (behind the calls already
+        there); after :meth:`shutdown` the waiting moves are refused."""
+        try:
+            self._thread.submit(self._write_group)
+        except RuntimeError as err:  # the thread is shut down
+            with self._guard:
+                group, self._waiting, self._writing = self._waiting, [], False
+            _tell(group, [err] * len(group), self._settle_group)
+
+    def _write_group(self) -> None:
+        """On the storage thread: commit the moves waiting now as one group, tell their
+        event loops, and queue the next group if more moves arrived meanwhile."""
+        with self._guard:
             group, self._waiting = self._waiting, []
-            writes = [write for write, _ in group]
-            results: list[Exception | None]
-            try:
-                results = await loop.run_in_executor(self._thread, self.store.add_moves, writes)
-                self.groups += 1
-            except Exception as err:
-                results = [err] * len(group)
-            for (write, future), result in zip(group, results, strict=True):
-                if result is not None and is_outage(result):
-                    self.errors += 1
-                    retry = loop.create_task(self._again(write, future))
-                    self._retries.add(retry)
-                    retry.add_done_callback(self._retries.discard)
-                elif not future.done():
-                    _settle(future, result)
+        results: list[Exception | None]
+        try:
+            results = self.store.add_moves([write for write, _ in group])
+            self.groups += 1
+        except Exception as err:
+            results = [err] * len(group)
+        _tell(group, results, self._settle_group)
+        with self._guard:
+            more = self._writing = bool(self._waiting)
+        if more:
+            self._hand_over()
+
+    def _settle_group(self, group: Waiting, results: list[Exception | None]) -> None:
+        """On the event loop: acknowledge or refuse each move of a written group; a move
+        whose group's commit broke (the database out of reach) is retried on its own."""
+        loop = asyncio.get_running_loop()
+        for (write, future), result in zip(group, results, strict=True):
+            if result is not None and is_outage(result):
+                self.errors += 1
+                retry = loop.create_task(self._again(write, future))
+                self._retries.add(retry)
+                retry.add_done_callback(self._retries.discard)
+            elif not future.done():
+                _settle(future, result)
 
     async def _again(self, write: MoveWrite, future: asyncio.Future[None]) -> None:
         """Store a move on its own after its group's commit broke at an unknown point: a
@@ -187,6 +215,23 @@ class Storage:
             raise ApiError(
                 "unavailable", _("{what} could not be stored: try again", what=what)
             ) from None
+
+
+def _tell(
+    group: Waiting,
+    results: list[Exception | None],
+    settle: Callable[[Waiting, list[Exception | None]], None],
+) -> None:
+    """From any thread: have each move's event loop ``settle`` its moves of the group
+    (one wake-up per loop; a loop already closed has nobody left to tell)."""
+    by_loop: dict[asyncio.AbstractEventLoop, tuple[Waiting, list[Exception | None]]] = {}
+    for entry, result in zip(group, results, strict=True):
+        moves, outcomes = by_loop.setdefault(entry[1].get_loop(), ([], []))
+        moves.append(entry)
+        outcomes.append(result)
+    for loop, (moves, outcomes) in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed
+            loop.call_soon_threadsafe(settle, moves, outcomes)
 
 
 def _settle(future: asyncio.Future[None], result: Exception | None) -> None:
