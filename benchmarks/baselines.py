@@ -77,31 +77,22 @@ class Budget:
 
 
 PRESETS = {
-    "standard": Budget(
-        nfsp_episodes=(0, 1000, 2000, 5000, 10000, 20000, 30000),
-        deepcfr_iterations=(1, 5, 10, 25, 50, 100),
+    "standard": Budget(  # about 10 CPU minutes a run on an idle core
+        nfsp_episodes=(0, 5000, 10000, 25000, 50000, 100000),
+        deepcfr_iterations=(1, 5, 10, 25, 50, 100, 150),
         deepcfr_traversals=40,
         deepcfr_train_steps=100,
-        ppo_steps=(0, 8192, 16384, 32768, 65536, 131072),
-        full_nfsp_episodes=(0, 250, 500, 1000, 2000),
+        ppo_steps=(0, 65536, 262144, 524288, 1048576, 2097152),
+        full_nfsp_episodes=(0, 500, 1000, 2000),
         eval_deals=100,
     ),
-    "short": Budget(
+    "short": Budget(  # the saved runs (docs/research.md)
         nfsp_episodes=(0, 1000, 2500, 5000, 10000, 15000),
         deepcfr_iterations=(1, 5, 10, 20, 40),
         deepcfr_traversals=40,
         deepcfr_train_steps=100,
         ppo_steps=(0, 8192, 16384, 32768, 65536),
         full_nfsp_episodes=(0, 200, 400),
-        eval_deals=50,
-    ),
-    "quick": Budget(
-        nfsp_episodes=(0, 1000, 2500, 5000, 10000),
-        deepcfr_iterations=(1, 2, 5, 10),
-        deepcfr_traversals=40,
-        deepcfr_train_steps=100,
-        ppo_steps=(0, 8192, 16384, 32768, 65536),
-        full_nfsp_episodes=(0, 100, 200),
         eval_deals=50,
     ),
     "tiny": Budget(
