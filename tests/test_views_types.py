@@ -7,6 +7,7 @@ must have its declared type; the outcomes likewise.
 
 from __future__ import annotations
 
+import functools
 import random
 import types
 import typing
@@ -43,9 +44,15 @@ def _fits(value: Any, hint: Any) -> bool:
     return isinstance(value, hint)
 
 
+@functools.cache
+def _hints(shape: Any) -> dict[str, Any]:
+    """The resolved annotations of a TypedDict (resolved once: they are asked for often)."""
+    return get_type_hints(shape)
+
+
 def _misfits(value: dict[str, Any], shape: Any) -> list[str]:
     """What in ``value`` does not match the TypedDict ``shape`` (empty: it matches)."""
-    hints = get_type_hints(shape)
+    hints = _hints(shape)
     problems = [f"undeclared key {key!r}" for key in value if key not in hints]
     problems += [f"missing key {key!r}" for key in shape.__required_keys__ if key not in value]
     problems += [
