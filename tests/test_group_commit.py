@@ -233,9 +233,9 @@ def test_one_pass_of_the_event_loop_applies_at_most_bot_turns_moves(tmp_path: Pa
         await manager.start()
         add_move = manager.storage.add_move
 
-        async def noted(write: MoveWrite, queued: Any = None) -> None:
+        async def noted(write: MoveWrite, queued: Any = None, first: bool = False) -> None:
             moved_in.append(passes)
-            await add_move(write, queued)
+            await add_move(write, queued, first)
 
         manager.storage.add_move = noted  # type: ignore[method-assign]
         ticker = asyncio.create_task(count_passes())
@@ -311,3 +311,39 @@ def test_the_lobby_line_statement_is_built_once() -> None:
 
     assert _upsert_summary("sqlite") is _upsert_summary("sqlite")
     assert _upsert_summary("postgresql") is _upsert_summary("postgresql")
+
+
+def test_a_persons_move_is_acknowledged_first_in_its_group(tmp_path: Path) -> None:
+    """Bot moves and a person's move waiting for the same commit: the person's is
+    acknowledged first, so their table's broadcast runs before the bots' of the group."""
+    store = GatedStore(f"sqlite:///{tmp_path / 'first.sqlite'}")
+    store.create_schema()
+    seeded = stored(tmp_path, 5)
+    for i in range(5):
+        store.add_table(seeded.load(f"t{i}"))  # type: ignore[arg-type]
+    storage = Storage(store)
+    order: list[str] = []
+
+    async def one(write: MoveWrite, first: bool = False) -> None:
+        await storage.add_move(write, first=first)
+        order.append(write.table_id)
+
+    async def main() -> None:
+        store.gate.clear()
+        ahead = asyncio.ensure_future(one(MoveWrite("t0", 0, 0, "m", None, 1, False)))
+        for _ in range(1000):
+            if store.held:
+                break
+            await asyncio.sleep(0.001)
+        bots = [one(MoveWrite(f"t{i}", 0, 0, "m", None, 1, False)) for i in (1, 2, 3)]
+        person = one(MoveWrite("t4", 0, 0, "m", None, 1, True), first=True)
+        group = asyncio.gather(*bots, person)
+        await asyncio.sleep(0)
+        store.gate.set()
+        await ahead
+        await group
+
+    asyncio.run(main())
+    storage.shutdown()
+    assert store.groups == [1, 4]
+    assert order[:2] == ["t0", "t4"], order

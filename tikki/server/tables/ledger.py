@@ -38,11 +38,17 @@ class Ledger:
         self.clock = clock
 
     async def apply(
-        self, table: Table, seat: int, move: str, queued: Callable[[], None] | None = None
+        self,
+        table: Table,
+        seat: int,
+        move: str,
+        queued: Callable[[], None] | None = None,
+        person: bool = False,
     ) -> None:
         """Play the move on a copy, store it, then swap the copy in (readers never see a
         state ahead of its seq, nor a move that is not stored).  ``queued``: called once
-        the move waits for its group commit, before it is stored."""
+        the move waits for its group commit, before it is stored; ``person``: a person
+        made it and waits (acknowledged first in its group commit)."""
         self.registry.check_owned(table)
         state = table.state.clone()
         try:
@@ -53,7 +59,7 @@ class Ledger:
         by_person = table.played or table.seats[seat].kind == "human"
         write = MoveWrite(table.id, table.seq, seat, state.moves[-1], outcome,
                           None if state.is_over else state.current_player, by_person)  # fmt: skip
-        await self._store(table, write, queued)
+        await self._store(table, write, queued, person)
         table.state = state
         table.seq += 1
         table.turn_since = table.last_move = self.clock()
@@ -62,13 +68,17 @@ class Ledger:
             await self._finish(table)
 
     async def _store(
-        self, table: Table, write: MoveWrite, queued: Callable[[], None] | None = None
+        self,
+        table: Table,
+        write: MoveWrite,
+        queued: Callable[[], None] | None = None,
+        person: bool = False,
     ) -> None:
         """Store move ``table.seq`` (by group commit: acknowledged once committed);
         ``stale`` if another process stored it first, ``unavailable`` if the database
         fails (nothing changes then)."""
         try:
-            await self.storage.add_move(write, queued)
+            await self.storage.add_move(write, queued, first=person)
         except MoveConflict:
             await self._conflict(table)
         except ApiError as err:

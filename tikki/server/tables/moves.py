@@ -56,7 +56,7 @@ class Moves:
         async with table.lock:
             seat, forced = turns.mover(table, seat, seq, by_bot)
             async with self.stand_ins.around_move(table, seat, move, by_bot):
-                await self.ledger.apply(table, seat, move, queued)
+                await self.ledger.apply(table, seat, move, queued, person=not by_bot)
             if forced:
                 table.forced[table.seq - 1] = seat
         table.broadcast()

@@ -32,8 +32,9 @@ OUTAGE_RETRY = 2
 """The ``Retry-After`` (s) of a request refused because the database was away."""
 FIRST_PAUSE = 0.05
 """Seconds before the first retry; each next pause doubles, up to 1 s."""
-Waiting = list[tuple[MoveWrite, "asyncio.Future[None]"]]
-"""Moves with their acknowledgements (a group commit's moves)."""
+Waiting = list[tuple[MoveWrite, "asyncio.Future[None]", bool]]
+"""Moves with their acknowledgements and whether a person waits for each (a group
+commit's moves)."""
 
 
 def outage() -> ApiError:
@@ -83,7 +84,9 @@ class Storage:
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="tikki-db-read")
         self._waiting, self._writing = [], False
 
-    async def add_move(self, write: MoveWrite, queued: Callable[[], None] | None = None) -> None:
+    async def add_move(
+        self, write: MoveWrite, queued: Callable[[], None] | None = None, first: bool = False
+    ) -> None:
         """Store one move by group commit; return once it is committed.
 
         With no other move waiting it is handed to the storage thread at once; moves that
@@ -91,10 +94,12 @@ class Storage:
         :class:`~tikki.server.db.MoveConflict` when the table already has the move's
         number; :func:`outage` when the database stays out of reach (a group whose commit
         broke is checked move by move, as a retry).  ``queued`` is called once the move
-        waits in its group, before its commit (a bot turn gives its slot back then)."""
+        waits in its group, before its commit (a bot turn gives its slot back then);
+        ``first``: a person waits for this move, acknowledged before the bots' moves of
+        its group (their tables' broadcasts come after it)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         with self._guard:
-            self._waiting.append((write, future))
+            self._waiting.append((write, future, first))
             start, self._writing = not self._writing, True
         if start:
             self._hand_over()
@@ -119,7 +124,7 @@ class Storage:
             group, self._waiting = self._waiting, []
         results: list[Exception | None]
         try:
-            results = self.store.add_moves([write for write, _ in group])
+            results = self.store.add_moves([entry[0] for entry in group])
             self.groups += 1
         except Exception as err:
             results = [err] * len(group)
@@ -130,10 +135,12 @@ class Storage:
             self._hand_over()
 
     def _settle_group(self, group: Waiting, results: list[Exception | None]) -> None:
-        """On the event loop: acknowledge or refuse each move of a written group; a move
-        whose group's commit broke (the database out of reach) is retried on its own."""
+        """On the event loop: acknowledge or refuse each move of a written group, people's
+        first; a move whose group's commit broke (the database out of reach) is retried
+        on its own."""
         loop = asyncio.get_running_loop()
-        for (write, future), result in zip(group, results, strict=True):
+        told = sorted(zip(group, results, strict=True), key=lambda told: not told[0][2])
+        for (write, future, _first), result in told:
             if result is not None and is_outage(result):
                 self.errors += 1
                 retry = loop.create_task(self._again(write, future))
