@@ -436,51 +436,8 @@ class Chapter:
         self.owners: list[int] = []
 
 
-@final
-class Book:
-    """A state's built history: a :class:`Chapter` per seat (``None``: the public), and
-    the state that builds on it (``owner``).
-
-    A clone gets a loan of its parent's book (:meth:`lend`: nothing is copied when the
-    clone is made; search clones by the thousand and never asks for a history); the first
-    history the clone is asked for takes its own copy of each chapter built no further
-    than the moves and events the two states share (:meth:`fork`), so the web server's
-    play-on-a-copy extends the seats' histories by the move instead of building them
-    again."""
-
-    def __init__(
-        self, owner: object, source: Book | None = None, moves: int = 0, events: int = 0
-    ) -> None:
-        self.owner = owner
-        self.chapters: dict[int | None, Chapter] = {}
-        self.source = source
-        """A loan's book (the parent's), ``None`` for a state's own."""
-        self.moves = moves
-        self.events = events
-        """A loan's bound: the moves and events the clone shares with the parent."""
-
-    def lend(self, moves: int, events: int) -> Book:
-        """A loan of this book to a clone made at ``moves`` moves and ``events`` events."""
-        if self.source is not None:  # a clone of a clone that never asked
-            return Book(None, self.source, min(moves, self.moves), min(events, self.events))
-        return Book(None, self, moves, events)
-
-    def fork(self, owner: object) -> Book:
-        """``owner``'s own book from a loan: a copy of every chapter of the lent book built
-        for no more than the moves and events of the loan (those entries are the clone's
-        too); a chapter the parent built further since is left behind."""
-        new = Book(owner)
-        source = self.source
-        if source is None:
-            return new
-        for seat, kept in source.chapters.items():
-            if len(kept.entries) <= self.moves and kept.events_used <= self.events:
-                made = Chapter()
-                made.entries = kept.entries[:]
-                made.events_used = kept.events_used
-                made.owners = kept.owners[:]
-                new.chapters[seat] = made
-        return new
+Book = dict[int | None, Chapter]
+"""A state's built history, per seat (``None``: the public)."""
 
 
 class Chronicled(Protocol):
@@ -519,20 +476,18 @@ def history_of(
     (read them, never change them); the list is new.
     """
     book = state._history_book
+    if book is None:
+        book = state._history_book = {}
     events = state._event_log
     total = len(events)
-    if book is None:
-        book = state._history_book = Book(state)
-    elif book.owner is not state:  # a clone's first history: its own copy of the loan
-        book = state._history_book = book.fork(state)
-    public = book.chapters.get(None)
+    public = book.get(None)
     if public is None or len(public.entries) != count or public.events_used != total:
         public = _grow(state, book, count, card_text)
     if seat is None:
         return public.entries[:]
-    kept = book.chapters.get(seat)
+    kept = book.get(seat)
     if kept is None:
-        kept = book.chapters[seat] = Chapter()
+        kept = book[seat] = Chapter()
     entries = kept.entries
     start, done = len(entries), kept.events_used
     private: list[int] = []
@@ -540,7 +495,7 @@ def history_of(
         event = events[k]
         i = event.moves - 1
         if 0 <= i < start:  # an event for an entry handed out: build this seat's again
-            del book.chapters[seat]
+            del book[seat]
             return history_of(state, seat, count, card_text)
         if _private(event, seat):
             private.append(i)
@@ -606,9 +561,9 @@ def _fresh_entry(
 
 def _grow(state: Chronicled, book: Book, count: int, text: Sequence[str]) -> Chapter:
     """The public chapter, its entries brought up to ``count`` moves and every event."""
-    kept = book.chapters.get(None)
+    kept = book.get(None)
     if kept is None:
-        kept = book.chapters[None] = Chapter()
+        kept = book[None] = Chapter()
     entries = kept.entries
     start = len(entries)
     if start < count:

@@ -499,14 +499,10 @@ class MattisState(SheddingState):
             self._abandon()
 
     def clone(self) -> MattisState:
-        """An independent copy: lists copied, caches of views left behind (the built history is
-        lent until the clone is asked for one: :class:`tikki.events.Book`), the rest
+        """An independent copy: lists copied, caches of views left behind, the rest
         shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
         new = MattisState()
-        book = self._history_book
-        new._history_book = (
-            None if book is None else book.lend(len(self._hist), len(self._event_log))
-        )
+        new._history_book = None
         new._draws = self._draws[:]
         new._dreck = self._dreck
         new._dreck_seed = self._dreck_seed

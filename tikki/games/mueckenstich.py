@@ -677,15 +677,11 @@ class MueckenstichState(TableState):
         return out
 
     def clone(self) -> MueckenstichState:
-        """An independent copy: lists copied, caches of views left behind (the built history is
-        lent until the clone is asked for one: :class:`tikki.events.Book`), the rest
+        """An independent copy: lists copied, caches of views left behind, the rest
         shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
         new = MueckenstichState()
         new._base = self._base
-        book = self._history_book
-        new._history_book = (
-            None if book is None else book.lend(len(self._moves), len(self._event_log))
-        )
+        new._history_book = None
         new._deal = self._deal
         new._decks = self._decks
         new._discards = [d[:] for d in self._discards]

@@ -363,16 +363,12 @@ class MyllymattiState(SheddingState):
             self._abandon()
 
     def clone(self) -> MyllymattiState:
-        """An independent copy: lists copied, caches of views left behind (the built history is
-        lent until the clone is asked for one: :class:`tikki.events.Book`), the rest
+        """An independent copy: lists copied, caches of views left behind, the rest
         shared (every slot is set: ``tests/test_clone.py`` checks that none is missed)."""
         new = MyllymattiState()
         new._aside = self._aside
         new._aside_owner = self._aside_owner
-        book = self._history_book
-        new._history_book = (
-            None if book is None else book.lend(len(self._hist), len(self._event_log))
-        )
+        new._history_book = None
         new._duel = self._duel
         new._event_log = self._event_log[:]
         new._fallen = self._fallen[:]
