@@ -206,6 +206,21 @@ class CardEncoder(Encoder):
     def parts(self, state: State, seat: int | None) -> Parts:
         """``seat``'s observation of ``state`` as lists: ``(hits, at, values)``."""
 
+    def parts_into(
+        self,
+        state: State,
+        seat: int | None,
+        hits: list[int],
+        at: list[int],
+        values: list[float],
+    ) -> None:
+        """:meth:`parts` appended to ``hits``, ``at`` and ``values`` (an encoder may write
+        them there directly, saving the batch a copy)."""
+        h, a, v = self.parts(state, seat)
+        hits += h
+        at += a
+        values += v
+
     def encode(self, state: State, seat: int | None, out: Vector | None = None) -> Vector:
         """Write ``seat``'s observation of ``state`` into ``out`` (or a new vector)."""
         hits, at, values = self.parts(state, seat)
@@ -222,20 +237,17 @@ class CardEncoder(Encoder):
         hits: list[int] = []
         at: list[int] = []
         values: list[float] = []
-        hit_counts: list[int] = []
-        at_counts: list[int] = []
-        parts = self.parts
+        hit_ends: list[int] = []
+        at_ends: list[int] = []
+        into = self.parts_into
         for state, seat in zip(states, seats, strict=True):
-            h, a, v = parts(state, seat)
-            hits += h
-            hit_counts.append(len(h))
-            at += a
-            at_counts.append(len(a))
-            values += v
+            into(state, seat, hits, at, values)
+            hit_ends.append(len(hits))
+            at_ends.append(len(at))
         starts = np.arange(rows, dtype=np.intp) * self.size
         flat = out.reshape(-1)
         index = np.array(hits, np.intp)
-        index += np.repeat(starts, hit_counts)
+        index += np.repeat(starts, np.diff(hit_ends, prepend=0))
         if self._binary:
             flat.fill(0.0)
             flat.put(index, 1.0)
@@ -243,7 +255,7 @@ class CardEncoder(Encoder):
             flat[:] = np.bincount(index, minlength=flat.size)
             out *= self.unit
         index = np.array(at, np.intp)
-        index += np.repeat(starts, at_counts)
+        index += np.repeat(starts, np.diff(at_ends, prepend=0))
         flat[index] = values
         return out
 

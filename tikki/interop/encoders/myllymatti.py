@@ -66,6 +66,21 @@ class MyllymattiEncoder(CardEncoder):
     def parts(self, state: State, seat: int | None) -> Parts:
         """``seat``'s observation of ``state``: the unit positions, then the positions
         with values of their own (:meth:`CardEncoder.parts`)."""
+        hits: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        self.parts_into(state, seat, hits, at, values)
+        return hits, at, values
+
+    def parts_into(
+        self,
+        state: State,
+        seat: int | None,
+        hits: list[int],
+        at: list[int],
+        values: list[float],
+    ) -> None:
+        """:meth:`parts`, appended to the lists (:meth:`CardEncoder.parts_into`)."""
         st: Any = state
         (
             phases,
@@ -74,7 +89,7 @@ class MyllymattiEncoder(CardEncoder):
             leaders,
             winners,
             out,
-            at,
+            where,
             piles,
             known,
             trick,
@@ -82,7 +97,6 @@ class MyllymattiEncoder(CardEncoder):
             top,
             fallen,
         ) = self._by_base[self.players if seat is None else seat]
-        hits: list[int] = []
         extend, append = hits.extend, hits.append
         phase = st._phase
         if phase < 2:
@@ -121,10 +135,10 @@ class MyllymattiEncoder(CardEncoder):
             extend(map(fallen, st._fallen))
         if st._out:
             extend(map(out, st._out))
-        values = list(map(self._sizes.__getitem__, map(len, hands)))
+        at += where
+        values += map(self._sizes.__getitem__, map(len, hands))
         values.append(len(st._stock) / 52.0)
         values.append(len(st._hist) / self._max_moves)
-        return hits, at, values
 
 
 __all__ = ["MyllymattiEncoder"]
