@@ -28,6 +28,7 @@ from tikki.server.errors import UNAVAILABLE_RETRY
 from tikki.server.relay import CLIENT, SECRET
 from tikki.server.tables import storage
 from tikki.server.tables.ownership import ROUTE_PAUSE
+from tikki.server.tables.registry import table_moving
 
 if TYPE_CHECKING:
     from tikki.server.cluster import Hop
@@ -190,8 +191,6 @@ async def _body(receive: Receive) -> bytes:
 async def _moving(scope: Scope, send: Send) -> None:
     """``503 unavailable`` with ``Retry-After``: the owner could not be reached (it is
     stopping or died; the table soon has a new owner)."""
-    from tikki.server.tables.registry import table_moving
-
     match = TABLE_PATH.match(scope["path"])
     err = table_moving(match.group(1) if match else "")
     body: dict[str, Any] = {"detail": err.detail()}
