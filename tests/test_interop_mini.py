@@ -62,7 +62,9 @@ def test_cfr_reduces_exploitability_and_policies_work(name: str) -> None:
     game = pyspiel.load_game(name)
     solver = cfr.CFRSolver(game)
     start = exploitability.nash_conv(game, solver.average_policy())
-    for _ in range(5 if "mueckenstich" in name else 3):  # three players: NashConv falls slower
+    # three players: NashConv falls slower (after 3 iterations 0.67 of the start, after 4
+    # 0.51; each two-player mini needs 3: 0.53 and 0.41 of the start, 0.62 after 2)
+    for _ in range(4 if "mueckenstich" in name else 3):
         solver.evaluate_and_update_policy()
     average = solver.average_policy()
     assert isinstance(average, policy_lib.TabularPolicy)
