@@ -1116,3 +1116,21 @@ def test_ms10_scoring_properties(
         lost = numbers[dropped] if dropped else 0
         assert score == base + extra - lost
         assert score >= -20
+
+
+def test_ms10_one_colour_has_no_colour_left_to_drop() -> None:
+    """A research deck of one colour: once it is doubled no other colour can be dropped,
+    so the round is scored at once (the most-mosquitoes seat had no legal move before)."""
+    game = tikki.load(
+        "mueckenstich", 3, colours=1, values=5, mosquitoes=3, hand=3, discards=False, rounds=1
+    )
+    deck = ["10R", "11R", "12R", "12R", "8R", "9R", "MR", "MR", "MR"]
+    state = game.new_state(seed=0, deck=deck)
+    for move in ["10R", "8R", "9R", "12R", "MR", "trump R", "12R", "11R", "MR", "trump R"]:
+        state.play(move)
+    state.play("MR")
+    state.play("trump R")
+    assert state.legal_moves() == ["double R"]
+    state.play("double R")
+    assert state.outcome is not None
+    assert state.current_player is None

@@ -1005,7 +1005,7 @@ class MueckenstichState(TableState):
         if double:
             self._doubled = colour
             dropper = self._dropper()
-            if dropper >= 0:
+            if dropper >= 0 and self._this_game.colours > 1:  # another colour to drop
                 self._to_act = dropper
                 return
         else:
