@@ -338,10 +338,8 @@ def run_medium_deepcfr(
 
 
 def point(x: int, started: float, **figures: Any) -> dict[str, Any]:
-    """A checkpoint: its x, its figures and the CPU seconds so far (a progress line)."""
-    out = {"x": x, **figures, "cpu_s": round(time.process_time() - started, 1)}
-    print(f"checkpoint {out}", file=sys.stderr, flush=True)
-    return out
+    """A checkpoint: its x, its figures and the CPU seconds so far."""
+    return {"x": x, **figures, "cpu_s": round(time.process_time() - started, 1)}
 
 
 # --- the full game: evaluation against the shipped bots ------------------------------
@@ -651,9 +649,10 @@ class Recorded(list[dict[str, Any]]):
         self._save = save
 
     def append(self, item: dict[str, Any]) -> None:
-        """Add a checkpoint and save the whole run so far."""
+        """Add a checkpoint, save the whole run so far and print a progress line."""
         super().append(item)
         self._save()
+        print(f"checkpoint {item}", file=sys.stderr, flush=True)
 
 
 def one_run(
