@@ -590,7 +590,8 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
             ax.plot(xs, [p["nash_conv"] for p in result["points"]], "o-", label=result["run"])
             ax.axhline(result["uniform_nash_conv"], color="grey", ls=":", label="uniform policy")
             ax.set_ylabel("NashConv (C++, EFG tree)")
-            ax.set_ylim(bottom=0)
+            top = max([result["uniform_nash_conv"]] + [p["nash_conv"] for p in result["points"]])
+            ax.set_ylim(0, top * 1.1)
         else:
             for bot, colour in (("heuristic", "C0"), ("random", "C1")):
                 rates = [p["vs"][bot]["win_rate"] for p in result["points"]]
