@@ -118,13 +118,18 @@ def check_fit(page: Page, where: str) -> dict[str, Any]:
 
 
 REFIT_JS = """() => {
-  // the page refits the hand 100 ms after the last resize (hand.js): a timer of ours of
-  // the same length, set after the page's own (its listener came first), fires after it
+  // the page refits the hand on a timer set by its resize listener (hand.js: 100 ms after
+  // the last resize); a timer set while a resize event is dispatched is set here with no
+  // delay, so the refit comes at once, and a timer of ours, set after the page's own (its
+  // listener came first), fires after it
+  const setTimer = window.setTimeout;
+  window.setTimeout = (fn, ms, ...args) =>
+    setTimer(fn, window.event && window.event.type === 'resize' ? 0 : ms, ...args);
   window.__refit = new Promise((done) => {
-    let timer;
     const onResize = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => { removeEventListener('resize', onResize); done(); }, 100);
+      removeEventListener('resize', onResize);
+      window.setTimeout = setTimer;
+      setTimer(done, 0);
     };
     addEventListener('resize', onResize);
   });
