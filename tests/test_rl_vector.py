@@ -123,3 +123,31 @@ def test_the_parallel_env_observes_every_agent_as_the_aec_env(
         observations, _, _, _, infos = par.step({actor: action})
         single.step(action)
     assert single.state is not None and single.state.is_over
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CONFIGS[::2])
+def test_the_batched_encoders_write_what_one_game_encodes(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    g = tikki.load(game, players, **{k: v for k, v in options.items() if "reward" not in k})
+    encoder = VectorEnv(game, 1, players=players, **options).encoder
+    rng = random.Random(2)
+    states, seats = [], []
+    state = g.new_state(seed=3)
+    while not state.is_over:  # every state of a game, a random observer (or the public)
+        states.append(state.clone())
+        seats.append(rng.choice([None, *range(players)]))
+        state.play(rng.choice(state.legal_moves()))
+    states.append(state)
+    seats.append(0)
+    actions = len(encoder.actions)
+    for extra in (0, 3):  # contiguous rows, then the first columns of a wider array
+        rows = np.full((len(states), encoder.size + extra), 9, np.float32)[:, : encoder.size]
+        masks = np.full((len(states), actions + extra), 9, np.int8)[:, :actions]
+        encoder.encode_batch(states, seats, rows)
+        encoder.mask_batch(states, masks)
+        for i, (s, seat) in enumerate(zip(states, seats, strict=True)):
+            assert rows[i].tobytes() == encoder.encode(s, seat).tobytes()
+            to_act = -1 if s.current_player is None else s.current_player
+            expected = encoder.legal_mask(s, to_act, np.zeros(actions, np.int8))
+            assert masks[i].tobytes() == expected.tobytes()

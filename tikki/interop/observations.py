@@ -136,6 +136,11 @@ class Encoder(ABC):
         """Row ``i`` of ``out`` (``len(states) × actions``, C-contiguous) set to the
         legal-action mask of the seat to act in ``states[i]`` (zeros for a finished game),
         in one NumPy call; ``seats``, when given, are the states' seats to act."""
+        if not out.flags.c_contiguous:  # rows written one by one
+            for i, state in enumerate(states):
+                seat = state.current_player if seats is None else seats[i]
+                self.legal_mask(state, -1 if seat is None else seat, out[i])
+            return out
         out.fill(0)
         flat: list[int] = []
         counts: list[int] = []
