@@ -4,12 +4,51 @@ the size and the hidden information the research ladder states (docs/research.md
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import tikki
+from tikki.interop.encoding import canonical_json
 
 pyspiel = pytest.importorskip("pyspiel")
 from tikki.interop import tree  # noqa: E402
+from tikki.interop.openspiel import distinct_deals  # noqa: E402
+
+
+def _every_order(game: tikki.Game) -> tuple[list[tuple[str, ...]], list[float]]:
+    """The deals as every distinct deck order groups them (the definition, slow)."""
+    orders = sorted(set(itertools.permutations(game.deck())))
+    groups: dict[str, list[tuple[str, ...]]] = {}
+    for order in orders:
+        zones = game.new_state(seed=0, deck=list(order)).reveal()["zones"]
+        groups.setdefault(canonical_json(zones), []).append(order)
+    deals = sorted(group[0] for group in groups.values())
+    size = {group[0]: len(group) for group in groups.values()}
+    return deals, [size[d] / len(orders) for d in deals]
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"),
+    [
+        ("myllymatti", 2, {"variant": "mini"}),
+        ("mattis", 2, {"ranks": 5, "suits": 1, "hand": 2}),
+        ("mueckenstich", 3, {"variant": "mini"}),
+        (
+            "mueckenstich",
+            3,
+            {"colours": 2, "values": 1, "mosquitoes": 1, "hand": 1, "discards": False, "rounds": 1},
+        ),
+    ],
+)
+def test_the_deals_are_those_of_every_deck_order(
+    name: str, players: int, options: dict[str, object]
+) -> None:
+    game = tikki.load(name, players, **options)
+    deals, odds = distinct_deals(game)
+    expected, expected_odds = _every_order(game)
+    assert deals == expected
+    assert odds == pytest.approx(expected_odds, abs=1e-12)
 
 
 def test_the_mini_as_efg_gives_the_documented_cfr_curve() -> None:

@@ -76,7 +76,8 @@ The chance model: explicit for the mini games, sampled otherwise
 A configuration whose only random event is the first deal (the game declares it:
 :meth:`tikki.Game.chance_only_at_deal`, e.g. where the stock is part of the deal, or a short
 deck leaves nothing to shuffle later) and whose deck holds at most :data:`EXPLICIT_DECK`
-cards (the ``mini`` variants) is ``EXPLICIT_STOCHASTIC``: its initial state is a chance
+cards dealt at most :data:`EXPLICIT_DEALS` distinct ways (:func:`explicit_deal`: the
+``mini`` and ``medium`` variants) is ``EXPLICIT_STOCHASTIC``: its initial state is a chance
 node whose outcomes are the distinct deals, each with its probability (every distinct deck
 order is equally likely; orders that deal the same game are one outcome,
 :func:`distinct_deals`; ``chance_outcomes()``, ``game.max_chance_outcomes()``), so CFR,
@@ -126,9 +127,10 @@ require("openspiel", "the OpenSpiel adapter")
 
 import itertools
 import json
+import math
 import pickle
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -258,8 +260,12 @@ SEED_BYTES = 4
 """The chance nodes of ``chance=seed``: one byte of the 32-bit seed each."""
 
 
-EXPLICIT_DECK = 8
-"""The largest deck whose deals are explicit chance outcomes (8! = 40,320 deck orders)."""
+EXPLICIT_DECK = 10
+"""The largest deck whose deals are explicit chance outcomes (10! = 3.6 million deck
+orders; the deals are enumerated by the places' groups, not order by order)."""
+EXPLICIT_DEALS = 20_000
+"""The most distinct deals an explicit chance node holds (a 10-card deck whose stock's
+order matters deals 100,000 ways or more: sampled instead)."""
 INFO_TENSOR_MAX = 50_000
 """The largest perfect-recall information-state tensor (floats; its size grows with
 max_moves); a configuration past it gets the compact tensor instead."""
@@ -289,7 +295,7 @@ class _Adapter:
         self.deals: list[tuple[str, ...]] | None = None
         self.odds: list[float] = []
         self.utility_sum: float | None = None
-        if deal_only(game) and len(deck) <= EXPLICIT_DECK:
+        if explicit_deal(game):
             self.deals, self.odds = distinct_deals(game)
             self.utility_sum = constant_sum(game, self.deals)
         self.cards = {c: i for i, c in enumerate(dict.fromkeys(deck))}
@@ -358,19 +364,149 @@ class _Adapter:
             at += self.slot
 
 
+def explicit_deal(game: tikki.Game) -> bool:
+    """Whether ``game``'s deal is an explicit chance node: its only random event, a deck
+    of at most :data:`EXPLICIT_DECK` cards, at most :data:`EXPLICIT_DEALS` distinct deals."""
+    deck = game.deck()
+    if not deal_only(game) or len(deck) > EXPLICIT_DECK:
+        return False
+    deck = sorted(deck)
+    return _deal_count(_swappable_places(game, deck), _counts(deck)) <= EXPLICIT_DEALS
+
+
+def _deal_count(groups: list[list[int]], counts: Mapping[str, int]) -> int:
+    """The ways of filling ``groups`` with the cards of ``counts`` (the deals, counted)."""
+    return _fill_count(tuple(len(g) for g in groups), tuple(sorted(counts.items())))
+
+
+@cache
+def _fill_count(sizes: tuple[int, ...], counts: tuple[tuple[str, int], ...]) -> int:
+    if not sizes:
+        return 1
+    left = dict(counts)
+    total = 0
+    for chosen in _submultisets(sorted(left), left, sizes[0]):
+        rest = {c: k - chosen.get(c, 0) for c, k in left.items() if k > chosen.get(c, 0)}
+        total += _fill_count(sizes[1:], tuple(sorted(rest.items())))
+    return total
+
+
 def distinct_deals(game: tikki.Game) -> tuple[list[tuple[str, ...]], list[float]]:
     """The deals of a small deck as chance outcomes: every distinct deck order (each as
     likely as any other), grouped by the deal it makes (every card's place, ``reveal()``'s
     ``zones``: orders that differ only within a sorted hand deal the same game); one
-    order per deal, and each deal's probability."""
-    orders = sorted(set(itertools.permutations(game.deck())))
-    groups: dict[str, list[tuple[str, ...]]] = {}
-    for order in orders:
-        zones = game.new_state(seed=0, deck=list(order)).reveal()["zones"]
-        groups.setdefault(canonical_json(zones), []).append(order)
-    deals = sorted(group[0] for group in groups.values())
-    size = {group[0]: len(group) for group in groups.values()}
-    return deals, [size[d] / len(orders) for d in deals]
+    order per deal (its first in sorted order), and each deal's probability.
+
+    The orders are not enumerated one by one (a deck of 10 has 3.6 million): the deck's
+    places are grouped into those whose cards can be swapped without changing the deal
+    (a hand's places), and each way of filling the groups with the deck's cards is one
+    deal, as likely as the orders that make it."""
+    deck = sorted(game.deck())
+    groups = _swappable_places(game, deck)
+    counts = _counts(deck)
+    total = _orders(counts)
+    found: dict[str, list[Any]] = {}
+    for order, ways in _fillings(groups, counts, len(deck)):
+        zones = canonical_json(game.new_state(seed=0, deck=list(order)).reveal()["zones"])
+        seen = found.setdefault(zones, [order, 0])
+        seen[0] = min(seen[0], order)
+        seen[1] += ways
+    deals = sorted(found.values())
+    return [d[0] for d in deals], [d[1] / total for d in deals]
+
+
+def _counts(cards: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for card in cards:
+        out[card] = out.get(card, 0) + 1
+    return out
+
+
+def _orders(counts: Mapping[str, int]) -> int:
+    """The distinct orders of a multiset of cards."""
+    out = math.factorial(sum(counts.values()))
+    for k in counts.values():
+        out //= math.factorial(k)
+    return out
+
+
+def _swappable_places(game: tikki.Game, deck: list[str]) -> list[list[int]]:
+    """The deck's places grouped by whether swapping their cards deals the same game,
+    tested on two different orders (a hand's places are one group; a stock's are one
+    group each, its order matters)."""
+    n = len(deck)
+    probes = [deck, deck[::-1]]
+    zones = [_zones(game, o) for o in probes]
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, j in itertools.combinations(range(n), 2):
+        if root(i) != root(j) and all(
+            _same_after_swap(game, o, z, i, j) for o, z in zip(probes, zones, strict=True)
+        ):
+            parent[root(j)] = root(i)
+    out: dict[int, list[int]] = {}
+    for i in range(n):
+        out.setdefault(root(i), []).append(i)
+    return list(out.values())
+
+
+def _zones(game: tikki.Game, order: list[str]) -> str:
+    return canonical_json(game.new_state(seed=0, deck=list(order)).reveal()["zones"])
+
+
+def _same_after_swap(game: tikki.Game, order: list[str], zones: str, i: int, j: int) -> bool:
+    """Whether swapping places ``i`` and ``j`` of ``order`` (made to hold two different
+    cards there) deals the same game."""
+    order = list(order)
+    if order[i] == order[j]:
+        other = next((k for k, c in enumerate(order) if c != order[i]), None)
+        if other is None:
+            return True
+        order[j], order[other] = order[other], order[j]
+        zones = _zones(game, order)
+    swapped = list(order)
+    swapped[i], swapped[j] = order[j], order[i]
+    return _zones(game, swapped) == zones
+
+
+def _fillings(
+    groups: list[list[int]], counts: dict[str, int], size: int
+) -> Iterator[tuple[tuple[str, ...], int]]:
+    """Each way of filling ``groups`` with the cards of ``counts`` (its places in sorted
+    order of the cards: the first such deck order), with the number of orders it stands
+    for."""
+    if not groups:
+        yield (), 1
+        return
+    places, rest = groups[0], groups[1:]
+    for chosen in _submultisets(sorted(counts), counts, len(places)):
+        left = {c: counts[c] - chosen.get(c, 0) for c in counts if counts[c] > chosen.get(c, 0)}
+        cards = sorted(c for c, k in chosen.items() for _ in range(k))
+        for tail, ways in _fillings(rest, left, size):
+            order = list(tail) if tail else [""] * size
+            for place, card in zip(places, cards, strict=True):
+                order[place] = card
+            yield tuple(order), ways * _orders(chosen)
+
+
+def _submultisets(
+    kinds: list[str], counts: Mapping[str, int], size: int
+) -> Iterator[dict[str, int]]:
+    """Every sub-multiset of ``size`` cards of ``counts`` (cards of ``kinds``)."""
+    if size == 0:
+        yield {}
+        return
+    if not kinds:
+        return
+    first, rest = kinds[0], kinds[1:]
+    for k in range(min(counts[first], size), -1, -1):
+        for tail in _submultisets(rest, counts, size - k):
+            yield {first: k, **tail} if k else tail
 
 
 SUM_NODES = 500_000

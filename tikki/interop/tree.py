@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import tikki
 from tikki.interop.encoding import canonical_json
-from tikki.interop.openspiel import EXPLICIT_DECK, deal_only, distinct_deals
+from tikki.interop.openspiel import EXPLICIT_DEALS, EXPLICIT_DECK, distinct_deals, explicit_deal
 
 
 @dataclass
@@ -74,10 +74,11 @@ class Tree:
 def walk(game: tikki.Game) -> Tree:
     """Walk ``game``'s whole tree from every distinct deal; raise ``ValueError`` where its
     deal is not an explicit chance node (a full game: too large)."""
-    if not deal_only(game) or len(game.deck()) > EXPLICIT_DECK:
+    if not explicit_deal(game):
         raise ValueError(
             f"{game.name}: only a configuration whose deal is an explicit chance node "
-            f"(a deck of at most {EXPLICIT_DECK} cards dealt once) can be walked whole"
+            f"(a deck of at most {EXPLICIT_DECK} cards dealt once, at most "
+            f"{EXPLICIT_DEALS:,} distinct deals) can be walked whole"
         )
     deals, odds = distinct_deals(game)
     tree = Tree(deals=len(deals))
@@ -87,16 +88,23 @@ def walk(game: tikki.Game) -> Tree:
     outcomes = " ".join(f'"d{i}" {p!r}' for i, p in enumerate(odds))
     tree.lines.append(f'c "deal" 1 "deal" {{ {outcomes} }} 0')
     infosets: dict[tuple[int, str], int] = {}
+    numbered = [0] * game.players
     for deal in deals:
-        _node(game.new_state(seed=0, deck=list(deal)), tree, infosets)
+        _node(game.new_state(seed=0, deck=list(deal)), tree, infosets, numbered)
     tree.infosets = len(infosets)
     tree.efg = "\n".join(tree.lines) + "\n"
     tree.lines = []
     return tree
 
 
-def _node(state: tikki.State, tree: Tree, infosets: dict[tuple[int, str], int]) -> None:
-    """Write ``state``'s subtree in preorder (EFG's order)."""
+def _node(
+    state: tikki.State,
+    tree: Tree,
+    infosets: dict[tuple[int, str], int],
+    numbered: list[int],
+) -> None:
+    """Write ``state``'s subtree in preorder (EFG's order); ``numbered`` counts each
+    seat's information sets so far (EFG numbers them per player from 1)."""
     tree.histories += 1
     outcome = state.outcome
     if outcome is not None:
@@ -110,7 +118,8 @@ def _node(state: tikki.State, tree: Tree, infosets: dict[tuple[int, str], int]) 
     key = (seat, canonical_json(state.view(seat)))
     number = infosets.get(key)
     if number is None:
-        number = infosets[key] = sum(1 for s, _ in infosets if s == seat) + 1
+        numbered[seat] += 1
+        number = infosets[key] = numbered[seat]
         tree.choices += len(moves) > 1
     tree.decisions += 1
     labels = " ".join(f'"{m}"' for m in moves)
@@ -118,4 +127,4 @@ def _node(state: tikki.State, tree: Tree, infosets: dict[tuple[int, str], int]) 
     for move in moves:
         child = state.clone()
         child.play(move)
-        _node(child, tree, infosets)
+        _node(child, tree, infosets, numbered)
