@@ -151,3 +151,24 @@ def test_the_batched_encoders_write_what_one_game_encodes(
             to_act = -1 if s.current_player is None else s.current_player
             expected = encoder.legal_mask(s, to_act, np.zeros(actions, np.int8))
             assert masks[i].tobytes() == expected.tobytes()
+
+
+def test_an_encoder_that_only_defines_encode_still_works_and_batches() -> None:
+    from tikki.cards import CARD_TEXT
+    from tikki.interop.encoders.myllymatti import MyllymattiEncoder
+    from tikki.interop.observations import CardEncoder, Vector
+
+    class Written(CardEncoder):  # a plug-in's encoder, written before encoders listed parts
+        def __init__(self, game: tikki.Game) -> None:
+            self.inner = MyllymattiEncoder(game)
+            super().__init__(game, self.inner.features, {t: i for i, t in enumerate(CARD_TEXT)})
+
+        def encode(self, state: tikki.State, seat: int | None, out: Vector | None = None) -> Vector:
+            return self.inner.encode(state, seat, out)
+
+    game = tikki.load("myllymatti", 3)
+    encoder = Written(game)
+    state = game.new_state(seed=1)
+    rows = encoder.encode_batch([state, state], [0, None], np.zeros((2, encoder.size), np.float32))
+    assert rows[0].tobytes() == encoder.inner.encode(state, 0).tobytes()
+    assert rows[1].tobytes() == encoder.inner.encode(state, None).tobytes()

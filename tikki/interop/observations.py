@@ -207,9 +207,11 @@ class CardEncoder(Encoder):
         d = len(self.actions.cards)
         return [[start + r * d + i for i in self.col] for r in range(count)]
 
-    @abstractmethod
     def parts(self, state: State, seat: int | None) -> Parts:
-        """``seat``'s observation of ``state`` as lists: ``(hits, at, values)``."""
+        """``seat``'s observation of ``state`` as lists: ``(hits, at, values)``.  Each
+        encoder of tikki's games lists them; an older encoder that writes its vector in
+        :meth:`encode` instead still works (batched row by row)."""
+        raise NotImplementedError(f"{type(self).__name__} lists no parts: define encode()")
 
     def parts_into(
         self,
@@ -237,7 +239,8 @@ class CardEncoder(Encoder):
         """Row ``i`` of ``out`` set to ``encode(states[i], seats[i])``: the rows' lists
         joined, then written in one call each (the same values as row by row)."""
         rows = len(states)
-        if out.shape != (rows, self.size) or not out.flags.c_contiguous:
+        listed = type(self).parts is not CardEncoder.parts
+        if not listed or out.shape != (rows, self.size) or not out.flags.c_contiguous:
             return super().encode_batch(states, seats, out)
         hits: list[int] = []
         at: list[int] = []
