@@ -1,5 +1,5 @@
 """The ``tikki`` command: play, replay, analyse, rules, games, arena, dataset, serve, ratings,
-train, db, cluster.
+train, db, cluster, puzzles.
 
 Every command reports bad input (an unknown game, option, bot or a broken record) with a
 clear message and exit status 2 (usage) or 1 (bad record), never a traceback.
@@ -20,6 +20,7 @@ from tikki.cli import (
     db,
     games,
     play,
+    puzzles,
     ratings,
     replay,
     rules,
@@ -42,5 +43,6 @@ app.command("ratings")(ratings.ratings_command)
 app.command("train")(train.train_command)
 app.add_typer(db.app, name="db")
 app.add_typer(cluster.app, name="cluster")
+app.add_typer(puzzles.app, name="puzzles")
 
 __all__ = ["app", "bare_options", "main", "parse_options"]

@@ -1,0 +1,220 @@
+"""A puzzle's themes, starting rating and explanation, in players' words (en, fi, de).
+
+Everything here is drawn from the position's view and from the enumerated worlds of the
+proof (:func:`tikki.puzzles.verdict`), never from the deal the game was played with: an
+explanation may say "where 5♠ is with seat 2" only as one of the ways the cards may lie.
+
+**Themes** (ids, stable; :func:`theme_title` names them): ``take-back`` (the answer takes
+the card back), ``keep-the-trump`` (a trump could be played and loses: the answer keeps it),
+``trump-it`` (the answer is a trump), ``beat-low`` / ``beat-high`` (a lower / higher card of
+the same suit also beats, and loses), ``the-lead`` (the seat leads a new trick), ``the-run``
+(the answer is a sequence), ``force-the-take`` (after the answer the next player can only
+take), ``the-last-trick`` (six cards or fewer are left in the hands), ``hidden-cards``
+(the view has more than one world).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tikki import i18n
+from tikki.bots.endgame import LOSS, Solver
+from tikki.bots.heuristic import policy_for
+from tikki.core import Game, State
+from tikki.i18n import N_
+from tikki.i18n import _ as _t
+
+LANGUAGES = ("en", "fi", "de")
+"""The languages every explanation is written in."""
+RANKS = "23456789TJQKA"
+"""Rank order of a card text's rank letter (``8D``: 8)."""
+LINE = 8
+"""The most moves of a losing line told."""
+THEMES: Mapping[str, str] = {
+    "take-back": N_("take the card back"),
+    "keep-the-trump": N_("keep the trump"),
+    "trump-it": N_("play the trump"),
+    "beat-low": N_("beat low"),
+    "beat-high": N_("beat high"),
+    "the-lead": N_("the lead"),
+    "the-run": N_("the run"),
+    "force-the-take": N_("force the take"),
+    "the-last-trick": N_("the last trick"),
+    "hidden-cards": N_("hidden cards"),
+}
+"""Each theme's id and its title (translated by :func:`theme_title`)."""
+
+
+def theme_title(theme: str) -> str:
+    """A theme's title in the current language."""
+    return _t(THEMES[theme])
+
+
+def _suit(card: str) -> str:
+    return card[-1:]
+
+
+def _rank(card: str) -> int:
+    return RANKS.find(card[:-1][-1:]) if len(card) >= 2 else -1
+
+
+def themes(
+    game: Game, view: Mapping[str, Any], answer: str, world: State, worlds: int
+) -> list[str]:
+    """The themes of a puzzle (see the module), in the order of :data:`THEMES`."""
+    legal = [str(m) for m in view["legal_moves"]]
+    others = [m for m in legal if m != answer]
+    trump = str(view.get("trump") or "")
+    cards = [m for m in others if m != "take" and "+" not in m]
+    found: set[str] = set()
+    if answer == "take":
+        found.add("take-back")
+    elif "+" in answer:
+        found.add("the-run")
+    else:
+        if trump and _suit(answer) == trump:
+            found.add("trump-it")
+        elif trump and any(_suit(m) == trump for m in cards):
+            found.add("keep-the-trump")
+        same = [m for m in cards if _suit(m) == _suit(answer)]
+        if not (view.get("trick") or {}).get("plays"):
+            found.add("the-lead")
+        elif any(_rank(m) < _rank(answer) for m in same):
+            found.add("beat-high")
+        elif any(_rank(m) > _rank(answer) for m in same):
+            found.add("beat-low")
+    after = world.clone()
+    after.play(answer)
+    if not after.is_over and after.legal_moves() == ["take"]:
+        found.add("force-the-take")
+    if sum(int(n) for n in view["hand_sizes"]) <= 6:
+        found.add("the-last-trick")
+    if worlds > 1:
+        found.add("hidden-cards")
+    return [t for t in THEMES if t in found]
+
+
+def rating(game: Game, view: Mapping[str, Any], answer: str, worlds: int) -> dict[str, float]:
+    """A starting rating on the OpenSkill scale: harder with more moves to choose from, with
+    hidden cards, and where the heuristic bot's rules miss the answer."""
+    import random
+
+    legal = len(view["legal_moves"])
+    rules_miss = policy_for(game)(game, view, random.Random(0)) != answer
+    mu = 20.0 + 1.5 * min(legal - 2, 6)
+    mu += (3.0 if worlds > 1 else 0.0) + (4.0 if rules_miss else 0.0)
+    return {"mu": round(mu, 2), "sigma": round(25 / 3, 3)}
+
+
+def _who(seat: int, me: int) -> str:
+    return _t("you") if seat == me else _t("seat {n}", n=seat)
+
+
+def _step(seat: int, move: str, me: int) -> str:
+    if move == "take":
+        return _t("you take") if seat == me else _t("seat {n} takes", n=seat)
+    if seat == me:
+        return _t("you play {card}", card=move)
+    return _t("seat {n} plays {card}", n=seat, card=move)
+
+
+def losing_line(world: State, move: str, me: int) -> list[tuple[int, str]]:
+    """A line after ``move`` in ``world`` where the others keep ``me`` lost: the first of
+    their moves that keeps the loss, the seat's best try (the first move) otherwise."""
+    from tikki.puzzles import move_value
+
+    solver = Solver(me)
+    state = world.clone()
+    state.play(move)
+    line: list[tuple[int, str]] = []
+    while not state.is_over and len(line) < LINE:
+        seat = state.current_player
+        assert seat is not None
+        legal = state.legal_moves()
+        pick = legal[0]
+        if seat != me:
+            pick = next((m for m in legal if move_value(solver, state, m) == LOSS), legal[0])
+        line.append((seat, pick))
+        state.play(pick)
+    return line
+
+
+def _placement(world: State, worlds: list[State], me: int) -> list[tuple[int, list[str]]]:
+    """The cards whose place differs between the worlds, seat by seat, in ``world``."""
+
+    def hands(w: State) -> list[set[str]]:
+        zones = w.reveal()["zones"]
+        return [set(zones[f"hand {s}"]) for s in range(w.game.players)]
+
+    mine = hands(world)
+    moving: set[str] = set()
+    for other in worlds:
+        for a, b in zip(mine, hands(other), strict=True):
+            moving |= a ^ b
+    return [(s, sorted(h & moving)) for s, h in enumerate(mine) if s != me and h & moving]
+
+
+def explain(
+    view: Mapping[str, Any], answer: str, values: Mapping[str, list[int]], worlds: list[State]
+) -> str:
+    """The explanation in the current language: why the answer escapes and how each other
+    move loses (in a world where it does, its hidden cards named, and a line of play)."""
+    me = int(view["seat"])
+    n = len(worlds)
+    parts = [
+        _t("{move} escapes whatever the others play.", move=answer)
+        if n == 1
+        else _t(
+            "{move} escapes whatever the others play, in every one of the {n} ways the "
+            "hidden cards may lie.",
+            move=answer,
+            n=n,
+        )
+    ]
+    for move, vs in values.items():
+        if move == answer:
+            continue
+        i = vs.index(LOSS)
+        line = ", ".join(_step(s, m, me) for s, m in losing_line(worlds[i], move, me))
+        where = "; ".join(
+            _t("{cards} with {who}", cards=" ".join(cs), who=_who(s, me))
+            for s, cs in _placement(worlds[i], worlds, me)
+        )
+        if where:
+            parts.append(
+                _t(
+                    "{move} loses where the cards lie so: {where}. Then: {line}.",
+                    move=move,
+                    where=where,
+                    line=line,
+                )
+            )
+        else:
+            parts.append(_t("{move} loses: {line}.", move=move, line=line))
+    return " ".join(parts)
+
+
+def describe(
+    game: Game, view: Mapping[str, Any], found: Any, pid: str, number: int, nodes: int
+) -> dict[str, Any]:
+    """The stored puzzle (docs/research.md, "Puzzles") of a proven position."""
+    answer: str = found.answer
+    texts: dict[str, str] = {}
+    for lang in LANGUAGES:
+        with i18n.use(lang):
+            texts[lang] = explain(view, answer, found.values, found.worlds)
+    return {
+        "id": pid,
+        "seat": int(view["seat"]),
+        "move_number": number,
+        "view": dict(view),
+        "answer": [answer],
+        "kind": "escape",
+        "worlds": len(found.worlds),
+        "values": found.counts(),
+        "nodes": nodes,
+        "themes": themes(game, view, answer, found.worlds[0], len(found.worlds)),
+        "rating": rating(game, view, answer, len(found.worlds)),
+        "explanation": texts,
+    }
