@@ -53,13 +53,14 @@ def test_bare_install_brings_only_the_core(tmp_path: Path) -> None:
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(ROOT / "tikki", source / "tikki", ignore=shutil.ignore_patterns("__pycache__"))
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)  # our pip installs into it (--python)
     bin_dir = env_dir / ("Scripts" if sys.platform == "win32" else "bin")
     python = str(bin_dir / "python")
-    done = _run([python, "-m", "pip", "install", "-q", str(source)], tmp_path)
+    pip = [sys.executable, "-m", "pip", "--python", python]
+    done = _run([*pip, "install", "-q", str(source)], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
 
-    listed = _run([python, "-m", "pip", "list", "--format=json"], tmp_path)
+    listed = _run([*pip, "list", "--format=json"], tmp_path)
     names = {d["name"].lower() for d in json.loads(listed.stdout)}
     assert names >= CORE, f"missing: {CORE - names}"
     assert not names & HEAVY, f"the bare install brought extras: {sorted(names & HEAVY)}"
