@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,6 +63,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(
         key=lambda item: rank.get(item.path.name, last) if item.path.parent == here else last
     )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test that uses no browser, close the Chromium the browser modules share
+    (tests/test_web_e2e.py's ``Chromium``: its event loop would stop ``asyncio.run``)."""
+    e2e = sys.modules.get("tests.test_web_e2e")
+    if e2e is not None and "browser" not in getattr(item, "fixturenames", ()):
+        e2e.Chromium.close()
+
+
+def pytest_sessionfinish() -> None:
+    """Close the browser modules' shared Chromium, if one is still running."""
+    e2e = sys.modules.get("tests.test_web_e2e")
+    if e2e is not None:
+        e2e.Chromium.close()
 
 
 @pytest.fixture

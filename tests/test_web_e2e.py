@@ -11,6 +11,7 @@ fail instead.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -142,22 +143,67 @@ def serving(folder: str, file: str = "web.sqlite") -> Any:
 server = serving("web")
 
 
+class Chromium:
+    """This test process's Playwright and Chromium, kept from one browser module to the
+    next (each start costs a second or more).
+
+    Closed as soon as a test that does not use :func:`browser` is about to run
+    (tests/conftest.py): while Playwright's sync API is started its event loop counts as
+    running in this thread, and ``asyncio.run`` in another test would refuse to start.
+    """
+
+    playwright: Any = None
+    browser: Browser | None = None
+    users = 0
+    """The module fixtures using it now (it stays open while one is)."""
+
+    @classmethod
+    def get(cls) -> Browser:
+        """The running Chromium, started (with :func:`quick_tricks`) if there is none."""
+        if cls.browser is not None and not cls.browser.is_connected():
+            cls.close()
+        if cls.browser is None:
+            p = sync_playwright().start()
+            try:
+                b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            except Error as err:
+                p.stop()
+                _missing(f"a Chromium that starts ({CHROMIUM}: {err})")
+            quick_tricks(b)
+            cls.playwright, cls.browser = p, b
+        return cls.browser
+
+    @classmethod
+    def close(cls) -> None:
+        """Close Chromium and stop Playwright, unless a module fixture is using them."""
+        if cls.users or cls.browser is None:
+            return
+        browser, cls.browser = cls.browser, None
+        with contextlib.suppress(Error):
+            browser.close()
+        cls.playwright.stop()
+        cls.playwright = None
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium for a module's tests (shared with the next module that uses it); the
+    contexts and pages a module leaves open are closed after it."""
     if not HAVE_PLAYWRIGHT:
         _missing("the Python package playwright (pip install -e '.[test]')")
     if not Path(CHROMIUM).exists():
         _missing(
             f"Chromium at {CHROMIUM} (Debian: apt-get install chromium; or set TIKKI_CHROMIUM)"
         )
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        except Error as err:
-            _missing(f"a Chromium that starts ({CHROMIUM}: {err})")
-        quick_tricks(b)
+    b = Chromium.get()
+    Chromium.users += 1
+    try:
         yield b
-        b.close()
+    finally:
+        Chromium.users -= 1
+        for context in b.contexts:
+            with contextlib.suppress(Error):
+                context.close()
 
 
 QUICK_TRICK_HOLD_MS = 0
