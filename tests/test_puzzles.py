@@ -1,0 +1,132 @@
+"""Puzzles proven by the exact endgame solver: the verdict, the build, the check, no leaks."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from tikki import puzzles
+from tikki.cli import app
+from tikki.core import Game, State, load
+from tikki.testing.checks import shown
+
+runner = CliRunner()
+
+UNIQUE_DECK = "9S JH TH KS QH TS JS 8H 9H QS 8S KH AS AH".split()
+"""Two players, 7 ranks × 2 suits: after 21 first-legal moves seat 0 holds only TH (hearts
+are trump) and seat 1 has led TS. TH beats it and empties the hand: seat 0 is out and
+seat 1 the loser. Taking TS keeps seat 0 in the game with cards against a longer hand
+that the solver proves lost."""
+SEVERAL_DECK = "TH JS AS KH JH 8H 9H QS TS KS QH 9S 8S AH".split()
+"""After 23 first-legal moves seat 0 holds JH and AH (trumps) against QS: either trump
+beats it, and both escape: two winning moves, not a puzzle."""
+
+
+def _small() -> Game:
+    return load("myllymatti", 2, ranks=7, suits=2)
+
+
+def _after(deck: list[str], moves: int) -> State:
+    state = _small().new_state(deck=deck)
+    for _ in range(moves):
+        state.play(state.legal_moves()[0])
+    return state
+
+
+def test_the_unique_escape_known_by_hand() -> None:
+    state = _after(UNIQUE_DECK, 21)
+    view = state.view(state.current_player)
+    assert view["seat"] == 0 and view["hand"] == ["TH"] and view["trump"] == "H"
+    assert view["trick"]["plays"] == [{"seat": 1, "cards": ["TS"]}]
+    found = puzzles.verdict(state.game, view)
+    assert found.reason == "unique" and found.answer == "TH"
+    assert found.counts()["take"] == {"win": 0, "draw": 0, "loss": 1}
+
+
+def test_two_winning_moves_are_rejected() -> None:
+    state = _after(SEVERAL_DECK, 23)
+    view = state.view(state.current_player)
+    assert sorted(view["legal_moves"]) == ["AH", "JH", "take"]
+    found = puzzles.verdict(state.game, view)
+    assert found.answer is None and found.reason == "several"
+
+
+def test_worlds_are_every_deal_the_view_allows() -> None:
+    state = _after(UNIQUE_DECK, 21)
+    view = state.view(0)
+    found = puzzles.worlds(state.game, view)
+    assert len(found) == 1 and found[0].view(0) == view  # every hand is public here
+
+
+def _build(tmp_path: Path, name: str, seed: int) -> Path:
+    out = tmp_path / name
+    result = runner.invoke(
+        app, ["puzzles", "build", "mattis", "--count", "2", "--seed", str(seed), "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_build_is_reproducible_and_checks(tmp_path: Path) -> None:
+    first = _build(tmp_path, "a.json.gz", 3)
+    second = _build(tmp_path, "b.json.gz", 3)
+    assert first.read_bytes() == second.read_bytes()
+    document = puzzles.read(first)
+    assert document["count"] == 2 and document["format"] == puzzles.FORMAT
+    for puzzle in document["puzzles"]:
+        assert set(puzzle["explanation"]) == {"en", "fi", "de"}
+        assert puzzle["answer"][0] in puzzle["view"]["legal_moves"]
+    result = runner.invoke(app, ["puzzles", "check", str(first)])
+    assert result.exit_code == 0, result.output
+    assert "2 of 2" in result.output
+
+
+def test_check_catches_a_tampered_answer(tmp_path: Path) -> None:
+    path = _build(tmp_path, "p.json.gz", 4)
+    document: dict[str, Any] = puzzles.read(path)
+    puzzle = document["puzzles"][0]
+    other = next(m for m in puzzle["view"]["legal_moves"] if m not in puzzle["answer"])
+    puzzle["answer"] = [other]
+    tampered = tmp_path / "tampered.json"
+    tampered.write_bytes(puzzles.dumps(document))
+    result = runner.invoke(app, ["puzzles", "check", str(tampered)])
+    assert result.exit_code == 1
+    assert f"puzzle {puzzle['id']} fails: answer" in result.output
+
+
+def test_no_hidden_card_in_a_stored_puzzle(tmp_path: Path) -> None:
+    built = puzzles.build("mattis", 3, seed=5)
+    text = json.dumps(built.document)
+    assert "seed" not in json.loads(text)  # where the games came from stays private
+    game = load("mattis", built.document["players"])
+    for puzzle in built.document["puzzles"]:
+        seat = puzzle["seat"]
+        private = built.private[puzzle["id"]]
+        state = game.new_state(seed=private["seed"])
+        number = private["move"]
+        replayed = _replay_to(game, state, private["bots"], number)
+        assert replayed.view(seat) == puzzle["view"]
+        assert not shown(puzzle, replayed.reveal()["hidden"][str(seat)])
+
+
+def _replay_to(game: Game, state: State, specs: list[str], number: int) -> State:
+    from tikki import bots
+
+    seed = state.seed
+    players = [bots.make(spec, seed=seed + s) for s, spec in enumerate(specs)]
+    while len(state.moves) + 1 < number:
+        seat = state.current_player
+        assert seat is not None
+        state.play(players[seat].choose(game, state.view(seat)))
+    return state
+
+
+def test_a_file_that_is_not_a_puzzle_file_is_refused_in_words(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(gzip.compress(b"[1, 2]"))
+    result = runner.invoke(app, ["puzzles", "check", str(bad)])
+    assert result.exit_code == 2 and "not a tikki puzzle file" in result.output
