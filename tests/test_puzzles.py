@@ -16,12 +16,12 @@ from tikki.testing.checks import shown
 
 runner = CliRunner()
 
-UNIQUE_DECK = "9S JH TH KS QH TS JS 8H 9H QS 8S KH AS AH".split()
+UNIQUE_DECK = ["9S", "JH", "TH", "KS", "QH", "TS", "JS", "8H", "9H", "QS", "8S", "KH", "AS", "AH"]
 """Two players, 7 ranks × 2 suits: after 21 first-legal moves seat 0 holds only TH (hearts
 are trump) and seat 1 has led TS. TH beats it and empties the hand: seat 0 is out and
 seat 1 the loser. Taking TS keeps seat 0 in the game with cards against a longer hand
 that the solver proves lost."""
-SEVERAL_DECK = "TH JS AS KH JH 8H 9H QS TS KS QH 9S 8S AH".split()
+SEVERAL_DECK = ["TH", "JS", "AS", "KH", "JH", "8H", "9H", "QS", "TS", "KS", "QH", "9S", "8S", "AH"]
 """After 23 first-legal moves seat 0 holds JH and AH (trumps) against QS: either trump
 beats it, and both escape: two winning moves, not a puzzle."""
 
