@@ -117,6 +117,7 @@ def _replay_to(game: Game, state: State, specs: list[str], number: int) -> State
     from tikki import bots
 
     seed = state.seed
+    assert seed is not None
     players = [bots.make(spec, seed=seed + s) for s, spec in enumerate(specs)]
     while len(state.moves) + 1 < number:
         seat = state.current_player
