@@ -38,31 +38,39 @@ SLOW_FIRST = (
     "test_web_phone.py",
     "test_web_e2e.py",
     "test_web_i18n_e2e.py",
+    "test_web_rules_e2e.py",
+    "test_web_memory.py",
+    "test_web_profile_e2e.py",
     "test_cluster_proxy.py",
     "test_bidding_plugin.py",
     "test_light_install.py",
     "test_interop_mini.py",
-    "test_web_rules_e2e.py",
-    "test_web_memory.py",
-    "test_web_profile_e2e.py",
 )
 """The test files with the longest tests (CI's ``--durations``), the longest first."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run :data:`SLOW_FIRST`'s files first, each file's tests together and in order.
+    """Run the files whose tests drive Chromium first, then the other files of
+    :data:`SLOW_FIRST`, then the rest; the files of :data:`SLOW_FIRST` in its order at the
+    front of their group, each file's tests together and in order.
 
     ``make test`` deals the tests to two workers (``--dist worksteal``): an idle worker
     takes the back half of the other's queue, so with the longest tests at the front no
-    worker is left alone with one of them at the end. The order is the same on every
-    worker (a stable sort), as xdist needs.
+    worker is left alone with one of them at the end. Files that use the ``browser``
+    fixture one after another share one Chromium (tests/test_web_e2e.py's ``Chromium``).
+    The order is the same on every worker (a stable sort), as xdist needs.
     """
     here = Path(__file__).resolve().parent
     rank = {name: i for i, name in enumerate(SLOW_FIRST)}
-    last = len(rank)
-    items.sort(
-        key=lambda item: rank.get(item.path.name, last) if item.path.parent == here else last
-    )
+    browsers = {item.path for item in items if "browser" in getattr(item, "fixturenames", ())}
+
+    def key(item: pytest.Item) -> tuple[int, int]:
+        order = rank.get(item.path.name, len(rank)) if item.path.parent == here else len(rank)
+        if item.path in browsers:
+            return (0, order)
+        return (1 if order < len(rank) else 2, order)
+
+    items.sort(key=key)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
