@@ -8,6 +8,11 @@ current and the average policy at each checkpoint. Deterministic: no randomness 
 
     .venv/bin/python benchmarks/ladder.py --out benchmarks/runs/ladder.json
     .venv/bin/python benchmarks/ladder.py --only mattis:medium --iterations 20
+    .venv/bin/python benchmarks/ladder.py --config mueckenstich 3 '{"colours": 1, "hand": 3}'
+
+``--only`` measures a subset of the rungs (the larger ones take minutes on a shared
+machine); ``--config`` measures a candidate configuration (research options as JSON)
+instead of the rungs.
 """
 
 from __future__ import annotations
@@ -52,15 +57,18 @@ def curve(game: Any, solver_cls: Any, iterations: int) -> list[dict[str, float]]
     return points
 
 
-def measure(name: str, players: int, variant: str, iterations: int) -> dict[str, Any]:
-    """One rung: its tree's figures and both solvers' curves."""
+def measure(name: str, players: int, options: dict[str, Any], iterations: int) -> dict[str, Any]:
+    """One rung (or candidate): its tree's figures and both solvers' curves."""
     started = time.perf_counter()
-    walked = tree.walk(tikki.load(name, players, variant=variant))
+    walked = tree.walk(tikki.load(name, players, **options))
     game = pyspiel.load_efg_game(walked.efg)
     walk_s = time.perf_counter() - started
     uniform = pyspiel.nash_conv(game, pyspiel.UniformRandomPolicy(game))
+    params = ",".join(
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items()
+    )
     row: dict[str, Any] = {
-        "game": f"python_tikki_{name}(players={players},variant={variant})",
+        "game": f"python_tikki_{name}(players={players},{params})",
         **walked.summary(),
         "walk_s": round(walk_s, 1),
         "uniform_nash_conv": round(uniform, 4),
@@ -77,20 +85,35 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--only", action="append", help="GAME:VARIANT (repeatable)")
+    parser.add_argument(
+        "--config",
+        nargs=3,
+        action="append",
+        metavar=("GAME", "PLAYERS", "OPTIONS"),
+        help="a candidate configuration instead of the rungs (options as JSON; repeatable)",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     if args.out is not None and not args.out.parent.is_dir():
         print(f"no such folder: {args.out.parent}", file=sys.stderr)
         return 2
+    todo: list[tuple[str, int, dict[str, Any]]] = [
+        (name, int(players), json.loads(options)) for name, players, options in args.config or ()
+    ]
+    if not todo:
+        todo = [
+            (name, players, {"variant": variant})
+            for name, players, variant in RUNGS
+            if not args.only or f"{name}:{variant}" in args.only
+        ]
     rows = []
-    for name, players, variant in RUNGS:
-        if args.only and f"{name}:{variant}" not in args.only:
-            continue
-        row = measure(name, players, variant, args.iterations)
+    for name, players, options in todo:
+        row = measure(name, players, options, args.iterations)
         rows.append(row)
         print(json.dumps(row), flush=True)
     if args.out is not None:
-        meta = {"command": "benchmarks/ladder.py", "iterations": args.iterations}
+        command = "benchmarks/ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        meta = {"command": command, "iterations": args.iterations}
         args.out.write_text(json.dumps({"meta": meta, "rungs": rows}, indent=1) + "\n")
     return 0
 
