@@ -43,7 +43,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
             "examples: [bold]tikki",
             "example: tikki",
         )
-        for command in ("play", "replay", "analyse", "rules", "arena", "train")
+        for command in ("play", "replay", "analyse", "rules", "arena", "train", "puzzles")
     },
 }
 """Lines outside every game's own places that may still name a game, by file: each line
