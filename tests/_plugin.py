@@ -26,6 +26,10 @@ BIDDING_FOLDER = ROOT / "examples" / "bidding_game"
 """The second example plug-in's folder: Oh Hell (bids, a trump, several rounds)."""
 BIDDING_NAME = "ohhell"
 """Its game's name."""
+QUIET_PYTEST = ["-p", "no:cacheprovider", "-p", "no:schemathesis", "-p", "no:hypothesispytest"]
+"""Options of a pytest run in a subprocess over tests that use neither schemathesis nor
+hypothesis: without those plugins it starts seconds sooner (they are imported, and their
+modules' asserts rewritten, at every start)."""
 
 
 def env(base: Mapping[str, str] | None = None, folder: Path = FOLDER) -> dict[str, str]:

@@ -27,6 +27,7 @@ from tikki.tui.events import event_lines, headline
 
 NAME = _plugin.BIDDING_NAME
 FOLDER = _plugin.BIDDING_FOLDER
+QUIET_PYTEST = _plugin.QUIET_PYTEST
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -40,7 +41,7 @@ def _pytest(args: list[str], cwd: Path, **extra: str) -> subprocess.CompletedPro
     environment = _plugin.env(folder=FOLDER)
     environment.update(extra)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        [sys.executable, "-m", "pytest", "-q", *QUIET_PYTEST, *args],
         cwd=cwd,
         env=environment,
         capture_output=True,

@@ -271,7 +271,7 @@ def test_the_conformance_kit_runs_in_the_plugins_own_tests_with_one_class(
     environment["PYTHONPATH"] = str(_plugin.FOLDER)  # the plug-in; tikki as installed
     environment.update(TIKKI_CONFORMANCE_GAMES="30", TIKKI_CONFORMANCE_DEEP="4")
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        [sys.executable, "-m", "pytest", "-q", *_plugin.QUIET_PYTEST, "tests"],
         cwd=tmp_path,
         env=environment,
         capture_output=True,
