@@ -36,6 +36,7 @@ from tests.test_web_e2e import (
     Server,
     Watch,
     board,
+    board_data,
     browser,
     choose,
     hold_tricks,
@@ -89,6 +90,7 @@ LAYOUT_JS = """() => {
     pageWidth: document.documentElement.scrollWidth,
     parts, side: box(side), logOverflow: getComputedStyle(log).overflowY,
     hand: document.querySelectorAll('#hand .hand-card').length,
+    done_tricks: document.querySelectorAll('#centre .trick-done').length,
   };
 }"""
 
@@ -256,13 +258,14 @@ def play_by_keyboard(page: Page, game: str, size: str) -> dict[str, int]:
             "#board[data-turn=you][data-status=playing], #board[data-status=finished]",
             timeout=30_000,
         )
-        if board(page, "status") == "finished":
+        data = board_data(page)
+        if data["status"] == "finished":
             break
-        phase = board(page, "phase")
+        phase = data["phase"]
         where = f"{game} {size} turn {turns} ({phase})"
         out = check_fit(page, where)
         stats["max_hand"] = max(stats["max_hand"], out["hand"])
-        stats["done_tricks"] += page.locator("#centre .trick-done").count()
+        stats["done_tricks"] += out["done_tricks"]
         if phase not in phases or turns % OTHER_SIZES_EVERY == 0:
             check_other_sizes(page, size, where)
             stats["other_sizes"] += 1
@@ -273,8 +276,8 @@ def play_by_keyboard(page: Page, game: str, size: str) -> dict[str, int]:
             resize(page, SIZES[size])
             shot_due = False
         phases.add(phase)
-        seq = board(page, "seq")
-        legal = json.loads(board(page, "legal"))
+        seq = data["seq"]
+        legal = json.loads(data["legal"])
         move = choose(legal)
         key_move(page, move, legal, where)
         page.wait_for_function("s => document.querySelector('#board').dataset.seq !== s", arg=seq)

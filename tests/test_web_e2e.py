@@ -279,6 +279,13 @@ def board(page: Page, key: str) -> str:
     return value
 
 
+def board_data(page: Page) -> dict[str, str]:
+    """Every ``data-*`` attribute of ``#board`` (status, phase, seq, legal, ...), read at
+    one moment in one round trip."""
+    data: dict[str, str] = page.evaluate("() => ({...document.querySelector('#board').dataset})")
+    return data
+
+
 def wait_turn_or_end(page: Page) -> None:
     page.wait_for_selector(
         "#board[data-turn=you][data-status=playing], #board[data-status=finished]",
@@ -344,13 +351,14 @@ def play_game(page: Page, name: str, mid: str, hint_at: int = 3, keys_at: int = 
     turns = 0
     for turns in range(MAX_TURNS):
         wait_turn_or_end(page)
-        if board(page, "status") == "finished":
+        data = board_data(page)
+        if data["status"] == "finished":
             break
         if not mid_done and page.evaluate(mid):
             shot(page, f"{name}-mid")
             mid_done = True
-        seq = board(page, "seq")
-        legal = json.loads(board(page, "legal"))
+        seq = data["seq"]
+        legal = json.loads(data["legal"])
         assert legal, "our turn with no legal moves"
         move = choose(legal)
         if turns == hint_at:

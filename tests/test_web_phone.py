@@ -34,6 +34,7 @@ from tests.test_web_e2e import (
     Server,
     Watch,
     board,
+    board_data,
     browser,
     choose,
     serving,
@@ -328,9 +329,10 @@ def play_phone_game(page: Page, where: str, game: str, shot_name: str) -> dict[s
             "#board[data-turn=you][data-status=playing], #board[data-status=finished]",
             timeout=30_000,
         )
-        if board(page, "status") == "finished":
+        data = board_data(page)
+        if data["status"] == "finished":
             break
-        out = check_layout(page, f"{where} turn {turns} ({board(page, 'phase')})")
+        out = check_layout(page, f"{where} turn {turns} ({data['phase']})")
         stats["max_hand"] = max(stats["max_hand"], len(out["cards"]))
         stats["scoring"] += "scoring" in out["parts"]
         if shot_due and page.evaluate(PHASE2[game]):
@@ -339,9 +341,9 @@ def play_phone_game(page: Page, where: str, game: str, shot_name: str) -> dict[s
             shot_due = False
         if out["fan"] and stats["fans"] < 2 and check_fan(page, where):
             stats["fans"] += 1
-        seq = board(page, "seq")
-        legal = json.loads(board(page, "legal"))
-        move = phone_choose(legal, board(page, "phase"))
+        seq = data["seq"]
+        legal = json.loads(data["legal"])
+        move = phone_choose(legal, data["phase"])
         tap_move(page, move, legal)
         try:
             page.wait_for_function(
