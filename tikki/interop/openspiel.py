@@ -394,8 +394,9 @@ def _fill_count(sizes: tuple[int, ...], counts: tuple[tuple[str, int], ...]) -> 
 def distinct_deals(game: tikki.Game) -> tuple[list[tuple[str, ...]], list[float]]:
     """The deals of a small deck as chance outcomes: every distinct deck order (each as
     likely as any other), grouped by the deal it makes (every card's place, ``reveal()``'s
-    ``zones``: orders that differ only within a sorted hand deal the same game); one
-    order per deal (its first in sorted order), and each deal's probability.
+    ``zones``, a hand's cards in any order: orders that differ only within a hand deal the
+    same game); one order per deal (its first in sorted order), and each deal's
+    probability.
 
     The orders are not enumerated one by one (a deck of 10 has 3.6 million): the deck's
     places are grouped into those whose cards can be swapped without changing the deal
@@ -407,8 +408,7 @@ def distinct_deals(game: tikki.Game) -> tuple[list[tuple[str, ...]], list[float]
     total = _orders(counts)
     found: dict[str, list[Any]] = {}
     for order, ways in _fillings(groups, counts, len(deck)):
-        zones = canonical_json(game.new_state(seed=0, deck=list(order)).reveal()["zones"])
-        seen = found.setdefault(zones, [order, 0])
+        seen = found.setdefault(_zones(game, list(order)), [order, 0])
         seen[0] = min(seen[0], order)
         seen[1] += ways
     deals = sorted(found.values())
@@ -456,7 +456,10 @@ def _swappable_places(game: tikki.Game, deck: list[str]) -> list[list[int]]:
 
 
 def _zones(game: tikki.Game, order: list[str]) -> str:
-    return canonical_json(game.new_state(seed=0, deck=list(order)).reveal()["zones"])
+    """The deal ``order`` makes: every card's place (``reveal()``'s zones), a hand's cards
+    in sorted order (a hand is a set: the order it was dealt in is no part of the game)."""
+    zones = game.new_state(seed=0, deck=list(order)).reveal()["zones"]
+    return canonical_json({k: sorted(v) if k.startswith("hand ") else v for k, v in zones.items()})
 
 
 def _same_after_swap(game: tikki.Game, order: list[str], zones: str, i: int, j: int) -> bool:
