@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             name = item.path.relative_to(PACKAGE).parts[0].removesuffix(".py")
             if name in ENGINE_MODULES:
                 item.add_marker(pytest.mark.engine)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test or doctest that uses no browser, close the Chromium the browser
+    modules share (tests/test_web_e2e.py's ``Chromium``: its event loop would stop
+    ``asyncio.run``)."""
+    e2e = sys.modules.get("tests.test_web_e2e")
+    if e2e is not None and "browser" not in getattr(item, "fixturenames", ()):
+        e2e.Chromium.close()
+
+
+def pytest_sessionfinish() -> None:
+    """Close the browser modules' shared Chromium, if one is still running."""
+    e2e = sys.modules.get("tests.test_web_e2e")
+    if e2e is not None:
+        e2e.Chromium.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,21 +70,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return (1 if order < len(rank) else 2, order)
 
     items.sort(key=key)
-
-
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Before a test that uses no browser, close the Chromium the browser modules share
-    (tests/test_web_e2e.py's ``Chromium``: its event loop would stop ``asyncio.run``)."""
-    e2e = sys.modules.get("tests.test_web_e2e")
-    if e2e is not None and "browser" not in getattr(item, "fixturenames", ()):
-        e2e.Chromium.close()
-
-
-def pytest_sessionfinish() -> None:
-    """Close the browser modules' shared Chromium, if one is still running."""
-    e2e = sys.modules.get("tests.test_web_e2e")
-    if e2e is not None:
-        e2e.Chromium.close()
 
 
 @pytest.fixture

@@ -147,9 +147,9 @@ class Chromium:
     """This test process's Playwright and Chromium, kept from one browser module to the
     next (each start costs a second or more).
 
-    Closed as soon as a test that does not use :func:`browser` is about to run
-    (tests/conftest.py): while Playwright's sync API is started its event loop counts as
-    running in this thread, and ``asyncio.run`` in another test would refuse to start.
+    Closed as soon as a test that does not use :func:`browser` is about to run (the
+    repository's conftest.py): while Playwright's sync API is started its event loop
+    counts as running in this thread, and ``asyncio.run`` in another test would refuse.
     """
 
     playwright: Any = None
