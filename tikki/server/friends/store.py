@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, and_, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, update
 
 from tikki.server.db import AccountRow, AccountSeatRow, TableRow, now
 from tikki.server.friends.rows import BlockRow, ChallengeRow, FollowRow, PresenceRow
@@ -63,17 +63,9 @@ class Friends:
 
     def follow(self, follower: int, followee: int) -> None:
         """``follower`` follows ``followee`` (again: no change)."""
+        values = {"follower_id": follower, "followee_id": followee, "created": now()}
         with self.engine.begin() as connection:
-            there = connection.execute(
-                select(FollowRow.follower_id).where(
-                    FollowRow.follower_id == follower, FollowRow.followee_id == followee
-                )
-            ).first()
-            if there is None:
-                connection.execute(
-                    insert(FollowRow),
-                    {"follower_id": follower, "followee_id": followee, "created": now()},
-                )
+            _add_once(connection, FollowRow, values, "follower_id", "followee_id")
 
     def unfollow(self, follower: int, followee: int) -> None:
         """``follower`` no longer follows ``followee``."""
@@ -89,16 +81,8 @@ class Friends:
         open challenges between them are cancelled."""
         moment = now()
         with self.engine.begin() as connection:
-            there = connection.execute(
-                select(BlockRow.blocker_id).where(
-                    BlockRow.blocker_id == blocker, BlockRow.blocked_id == blocked
-                )
-            ).first()
-            if there is None:
-                connection.execute(
-                    insert(BlockRow),
-                    {"blocker_id": blocker, "blocked_id": blocked, "created": moment},
-                )
+            values = {"blocker_id": blocker, "blocked_id": blocked, "created": moment}
+            _add_once(connection, BlockRow, values, "blocker_id", "blocked_id")
             connection.execute(delete(FollowRow).where(_pair(FollowRow, blocker, blocked)))
             connection.execute(
                 update(ChallengeRow)
@@ -429,3 +413,10 @@ def _challenge_json(row: Any) -> dict[str, Any]:
 
 
 __all__ = ["BEAT", "CHALLENGE_LIFE", "FRESH", "Friends", "Person"]
+
+
+def _add_once(connection: Connection, row: Any, values: dict[str, Any], *key: str) -> None:
+    """Insert ``values`` as a ``row`` unless one with the same ``key`` columns is there."""
+    match = [getattr(row, name) == values[name] for name in key]
+    if connection.execute(select(getattr(row, key[0])).where(*match)).first() is None:
+        connection.execute(insert(row), values)
