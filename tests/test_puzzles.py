@@ -131,3 +131,12 @@ def test_a_file_that_is_not_a_puzzle_file_is_refused_in_words(tmp_path: Path) ->
     bad.write_bytes(gzip.compress(b"[1, 2]"))
     result = runner.invoke(app, ["puzzles", "check", str(bad)])
     assert result.exit_code == 2 and "not a tikki puzzle file" in result.output
+
+
+def test_every_shipped_puzzle_is_proved_again_from_its_stored_view() -> None:
+    """The sets shipped with tikki: each puzzle proved again, as `tikki puzzles check` does,
+    from its view alone (worlds enumerated afresh, solved afresh, nothing hidden shown)."""
+    for name in ("myllymatti", "mattis"):
+        document = puzzles.read(puzzles.shipped(name))
+        assert document["game"] == name and len(document["puzzles"]) == document["count"] >= 30
+        assert puzzles.check(document) == [], name
