@@ -12,6 +12,7 @@ accepted, and then within the accepting address's caps like any new table."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -136,15 +137,22 @@ async def _unblocked(friends: Friends, me: Account, other: Person) -> None:
         )
 
 
-async def _change(request: Request, body: Name) -> tuple[Friends, Account, Person]:
-    """A follow or block change's parties, within the account's rate."""
+async def _pair_change(
+    request: Request, body: Name, change: Callable[[Friends, int, int], None], follow: bool
+) -> dict[str, Any]:
+    """A follow or block change (``change(friends, me, other)``) within the account's rate,
+    then the account's listing; a follow is refused across a block."""
     me = await _signed_in(request)
     _limits(request).changes.spend(
         str(me.id),
         lambda: _("you may change {n:g} follows or blocks a minute", n=CHANGES_PER_MINUTE),
     )
     friends = friends_of(request)
-    return friends, me, await _other(friends, me, body.name)
+    other = await _other(friends, me, body.name)
+    if follow:
+        await _unblocked(friends, me, other)
+    await asyncio.to_thread(change, friends, me.id, other.id)
+    return await asyncio.to_thread(friends.listing, me.id)
 
 
 router = APIRouter(prefix="/api/friends", tags=["friends"], responses=FRIEND_ERRORS)
@@ -163,18 +171,13 @@ async def listing(request: Request) -> dict[str, Any]:
 @router.post("/follow")
 async def follow(body: Name, request: Request) -> dict[str, Any]:
     """Follow an account: see when it is online and at which table."""
-    friends, me, other = await _change(request, body)
-    await _unblocked(friends, me, other)
-    await asyncio.to_thread(friends.follow, me.id, other.id)
-    return await asyncio.to_thread(friends.listing, me.id)
+    return await _pair_change(request, body, Friends.follow, follow=True)
 
 
 @router.post("/unfollow")
 async def unfollow(body: Name, request: Request) -> dict[str, Any]:
     """Stop following an account."""
-    friends, me, other = await _change(request, body)
-    await asyncio.to_thread(friends.unfollow, me.id, other.id)
-    return await asyncio.to_thread(friends.listing, me.id)
+    return await _pair_change(request, body, Friends.unfollow, follow=False)
 
 
 @router.post("/block")
@@ -182,17 +185,13 @@ async def block(body: Name, request: Request) -> dict[str, Any]:
     """Block an account: it cannot follow or challenge you, its chat is not shown to
     you (nor yours to it), and neither of you may sit at a table the other sits at.  The
     follows between you end and the open challenges are withdrawn."""
-    friends, me, other = await _change(request, body)
-    await asyncio.to_thread(friends.block, me.id, other.id)
-    return await asyncio.to_thread(friends.listing, me.id)
+    return await _pair_change(request, body, Friends.block, follow=False)
 
 
 @router.post("/unblock")
 async def unblock(body: Name, request: Request) -> dict[str, Any]:
     """Unblock an account."""
-    friends, me, other = await _change(request, body)
-    await asyncio.to_thread(friends.unblock, me.id, other.id)
-    return await asyncio.to_thread(friends.listing, me.id)
+    return await _pair_change(request, body, Friends.unblock, follow=False)
 
 
 def _table_request(body: Challenge | dict[str, Any], timer_min: int) -> NewTable:
