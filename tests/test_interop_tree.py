@@ -79,3 +79,20 @@ def test_a_deal_is_counted_once_whatever_order_a_hand_was_dealt_in() -> None:
 def test_a_full_game_is_refused_in_words() -> None:
     with pytest.raises(ValueError, match="explicit chance node"):
         tree.walk(tikki.load("myllymatti", 3))
+
+
+def test_the_unused_cards_of_a_one_deal_round_are_dealt_in_any_order() -> None:
+    """A one-round Mückenstich configuration whose deck holds no second deal never uses
+    its undealt cards: their order is no part of the game, so a deal is counted once
+    whatever order they lie in (``12 12 M M`` of two colours, three hands of two, the
+    other two cards a set)."""
+    options = {"colours": 2, "values": 1, "mosquitoes": 2, "hand": 2, "discards": False}
+    game = tikki.load("mueckenstich", 3, rounds=1, **options)
+    orders = sorted(set(itertools.permutations(game.deck())))
+    deals = set()
+    for order in orders:
+        zones = game.new_state(seed=0, deck=list(order)).reveal()["zones"]
+        deals.add(canonical_json({k: sorted(v) for k, v in zones.items()}))
+    found, odds = distinct_deals(game)
+    assert len(found) == len(deals)
+    assert sum(odds) == pytest.approx(1.0)

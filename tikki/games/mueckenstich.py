@@ -1210,7 +1210,8 @@ class MueckenstichState(TableState):
         return {"verb": "double" if double else "drop", "seat": self._to_act, "scores": scores}
 
     def reveal(self) -> JSON:
-        """Everything: every card's place this round (``zones``) and what each seat cannot see.
+        """Everything: every card's place this round (``zones``; the stock in sorted order
+        once no later deal of the round uses it) and what each seat cannot see.
 
         ``hidden[s]`` lists the texts of the cards hidden from seat ``s`` that it has no
         other way of naming: identical cards are interchangeable (C-4), so a text with a
@@ -1223,7 +1224,8 @@ class MueckenstichState(TableState):
             zones[f"discards {s}"] = _texts(self._discards[s])
             zones[f"pile {s}"] = _texts(self._piles[s])
         zones["trick"] = [CARD_TEXT[c] for _, c in self._trick]
-        zones["stock"] = _texts(self._stock)
+        stock = _texts(self._stock)  # no later deal: the unused cards are a set
+        zones["stock"] = stock if self._deal + 1 < self._this_game.deals else sorted(stock)
         hidden: dict[str, list[str]] = {}
         for s in range(n):
             secret = set(self._stock)
