@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 import tikki.server.friends.rows
 import tikki.server.names
+import tikki.server.puzzles.rows
 import tikki.server.ratings
 from tikki.cli import app
 from tikki.server import schema
@@ -25,7 +26,7 @@ assert tikki.server.names and tikki.server.ratings  # their tables are the model
 
 SUMMARIES = "tikki_table_summaries"
 """The first table added after the start-up code that made schemas without revisions."""
-ADDED = {SUMMARIES, *tikki.server.friends.rows.TABLES}
+ADDED = {SUMMARIES, *tikki.server.friends.rows.TABLES, *tikki.server.puzzles.rows.TABLES}
 """Every table added after that start-up code (each by its own revision)."""
 
 

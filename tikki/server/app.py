@@ -40,6 +40,7 @@ from tikki.server.friends import routes as friend_routes
 from tikki.server.lang import LanguageMiddleware
 from tikki.server.limits import BODY_TIMEOUT, MAX_MESSAGE, BodyLimit
 from tikki.server.outbox import TransportControl
+from tikki.server.puzzles import routes as puzzle_routes
 from tikki.server.quota import Policy, Throttles
 from tikki.server.routes import ROUTERS
 from tikki.server.tables import TableManager
@@ -174,6 +175,8 @@ def create_app(
     app.include_router(ratings.router)
     app.include_router(profile.router())
     app.include_router(friend_routes.router)
+    app.include_router(puzzle_routes.router)
+    app.include_router(puzzle_routes.pages())
     app.include_router(ws.router)
     app.include_router(presence.router)
     app.include_router(web.router)

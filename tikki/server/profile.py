@@ -27,6 +27,7 @@ from tikki.server.db import (
     TableRow,
 )
 from tikki.server.errors import ApiError
+from tikki.server.puzzles.routes import store_of
 from tikki.server.ratings import places, rating_json, ratings_of
 from tikki.server.tables import TableManager, iso
 
@@ -160,15 +161,17 @@ def router() -> APIRouter:
         game: Annotated[str | None, Query(max_length=32, description="only this game")] = None,
     ) -> dict[str, Any]:
         """A player's games (result, opponents, rating change, replay and analysis
-        links), ratings and per-game statistics."""
+        links), ratings, puzzle rating and per-game statistics."""
         row = await _visible(request, name)
         await ratings_of(request).settle()
         engine = request.app.state.manager.store.engine
         games = await asyncio.to_thread(_games, engine, row.id, game)
+        puzzles = await asyncio.to_thread(store_of(request).player, row.id)
         return {
             "name": row.name,
             "private": row.private,
             "ratings": await asyncio.to_thread(_ratings, engine, row.id),
+            "puzzle_rating": None if puzzles is None else puzzles.json(),
             "statistics": statistics(games),
             "games": games,
         }

@@ -1,0 +1,219 @@
+"""Puzzles on the site: the API (list, one, the daily puzzle, next, an attempt), the
+hidden information (before the attempt the seat's view and nothing more), the puzzle
+ratings (an account's first attempt is a rated match with the puzzle, a retry changes
+nothing, guests solve unrated) and the refusals in words."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests._server import TestClient, client, error_of
+from tikki import i18n
+from tikki.core import load
+from tikki.puzzles import puzzle_id, worlds
+from tikki.puzzles.words import theme_title
+from tikki.server.accounts import CSRF_COOKIE
+from tikki.server.puzzles import catalogue as cat
+from tikki.server.puzzles import routes
+from tikki.testing.checks import shown
+
+PASSWORD = "correct horse battery"
+SECRET_KEYS = {"answer", "explanation", "themes", "values", "worlds", "rating", "seed",
+               "nodes", "move_number", "kind", "bots"}  # fmt: skip
+"""What a stored puzzle holds beyond the view: never a key of a pre-attempt answer."""
+
+
+def csrf(c: TestClient) -> dict[str, str]:
+    if CSRF_COOKIE not in c.cookies:
+        assert c.get("/api/account").status_code == 200
+    return {"X-CSRF-Token": c.cookies[CSRF_COOKIE]}
+
+
+def person(c: TestClient, name: str) -> TestClient:
+    other = TestClient(c.app)
+    r = other.post(
+        "/api/account/register", json={"name": name, "password": PASSWORD}, headers=csrf(other)
+    )
+    assert r.status_code == 201, r.text
+    return other
+
+
+def attempt(c: TestClient, pid: str, moves: list[str], lang: str = "en") -> Any:
+    headers = {**csrf(c), "Accept-Language": lang}
+    return c.post(f"/api/puzzles/{pid}/attempt", json={"moves": moves}, headers=headers)
+
+
+def keys(value: Any) -> Iterator[str]:
+    """Every key of a JSON value, at any depth."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from keys(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from keys(v)
+
+
+def wrong_move(puzzle: cat.Puzzle) -> str:
+    return next(str(m) for m in puzzle.view["legal_moves"] if m != puzzle.answer[0])
+
+
+@pytest.fixture
+def app_client(tmp_path: Path) -> Iterator[TestClient]:
+    with client(tmp_path) as c:
+        yield c
+
+
+def test_the_daily_puzzle_comes_from_the_utc_date_the_games_in_turn() -> None:
+    found = cat.catalogue()
+    day = date(2026, 12, 6)
+    first = cat.daily(found, day)
+    assert first is not None and first == cat.daily(found, day)
+    games = [cat.daily(found, day + timedelta(days=k)) for k in range(4)]
+    assert [p.game for p in games if p] == [
+        found.games()[(day.toordinal() + k) % 2] for k in range(4)
+    ]
+    assert (
+        len({p.id for p in (cat.daily(found, day + timedelta(days=k)) for k in range(60)) if p})
+        > 10
+    )
+
+
+def test_daily_and_one_puzzle_send_the_seats_view_only(app_client: TestClient) -> None:
+    r = app_client.get("/api/puzzles/daily")
+    assert r.status_code == 200, r.text
+    daily = r.json()
+    expected = cat.daily(cat.catalogue(), date.fromisoformat(daily["date"]))
+    assert expected is not None and daily["id"] == expected.id
+    for puzzle in cat.catalogue().by_id.values():
+        sent = app_client.get(f"/api/puzzles/{puzzle.id}").json()
+        assert set(sent) == {"id", "game", "players", "seat", "moves", "view", "rated"}
+        assert sent["view"] == dict(puzzle.view)  # the stored view: the seat's, as it was
+        assert not SECRET_KEYS & set(keys({k: v for k, v in sent.items() if k != "view"}))
+        for text in puzzle.stored["explanation"].values():
+            assert text not in json.dumps(sent, ensure_ascii=False)
+        game = load(puzzle.game, puzzle.players, rules=puzzle.rules, **puzzle.options)
+        # the id is a digest of the game and the view alone: it says nothing more
+        assert puzzle.id == puzzle_id(game, puzzle.view)
+        for world in worlds(game, puzzle.view):
+            assert world.view(puzzle.seat) == puzzle.view
+            assert not shown(sent, world.reveal()["hidden"][str(puzzle.seat)])
+
+
+def hidden_card_set(tmp_path: Path) -> tuple[cat.Catalogue, list[str]]:
+    """A set of one made-up puzzle at a Mattis position with cards hidden from the seat,
+    whose stored explanation and themes name them (as a hidden-card puzzle's would)."""
+    game = load("mattis", 3)
+    state = game.new_state(seed=5)
+    for _ in range(3):
+        state.play(state.legal_moves()[0])
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    hidden = list(state.reveal()["hidden"][str(seat)])
+    assert hidden
+    answer = str(view["legal_moves"][-1])
+    text = f"{answer} escapes: {' '.join(hidden)} lie with the others."
+    stored = {"id": puzzle_id(game, view), "seat": seat, "view": view, "answer": [answer],
+              "explanation": {"en": text, "fi": text, "de": text}, "themes": ["hidden-cards"],
+              "rating": {"mu": 24.0, "sigma": 8.333}, "values": {}, "worlds": 9,
+              "future_field": {"cards": hidden}}  # fmt: skip
+    document = {"format": "tikki-puzzles", "version": 1, "game": "mattis", "players": 3,
+                "rules": game.rules, "options": game.options, "puzzles": [stored]}  # fmt: skip
+    path = tmp_path / "mattis.json.gz"
+    path.write_bytes(gzip.compress(json.dumps(document).encode()))
+    return cat.load([path]), hidden
+
+
+def test_hidden_cards_only_after_the_attempt(
+    app_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found, hidden = hidden_card_set(tmp_path)
+    monkeypatch.setattr(routes, "catalogue", lambda: found)
+    (puzzle,) = found.by_id.values()
+    for path in ("/api/puzzles/daily", f"/api/puzzles/{puzzle.id}", "/api/puzzles/next"):
+        sent = app_client.get(path).json()
+        assert sent["id"] == puzzle.id and not shown(sent, hidden), path
+        assert sent["view"] == dict(puzzle.view) and "future_field" not in json.dumps(sent)
+    after = attempt(app_client, puzzle.id, [puzzle.answer[0]]).json()
+    assert after["right"] and set(hidden) <= shown(after, hidden)  # the test can fail
+
+
+def test_attempts_right_wrong_and_explained_in_each_language(app_client: TestClient) -> None:
+    puzzle = next(iter(cat.catalogue().by_id.values()))
+    for lang in ("en", "fi", "de"):
+        right = attempt(app_client, puzzle.id, list(puzzle.answer), lang).json()
+        assert right["right"] and right["answer"] == list(puzzle.answer)
+        assert right["explanation"] == puzzle.stored["explanation"][lang]
+        assert not right["rated"] and right["player"] is None  # a guest: unrated
+        wrong = attempt(app_client, puzzle.id, [wrong_move(puzzle)], lang).json()
+        assert not wrong["right"] and wrong["explanation"] == right["explanation"]
+    themed = next(p for p in cat.catalogue().by_id.values() if "take-back" in p.themes)
+    fi = attempt(app_client, themed.id, list(themed.answer), "fi").json()
+    with i18n.use("fi"):
+        title = theme_title("take-back")
+    assert title != "take the card back" and {"id": "take-back", "title": title} in fi["themes"]
+
+
+def test_first_attempt_is_rated_a_retry_is_not(app_client: TestClient) -> None:
+    anna, ben = person(app_client, "Anna"), person(app_client, "Ben")
+    puzzle = next(iter(cat.catalogue().by_id.values()))
+    assert anna.get(f"/api/puzzles/{puzzle.id}").json()["rated"]
+    won = attempt(anna, puzzle.id, list(puzzle.answer)).json()
+    assert won["rated"] and won["player"]["after"]["mu"] > won["player"]["before"]["mu"]
+    assert won["puzzle_rating"]["mu"] < puzzle.mu and won["puzzle_rating"]["attempts"] == 1
+    assert not anna.get(f"/api/puzzles/{puzzle.id}").json()["rated"]
+    again = attempt(anna, puzzle.id, [wrong_move(puzzle)]).json()
+    assert not again["rated"] and not again["right"]
+    assert again["player"]["after"] == won["player"]["after"]
+    lost = attempt(ben, puzzle.id, [wrong_move(puzzle)]).json()
+    assert lost["rated"] and lost["player"]["after"]["mu"] < lost["player"]["before"]["mu"]
+    assert lost["puzzle_rating"]["mu"] > won["puzzle_rating"]["mu"]
+    assert anna.get("/api/puzzles/me").json()["rating"] == won["player"]["after"]
+    profile = app_client.get("/api/players/Anna").json()
+    assert profile["puzzle_rating"] == won["player"]["after"]
+    assert app_client.get("/api/players/Ben").json()["puzzle_rating"]["attempts"] == 1
+    assert anna.get("/api/puzzles/next").json()["id"] != puzzle.id  # not attempted yet
+
+
+def test_refusals_in_words_and_nothing_changed(app_client: TestClient) -> None:
+    anna = person(app_client, "Anna")
+    puzzle = next(iter(cat.catalogue().by_id.values()))
+    status, code, message = error_of(attempt(anna, puzzle.id, ["XX"], "de"))
+    assert (status, code) == (400, "bad_attempt") and "XX" in message
+    status, code, _m = error_of(attempt(anna, puzzle.id, [puzzle.answer[0]] * 2))
+    assert (status, code) == (400, "bad_attempt")
+    assert error_of(attempt(anna, "nope", ["5D"]))[:2] == (404, "unknown_puzzle")
+    r = anna.post(f"/api/puzzles/{puzzle.id}/attempt", json={"moves": list(puzzle.answer)})
+    assert error_of(r)[:2] == (403, "csrf")
+    assert anna.get("/api/puzzles/me").json()["rating"] is None  # nothing was rated
+    assert anna.get(f"/api/puzzles/{puzzle.id}").json()["rated"]
+    assert error_of(app_client.get("/api/puzzles?game=chess"))[:2] == (404, "unknown_game")
+    assert error_of(app_client.get("/api/puzzles?theme=zz"))[:2] == (404, "unknown_theme")
+    assert error_of(app_client.get("/api/puzzles/me"))[:2] == (401, "not_signed_in")
+
+
+def test_attempts_are_rate_limited(app_client: TestClient) -> None:
+    puzzle = next(iter(cat.catalogue().by_id.values()))
+    answers = [attempt(app_client, puzzle.id, list(puzzle.answer)) for _ in range(12)]
+    status, code, message = error_of(answers[-1])
+    assert (status, code) == (429, "rate_limited") and "20" in message
+    assert answers[-1].headers.get("Retry-After")
+
+
+def test_listing_by_game_and_theme(app_client: TestClient) -> None:
+    every = app_client.get("/api/puzzles").json()
+    assert every["total"] == 60 and every["games"] == ["mattis", "myllymatti"]
+    mattis = app_client.get("/api/puzzles?game=mattis&limit=5").json()
+    assert mattis["total"] == 30 and [p["game"] for p in mattis["puzzles"]] == ["mattis"] * 5
+    themed = app_client.get("/api/puzzles?theme=the-lead").json()
+    assert themed["total"] == sum("the-lead" in p.themes for p in cat.catalogue().by_id.values())
+    titles = app_client.get("/api/puzzles", headers={"Accept-Language": "de"}).json()["themes"]
+    assert all(t["title"] for t in titles) and {"id", "title"} == set(titles[0])

@@ -1,0 +1,233 @@
+"""The puzzles' API, ``/api/puzzles…``, and the page, ``/puzzles``.
+
+Before an attempt a player is sent the seat's view and nothing more
+(:func:`~.catalogue.public`); the attempt's answer says right or wrong and adds the
+answer, the explanation in the player's language, the themes and, for an account's first
+attempt, the rating change (an attempt is a match between the account and the puzzle:
+:mod:`~.store`).  Guests solve unrated.  Attempts are limited to
+:data:`ATTEMPTS_PER_MINUTE` an account (a guest: an address)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from tikki.i18n import _
+from tikki.server import web
+from tikki.server.accounts import ERRORS, Account, accounts_of, address_of
+from tikki.server.errors import STATUS, ApiError
+from tikki.server.puzzles.catalogue import Catalogue, Puzzle, catalogue, daily, public, solved
+from tikki.server.puzzles.store import PuzzleStore, Rated
+from tikki.server.quota import RateLimiter
+
+ATTEMPTS_PER_MINUTE = 20.0
+"""Attempts one account (a guest: one address) may make a minute."""
+ATTEMPT_BURST = 10.0
+PAGE = 100
+"""The most puzzles one listing gives."""
+
+STATUS.update({"unknown_puzzle": 404, "bad_attempt": 400, "unknown_theme": 404})
+
+PUZZLE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    400: {"model": ERRORS[400]["model"], "description": "bad_attempt: not the seat's moves"},
+    404: {"model": ERRORS[404]["model"], "description": "unknown puzzle, game or theme"},
+    429: {"model": ERRORS[400]["model"], "description": "rate_limited: too many attempts"},
+}
+
+
+class Attempt(BaseModel):
+    """The moves the player chose, in order (as many as the puzzle's ``moves``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    moves: list[Annotated[str, Field(max_length=80)]] = Field(min_length=1, max_length=8)
+
+
+def store_of(request: Request) -> PuzzleStore:
+    """The app's :class:`PuzzleStore` (made on first use)."""
+    found: PuzzleStore | None = getattr(request.app.state, "puzzles", None)
+    if found is None:
+        found = request.app.state.puzzles = PuzzleStore(request.app.state.manager.store.engine)
+    return found
+
+
+def _limiter(request: Request) -> RateLimiter:
+    found: RateLimiter | None = getattr(request.app.state, "puzzle_limits", None)
+    if found is None:
+        found = request.app.state.puzzle_limits = RateLimiter(ATTEMPTS_PER_MINUTE, ATTEMPT_BURST)
+    return found
+
+
+def _found(puzzle_id: str) -> Puzzle:
+    puzzle = catalogue().get(puzzle_id[:32])
+    if puzzle is None:
+        raise ApiError("unknown_puzzle", _("there is no puzzle {id!r}", id=puzzle_id[:32]))
+    return puzzle
+
+
+def _check_filters(found: Catalogue, game: str | None, theme: str | None) -> None:
+    if game is not None and game not in found.games():
+        raise ApiError("unknown_game", _("there are no puzzles of the game {game!r}", game=game))
+    if theme is not None and not any(theme in p.themes for p in found.by_id.values()):
+        raise ApiError("unknown_theme", _("no puzzle has the theme {theme!r}", theme=theme))
+
+
+router = APIRouter(prefix="/api/puzzles", tags=["puzzles"], responses=PUZZLE_ERRORS)
+"""The puzzles' API."""
+
+
+@router.get("")
+async def listing(
+    game: Annotated[str | None, Query(max_length=40)] = None,
+    theme: Annotated[str | None, Query(max_length=40)] = None,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=PAGE)] = PAGE,
+) -> dict[str, Any]:
+    """The puzzles (ids and games) of a game and/or a theme, and the games and themes there
+    are.  A theme is a hint: choosing one says something of the answers."""
+    from tikki.puzzles.words import THEMES, theme_title
+
+    found = catalogue()
+    _check_filters(found, game, theme)
+    chosen = found.select(game, theme)
+    present = {t for p in found.by_id.values() for t in p.themes}
+    return {
+        "total": len(chosen),
+        "puzzles": [{"id": p.id, "game": p.game} for p in chosen[offset : offset + limit]],
+        "games": found.games(),
+        "themes": [{"id": t, "title": theme_title(t)} for t in THEMES if t in present],
+    }
+
+
+@router.get("/daily")
+async def today(request: Request) -> dict[str, Any]:
+    """Today's puzzle, the same for everyone: chosen from the UTC date (it changes at
+    00:00 UTC), the games in turn."""
+    day = datetime.now(UTC).date()
+    puzzle = daily(catalogue(), day)
+    if puzzle is None:
+        raise ApiError("unknown_puzzle", _("there are no puzzles"))
+    return {"date": day.isoformat(), **await _shown(request, puzzle)}
+
+
+@router.get("/next")
+async def following(
+    request: Request,
+    game: Annotated[str | None, Query(max_length=40)] = None,
+    after: Annotated[str | None, Query(max_length=32)] = None,
+) -> dict[str, Any]:
+    """The next puzzle after ``after``: for an account, one it has not attempted, its
+    starting rating nearest the account's puzzle rating; for a guest, the next in order."""
+    found = catalogue()
+    _check_filters(found, game, None)
+    pool = found.select(game)
+    if not pool:
+        raise ApiError("unknown_puzzle", _("there are no puzzles"))
+    me = await accounts_of(request).current(request)
+    ids = [p.id for p in pool]
+    start = ids.index(after) + 1 if after in ids else 0
+    order = [p for p in pool[start:] + pool[:start] if p.id != after] or pool
+    if me is not None:
+        store = store_of(request)
+        done = await asyncio.to_thread(store.attempted, me.id)
+        mine = await asyncio.to_thread(store.player, me.id)
+        mu = 25.0 if mine is None else mine.mu
+        order = sorted(
+            [p for p in order if p.id not in done] or order, key=lambda p: abs(p.mu - mu)
+        )
+    return await _shown(request, order[0])
+
+
+@router.get("/me")
+async def mine(request: Request) -> dict[str, Any]:
+    """Your puzzle rating (``null`` before your first rated attempt)."""
+    me = await accounts_of(request).require(request)
+    rating = await asyncio.to_thread(store_of(request).player, me.id)
+    return {"name": me.name, "rating": None if rating is None else rating.json()}
+
+
+@router.get("/{puzzle_id}")
+async def one(puzzle_id: str, request: Request) -> dict[str, Any]:
+    """A puzzle as its solver meets it: the seat's view, nothing of the answer."""
+    return await _shown(request, _found(puzzle_id))
+
+
+async def _shown(request: Request, puzzle: Puzzle) -> dict[str, Any]:
+    """A puzzle before the attempt, and for an account whether its attempt would be rated."""
+    me = await accounts_of(request).current(request)
+    rated = False
+    if me is not None:
+        rated = puzzle.id not in await asyncio.to_thread(store_of(request).attempted, me.id)
+    return {**public(puzzle), "rated": rated}
+
+
+@router.post("/{puzzle_id}/attempt")
+async def attempt(puzzle_id: str, body: Attempt, request: Request) -> dict[str, Any]:
+    """Try the puzzle: right or wrong, then the answer, the explanation in your language,
+    the themes and, for an account's first attempt, the rating change."""
+    puzzle = _found(puzzle_id)
+    found = accounts_of(request)
+    me: Account | None = None
+    if await found.current(request) is not None:
+        me = await found.check_csrf(request)
+    key = f"a{me.id}" if me is not None else f"g{address_of(request)}"
+    _check_moves(puzzle, body.moves)
+    _limiter(request).spend(
+        key, lambda: _("you may try {n:g} puzzles a minute", n=ATTEMPTS_PER_MINUTE)
+    )
+    right = body.moves == list(puzzle.answer)
+    out: dict[str, Any] = {"id": puzzle.id, "right": right, **solved(puzzle)}
+    store = store_of(request)
+    if me is None:
+        rating = await asyncio.to_thread(store.puzzle_rating, puzzle)
+        return {**out, "rated": False, "puzzle_rating": rating.json(), "player": None}
+    rated = await asyncio.to_thread(store.attempt, me.id, puzzle, body.moves, right)
+    return {**out, **_rating_change(rated)}
+
+
+def _check_moves(puzzle: Puzzle, moves: list[str]) -> None:
+    """``bad_attempt`` unless the moves are as many as the answer's, the first legal."""
+    if len(moves) != len(puzzle.answer):
+        raise ApiError(
+            "bad_attempt",
+            _("this puzzle takes {n} moves, not {k}", n=len(puzzle.answer), k=len(moves)),
+        )
+    legal = [str(m) for m in puzzle.view.get("legal_moves", ())]
+    if moves[0] not in legal:
+        raise ApiError(
+            "bad_attempt",
+            _("{move!r} is not a move here: the moves are {moves}", move=moves[0][:20],
+              moves=", ".join(legal)),
+        )  # fmt: skip
+
+
+def _rating_change(rated: Rated) -> dict[str, Any]:
+    """The ratings after an account's attempt (``rated``: it was the first)."""
+    return {
+        "rated": rated.first,
+        "puzzle_rating": rated.puzzle.json(),
+        "player": {"before": rated.before.json(), "after": rated.after.json()},
+    }
+
+
+def pages() -> APIRouter:
+    """The puzzles page: ``/puzzles`` (the daily puzzle) and ``/puzzles/{id}``."""
+    routes = APIRouter(include_in_schema=False)
+
+    @routes.get("/puzzles")
+    async def page() -> Response:
+        return web.page("puzzles.html")
+
+    @routes.get("/puzzles/{puzzle_id}")
+    async def page_of(puzzle_id: str) -> Response:
+        return web.page("puzzles.html")
+
+    return routes
+
+
+__all__ = ["ATTEMPTS_PER_MINUTE", "pages", "router", "store_of"]
