@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 import tikki.server.friends.rows
 import tikki.server.names
+import tikki.server.notices.rows
 import tikki.server.puzzles.rows
 import tikki.server.ratings
 from tikki.cli import app

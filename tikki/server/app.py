@@ -7,6 +7,7 @@ own :class:`~tikki.server.tables.TableManager`; the protocol is ``docs/protocol.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -39,6 +40,9 @@ from tikki.server.friends import Friends, presence
 from tikki.server.friends import routes as friend_routes
 from tikki.server.lang import LanguageMiddleware
 from tikki.server.limits import BODY_TIMEOUT, MAX_MESSAGE, BodyLimit
+from tikki.server.notices import Notices, Notifier
+from tikki.server.notices import routes as notice_routes
+from tikki.server.notices.mail import SmtpSettings
 from tikki.server.outbox import TransportControl
 from tikki.server.puzzles import routes as puzzle_routes
 from tikki.server.quota import Policy, Throttles
@@ -155,6 +159,7 @@ def create_app(
     app.state.chat = chat.Chat(manager.store.engine)
     app.state.ratings = ratings.Ratings(manager.store.engine)
     app.state.friends = Friends(manager.store.engine)
+    app.state.notices = Notifier(Notices(manager.store.engine), SmtpSettings.from_env(os.environ))
     manager.on_finished = app.state.ratings.finished
     app.state.max_message = max_message
     app.state.body_timeout = body_timeout
@@ -177,6 +182,7 @@ def create_app(
     app.include_router(friend_routes.router)
     app.include_router(puzzle_routes.router)
     app.include_router(puzzle_routes.pages())
+    app.include_router(notice_routes.router)
     app.include_router(ws.router)
     app.include_router(presence.router)
     app.include_router(web.router)

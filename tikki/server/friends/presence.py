@@ -23,6 +23,7 @@ from tikki.i18n import _
 from tikki.server.accounts import SESSION_COOKIE, Accounts
 from tikki.server.errors import ApiError
 from tikki.server.friends.store import BEAT, Friends
+from tikki.server.notices.live import Feed
 from tikki.server.quota import Throttles, client_key
 from tikki.server.relay import SECRET
 
@@ -141,8 +142,11 @@ async def _serve(websocket: WebSocket, friends: Friends, account: int) -> None:
     """Send the list, then again whenever it changes, until the client goes."""
     reader = asyncio.create_task(_drain(websocket))
     last = ""
+    feed = Feed(websocket, account)  # the account's new notices
     try:
         while not reader.done():
+            with contextlib.suppress(Exception):
+                await feed.send_new()
             with contextlib.suppress(Exception):  # a database hiccup: try again next time
                 listing = await asyncio.to_thread(friends.listing, account)
                 digest = friends.digest_of(listing)

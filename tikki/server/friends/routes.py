@@ -25,6 +25,7 @@ from tikki.server.accounts import ERRORS, Account, accounts_of, address_of, skel
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.friends.blocks import friends_of
 from tikki.server.friends.store import Friends, Person
+from tikki.server.notices import notify
 from tikki.server.quota import RateLimiter
 from tikki.server.tables import NewTable, TableManager
 from tikki.server.tables.creation import check_game
@@ -248,6 +249,8 @@ async def challenge(body: Challenge, request: Request) -> dict[str, Any]:
     )
     options = body.model_dump(exclude={"name"})
     challenge_id = await asyncio.to_thread(friends.add_challenge, me.id, other.id, options)
+    told = {"from": me.name, "game": body.game, "challenge": challenge_id}
+    await notify(request.app, other.id, "challenge", told, sender=me.id)
     found = await asyncio.to_thread(friends.challenge, challenge_id)
     assert found is not None
     return _public(found)

@@ -1,0 +1,212 @@
+"""Notices: stored per account, delivered live over ``/ws/account`` to that account
+only, listed and marked read over HTTP; a challenge notifies the challenged; a blocked
+account's notices are dropped; a correspondence table's ``your_turn`` is not stored
+twice while unread; e-mail goes through a real local SMTP server (aiosmtpd) when the
+host configured it, in the account's language, and never by default."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from tests._server import TestClient, app_state, client, error_of
+from tests.test_server_friends import call, csrf, person
+from tikki.server.notices import KINDS, notify
+from tikki.server.notices.mail import SmtpSettings
+from tikki.server.notices.store import KEEP
+
+
+def notices(c: TestClient) -> dict[str, Any]:
+    r = c.get("/api/notices")
+    assert r.status_code == 200, r.text
+    found: dict[str, Any] = r.json()
+    return found
+
+
+def account_id(c: TestClient) -> int:
+    """The signed-in account's id, as the server stores it."""
+    state = app_state(c)
+    token = c.cookies["tikki_session"]
+    found = state.accounts._session(token)
+    assert found is not None
+    return int(found.id)
+
+
+def send(c: TestClient, account: int, kind: str, data: dict[str, Any], **kw: Any) -> None:
+    """Call :func:`notify` on the app's loop, as a feature does."""
+    assert c.portal is not None, "the client of the with block"
+    c.portal.call(lambda: notify(c.app, account, kind, data, **kw))
+
+
+def settle(c: TestClient) -> None:
+    """Wait for the mails being sent."""
+    assert c.portal is not None
+    c.portal.call(app_state(c).notices.settle)
+
+
+def test_stored_listed_and_marked_read(tmp_path: Path) -> None:
+    with client(tmp_path) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        send(guest, account_id(anna), "your_turn", {"table": "t1", "game": "mattis"})
+        send(guest, account_id(anna), "tournament_start", {"tournament": "x", "name": "Cup"})
+        mine = notices(anna)
+        assert mine["unread"] == 2 and mine["mail"] is False
+        assert [n["kind"] for n in mine["notices"]] == ["tournament_start", "your_turn"]
+        assert notices(ben) == {"unread": 0, "notices": [], "mail": False}
+        first = mine["notices"][1]["id"]
+        # another account cannot mark them read
+        r = ben.post("/api/notices/read", json={"ids": [first]}, headers=csrf(ben))
+        assert r.status_code == 200 and notices(anna)["unread"] == 2
+        r = anna.post("/api/notices/read", json={"ids": [first]}, headers=csrf(anna))
+        assert r.json()["unread"] == 1
+        assert [n["read"] for n in r.json()["notices"]] == [False, True]
+        r = anna.post("/api/notices/read", json={"ids": None}, headers=csrf(anna))
+        assert r.json()["unread"] == 0
+        assert error_of(anna.post("/api/notices/read", json={}))[:2] == (403, "csrf")
+        assert error_of(guest.get("/api/notices"))[:2] == (401, "not_signed_in")
+        with pytest.raises(ValueError, match="unknown notice kind"):
+            send(guest, account_id(anna), "spam", {})
+        assert set(KINDS) >= {"your_turn", "challenge", "tournament_start"}
+
+
+def test_your_turn_once_while_unread_and_kept_short(tmp_path: Path) -> None:
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        me = account_id(anna)
+        for _ in range(3):
+            send(guest, me, "your_turn", {"table": "t1", "game": "mattis"})
+        send(guest, me, "your_turn", {"table": "t2", "game": "mattis"})
+        assert notices(anna)["unread"] == 2
+        anna.post("/api/notices/read", json={"ids": None}, headers=csrf(anna))
+        send(guest, me, "your_turn", {"table": "t1", "game": "mattis"})
+        assert notices(anna)["unread"] == 1
+        store = app_state(anna).notices.store
+        for n in range(KEEP + 5):
+            store.add(me, "tournament_start", {"name": str(n)})
+        assert len(store.after(me, 0)) == 50 and store.newest(me) > KEEP
+        kept = store.listing(me, KEEP + 10)["notices"]  # 3 your_turn and names 0-4 went
+        assert len(kept) == KEEP and kept[-1]["data"] == {"name": "5"}
+
+
+def receive_notice(ws: Any) -> dict[str, Any]:
+    """The next ``notice`` message of an account socket (the friends' lists skipped)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "notice":
+            return message
+
+
+def test_delivered_live_to_that_account_only(tmp_path: Path) -> None:
+    with client(tmp_path) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        with (
+            anna.websocket_connect("/ws/account") as ws_a,
+            ben.websocket_connect("/ws/account") as ws_b,
+        ):
+            assert ws_a.receive_json()["type"] == "friends"
+            assert ws_b.receive_json()["type"] == "friends"
+            r = call(ben, "/challenges", {"name": "Anna", "game": "myllymatti"})
+            assert r.status_code == 201, r.text
+            send(guest, account_id(ben), "your_turn", {"table": "t9", "game": "mattis"})
+            got = receive_notice(ws_a)
+            assert got["notice"]["kind"] == "challenge" and got["unread"] == 1
+            assert got["notice"]["data"]["from"] == "Ben"
+            assert got["notice"]["data"]["challenge"] == r.json()["id"]
+            mine = receive_notice(ws_b)["notice"]
+            assert mine["kind"] == "your_turn" and mine["data"]["table"] == "t9"
+        assert [n["kind"] for n in notices(anna)["notices"]] == ["challenge"]
+        assert [n["kind"] for n in notices(ben)["notices"]] == ["your_turn"]
+
+
+def test_the_blocked_cannot_notify(tmp_path: Path) -> None:
+    with client(tmp_path) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        assert call(anna, "/block", {"name": "Ben"}).status_code == 200
+        assert error_of(call(ben, "/challenges", {"name": "Anna", "game": "myllymatti"}))[1] == (
+            "blocked"
+        )
+        data = {"from": "Ben", "game": "mattis", "challenge": "x"}
+        send(guest, account_id(anna), "challenge", data, sender=account_id(ben))
+        assert notices(anna)["unread"] == 0
+        send(guest, account_id(anna), "your_turn", {"table": "t1"})  # no sender: the server's
+        assert notices(anna)["unread"] == 1
+
+
+class Inbox:
+    """The messages a local SMTP server received."""
+
+    def __init__(self) -> None:
+        self.messages: list[Any] = []
+
+    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
+        self.messages.append(envelope)
+        return "250 OK"
+
+
+def wait_for(inbox: Inbox, count: int) -> None:
+    """Until the inbox holds ``count`` messages (bounded; never a timing check)."""
+    deadline = time.monotonic() + 15
+    while len(inbox.messages) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_email_through_a_local_smtp_server(tmp_path: Path) -> None:
+    inbox = Inbox()
+    port = free_port()
+    server = Controller(inbox, hostname="127.0.0.1", port=port)
+    server.start()
+    try:
+        env = {
+            "TIKKI_SMTP_HOST": "127.0.0.1",
+            "TIKKI_SMTP_PORT": str(port),
+            "TIKKI_SMTP_STARTTLS": "0",
+            "TIKKI_SMTP_FROM": "tikki@example.org",
+            "TIKKI_SITE_URL": "https://cards.example.org/",
+        }
+        with client(tmp_path) as guest:
+            anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+            notifier = app_state(anna).notices
+            notifier.smtp = SmtpSettings.from_env(env)
+            headers = {**csrf(anna), "Accept-Language": "fi"}
+            bad = anna.post("/api/notices/email", json={"address": "anna"}, headers=headers)
+            assert error_of(bad)[:2] == (400, "bad_email") and "anna" in error_of(bad)[2]
+            r = anna.post("/api/notices/email", json={"address": "anna@example.org"},
+                          headers=headers)  # fmt: skip
+            assert r.json() == {"address": "anna@example.org", "wanted": True, "mail": True}
+            assert ben.get("/api/notices/email").json()["address"] is None  # never another's
+            assert "anna@example.org" not in ben.get("/api/friends").text
+            send(guest, account_id(anna), "your_turn", {"table": "t5", "game": "mattis"})
+            send(guest, account_id(ben), "your_turn", {"table": "t5", "game": "mattis"})  # no mail
+            settle(guest)
+            wait_for(inbox, 1)
+            assert len(inbox.messages) == 1
+            mail = inbox.messages[0]
+            assert mail.rcpt_tos == ["anna@example.org"]
+            text = mail.content.decode()
+            assert "https://cards.example.org/table/t5" in text
+            assert "Subject: tikki:" in text and "t5" in text
+            # a server whose SMTP does not answer logs, and the notice is still stored
+            notifier.smtp = SmtpSettings("127.0.0.1", 1, "tikki@example.org", starttls=False)
+            send(guest, account_id(anna), "tournament_start", {"name": "Cup"})
+            settle(guest)
+            assert notices(anna)["unread"] == 2 and len(inbox.messages) == 1
+    finally:
+        server.stop()
+
+
+def test_email_is_off_by_default() -> None:
+    assert SmtpSettings.from_env({}) is None
+    on = SmtpSettings.from_env({"TIKKI_SMTP_HOST": "mail.example.org"})
+    assert on is not None and on.port == 587 and on.starttls
