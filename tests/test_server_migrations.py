@@ -27,7 +27,12 @@ assert tikki.server.names and tikki.server.ratings  # their tables are the model
 
 SUMMARIES = "tikki_table_summaries"
 """The first table added after the start-up code that made schemas without revisions."""
-ADDED = {SUMMARIES, *tikki.server.friends.rows.TABLES, *tikki.server.puzzles.rows.TABLES}
+ADDED = {
+    SUMMARIES,
+    *tikki.server.friends.rows.TABLES,
+    *tikki.server.puzzles.rows.TABLES,
+    *tikki.server.notices.rows.TABLES,
+}
 """Every table added after that start-up code (each by its own revision)."""
 
 
