@@ -509,6 +509,32 @@ def history_of(
     return entries[:]
 
 
+def hand_on(parent: Chronicled, child: Chronicled, moves: int, child_moves: int) -> bool:
+    """Move ``parent``'s built history (its ``_history_book``) to ``child``, a copy of
+    ``parent`` played on (``moves`` and ``child_moves``: how many moves each has played),
+    so that ``child``'s views extend it by the moves since instead of building it again
+    (the web server plays each move on a copy and swaps the copy in).  ``parent`` builds
+    its own again if it is asked for a history after this.
+
+    Nothing moves, and it returns ``False``, where ``child`` has a history of its own
+    already, ``parent`` has none, or ``child`` is not ``parent`` played on: fewer moves or
+    events, a past of its own, or not the same events so far (their last shared one is
+    not the same record).
+    """
+    book = parent._history_book
+    if book is None or child._history_book is not None or child_moves < moves:
+        return False
+    mine, theirs = parent._event_log, child._event_log
+    shared = len(mine)
+    if len(theirs) < shared or child._sampled_past is not parent._sampled_past:
+        return False
+    if shared and theirs[shared - 1] is not mine[shared - 1]:
+        return False
+    child._history_book = book
+    parent._history_book = None
+    return True
+
+
 def _extend_own(
     state: Chronicled,
     kept: Chapter,

@@ -521,6 +521,14 @@ class State(ABC):
     def clone(self) -> State:
         """An independent copy."""
 
+    def take_history(self, parent: State) -> None:
+        """Take over the history ``parent`` built for its views, where this state is a
+        copy of ``parent`` played on (the web server plays each move on a copy and swaps
+        it in): this state's views then extend it by the moves since instead of building
+        it again, and ``parent`` builds its own again if asked.  The views are the same
+        either way; a game that keeps no built history ignores it."""
+        return
+
     @abstractmethod
     def history(self, seat: int | None) -> list[JSON]:
         """The move history as ``seat`` sees it (docs/design.md: view ``history``)."""

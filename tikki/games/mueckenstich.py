@@ -58,6 +58,7 @@ from tikki.core import (
     MoveGrammar,
     OptionSpec,
     RulesError,
+    State,
     TableState,
     illegal,
     register,
@@ -69,6 +70,7 @@ from tikki.events import (
     Event,
     Past,
     deal_event,
+    hand_on,
     history_of,
     over_event,
     past_of,
@@ -1038,6 +1040,11 @@ class MueckenstichState(TableState):
         self._start_round()
 
     # --- views --------------------------------------------------------------------------
+
+    def take_history(self, parent: State) -> None:
+        """Take over ``parent``'s built history (:func:`tikki.events.hand_on`)."""
+        if isinstance(parent, MueckenstichState):
+            hand_on(parent, self, len(parent._moves), len(self._moves))
 
     def history(self, seat: Any) -> list[JSON]:
         """Every move with its seat and events; another seat's discard reads ``discard ?``."""

@@ -19,11 +19,21 @@ from tikki.core import (
     Game,
     OptionSpec,
     RulesError,
+    State,
     TableState,
     shedding_bounds,
     shedding_outcome,
 )
-from tikki.events import Book, Event, Past, falls_event, history_of, out_event, over_event
+from tikki.events import (
+    Book,
+    Event,
+    Past,
+    falls_event,
+    hand_on,
+    history_of,
+    out_event,
+    over_event,
+)
 from tikki.i18n import _ as _t
 
 T = TypeVar("T")
@@ -224,6 +234,12 @@ class SheddingState(TableState):
         """Every move with its seat and events (:meth:`_entry`, then the events of
         ``_event_log``)."""
         return history_of(self, seat, len(self._hist), CARD_TEXT)
+
+    def take_history(self, parent: State) -> None:
+        """Take over ``parent``'s built history (:func:`tikki.events.hand_on`)."""
+        if type(parent) is type(self):
+            assert isinstance(parent, SheddingState)
+            hand_on(parent, self, len(parent._hist), len(self._hist))
 
     def _reveal_end(self) -> JSON:
         """The keys that end ``reveal()``: the seed and deal, trump, the end, the moves."""

@@ -50,7 +50,8 @@ class Ledger:
         the move waits for its group commit, before it is stored; ``person``: a person
         made it and waits (acknowledged first in its group commit)."""
         self.registry.check_owned(table)
-        state = table.state.clone()
+        parent = table.state
+        state = parent.clone()
         try:
             state.play(move)
         except IllegalMove as err:
@@ -60,6 +61,7 @@ class Ledger:
         write = MoveWrite(table.id, table.seq, seat, state.moves[-1], outcome,
                           None if state.is_over else state.current_player, by_person)  # fmt: skip
         await self._store(table, write, queued, person)
+        state.take_history(parent)  # its views extend the parent's history by the move
         table.state = state
         table.seq += 1
         table.turn_since = table.last_move = self.clock()
