@@ -41,6 +41,7 @@ import { GAMES as DECLARED } from "./games.js";
  * @property {Record<string, {games: number, first: number, last: number, average_points: number | null}>} statistics
  * by game
  * @property {PlayedGame[]} games
+ * @property {{rating: number, attempts: number} | null} [puzzle_rating] the puzzle rating
  */
 
 /** @typedef {{bot: string, label: string, rating: number}} BotLine a bot level's anchored rating */
@@ -336,6 +337,12 @@ async function main() {
     }
     heading.textContent = answer.name;
     renderRatings(/** @type {HTMLElement} */ (document.getElementById("ratings")), answer);
+    const puzzles = /** @type {HTMLElement} */ (document.getElementById("puzzle-rating"));
+    puzzles.hidden = !answer.puzzle_rating;
+    if (answer.puzzle_rating) {
+      const { rating, attempts } = answer.puzzle_rating;
+      puzzles.textContent = _("Puzzle rating: {rating} ({n} puzzles tried)", { rating: signed(rating), n: attempts });
+    }
     renderGames(/** @type {HTMLElement} */ (document.getElementById("games")), answer.games);
     const shown = game || answer.games.find((/** @type {PlayedGame} */ g) => g.rating_change)?.game || answer.games[0]?.game || FEATURED;
     const board = await renderBoard(/** @type {HTMLElement} */ (document.getElementById("board")), shown);

@@ -1,0 +1,279 @@
+// @ts-check
+// The puzzles page: /puzzles shows today's puzzle, /puzzles/{id} one puzzle. The position
+// is the seat's view (the server sends nothing more before the attempt), drawn by the
+// game's own renderer as at the table; a card of the hand (or a move button) is the
+// attempt. The answer then says right or wrong, the explanation in the page's language,
+// the themes and, for an account's first attempt, the rating change.
+import { esc, seatLabel, YOU } from "./api.js";
+import { cookie, whoAmI } from "./account.js";
+import { cardChip, cardName, cardSVG, isCard, sortCards } from "./cards.js";
+import { $, $button } from "./dom.js";
+import { GAMES } from "./games.js";
+import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
+import { buttonLabel, classify, moveChips, moveForSelection } from "./moves.js";
+import { loaded, ready, rendererOf } from "./renderers.js";
+import { renderSeats } from "./replay/seats.js";
+import { signed } from "./words.js";
+
+/**
+ * @typedef {object} Shown A puzzle before the attempt (GET /api/puzzles/…).
+ * @property {string} id
+ * @property {string} game
+ * @property {number} players
+ * @property {number} seat
+ * @property {number} moves how many moves the answer takes
+ * @property {any} view the seat's view
+ * @property {boolean} rated whether an attempt now is rated
+ * @property {string} [date] the daily puzzle's UTC date
+ */
+
+/** @typedef {{rating: number, mu: number, sigma: number, attempts: number, provisional: boolean}} Rating */
+
+/**
+ * @typedef {object} Verdict The attempt's answer (POST /api/puzzles/{id}/attempt).
+ * @property {boolean} right
+ * @property {string[]} answer
+ * @property {string} explanation
+ * @property {{id: string, title: string}[]} themes
+ * @property {boolean} rated
+ * @property {Rating} puzzle_rating
+ * @property {{before: Rating, after: Rating} | null} player
+ */
+
+const pz = {
+  /** @type {Shown | null} */
+  shown: null,
+  /** @type {string[]} the moves chosen so far */
+  chosen: [],
+  /** @type {string[]} cards selected for a move of several cards */
+  selected: [],
+  done: false,
+};
+
+/** The signed-in account (null: a guest). @type {{name: string} | null} */
+let account = null;
+
+/**
+ * GET or POST to the puzzles' API; the answer, or an Error with the server's words.
+ * @param {string} path
+ * @param {object} [body]
+ * @returns {Promise<any>}
+ */
+async function call(path, body) {
+  /** @type {Record<string, string>} */
+  const headers = { "Accept-Language": acceptLanguage() };
+  if (body) {
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRF-Token"] = cookie("tikki_csrf");
+  }
+  const r = await fetch(`/api/puzzles${path}`, body ? { method: "POST", headers, body: JSON.stringify(body) } : { headers });
+  const answer = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(answer?.detail?.message ?? _("Something went wrong."));
+  return answer;
+}
+
+/** @param {string} text an error to show */
+function notice(text) {
+  const box = $("#notice");
+  box.className = "notice error";
+  box.textContent = text;
+  box.hidden = false;
+}
+
+/** The seats' names as the page says them: "You" for the solver. @param {Shown} p */
+function names(p) {
+  return Array.from({ length: p.players }, (_x, s) => (s === p.seat ? YOU : seatLabel(s)));
+}
+
+/** Draw the puzzle's position and the hand to play from. */
+function draw() {
+  const p = /** @type {Shown} */ (pz.shown);
+  if (!loaded()) {
+    ready.then(draw);
+    return;
+  }
+  const R = rendererOf(p.game);
+  const who = names(p);
+  const legal = pz.done ? [] : p.view.legal_moves ?? [];
+  const ctx = { names: who, plainNames: who, mySeat: p.seat, legal, outcome: null, memoryAids: false };
+  const tableView = R.tableView ? R.tableView(p.view, ctx) : p.view;
+  const title = GAMES[p.game]?.title ?? p.game;
+  $("#puzzle-title").textContent = p.date ? _("Today's puzzle · {date}", { date: p.date }) : _("Puzzle {id}", { id: p.id });
+  $("#puzzle-task").textContent =
+    p.moves > 1
+      ? _("{game}: your move. Find the {n} moves that cannot lose, wherever the hidden cards lie.", { game: title, n: p.moves })
+      : _("{game}: your move. Find the move that cannot lose, wherever the hidden cards lie.", { game: title });
+  $("#puzzle-rated").textContent = p.rated
+    ? _("Rated: your first try at this puzzle counts.")
+    : account
+      ? _("Not rated: only your first try at a puzzle counts.")
+      : _("Not rated: sign in to have a puzzle rating.");
+  $("#puzzle").classList.toggle("done", pz.done);
+  renderSeats(p.view, R, ctx, who, p.players);
+  $("#centre").innerHTML = R.centre(tableView, ctx);
+  drawHand(p, legal);
+  document.body.dataset.puzzle = p.id;
+}
+
+/**
+ * The hand's cards as buttons, and the moves that are no card as buttons.
+ * @param {Shown} p
+ * @param {string[]} legal
+ */
+function drawHand(p, legal) {
+  const { single, multi, buttons } = classify(legal);
+  const inMulti = new Set(multi.flatMap(([cards]) => cards));
+  const hand = sortCards(p.view.hand ?? []);
+  $("#hand").innerHTML = hand
+    .map((card) => {
+      const playable = single.has(card) || inMulti.has(card);
+      const cls = ["card", "hand-card", playable ? "legal" : "dim", pz.selected.includes(card) ? "chosen" : ""].join(" ");
+      const label = playable ? _("play {card}", { card: cardName(card) }) : cardName(card);
+      return `<li><button type="button" class="${cls.trim()}" data-card="${esc(card)}" aria-label="${esc(label)}" title="${esc(
+        label,
+      )}"${playable ? "" : ' aria-disabled="true"'}>${cardSVG(card)}</button></li>`;
+    })
+    .join("");
+  const parts = buttons.map((m) => `<button type="button" class="move-btn" data-move="${esc(m)}">${buttonLabel(m)}</button>`);
+  if (multi.length && pz.selected.length) {
+    const move = moveForSelection(pz.selected, legal);
+    parts.push(`<button type="button" id="play-selected"${move ? ` data-move="${esc(move)}"` : " disabled"}>${esc(_("Play"))}</button>`);
+  }
+  $("#actions").innerHTML = parts.join("");
+}
+
+/** A card of the hand was clicked: its move, or a card of a move of several.
+ * @param {string} card */
+function onCard(card) {
+  const legal = /** @type {Shown} */ (pz.shown).view.legal_moves ?? [];
+  const { single, multi } = classify(legal);
+  if (!multi.some(([cards]) => cards.includes(card)) && single.has(card)) return choose(/** @type {string} */ (single.get(card)));
+  const i = pz.selected.indexOf(card);
+  if (i >= 0) pz.selected.splice(i, 1);
+  else pz.selected.push(card);
+  const alone = moveForSelection(pz.selected, legal);
+  if (alone && !multi.some(([cards]) => cards.length > pz.selected.length && pz.selected.every((c) => cards.includes(c)))) {
+    return choose(alone);
+  }
+  draw();
+}
+
+/** The player chose a move: the attempt once it has as many moves as the answer.
+ * @param {string} move */
+async function choose(move) {
+  const p = /** @type {Shown} */ (pz.shown);
+  if (pz.done) return;
+  pz.chosen.push(move);
+  pz.selected = [];
+  if (pz.chosen.length < p.moves) return draw();
+  pz.done = true;
+  draw();
+  try {
+    showVerdict(await call(`/${encodeURIComponent(p.id)}/attempt`, { moves: pz.chosen }));
+  } catch (err) {
+    pz.done = false;
+    pz.chosen = [];
+    notice(/** @type {Error} */ (err).message);
+    draw();
+  }
+}
+
+/** @param {Verdict} v */
+function showVerdict(v) {
+  const box = $("#verdict");
+  box.hidden = false;
+  box.className = `panel verdict ${v.right ? "right" : "wrong"}`;
+  $("#verdict-title").textContent = v.right ? _("Right!") : _("Not this time.");
+  $("#verdict-answer").innerHTML = _("The answer: {move}", { move: v.answer.map(moveChips).join(" ") });
+  const explanation = $("#verdict-explanation");
+  explanation.innerHTML = withChips(v.explanation);
+  explanation.dataset.text = v.explanation;
+  markHand(v);
+  const rating = $("#verdict-rating");
+  if (v.player && v.rated) {
+    const d = v.player.after.rating - v.player.before.rating;
+    rating.innerHTML = esc(_("Your puzzle rating: {after} ({change})", { after: signed(v.player.after.rating), change: signed(d, true) }));
+    rating.className = d >= 0 ? "up" : "down";
+  } else {
+    rating.className = "muted";
+    rating.textContent = v.player ? _("Not rated: only your first try at a puzzle counts.") : _("Not rated: sign in to have a puzzle rating.");
+  }
+  rating.append(" ", _("This puzzle's rating: {rating}", { rating: signed(v.puzzle_rating.rating) }));
+  const themes = $("#verdict-themes");
+  themes.replaceChildren();
+  if (v.themes.length) themes.append(_("Themes:"), " ");
+  for (const t of v.themes) {
+    const span = document.createElement("span");
+    span.className = "theme";
+    span.textContent = t.title;
+    themes.append(span);
+  }
+  $button("#next-puzzle").focus();
+}
+
+/** A text with its card codes (`5C`, `TS`) drawn as the table's card chips (HTML).
+ * @param {string} text */
+function withChips(text) {
+  return text
+    .split(/(\s+|[,.;:()])/)
+    .map((word) => (isCard(word) ? cardChip(word) : esc(word)))
+    .join("");
+}
+
+/** Mark the answer's cards in the hand, and a wrong choice's.
+ * @param {Verdict} v */
+function markHand(v) {
+  const answer = new Set(v.answer.flatMap((m) => m.split("+")));
+  const chosen = new Set(pz.chosen.flatMap((m) => m.split("+")));
+  for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand [data-card]"))) {
+    const card = button.dataset.card ?? "";
+    button.classList.toggle("answer", answer.has(card));
+    button.classList.toggle("missed", chosen.has(card) && !answer.has(card));
+  }
+}
+
+/** Load and show a puzzle. @param {string} path the API's path (/daily, /{id}, /next?…) */
+async function open(path) {
+  try {
+    pz.shown = await call(path);
+  } catch (err) {
+    notice(/** @type {Error} */ (err).message);
+    return;
+  }
+  pz.chosen = [];
+  pz.selected = [];
+  pz.done = false;
+  $("#verdict").hidden = true;
+  $("#notice").hidden = true;
+  const p = /** @type {Shown} */ (pz.shown);
+  const url = p.date ? "/puzzles" : `/puzzles/${encodeURIComponent(p.id)}`;
+  if (location.pathname !== url) history.replaceState(null, "", url + location.search);
+  draw();
+}
+
+document.addEventListener("click", (ev) => {
+  const target = /** @type {HTMLElement} */ (ev.target);
+  const card = /** @type {HTMLElement | null} */ (target.closest("#hand [data-card]"));
+  if (card && !pz.done && card.getAttribute("aria-disabled") !== "true") return onCard(card.dataset.card ?? "");
+  const move = /** @type {HTMLElement | null} */ (target.closest("#actions [data-move]"));
+  if (move && !pz.done) return choose(move.dataset.move ?? "");
+  if (target.closest("#next-puzzle") && pz.shown) {
+    open(`/next?after=${encodeURIComponent(pz.shown.id)}&game=${encodeURIComponent(pz.shown.game)}`);
+  }
+});
+
+async function main() {
+  translatePage();
+  languageSwitcher(document.querySelector(".topbar"));
+  account = await whoAmI().catch(() => null);
+  const link = document.getElementById("account-link");
+  if (link && account) {
+    link.textContent = account.name;
+    link.setAttribute("href", `/players/${encodeURIComponent(account.name)}`);
+    link.removeAttribute("data-i18n");
+  }
+  const match = location.pathname.match(/\/puzzles\/([^/?#]+)/);
+  await open(match ? `/${encodeURIComponent(decodeURIComponent(match[1]))}` : "/daily");
+}
+
+main();
