@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from tikki.server import botplay
 from tikki.server.db import StoredSeat, now
 from tikki.server.errors import ApiError
 from tikki.server.outbox import Outbox
+from tikki.server.tables.texts import HistoryText, state_text
 
 EXPIRED = 4410
 """The close code of a connection to a table that expired while waiting for players."""
@@ -179,6 +179,9 @@ class Table:
     """When each seated person last made an authenticated request (their presence)."""
     account_seats: set[int] = field(default_factory=set)
     """The seats an account holds (their people are no guests)."""
+    history_texts: dict[int | None, HistoryText] = field(default_factory=dict, repr=False)
+    """Each seat's history as last sent, entry by entry (:mod:`.texts`: a state message
+    encodes only the entries new since)."""
 
     def expires(self) -> datetime | None:
         """When this table is removed unless something happens (``None``: finished).
@@ -381,7 +384,10 @@ class Table:
                     if conn.lang not in publics:
                         publics[conn.lang] = self.public()
                     message = self.state_message(conn.seat, publics[conn.lang])
-                text = json.dumps(message)
+                kept = self.history_texts.get(conn.seat)
+                if kept is None:
+                    kept = self.history_texts[conn.seat] = HistoryText()
+                text = state_text(message, kept)
                 texts[conn.seat, conn.lang] = text
             conn.push(text, state=True)
 
