@@ -149,17 +149,65 @@ def _seq_text(low: int, length: int) -> str:
     return text
 
 
+_P1_KEY: tuple[int, ...] = tuple(_PHASE1_POS[c] for c in range(52))
+"""Each card's place in phase 1's order (rank, then suit)."""
+_P1_TEXT: tuple[str, ...] = tuple(CARD_TEXT[c] for c in _PHASE1_ORDER)
+"""The card texts in phase 1's order: ``_P1_TEXT[_P1_KEY[c]]`` is ``c``'s text."""
+_P1_SLOUGH_TEXT: tuple[str, ...] = tuple(_SLOUGH_TEXT[c] for c in _PHASE1_ORDER)
+"""The slough moves in phase 1's order, as :data:`_P1_TEXT`."""
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 _NOT_ACES = sum(1 << c for c in range(52) if RANK_OF[c] != 12)
 """The cards that may link to the next int: all but the aces (the next int is a new suit)."""
 _SUIT_MASK: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for r in range(13)) for s in range(4))
+
+
+def _beat_mask(trump: int, hi: int) -> int:
+    """The cards that beat a top play whose highest card is ``hi`` (AM-11): higher cards
+    of its suit, and any trump when it is not of trumps (``trump`` -1: none yet)."""
+    suit = SUIT_OF[hi]
+    beat = _SUIT_MASK[suit] & ~((2 << hi) - 1)
+    if suit != trump and trump >= 0:
+        beat |= _SUIT_MASK[trump]
+    return beat
+
+
+_BEAT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_beat_mask(trump, hi) for hi in range(52)) for trump in (0, 1, 2, 3, -1)
+)
+"""``_BEAT[trump][hi]``: :func:`_beat_mask` as a table (``trump`` -1 is the last row)."""
 _TWO_TEXT: tuple[str, ...] = tuple(run_text(c, 2) if RANK_OF[c] <= 11 else "" for c in range(52))
 _THREE_TEXT: tuple[str, ...] = tuple(run_text(c, 3) if RANK_OF[c] <= 10 else "" for c in range(52))
+
+
+_RUNS_MEMO: dict[int, list[str]] = {}
+""":func:`_run_texts`' lists of two or more lowest cards, by ``twos << 52 | threes``."""
+_RUNS_MEMO_SIZE = 1 << 16
+"""At most this many lists in :data:`_RUNS_MEMO` (then it starts again, empty)."""
 
 
 def _run_texts(out: list[str], twos: int, threes: int) -> None:
     """Append the texts of the sequences whose lowest cards are the bits of ``twos`` (of
     two cards) and ``threes`` (of three), ordered by lowest card, then length."""
+    rest = twos | threes
+    if not rest & (rest - 1):  # one lowest card, the common case
+        c = rest.bit_length() - 1
+        if twos:
+            out.append(_TWO_TEXT[c])
+        if threes:
+            out.append(_THREE_TEXT[c])
+        return
+    key = twos << 52 | threes
+    texts = _RUNS_MEMO.get(key)
+    if texts is None:
+        if len(_RUNS_MEMO) >= _RUNS_MEMO_SIZE:
+            _RUNS_MEMO.clear()
+        texts = _RUNS_MEMO[key] = []
+        _append_runs(texts, twos, threes)
+    out.extend(texts)
+
+
+def _append_runs(out: list[str], twos: int, threes: int) -> None:
+    """:func:`_run_texts` worked out bit by bit."""
     rest = twos | threes
     while rest:
         bit = rest & -rest
@@ -185,6 +233,14 @@ def _run_pairs(twos: int, threes: int) -> list[tuple[int, int]]:
             out.append((c, 3))
     return out
 
+
+_RUN_CARDS: dict[str, tuple[int, ...]] = {
+    run_text(c, k): tuple(range(c, c + k))
+    for k in (2, 3)
+    for c in range(52)
+    if RANK_OF[c] <= 12 - k + 1
+}
+"""The cards of each sequence's text (AM-10), low to high."""
 
 _MASK_TEXT: dict[int, str] = {}
 
@@ -482,19 +538,19 @@ class MattisState(SheddingState):
         return self._phase == COLLECT and self._lap_left > 0
 
     def _apply(self, move: str) -> None:
-        if self._phase == COLLECT:
-            if self._lap_left:
-                self._lap(-1 if move == "pass" else TEXT_CARD[move[7:]], move)
+        if self._phase == SHED:  # most moves: phase 2's
+            if move == "take":
+                self._take()
             else:
-                self._collect(-1 if move == "stock" else TEXT_CARD[move], move)
-        elif move == "take":
-            self._take()
+                card = TEXT_CARD.get(move, -1)
+                if card >= 0:
+                    self._shed([card], move)
+                else:
+                    self._shed(list(_RUN_CARDS[move]), move)
+        elif self._lap_left:
+            self._lap(-1 if move == "pass" else TEXT_CARD[move[7:]], move)
         else:
-            card = TEXT_CARD.get(move, -1)
-            if card >= 0:
-                self._shed([card], move)
-            else:
-                self._shed([TEXT_CARD[t] for t in move.split("+")], move)
+            self._collect(-1 if move == "stock" else TEXT_CARD[move], move)
         if self._phase != OVER and len(self._hist) >= self._max_moves:
             self._abandon()
 
@@ -629,28 +685,51 @@ class MattisState(SheddingState):
     # --- legality -----------------------------------------------------------------------
 
     def _generate(self) -> list[str]:
-        if self._phase == OVER:
+        phase = self._phase
+        if phase == SHED:
+            return self._generate_shed(self._hands[self._to_act])
+        if phase == OVER:
             return []
         hand = self._hands[self._to_act]
-        if self._phase == SHED:
-            singles, twos, threes = self._shed_masks(hand)
-            moves = [CARD_TEXT[c] for c in singles]
-            if twos | threes:
-                _run_texts(moves, twos, threes)
-            if self._plays:
-                moves.append("take")
-            return moves
         if self._lap_left:
             moves = ["pass"]
-            moves.extend(
-                _SLOUGH_TEXT[c]
-                for c in sorted(self._slough_options(hand), key=_PHASE1_POS.__getitem__)
-            )
+            keys = [_P1_KEY[c] for c in self._slough_options(hand)]
+            keys.sort()
+            for k in keys:  # a loop, not a generator: a hot path of playouts
+                moves.append(_P1_SLOUGH_TEXT[k])
             return moves
         cards, stock = self._collect_options(hand)
-        moves = [CARD_TEXT[c] for c in sorted(cards, key=_PHASE1_POS.__getitem__)]
+        keys = [_P1_KEY[c] for c in cards]
+        keys.sort()
+        moves = [_P1_TEXT[k] for k in keys]
         if stock:
             moves.append("stock")
+        return moves
+
+    def _generate_shed(self, hand: list[int]) -> list[str]:
+        """Phase 2's legal moves: :meth:`_shed_masks` written out, straight into texts
+        (the hottest path of playouts through the text API)."""
+        held = 0
+        for c in hand:  # a loop, not reduce(): a hot path of playouts
+            held |= _BIT[c]
+        links = held & (held >> 1) & _NOT_ACES
+        plays = self._plays
+        if not plays:
+            moves = [CARD_TEXT[c] for c in hand]
+            if links:
+                _run_texts(moves, links, links & (links >> 1) if self._max_seq >= 3 else 0)
+            return moves
+        top: list[int] = plays[-1][1]
+        beat = _BEAT[self._trump][top[-1]]
+        moves = [CARD_TEXT[c] for c in hand if beat >> c & 1]
+        if links:
+            threes = links & (links >> 1) if self._max_seq >= 3 else 0
+            if threes:
+                threes &= beat | _SUIT_MASK[SUIT_OF[top[0]]] if len(top) == 2 else beat
+            twos = links & beat
+            if twos | threes:
+                _run_texts(moves, twos, threes)
+        moves.append("take")
         return moves
 
     def _collect_options(self, hand: list[int]) -> tuple[list[int], bool]:
@@ -721,10 +800,8 @@ class MattisState(SheddingState):
         if not self._plays:
             return hand, links, threes
         top = self._plays[-1][1]
-        suit, hi, trump = SUIT_OF[top[0]], top[-1], self._trump
-        beat = _SUIT_MASK[suit] & ~((2 << hi) - 1)
-        if suit != trump and trump >= 0:
-            beat |= _SUIT_MASK[trump]
+        suit = SUIT_OF[top[0]]
+        beat = _BEAT[self._trump][top[-1]]
         singles = [c for c in hand if beat >> c & 1]
         if not links:
             return singles, 0, 0
@@ -947,7 +1024,7 @@ class MattisState(SheddingState):
             self._hist.append((seat, move, -1))
         self._played |= 1 << seat
         rank = RANK_OF[card]
-        best = self._match_rank()
+        best = self._top if self._war_trick else self._round_best  # _match_rank()
         if best >= 0 and rank != best:
             bit = 1 << best
             if not self._known_lacking[seat] & bit:
@@ -960,7 +1037,9 @@ class MattisState(SheddingState):
             self._top = rank
         self._present |= 1 << rank
         self._round_played += 1
-        losing = self._losing_ranks()
+        losing = self._present & ((1 << self._top) - 1)  # _losing_ranks(), written out
+        if losing and self._war and not self._r1_readings:
+            losing &= ~(1 << self._round_best)
         if losing:
             self._losing = losing
             self._lap_seat = seat
@@ -976,7 +1055,7 @@ class MattisState(SheddingState):
         while self._lap_left:
             s = self._lap_seat
             hand = hands[s]
-            if hand and self._may_slough(s):
+            if hand and (self._r1_readings or self._played >> s & 1):  # _may_slough(s)
                 for c in hand:
                     if losing >> RANK_OF[c] & 1:
                         self._to_act = s
@@ -1125,7 +1204,10 @@ class MattisState(SheddingState):
             insort(hand, c)
         self._event_log.append(take_event(len(self._hist), seat, taken))
         self._plays = []
-        self._to_act = next_with_cards(hands, (seat + 1) % self._n)
+        s = seat + 1
+        if s == self._n:
+            s = 0
+        self._to_act = s if hands[s] else next_with_cards(hands, s)
 
     def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
         """The play's history entry; a dreck card played is no longer secret (AM-9)."""
