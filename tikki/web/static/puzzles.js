@@ -198,7 +198,7 @@ function showVerdict(v) {
     rating.className = "muted";
     rating.textContent = v.player ? _("Not rated: only your first try at a puzzle counts.") : _("Not rated: sign in to have a puzzle rating.");
   }
-  rating.append(" ", _("This puzzle's rating: {rating}", { rating: signed(v.puzzle_rating.rating) }));
+  rating.append(" · ", _("This puzzle's rating: {rating}", { rating: signed(v.puzzle_rating.rating) }));
   const themes = $("#verdict-themes");
   themes.replaceChildren();
   if (v.themes.length) themes.append(_("Themes:"), " ");
