@@ -217,3 +217,42 @@ def test_listing_by_game_and_theme(app_client: TestClient) -> None:
     assert themed["total"] == sum("the-lead" in p.themes for p in cat.catalogue().by_id.values())
     titles = app_client.get("/api/puzzles", headers={"Accept-Language": "de"}).json()["themes"]
     assert all(t["title"] for t in titles) and {"id", "title"} == set(titles[0])
+
+
+def race(url: str) -> None:
+    """Three accounts each send their first attempt at one puzzle from four threads at
+    once: each account is rated once, the puzzle once per account, nothing lost."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import select
+
+    from tests._server import app_state
+    from tikki.server import create_app
+    from tikki.server.db import AccountRow
+    from tikki.server.puzzles import PuzzleStore
+
+    with TestClient(create_app(url, bot_delay=0)) as c:
+        for name in ("Anna", "Ben", "Cid"):
+            person(c, name)
+        engine = app_state(c).manager.store.engine
+        store = PuzzleStore(engine)
+        with engine.connect() as connection:
+            ids = list(connection.execute(select(AccountRow.id)).scalars())
+        puzzle = next(iter(cat.catalogue().by_id.values()))
+        with ThreadPoolExecutor(12) as pool:
+            done = list(
+                pool.map(lambda a: store.attempt(a, puzzle, list(puzzle.answer), True), ids * 4)
+            )
+        assert sum(r.first for r in done) == 3
+        assert store.puzzle_rating(puzzle).attempts == 3
+        for account in ids:
+            rating = store.player(account)
+            assert rating is not None and rating.attempts == 1
+
+
+def test_first_attempts_at_once_are_each_rated_once(tmp_path: Path) -> None:
+    race(f"sqlite:///{tmp_path / 'web.sqlite'}")
+
+
+def test_first_attempts_at_once_on_postgresql(postgres_url: str) -> None:
+    race(postgres_url)
