@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import Final
 
 from tikki.i18n import N_, _
 
-RANKS = "23456789TJQKA"
+RANKS: Final = "23456789TJQKA"
 """French ranks from low to high."""
-SUITS = "SHDC"
+SUITS: Final = "SHDC"
 """French suits in canonical order: spades, hearts, diamonds, clubs."""
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 """Full English names of the French suits."""
@@ -46,14 +47,14 @@ def rank_plural(rank: str) -> str:
     return name + ("es" if name.endswith("x") else "s")
 
 
-N_FRENCH = 52
-CARD_TEXT: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+N_FRENCH: Final = 52
+CARD_TEXT: Final[tuple[str, ...]] = tuple(r + s for s in SUITS for r in RANKS)
 """Canonical text of each French card int."""
-RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(N_FRENCH))
+RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(N_FRENCH))
 """Rank index (0 = two, 12 = ace) of each French card int."""
-SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(N_FRENCH))
+SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(N_FRENCH))
 """Suit index (0 = spades … 3 = clubs) of each French card int."""
-TEXT_CARD: dict[str, int] = {t: i for i, t in enumerate(CARD_TEXT)}
+TEXT_CARD: Final[dict[str, int]] = {t: i for i, t in enumerate(CARD_TEXT)}
 """Canonical text to French card int."""
 
 _FRENCH_RE = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")

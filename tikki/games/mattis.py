@@ -46,7 +46,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from tikki.cards import (
     CARD_TEXT,
@@ -121,25 +121,29 @@ from tikki.views import SheddingView
 T = TypeVar("T")
 U = TypeVar("U")
 
-COLLECT, SHED, OVER = 0, 1, 2
-PHASE_NAMES = ("collect", "shed", "over")
+COLLECT: Final = 0
+SHED: Final = 1
+OVER: Final = 2
+PHASE_NAMES: Final = ("collect", "shed", "over")
 MINI: Mapping[str, Any] = {"ranks": 2, "suits": 2, "hand": 1, "max_moves": 30}
 """The ``mini`` preset: two suits of two ranks (no dreck), one card each (for CFR)."""
 MEDIUM: Mapping[str, Any] = {"ranks": 5, "suits": 1, "hand": 2, "max_moves": 40}
 """The ``medium`` research rung: one suit of five ranks (ten to ace), two cards each,
 a stock of one; tens of thousands of histories, several deals per information set."""
-DRECK_LIMIT = 6
-FROM_HAND, FROM_STOCK, SLOUGHED = 0, 1, 2
-HOW = ("hand", "stock", "slough")
-NO_RANK = -1
+DRECK_LIMIT: Final = 6
+FROM_HAND: Final = 0
+FROM_STOCK: Final = 1
+SLOUGHED: Final = 2
+HOW: Final = ("hand", "stock", "slough")
+NO_RANK: Final = -1
 
 RULES_TEXT = rules_text("mattis", "en")
 """The English rules, ``tikki/rules/mattis.en.md`` (all languages: ``tikki.rules``)."""
 
-_PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
-_PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
-_SLOUGH_TEXT = tuple("slough " + t for t in CARD_TEXT)
-_RUN_TEXT: dict[tuple[int, int], str] = {}
+_PHASE1_ORDER: Final = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
+_PHASE1_POS: Final = {c: i for i, c in enumerate(_PHASE1_ORDER)}
+_SLOUGH_TEXT: Final = tuple("slough " + t for t in CARD_TEXT)
+_RUN_TEXT: Final[dict[tuple[int, int], str]] = {}
 
 
 def _seq_text(low: int, length: int) -> str:
@@ -149,16 +153,18 @@ def _seq_text(low: int, length: int) -> str:
     return text
 
 
-_P1_KEY: tuple[int, ...] = tuple(_PHASE1_POS[c] for c in range(52))
+_P1_KEY: Final[tuple[int, ...]] = tuple(_PHASE1_POS[c] for c in range(52))
 """Each card's place in phase 1's order (rank, then suit)."""
-_P1_TEXT: tuple[str, ...] = tuple(CARD_TEXT[c] for c in _PHASE1_ORDER)
+_P1_TEXT: Final[tuple[str, ...]] = tuple(CARD_TEXT[c] for c in _PHASE1_ORDER)
 """The card texts in phase 1's order: ``_P1_TEXT[_P1_KEY[c]]`` is ``c``'s text."""
-_P1_SLOUGH_TEXT: tuple[str, ...] = tuple(_SLOUGH_TEXT[c] for c in _PHASE1_ORDER)
+_P1_SLOUGH_TEXT: Final[tuple[str, ...]] = tuple(_SLOUGH_TEXT[c] for c in _PHASE1_ORDER)
 """The slough moves in phase 1's order, as :data:`_P1_TEXT`."""
-_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
-_NOT_ACES = sum(1 << c for c in range(52) if RANK_OF[c] != 12)
+_BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(52))
+_NOT_ACES: Final = sum(1 << c for c in range(52) if RANK_OF[c] != 12)
 """The cards that may link to the next int: all but the aces (the next int is a new suit)."""
-_SUIT_MASK: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for r in range(13)) for s in range(4))
+_SUIT_MASK: Final[tuple[int, ...]] = tuple(
+    sum(1 << (s * 13 + r) for r in range(13)) for s in range(4)
+)
 
 
 def _beat_mask(trump: int, hi: int) -> int:
@@ -171,17 +177,21 @@ def _beat_mask(trump: int, hi: int) -> int:
     return beat
 
 
-_BEAT: tuple[tuple[int, ...], ...] = tuple(
+_BEAT: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(_beat_mask(trump, hi) for hi in range(52)) for trump in (0, 1, 2, 3, -1)
 )
 """``_BEAT[trump][hi]``: :func:`_beat_mask` as a table (``trump`` -1 is the last row)."""
-_TWO_TEXT: tuple[str, ...] = tuple(run_text(c, 2) if RANK_OF[c] <= 11 else "" for c in range(52))
-_THREE_TEXT: tuple[str, ...] = tuple(run_text(c, 3) if RANK_OF[c] <= 10 else "" for c in range(52))
+_TWO_TEXT: Final[tuple[str, ...]] = tuple(
+    run_text(c, 2) if RANK_OF[c] <= 11 else "" for c in range(52)
+)
+_THREE_TEXT: Final[tuple[str, ...]] = tuple(
+    run_text(c, 3) if RANK_OF[c] <= 10 else "" for c in range(52)
+)
 
 
-_RUNS_MEMO: dict[int, list[str]] = {}
+_RUNS_MEMO: Final[dict[int, list[str]]] = {}
 """:func:`_run_texts`' lists of two or more lowest cards, by ``twos << 52 | threes``."""
-_RUNS_MEMO_SIZE = 1 << 16
+_RUNS_MEMO_SIZE: Final = 1 << 16
 """At most this many lists in :data:`_RUNS_MEMO` (then it starts again, empty)."""
 
 
@@ -234,7 +244,7 @@ def _run_pairs(twos: int, threes: int) -> list[tuple[int, int]]:
     return out
 
 
-_RUN_CARDS: dict[str, tuple[int, ...]] = {
+_RUN_CARDS: Final[dict[str, tuple[int, ...]]] = {
     run_text(c, k): tuple(range(c, c + k))
     for k in (2, 3)
     for c in range(52)
@@ -242,7 +252,7 @@ _RUN_CARDS: dict[str, tuple[int, ...]] = {
 }
 """The cards of each sequence's text (AM-10), low to high."""
 
-_MASK_TEXT: dict[int, str] = {}
+_MASK_TEXT: Final[dict[int, str]] = {}
 
 
 def _ranks_text(mask: int) -> str:
@@ -531,6 +541,11 @@ class MattisState(SheddingState):
         self._start_trick(0)
 
     # --- the contract -------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (asked before every move of a playout)."""
+        return self._phase == OVER
 
     @property
     def in_slough_lap(self) -> bool:

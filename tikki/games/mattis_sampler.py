@@ -21,12 +21,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from heapq import heappop, heappush
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from tikki.cards import RANK_OF, TEXT_CARD, ints_of
 from tikki.core import RulesError
 
-HOLDS_NONE, HOLDS, NO_MATCH = 0, 1, 2
+HOLDS_NONE: Final = 0
+HOLDS: Final = 1
+NO_MATCH: Final = 2
 """The kinds of public fact: a seat held none of some ranks, held one (it was asked to
 slough), or did not match (AM-3)."""
 FACT_KINDS = ("none", "holds", "no-match")

@@ -35,9 +35,9 @@ Design notes
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import partial
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Final, cast
 
 from tikki.cards import (
     COLOUR_NAMES,
@@ -84,13 +84,16 @@ from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 from tikki.views import BaseView, CardPlay
 
-DISCARD, PLAY, SCORE, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("discard", "play", "score", "over")
-HAND_SIZES = {3: 10, 4: 15, 5: 12, 6: 10}
+DISCARD: Final = 0
+PLAY: Final = 1
+SCORE: Final = 2
+OVER: Final = 3
+PHASE_NAMES: Final = ("discard", "play", "score", "over")
+HAND_SIZES: Final = {3: 10, 4: 15, 5: 12, 6: 10}
 """Cards dealt to each player per deal (MS-3)."""
-MOSQUITO_PENALTY = 5
+MOSQUITO_PENALTY: Final = 5
 """Points lost for the first mosquito of each colour in a player's tricks (MS-10)."""
-ALL_COLOURS = 0b1111
+ALL_COLOURS: Final = 0b1111
 MINI: Mapping[str, Any] = {
     "colours": 2,
     "values": 1,
@@ -171,21 +174,21 @@ def _card_text(card: int) -> str:
     return ("M" if value == MOSQUITO else str(value)) + COLOURS[card >> 4]
 
 
-CARD_TEXT: tuple[str, ...] = tuple(_card_text(c) for c in range(64))
+CARD_TEXT: Final[tuple[str, ...]] = tuple(_card_text(c) for c in range(64))
 """Canonical text of each card int (``""`` for ints that are no card)."""
-TEXT_CARD: dict[str, int] = {t: c for c, t in enumerate(CARD_TEXT) if t}
+TEXT_CARD: Final[dict[str, int]] = {t: c for c, t in enumerate(CARD_TEXT) if t}
 """Canonical text to card int."""
-DECK: tuple[int, ...] = tuple(TEXT_CARD[t] for t in mueckenstich_deck())
+DECK: Final[tuple[int, ...]] = tuple(TEXT_CARD[t] for t in mueckenstich_deck())
 """The 64 cards in canonical order (MS-1)."""
 
-NO_COLOUR = -1
+NO_COLOUR: Final = -1
 """An empty colour slot: no suit led yet, no trump, nothing doubled or dropped."""
-NO_SEAT = -1
+NO_SEAT: Final = -1
 """No seat: nobody to act (the match is over), or no strict doubler or dropper (MS-10)."""
 
-_TRUMP_MOVES = tuple(f"trump {c}" for c in COLOURS)
-_DOUBLE_MOVES = tuple(f"double {c}" for c in COLOURS)
-_DROP_MOVES = tuple(f"drop {c}" for c in COLOURS)
+_TRUMP_MOVES: Final = tuple(f"trump {c}" for c in COLOURS)
+_DOUBLE_MOVES: Final = tuple(f"double {c}" for c in COLOURS)
+_DROP_MOVES: Final = tuple(f"drop {c}" for c in COLOURS)
 _COLOUR_WORDS = {**{c.lower(): c for c in COLOURS}, **{v: k for k, v in COLOUR_NAMES.items()}}
 _COLOUR_WORDS.update({"black": "K", "schwarz": "K", "rot": "R", "blau": "B", "grün": "G"})
 
@@ -658,6 +661,11 @@ class MueckenstichState(TableState):
         """Every move played so far."""
         return self._moves[:]
 
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (asked before every move of a playout)."""
+        return self._phase == OVER
+
     def _apply(self, move: str) -> None:
         phase = self._phase
         if phase == PLAY:
@@ -781,6 +789,27 @@ class MueckenstichState(TableState):
     def returns_so_far(self) -> list[float]:
         """Each seat's total so far (the match's ``returns`` once it is over)."""
         return [float(t) for t in self._totals]
+
+    def search_key(self) -> Hashable:
+        """An exact search's position within a round (:func:`tikki.bots.endgame.position_key`):
+        phase, seat to act, trump, the trick, every hand, and what scores the round (each
+        pile as a set, tricks and mosquitoes taken, the doubled and dropped colours)."""
+        return (
+            self._round,
+            self._deal,
+            self._phase,
+            self._to_act,
+            self._pending,
+            self._trump,
+            self._led,
+            tuple(self._trick),
+            tuple(map(tuple, self._hands)),
+            tuple(tuple(sorted(p)) for p in self._piles),
+            tuple(self._tricks),
+            tuple(self._mosq),
+            self._doubled,
+            self._dropped,
+        )
 
     # --- legality -----------------------------------------------------------------------
 
@@ -1261,16 +1290,16 @@ class MueckenstichState(TableState):
         }
 
 
-_VOID_TEXTS: tuple[tuple[str, ...], ...] = tuple(
+_VOID_TEXTS: Final[tuple[tuple[str, ...], ...]] = tuple(
     tuple(COLOURS[k] for k in range(4) if v >> k & 1) for v in range(16)
 )
 """The colours of each 4-bit void mask, as the view's ``voids`` lists them."""
-_COLOUR_OR_NONE: tuple[str | None, ...] = (*COLOURS, None)
+_COLOUR_OR_NONE: Final[tuple[str | None, ...]] = (*COLOURS, None)
 """A colour's letter by its number, ``None`` for ``NO_COLOUR`` (``-1``, the last)."""
 _TEXT_OF = CARD_TEXT.__getitem__
 """A card's text by its int (``map`` over a hand)."""
-_DISCARD_TEXT: tuple[str, ...] = tuple(f"discard {t}" if t else "" for t in CARD_TEXT)
-_DISCARD_CARD: dict[str, int] = {f"discard {t}": c for t, c in TEXT_CARD.items()}
+_DISCARD_TEXT: Final[tuple[str, ...]] = tuple(f"discard {t}" if t else "" for t in CARD_TEXT)
+_DISCARD_CARD: Final[dict[str, int]] = {f"discard {t}": c for t, c in TEXT_CARD.items()}
 
 
 def trick_winner(trick: Sequence[tuple[int, int]], led: int, trump: int) -> tuple[int, int]:
@@ -1312,6 +1341,17 @@ def _template(
 ) -> tuple[MueckenstichState, Dealer]:
     """A state with everything public from ``view`` and the seat's own cards, and the
     dealer of the hidden cards (other hands, other discards, the undealt cards)."""
+    state, pool, places = hidden_places(game, view, seat)
+    return state, Dealer(pool, places)
+
+
+def hidden_places(
+    game: Mueckenstich, view: Mapping[str, Any], seat: int
+) -> tuple[MueckenstichState, list[int], list[tuple[int, int]]]:
+    """The determinizer's parts: a state with everything public from ``view`` and the
+    seat's own cards, the pool of cards hidden from the seat, and the places they go, as
+    ``(size, allowed colour mask)``: each other seat's hand, then its discards, in seat
+    order, and last the undealt cards (:func:`with_hidden` lays a deal of them in)."""
     n = game.players
     if len(view["hand_sizes"]) != n:
         raise RulesError("the view does not match the game's number of players")
@@ -1375,7 +1415,25 @@ def _template(
     places.append((view["stock_size"], ALL_COLOURS))
     if sum(size for size, _ in places) != len(pool):
         raise RulesError("the view's card counts do not add up to the deck")
-    return state, Dealer(pool, places)
+    return state, pool, places
+
+
+def with_hidden(
+    template: MueckenstichState, seat: int, dealt: Sequence[Sequence[int]]
+) -> MueckenstichState:
+    """A copy of ``template`` (from :func:`hidden_places`) with ``dealt``, the hidden pool
+    laid into its places in their order: the other seats' hands and discards, the undealt
+    cards (the determinizer's ``sample`` does the same with a random deal)."""
+    state = template.clone()
+    hands, discards = state._hands, state._discards
+    k = 0
+    for o in range(state._n):
+        if o != seat:
+            hands[o] = sorted(dealt[k])
+            discards[o] = list(dealt[k + 1])
+            k += 2
+    state._stock = list(dealt[k])
+    return state
 
 
 def _sampler(

@@ -24,7 +24,7 @@ import functools
 import random
 from bisect import insort
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from tikki.cards import (
     CARD_TEXT,
@@ -82,9 +82,11 @@ from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 from tikki.views import SheddingView
 
-COLLECT, SHED, OVER = 0, 1, 2
-PHASE_NAMES = ("collect", "shed", "over")
-TAKE_MODES = ("top", "bottom", "all")
+COLLECT: Final = 0
+SHED: Final = 1
+OVER: Final = 2
+PHASE_NAMES: Final = ("collect", "shed", "over")
+TAKE_MODES: Final = ("top", "bottom", "all")
 MINI: Mapping[str, Any] = {"ranks": 2, "suits": 2, "hand": 1, "max_moves": 30}
 """The ``mini`` preset: two suits of two ranks, one card each (for exact methods, CFR)."""
 MEDIUM: Mapping[str, Any] = {"ranks": 5, "suits": 1, "hand": 2, "max_moves": 40}
@@ -102,14 +104,14 @@ def _beats(card: int, top: int, trump: int) -> bool:
     return SUIT_OF[card] == trump
 
 
-_BEATS: tuple[tuple[bytes, ...], ...] = tuple(
+_BEATS: Final[tuple[tuple[bytes, ...], ...]] = tuple(
     tuple(bytes(_beats(c, top, trump) for c in range(52)) for top in range(52))
     for trump in (0, 1, 2, 3, -1)
 )
 """``_BEATS[trump][top][card]``: the beating rule of MM-13 as a table (index -1: no trump)."""
 
-_PHASE1_ORDER = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
-_PHASE1_POS = {c: i for i, c in enumerate(_PHASE1_ORDER)}
+_PHASE1_ORDER: Final = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
+_PHASE1_POS: Final = {c: i for i, c in enumerate(_PHASE1_ORDER)}
 
 
 class MyllymattiView(SheddingView):
@@ -353,6 +355,11 @@ class MyllymattiState(SheddingState):
         self._start_trick(0)
 
     # --- the contract -------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (asked before every move of a playout)."""
+        return self._phase == OVER
 
     def _apply(self, move: str) -> None:
         if self._phase == COLLECT:
