@@ -256,3 +256,19 @@ def test_first_attempts_at_once_are_each_rated_once(tmp_path: Path) -> None:
 
 def test_first_attempts_at_once_on_postgresql(postgres_url: str) -> None:
     race(postgres_url)
+
+
+def test_next_for_an_account_is_unattempted_and_nearest_its_rating(
+    app_client: TestClient,
+) -> None:
+    anna = person(app_client, "Anna")
+    pool = cat.catalogue().select("mattis")
+    first = min(pool, key=lambda p: abs(p.mu - 25.0))
+    assert anna.get("/api/puzzles/next?game=mattis").json()["id"] == first.id
+    assert attempt(anna, first.id, [wrong_move(first)]).json()["rated"]
+    mu = anna.get("/api/puzzles/me").json()["rating"]["mu"]
+    rest = [p for p in pool if p.id != first.id]
+    expected = min(rest, key=lambda p: abs(p.mu - mu))
+    assert anna.get("/api/puzzles/next?game=mattis").json()["id"] == expected.id
+    guest = app_client.get(f"/api/puzzles/next?game=mattis&after={pool[0].id}").json()
+    assert guest["id"] == pool[1].id  # a guest: the next in order

@@ -122,7 +122,7 @@ async def following(
     after: Annotated[str | None, Query(max_length=32)] = None,
 ) -> dict[str, Any]:
     """The next puzzle after ``after``: for an account, one it has not attempted, its
-    starting rating nearest the account's puzzle rating; for a guest, the next in order."""
+    rating (mu) nearest the account's puzzle rating; for a guest, the next in order."""
     found = catalogue()
     _check_filters(found, game, None)
     pool = found.select(game)
@@ -137,8 +137,10 @@ async def following(
         done = await asyncio.to_thread(store.attempted, me.id)
         mine = await asyncio.to_thread(store.player, me.id)
         mu = 25.0 if mine is None else mine.mu
+        now = await asyncio.to_thread(store.mus)
         order = sorted(
-            [p for p in order if p.id not in done] or order, key=lambda p: abs(p.mu - mu)
+            [p for p in order if p.id not in done] or order,
+            key=lambda p: abs(now.get(p.id, p.mu) - mu),
         )
     return await _shown(request, order[0])
 

@@ -87,6 +87,12 @@ class PuzzleStore:
             row = _player_row(connection, account_id, lock=False)
         return None if row is None else Rating(row.mu, row.sigma, row.attempts)
 
+    def mus(self) -> dict[str, float]:
+        """Every attempted puzzle's mu now, by id (the others have their set's)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(PuzzleRatingRow.puzzle_id, PuzzleRatingRow.mu)).all()
+        return {r.puzzle_id: r.mu for r in rows}
+
     def attempted(self, account_id: int) -> set[str]:
         """The puzzles the account has attempted."""
         with self.engine.connect() as connection:
