@@ -43,6 +43,7 @@ from tikki.server.limits import BODY_TIMEOUT, MAX_MESSAGE, BodyLimit
 from tikki.server.notices import Notices, Notifier
 from tikki.server.notices import routes as notice_routes
 from tikki.server.notices.mail import SmtpSettings
+from tikki.server.notices.turns import TurnNotices
 from tikki.server.outbox import TransportControl
 from tikki.server.puzzles import routes as puzzle_routes
 from tikki.server.quota import Policy, Throttles
@@ -161,6 +162,7 @@ def create_app(
     app.state.friends = Friends(manager.store.engine)
     app.state.notices = Notifier(Notices(manager.store.engine), SmtpSettings.from_env(os.environ))
     manager.on_finished = app.state.ratings.finished
+    manager.moves.ledger.on_turn = TurnNotices(app)  # a correspondence table's next mover
     app.state.max_message = max_message
     app.state.body_timeout = body_timeout
     app.add_middleware(Forward)  # innermost: a table another process owns goes there

@@ -187,6 +187,9 @@ class TableInfo(BaseModel):
         None, description="the id of this finished table's rematch, once a player asked"
     )
     turn_timer: int | None = Field(None, description="seconds per turn; null: no timer")
+    correspondence: bool = Field(
+        False, description="a correspondence table: turn_timer is hours a move (12-72 h)"
+    )
     on_timeout: Literal["wait", "bot"] = "wait"
     timer: TurnTimer | None = Field(None, description="the person to act's running timer")
     away_after: float = Field(

@@ -28,6 +28,9 @@ class Ledger:
 
     on_finished: Callable[[Table], None] | None = None
     """Called when a game ends by a move (the app settles a rated table's ratings)."""
+    on_turn: Callable[[Table], None] | None = None
+    """Called after a move that leaves the game going (the app tells a correspondence
+    table's next person that it is their move)."""
 
     def __init__(
         self, registry: Registry, storage: Storage, ownership: Ownership, clock: Clock
@@ -68,6 +71,8 @@ class Ledger:
         table.played = by_person
         if outcome is not None:
             await self._finish(table)
+        elif self.on_turn is not None:
+            self.on_turn(table)
 
     async def _store(
         self,

@@ -351,7 +351,7 @@ class TableManager:
 
     def stalled(self, table: Table) -> bool:
         """Whether a table being played has had no move for longer than the stalled expiry."""
-        if table.status != "playing" or table.last_move is None:
+        if table.status != "playing" or table.last_move is None or table.correspondence:
             return False
         idle = (self._clock() - table.last_move).total_seconds()
         return idle > self.policy.stalled_expiry

@@ -13,6 +13,7 @@ from tikki.serve_settings import Policy
 from tikki.server.cluster import Ownership
 from tikki.server.db import StoredTable
 from tikki.server.errors import ApiError
+from tikki.server.tables.correspondence import is_correspondence
 from tikki.server.tables.storage import Clock
 from tikki.server.tables.table import MOVED, Table, Takeover
 
@@ -57,6 +58,8 @@ class Registry:
             state.play(move)
         status = "finished" if state.is_over else row.status
         policy = self.policy
+        last_move = row.last_move or row.created
+        since = last_move if is_correspondence(turn_timer) else self.clock()
         return Table(
             id=row.id, game=game, state=state, seed=row.seed, seats=row.seats,
             status=status, created=row.created, finished=row.finished, seq=len(row.moves),
@@ -64,7 +67,7 @@ class Registry:
             turn_timer=turn_timer, on_timeout=on_timeout,
             takeovers=[Takeover.from_json(t) for t in row.takeovers],
             account_seats=set(row.accounts),
-            turn_since=self.clock(), last_move=row.last_move or row.created,
+            turn_since=since, last_move=last_move,
             away_after=policy.away_after, clock=self.clock, expiry=policy.waiting_expiry,
             joined_expiry=policy.joined_expiry, played=played,
         )  # fmt: skip

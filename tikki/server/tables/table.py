@@ -20,6 +20,7 @@ from tikki.server import botplay
 from tikki.server.db import StoredSeat, now
 from tikki.server.errors import ApiError
 from tikki.server.outbox import Outbox
+from tikki.server.tables import correspondence
 from tikki.server.tables.texts import HistoryText, state_text
 
 EXPIRED = 4410
@@ -191,12 +192,20 @@ class Table:
         where people played lives :attr:`joined_expiry` seconds from its last move."""
         if self.status == "finished" or all(s.kind == "bot" for s in self.seats):
             return None  # bot-only tables finish by themselves
+        if self.correspondence and self.turn_timer is not None:
+            since = self.last_move or self.created
+            return correspondence.expires(max(since, self.kept or since), self.turn_timer)
         if self.played:
             return (self.last_move or self.created) + timedelta(seconds=self.joined_expiry)
         since = max(self.created, self.kept or self.created)
         if self.status == "playing" and self.last_move is not None:
             since = max(since, self.last_move)
         return since + timedelta(seconds=self.expiry)
+
+    @property
+    def correspondence(self) -> bool:
+        """Whether this is a correspondence table (:mod:`.correspondence`)."""
+        return correspondence.is_correspondence(self.turn_timer)
 
     def devices(self, seat: int | None) -> int:
         """How many connections hold ``seat`` (0 for spectators)."""
@@ -243,6 +252,8 @@ class Table:
             return None
         if self.timed_out == self.seq and self.to_act == seat.seat:
             return 0.0
+        if self.correspondence:
+            return None  # away between moves is normal: only the allowance counts
         since = self.away_since.get(seat.seat)
         if since is None:
             return None
@@ -319,6 +330,7 @@ class Table:
             "rated": self.rated,
             "rematch": self.rematch,
             "turn_timer": self.turn_timer,
+            "correspondence": self.correspondence,
             "on_timeout": self.on_timeout,
             "timer": self.timer(),
             "away_after": self.away_after,

@@ -16,6 +16,7 @@ from tikki.serve_settings import Policy
 from tikki.server import botplay
 from tikki.server.cluster import Ownership
 from tikki.server.errors import ApiError
+from tikki.server.tables.correspondence import HOURS, seconds_of
 from tikki.server.tables.leave import Leave
 from tikki.server.tables.ledger import Ledger
 from tikki.server.tables.registry import Registry
@@ -35,7 +36,13 @@ ON_TIMEOUT = ("wait", "bot")
 
 
 def allowed_timers(min_timer: int) -> str:
-    """The turn timers a server accepts, in words."""
+    """The turn timers a server accepts, in words (the correspondence allowances too)."""
+    hours = ", ".join(f"'{h}h'" for h in HOURS)
+    return _("{live}, or hours a move: {hours}", live=_live_timers(min_timer), hours=hours)
+
+
+def _live_timers(min_timer: int) -> str:
+    """The live turn timers a server accepts, in words."""
     timers = ", ".join(str(t) for t in TIMERS)
     if min_timer < TIMERS[0]:
         return _(
@@ -63,6 +70,9 @@ def parse_timer(value: Any, on_timeout: Any, min_timer: int) -> tuple[int | None
         )
     if value is None or value == "off":
         return None, on_timeout
+    allowance = seconds_of(value)  # a correspondence table: hours a move
+    if allowance is not None:
+        return allowance, on_timeout
     seconds = value if isinstance(value, int) and not isinstance(value, bool) else None
     if seconds is None and isinstance(value, str) and value.isascii() and value.isdigit():
         seconds = int(value)
