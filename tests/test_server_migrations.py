@@ -19,6 +19,7 @@ import tikki.server.names
 import tikki.server.notices.rows
 import tikki.server.puzzles.rows
 import tikki.server.ratings
+import tikki.server.tournaments.rows
 from tikki.cli import app
 from tikki.server import schema
 from tikki.server.db import Base, SeatRow, Store, TableRow, make_engine, now
@@ -32,6 +33,7 @@ ADDED = {
     *tikki.server.friends.rows.TABLES,
     *tikki.server.puzzles.rows.TABLES,
     *tikki.server.notices.rows.TABLES,
+    *tikki.server.tournaments.rows.TABLES,
 }
 """Every table added after that start-up code (each by its own revision)."""
 

@@ -28,6 +28,7 @@ from tikki.server import (
     profile,
     ratings,
     replay,
+    tournaments,
     web,
     ws,
 )
@@ -135,7 +136,9 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
+        tournaments.start(_app)
         yield
+        await tournaments.stop(_app)
         await _app.state.ratings.stop()
         analyses.stop()
         await manager.stop()
@@ -185,6 +188,7 @@ def create_app(
     app.include_router(puzzle_routes.router)
     app.include_router(puzzle_routes.pages())
     app.include_router(notice_routes.router)
+    tournaments.install(app)
     app.include_router(ws.router)
     app.include_router(presence.router)
     app.include_router(web.router)

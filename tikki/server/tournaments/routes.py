@@ -1,0 +1,323 @@
+"""``/api/tournaments…``: list, create (signed in), enter and leave before the start, add
+bots (the creator), one tournament's standings and rounds, and your seat at its table
+now.
+
+Tournaments cannot hoard tables or flood the site: an account has at most
+:data:`OPEN_PER_CREATOR` tournaments not yet over, creates at most
+:data:`CREATES_PER_HOUR` an hour, a tournament takes at most :data:`MAX_CAP` entrants
+and starts within :data:`MAX_AHEAD`; its tables exist only while it runs, each within
+the site's caps like any new table."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import IntegrityError
+
+from tikki.core import RulesError
+from tikki.i18n import _
+from tikki.server import botplay, schemas
+from tikki.server.accounts import ERRORS, Account, accounts_of
+from tikki.server.db import now
+from tikki.server.errors import STATUS, ApiError
+from tikki.server.quota import RateLimiter
+from tikki.server.tables import NewTable
+from tikki.server.tables.creation import check_game
+from tikki.server.tables.timers import parse_timer
+from tikki.server.tournaments.runner import table_of
+from tikki.server.tournaments.store import Full, Snapshot, Tournaments, iso
+
+OPEN_PER_CREATOR = 3
+"""Tournaments one account may have open or running at once."""
+CREATES_PER_HOUR = 6.0
+"""Tournaments one account may create an hour (a burst of :data:`CREATE_BURST`)."""
+CREATE_BURST = 3.0
+JOINS_PER_MINUTE = 20.0
+"""Entries, leaves and bot additions one account may make a minute."""
+MAX_CAP = 64
+"""The most entrants a tournament takes."""
+MAX_AHEAD = timedelta(days=7)
+"""How far ahead a tournament may start."""
+
+STATUS.update(
+    {
+        "unknown_tournament": 404,
+        "bad_tournament": 400,
+        "too_many_tournaments": 409,
+        "tournament_full": 409,
+        "tournament_started": 409,
+        "already_entered": 409,
+        "not_yours": 403,
+    }
+)
+
+TOURNAMENT_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    400: {"model": schemas.ErrorBody, "description": "bad_tournament, bad_options, bad_bot"},
+    403: {"model": schemas.ErrorBody, "description": "csrf; not_yours: not your tournament"},
+    404: {"model": schemas.ErrorBody, "description": "unknown_tournament"},
+    409: {
+        "model": schemas.ErrorBody,
+        "description": "too_many_tournaments, tournament_full, tournament_started, already_entered",
+    },
+    429: {"model": schemas.ErrorBody, "description": "rate_limited (Retry-After)"},
+}
+"""The tournaments' routes' error answers."""
+
+
+class NewTournament(BaseModel):
+    """A tournament: its name, kind (``swiss``: ``rounds``; ``arena``: ``minutes``), the
+    game and its options, the seats at each table, the start and the cap on entrants."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=80)
+    kind: Literal["swiss", "arena"] = "swiss"
+    game: str = Field(max_length=40, examples=schemas.FEATURED)
+    players: int = Field(3, ge=3, le=6, description="the seats at each table")
+    variant: str | None = Field(None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    rounds: int | None = Field(None, ge=1, le=12, description="a Swiss tournament's rounds")
+    minutes: int | None = Field(None, ge=5, le=240, description="an arena's length")
+    starts: datetime | None = Field(None, description="the start (UTC); none: in 5 minutes")
+    cap: int = Field(16, ge=3, le=MAX_CAP)
+    turn_timer: int = Field(60, description="each turn's seconds: 30, 60 or 120")
+
+
+class Bots(BaseModel):
+    """Bots to enter: their level (a bot spec) and how many."""
+
+    model_config = ConfigDict(extra="forbid")
+    bot: str = Field("heuristic", max_length=200)
+    count: int = Field(1, ge=1, le=MAX_CAP)
+
+
+class Limits:
+    """The per-account rates of the tournaments' routes (of this process)."""
+
+    def __init__(self) -> None:
+        self.creates = RateLimiter(CREATES_PER_HOUR / 60.0, CREATE_BURST)
+        self.changes = RateLimiter(JOINS_PER_MINUTE, JOINS_PER_MINUTE)
+
+
+def store_of(request: Request) -> Tournaments:
+    """The app's tournaments."""
+    found: Tournaments = request.app.state.tournaments
+    return found
+
+
+def _limits(request: Request) -> Limits:
+    limits: Limits | None = getattr(request.app.state, "tournament_limits", None)
+    if limits is None:
+        limits = request.app.state.tournament_limits = Limits()
+    return limits
+
+
+async def _signed_in(request: Request) -> Account:
+    found = accounts_of(request)
+    return await found.check_csrf(request) or await found.require(request)
+
+
+async def _snapshot(request: Request, tournament_id: str) -> Snapshot:
+    found = await asyncio.to_thread(store_of(request).load, tournament_id[:16])
+    if found is None:
+        raise ApiError(
+            "unknown_tournament", _("no tournament has the id {id!r}", id=tournament_id[:16])
+        )
+    return found
+
+
+def _bad(message: str) -> ApiError:
+    return ApiError("bad_tournament", message)
+
+
+def _check(body: NewTournament, min_timer: int) -> tuple[datetime, dict[str, Any]]:
+    """A create request checked: its start (naive UTC) and the tables' settings."""
+    if body.kind == "swiss" and body.rounds is None:
+        raise _bad(_("a Swiss tournament needs its number of rounds (1 to 12)"))
+    if body.kind == "arena" and body.minutes is None:
+        raise _bad(_("an arena needs its length in minutes (5 to 240)"))
+    if body.cap < body.players:
+        raise _bad(_("the cap must be at least the seats of one table ({n})", n=body.players))
+    moment = now()
+    starts = body.starts or moment + timedelta(minutes=5)
+    if starts.tzinfo is not None:
+        starts = starts.astimezone(UTC).replace(tzinfo=None)
+    if starts < moment - timedelta(minutes=1) or starts > moment + MAX_AHEAD:
+        raise _bad(_("the start must be between now and 7 days from now"))
+    wanted = NewTable(
+        game=body.game, players=body.players, variant=body.variant, options=body.options,
+        seats=[("open", None)] * body.players, seed=None, turn_timer=body.turn_timer,
+        on_timeout="bot", rated=True,
+    )  # fmt: skip
+    check_game(wanted)
+    parse_timer(body.turn_timer, "bot", min_timer)
+    settings = {"variant": body.variant, "options": body.options, "turn_timer": body.turn_timer}
+    return starts, settings
+
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], responses=TOURNAMENT_ERRORS)
+"""The tournaments' API: ``/api/tournaments…``."""
+
+
+@router.get("")
+async def listing(request: Request) -> dict[str, Any]:
+    """The newest tournaments (those not over first) with their entrant counts."""
+    return {"tournaments": await asyncio.to_thread(store_of(request).listing, 50)}
+
+
+@router.post("", status_code=201)
+async def create(body: NewTournament, request: Request) -> dict[str, Any]:
+    """Create a tournament (signed in); you may enter it and add bots until it starts."""
+    me = await _signed_in(request)
+    starts, settings = _check(body, request.app.state.manager.policy.min_turn_timer)
+    store = store_of(request)
+    if await asyncio.to_thread(store.open_by, me.id) >= OPEN_PER_CREATOR:
+        raise ApiError(
+            "too_many_tournaments",
+            _("you may have {n} tournaments open at once: wait until one is over",
+              n=OPEN_PER_CREATOR),
+        )  # fmt: skip
+    _limits(request).creates.spend(
+        str(me.id), lambda: _("you may create {n:g} tournaments an hour", n=CREATES_PER_HOUR)
+    )
+    values = {
+        "name": body.name.strip() or body.game, "creator_id": me.id, "kind": body.kind,
+        "game": body.game, "players": body.players, "settings": settings,
+        "rounds": body.rounds if body.kind == "swiss" else None,
+        "minutes": body.minutes if body.kind == "arena" else None,
+        "cap": body.cap, "starts": starts, "created": now(),
+    }  # fmt: skip
+    tournament_id = await asyncio.to_thread(store.create, values)
+    return await _detail(request, await _snapshot(request, tournament_id), me)
+
+
+@router.get("/{tournament_id}")
+async def detail(tournament_id: str, request: Request) -> dict[str, Any]:
+    """One tournament: its entrants, standings (place, points and tie-breaks), rounds
+    (each table with its entrants, live table and points) and, signed in, your entry."""
+    me = await accounts_of(request).current(request)
+    return await _detail(request, await _snapshot(request, tournament_id), me)
+
+
+async def _open_for_change(request: Request, tournament_id: str) -> tuple[Account, Snapshot]:
+    """The signed-in account and an open tournament, within the account's rate."""
+    me = await _signed_in(request)
+    _limits(request).changes.spend(
+        str(me.id), lambda: _("you may enter or leave {n:g} times a minute", n=JOINS_PER_MINUTE)
+    )
+    snapshot = await _snapshot(request, tournament_id)
+    if snapshot.row.status != "open":
+        raise ApiError("tournament_started", _("this tournament has started: entries are closed"))
+    return me, snapshot
+
+
+@router.post("/{tournament_id}/join")
+async def join(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Enter a tournament before it starts."""
+    me, snapshot = await _open_for_change(request, tournament_id)
+    await _enter(request, snapshot, me.id, None, me.name)
+    return await _detail(request, await _snapshot(request, tournament_id), me)
+
+
+@router.post("/{tournament_id}/leave")
+async def leave(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Leave a tournament before it starts."""
+    me, snapshot = await _open_for_change(request, tournament_id)
+    await asyncio.to_thread(store_of(request).leave, snapshot.row.id, me.id)
+    return await _detail(request, await _snapshot(request, tournament_id), me)
+
+
+@router.post("/{tournament_id}/bots")
+async def add_bots(tournament_id: str, body: Bots, request: Request) -> dict[str, Any]:
+    """Enter bots of one level (the tournament's creator, before the start)."""
+    me, snapshot = await _open_for_change(request, tournament_id)
+    if snapshot.row.creator_id != me.id:
+        raise ApiError("not_yours", _("only the tournament's creator may add bots"))
+    game = check_game(
+        NewTable(game=snapshot.row.game, players=snapshot.row.players,
+                 variant=snapshot.row.settings.get("variant"),
+                 options=dict(snapshot.row.settings.get("options") or {}),
+                 seats=[("open", None)] * snapshot.row.players, seed=None)
+    )  # fmt: skip
+    try:
+        spec = botplay.check_spec(body.bot, game)
+    except RulesError as err:
+        raise ApiError("bad_bot", str(err)) from None
+    bots = sum(1 for e in snapshot.entrants if e.bot is not None)
+    for i in range(body.count):
+        await _enter(request, snapshot, None, spec, botplay.label(spec, bots + i))
+    return await _detail(request, await _snapshot(request, tournament_id), me)
+
+
+async def _enter(
+    request: Request, snapshot: Snapshot, account: int | None, bot: str | None, name: str
+) -> None:
+    try:
+        await asyncio.to_thread(store_of(request).enter, snapshot.row.id, account, bot, name)
+    except Full:
+        raise ApiError(
+            "tournament_full",
+            _("this tournament is full ({n} entrants)", n=snapshot.row.cap),
+        ) from None
+    except IntegrityError:
+        raise ApiError("already_entered", _("you have already entered this tournament")) from None
+    except LookupError:
+        raise ApiError(
+            "tournament_started", _("this tournament has started: entries are closed")
+        ) from None
+
+
+@router.get("/{tournament_id}/seat", response_model=schemas.Joined)
+async def seat(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Your seat at the tournament's table you play now: its token (yours only)."""
+    me = await accounts_of(request).require(request)
+    snapshot = await _snapshot(request, tournament_id)
+    mine = {e.id for e in snapshot.entrants if e.account_id == me.id}
+    for game in reversed(snapshot.games):
+        if game.points is not None or game.table_id is None:
+            continue
+        for number, entrant in enumerate(game.seats):
+            token = game.tokens.get(str(number))
+            if entrant in mine and token is not None:
+                table = await request.app.state.manager.get(game.table_id)
+                return {"seat": number, "token": token, "table": table.public()}
+    raise ApiError("unknown_tournament", _("you have no table in this tournament now"))
+
+
+async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> dict[str, Any]:
+    """A tournament as :func:`detail` answers."""
+    row = snapshot.row
+    names = {e.id: e for e in snapshot.entrants}
+    lines = table_of(snapshot)
+    mine = next((e.id for e in snapshot.entrants if me is not None and e.account_id == me.id), None)
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for game in snapshot.games:
+        rounds.setdefault(game.round, []).append(
+            {"table": game.table_id, "seats": [names[e].name for e in game.seats],
+             "entrants": list(game.seats), "points": game.points, "places": game.places}
+        )  # fmt: skip
+    return {
+        "id": row.id, "name": row.name, "kind": row.kind, "game": row.game,
+        "players": row.players, "variant": row.settings.get("variant"),
+        "turn_timer": row.settings.get("turn_timer"), "rounds": row.rounds,
+        "minutes": row.minutes, "cap": row.cap, "starts": iso(row.starts),
+        "ends": iso(row.starts + timedelta(minutes=row.minutes)) if row.minutes else None,
+        "status": row.status, "round": row.round, "creator": snapshot.creator,
+        "mine": row.creator_id == (me.id if me else None), "entered": mine,
+        "entrants": [{"id": e.id, "name": e.name, "bot": e.bot is not None}
+                     for e in snapshot.entrants],
+        "standings": [
+            {"place": i + 1, "entrant": s.entrant, "name": names[s.entrant].name,
+             "bot": names[s.entrant].bot is not None, "points": s.points, "games": s.games,
+             "firsts": s.firsts, "byes": s.byes, "opponents": s.opponents}
+            for i, s in enumerate(lines)
+        ],
+        "games": [{"round": r, "tables": t} for r, t in sorted(rounds.items())],
+    }  # fmt: skip
+
+
+__all__ = ["CREATES_PER_HOUR", "MAX_CAP", "OPEN_PER_CREATOR", "NewTournament", "router", "store_of"]

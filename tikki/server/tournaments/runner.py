@@ -1,0 +1,256 @@
+"""Running tournaments, :class:`Runner`: every process of the site runs one; each step
+reads the tournament from the database and does what is due (start it, make the tables
+of its games, score the finished ones, seat the next round or the arena's next tables,
+finish it), so a tournament goes on whichever process runs it.
+
+One process at a time runs a tournament: the one holding its lease
+(:meth:`~.store.Tournaments.lease`, :data:`LEASE` seconds, renewed each step); when that
+process dies the lease runs out and another takes over where the database says it
+stands.  Each change is conditional on what was read (see :mod:`~.store`), so a step
+done twice changes nothing.  A table is made through the site's own table creation
+(:class:`~tikki.server.tables.creation.Creator`) as a rated table (no hints while it is
+played), with the people seated and linked to their accounts."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from tikki.server.accounts import Accounts
+from tikki.server.db import now
+from tikki.server.ratings import places as places_of
+from tikki.server.tables import NewTable, TableManager
+from tikki.server.tournaments.pairing import (
+    Result,
+    arena_table,
+    met_pairs,
+    place_points,
+    standings,
+    swiss_round,
+)
+from tikki.server.tournaments.store import Entrant, Game, Snapshot, Tournaments
+
+log = logging.getLogger("tikki.server")
+
+LEASE = 10.0
+"""Seconds a process keeps the right to run a tournament after its last step."""
+STALE = timedelta(seconds=30)
+"""How long a claim to make a game's table holds before another process may make it."""
+
+Notify = Callable[[int, dict[str, Any]], Awaitable[None]]
+"""Told of each account whose tournament starts (its id, the notice's data)."""
+
+
+def results(snapshot: Snapshot) -> list[Result]:
+    """The scored games of a tournament."""
+    return [Result(g.seats, g.points, g.places) for g in snapshot.games if g.points is not None]
+
+
+def table_of(snapshot: Snapshot) -> list[Any]:
+    """The standings of a tournament (see :func:`~.pairing.standings`)."""
+    row = snapshot.row
+    return standings(
+        [e.id for e in snapshot.entrants],
+        results(snapshot),
+        [e for _r, e in snapshot.byes],
+        row.players,
+        row.kind == "swiss",
+    )
+
+
+class Runner:
+    """Run every due tournament, one step each :attr:`every` seconds."""
+
+    every = 1.0
+    """Seconds between two steps (tests make it shorter)."""
+
+    def __init__(
+        self,
+        store: Tournaments,
+        manager: TableManager,
+        accounts: Accounts,
+        node: str,
+        notify: Notify | None = None,
+    ) -> None:
+        self.store = store
+        self.manager = manager
+        self.accounts = accounts
+        self.node = node
+        self.notify = notify
+        self.clock: Callable[[], datetime] = now
+        """The tournaments' clock: start times, an arena's end, leases (tests replace it)."""
+        self.ticks = 0
+        """Steps taken over every due tournament so far."""
+
+    async def run(self) -> None:
+        """Step every due tournament until cancelled."""
+        while True:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("running the tournaments failed; trying again")
+            await asyncio.sleep(self.every)
+
+    async def tick(self) -> None:
+        """One step of every due tournament this process holds (or may take) the lease of."""
+        moment = self.clock()
+        for tournament_id in await asyncio.to_thread(self.store.due, moment):
+            if await asyncio.to_thread(self.store.lease, tournament_id, self.node, moment, LEASE):
+                await self.step(tournament_id)
+        self.ticks += 1
+
+    async def step(self, tournament_id: str) -> None:
+        """Do what is due in one tournament."""
+        snapshot = await self._load(tournament_id)
+        if snapshot is None:
+            return
+        if snapshot.row.status == "open":
+            await self._start(snapshot)
+            return
+        if snapshot.row.status != "running":
+            return
+        await self._make_tables(snapshot)
+        await self._score(snapshot)
+        snapshot = await self._load(tournament_id)
+        assert snapshot is not None
+        if snapshot.row.kind == "swiss":
+            seated = await self._swiss(snapshot)
+        else:
+            seated = await self._arena(snapshot)
+        if seated:
+            fresh = await self._load(tournament_id)
+            assert fresh is not None
+            await self._make_tables(fresh)
+
+    async def _load(self, tournament_id: str) -> Snapshot | None:
+        return await asyncio.to_thread(self.store.load, tournament_id)
+
+    async def _start(self, snapshot: Snapshot) -> None:
+        """Start a tournament whose time came (cancel it with too few entrants)."""
+        row = snapshot.row
+        if len(snapshot.entrants) < row.players:
+            await asyncio.to_thread(self.store.set_status, row.id, "open", "cancelled")
+            return
+        if not await asyncio.to_thread(self.store.set_status, row.id, "open", "running"):
+            return
+        if self.notify is not None:
+            data = {"tournament": row.id, "name": row.name}
+            for entrant in snapshot.entrants:
+                if entrant.account_id is not None:
+                    await self.notify(entrant.account_id, data)
+
+    async def _make_tables(self, snapshot: Snapshot) -> None:
+        """Make the table of every game that has none (claimed first)."""
+        entrants = {e.id: e for e in snapshot.entrants}
+        for game in snapshot.games:
+            if game.table_id is not None:
+                continue
+            if not await asyncio.to_thread(self.store.claim, game.id, self.clock(), STALE):
+                continue
+            try:
+                await self._make_table(snapshot, game, entrants)
+            except Exception:
+                log.exception(
+                    "the table of tournament %s's game %d was not made", snapshot.row.id, game.id
+                )
+
+    async def _make_table(
+        self, snapshot: Snapshot, game: Game, entrants: dict[int, Entrant]
+    ) -> None:
+        """Make one game's table, seat its people and note it."""
+        row = snapshot.row
+        seated = [entrants[e] for e in game.seats]
+        settings = row.settings
+        wanted = NewTable(
+            game=row.game, players=row.players, variant=settings.get("variant"),
+            options=dict(settings.get("options") or {}),
+            seats=[("open", None) if e.bot is None else ("bot", e.bot) for e in seated],
+            seed=None, turn_timer=settings.get("turn_timer"), on_timeout="bot",
+            forced_moves=True, rated=True,
+        )  # fmt: skip
+        table, invites = await self.manager.create(wanted)
+        tokens: dict[str, str] = {}
+        for seat, entrant in enumerate(seated):
+            if entrant.account_id is None:
+                continue
+            _table, token = await self.manager.join(table.id, seat, entrant.name, invites.get(seat))
+            await asyncio.to_thread(self.accounts.link, entrant.account_id, table.id, seat)
+            table.account_seats.add(seat)
+            tokens[str(seat)] = token
+        table.broadcast()
+        await asyncio.to_thread(self.store.set_table, game.id, table.id, tokens)
+
+    async def _score(self, snapshot: Snapshot) -> None:
+        """Score every game whose table finished (or is gone: 0 for every seat)."""
+        for game in snapshot.games:
+            if game.table_id is None or game.points is not None:
+                continue
+            found = await asyncio.to_thread(self.store.table_result, game.table_id)
+            if found is not None and found[0] != "finished":
+                continue
+            n = len(game.seats)
+            places = None if found is None else places_of(found[1], n)
+            points = place_points(places, n)
+            await asyncio.to_thread(self.store.score, game.id, points, places)
+
+    async def _swiss(self, snapshot: Snapshot) -> bool:
+        """Seat the next round once every game of this one is scored, or finish after
+        the last; whether a round was seated."""
+        row = snapshot.row
+        current = [g for g in snapshot.games if g.round == row.round]
+        if any(g.points is None for g in current):
+            return False
+        if row.round >= (row.rounds or 0):
+            await asyncio.to_thread(self.store.set_status, row.id, "running", "finished")
+            return False
+        order = [line.entrant for line in table_of(snapshot)]
+        met = met_pairs([g.seats for g in snapshot.games])
+        byes: dict[int, int] = {}
+        for _r, entrant in snapshot.byes:
+            byes[entrant] = byes.get(entrant, 0) + 1
+        tables, out = swiss_round(order, row.players, met, byes)
+        return await asyncio.to_thread(self.store.add_round, row.id, row.round, tables, out)
+
+    async def _arena(self, snapshot: Snapshot) -> bool:
+        """Seat the waiting entrants at new tables until the clock ends; finish once it
+        ended and every game is scored; whether a table was seated."""
+        row = snapshot.row
+        ends = row.starts + timedelta(minutes=row.minutes or 0)
+        if self.clock() >= ends:
+            if all(g.points is not None for g in snapshot.games):
+                await asyncio.to_thread(self.store.set_status, row.id, "running", "finished")
+            return False
+        waiting = _waiting(snapshot)
+        points = {line.entrant: line.points for line in table_of(snapshot)}
+        met = met_pairs([g.seats for g in snapshot.games])
+        number = max((g.number for g in snapshot.games), default=-1) + 1
+        seated = False
+        while (table := arena_table(waiting, row.players, met, points)) is not None:
+            if not await asyncio.to_thread(self.store.add_game, row.id, number, table):
+                break
+            seated = True
+            number += 1
+            waiting = [e for e in waiting if e not in table]
+        return seated
+
+
+def _waiting(snapshot: Snapshot) -> list[int]:
+    """An arena's entrants at no table, the longest waiting first (the earliest last
+    game, then the order of entry)."""
+    busy: set[int] = set()
+    last: dict[int, int] = {}
+    for game in snapshot.games:
+        for entrant in game.seats:
+            last[entrant] = game.number
+            if game.points is None:
+                busy.add(entrant)
+    free = [e.id for e in snapshot.entrants if e.id not in busy]
+    return sorted(free, key=lambda e: last.get(e, -1))
+
+
+__all__ = ["LEASE", "STALE", "Notify", "Runner", "results", "table_of"]
