@@ -301,6 +301,7 @@ function connect() {
   ws.addEventListener("message", (ev) => {
     const message = JSON.parse(String(ev.data));
     if (message.type === "friends") show(message.friends);
+    window.dispatchEvent(new CustomEvent("tikki:account", { detail: message })); // notices.js
   });
   ws.addEventListener("close", (ev) => {
     if (ev.code !== 4401) setTimeout(connect, 5000);

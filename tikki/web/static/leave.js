@@ -6,6 +6,7 @@
 import { api, esc, seatNames } from "./api.js";
 import { _ } from "./i18n.js";
 import { levelName } from "./words.js";
+import { deadlineLine } from "./correspondence.js";
 
 /** @typedef {import("./store.js").StateMessage} StateMessage */
 /** @typedef {import("./store.js").Seat} Seat */
@@ -28,12 +29,13 @@ const view = {
   token: null,
 };
 
-/** The lobby's turn-timer choice, as create-request fields ({} for no timer).
- * @returns {{turn_timer?: number, on_timeout?: string}} */
+/** The lobby's turn-timer choice, as create-request fields ({} for no timer); "24h" and
+ * the like are a correspondence table's hours a move.
+ * @returns {{turn_timer?: number | string, on_timeout?: string}} */
 export function timerChoice() {
   const seconds = /** @type {HTMLSelectElement | null} */ ($("#turn-timer"))?.value;
   if (!seconds) return {};
-  return { turn_timer: Number(seconds), on_timeout: /** @type {HTMLSelectElement | null} */ ($("#on-timeout"))?.value || "wait" };
+  return { turn_timer: seconds.endsWith("h") ? seconds : Number(seconds), on_timeout: /** @type {HTMLSelectElement | null} */ ($("#on-timeout"))?.value || "wait" };
 }
 
 /** Draw the countdown, the leave buttons and the stand-in lines for state message `m`.
@@ -80,6 +82,11 @@ function renderCountdown() {
     const you = timer.seat === m.seat;
     const name = names[timer.seat];
     const whole = Math.ceil(left);
+    if (m.table.correspondence) {
+      box.textContent = deadlineLine({ you, name, left, timedOut: timer.timed_out });
+      box.dataset.left = String(whole);
+      return;
+    }
     const clock = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
     const bot = m.table.on_timeout === "bot";
     let text;

@@ -39,6 +39,7 @@ import { _ } from "./i18n.js";
  * @property {Takeover[]} [takeovers] the history entries a stand-in bot played for a seat
  * @property {TurnTimer | null} [timer] the turn timer of the seat to act (none: no timer)
  * @property {string} [on_timeout] what happens when a turn's time is up: `wait` or `bot`
+ * @property {boolean} [correspondence] a game that lasts days: the timer is hours a move
  */
 
 /**

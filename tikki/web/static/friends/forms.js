@@ -5,6 +5,7 @@ import { acceptLanguage, _ } from "../i18n.js";
 import { cookie, Refusal, sentence } from "../account.js";
 import { GAMES, BOTS } from "../games.js";
 import { levelLabel, variantName } from "../words.js";
+import { HOURS, allowanceWords, isCorrespondence } from "../correspondence.js";
 
 /** @typedef {{min: number, max: number, default: number}} PlayerRange */
 
@@ -36,7 +37,10 @@ export const gameTitle = (game) => GAMES[game]?.title ?? game;
 export function challengeWords(options) {
   const parts = [gameTitle(options.game), _("{n} players", { n: options.players })];
   if (options.variant && options.variant !== "standard") parts.push(variantName(options.variant));
-  if (options.turn_timer) parts.push(_("{n} s a turn", { n: options.turn_timer }));
+  const timer = options.turn_timer;
+  if (typeof timer === "string" && timer.endsWith("h")) parts.push(allowanceWords(Number(timer.slice(0, -1)) * 3600));
+  else if (isCorrespondence(timer)) parts.push(allowanceWords(timer));
+  else if (timer) parts.push(_("{n} s a turn", { n: timer }));
   return parts.join(", ");
 }
 
@@ -88,7 +92,8 @@ export function challengeForm(name, submit, close) {
   const levels = BOTS.filter((b) => b.spec !== "learned").map((b) => [b.spec, levelLabel(b)]);
   const bot = select(`challenge-bot-${key}`, _("Bots at the other seats"), /** @type {[string, string][]} */ (levels));
   bot.sel.value = "heuristic";
-  const timer = select(`challenge-timer-${key}`, _("Turn timer"), [["", _("off")], ["60", _("60 s")], ["120", _("120 s")]]);
+  const days = HOURS.map((h) => /** @type {[string, string]} */ ([`${h}h`, allowanceWords(h * 3600)]));
+  const timer = select(`challenge-timer-${key}`, _("Turn timer"), [["", _("off")], ["60", _("60 s")], ["120", _("120 s")], ...days]);
   const fill = () => {
     const r = range(game.sel.value);
     players.sel.replaceChildren(
@@ -123,7 +128,7 @@ export function challengeForm(name, submit, close) {
         players: Number(players.sel.value),
         variant: variant.sel.value,
         bot: bot.sel.value || "heuristic",
-        turn_timer: timer.sel.value ? Number(timer.sel.value) : null,
+        turn_timer: !timer.sel.value ? null : timer.sel.value.endsWith("h") ? timer.sel.value : Number(timer.sel.value),
       });
     } finally {
       go.disabled = false;
