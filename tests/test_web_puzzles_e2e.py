@@ -114,4 +114,5 @@ def test_a_signed_in_player_sees_the_rating_change(server: Server, browser: Brow
     shot(page, "puzzles-rated-desktop-en")
     page.goto(f"{server.url}/players/{name}?lang=en")
     page.locator("#puzzle-rating", has_text="Puzzle rating").wait_for()
+    shot(page, "puzzles-profile-desktop-en")
     page.context.close()

@@ -3,7 +3,7 @@
 // statistics, the games with result, opponents, rating change and links to the replay and
 // the analysis (filterable by game), all records as one download, and the game's
 // leaderboard with the bot levels as reference lines. Every name is put in as text.
-import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
+import { _, acceptLanguage, languageSwitcher, ngettext, translatePage } from "./i18n.js";
 import { botSeatName, dateText, levelName, percent, signed, withMinus } from "./words.js";
 import { GAMES as DECLARED } from "./games.js";
 
@@ -341,7 +341,8 @@ async function main() {
     puzzles.hidden = !answer.puzzle_rating;
     if (answer.puzzle_rating) {
       const { rating, attempts } = answer.puzzle_rating;
-      puzzles.textContent = _("Puzzle rating: {rating} ({n} puzzles tried)", { rating: signed(rating), n: attempts });
+      const params = { rating: signed(rating), n: attempts };
+      puzzles.textContent = ngettext("Puzzle rating: {rating} ({n} puzzle tried)", "Puzzle rating: {rating} ({n} puzzles tried)", attempts, params);
     }
     renderGames(/** @type {HTMLElement} */ (document.getElementById("games")), answer.games);
     const shown = game || answer.games.find((/** @type {PlayedGame} */ g) => g.rating_change)?.game || answer.games[0]?.game || FEATURED;
