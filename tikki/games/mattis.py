@@ -167,6 +167,14 @@ _SUIT_MASK: Final[tuple[int, ...]] = tuple(
 )
 
 
+def _mask(cards: list[int]) -> int:
+    """The bit mask of ``cards``."""
+    held = 0
+    for c in cards:
+        held |= _BIT[c]
+    return held
+
+
 def _beat_mask(trump: int, hi: int) -> int:
     """The cards that beat a top play whose highest card is ``hi`` (AM-11): higher cards
     of its suit, and any trump when it is not of trumps (``trump`` -1: none yet)."""
@@ -423,6 +431,7 @@ class MattisState(SheddingState):
         "_fallen",
         "_given",
         "_hands",
+        "_held",
         "_hist",
         "_history_book",
         "_known_lacking",
@@ -524,6 +533,7 @@ class MattisState(SheddingState):
         self._given: list[int] = [0] * n
         self._received: list[int] = [0] * n
         self._secret: list[list[int]] = [[] for _ in range(n)]
+        self._held: list[int] = [0] * n  # phase 2: each hand as a bit mask
         self._dreck_seed = 0
         self._legal: list[str] | None = None
         self._order: tuple[int, ...] = ()
@@ -582,6 +592,7 @@ class MattisState(SheddingState):
         new._fallen = self._fallen[:]
         new._given = self._given[:]
         new._hands = [h[:] for h in self._hands]
+        new._held = self._held[:]
         new._hist = self._hist[:]
         new._known_lacking = self._known_lacking[:]
         new._lap_left = self._lap_left
@@ -724,9 +735,7 @@ class MattisState(SheddingState):
     def _generate_shed(self, hand: list[int]) -> list[str]:
         """Phase 2's legal moves: :meth:`_shed_masks` written out, straight into texts
         (the hottest path of playouts through the text API)."""
-        held = 0
-        for c in hand:  # a loop, not reduce(): a hot path of playouts
-            held |= _BIT[c]
+        held = self._held[self._to_act]  # ``hand`` as a bit mask
         links = held & (held >> 1) & _NOT_ACES
         plays = self._plays
         if not plays:
@@ -736,7 +745,7 @@ class MattisState(SheddingState):
             return moves
         top: list[int] = plays[-1][1]
         beat = _BEAT[self._trump][top[-1]]
-        moves = [CARD_TEXT[c] for c in hand if beat >> c & 1]
+        moves = [CARD_TEXT[c] for c in hand if beat >> c & 1] if held & beat else []
         if links:
             threes = links & (links >> 1) if self._max_seq >= 3 else 0
             if threes:
@@ -807,9 +816,7 @@ class MattisState(SheddingState):
         (:func:`tikki.games.shedding.runs_in`); a sequence beats the top play when its
         lowest card would beat it alone, or, of the top's suit, when it is longer.
         """
-        held = 0
-        for c in hand:  # a loop, not reduce(): a hot path of playouts
-            held |= _BIT[c]
+        held = self._held[self._to_act]  # ``hand`` as a bit mask
         links = held & (held >> 1) & _NOT_ACES
         threes = links & (links >> 1) if self._max_seq >= 3 else 0
         if not self._plays:
@@ -1132,11 +1139,12 @@ class MattisState(SheddingState):
         self._event_log.append(trick_event(len(self._hist), winner, self._trick))
         self._trick = []
         n, hands = self._n, self._hands
+        size: int = self.game.option("hand")
         for k in range(n):
             if not self._stock:
                 break
             s = (winner + k) % n
-            need = self.game.option("hand") - len(hands[s])
+            need = size - len(hands[s])
             if need > 0:
                 self._draw(s, need)
         self._start_trick(winner)
@@ -1162,6 +1170,7 @@ class MattisState(SheddingState):
             self._piles[s] = []
         mark = len(self._event_log)
         self._deal_dreck()
+        self._held = [_mask(h) for h in hands]
         self._phase = SHED
         self._out = [s for s in range(n) if not hands[s]]
         over = holders(hands) <= 1
@@ -1214,9 +1223,16 @@ class MattisState(SheddingState):
         hands = self._hands
         hand = hands[seat]
         self._hist.append((seat, "take", -1))
-        taken = [c for _, cs in self._plays for c in cs]
+        taken: list[int] = []
+        for play in self._plays:
+            cards: list[int] = play[1]
+            taken.extend(cards)
+        held = self._held[seat]
         for c in taken:
-            insort(hand, c)
+            held |= _BIT[c]
+        self._held[seat] = held
+        hand.extend(taken)
+        hand.sort()
         self._event_log.append(take_event(len(self._hist), seat, taken))
         self._plays = []
         s = seat + 1
@@ -1227,6 +1243,10 @@ class MattisState(SheddingState):
     def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
         """The play's history entry; a dreck card played is no longer secret (AM-9)."""
         self._hist.append((seat, move, -1))
+        held = self._held[seat]
+        for c in cards:
+            held &= ~_BIT[c]
+        self._held[seat] = held
         secret = self._secret[seat]
         if secret:
             for c in cards:
@@ -1528,6 +1548,7 @@ def _shed_deal(template: MattisState, view: Mapping[str, Any], seat: int) -> Dea
         for s, cards in secret.items():
             state._secret[s] = cards
         state._hands = hands
+        state._held = [_mask(h) for h in hands]
 
     return deal
 
