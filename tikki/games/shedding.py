@@ -277,8 +277,8 @@ class SheddingState(TableState):
         for c in cards:
             hand.remove(c)
         plays = self._plays
-        if not plays:
-            self._trick_size = holders(hands) + (0 if hand else 1)
+        if not plays:  # holders(hands), written out: a hot path of playouts
+            self._trick_size = len(hands) - hands.count([]) + (0 if hand else 1)
         plays.append([seat, cards])
         if not hand:
             self._out.append(seat)
@@ -291,9 +291,12 @@ class SheddingState(TableState):
                 self._fallen.extend(cs)
             self._event_log.append(falls_event(len(self._hist), plays))
             self._plays = []
-            self._to_act = next_with_cards(hands, seat)
-        else:
-            self._to_act = next_with_cards(hands, (seat + 1) % self._n)
+            self._to_act = seat if hand else next_with_cards(hands, seat)
+        else:  # the next seat, if it holds cards, without a call: a hot path of playouts
+            s = seat + 1
+            if s == self._n:
+                s = 0
+            self._to_act = s if hands[s] else next_with_cards(hands, s)
 
     def _finish(self) -> None:
         """The game ends: the seat still holding cards (if any) loses."""
