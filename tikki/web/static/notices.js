@@ -156,13 +156,27 @@ function show(list, fresh = true) {
   renderList();
 }
 
+/** A bell drawn in SVG (an emoji needs a font the device may lack). */
+function bellIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.classList.add("notices-icon");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", "M12 2a6 6 0 0 0-6 6v4.5L4 16v1h16v-1l-2-3.5V8a6 6 0 0 0-6-6zm-2.5 16.5a2.5 2.5 0 0 0 5 0z");
+  path.setAttribute("fill", "currentColor");
+  svg.append(path);
+  return svg;
+}
+
 function build() {
   const bar = document.querySelector(".topbar");
   if (!bar || document.getElementById("notices-bell")) return;
   const bell = el("button", "", "notices-bell");
   bell.id = "notices-bell";
   bell.setAttribute("aria-controls", "notices-panel");
-  bell.append(el("span", "🔔", "notices-icon"), el("span", "", "notices-count"));
+  bell.append(bellIcon(), el("span", "", "notices-count"));
   bell.addEventListener("click", openPanel);
   const before = document.getElementById("account-link") ?? document.getElementById("conn");
   bar.insertBefore(bell, before);
