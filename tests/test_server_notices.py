@@ -195,7 +195,7 @@ def test_email_through_a_local_smtp_server(tmp_path: Path) -> None:
             mail = inbox.messages[0]
             assert mail.rcpt_tos == ["anna@example.org"]
             text = mail.content.decode()
-            assert "https://cards.example.org/table/t5" in text
+            assert "https://cards.example.org/t/t5" in text
             assert "Subject: tikki:" in text and "t5" in text
             # a server whose SMTP does not answer logs, and the notice is still stored
             notifier.smtp = SmtpSettings("127.0.0.1", 1, "tikki@example.org", starttls=False)

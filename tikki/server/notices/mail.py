@@ -57,7 +57,7 @@ def subject_and_body(kind: str, data: Mapping[str, Any], site: str) -> tuple[str
     """A notice's mail, in the active language."""
     table = str(data.get("table") or "")
     game = data.get("title") or data.get("game")
-    link = f"{site}/table/{table}" if site and table else site
+    link = f"{site}/t/{table}" if site and table else site
     if kind == "your_turn":
         subject = _("tikki: your move at table {table}", table=table)
         body = _("It is your move in {game} at table {table}.", game=game, table=table)
