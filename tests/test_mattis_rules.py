@@ -872,3 +872,29 @@ def test_am1_research_hand_and_short_deck_deal_by_the_same_rule() -> None:
     assert view["hand_sizes"] == [1, 1] and view["stock_size"] == 2
     with pytest.raises(tikki.RulesError, match="too small for 4 players"):
         tikki.load("mattis", players=4, variant="mini")
+
+
+def _held_masks(state: Any) -> list[int]:
+    """Each hand as a bit mask, from the hands themselves."""
+    return [sum(1 << c for c in hand) for hand in state._hands]
+
+
+def test_phase_two_hand_masks_follow_the_hands() -> None:
+    """Phase 2 keeps each hand also as a bit mask (its legal moves read it): after every
+    play and take of random games, in their clones and in states sampled from a seat's
+    view (the dreck dealt anew), the masks are the hands."""
+    checked = 0
+    rng = random.Random(11)
+    for seed, players in ((1, 3), (2, 4), (3, 5), (4, 2)):
+        state = tikki.load("mattis", players=players).new_state(seed=seed)
+        while not state.is_over:
+            if state.phase == "shed":
+                assert state._held == _held_masks(state), f"seed {seed}, move {len(state.moves)}"
+                clone = state.clone()
+                assert clone._held == _held_masks(clone)
+                seat = state.current_player
+                world = state.game.sample_state(state.view(seat), rng)
+                assert world._held == _held_masks(world)
+                checked += 1
+            state.play(rng.choice(state.legal_moves()))
+    assert checked >= 100
