@@ -11,6 +11,7 @@ and the same views give the same moves.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import re
@@ -149,6 +150,22 @@ _WHOLE = re.compile(r"[0-9]+")
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
 
 
+@functools.lru_cache(maxsize=256)
+def _cached_signature(factory: BotFactory) -> inspect.Signature:
+    """``inspect.signature`` kept per factory (see :func:`_signature`)."""
+    return inspect.signature(factory)
+
+
+def _signature(factory: BotFactory) -> inspect.Signature:
+    """``inspect.signature(factory)``, read once per factory (the server makes a bot for
+    each bot move: reading it every time cost more than a Medium bot's decision)."""
+    try:
+        hash(factory)
+    except TypeError:  # a factory that is no dictionary key is read every time
+        return inspect.signature(factory)
+    return _cached_signature(factory)
+
+
 def _check_params(name: str, factory: BotFactory, params: Mapping[str, Any]) -> None:
     """Refuse unknown parameter names and values of the wrong kind, naming what is valid.
 
@@ -156,7 +173,7 @@ def _check_params(name: str, factory: BotFactory, params: Mapping[str, Any]) -> 
     ``float`` a decimal number such as ``0.7``; other texts are checked by the bot itself.
     """
     try:
-        signature = inspect.signature(factory)
+        signature = _signature(factory)
     except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
         return
     known = {k: p for k, p in signature.parameters.items() if k != "seed"}
