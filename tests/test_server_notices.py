@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import socket
 import time
+from email import message_from_bytes
+from email.policy import default
 from pathlib import Path
 from typing import Any
 
@@ -194,9 +196,10 @@ def test_email_through_a_local_smtp_server(tmp_path: Path) -> None:
             assert len(inbox.messages) == 1
             mail = inbox.messages[0]
             assert mail.rcpt_tos == ["anna@example.org"]
-            text = mail.content.decode()
-            assert "https://cards.example.org/t/t5" in text
-            assert "Subject: tikki:" in text and "t5" in text
+            parsed = message_from_bytes(mail.content, policy=default)
+            assert parsed["Subject"] == "tikki: sinun siirtosi pöydässä t5"  # Anna's language
+            body = parsed.get_body()
+            assert body is not None and "https://cards.example.org/t/t5" in body.get_content()
             # a server whose SMTP does not answer logs, and the notice is still stored
             notifier.smtp = SmtpSettings("127.0.0.1", 1, "tikki@example.org", starttls=False)
             send(guest, account_id(anna), "tournament_start", {"name": "Cup"})
