@@ -50,6 +50,9 @@ class Puzzle:
     view: Mapping[str, Any]
     answer: tuple[str, ...]
     themes: tuple[str, ...]
+    kind: str
+    """The task: ``escape`` (the one move that cannot lose) or ``points`` (the move that
+    scores most); another kind a newer set names is passed on as it is."""
     mu: float
     sigma: float
     stored: Mapping[str, Any]
@@ -100,6 +103,7 @@ def _puzzle(document: Mapping[str, Any], stored: Mapping[str, Any]) -> Puzzle:
         view=view,
         answer=tuple(str(m) for m in stored["answer"]),
         themes=tuple(str(t) for t in stored.get("themes") or ()),
+        kind=str(stored.get("kind") or "escape"),
         mu=float(rating.get("mu", DEFAULT_MU)),
         sigma=float(rating.get("sigma", DEFAULT_SIGMA)),
         stored=stored,
@@ -142,14 +146,16 @@ def daily(found: Catalogue, day: date) -> Puzzle | None:
 
 
 def public(puzzle: Puzzle) -> dict[str, Any]:
-    """What a player is sent before an attempt: which puzzle, its game, the seat, how many
-    moves the answer takes, and the seat's view.  Nothing of the proof: no answer, no
+    """What a player is sent before an attempt: which puzzle, its game, its kind (the task:
+    ``escape`` the one move that cannot lose, ``points`` the move that scores most), the
+    seat, how many moves the answer takes, and the seat's view.  Nothing of the proof: no answer, no
     explanation, no themes, no per-move counts, no rating (a starting rating says whether
     the heuristic bot finds the answer), no world count, nothing of the deal."""
     return {
         "id": puzzle.id,
         "game": puzzle.game,
         "players": puzzle.players,
+        "kind": puzzle.kind,
         "seat": puzzle.seat,
         "moves": len(puzzle.answer),
         "view": dict(puzzle.view),

@@ -20,6 +20,7 @@ import { signed } from "./words.js";
  * @property {string} id
  * @property {string} game
  * @property {number} players
+ * @property {string} kind the task: "escape" (the move that cannot lose) or "points"
  * @property {number} seat
  * @property {number} moves how many moves the answer takes
  * @property {any} view the seat's view
@@ -85,6 +86,18 @@ function names(p) {
   return Array.from({ length: p.players }, (_x, s) => (s === p.seat ? YOU : seatLabel(s)));
 }
 
+/** What the player is asked to find (the puzzle's kind: escape or points).
+ * @param {Shown} p
+ * @param {string} game the game's title */
+function task(p, game) {
+  if (p.kind === "points") {
+    return _("{game}: your move. Find the move that scores the most points this round, wherever the hidden cards lie.", { game });
+  }
+  return p.moves > 1
+    ? _("{game}: your move. Find the {n} moves that cannot lose, wherever the hidden cards lie.", { game, n: p.moves })
+    : _("{game}: your move. Find the move that cannot lose, wherever the hidden cards lie.", { game });
+}
+
 /** Draw the puzzle's position and the hand to play from. */
 function draw() {
   const p = /** @type {Shown} */ (pz.shown);
@@ -99,10 +112,7 @@ function draw() {
   const tableView = R.tableView ? R.tableView(p.view, ctx) : p.view;
   const title = GAMES[p.game]?.title ?? p.game;
   $("#puzzle-title").textContent = p.date ? _("Today's puzzle · {date}", { date: p.date }) : _("Puzzle {id}", { id: p.id });
-  $("#puzzle-task").textContent =
-    p.moves > 1
-      ? _("{game}: your move. Find the {n} moves that cannot lose, wherever the hidden cards lie.", { game: title, n: p.moves })
-      : _("{game}: your move. Find the move that cannot lose, wherever the hidden cards lie.", { game: title });
+  $("#puzzle-task").textContent = task(p, title);
   $("#puzzle-rated").textContent = p.rated
     ? _("Rated: your first try at this puzzle counts.")
     : account
