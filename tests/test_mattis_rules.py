@@ -886,14 +886,14 @@ def test_phase_two_hand_masks_follow_the_hands() -> None:
     checked = 0
     rng = random.Random(11)
     for seed, players in ((1, 3), (2, 4), (3, 5), (4, 2)):
-        state = tikki.load("mattis", players=players).new_state(seed=seed)
+        state: Any = tikki.load("mattis", players=players).new_state(seed=seed)
         while not state.is_over:
             if state.phase == "shed":
                 assert state._held == _held_masks(state), f"seed {seed}, move {len(state.moves)}"
-                clone = state.clone()
+                clone: Any = state.clone()
                 assert clone._held == _held_masks(clone)
                 seat = state.current_player
-                world = state.game.sample_state(state.view(seat), rng)
+                world: Any = state.game.sample_state(state.view(seat), rng)
                 assert world._held == _held_masks(world)
                 checked += 1
             state.play(rng.choice(state.legal_moves()))
