@@ -65,6 +65,27 @@ def test_solver_agrees_with_brute_force_on_small_positions(name: str, players: i
     assert compared >= 20 and decided >= 10, (compared, decided)
 
 
+@pytest.mark.parametrize(("name", "players"), [("myllymatti", 3), ("myllymatti", 2), ("mattis", 4)])
+def test_the_states_own_search_key_tells_the_same_positions_apart(name: str, players: int) -> None:
+    """A shedding state's ``search_key()`` (the solver's fast key) and the key read from
+    ``reveal()`` split positions alike: equal keys exactly where the other's are equal."""
+    game = tikki.load(name, players=players)
+    fast: dict[object, object] = {}
+    slow: dict[object, object] = {}
+    for seed in range(40):
+        state = endgame_position(game, seed, 10)
+        rng = random.Random(seed)
+        while state is not None and not state.is_over:
+            zones = state.reveal()["zones"]
+            hands = tuple(tuple(zones[f"hand {s}"]) for s in range(players))
+            by_reveal = (state.current_player, hands, tuple(zones.get("trick", ())))
+            by_state = state.search_key()  # type: ignore[attr-defined]
+            assert fast.setdefault(by_state, by_reveal) == by_reveal
+            assert slow.setdefault(by_reveal, by_state) == by_state
+            state.play(rng.choice(state.legal_moves()))
+    assert len(fast) >= 100
+
+
 def test_move_values_match_brute_force_move_by_move() -> None:
     game = tikki.load("myllymatti", players=3)
     checked = 0

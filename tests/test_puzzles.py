@@ -10,8 +10,10 @@ from typing import Any
 from typer.testing import CliRunner
 
 from tikki import puzzles
+from tikki.bots.endgame import LOSS
 from tikki.cli import app
 from tikki.core import Game, State, load
+from tikki.puzzles import points
 from tikki.testing.checks import shown
 
 runner = CliRunner()
@@ -140,3 +142,89 @@ def test_every_shipped_puzzle_is_proved_again_from_its_stored_view() -> None:
         document = puzzles.read(puzzles.shipped(name))
         assert document["game"] == name and len(document["puzzles"]) == document["count"] >= 30
         assert puzzles.check(document) == [], name
+
+
+# --- points puzzles (Mückenstich) ---------------------------------------------------------
+
+
+def _late_mueckenstich(seed: int, cards: int) -> State:
+    """A 4-player Mückenstich round played at random until at most ``cards`` cards are
+    left in the hands (play phase)."""
+    import random
+
+    from tikki.bots.endgame import cards_in_hands
+
+    rng = random.Random(seed)
+    state = load("mueckenstich", 4).new_state(seed=seed)
+    while state.phase != "play" or cards_in_hands(state) > cards:
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def _round_points(state: State, seat: int, end: Any) -> int:
+    """The seat's exact points this round by plain minimax (no table, no pruning)."""
+    done = end(state, seat)
+    if done is not None:
+        return int(done)
+    values = []
+    for move in state.legal_moves():
+        child = state.clone()
+        child.play(move)
+        values.append(_round_points(child, seat, end))
+    return max(values) if state.current_player == seat else min(values)
+
+
+def test_hand_worlds_are_every_way_the_other_hands_may_lie() -> None:
+    import random
+
+    for seed in (1, 2, 3):
+        state = _late_mueckenstich(seed, 4)
+        seat = state.current_player
+        view = state.view(seat)
+        found = points.hand_worlds(state.game, view, most=5000)
+        keys = {tuple(tuple(w.reveal()["zones"][f"hand {s}"]) for s in range(4)) for w in found}
+        assert len(keys) == len(found) >= 2
+        assert all(w.view(seat) == view for w in found)
+        sample = state.game.sampler(view)
+        rng = random.Random(seed)
+        for _ in range(200):  # every deal the determinizer makes is one of the worlds
+            drawn = sample(rng).reveal()["zones"]
+            assert tuple(tuple(drawn[f"hand {s}"]) for s in range(4)) in keys
+
+
+def test_the_points_solver_agrees_with_plain_minimax() -> None:
+    from tikki.bots.endgame import Solver
+
+    compared = 0
+    for seed in range(6):
+        state = _late_mueckenstich(seed, 4)
+        for seat in range(4):
+            end = points.RoundEnd(state)
+            exact = _round_points(state, seat, end)
+            assert Solver(seat, end=end, bounds=points.BOUNDS).value(state) == exact
+            compared += 1
+    assert compared == 24
+
+
+def test_the_margin_rule() -> None:
+    legal = ["1R", "5R", "MR"]
+    ahead = {"1R": [3, 4], "5R": [1, 2], "MR": [-2, 0]}
+    answer, reason, values = points.judge(legal, ahead)
+    assert (answer, reason) == ("1R", "unique") and values["5R"] == [LOSS] * 2
+    close = {"1R": [3, 4], "5R": [1, 3], "MR": [-2, 0]}  # one point ahead in one world
+    assert points.judge(legal, close)[0] is None
+
+
+def test_mueckenstich_points_puzzles_build_and_check() -> None:
+    built = puzzles.build("mueckenstich", 1, seed=1)
+    document = built.document
+    assert document["count"] == 1
+    for puzzle in document["puzzles"]:
+        assert puzzle["kind"] == "points" and puzzle["margin"] >= points.MARGIN
+        assert puzzle["answer"][0] in puzzle["points"]
+        assert set(puzzle["explanation"]) == {"en", "fi", "de"}
+    assert puzzles.check(document) == []
+    tampered = json.loads(json.dumps(document))
+    first = tampered["puzzles"][0]
+    first["points"][first["answer"][0]] = [99, 99]
+    assert puzzles.check(tampered)[0][1] == "values"

@@ -53,6 +53,9 @@ CLOCK_EVERY = 128
 """How often (nodes) the solver reads its clock."""
 
 Clock = Callable[[], float]
+Ending = Callable[[State, int], "int | None"]
+"""Where a search ends and what it is worth to a seat: ``end(state, seat)`` is the value of
+a state where the search stops (an integer), ``None`` where it goes on."""
 
 
 class OutOfBudget(Exception):
@@ -60,7 +63,12 @@ class OutOfBudget(Exception):
 
 
 def position_key(state: State) -> Hashable:
-    """The position of a shedding state: seat to act, every hand, the trick's cards."""
+    """The position of a shedding state: seat to act, every hand, the trick's cards (the
+    state's own ``search_key()`` where it has one: the same positions, without building
+    :meth:`State.reveal`)."""
+    fast = getattr(state, "search_key", None)
+    if fast is not None:
+        return fast()  # type: ignore[no-any-return]
     zones = state.reveal()["zones"]
     hands = tuple(tuple(zones[f"hand {s}"]) for s in range(state.game.players))
     return (state.current_player, hands, tuple(zones.get("trick", ())))
@@ -71,6 +79,11 @@ def end_value(state: State, seat: int) -> int:
     outcome: dict[str, Any] = state.outcome or {}
     gain = outcome["returns"][seat]
     return WIN if gain > 0 else LOSS if gain < 0 else DRAW
+
+
+def shedding_end(state: State, seat: int) -> int | None:
+    """The shedding games' end: a finished game's :func:`end_value`, else ``None``."""
+    return end_value(state, seat) if state.is_over else None
 
 
 def cards_in_hands(state: State) -> int:
@@ -104,11 +117,27 @@ class Solver:
     ``max_nodes`` and ``deadline`` (on ``clock``) bound each call; a call that runs out
     raises :class:`OutOfBudget`, and what it proved on the way stays in the table for the
     next call.  ``nodes`` counts the positions expanded over the solver's life.
+
+    **Points.**  By default the values are the shedding games' three (:func:`shedding_end`,
+    between :data:`LOSS` and :data:`WIN`).  ``end`` and ``bounds`` make it search another
+    integer value, e.g. the seat's points when a round is scored (a points game's endgame,
+    :mod:`tikki.puzzles.points`): the seat maximises it, the others together minimise it;
+    ``bounds`` holds every value ``end`` can give.  A repetition or a cut at the depth limit
+    still scores :data:`DRAW` (0) and is not stored; a points search must reach its ends
+    within the depth (tricks end, so they do).
     """
 
-    def __init__(self, seat: int, clock: Clock = time.perf_counter) -> None:
+    def __init__(
+        self,
+        seat: int,
+        clock: Clock = time.perf_counter,
+        end: Ending = shedding_end,
+        bounds: tuple[int, int] = (LOSS, WIN),
+    ) -> None:
         self.seat = seat
         self.clock = clock
+        self.end = end
+        self.low, self.high = bounds
         self.table: dict[Hashable, tuple[int, int]] = {}
         self.nodes = 0
         self._limit = 0
@@ -134,7 +163,8 @@ class Solver:
                     if values[move] == DRAW:
                         child = state.clone()
                         child.play(move)
-                        values[move] = self._search(child, LOSS - 1, WIN + 1, {root}, 1)[0]
+                        wide = (self.low - 1, self.high + 1)
+                        values[move] = self._search(child, *wide, {root}, 1)[0]
                     if values[move] == WIN:
                         return values
                 if DRAW not in values.values():
@@ -153,7 +183,7 @@ class Solver:
         """The paranoid value of ``state`` for ``seat``, whoever is to act, searched to
         ``depth`` moves; raises :class:`OutOfBudget` past ``max_nodes`` or ``deadline``."""
         self._limit, self._deadline, self._horizon = self.nodes + max_nodes, deadline, depth
-        return self._search(state, LOSS - 1, WIN + 1, set(), 0)[0]
+        return self._search(state, self.low - 1, self.high + 1, set(), 0)[0]
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -170,12 +200,13 @@ class Solver:
         self, state: State, alpha: int, beta: int, path: set[Hashable], depth: int
     ) -> tuple[int, bool]:
         """Value within (alpha, beta) and whether it rests on a repetition of the path."""
-        if state.is_over:
-            return end_value(state, self.seat), False
+        ended = self.end(state, self.seat)
+        if ended is not None:
+            return ended, False
         key = position_key(state)
         if key in path:
             return DRAW, True
-        low, high = self.table.get(key, (LOSS, WIN))
+        low, high = self.table.get(key, (self.low, self.high))
         if low == high or low >= beta:
             return low, False
         if high <= alpha:
@@ -186,7 +217,9 @@ class Solver:
         alpha, beta = max(alpha, low), min(beta, high)
         first_alpha, first_beta = alpha, beta
         mine = state.current_player == self.seat
-        best, cut, rests = (LOSS - 1, WIN, False) if mine else (WIN + 1, LOSS, False)
+        best, cut, rests = (
+            (self.low - 1, self.high, False) if mine else (self.high + 1, self.low, False)
+        )
         path.add(key)
         try:
             for move in _ordered(state.legal_moves()):

@@ -104,9 +104,10 @@ MINI: Mapping[str, Any] = {
 }
 """The ``mini`` preset (three players): two colours, each ``12 12 M``, two cards each, one
 deal and one round without discards: six cards, two tricks (for exact methods, CFR)."""
-MEDIUM: Mapping[str, Any] = {**MINI, "values": 2}
-"""The ``medium`` research rung (three players): the mini's deck with the 11 of each
-colour, eight cards of which six are dealt (two stay unseen), two tricks."""
+MEDIUM: Mapping[str, Any] = {**MINI, "colours": 3, "hand": 3, "discards": True}
+"""The ``medium`` research rung (three players): three colours of ``12 12 M``, three cards
+each, everyone sets two aside face down (MS-4), then one trick: the discards stay hidden to
+the end, so an information set holds about 20 histories (Kuhn poker: 2)."""
 RESEARCH_OPTIONS = (
     OptionSpec(
         "colours",

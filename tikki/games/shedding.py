@@ -9,7 +9,7 @@ is ``low, low + 1, …`` within one suit, written low to high, ``5H+6H+7H``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import pairwise
 from typing import Any, TypeVar
 
@@ -205,6 +205,7 @@ class SheddingState(TableState):
     _n: int
     _hands: list[list[int]]
     _plays: list[list[Any]]
+    _trick: Sequence[tuple[int, int, Any]]
     _trick_size: int
     _fallen: list[int]
     _out: list[int]
@@ -229,6 +230,13 @@ class SheddingState(TableState):
     def moves(self) -> list[str]:
         """Every move played so far."""
         return [h[1] for h in self._hist]
+
+    def search_key(self) -> Hashable:
+        """The exact endgame solver's position (:func:`tikki.bots.endgame.position_key`):
+        the seat to act, every hand and the cards on the table's trick, as card numbers;
+        the same positions as read from :meth:`reveal`'s zones, without building them."""
+        trick = [c for _, c, _ in self._trick] + [c for _, cs in self._plays for c in cs]
+        return (self.current_player, tuple(map(tuple, self._hands)), tuple(trick))
 
     def history(self, seat: Any) -> list[JSON]:
         """Every move with its seat and events (:meth:`_entry`, then the events of

@@ -42,6 +42,7 @@ from typing import Any
 from tikki import bots
 from tikki.bots.endgame import DEPTHS, DRAW, LOSS, WIN, OutOfBudget, Solver, cards_in_hands
 from tikki.core import Game, RulesError, State, load
+from tikki.puzzles import points
 from tikki.testing.checks import shown
 
 FORMAT = "tikki-puzzles"
@@ -156,6 +157,8 @@ class Verdict:
     """``unique``, ``no-escape``, ``several``, ``undecided`` or ``not-enumerable``."""
     worlds: list[State] = field(default_factory=list)
     values: dict[str, list[int]] = field(default_factory=dict)
+    points: dict[str, list[int]] | None = None
+    """A points puzzle's exact points per move and world (:mod:`tikki.puzzles.points`)."""
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Per move, in how many worlds it wins, draws (or is undecided) and loses."""
@@ -165,13 +168,38 @@ class Verdict:
         }
 
 
+def kind_of(game: Game) -> str:
+    """The kind of puzzle a game has: ``escape`` (a shedding game's exact endgame),
+    ``points`` (:mod:`tikki.puzzles.points`); raises :class:`RulesError` if none."""
+    if game.bots.endgame_phase:
+        return "escape"
+    if game.name in points.GAMES:
+        return "points"
+    raise RulesError(f"{game.name} has no exact endgame solver: no puzzles")
+
+
+def enumerate_worlds(game: Game, view: Mapping[str, Any]) -> list[State]:
+    """The worlds of ``view`` as its game's puzzles count them (:func:`worlds`, or for a
+    points game :func:`tikki.puzzles.points.hand_worlds`); raises :class:`NotEnumerable`
+    or :class:`RulesError`."""
+    if kind_of(game) == "points":
+        try:
+            return points.hand_worlds(game, view)
+        except points.TooMany:
+            raise NotEnumerable from None
+    return worlds(game, view)
+
+
 def verdict(game: Game, view: Mapping[str, Any], nodes: int = NODES) -> Verdict:
     """Whether ``view`` is a puzzle (see the module): exactly one move wins in every world
-    and every other loses in at least one."""
+    and every other loses in at least one; for a points game, one move scores at least
+    :data:`tikki.puzzles.points.MARGIN` more than every other in every world."""
     try:
-        found = worlds(game, view)
+        found = enumerate_worlds(game, view)
     except (NotEnumerable, RulesError):
         return Verdict(None, "not-enumerable")
+    if kind_of(game) == "points":
+        return _points_verdict(view, found, nodes)
     seat = int(view["seat"])
     legal = [str(m) for m in view["legal_moves"]]
     values: dict[str, list[int]] = {m: [] for m in legal}
@@ -179,10 +207,41 @@ def verdict(game: Game, view: Mapping[str, Any], nodes: int = NODES) -> Verdict:
         solver = Solver(seat)
         for move in legal:
             values[move].append(move_value(solver, world, move, nodes))
+            if i == 0 and (rejected := _first_world_rejects(values, len(found))) is not None:
+                return Verdict(None, rejected, found, values)
         if i == 0 and [values[m][0] for m in legal].count(WIN) != 1:
-            reason = "several" if [values[m][0] for m in legal].count(WIN) else "no-escape"
-            return Verdict(None, reason, found, values)
+            return Verdict(None, "no-escape", found, values)
     return _judged(found, values)
+
+
+def _first_world_rejects(values: Mapping[str, list[int]], worlds: int) -> str | None:
+    """Why the first world's values so far already rule the position out, or ``None``:
+    a second move that wins there (the first world must have exactly one), or, where it
+    is the only world, a move left undecided (neither the escape nor a proven loss).  The
+    moves not yet solved are then not solved: the verdict is the same, sooner."""
+    firsts = [vs[0] for vs in values.values() if vs]
+    if firsts.count(WIN) > 1:
+        return "several"
+    if worlds == 1 and DRAW in firsts:
+        return "undecided"
+    return None
+
+
+def _points_verdict(view: Mapping[str, Any], found: list[State], nodes: int) -> Verdict:
+    """The margin rule over every world (:func:`tikki.puzzles.points.judge`)."""
+    legal = [str(m) for m in view["legal_moves"]]
+    scored: dict[str, list[int]] = {m: [] for m in legal}
+    for i, world in enumerate(found):
+        for move in legal:
+            value = points.points_of(world, move, nodes)
+            if value is None:
+                return Verdict(None, "undecided", found)
+            scored[move].append(value)
+        answer, reason, values = points.judge(legal, {m: v[: i + 1] for m, v in scored.items()})
+        if answer is None:
+            return Verdict(None, reason, found)
+    answer, reason, values = points.judge(legal, scored)
+    return Verdict(answer, reason, found, values, scored)
 
 
 def _judged(found: list[State], values: dict[str, list[int]]) -> Verdict:
@@ -211,7 +270,10 @@ def puzzle_id(game: Game, view: Mapping[str, Any]) -> str:
 
 
 def candidate(game: Game, state: State, cards: int) -> bool:
-    """Whether the position of ``state`` is tried: the endgame phase, a choice, few cards."""
+    """Whether the position of ``state`` is tried: the endgame phase, a choice, few cards
+    (a points game: :func:`tikki.puzzles.points.candidate`)."""
+    if kind_of(game) == "points":
+        return points.candidate(game, state, min(cards, points.CARDS))
     phase = game.bots.endgame_phase
     return (
         bool(phase)
@@ -250,8 +312,7 @@ def build(
     from tikki.puzzles.words import describe
 
     game = load(name, players)
-    if not game.bots.endgame_phase:
-        raise RulesError(f"{game.name} has no exact endgame solver: no puzzles")
+    kind_of(game)
     puzzles: list[dict[str, Any]] = []
     private: dict[str, Any] = {}
     seen: set[str] = set()
@@ -360,7 +421,7 @@ def check_one(game: Game, puzzle: Mapping[str, Any], nodes: int = NODES) -> str 
     if not isinstance(view, Mapping):
         return "view"
     try:
-        found = worlds(game, view)
+        found = enumerate_worlds(game, view)
     except (NotEnumerable, RulesError):
         return "worlds"
     seat = view.get("seat")
@@ -374,6 +435,8 @@ def check_one(game: Game, puzzle: Mapping[str, Any], nodes: int = NODES) -> str 
     if again.answer is None or [again.answer] != puzzle.get("answer"):
         return "answer"
     if len(again.worlds) != puzzle.get("worlds") or again.counts() != puzzle.get("values"):
+        return "values"
+    if again.points is not None and points.summary(again.points) != puzzle.get("points"):
         return "values"
     return None
 

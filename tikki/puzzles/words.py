@@ -10,7 +10,8 @@ the card back), ``keep-the-trump`` (a trump could be played and loses: the answe
 the same suit also beats, and loses), ``the-lead`` (the seat leads a new trick), ``the-run``
 (the answer is a sequence), ``force-the-take`` (after the answer the next player can only
 take), ``the-last-trick`` (six cards or fewer are left in the hands), ``hidden-cards``
-(the view has more than one world).
+(the view has more than one world); a points puzzle's (Mückenstich) also ``the-mosquito``
+(the answer plays a mosquito) and ``name-the-trump`` (the answer names the trump).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ THEMES: Mapping[str, str] = {
     "force-the-take": N_("force the take"),
     "the-last-trick": N_("the last trick"),
     "hidden-cards": N_("hidden cards"),
+    "the-mosquito": N_("the mosquito"),
+    "name-the-trump": N_("name the trump"),
 }
 """Each theme's id and its title (translated by :func:`theme_title`)."""
 
@@ -195,10 +198,87 @@ def explain(
     return " ".join(parts)
 
 
+def points_themes(view: Mapping[str, Any], answer: str, worlds: int) -> list[str]:
+    """The themes of a points puzzle (see the module), in the order of :data:`THEMES`."""
+    legal = [str(m) for m in view["legal_moves"]]
+    trump = str(view.get("trump") or "")
+    found: set[str] = set()
+    if answer.startswith("trump "):
+        found.add("name-the-trump")
+    else:
+        if answer.startswith("M"):
+            found.add("the-mosquito")
+        if trump and _suit(answer) == trump:
+            found.add("trump-it")
+        elif trump and any(_suit(m) == trump for m in legal if m != answer):
+            found.add("keep-the-trump")
+        if not view.get("trick"):
+            found.add("the-lead")
+    if sum(int(n) for n in view["hand_sizes"]) <= 6:
+        found.add("the-last-trick")
+    if worlds > 1:
+        found.add("hidden-cards")
+    return [t for t in THEMES if t in found]
+
+
+def explain_points(
+    view: Mapping[str, Any], answer: str, points: Mapping[str, list[int]], worlds: list[State]
+) -> str:
+    """A points puzzle's explanation in the current language: what the answer scores at
+    least, and for each other move the world where it trails most (its hidden cards named)
+    and what the others can hold it to there."""
+    me = int(view["seat"])
+    n = len(worlds)
+    least = min(points[answer])
+    parts = [
+        _t(
+            "{move} scores at least {p} points this round whatever the others play.",
+            move=answer,
+            p=least,
+        )
+        if n == 1
+        else _t(
+            "{move} scores at least {p} points this round whatever the others play, in "
+            "every one of the {n} ways the hidden cards may lie.",
+            move=answer,
+            p=least,
+            n=n,
+        )
+    ]
+    for move, vs in points.items():
+        if move == answer:
+            continue
+        i = max(range(n), key=lambda k: points[answer][k] - vs[k])
+        where = "; ".join(
+            _t("{cards} with {who}", cards=" ".join(cs), who=_who(s, me))
+            for s, cs in _placement(worlds[i], worlds, me)
+        )
+        held = {"move": move, "q": vs[i], "answer": answer, "p": points[answer][i]}
+        if where:
+            parts.append(
+                _t(
+                    "After {move} the others can hold you to {q} points where the cards "
+                    "lie so: {where}; {answer} scores {p} there.",
+                    where=where,
+                    **held,
+                )
+            )
+        else:
+            parts.append(
+                _t(
+                    "After {move} the others can hold you to {q} points; {answer} scores {p}.",
+                    **held,
+                )
+            )
+    return " ".join(parts)
+
+
 def describe(
     game: Game, view: Mapping[str, Any], found: Any, pid: str, number: int, nodes: int
 ) -> dict[str, Any]:
     """The stored puzzle (docs/research.md, "Puzzles") of a proven position."""
+    if found.points is not None:
+        return _describe_points(game, view, found, pid, number, nodes)
     answer: str = found.answer
     texts: dict[str, str] = {}
     for lang in LANGUAGES:
@@ -215,6 +295,36 @@ def describe(
         "values": found.counts(),
         "nodes": nodes,
         "themes": themes(game, view, answer, found.worlds[0], len(found.worlds)),
+        "rating": rating(game, view, answer, len(found.worlds)),
+        "explanation": texts,
+    }
+
+
+def _describe_points(
+    game: Game, view: Mapping[str, Any], found: Any, pid: str, number: int, nodes: int
+) -> dict[str, Any]:
+    """The stored puzzle of a proven points position (``kind`` ``points``: the escape
+    puzzle's fields, and ``points`` and ``margin``)."""
+    from tikki.puzzles import points
+
+    answer: str = found.answer
+    texts: dict[str, str] = {}
+    for lang in LANGUAGES:
+        with i18n.use(lang):
+            texts[lang] = explain_points(view, answer, found.points, found.worlds)
+    return {
+        "id": pid,
+        "seat": int(view["seat"]),
+        "move_number": number,
+        "view": dict(view),
+        "answer": [answer],
+        "kind": "points",
+        "worlds": len(found.worlds),
+        "values": found.counts(),
+        "points": points.summary(found.points),
+        "margin": points.margin(answer, found.points),
+        "nodes": nodes,
+        "themes": points_themes(view, answer, len(found.worlds)),
         "rating": rating(game, view, answer, len(found.worlds)),
         "explanation": texts,
     }
