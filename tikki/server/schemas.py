@@ -90,7 +90,8 @@ class CreateTable(BaseModel):
     turn_timer: int | str | None = Field(
         None,
         description="seconds each person has per turn: null or 'off' (default), 30, 60 "
-        "or 120 (else 400 bad_timer)",
+        "or 120; or hours a move at a correspondence table: '12h', '24h', '48h', '72h' "
+        "(else 400 bad_timer)",
         examples=[60],
     )
     on_timeout: str | None = Field(
