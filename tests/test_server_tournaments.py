@@ -6,12 +6,15 @@ nothing lost; and the API's refusals, each a 4xx in words.  SQLite here."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy import create_engine, text
 
 from tests._server import TestClient, app_state, auth, client, error_of, pick
 from tests.test_server_friends import csrf
@@ -47,12 +50,15 @@ def detail(c: TestClient, tid: str) -> dict[str, Any]:
     return answer
 
 
-def play_people(people: list[TestClient], tid: str, done: Any, hints: list[Any]) -> int:
-    """Play every person's moves at their tournament tables until ``done()``; the moves
-    played (the first person to move asks for a hint first: ``hints``)."""
+def play_people(
+    people: list[TestClient], tid: str, done: Any, hints: list[Any], budget: int | None = None
+) -> int:
+    """Play every person's moves at their tournament tables until ``done()`` (or
+    ``budget`` moves); the moves played (the first person to move asks for a hint
+    first: ``hints``)."""
     moves = 0
     deadline = time.monotonic() + SLACK
-    while not done():
+    while not done() and (budget is None or moves < budget):
         assert time.monotonic() < deadline, "the tournament did not go on"
         idle = True
         for c in people:
@@ -139,3 +145,105 @@ def test_a_swiss_tournament_of_people_and_bots_played_to_the_end(tmp_path: Path)
     )
     assert all(line["games"] == 4 for line in standings)
     assert error_of(hints[0])[:2] == (403, "no_help_rated")
+
+
+class Clock:
+    """The tournaments' clock in a test: it moves only when the test moves it."""
+
+    def __init__(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+
+def wait_ticks(guest: TestClient, n: int = 2) -> None:
+    """Wait until the runner has stepped every due tournament ``n`` more times."""
+    runner = app_state(guest).tournament_runner
+    target = runner.ticks + n
+    deadline = time.monotonic() + SLACK
+    while runner.ticks < target:
+        assert time.monotonic() < deadline, "the runner did not step"
+        time.sleep(0.01)
+
+
+def stored_tables(tmp_path: Path) -> dict[str, tuple[dict[str, Any], datetime, datetime]]:
+    """Every finished table in the test's database: its outcome, creation and end."""
+    engine = create_engine(f"sqlite:///{tmp_path / 'web.sqlite'}")
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT id, outcome, created, finished FROM tikki_tables WHERE finished IS NOT NULL"
+            )
+        ).all()
+    engine.dispose()
+    return {
+        str(r[0]): (
+            json.loads(r[1]),
+            datetime.fromisoformat(str(r[2])),
+            datetime.fromisoformat(str(r[3])),
+        )
+        for r in rows
+    }
+
+
+def test_an_arena_of_thirty_minutes_with_twenty_entrants_loses_nothing(tmp_path: Path) -> None:
+    """An arena of 30 minutes, 20 entrants at tables of 3 (4 people, 16 bots): the
+    runner's clock moves a minute each time the people have played 12 moves, so that
+    the bots play many games and the people a few.  Every table seated before the end
+    is played to its end and counted (those playing when the clock ends too), none is
+    seated after; nobody sits at two tables at once; each table's points are its
+    stored outcome's; the standings are the sums."""
+    with client(tmp_path, bot_delay=0.02) as guest:  # the bots' tables a little slower
+        runner = app_state(guest).tournament_runner
+        runner.every = 0.1
+        people = [person(guest, name) for name in ("Anna", "Ben", "Cilla", "Dan")]
+        body = {"name": "Arena", "kind": "arena", "game": "mueckenstich", "players": 3,
+                "options": {"rounds": 1}, "minutes": 30, "starts": soon(600),
+                "cap": 20}  # fmt: skip
+        r = post(people[0], "", body)
+        assert r.status_code == 201, r.text
+        tid, starts = r.json()["id"], r.json()["starts"]
+        for c in people:
+            assert post(c, f"/{tid}/join").status_code == 200
+        assert post(people[0], f"/{tid}/bots", {"bot": "random", "count": 16}).status_code == 200
+        clock = Clock(datetime.fromisoformat(starts.rstrip("Z")))
+        runner.clock = clock
+        hints: list[Any] = []
+        for _minute in range(30):
+            wait_ticks(guest)
+            play_people(people, tid, lambda: False, hints, budget=12)
+            clock.moment += timedelta(minutes=1)
+        wait_ticks(guest)
+        playing = {
+            t["table"]
+            for g in detail(guest, tid)["games"]
+            for t in g["tables"]
+            if t["points"] is None
+        }
+        assert playing  # the end came while tables were playing
+        play_people(people, tid, lambda: detail(guest, tid)["status"] == "finished", hints)
+        found = detail(guest, tid)
+    stored = stored_tables(tmp_path)
+    tables = found["games"][0]["tables"]
+    assert playing <= {t["table"] for t in tables if t["points"] is not None}
+    ends = datetime.fromisoformat(found["ends"].rstrip("Z"))
+    assert all(datetime.fromisoformat(t["seated"].rstrip("Z")) < ends for t in tables)
+    expected: Counter[int] = Counter()
+    games: Counter[int] = Counter()
+    sittings: dict[int, list[tuple[datetime, datetime]]] = {}
+    for table in tables:
+        outcome, began, over = stored[table["table"]]
+        assert table["points"] == place_points(outcome, 3)
+        expected.update(dict(zip(table["entrants"], table["points"], strict=True)))
+        games.update(table["entrants"])
+        for entrant in table["entrants"]:
+            sittings.setdefault(entrant, []).append((began, over))
+    for entrant, spans in sittings.items():
+        spans.sort()
+        assert all(a[1] <= b[0] for a, b in pairwise(spans)), entrant  # one at a time
+    assert all(games[e["id"]] >= 2 for e in found["entrants"])
+    assert {line["entrant"]: (line["points"], line["games"]) for line in found["standings"]} == {
+        e["id"]: (expected[e["id"]], games[e["id"]]) for e in found["entrants"]
+    }
+    assert len(stored) == len(tables)  # no table made twice, none outside the arena

@@ -146,6 +146,7 @@ def _check(body: NewTournament, min_timer: int) -> tuple[datetime, dict[str, Any
     starts = body.starts or moment + timedelta(minutes=5)
     if starts.tzinfo is not None:
         starts = starts.astimezone(UTC).replace(tzinfo=None)
+    starts = starts.replace(microsecond=0)
     if starts < moment - timedelta(minutes=1) or starts > moment + MAX_AHEAD:
         raise _bad(_("the start must be between now and 7 days from now"))
     wanted = NewTable(
@@ -298,7 +299,8 @@ async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> d
     for game in snapshot.games:
         rounds.setdefault(game.round, []).append(
             {"table": game.table_id, "seats": [names[e].name for e in game.seats],
-             "entrants": list(game.seats), "points": game.points, "places": game.places}
+             "entrants": list(game.seats), "points": game.points, "places": game.places,
+             "seated": iso(game.created)}
         )  # fmt: skip
     return {
         "id": row.id, "name": row.name, "kind": row.kind, "game": row.game,

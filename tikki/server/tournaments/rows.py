@@ -1,6 +1,6 @@
 """The tournaments' tables: a tournament, its entrants (accounts and bots) and its games
 (one row a table: its round, its entrants by seat, the table made for it and the points
-each seat scored)."""
+each seat scored) and when it was seated, by the tournaments' clock)."""
 
 from __future__ import annotations
 

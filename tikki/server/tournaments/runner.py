@@ -214,14 +214,17 @@ class Runner:
         for _r, entrant in snapshot.byes:
             byes[entrant] = byes.get(entrant, 0) + 1
         tables, out = swiss_round(order, row.players, met, byes)
-        return await asyncio.to_thread(self.store.add_round, row.id, row.round, tables, out)
+        return await asyncio.to_thread(
+            self.store.add_round, row.id, row.round, tables, out, self.clock()
+        )
 
     async def _arena(self, snapshot: Snapshot) -> bool:
         """Seat the waiting entrants at new tables until the clock ends; finish once it
         ended and every game is scored; whether a table was seated."""
         row = snapshot.row
         ends = row.starts + timedelta(minutes=row.minutes or 0)
-        if self.clock() >= ends:
+        moment = self.clock()
+        if moment >= ends:
             if all(g.points is not None for g in snapshot.games):
                 await asyncio.to_thread(self.store.set_status, row.id, "running", "finished")
             return False
@@ -231,7 +234,7 @@ class Runner:
         number = max((g.number for g in snapshot.games), default=-1) + 1
         seated = False
         while (table := arena_table(waiting, row.players, met, points)) is not None:
-            if not await asyncio.to_thread(self.store.add_game, row.id, number, table):
+            if not await asyncio.to_thread(self.store.add_game, row.id, number, table, moment):
                 break
             seated = True
             number += 1

@@ -47,6 +47,8 @@ class Game:
     tokens: dict[str, str]
     points: tuple[float, ...] | None
     places: tuple[float, ...] | None
+    created: datetime
+    """When it was seated (by the tournaments' clock)."""
 
 
 @dataclass(frozen=True)
@@ -226,11 +228,15 @@ class Tournaments:
     # ------------------------------------------------------------------ games
 
     def add_round(
-        self, tournament_id: str, was: int, tables: list[list[int]], byes: list[int]
+        self,
+        tournament_id: str,
+        was: int,
+        tables: list[list[int]],
+        byes: list[int],
+        moment: datetime,
     ) -> bool:
-        """Seat Swiss round ``was + 1`` (its tables and byes), only while the tournament
-        is at round ``was``; whether this call did it."""
-        moment = now()
+        """Seat Swiss round ``was + 1`` (its tables and byes) at ``moment``, only while the
+        tournament is at round ``was``; whether this call did it."""
         with self.engine.begin() as connection:
             result = connection.execute(
                 update(TournamentRow)
@@ -250,9 +256,9 @@ class Tournaments:
                 )
         return True
 
-    def add_game(self, tournament_id: str, number: int, seats: list[int]) -> bool:
-        """Add an arena's game number ``number``; whether this call did (the number taken:
-        no)."""
+    def add_game(self, tournament_id: str, number: int, seats: list[int], moment: datetime) -> bool:
+        """Add an arena's game number ``number`` at ``moment``; whether this call did (the
+        number taken: no)."""
         try:
             with self.engine.begin() as connection:
                 connection.execute(
@@ -337,7 +343,7 @@ def _game(row: GameRow) -> Game:
         row.id, row.round, row.number, tuple(row.seats), row.table_id, row.claimed,
         dict(row.tokens or {}),
         None if row.points is None else tuple(row.points),
-        None if row.places is None else tuple(row.places),
+        None if row.places is None else tuple(row.places), row.created,
     )  # fmt: skip
 
 
