@@ -53,6 +53,9 @@ def play(page: Page, move: str, phone: bool) -> None:
     targets = [button] if button.count() else cards
     for target in targets:
         target.tap() if phone else target.click()
+    play_button = page.locator(f'#play-selected[data-move="{move}"]')
+    if play_button.count():  # one card of a run's cards: the selection is played
+        play_button.tap() if phone else play_button.click()
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
@@ -95,14 +98,46 @@ def test_daily_puzzle_right_and_wrong(
         page.context.close()
 
 
-def test_a_signed_in_player_sees_the_rating_change(server: Server, browser: Browser) -> None:
-    page = page_of(browser, "en", False)
+def sign_up(page: Page, base: str) -> str:
+    """Sign the page's browser up to a new account; its name."""
     name = f"Solver{next(NUMBERS)}"
-    page.goto(f"{server.url}/account?lang=en")
+    page.goto(f"{base}/account?lang=en")
     page.fill("#register-name", name)
     page.fill("#register-password", PASSWORD)
     page.locator("#register-form button[type=submit]").click()
     page.locator("#me-link", has_text=name).wait_for()
+    return name
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_take_and_runs_are_played_as_at_the_table(
+    server: Server, browser: Browser, phone: bool
+) -> None:
+    """The puzzles whose answer is no single card: Take (a button), a run (its cards one
+    after the other), and a run's first card alone (selected, then Play)."""
+    page = page_of(browser, "en", phone)
+    watch = Watch(page)
+    sign_up(page, server.url)  # an account's own rate of attempts
+    every = list(catalogue().by_id.values())
+    take = next(p for p in every if p.answer[0] == "take")
+    runs = [p for p in every if "+" in p.answer[0]]
+    tries = [(take, "take", True)] + [(p, p.answer[0], True) for p in runs]
+    tries += [(p, p.answer[0].split("+")[0], False) for p in runs]
+    for puzzle, move, right in tries:
+        page.goto(f"{server.url}/puzzles/{puzzle.id}?lang=en")
+        assert shown_puzzle(page).id == puzzle.id
+        play(page, move, phone)
+        page.locator("#verdict").wait_for()
+        assert page.locator("#verdict-title").inner_text() == (RIGHT if right else WRONG)["en"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    shot(page, f"puzzles-run-{'phone' if phone else 'desktop'}-en")
+    assert watch.problems == []
+    page.context.close()
+
+
+def test_a_signed_in_player_sees_the_rating_change(server: Server, browser: Browser) -> None:
+    page = page_of(browser, "en", False)
+    name = sign_up(page, server.url)
     page.goto(f"{server.url}/?lang=en")
     page.click("#puzzles-link")
     puzzle = shown_puzzle(page)

@@ -225,7 +225,7 @@ function showVerdict(v) {
  * @param {string} text */
 function withChips(text) {
   return text
-    .split(/(\s+|[,.;:()])/)
+    .split(/(\s+|[,.;:()+])/)
     .map((word) => (isCard(word) ? cardChip(word) : esc(word)))
     .join("");
 }
