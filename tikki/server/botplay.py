@@ -22,7 +22,7 @@ from tikki import bots as botlib
 from tikki import extras
 from tikki.bots.heuristic import plain, policy_for
 from tikki.core import Game, RulesError, game_class, load
-from tikki.i18n import N_, _, tr, use
+from tikki.i18n import N_, _, current, tr, use
 
 MAX_ITERATIONS = 5000
 """The largest ``ismcts`` iteration budget a table may ask for."""
@@ -278,7 +278,26 @@ def levels() -> list[dict[str, Any]]:
 def level(spec: str) -> str:
     """The level's name, as the lobby, the hint and the log say it, in the current
     language: ``Medium`` for ``heuristic`` (and its :data:`ALIASES`); an ``ismcts``
-    budget other than the lobby's is added."""
+    budget other than the lobby's is added.  Worked out once per spec and language
+    (every state message names every bot seat); a spec the bots refuse raises
+    :class:`RulesError` each time."""
+    return _level_in(spec, current())
+
+
+@functools.lru_cache(maxsize=1024)
+def _level_in(spec: str, lang: str) -> str:
+    """:func:`level` in ``lang``."""
+    with use(lang):
+        return _level(spec)
+
+
+def forget_levels() -> None:
+    """Forget the level names worked out so far (tests)."""
+    _level_in.cache_clear()
+
+
+def _level(spec: str) -> str:
+    """:func:`level`, worked out."""
     name, params = botlib.parse_spec(spec)
     for level_of, specs in ALIASES.items():
         if spec in specs:
@@ -344,6 +363,7 @@ __all__ = [
     "bot_seed",
     "check_spec",
     "choose",
+    "forget_levels",
     "is_cheap",
     "label",
     "learned_games",
