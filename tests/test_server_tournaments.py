@@ -247,3 +247,50 @@ def test_an_arena_of_thirty_minutes_with_twenty_entrants_loses_nothing(tmp_path:
         e["id"]: (expected[e["id"]], games[e["id"]]) for e in found["entrants"]
     }
     assert len(stored) == len(tables)  # no table made twice, none outside the arena
+
+
+def test_the_limits_and_refusals_in_words(tmp_path: Path) -> None:
+    """A guest cannot create; bad settings are 400s (a cap over 64 or under a table:
+    422); an account has at most 3 tournaments open; entering twice, or an unknown
+    tournament, is refused; each refusal is in the asker's language and changes
+    nothing."""
+    with client(tmp_path) as guest:
+        anna = person(guest, "Anna")
+        base = {"name": "Cup", "game": "mattis", "players": 3, "rounds": 3, "starts": soon(60)}
+        r = guest.post("/api/tournaments", json=base, headers=csrf(guest))
+        assert error_of(r)[:2] == (401, "not_signed_in")
+        assert error_of(post(anna, "", {**base, "rounds": None}))[:2] == (400, "bad_tournament")
+        english = error_of(post(anna, "", {**base, "kind": "arena"}))
+        status, code, message = error_of(post(anna, "", {**base, "kind": "arena"}, "fi"))
+        assert (status, code) == (400, "bad_tournament") and message != english[2]
+        assert error_of(post(anna, "", {**base, "starts": soon(-3600)}))[:2] == (
+            400,
+            "bad_tournament",
+        )
+        assert error_of(post(anna, "", {**base, "game": "nosuchgame"}))[:2] == (400, "bad_options")
+        assert post(anna, "", {**base, "cap": 65}).status_code == 422
+        assert error_of(post(anna, "", {**base, "cap": 2}))[0] == 422
+        ids = [post(anna, "", base).json()["id"] for _ in range(3)]
+        status, code, message = error_of(post(anna, "", base, "de"))
+        assert (status, code) == (409, "too_many_tournaments") and "3" in message
+        assert len(guest.get("/api/tournaments").json()["tournaments"]) == 3
+        ben = person(guest, "Ben")
+        assert post(ben, f"/{ids[0]}/join").status_code == 200
+        assert error_of(post(ben, f"/{ids[0]}/join"))[:2] == (409, "already_entered")
+        assert post(ben, f"/{ids[0]}/leave").status_code == 200
+        assert detail(guest, ids[0])["entrants"] == []
+        assert error_of(post(ben, "/nosuch/join"))[:2] == (404, "unknown_tournament")
+
+
+def test_creating_faster_than_the_rate_is_refused(tmp_path: Path) -> None:
+    """Three at once, then 6 an hour: a fourth at once is refused even under the cap."""
+    with client(tmp_path) as guest:
+        anna = person(guest, "Anna")
+        base = {"name": "Cup", "game": "mattis", "players": 3, "rounds": 3, "starts": soon(60)}
+        first = post(anna, "", base).json()["id"]
+        for _ in range(2):
+            post(anna, "", base)
+        store = app_state(guest).tournaments
+        store.set_status(first, "open", "cancelled")  # under the open cap again
+        status, code, message = error_of(post(anna, "", base, "fi"))
+        assert (status, code) == (429, "rate_limited") and "6" in message
