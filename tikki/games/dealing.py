@@ -135,3 +135,21 @@ def _compositions(size: int, rem: tuple[int, ...], mask: int) -> list[tuple[int,
             for c in range(max(0, r2 - c3), min(c2, r2) + 1):
                 out.append((a, b, c, r2 - c))
     return out
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``: the same draws from ``rng`` and the same order, for a plain
+    :class:`random.Random` written out (CPython's ``shuffle`` and ``_randbelow``, alike
+    from 3.11 to 3.13) so that no Python call is made per card: the start of every game
+    and deal.  Any other generator shuffles by its own method."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j: int = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]

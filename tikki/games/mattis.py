@@ -95,6 +95,7 @@ from tikki.events import (
     trump_event,
     void_tie_event,
 )
+from tikki.games.dealing import shuffle
 from tikki.games.mattis_sampler import (
     FACT_KINDS,
     HOLDS,
@@ -381,7 +382,7 @@ class Mattis(FrenchGame):
     def _new_state(self, seed: int, deck: list[str] | None) -> MattisState:
         rng = random.Random(seed)
         order = list(self.cards)
-        rng.shuffle(order)  # also with a deck given: the seed then draws as without one
+        shuffle(rng, order)  # also with a deck given: the seed then draws as without one
         if deck is not None:
             order = [TEXT_CARD[t] for t in deck]
         state = MattisState()
@@ -1204,7 +1205,7 @@ class MattisState(SheddingState):
         dreck.sort()
         self._dreck = dreck
         shuffled = dreck[:]
-        random.Random(self._dreck_seed).shuffle(shuffled)
+        shuffle(random.Random(self._dreck_seed), shuffled)
         for i, card in enumerate(shuffled):
             s = receivers[i % len(receivers)]
             insort(hands[s], card)

@@ -79,7 +79,7 @@ from tikki.events import (
     trick_event,
     trump_event,
 )
-from tikki.games.dealing import Dealer
+from tikki.games.dealing import Dealer, shuffle
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
 from tikki.views import BaseView, CardPlay
@@ -589,7 +589,7 @@ class MueckenstichState(TableState):
 
     def _start_round(self) -> None:
         order = list(self._this_game.cards)
-        random.Random(f"mueckenstich:{self._base}:{self._round}").shuffle(order)
+        shuffle(random.Random(f"mueckenstich:{self._base}:{self._round}"), order)
         if self._round < len(self._decks):
             order = list(self._decks[self._round])
         if self._round == 0:

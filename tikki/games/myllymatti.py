@@ -70,6 +70,7 @@ from tikki.events import (
     trump_event,
     void_tie_event,
 )
+from tikki.games.dealing import shuffle
 from tikki.games.shedding import (
     FrenchGame,
     SheddingState,
@@ -208,7 +209,7 @@ class Myllymatti(FrenchGame):
     def _new_state(self, seed: int, deck: list[str] | None) -> MyllymattiState:
         if deck is None:
             order = list(self.cards)
-            random.Random(seed).shuffle(order)
+            shuffle(random.Random(seed), order)
         else:
             order = [TEXT_CARD[t] for t in deck]
         state = MyllymattiState()
