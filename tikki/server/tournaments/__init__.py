@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from tikki.server.tournaments.routes import router
+from tikki.server.tournaments.routes import pages, router
 from tikki.server.tournaments.runner import Runner
 from tikki.server.tournaments.store import Tournaments
 
@@ -41,6 +41,7 @@ def install(app: FastAPI) -> None:
         store, manager, app.state.accounts, manager.ownership.node, notify
     )
     app.include_router(router)
+    app.include_router(pages())
 
 
 def start(app: FastAPI) -> None:

@@ -15,12 +15,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
 from tikki.core import RulesError
 from tikki.i18n import _
-from tikki.server import botplay, schemas
+from tikki.server import botplay, schemas, web
 from tikki.server.accounts import ERRORS, Account, accounts_of
 from tikki.server.db import now
 from tikki.server.errors import STATUS, ApiError
@@ -322,4 +323,28 @@ async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> d
     }  # fmt: skip
 
 
-__all__ = ["CREATES_PER_HOUR", "MAX_CAP", "OPEN_PER_CREATOR", "NewTournament", "router", "store_of"]
+def pages() -> APIRouter:
+    """The tournaments' page: ``/tournaments`` (the list and the form) and
+    ``/tournaments/{id}`` (one tournament's standings, live)."""
+    routes = APIRouter(include_in_schema=False)
+
+    @routes.get("/tournaments")
+    async def page() -> Response:
+        return web.page("tournaments.html")
+
+    @routes.get("/tournaments/{tournament_id}")
+    async def page_of(tournament_id: str) -> Response:
+        return web.page("tournaments.html")
+
+    return routes
+
+
+__all__ = [
+    "CREATES_PER_HOUR",
+    "MAX_CAP",
+    "OPEN_PER_CREATOR",
+    "NewTournament",
+    "pages",
+    "router",
+    "store_of",
+]

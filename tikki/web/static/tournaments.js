@@ -1,0 +1,283 @@
+// @ts-check
+// The tournaments page: /tournaments lists them and (signed in) creates one;
+// /tournaments/{id} shows one tournament live: its standings, its rounds (each table
+// with a link to watch it), and the buttons to enter, leave, add bots (its creator)
+// and go to your table while it runs. It reads /api/tournaments and polls every few
+// seconds while the tournament is not over.
+import { esc, saveToken, tableUrl } from "./api.js";
+import { cookie, whoAmI } from "./account.js";
+import { $, $input, $select } from "./dom.js";
+import { BOTS, GAMES } from "./games.js";
+import { _, acceptLanguage, lang, languageSwitcher, translatePage } from "./i18n.js";
+
+/**
+ * @typedef {object} Line One line of the standings.
+ * @property {number} place
+ * @property {number} entrant
+ * @property {string} name
+ * @property {boolean} bot
+ * @property {number} points
+ * @property {number} games
+ * @property {number} firsts
+ * @property {number} byes
+ * @property {number} opponents
+ */
+
+/**
+ * @typedef {object} Tournament One tournament (GET /api/tournaments/{id}).
+ * @property {string} id
+ * @property {string} name
+ * @property {string} kind "swiss" or "arena"
+ * @property {string} game
+ * @property {number} players
+ * @property {number | null} rounds
+ * @property {number | null} minutes
+ * @property {number} cap
+ * @property {string} starts
+ * @property {string | null} ends
+ * @property {string} status "open", "running", "finished" or "cancelled"
+ * @property {number} round
+ * @property {string} creator
+ * @property {boolean} mine whether you created it
+ * @property {number | null} entered your entrant id
+ * @property {{id: number, name: string, bot: boolean}[]} entrants
+ * @property {Line[]} standings
+ * @property {{round: number, tables: {table: string | null, seats: string[], points: number[] | null}[]}[]} games
+ */
+
+const POLL_MS = 3000;
+
+/** @type {{name: string} | null} */
+let account = null;
+
+/**
+ * GET or POST to the tournaments' API; the answer, or an Error with the server's words.
+ * @param {string} path
+ * @param {object} [body]
+ * @returns {Promise<any>}
+ */
+async function call(path, body) {
+  /** @type {Record<string, string>} */
+  const headers = { "Accept-Language": acceptLanguage() };
+  if (body) {
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRF-Token"] = cookie("tikki_csrf");
+  }
+  const r = await fetch(`/api/tournaments${path}`, body ? { method: "POST", headers, body: JSON.stringify(body) } : { headers });
+  const answer = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(answer?.detail?.message ?? _("Something went wrong."));
+  return answer;
+}
+
+/** @param {string} text an error to show (empty: hide it) */
+function notice(text) {
+  const box = $("#notice");
+  box.className = "notice error";
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+/** A game's title in the page's language. @param {string} game */
+const gameTitle = (game) => GAMES[game]?.title ?? game;
+
+/** A stored time as the reader's local date and time. @param {string | null} iso */
+function when(iso) {
+  if (!iso) return "";
+  const locale = lang === "pseudo" ? "en" : lang;
+  return new Date(iso).toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** A tournament's status in words. @param {string} status */
+function statusWord(status) {
+  return (
+    {
+      open: _("Open for entries"),
+      running: _("Playing"),
+      finished: _("Finished"),
+      cancelled: _("Cancelled: too few entrants"),
+    }[status] ?? status
+  );
+}
+
+/** The kind and length of a tournament in words. @param {{kind: string, rounds: number | null, minutes: number | null}} t */
+function kindWords(t) {
+  return t.kind === "swiss" ? _("Swiss, {n} rounds", { n: t.rounds ?? 0 }) : _("Arena, {n} minutes", { n: t.minutes ?? 0 });
+}
+
+/** Points as the standings show them (halves for byes). @param {number} n */
+const pts = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+// ------------------------------------------------------------------ the list and the form
+
+async function showList() {
+  const { tournaments } = await call("");
+  const body = /** @type {HTMLTableSectionElement} */ ($("#list tbody"));
+  body.innerHTML = tournaments
+    .map(
+      /** @param {any} t */ (t) =>
+        `<tr><td><a href="/tournaments/${encodeURIComponent(t.id)}">${esc(t.name)}</a></td>` +
+        `<td>${esc(gameTitle(t.game))}</td><td>${esc(kindWords(t))}</td><td>${esc(when(t.starts))}</td>` +
+        `<td>${t.entrants} / ${t.cap}</td><td>${esc(statusWord(t.status))}</td></tr>`,
+    )
+    .join("");
+  $("#list").hidden = tournaments.length === 0;
+  $("#list-empty").hidden = tournaments.length > 0;
+}
+
+function setUpForm() {
+  $("#create-guest").hidden = Boolean(account);
+  $("#create-form").hidden = !account;
+  const games = $select("#t-game");
+  for (const [name, info] of Object.entries(GAMES)) games.append(new Option(info.title ?? name, name));
+  const players = $select("#t-players");
+  for (const n of [3, 4, 5, 6]) players.append(new Option(String(n), String(n)));
+  const kind = $select("#t-kind");
+  kind.addEventListener("change", () => {
+    $("#rounds-label").hidden = kind.value !== "swiss";
+    $("#minutes-label").hidden = kind.value !== "arena";
+  });
+  $("#create-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const minutes = Number($input("#t-starts").value || 0);
+    const body = {
+      name: $input("#t-name").value,
+      game: games.value,
+      players: Number(players.value),
+      kind: kind.value,
+      rounds: kind.value === "swiss" ? Number($input("#t-rounds").value) : null,
+      minutes: kind.value === "arena" ? Number($input("#t-minutes").value) : null,
+      starts: new Date(Date.now() + minutes * 60_000).toISOString(),
+      cap: Number($input("#t-cap").value),
+    };
+    try {
+      const made = await call("", body);
+      location.href = `/tournaments/${encodeURIComponent(made.id)}`;
+    } catch (err) {
+      notice(/** @type {Error} */ (err).message);
+    }
+  });
+}
+
+// ------------------------------------------------------------------ one tournament
+
+/** @param {Tournament} t */
+function drawOne(t) {
+  $("#list-panel").hidden = true;
+  $("#create-panel").hidden = true;
+  $("#one-panel").hidden = false;
+  $("#one-title").textContent = t.name;
+  document.title = `${t.name} · tikki`;
+  const round = t.kind === "swiss" && t.status === "running" ? ` · ${_("round {n} of {of}", { n: t.round, of: t.rounds ?? 0 })}` : "";
+  $("#one-info").textContent =
+    `${gameTitle(t.game)} · ${_("{n} at a table", { n: t.players })} · ${kindWords(t)} · ` +
+    `${_("starts {when}", { when: when(t.starts) })} · ${_("{n} of {cap} entrants", { n: t.entrants.length, cap: t.cap })} · ` +
+    `${statusWord(t.status)}${round}`;
+  drawActions(t);
+  const body = /** @type {HTMLTableSectionElement} */ ($("#standings tbody"));
+  body.innerHTML = t.standings
+    .map(
+      (s) =>
+        `<tr class="${s.entrant === t.entered ? "me" : ""}"><td>${s.place}</td><td>${esc(s.name)}` +
+        `${s.bot ? ` <span class="tourney-bot">${esc(_("bot"))}</span>` : ""}</td>` +
+        `<td class="num">${pts(s.points)}</td><td class="num">${s.games}</td>` +
+        `<td class="num">${t.kind === "swiss" ? pts(s.opponents) : "–"}</td><td class="num">${s.firsts}</td></tr>`,
+    )
+    .join("");
+  $("#rounds").innerHTML = t.games
+    .slice()
+    .reverse()
+    .map(
+      (g) =>
+        `<div class="tourney-round"><strong>${esc(t.kind === "swiss" ? _("Round {n}", { n: g.round }) : _("Tables"))}</strong><ul>` +
+        g.tables
+          .map(
+            (table) =>
+              `<li>${table.table ? `<a href="${tableUrl(table.table)}">${esc(table.seats.join(", "))}</a>` : esc(table.seats.join(", "))}` +
+              `${table.points ? ` · ${esc(table.points.map(pts).join(" – "))}` : ` · ${esc(_("playing"))}`}</li>`,
+          )
+          .join("") +
+        "</ul></div>",
+    )
+    .join("");
+}
+
+/** The buttons of one tournament for the reader. @param {Tournament} t */
+function drawActions(t) {
+  const box = $("#one-actions");
+  box.replaceChildren();
+  /** @param {string} label @param {() => Promise<void>} act */
+  const button = (label, act) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.addEventListener("click", () => act().catch((err) => notice(err.message)));
+    box.append(b);
+    return b;
+  };
+  if (!account) {
+    const a = document.createElement("a");
+    a.href = "/account";
+    a.textContent = _("Sign in to enter.");
+    box.append(a);
+    return;
+  }
+  if (t.status === "open") {
+    if (t.entered === null) button(_("Enter"), () => change(t, "/join"));
+    else button(_("Leave"), () => change(t, "/leave"));
+    if (t.mine) {
+      const level = document.createElement("select");
+      level.id = "bot-level";
+      level.setAttribute("aria-label", _("Bot level"));
+      for (const b of BOTS.filter((x) => !x.games || x.games[t.game])) level.append(new Option(b.label, b.spec));
+      box.append(level);
+      button(_("Add a bot"), () => change(t, "/bots", { bot: level.value, count: 1 }));
+    }
+  } else if (t.status === "running" && t.entered !== null) {
+    button(_("Go to my table"), () => goToTable(t));
+  }
+}
+
+/** @param {Tournament} t @param {string} path @param {object} [body] */
+async function change(t, path, body = {}) {
+  notice("");
+  drawOne(await call(`/${encodeURIComponent(t.id)}${path}`, body));
+}
+
+/** Take your seat at your table now (its token kept like any seat's). @param {Tournament} t */
+async function goToTable(t) {
+  const seat = await call(`/${encodeURIComponent(t.id)}/seat`);
+  saveToken(seat.table.id, seat.token, seat.seat);
+  location.href = tableUrl(seat.table.id, seat.seat);
+}
+
+/** @param {string} id */
+async function showOne(id) {
+  /** @type {Tournament} */
+  const t = await call(`/${encodeURIComponent(id)}`);
+  drawOne(t);
+  if (t.status === "open" || t.status === "running") setTimeout(() => showOne(id).catch((err) => notice(err.message)), POLL_MS);
+}
+
+async function main() {
+  translatePage();
+  languageSwitcher(document.querySelector(".topbar"));
+  account = await whoAmI().catch(() => null);
+  const link = document.getElementById("account-link");
+  if (link && account) {
+    link.textContent = account.name;
+    link.setAttribute("href", `/players/${encodeURIComponent(account.name)}`);
+    link.removeAttribute("data-i18n");
+  }
+  const match = location.pathname.match(/\/tournaments\/([^/?#]+)/);
+  try {
+    if (match) await showOne(decodeURIComponent(match[1]));
+    else {
+      setUpForm();
+      await showList();
+    }
+  } catch (err) {
+    notice(/** @type {Error} */ (err).message);
+  }
+}
+
+main();
