@@ -32,7 +32,9 @@ engine is the compiled build (``tikki.COMPILED``, ``setup.py``) or pure Python.
 A step is one move of a player (dealing and the PettingZoo steps that retire finished
 agents are not counted).  ``× tikki`` is each loop's steps/s over the native loop's.
 
-Run: ``.venv/bin/python benchmarks/adapters.py [--seconds S] [--game NAME] [--players N]``
+Run: ``.venv/bin/python benchmarks/adapters.py [--seconds S] [--game NAME] [--players N]
+[--only LABEL]`` (``--only "Gym vector"``: the loops whose label holds it, the native one
+for the ratio)
 (needs the ``openspiel`` and ``pettingzoo`` extras; a missing one is skipped with a note).
 """
 
@@ -196,6 +198,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per loop (default 3)")
     parser.add_argument("--game", default="myllymatti")
     parser.add_argument("--players", type=int, default=3)
+    parser.add_argument(
+        "--only", action="append", help="loops whose label contains this (repeatable)"
+    )
     args = parser.parse_args(argv)
     console = Console()
     makers: list[tuple[str, Callable[[], Loop]]] = [
@@ -214,7 +219,10 @@ def main(argv: list[str] | None = None) -> None:
     for column in ("loop", "steps/s", "games", "steps/call", "× tikki"):
         table.add_column(column, justify="left" if column == "loop" else "right")
     native: float | None = None
+    native_label = makers[0][0]  # always measured: the ratio's base
     for label, make in makers:
+        if args.only and native_label != label and not any(p in label for p in args.only):
+            continue
         try:
             loop = make()
         except ImportError as err:
