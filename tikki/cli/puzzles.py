@@ -38,11 +38,18 @@ def build_command(
         typer.Option("--private", help="also write where each puzzle came from (keep it private)"),
     ] = None,
     players: PlayersOption = None,
+    append: Annotated[
+        bool,
+        typer.Option(
+            "--append", help="add the new puzzles to the --out file's (skipping those it has)"
+        ),
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Build puzzles from seeded bot games: positions where, over every way the hidden
     cards may lie, exactly one move escapes whatever the others play (the exact endgame
-    solver proves it). The same seed gives the same file, byte for byte.
+    solver proves it; Mückenstich: one move scores at least 2 points more than every other).
+    The same seed gives the same file, byte for byte; --append grows a file seed by seed.
 
     Example: [bold]tikki puzzles build myllymatti --count 100 --seed 1 --out mm.json.gz[/]
     """
@@ -52,14 +59,19 @@ def build_command(
     target = out or Path(f"puzzles-{game_name(game)}.json.gz")
     start = time.perf_counter()
     try:
+        old = puzzles.read(target) if append and target.exists() else None
+        skip = frozenset(p["id"] for p in old["puzzles"]) if old else frozenset()
         with progress_bar() as progress:
             task = progress.add_task(_("puzzles found"), total=count)
 
             def advance(found: int, games: int) -> None:
                 progress.update(task, completed=found)
 
-            built = puzzles.build(game_name(game), count, seed, players, progress=advance)
-        puzzles.dump(built.document, target)
+            built = puzzles.build(
+                game_name(game), count, seed, players, progress=advance, skip=skip
+            )
+        document = puzzles.merged(old, built.document) if old else built.document
+        puzzles.dump(document, target)
         if private is not None:
             private.write_text(json.dumps(built.private, sort_keys=True, indent=1) + "\n")
     except RulesError as err:

@@ -305,17 +305,19 @@ def build(
     cards: int = CARDS,
     nodes: int = NODES,
     progress: Progress | None = None,
+    skip: frozenset[str] = frozenset(),
 ) -> Built:
     """Up to ``count`` puzzles of game ``name`` from seeded bot games (see the module);
-    the same arguments give the same result.  Raises :class:`RulesError` for a game without
-    an exact endgame solver."""
+    the same arguments give the same result.  Positions whose id is in ``skip`` (a set
+    built before, :func:`merged`) are passed over.  Raises :class:`RulesError` for a game
+    without an exact endgame solver."""
     from tikki.puzzles.words import describe
 
     game = load(name, players)
     kind_of(game)
     puzzles: list[dict[str, Any]] = []
     private: dict[str, Any] = {}
-    seen: set[str] = set()
+    seen: set[str] = set(skip)
     index = tried = 0
     while len(puzzles) < count and index < 50 * count + 20:
         specs = [LEVELS[(index + s) % len(LEVELS)] for s in range(game.players)]
@@ -339,6 +341,17 @@ def build(
         if progress is not None:
             progress(len(puzzles), index)
     return Built(document_of(game, puzzles), private, index, tried)
+
+
+def merged(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """A set built before with a new build's puzzles after it (the same game, players and
+    rules, else :class:`RulesError`); a puzzle already in ``old`` is not added twice."""
+    keys = ("game", "players", "rules", "options")
+    if any(old.get(k) != new.get(k) for k in keys):
+        raise RulesError("the puzzle file to append to is of another game, players or rules")
+    have = {p["id"] for p in old["puzzles"]}
+    puzzles = list(old["puzzles"]) + [p for p in new["puzzles"] if p["id"] not in have]
+    return {**new, "count": len(puzzles), "puzzles": puzzles}
 
 
 def _positions(game: Game, gseed: int, specs: list[str], cards: int) -> list[tuple[int, State]]:
@@ -471,6 +484,7 @@ __all__ = [
     "check_one",
     "dump",
     "dumps",
+    "merged",
     "move_value",
     "puzzle_id",
     "read",

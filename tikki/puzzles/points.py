@@ -33,7 +33,7 @@ MARGIN = 2
 """The fewest points by which the answer beats every other move, in every world."""
 CARDS = 12
 """The most cards in all hands for a Mückenstich position to be tried."""
-MOST_WORLDS = 400
+MOST_WORLDS = 2000
 """The most worlds (ways the other hands may lie) a view may have to be tried."""
 NODES = 20_000
 """The solver's budget (positions) for one move in one world."""
@@ -101,7 +101,7 @@ def hand_worlds(game: Game, view: Mapping[str, Any], most: int = MOST_WORLDS) ->
     seat = int(view["seat"])
     template, pool, places = hidden_places(cast(Any, game), view, seat)
     hands = places[0:-1:2]
-    found: list[State] = []
+    found: list[list[list[int]]] = []
 
     def fill(i: int, left: Counter[int], dealt: list[list[int]]) -> None:
         if i == len(hands):
@@ -111,7 +111,7 @@ def hand_worlds(game: Game, view: Mapping[str, Any], most: int = MOST_WORLDS) ->
                 size = places[2 * k + 1][0]
                 laid += [hand, rest[:size]]
                 rest = rest[size:]
-            found.append(with_hidden(template, seat, [*laid, rest]))
+            found.append([*laid, rest])
             if len(found) > most:
                 raise TooMany
             return
@@ -123,7 +123,7 @@ def hand_worlds(game: Game, view: Mapping[str, Any], most: int = MOST_WORLDS) ->
     fill(0, Counter(pool), [])
     if not found:
         raise RulesError("no deal of the hidden cards agrees with the view")
-    return found
+    return [with_hidden(template, seat, dealt) for dealt in found]
 
 
 def points_of(state: State, move: str, nodes: int = NODES) -> int | None:
