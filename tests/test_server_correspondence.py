@@ -37,10 +37,12 @@ class Days:
 
 
 @contextmanager
-def server(tmp_path: Path, days: Days) -> Iterator[TestClient]:
-    """A server on the same database, its tables' clock the test's."""
+def server(where: Path | str, days: Days) -> Iterator[TestClient]:
+    """A server on the same database (an SQLite file in the folder ``where``, or a
+    database URL), its tables' clock the test's."""
     policy = Policy(connects_per_minute=10_000)  # a socket a move, all from one address
-    app = create_app(f"sqlite:///{tmp_path / 'corr.sqlite'}", bot_delay=0, policy=policy)
+    url = where if isinstance(where, str) else f"sqlite:///{where / 'corr.sqlite'}"
+    app = create_app(url, bot_delay=0, policy=policy)
     app.state.manager.clock = days  # before it starts: its tables are rebuilt on it
     with TestClient(app) as guest:
         yield guest
@@ -53,7 +55,8 @@ def on_loop(guest: TestClient, work: Any) -> Any:
 
 def seated(guest: TestClient, days: Days) -> tuple[str, dict[int, tuple[TestClient, str]]]:
     """Anna challenges Ben to a Myllymatti game of 24 hours a move; both seated."""
-    anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+    anna = same_loop(guest, person(guest.app, "Anna"))
+    ben = same_loop(guest, person(guest.app, "Ben"))
     r = call(
         anna,
         "/challenges",
@@ -68,11 +71,19 @@ def seated(guest: TestClient, days: Days) -> tuple[str, dict[int, tuple[TestClie
     return table["id"], {0: (anna, mine["token"]), 1: (ben, accepted.json()["token"])}
 
 
+def same_loop(guest: TestClient, browser: TestClient) -> TestClient:
+    """``browser``'s requests served on the server's one event loop (``guest``'s), as a
+    real server serves every browser (else each request has a loop of its own, and what
+    a request leaves running there, such as a notice being sent, ends with it)."""
+    browser.portal = guest.portal
+    return browser
+
+
 def again(guest: TestClient, browser: TestClient) -> TestClient:
     """The same browser (its cookies) on the restarted server."""
     c = TestClient(guest.app)
     c.cookies.update(browser.cookies)
-    return c
+    return same_loop(guest, c)
 
 
 def turn_notices(c: TestClient, table_id: str) -> int:
@@ -97,9 +108,18 @@ def play_once(guest: TestClient, table_id: str, people: dict[int, Any], seq: int
 
 
 def test_a_correspondence_game_over_days_with_reconnects_and_a_restart(tmp_path: Path) -> None:
+    play_over_days(tmp_path)
+
+
+def test_postgres_correspondence(postgres_url: str) -> None:
+    play_over_days(postgres_url)
+
+
+def play_over_days(where: Path | str) -> None:
+    """The game of the module's docstring, on the database ``where``."""
     days = Days()
     stand_ins: list[dict[str, Any]] = []
-    with server(tmp_path, days) as guest:
+    with server(where, days) as guest:
         table_id, people = seated(guest, days)
         seq, moves = 0, 0
         while moves < 6:
@@ -109,6 +129,7 @@ def test_a_correspondence_game_over_days_with_reconnects_and_a_restart(tmp_path:
             seq = play_once(guest, table_id, people, seq)
             moves += 1
         mover = state(guest, table_id)["table"]["to_act"]
+        on_loop(guest, app_state(guest).manager.moves.ledger.on_turn.settle)
         # the one to move got a notice (once, though several of its turns came)
         assert turn_notices(people[mover][0], table_id) == 1
         listed = people[mover][0].get("/api/notices/turns").json()["tables"]
@@ -116,7 +137,7 @@ def test_a_correspondence_game_over_days_with_reconnects_and_a_restart(tmp_path:
         other = people[1 - mover][0].get("/api/notices/turns").json()["tables"]
         assert other == []
     days.pass_(30 * HOUR)  # the server was down past the allowance
-    with server(tmp_path, days) as guest:
+    with server(where, days) as guest:
         people = {seat: (again(guest, c), token) for seat, (c, token) in people.items()}
         table = state(guest, table_id)["table"]
         assert table["status"] == "playing" and table["seq"] == seq

@@ -17,7 +17,8 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from tests._server import TestClient, app_state, client, error_of
-from tests.test_server_friends import call, csrf, person
+from tests.test_server_friends import PASSWORD, call, csrf, person
+from tikki.server import create_app
 from tikki.server.notices import KINDS, notify
 from tikki.server.notices.mail import SmtpSettings
 from tikki.server.notices.store import KEEP
@@ -213,3 +214,26 @@ def test_email_is_off_by_default() -> None:
     assert SmtpSettings.from_env({}) is None
     on = SmtpSettings.from_env({"TIKKI_SMTP_HOST": "mail.example.org"})
     assert on is not None and on.port == 587 and on.starttls
+
+
+def test_postgres_notices(postgres_url: str) -> None:
+    app = create_app(postgres_url, bot_delay=0)
+    with TestClient(app) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        with anna.websocket_connect("/ws/account") as ws:
+            assert ws.receive_json()["type"] == "friends"
+            r = call(ben, "/challenges", {"name": "Anna", "game": "myllymatti"})
+            assert r.status_code == 201, r.text
+            assert receive_notice(ws)["notice"]["data"]["from"] == "Ben"
+        send(guest, account_id(anna), "your_turn", {"table": "t1", "game": "mattis"})
+        send(guest, account_id(anna), "your_turn", {"table": "t1", "game": "mattis"})
+        assert notices(anna)["unread"] == 2
+        r = anna.post("/api/notices/read", json={"ids": None}, headers=csrf(anna))
+        assert r.json()["unread"] == 0
+        r = anna.post("/api/notices/email", json={"address": "a@example.org"}, headers=csrf(anna))
+        assert r.json()["address"] == "a@example.org"
+        mine, store = account_id(anna), app_state(guest).notices.store
+        assert store.newest(mine) > 0
+        r = anna.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(anna))
+        assert r.status_code == 200, r.text  # the notices and the address go with the account
+        assert store.newest(mine) == 0 and store.email(mine)["address"] is None

@@ -63,6 +63,11 @@ class TurnNotices:
         self.sending.add(task)
         task.add_done_callback(self.sending.discard)
 
+    async def settle(self) -> None:
+        """Wait for the notices being sent (tests, and a server that stops)."""
+        if self.sending:
+            await asyncio.gather(*self.sending, return_exceptions=True)
+
     async def _send(self, table_id: str, seat: int, data: dict[str, Any]) -> None:
         try:
             seated = await asyncio.to_thread(self.app.state.friends.seated, table_id)
