@@ -30,6 +30,7 @@ from tikki.server.errors import ApiError
 from tikki.server.puzzles.routes import store_of
 from tikki.server.ratings import places, rating_json, ratings_of
 from tikki.server.tables import TableManager, iso
+from tikki.server.tournaments.routes import profile_results as tournament_results
 
 MAX_GAMES = 500
 """The most games a profile lists (newest first)."""
@@ -161,7 +162,8 @@ def router() -> APIRouter:
         game: Annotated[str | None, Query(max_length=32, description="only this game")] = None,
     ) -> dict[str, Any]:
         """A player's games (result, opponents, rating change, replay and analysis
-        links), ratings, puzzle rating and per-game statistics."""
+        links), ratings, puzzle rating, tournaments (place, points) and per-game
+        statistics."""
         row = await _visible(request, name)
         await ratings_of(request).settle()
         engine = request.app.state.manager.store.engine
@@ -172,6 +174,7 @@ def router() -> APIRouter:
             "private": row.private,
             "ratings": await asyncio.to_thread(_ratings, engine, row.id),
             "puzzle_rating": None if puzzles is None else puzzles.json(),
+            "tournaments": await tournament_results(request, row.id),
             "statistics": statistics(games),
             "games": games,
         }

@@ -53,6 +53,7 @@ STATUS.update(
         "tournament_started": 409,
         "already_entered": 409,
         "not_yours": 403,
+        "too_few_entrants": 409,
     }
 )
 
@@ -63,7 +64,8 @@ TOURNAMENT_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": schemas.ErrorBody, "description": "unknown_tournament"},
     409: {
         "model": schemas.ErrorBody,
-        "description": "too_many_tournaments, tournament_full, tournament_started, already_entered",
+        "description": "too_many_tournaments, tournament_full, tournament_started, "
+        "already_entered, too_few_entrants",
     },
     429: {"model": schemas.ErrorBody, "description": "rate_limited (Retry-After)"},
 }
@@ -255,6 +257,22 @@ async def add_bots(tournament_id: str, body: Bots, request: Request) -> dict[str
     return await _detail(request, await _snapshot(request, tournament_id), me)
 
 
+@router.post("/{tournament_id}/start")
+async def start_now(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Start a tournament now instead of at its time (its creator, with at least one
+    table's entrants); the first tables are seated within seconds."""
+    me, snapshot = await _open_for_change(request, tournament_id)
+    if snapshot.row.creator_id != me.id:
+        raise ApiError("not_yours", _("only the tournament's creator may start it early"))
+    if len(snapshot.entrants) < snapshot.row.players:
+        raise ApiError(
+            "too_few_entrants",
+            _("a table needs {n} entrants: wait for more, or add bots", n=snapshot.row.players),
+        )
+    await asyncio.to_thread(store_of(request).start_now, snapshot.row.id, now())
+    return await _detail(request, await _snapshot(request, tournament_id), me)
+
+
 async def _enter(
     request: Request, snapshot: Snapshot, account: int | None, bot: str | None, name: str
 ) -> None:
@@ -321,6 +339,27 @@ async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> d
         ],
         "games": [{"round": r, "tables": t} for r, t in sorted(rounds.items())],
     }  # fmt: skip
+
+
+def results_of(store: Tournaments, account_id: int) -> list[dict[str, Any]]:
+    """An account's tournaments for its profile (newest first, at most 20): each with
+    its status, the account's place among how many, and its points."""
+    answer = []
+    for found in store.entered(account_id)[:20]:
+        snapshot = store.load(found["id"])
+        if snapshot is None:
+            continue
+        mine = {e.id for e in snapshot.entrants if e.account_id == account_id}
+        lines = table_of(snapshot)
+        place = next((i + 1 for i, s in enumerate(lines) if s.entrant in mine), None)
+        points = next((s.points for s in lines if s.entrant in mine), 0.0)
+        answer.append({**found, "place": place, "of": len(lines), "points": points})
+    return answer
+
+
+async def profile_results(request: Request, account_id: int) -> list[dict[str, Any]]:
+    """:func:`results_of` in a worker thread (the profile's ``tournaments``)."""
+    return await asyncio.to_thread(results_of, store_of(request), account_id)
 
 
 def pages() -> APIRouter:

@@ -181,6 +181,19 @@ class Tournaments:
             )
         return result.rowcount == 1
 
+    def start_now(self, tournament_id: str, moment: datetime) -> None:
+        """Move an open tournament's start to ``moment`` (earlier only)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TournamentRow)
+                .where(
+                    TournamentRow.id == tournament_id,
+                    TournamentRow.status == "open",
+                    TournamentRow.starts > moment,
+                )
+                .values(starts=moment)
+            )
+
     # ------------------------------------------------------------------ entrants
 
     def enter(self, tournament_id: str, account_id: int | None, bot: str | None, name: str) -> int:

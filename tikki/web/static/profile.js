@@ -3,6 +3,7 @@
 // statistics, the games with result, opponents, rating change and links to the replay and
 // the analysis (filterable by game), all records as one download, and the game's
 // leaderboard with the bot levels as reference lines. Every name is put in as text.
+import { renderTournamentResults } from "./tournament_results.js";
 import { _, acceptLanguage, languageSwitcher, ngettext, translatePage } from "./i18n.js";
 import { botSeatName, dateText, levelName, percent, signed, withMinus } from "./words.js";
 import { GAMES as DECLARED } from "./games.js";
@@ -344,6 +345,7 @@ async function main() {
       const params = { rating: signed(rating), n: attempts };
       puzzles.textContent = ngettext("Puzzle rating: {rating} ({n} puzzle tried)", "Puzzle rating: {rating} ({n} puzzles tried)", attempts, params);
     }
+    renderTournamentResults(document.getElementById("tournaments-section"), document.getElementById("tournament-results"), answer.tournaments);
     renderGames(/** @type {HTMLElement} */ (document.getElementById("games")), answer.games);
     const shown = game || answer.games.find((/** @type {PlayedGame} */ g) => g.rating_change)?.game || answer.games[0]?.game || FEATURED;
     const board = await renderBoard(/** @type {HTMLElement} */ (document.getElementById("board")), shown);

@@ -104,6 +104,9 @@ function kindWords(t) {
   return t.kind === "swiss" ? _("Swiss, {n} rounds", { n: t.rounds ?? 0 }) : _("Arena, {n} minutes", { n: t.minutes ?? 0 });
 }
 
+/** The mark of a bot in the standings. */
+const botWord = () => _("bot");
+
 /** Points as the standings show them (halves for byes). @param {number} n */
 const pts = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
@@ -178,7 +181,7 @@ function drawOne(t) {
     .map(
       (s) =>
         `<tr class="${s.entrant === t.entered ? "me" : ""}"><td>${s.place}</td><td>${esc(s.name)}` +
-        `${s.bot ? ` <span class="tourney-bot">${esc(_("bot"))}</span>` : ""}</td>` +
+        `${s.bot ? ` <span class="tourney-bot">${esc(botWord())}</span>` : ""}</td>` +
         `<td class="num">${pts(s.points)}</td><td class="num">${s.games}</td>` +
         `<td class="num">${t.kind === "swiss" ? pts(s.opponents) : "–"}</td><td class="num">${s.firsts}</td></tr>`,
     )
@@ -231,6 +234,7 @@ function drawActions(t) {
       for (const b of BOTS.filter((x) => !x.games || x.games[t.game])) level.append(new Option(b.label, b.spec));
       box.append(level);
       button(_("Add a bot"), () => change(t, "/bots", { bot: level.value, count: 1 }));
+      if (t.entrants.length >= t.players) button(_("Start now"), () => change(t, "/start"));
     }
   } else if (t.status === "running" && t.entered !== null) {
     button(_("Go to my table"), () => goToTable(t));
