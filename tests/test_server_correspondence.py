@@ -172,13 +172,14 @@ def test_away_is_normal_at_a_correspondence_table(tmp_path: Path) -> None:
     days = Days()
     with server(tmp_path, days) as guest:
         table_id, _people = seated(guest, days)
+        waiting = create(guest, turn_timer="24h")["table"]["id"]  # nobody came: no hoard
         live = create(guest, turn_timer=60)["table"]["id"]
         join(guest, live, 0, "A")
         token = join(guest, live, 1, "B")
         guest.post(f"/api/tables/{live}/moves", headers=auth(token), json={"move": "x", "seq": 0})
         days.pass_(3 * 24 * HOUR)
         gone = on_loop(guest, app_state(guest).manager.expire)
-        assert table_id not in gone
+        assert table_id not in gone and waiting in gone and live in gone
         table = state(guest, table_id)["table"]
         assert not any(s["may_hand_over"] for s in table["seats"])
         assert table["expires"] is not None

@@ -192,9 +192,8 @@ class Table:
         where people played lives :attr:`joined_expiry` seconds from its last move."""
         if self.status == "finished" or all(s.kind == "bot" for s in self.seats):
             return None  # bot-only tables finish by themselves
-        if self.correspondence and self.turn_timer is not None:
-            since = self.last_move or self.created
-            return correspondence.expires(max(since, self.kept or since), self.turn_timer)
+        if self.correspondence and self.turn_timer is not None and self.status == "playing":
+            return correspondence.expires(self.last_move or self.created, self.turn_timer)
         if self.played:
             return (self.last_move or self.created) + timedelta(seconds=self.joined_expiry)
         since = max(self.created, self.kept or self.created)
