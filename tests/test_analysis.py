@@ -152,7 +152,8 @@ def test_the_hint_is_the_move_the_analysis_rates_best(name: str, players: int, s
     """The one-judge contract: at every judged decision of a game, the hint (terminal and
     web: the expert's own move, found without searching where it is proven) is the
     analysis's best move at the same budget and seed, and the expert bot seeded alike
-    plays it too."""
+    plays it too where its own budget settles the best move (elsewhere the judge searches
+    on, and the hint with it)."""
     from tikki.bots.expert import ExpertBot
 
     record = heuristic_game(name, players, seed=7)
@@ -171,7 +172,9 @@ def test_the_hint_is_the_move_the_analysis_rates_best(name: str, players: int, s
         )  # fmt: skip
         assert analysis.best_task(task, 40) == decision.best
         bot = ExpertBot(seed=analysis.decision_seed(3, number), iterations=40)
-        assert bot.choose(game, view) == decision.best
+        move = bot.choose(game, view)
+        if bot.last["how"] != "search" or analysis.best_settled(bot.current(game, view)):
+            assert move == decision.best  # the expert's own move where its budget settles it
         assert next(iter(decision.values)) == decision.best  # the best is listed first
 
 

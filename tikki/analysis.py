@@ -43,7 +43,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tikki.bots.expert import Appraisal, ExpertBot, rule_phases, value_kind
+from tikki.bots.expert import FOCUS, Appraisal, ExpertBot, rule_phases, value_kind
 from tikki.core import Game, RulesError, game_class, load, replay
 from tikki.extras import require
 from tikki.i18n import _ as _t
@@ -60,6 +60,11 @@ LABELS = ("inaccuracy", "mistake", "blunder")
 ITERATIONS = 1000
 """The default budget: the expert's ``iterations`` per decision (the web table's and the
 terminal's default; a whole game takes well under 30 s on one core)."""
+Z = 1.0
+"""How many stated errors (±) wide a settled verdict's interval is on each side."""
+EXTRA = 2
+"""The most extra work a decision gets to settle its verdict: ``EXTRA`` times its search's
+own iterations (so a decision costs at most ``1 + EXTRA`` times its budget)."""
 
 
 def label_word(label: str) -> str:
@@ -115,6 +120,12 @@ class Decision:
     """``inaccuracy``, ``mistake``, ``blunder`` or ``None``."""
     how: str = "search"
     """How the best move was found: ``search`` or ``proof`` (the endgame solver)."""
+    settled: bool = True
+    """Whether the verdict is settled: the loss's interval (± :data:`Z` errors) lies
+    wholly inside one label's band.  An unsettled decision has no label (unclear)."""
+    extra: int = 0
+    """The iterations the decision got beyond its budget to settle (at most :data:`EXTRA`
+    times the budget)."""
 
     @property
     def value(self) -> float:
@@ -181,6 +192,46 @@ def label_for(kind: str, loss: float, error: float) -> str | None:
     return found
 
 
+def band(kind: str, loss: float) -> int:
+    """How many of the thresholds of (inaccuracy, mistake, blunder) ``loss`` reaches."""
+    return sum(1 for t in THRESHOLDS[kind] if loss >= t - 1e-12)
+
+
+def label_settled(kind: str, loss: float, error: float) -> bool:
+    """Whether a loss's label is settled: its interval, ± :data:`Z` errors, lies wholly
+    inside one band (no label, inaccuracy, mistake, blunder)."""
+    return band(kind, loss - Z * error) == band(kind, loss + Z * error)
+
+
+def verdict(kind: str, loss: float, error: float) -> tuple[str | None, bool]:
+    """The label of a loss and whether it is settled: a label only when settled (then it
+    is :func:`label_for`'s), else none."""
+    if not label_settled(kind, loss, error):
+        return None, False
+    return label_for(kind, loss, error), True
+
+
+def rival(found: Appraisal) -> str | None:
+    """The best move's rival: the most visited other move (``None`` if no other was
+    visited)."""
+    others = [(n, m) for m, n in found.visits.items() if m != found.best and n > 0]
+    return max(others)[1] if others else None
+
+
+def best_settled(found: Appraisal) -> bool:
+    """Whether the best move is settled: its value's interval (± :data:`Z` errors of the
+    difference) lies above its rival's, or the two are surely within the inaccuracy
+    threshold of each other (so either is best).  A move decided without search (forced,
+    by rule, proven) is settled."""
+    other = rival(found)
+    if found.how != "search" or other is None:
+        return True
+    diff = found.values[found.best] - found.values[other]
+    error = math.hypot(found.errors[found.best], found.errors[other])
+    equal = THRESHOLDS[found.kind][0]
+    return diff - Z * error > 0 or abs(diff) + Z * error < equal
+
+
 # --- one decision -------------------------------------------------------------------------
 
 
@@ -213,6 +264,80 @@ def appraise(
     return ExpertBot(seed=seed, iterations=iterations).appraise(game, view, focus)
 
 
+def settle_best(bot: ExpertBot, game: Game, view: Mapping[str, Any], cap: int) -> int:
+    """Deepen ``bot``'s last search, by its own budget at a time and at most ``cap``
+    iterations in all, until its best move is settled (:func:`best_settled`); the
+    iterations spent.  Depends on the view and the seed only (the hint's move is this)."""
+    budget = max(1, bot.search.last_iterations)
+    spent = 0
+    found = bot.current(game, view)
+    while not best_settled(found) and spent + budget <= cap:
+        found = bot.deepen(game, view, budget)
+        spent += budget
+    return spent
+
+
+def settle_label(bot: ExpertBot, game: Game, view: Mapping[str, Any], played: str, cap: int) -> int:
+    """More iterations through the best and the played move, doubling theirs each time and
+    at most ``cap`` in all, until the played move's label is settled
+    (:func:`label_settled`); the iterations spent."""
+    spent = 0
+    found = bot.current(game, view)
+    while True:
+        best = found.best
+        if played == best:
+            return spent
+        loss, error = loss_of(found, played)
+        if label_settled(found.kind, loss, error):
+            return spent
+        n = min(max(found.visits[best], found.visits[played], 1), (cap - spent) // 2)
+        if n < 1:
+            return spent
+        found = bot.extend(game, view, (best, played), n)
+        spent += 2 * n
+
+
+def loss_of(found: Appraisal, played: str) -> tuple[float, float]:
+    """The played move's loss against the best and its standard error."""
+    best, values, errors = found.best, found.values, found.errors
+    if played == best:
+        return 0.0, 0.0
+    loss = max(0.0, values[best] - values[played])
+    return loss, math.sqrt(errors[best] ** 2 + errors[played] ** 2)
+
+
+def settled_appraise(
+    game: Game,
+    view: Mapping[str, Any],
+    iterations: int = ITERATIONS,
+    seed: int = 0,
+    played: str | None = None,
+    extra: int = EXTRA,
+) -> tuple[Appraisal, int]:
+    """The judge's appraisal of a decision with an adaptive budget, and the extra
+    iterations it took: the search at ``iterations`` (:func:`appraise`); while its best
+    move is not settled it is deepened (:func:`settle_best`); then the ``played`` move and
+    the best get their floor of iterations, and more while the label is not settled
+    (:func:`settle_label`).  The extra work is at most ``extra`` times the search's own
+    iterations."""
+    _check_iterations(iterations)
+    if not view.get("legal_moves") or not isinstance(view.get("seat"), int):
+        raise RulesError(_t("the view has no legal moves: it is not this seat's turn"))
+    bot = ExpertBot(seed=seed, iterations=iterations)
+    bot.appraise(game, view)
+    budget = bot.search.last_iterations
+    cap = extra * max(1, budget)
+    spent = settle_best(bot, game, view, cap)
+    if played is None:
+        return bot.current(game, view), spent
+    found = bot.current(game, view)
+    floor = round(budget * FOCUS)  # as :meth:`ExpertBot.appraise` with a focus
+    for move in dict.fromkeys([found.best, played]):
+        bot.extend(game, view, (move,), floor - found.visits.get(move, 0))
+    spent += settle_label(bot, game, view, played, cap - spent)
+    return bot.current(game, view), spent
+
+
 def hint(
     game: Game, view: Mapping[str, Any], number: int, iterations: int = ITERATIONS, seed: int = 0
 ) -> str:
@@ -222,8 +347,18 @@ def hint(
     _check_iterations(iterations)
     if not view.get("legal_moves") or not isinstance(view.get("seat"), int):
         raise RulesError(_t("the view has no legal moves: it is not this seat's turn"))
-    bot = ExpertBot(seed=decision_seed(seed, number), iterations=iterations)
-    return bot.choose(game, view)
+    return best_move(game, view, iterations, decision_seed(seed, number))
+
+
+def best_move(game: Game, view: Mapping[str, Any], iterations: int, seed: int) -> str:
+    """The expert's move, deepened as the analysis deepens it until settled
+    (:func:`settle_best`; no search where the move is forced, ruled or proven)."""
+    bot = ExpertBot(seed=seed, iterations=iterations)
+    move = bot.choose(game, view)
+    if bot.last.get("how") != "search":
+        return move
+    settle_best(bot, game, view, EXTRA * max(1, bot.search.last_iterations))
+    return bot.current(game, view).best
 
 
 def best_task(task: Task, iterations: int) -> str:
@@ -232,16 +367,17 @@ def best_task(task: Task, iterations: int) -> str:
     name, players, rules, options, view, _number, _phase, _played, seed = task
     game = load(name, players, rules=rules, **dict(options))
     _check_iterations(iterations)
-    return ExpertBot(seed=seed, iterations=iterations).choose(game, view)
+    return best_move(game, view, iterations, seed)
 
 
 def judge(
-    number: int, seat: int, phase: str, played: str, appraisal: Appraisal
+    number: int, seat: int, phase: str, played: str, appraisal: Appraisal, extra: int = 0
 ) -> Decision:  # fmt: skip
-    """The :class:`Decision` of a played move, from the judge's appraisal of its position."""
+    """The :class:`Decision` of a played move, from the judge's appraisal of its position
+    (a label only where settled: :func:`verdict`)."""
     values, errors, best = appraisal.values, appraisal.errors, appraisal.best
-    loss = max(0.0, values[best] - values[played])
-    error = math.sqrt(errors[best] ** 2 + errors[played] ** 2) if played != best else 0.0
+    loss, error = loss_of(appraisal, played)
+    label, settled = verdict(appraisal.kind, loss, error) if played != best else (None, True)
     return Decision(
         number=number,
         seat=seat,
@@ -252,8 +388,10 @@ def judge(
         best=best,
         loss=loss,
         error=error,
-        label=label_for(appraisal.kind, loss, error) if played != best else None,
+        label=label,
         how="proof" if appraisal.how == "proof" else "search",
+        settled=settled,
+        extra=extra,
     )
 
 
@@ -268,8 +406,8 @@ def judge_task(task: Task, iterations: int) -> Decision:
     """Judge one decision (a :data:`Task`); runs in worker processes too."""
     name, players, rules, options, view, number, phase, played, seed = task
     game = load(name, players, rules=rules, **dict(options))
-    found = appraise(game, view, iterations, seed, focus=(played,))
-    return judge(number, int(view["seat"]), phase, played, found)
+    found, extra = settled_appraise(game, view, iterations, seed, played)
+    return judge(number, int(view["seat"]), phase, played, found, extra)
 
 
 Found = list[tuple[int, str, str, dict[str, Any]]]
@@ -416,14 +554,19 @@ def plot(analysis: Analysis, path: Any) -> None:
 
 
 __all__ = [
+    "EXTRA",
     "ITERATIONS",
     "LABELS",
     "THRESHOLDS",
     "Analysis",
     "Decision",
     "Task",
+    "Z",
     "analyse",
     "appraise",
+    "band",
+    "best_move",
+    "best_settled",
     "best_task",
     "decision_seed",
     "decisions_of",
@@ -433,9 +576,16 @@ __all__ = [
     "label_count",
     "label_for",
     "label_rule",
+    "label_settled",
     "label_word",
+    "loss_of",
     "plot",
     "result_of",
+    "rival",
+    "settle_best",
+    "settle_label",
+    "settled_appraise",
     "tasks_of",
     "value_kind",
+    "verdict",
 ]

@@ -236,6 +236,9 @@ class ExpertBot:
         self.last: dict[str, Any] = {}
         self._solvers: dict[tuple[Game, int], Solver] = {}
         self._root = Node(None, -1)
+        self._best = ""
+        self._proofs: dict[str, int] = {}
+        self._allowed: list[str] = []
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The move: forced, proven, or the most visited of the search."""
@@ -252,12 +255,40 @@ class ExpertBot:
         them (:meth:`~tikki.bots.ismcts.ISMCTSBot.extend`), so that the two values a
         verdict compares are sure ones; the best move is chosen before.  Only ``view`` is
         read."""
-        best, values = self._decide(game, view, appraise=True)
+        best, _values = self._decide(game, view, appraise=True)
         if focus:
             floor = round(self.search.last_iterations * FOCUS)
             for move in dict.fromkeys([best, *focus]):
                 seen = self.search.root_stats.get(move, [0.0])[0]
                 self.search.extend(game, view, self._root, move, floor - int(seen))
+        return self.current(game, view)
+
+    def deepen(self, game: Game, view: Mapping[str, Any], n: int) -> Appraisal:
+        """Run ``n`` more iterations of the last search (of :meth:`choose` or
+        :meth:`appraise` on the same ``view``), the search choosing the moves as before: its
+        tree grows, and the best move is again the most visited of the moves not proven
+        lost.  Only where that search decided the move (``how`` ``search``); elsewhere the
+        move was decided without it and stays."""
+        if n > 0 and self.last.get("how") == "search":
+            self.search.extend_search(game, view, self._root, n)
+            children = self._root.children
+            self._best = max(
+                self._allowed, key=lambda m: children[m].visits if m in children else -1
+            )
+        return self.current(game, view)
+
+    def extend(
+        self, game: Game, view: Mapping[str, Any], moves: Sequence[str], n: int
+    ) -> Appraisal:
+        """``n`` more iterations of the last search through each of ``moves`` (their
+        values get surer; the best move stays)."""
+        for move in dict.fromkeys(moves):
+            self.search.extend(game, view, self._root, move, n)
+        return self.current(game, view)
+
+    def current(self, game: Game, view: Mapping[str, Any]) -> Appraisal:
+        """The :class:`Appraisal` of the last search as it stands now."""
+        best, values = self._best, self._proofs
         kind = value_kind(game)
         legal: list[str] = [str(m) for m in view["legal_moves"]]
         stats = self.search.root_stats
@@ -288,13 +319,14 @@ class ExpertBot:
         self.last = {"how": "only", "iterations": 0, "nodes": 0}
         self.search.root_stats = {}
         decided: str | None = None
+        self._proofs, self._allowed = {}, legal
         if len(legal) == 1:
-            decided = legal[0]
+            decided = self._best = legal[0]
             if not appraise:
                 return decided, {}
         elif self.rules and view.get("phase") in rule_phases(game):
             self.last["how"] = "rule"
-            decided = policy_for(game)(game, view, self.rng)
+            decided = self._best = policy_for(game)(game, view, self.rng)
             if not appraise:
                 return decided, {}
         if self.iterations is None:
@@ -314,13 +346,17 @@ class ExpertBot:
         if decided is None and (winners or len(allowed) == 1):
             self.last["how"] = "proof"
             decided = winners[0] if winners else allowed[0]
+        self._proofs, self._allowed = values, allowed
         if decided is not None and not appraise:
+            self._best = decided
             return decided, values
         how = self.last["how"]
         searched = self._ismcts(game, view, deadline, allowed)
         if decided is None:
+            self._best = searched
             return searched, values
         self.last["how"] = how
+        self._best = decided
         return decided, values
 
     def _ismcts(

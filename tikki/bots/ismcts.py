@@ -282,6 +282,15 @@ class ISMCTSBot:
         if n > 0:
             self._search(game, view, False, 0, root, move, n)
 
+    def extend_search(self, game: Game, view: Mapping[str, Any], root: Node, n: int) -> None:
+        """Run ``n`` more iterations of the search that returned ``root`` (the last one),
+        choosing the moves as the search does (:attr:`root_stats` keeps counting; the
+        analysis deepens a search whose best move is not yet settled)."""
+        if n > 0:
+            before = self.last_iterations
+            self._search(game, view, False, 0, root, None, n)
+            self.last_iterations += before
+
     def _search(
         self,
         game: Game,
