@@ -159,6 +159,9 @@ class Verdict:
     values: dict[str, list[int]] = field(default_factory=dict)
     points: dict[str, list[int]] | None = None
     """A points puzzle's exact points per move and world (:mod:`tikki.puzzles.points`)."""
+    solvers: list[Solver] = field(default_factory=list, repr=False)
+    """The solver of each world solved, with what it proved (the explanation's lines
+    reuse it)."""
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Per move, in how many worlds it wins, draws (or is undecided) and loses."""
@@ -203,15 +206,19 @@ def verdict(game: Game, view: Mapping[str, Any], nodes: int = NODES) -> Verdict:
     seat = int(view["seat"])
     legal = [str(m) for m in view["legal_moves"]]
     values: dict[str, list[int]] = {m: [] for m in legal}
+    solvers: list[Solver] = []
     for i, world in enumerate(found):
         solver = Solver(seat)
+        solvers.append(solver)
         for move in legal:
             values[move].append(move_value(solver, world, move, nodes))
             if i == 0 and (rejected := _first_world_rejects(values, len(found))) is not None:
                 return Verdict(None, rejected, found, values)
         if i == 0 and [values[m][0] for m in legal].count(WIN) != 1:
             return Verdict(None, "no-escape", found, values)
-    return _judged(found, values)
+    judged = _judged(found, values)
+    judged.solvers = solvers
+    return judged
 
 
 def _first_world_rejects(values: Mapping[str, list[int]], worlds: int) -> str | None:

@@ -122,12 +122,15 @@ def _step(seat: int, move: str, me: int) -> str:
     return _t("seat {n} plays {card}", n=seat, card=move)
 
 
-def losing_line(world: State, move: str, me: int) -> list[tuple[int, str]]:
+def losing_line(
+    world: State, move: str, me: int, solver: Solver | None = None
+) -> list[tuple[int, str]]:
     """A line after ``move`` in ``world`` where the others keep ``me`` lost: the first of
-    their moves that keeps the loss, the seat's best try (the first move) otherwise."""
+    their moves that keeps the loss, the seat's best try (the first move) otherwise.
+    ``solver``: the proof's own solver of ``world`` (its table proved most of it)."""
     from tikki.puzzles import move_value
 
-    solver = Solver(me)
+    solver = solver or Solver(me)
     state = world.clone()
     state.play(move)
     line: list[tuple[int, str]] = []
@@ -159,7 +162,11 @@ def _placement(world: State, worlds: list[State], me: int) -> list[tuple[int, li
 
 
 def explain(
-    view: Mapping[str, Any], answer: str, values: Mapping[str, list[int]], worlds: list[State]
+    view: Mapping[str, Any],
+    answer: str,
+    values: Mapping[str, list[int]],
+    worlds: list[State],
+    lines: Mapping[str, list[tuple[int, str]]] | None = None,
 ) -> str:
     """The explanation in the current language: why the answer escapes and how each other
     move loses (in a world where it does, its hidden cards named, and a line of play)."""
@@ -179,7 +186,8 @@ def explain(
         if move == answer:
             continue
         i = vs.index(LOSS)
-        line = ", ".join(_step(s, m, me) for s, m in losing_line(worlds[i], move, me))
+        shown = lines[move] if lines is not None else losing_line(worlds[i], move, me)
+        line = ", ".join(_step(s, m, me) for s, m in shown)
         where = "; ".join(
             _t("{cards} with {who}", cards=" ".join(cs), who=_who(s, me))
             for s, cs in _placement(worlds[i], worlds, me)
@@ -273,6 +281,19 @@ def explain_points(
     return " ".join(parts)
 
 
+def _lines(view: Mapping[str, Any], answer: str, found: Any) -> dict[str, list[tuple[int, str]]]:
+    """Each other move's losing line (:func:`losing_line`), once for every language, in
+    the first world where it loses, searched with that world's proof solver."""
+    me = int(view["seat"])
+    out: dict[str, list[tuple[int, str]]] = {}
+    for move, vs in found.values.items():
+        if move != answer:
+            i = vs.index(LOSS)
+            solver = found.solvers[i] if i < len(found.solvers) else None
+            out[move] = losing_line(found.worlds[i], move, me, solver)
+    return out
+
+
 def describe(
     game: Game, view: Mapping[str, Any], found: Any, pid: str, number: int, nodes: int
 ) -> dict[str, Any]:
@@ -280,10 +301,11 @@ def describe(
     if found.points is not None:
         return _describe_points(game, view, found, pid, number, nodes)
     answer: str = found.answer
+    lines = _lines(view, answer, found)
     texts: dict[str, str] = {}
     for lang in LANGUAGES:
         with i18n.use(lang):
-            texts[lang] = explain(view, answer, found.values, found.worlds)
+            texts[lang] = explain(view, answer, found.values, found.worlds, lines)
     return {
         "id": pid,
         "seat": int(view["seat"]),
