@@ -553,6 +553,10 @@ class MattisState(SheddingState):
 
     # --- the contract -------------------------------------------------------------------
 
+    def _collect_trick_cards(self) -> list[int]:
+        """The cards of phase 1's trick on the table, in play order."""
+        return [c for _, c, _ in self._trick]
+
     @property
     def is_over(self) -> bool:
         """Whether the game has ended (asked before every move of a playout)."""

@@ -205,7 +205,6 @@ class SheddingState(TableState):
     _n: int
     _hands: list[list[int]]
     _plays: list[list[Any]]
-    _trick: Sequence[tuple[int, int, Any]]
     _trick_size: int
     _fallen: list[int]
     _out: list[int]
@@ -235,8 +234,13 @@ class SheddingState(TableState):
         """The exact endgame solver's position (:func:`tikki.bots.endgame.position_key`):
         the seat to act, every hand and the cards on the table's trick, as card numbers;
         the same positions as read from :meth:`reveal`'s zones, without building them."""
-        trick = [c for _, c, _ in self._trick] + [c for _, cs in self._plays for c in cs]
+        trick = self._collect_trick_cards() + [c for _, cs in self._plays for c in cs]
         return (self.current_player, tuple(map(tuple, self._hands)), tuple(trick))
+
+    def _collect_trick_cards(self) -> list[int]:
+        """The cards of phase 1's trick on the table, in play order (each game keeps its
+        own ``_trick``: an attribute of one type in a compiled base and its subclasses)."""
+        raise NotImplementedError
 
     def history(self, seat: Any) -> list[JSON]:
         """Every move with its seat and events (:meth:`_entry`, then the events of
