@@ -1,9 +1,11 @@
 """Can the analysis be trusted? Calibration, stability and prediction of the judge.
 
-Plays games between the project's bots with mixed seats (``expert``, ``ismcts`` and
-``heuristic``, rotated over the seats from game to game), then analyses one seat of each
-finished game (rotated too) with :func:`tikki.analysis.analyse` at the web table's default
-budget, and measures:
+Plays games between the project's bots with mixed seats (``--lineup bots``: ``expert``,
+``ismcts`` and ``heuristic``; ``--lineup weak``: ``random`` and ``heuristic``, what a
+beginner's game looks like; rotated over the seats from game to game), then analyses one
+seat of each finished game (rotated too) with :func:`tikki.analysis.analyse` at the web
+table's default budget and adaptive extra work (``--extra``, times a decision's budget; 0:
+none), and measures, lineup by lineup:
 
 * **Calibration** (Myllymatti, Mattis): every analysed decision is bucketed by the value of
   the move played (the chance of not being the loser the judge gave it, ten buckets of 10
@@ -21,18 +23,22 @@ budget, and measures:
   position values differ by at most twice their stated sampling error.
 * **Prediction** (Myllymatti, Mattis): the loss rate of analysed seats whose analysis
   shows a blunder against those without one, with Wilson 95% intervals.
+* **Unclear:** the share of decisions whose verdict the extra work did not settle (they
+  have no label), and the extra iterations a decision took.
 * **Speed:** seconds to analyse one seat's game (median and largest; on a shared machine
-  these are upper bounds).
+  these are upper bounds), and the CPU seconds of the process (what one free core takes).
 
 **Long runs:** with ``--results FILE`` every finished game is appended to ``FILE`` (one JSON
 line: the settings, the lineup, the analysed seat's decisions) and a run started again with
 the same file plays only the games missing there (each game is fixed by the seed and its
-index).  ``benchmarks/runs/judge.jsonl`` holds the saved run.
+index).  ``benchmarks/runs/judge.jsonl`` holds the saved run from before the adaptive
+budget (read it with ``--extra 0``: its labels by the rule of then, the loss less its
+error), ``benchmarks/runs/judge-weak.jsonl`` the weak lineup's.
 
 Run: ``.venv/bin/python benchmarks/judge.py [--games 100] [--game myllymatti,mattis,
 mueckenstich] [--iterations 1000] [--bot-iterations 300] [--stability 3] [--jobs 1]
-[--results FILE] [--plot judge.png] [--from-results]`` (``--from-results``: play nothing,
-report over the saved games).
+[--results FILE] [--plot judge.png] [--from-results] [--lineup bots,weak] [--extra 2]``
+(``--from-results``: play nothing, report over the saved games).
 """
 
 from __future__ import annotations
@@ -61,13 +67,22 @@ BINS = 10
 """Buckets of the reliability diagram (equal widths of 0.1)."""
 
 
-def lineup(index: int, players: int, bot_iterations: int) -> list[str]:
-    """The bots of game ``index``: expert, ismcts and heuristic rotated over the seats."""
-    bots = [
-        f"expert:iterations={bot_iterations}",
-        f"ismcts:iterations={bot_iterations}",
-        "heuristic",
-    ]
+LINEUPS = ("bots", "weak")
+"""``bots``: expert, ismcts and heuristic seats; ``weak``: random and heuristic seats (what
+a beginner's game looks like)."""
+
+
+def lineup(index: int, players: int, bot_iterations: int, kind: str = "bots") -> list[str]:
+    """The bots of game ``index``: expert, ismcts and heuristic (``bots``) or random and
+    heuristic (``weak``) rotated over the seats."""
+    if kind == "weak":
+        bots = ["random", "heuristic"]
+    else:
+        bots = [
+            f"expert:iterations={bot_iterations}",
+            f"ismcts:iterations={bot_iterations}",
+            "heuristic",
+        ]
     return [bots[(index + seat) % len(bots)] for seat in range(players)]
 
 
@@ -120,31 +135,40 @@ def rows_of(result: analysis.Analysis) -> list[dict[str, Any]]:
             "loss": d.loss,
             "loss_error": d.error,
             "label": d.label,
+            "settled": d.settled,
+            "extra": d.extra,
         }
         for d in result.decisions
     ]
 
 
-def one_game(job: tuple[str, int, int, int, int, int]) -> dict[str, Any]:
+Job = tuple[str, int, int, int, int, int, str, int]
+"""game, index, seed, iterations, bot iterations, stability, lineup, extra."""
+
+
+def one_game(job: Job) -> dict[str, Any]:
     """Play and analyse game ``index`` (runs in worker processes)."""
-    name, index, seed, iterations, bot_iterations, stability = job
+    name, index, seed, iterations, bot_iterations, stability, kind, extra = job
     players = PLAYERS[name]
-    specs = lineup(index, players, bot_iterations)
+    specs = lineup(index, players, bot_iterations, kind)
     record = play(name, index, seed, specs)
     seat = index % players
-    started = time.perf_counter()
-    first = analysis.analyse(record, seat, iterations=iterations, seed=0)
-    seconds = time.perf_counter() - started
+    started, cpu = time.perf_counter(), time.process_time()
+    first = analysis.analyse(record, seat, iterations=iterations, seed=0, extra=extra)
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     out: dict[str, Any] = {
         "game": name,
         "index": index,
         "seed": seed,
         "iterations": iterations,
         "bot_iterations": bot_iterations,
+        "lineup": kind,
+        "extra": extra,
         "specs": specs,
         "seat": seat,
         "returns": record["outcome"]["returns"],
         "seconds": seconds,
+        "cpu_seconds": cpu,
         "rows": rows_of(first),
     }
     if name == "mueckenstich":
@@ -152,7 +176,7 @@ def one_game(job: tuple[str, int, int, int, int, int]) -> dict[str, Any]:
         for row in out["rows"]:
             row["scored"] = points.get(row["number"])
     if stability and index % stability == 0:
-        again = analysis.analyse(record, seat, iterations=iterations, seed=1)
+        again = analysis.analyse(record, seat, iterations=iterations, seed=1, extra=extra)
         out["again"] = rows_of(again)
     return out
 
@@ -161,7 +185,12 @@ def one_game(job: tuple[str, int, int, int, int, int]) -> dict[str, Any]:
 
 
 def key_of(game: dict[str, Any]) -> tuple[Any, ...]:
-    return (game["game"], game["index"], game["seed"], game["iterations"], game["bot_iterations"])
+    """A saved game's key (a run from before the lineups and the adaptive budget is ``bots``
+    at no extra work, labelled by the old rule)."""
+    return (
+        game["game"], game["index"], game["seed"], game["iterations"], game["bot_iterations"],
+        game.get("lineup", "bots"), game.get("extra", 0),
+    )  # fmt: skip
 
 
 def load(path: Path | None) -> dict[tuple[Any, ...], dict[str, Any]]:
@@ -179,7 +208,10 @@ def load(path: Path | None) -> dict[tuple[Any, ...], dict[str, Any]]:
 
 
 def label(row: dict[str, Any], kind: str) -> str | None:
-    """The row's label under today's rule (the run saved the loss and its error)."""
+    """The row's label: as the judge gave it (a label only where settled), or, in a run
+    from before the adaptive budget, by the rule of then (the loss less its error)."""
+    if "settled" in row:
+        return row["label"]  # type: ignore[no-any-return]
     return (
         analysis.label_for(kind, row["loss"], row["loss_error"])
         if row["played"] != row["best"]
@@ -333,69 +365,96 @@ def pct(x: float) -> str:
 
 
 def report(games: Sequence[dict[str, Any]], args: argparse.Namespace) -> list[str]:
-    """The table (Markdown) over ``games``."""
+    """The table (Markdown) over ``games``, lineup by lineup."""
     lines = [
         f"judge: analysis at {args.iterations} iterations (web default {analysis.ITERATIONS}),"
+        f" at most {args.extra} times a decision's budget more to settle it,"
         f" bots at {args.bot_iterations} iterations; {len(games)} games",
         "",
         "| game | games | decisions | measure | value | 95% interval | target |",
         "|---|---|---|---|---|---|---|",
     ]
-    for name in args.game:
-        chosen = [g for g in games if g["game"] == name]
-        if not chosen:
-            continue
-        n = sum(len(g["rows"]) for g in chosen)
-        head = f"| {name} | {len(chosen)} | {n} "
-        kind = "points" if name == "mueckenstich" else "not_loser"
-        if kind == "not_loser":
-            error, _ = ece(chosen)
-            lo, hi = ece_interval(chosen)
-            lines.append(
-                head + f"| calibration error (ECE) | {error:.3f} | {lo:.3f}–{hi:.3f} | ≤ 0.05 |"
-            )
-            rates = blunders(chosen)
-            for which, (lost, seats) in rates.items():
-                lo, hi = wilson(lost, seats)
-                what = "with a blunder" if which == "blunder" else "without a blunder"
-                rate = lost / seats if seats else float("nan")
-                lines.append(head + f"| loss rate {what} ({lost}/{seats}) | {pct(rate)} | "
-                             f"{pct(lo)}–{pct(hi)} | blunder ≫ none |")  # fmt: skip
-        else:
-            p = points(chosen)
-            if "mean_error" in p:
-                lo, hi = p["ci"]
-                lines.append(head + "| mean error of the round's points (scored − predicted) | "
-                             f"{p['mean_error']:+.2f} | {lo:+.2f} to {hi:+.2f} "
-                             "| contains 0 |")  # fmt: skip
-                lines.append(head + f"| R² of the round's points | {p['r2']:.2f} | | |")
-        s = stability(chosen, kind)
-        lines.append(head + f"| same label, two seeds ({s['pairs']} decisions) | "
-                     f"{pct(s['same_label'])} | | ≥ 90% |")  # fmt: skip
-        lines.append(head + f"| same best move where clearly best ({s['clear']}) | "
-                     f"{pct(s['clear_same'])} | | 100% |")  # fmt: skip
-        lines.append(head + "| consecutive decisions, no new information, within 2 errors "
-                     f"({s['consecutive']}) | {pct(s['consecutive_within'])} "
-                     "| | ≈ 95% |")  # fmt: skip
-        seconds = sorted(g["seconds"] for g in chosen)
-        lines.append(head + "| seconds to analyse one seat's game (median / largest) | "
-                     f"{statistics.median(seconds):.1f} / {seconds[-1]:.1f} "
-                     "| | ≤ 30 |")  # fmt: skip
-    shedding = [g for g in games if g["game"] != "mueckenstich"]
-    if shedding:
-        error, _ = ece(shedding)
-        lo, hi = ece_interval(shedding)
-        n = sum(len(g["rows"]) for g in shedding)
-        lines.append(f"| shedding games | {len(shedding)} | {n} | calibration error (ECE) | "
-                     f"{error:.3f} | {lo:.3f}–{hi:.3f} | ≤ 0.05 |")  # fmt: skip
-        rates = blunders(shedding)
+    for kind in args.lineup:
+        mine = [g for g in games if g.get("lineup", "bots") == kind]
+        for name in args.game:
+            chosen = [g for g in mine if g["game"] == name]
+            if chosen:
+                lines += game_rows(chosen, f"{name} ({kind})")
+        shedding = [g for g in mine if g["game"] != "mueckenstich"]
+        if shedding:
+            lines += shedding_rows(shedding, f"shedding games ({kind})")
+    return lines
+
+
+def game_rows(chosen: Sequence[dict[str, Any]], title: str) -> list[str]:
+    """The rows of one game in one lineup."""
+    lines: list[str] = []
+    name = chosen[0]["game"]
+    n = sum(len(g["rows"]) for g in chosen)
+    head = f"| {title} | {len(chosen)} | {n} "
+    kind = "points" if name == "mueckenstich" else "not_loser"
+    if kind == "not_loser":
+        error, _ = ece(chosen)
+        lo, hi = ece_interval(chosen)
+        lines.append(
+            head + f"| calibration error (ECE) | {error:.3f} | {lo:.3f}–{hi:.3f} | ≤ 0.05 |"
+        )
+        rates = blunders(chosen)
         for which, (lost, seats) in rates.items():
             lo, hi = wilson(lost, seats)
             what = "with a blunder" if which == "blunder" else "without a blunder"
             rate = lost / seats if seats else float("nan")
-            lines.append(f"| shedding games | {len(shedding)} | {n} | loss rate {what} "
-                         f"({lost}/{seats}) | {pct(rate)} | {pct(lo)}–{pct(hi)} "
-                         "| intervals apart |")  # fmt: skip
+            lines.append(head + f"| loss rate {what} ({lost}/{seats}) | {pct(rate)} | "
+                         f"{pct(lo)}–{pct(hi)} | blunder ≫ none |")  # fmt: skip
+    else:
+        p = points(chosen)
+        if "mean_error" in p:
+            lo, hi = p["ci"]
+            lines.append(head + "| mean error of the round's points (scored − predicted) | "
+                         f"{p['mean_error']:+.2f} | {lo:+.2f} to {hi:+.2f} "
+                         "| contains 0 |")  # fmt: skip
+            lines.append(head + f"| R² of the round's points | {p['r2']:.2f} | | |")
+    s = stability(chosen, kind)
+    lines.append(head + f"| same label, two seeds ({s['pairs']} decisions) | "
+                 f"{pct(s['same_label'])} | | ≥ 90% |")  # fmt: skip
+    lines.append(head + f"| same best move where clearly best ({s['clear']}) | "
+                 f"{pct(s['clear_same'])} | | ≥ 90% |")  # fmt: skip
+    lines.append(head + "| consecutive decisions, no new information, within 2 errors "
+                 f"({s['consecutive']}) | {pct(s['consecutive_within'])} "
+                 "| | ≈ 95% |")  # fmt: skip
+    rows = [r for g in chosen for r in g["rows"] if "settled" in r]
+    if rows:
+        unclear = sum(not r["settled"] for r in rows) / len(rows)
+        extra = statistics.fmean(r["extra"] for r in rows)
+        lines.append(head + f"| unclear (not settled at the cap: no label) | {pct(unclear)} "
+                     "| | |")  # fmt: skip
+        lines.append(head + f"| extra iterations a decision (mean) | {extra:.0f} | | |")
+    seconds = sorted(g["seconds"] for g in chosen)
+    lines.append(head + "| seconds to analyse one seat's game (median / largest) | "
+                 f"{statistics.median(seconds):.1f} / {seconds[-1]:.1f} "
+                 "| | ≤ 30 |")  # fmt: skip
+    cpu = sorted(g["cpu_seconds"] for g in chosen if "cpu_seconds" in g)
+    if cpu:
+        lines.append(head + "| CPU seconds to analyse one seat's game (median / largest) | "
+                     f"{statistics.median(cpu):.1f} / {cpu[-1]:.1f} | | ≤ 30 |")  # fmt: skip
+    return lines
+
+
+def shedding_rows(shedding: Sequence[dict[str, Any]], title: str) -> list[str]:
+    """Calibration and the blunders' loss rates over the shedding games of a lineup."""
+    error, _ = ece(shedding)
+    lo, hi = ece_interval(shedding)
+    n = sum(len(g["rows"]) for g in shedding)
+    lines = [f"| {title} | {len(shedding)} | {n} | calibration error (ECE) | "
+             f"{error:.3f} | {lo:.3f}–{hi:.3f} | ≤ 0.05 |"]  # fmt: skip
+    rates = blunders(shedding)
+    for which, (lost, seats) in rates.items():
+        lo, hi = wilson(lost, seats)
+        what = "with a blunder" if which == "blunder" else "without a blunder"
+        rate = lost / seats if seats else float("nan")
+        lines.append(f"| {title} | {len(shedding)} | {n} | loss rate {what} "
+                     f"({lost}/{seats}) | {pct(rate)} | {pct(lo)}–{pct(hi)} "
+                     "| intervals apart |")  # fmt: skip
     return lines
 
 
@@ -411,19 +470,28 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=None)
     parser.add_argument("--plot", type=Path, default=None)
     parser.add_argument("--from-results", action="store_true")
+    parser.add_argument("--lineup", default="bots", help="comma-separated: bots, weak")
+    parser.add_argument(
+        "--extra", type=int, default=analysis.EXTRA, help="the judge's most extra work (times)"
+    )
     args = parser.parse_args()
     args.game = [g for g in args.game.split(",") if g]
+    args.lineup = [k for k in args.lineup.split(",") if k]
+    if any(k not in LINEUPS for k in args.lineup):
+        parser.error(f"--lineup is one or more of {', '.join(LINEUPS)}")
     saved = load(args.results)
     games: list[dict[str, Any]] = []
-    todo: list[tuple[str, int, int, int, int, int]] = []
+    todo: list[Job] = []
     for index in range(args.games):  # interleaved, so a cut run covers every game
-        for name in args.game:
-            job = (name, index, args.seed, args.iterations, args.bot_iterations, args.stability)
-            found = saved.get(job[:5])
-            if found is not None:
-                games.append(found)
-            elif not args.from_results:
-                todo.append(job)
+        for kind in args.lineup:
+            for name in args.game:
+                job: Job = (name, index, args.seed, args.iterations, args.bot_iterations,
+                            args.stability, kind, args.extra)  # fmt: skip
+                found = saved.get(job[:5] + job[6:])
+                if found is not None:
+                    games.append(found)
+                elif not args.from_results:
+                    todo.append(job)
     print(f"{len(games)} games saved, {len(todo)} to play", file=sys.stderr)
 
     def keep(game: dict[str, Any]) -> None:
@@ -432,8 +500,9 @@ def main() -> None:
             with args.results.open("a") as out:
                 out.write(json.dumps(game) + "\n")
         labels = sum(1 for r in game["rows"] if label(r, kind_of(game)))
-        print(f"{game['game']} #{game['index']}: {len(game['rows'])} decisions, {labels} "
-              f"labelled, {game['seconds']:.1f} s", file=sys.stderr, flush=True)  # fmt: skip
+        print(f"{game['game']} ({game.get('lineup', 'bots')}) #{game['index']}: "
+              f"{len(game['rows'])} decisions, {labels} labelled, {game['seconds']:.1f} s",
+              file=sys.stderr, flush=True)  # fmt: skip
 
     if args.jobs > 1 and len(todo) > 1:
         with ProcessPoolExecutor(args.jobs) as pool:

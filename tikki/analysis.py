@@ -402,12 +402,13 @@ Task = tuple[str, int, str, tuple[tuple[str, Any], ...], dict[str, Any], int, st
 played move and seed (picklable, for worker processes)."""
 
 
-def judge_task(task: Task, iterations: int) -> Decision:
-    """Judge one decision (a :data:`Task`); runs in worker processes too."""
+def judge_task(task: Task, iterations: int, extra: int = EXTRA) -> Decision:
+    """Judge one decision (a :data:`Task`; at most ``extra`` times its budget more to
+    settle it); runs in worker processes too."""
     name, players, rules, options, view, number, phase, played, seed = task
     game = load(name, players, rules=rules, **dict(options))
-    found, extra = settled_appraise(game, view, iterations, seed, played)
-    return judge(number, int(view["seat"]), phase, played, found, extra)
+    found, spent = settled_appraise(game, view, iterations, seed, played, extra)
+    return judge(number, int(view["seat"]), phase, played, found, spent)
 
 
 Found = list[tuple[int, str, str, dict[str, Any]]]
@@ -462,9 +463,11 @@ def analyse(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     first: int = 1,
+    extra: int = EXTRA,
 ) -> Analysis:
     """Analyse every decision of ``seat`` in ``record`` from move number ``first`` on
-    (see the module).
+    (see the module; ``extra``: the most extra work a decision gets to settle, in times its
+    budget).
 
     ``progress(done, total)`` is called after each decision.  The record is replayed and
     checked first: a malformed or illegal one raises :class:`RulesError`.
@@ -473,7 +476,7 @@ def analyse(
     if jobs < 1:
         raise RulesError(_t("jobs is 1 or more, not {jobs}", jobs=jobs))
     game, tasks = tasks_of(record, seat, seed, first)
-    decisions = _map(tasks, iterations, jobs, progress)
+    decisions = _map(tasks, iterations, jobs, progress, extra)
     return result_of(game, seat, iterations, seed, decisions)
 
 
@@ -493,17 +496,22 @@ def result_of(
 
 
 def _map(
-    tasks: list[Task], iterations: int, jobs: int, progress: Callable[[int, int], None] | None
+    tasks: list[Task],
+    iterations: int,
+    jobs: int,
+    progress: Callable[[int, int], None] | None,
+    extra: int = EXTRA,
 ) -> list[Decision]:
     done: list[Decision] = []
     if jobs == 1 or len(tasks) < 2:
         for task in tasks:
-            done.append(judge_task(task, iterations))
+            done.append(judge_task(task, iterations, extra))
             if progress is not None:
                 progress(len(done), len(tasks))
         return done
     with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
-        for decision in pool.map(judge_task, tasks, [iterations] * len(tasks)):
+        n = len(tasks)
+        for decision in pool.map(judge_task, tasks, [iterations] * n, [extra] * n):
             done.append(decision)
             if progress is not None:
                 progress(len(done), len(tasks))
