@@ -38,8 +38,9 @@ def install(app: FastAPI) -> None:
         await tournament_starting(app, account_id, data)
 
     app.state.tournament_runner = Runner(
-        store, manager, app.state.accounts, manager.ownership.node, notify
-    )
+        store, manager, app.state.accounts, manager.ownership.node, notify,
+        app.state.ratings.mark_rated,
+    )  # fmt: skip
     app.include_router(router)
     app.include_router(pages())
 

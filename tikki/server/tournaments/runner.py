@@ -42,6 +42,9 @@ STALE = timedelta(seconds=30)
 
 Notify = Callable[[int, dict[str, Any]], Awaitable[None]]
 """Told of each account whose tournament starts (its id, the notice's data)."""
+Made = Callable[[str], Awaitable[None]]
+"""Told of each table made for a tournament, before its people sit (the app marks it
+rated: its results move the people's ratings like any rated table's)."""
 
 
 def results(snapshot: Snapshot) -> list[Result]:
@@ -74,12 +77,14 @@ class Runner:
         accounts: Accounts,
         node: str,
         notify: Notify | None = None,
+        made: Made | None = None,
     ) -> None:
         self.store = store
         self.manager = manager
         self.accounts = accounts
         self.node = node
         self.notify = notify
+        self.made = made
         self.clock: Callable[[], datetime] = now
         """The tournaments' clock: start times, an arena's end, leases (tests replace it)."""
         self.ticks = 0
@@ -174,6 +179,8 @@ class Runner:
             forced_moves=True, rated=True,
         )  # fmt: skip
         table, invites = await self.manager.create(wanted)
+        if self.made is not None:
+            await self.made(table.id)
         tokens: dict[str, str] = {}
         for seat, entrant in enumerate(seated):
             if entrant.account_id is None:

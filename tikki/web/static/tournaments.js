@@ -104,6 +104,9 @@ function kindWords(t) {
   return t.kind === "swiss" ? _("Swiss, {n} rounds", { n: t.rounds ?? 0 }) : _("Arena, {n} minutes", { n: t.minutes ?? 0 });
 }
 
+/** A table of a round not finished yet. */
+const stillPlaying = () => _("still playing");
+
 /** The mark of a bot in the standings. */
 const botWord = () => _("bot");
 
@@ -196,7 +199,7 @@ function drawOne(t) {
           .map(
             (table) =>
               `<li>${table.table ? `<a href="${tableUrl(table.table)}">${esc(table.seats.join(", "))}</a>` : esc(table.seats.join(", "))}` +
-              `${table.points ? ` · ${esc(table.points.map(pts).join(" – "))}` : ` · ${esc(_("playing"))}`}</li>`,
+              `${table.points ? ` · ${esc(table.points.map(pts).join(" – "))}` : ` · ${esc(stillPlaying())}`}</li>`,
           )
           .join("") +
         "</ul></div>",

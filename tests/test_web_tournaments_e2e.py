@@ -1,0 +1,96 @@
+"""Tournaments in Chromium as new players use them: Anna (desktop, English) opens
+Tournaments from the lobby, creates a Swiss tournament with the form, enters it and adds
+bots; Ben (a phone, Finnish) enters it from its page; Anna starts it early, both see it
+playing, and Anna goes to her table, seated.  Cilla (desktop, German) watches the
+standings.  Anna's profile lists the tournament.  Screenshots (desktop 1280x800, phone
+390x844; en, fi, de) go to ``test-artifacts/``.  Skips like tests/test_web_e2e.py without
+Chromium (never under ``CI=true``)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from tests import test_web_e2e as e2e
+from tests.test_web_e2e import PHONE, Browser, Server, Watch, shot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
+
+server = e2e.serving("web-tournaments")
+browser = e2e.browser
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PASSWORD = "violet lantern harbour"
+
+
+def person(browser: Browser, base: str, name: str, lang: str = "en", phone: bool = False) -> Any:
+    """A page of a new browser signed in to a new account ``name``, on the lobby."""
+    if phone:
+        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale=lang)
+    else:
+        context = browser.new_context(viewport=DESKTOP, locale=lang)
+    page = context.new_page()
+    page.goto(f"{base}/account?lang={lang}")
+    page.fill("#register-name", name)
+    page.fill("#register-password", PASSWORD)
+    page.locator("#register-form button[type=submit]").click()
+    page.locator("#me-link", has_text=name).wait_for()
+    page.goto(f"{base}/?lang={lang}")
+    return page
+
+
+def fits(page: Any, selector: str, width: int) -> bool:
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+
+
+def test_create_enter_start_and_play_a_tournament(server: Server, browser: Browser) -> None:
+    anna = person(browser, server.url, "AnnaT")
+    watch = Watch(anna)
+    anna.click("#tournaments-link")
+    anna.wait_for_url(re.compile(r"/tournaments$"))
+    anna.locator("#create-form").wait_for()
+    anna.fill("#t-name", "Evening cup")
+    anna.select_option("#t-game", "mueckenstich")
+    anna.select_option("#t-players", "3")
+    anna.fill("#t-rounds", "2")
+    anna.fill("#t-starts", "60")
+    shot(anna, "tournaments-create-desktop-en")
+    anna.locator("#create-form button[type=submit]").click()
+    anna.wait_for_url(re.compile(r"/tournaments/\w+$"))
+    url = anna.url
+    anna.get_by_role("button", name="Enter").click()
+    anna.get_by_role("button", name="Leave").wait_for()
+    anna.select_option("#bot-level", "random")
+    for n in range(4):
+        anna.get_by_role("button", name="Add a bot").click()
+        anna.locator("#standings tbody tr").nth(n + 1).wait_for()
+    ben = person(browser, server.url, "BenT", "fi", phone=True)
+    ben.goto(url.replace("/tournaments/", "/tournaments/") + "?lang=fi")
+    ben.get_by_role("button", name="Ilmoittaudu").tap()
+    ben.get_by_role("button", name="Poistu").wait_for()
+    assert ben.locator("#standings tbody tr").count() == 6
+    assert fits(ben, "#standings", PHONE["width"])
+    shot(ben, "tournaments-open-phone-fi")
+    anna.reload()
+    anna.get_by_role("button", name="Start now").click()
+    anna.get_by_role("button", name="Go to my table").wait_for(timeout=30_000)
+    assert "Playing" in anna.inner_text("#one-info")
+    ben.locator("#one-info", has_text="Käynnissä").wait_for(timeout=30_000)
+    ben.locator("#rounds a").first.wait_for()
+    shot(ben, "tournaments-playing-phone-fi")
+    cilla = person(browser, server.url, "CillaT", "de")
+    cilla.goto(url + "?lang=de")
+    cilla.locator("#one-info", has_text="Läuft").wait_for()
+    assert cilla.locator("#standings thead", has_text="Punkte").count() == 1
+    shot(cilla, "tournaments-standings-desktop-de")
+    shot(anna, "tournaments-playing-desktop-en")
+    anna.get_by_role("button", name="Go to my table").click()
+    anna.wait_for_url(re.compile(r"/t/\w+\?seat=\d$"))
+    anna.locator("#board").wait_for()
+    shot(anna, "tournaments-table-desktop-en")
+    anna.goto(f"{server.url}/players/AnnaT")
+    anna.locator("#tournament-results", has_text="Evening cup").wait_for()
+    shot(anna, "tournaments-profile-desktop-en")
+    assert watch.problems == []
