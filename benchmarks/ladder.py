@@ -60,7 +60,8 @@ def curve(game: Any, solver_cls: Any, iterations: int) -> list[dict[str, float]]
 def measure(name: str, players: int, options: dict[str, Any], iterations: int) -> dict[str, Any]:
     """One rung (or candidate): its tree's figures and both solvers' curves."""
     started = time.perf_counter()
-    walked = tree.walk(tikki.load(name, players, **options))
+    loaded = tikki.load(name, players, **options)
+    walked = tree.walk(loaded)
     game = pyspiel.load_efg_game(walked.efg)
     walk_s = time.perf_counter() - started
     uniform = pyspiel.nash_conv(game, pyspiel.UniformRandomPolicy(game))
@@ -69,6 +70,7 @@ def measure(name: str, players: int, options: dict[str, Any], iterations: int) -
     )
     row: dict[str, Any] = {
         "game": f"python_tikki_{name}(players={players},{params})",
+        "options": dict(loaded.options),  # a variant's options, resolved
         **walked.summary(),
         "walk_s": round(walk_s, 1),
         "uniform_nash_conv": round(uniform, 4),
