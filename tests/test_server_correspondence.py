@@ -68,6 +68,9 @@ def seated(guest: TestClient, days: Days) -> tuple[str, dict[int, tuple[TestClie
     table = accepted.json()["table"]
     assert table["turn_timer"] == 24 * 3600 and table["correspondence"] is True
     mine = call(anna, f"/challenges/{r.json()['id']}/seat").json()
+    # the one to move first learns it, unless it is Ben, who is on his way to the table
+    assert turn_notices(anna, table["id"]) == (table["to_act"] == 0)
+    assert turn_notices(ben, table["id"]) == 0
     return table["id"], {0: (anna, mine["token"]), 1: (ben, accepted.json()["token"])}
 
 

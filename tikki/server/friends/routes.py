@@ -25,7 +25,7 @@ from tikki.server.accounts import ERRORS, Account, accounts_of, address_of, skel
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.friends.blocks import friends_of
 from tikki.server.friends.store import Friends, Person
-from tikki.server.notices import notify
+from tikki.server.notices import notify, turns
 from tikki.server.quota import RateLimiter
 from tikki.server.tables import NewTable, TableManager
 from tikki.server.tables.creation import check_game
@@ -304,6 +304,7 @@ async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
     _table, token = await manager.join(table.id, 1, me.name, invites.get(1), address)
     await _seated(request, table, 1, me.id, address)
     await chat.after_join(request, table, 1, address)
+    await turns.first_move(request.app, table, here=1)  # a game that lasts days
     return {"seat": 1, "token": token, "table": table.public()}
 
 

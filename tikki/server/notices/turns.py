@@ -57,9 +57,7 @@ class TurnNotices:
         seat = awaits(table)
         if seat is None or table.devices(seat) > 0:
             return  # no one to tell, or they have the table open
-        data = {"table": table.id, "game": table.game.name, "title": type(table.game).title,
-                "seat": seat, "deadline": deadline(table)}  # fmt: skip
-        task = asyncio.create_task(self._send(table.id, seat, data))
+        task = asyncio.create_task(send_turn(self.app, table, seat))
         self.sending.add(task)
         task.add_done_callback(self.sending.discard)
 
@@ -68,14 +66,27 @@ class TurnNotices:
         if self.sending:
             await asyncio.gather(*self.sending, return_exceptions=True)
 
-    async def _send(self, table_id: str, seat: int, data: dict[str, Any]) -> None:
-        try:
-            seated = await asyncio.to_thread(self.app.state.friends.seated, table_id)
-            account = seated.get(seat)
-            if account is not None:
-                await notifier_of(self.app).notify(account, "your_turn", data)
-        except Exception:
-            log.exception("the your_turn notice of table %s was not sent", table_id)
+
+async def send_turn(app: FastAPI, table: Table, seat: int) -> None:
+    """Tell the account at ``seat`` that it is its move at ``table`` (logged, never
+    raised, when that fails)."""
+    data = {"table": table.id, "game": table.game.name, "title": type(table.game).title,
+            "seat": seat, "deadline": deadline(table)}  # fmt: skip
+    try:
+        seated = await asyncio.to_thread(app.state.friends.seated, table.id)
+        account = seated.get(seat)
+        if account is not None:
+            await notifier_of(app).notify(account, "your_turn", data)
+    except Exception:
+        log.exception("the your_turn notice of table %s was not sent", table.id)
+
+
+async def first_move(app: FastAPI, table: Table, here: int) -> None:
+    """A correspondence game begins: the seat to move learns it unless it is ``here``
+    (the person whose page is going to the table)."""
+    seat = awaits(table)
+    if seat is not None and seat != here:
+        await send_turn(app, table, seat)
 
 
 def _playing(request: Request, account: int) -> list[tuple[str, int]]:
@@ -111,4 +122,4 @@ async def turns(request: Request) -> dict[str, Any]:
     return {"tables": out}
 
 
-__all__ = ["TurnNotices", "awaits", "deadline", "turns"]
+__all__ = ["TurnNotices", "awaits", "deadline", "first_move", "send_turn", "turns"]
