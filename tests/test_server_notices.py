@@ -20,7 +20,7 @@ from tests._server import TestClient, app_state, client, error_of
 from tests.test_server_friends import PASSWORD, call, csrf, person
 from tikki.server import create_app
 from tikki.server.notices import KINDS, notify
-from tikki.server.notices.mail import SmtpSettings
+from tikki.server.notices.mail import SmtpSettings, subject_and_body
 from tikki.server.notices.store import KEEP
 
 
@@ -237,3 +237,13 @@ def test_postgres_notices(postgres_url: str) -> None:
         r = anna.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(anna))
         assert r.status_code == 200, r.text  # the notices and the address go with the account
         assert store.newest(mine) == 0 and store.email(mine)["address"] is None
+
+
+def test_each_kind_has_its_mail() -> None:
+    site = "https://cards.example.org"
+    subject, body = subject_and_body("tournament_start", {"tournament": "c1", "name": "Cup"}, site)
+    assert "Cup" in body and f"{site}/tournaments/c1" in body and subject
+    subject, body = subject_and_body("challenge", {"from": "Ben", "game": "mattis"}, site)
+    assert "Ben" in subject and "mattis" in body and body.rstrip().endswith(site)
+    subject, body = subject_and_body("your_turn", {"table": "t7", "title": "Mattis"}, "")
+    assert "t7" in subject and "Mattis" in body and "http" not in body

@@ -21,7 +21,8 @@ log = logging.getLogger("tikki.server")
 KINDS = ("your_turn", "challenge", "tournament_start")
 """The kinds of notice: it is your move at a correspondence table (``data``: ``table``,
 ``game``, ``title``, ``deadline``), a friend challenges you (``from``, ``game``,
-``title``, ``challenge``), a tournament you entered starts (``tournament``, ``name``)."""
+``title``, ``challenge``), a tournament you entered starts (``tournament``: its id,
+whose page ``/tournaments/ID`` the bell's list links, and ``name``)."""
 
 
 class Notifier:

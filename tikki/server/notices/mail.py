@@ -58,6 +58,8 @@ def subject_and_body(kind: str, data: Mapping[str, Any], site: str) -> tuple[str
     table = str(data.get("table") or "")
     game = data.get("title") or data.get("game")
     link = f"{site}/t/{table}" if site and table else site
+    if kind == "tournament_start" and site and data.get("tournament"):
+        link = f"{site}/tournaments/{data['tournament']}"
     if kind == "your_turn":
         subject = _("tikki: your move at table {table}", table=table)
         body = _("It is your move in {game} at table {table}.", game=game, table=table)

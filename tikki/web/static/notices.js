@@ -63,7 +63,8 @@ export function words(n) {
   if (n.kind === "challenge") {
     return { head: _("{name} challenges you", { name: d.from }), body: title(d.game), href: "/" };
   }
-  const href = typeof d.url === "string" && d.url.startsWith("/") ? d.url : "/";
+  const page = d.tournament ? `/tournaments/${encodeURIComponent(d.tournament)}` : "/tournaments";
+  const href = typeof d.url === "string" && d.url.startsWith("/") && !d.url.startsWith("//") ? d.url : page;
   return { head: _("A tournament starts: {name}", { name: d.name ?? "" }), body: "", href };
 }
 
