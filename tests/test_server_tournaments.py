@@ -294,3 +294,43 @@ def test_creating_faster_than_the_rate_is_refused(tmp_path: Path) -> None:
         store.set_status(first, "open", "cancelled")  # under the open cap again
         status, code, message = error_of(post(anna, "", base, "fi"))
         assert (status, code) == (429, "rate_limited") and "6" in message
+
+
+def test_byes_rotate_and_too_few_entrants_cancel(tmp_path: Path) -> None:
+    """Seven bots at tables of 3 for 3 rounds: each round two tables and one bye, the
+    bye never twice to one entrant, worth 1 point (the mean of a table's 2, 1, 0); a
+    tournament that starts with fewer entrants than a table is cancelled."""
+    with client(tmp_path) as guest:
+        runner = app_state(guest).tournament_runner
+        runner.every = 0.02
+        anna = person(guest, "Anna")
+        body = {"name": "Odd cup", "game": "mueckenstich", "players": 3, "rounds": 3,
+                "options": {"rounds": 1}, "starts": soon(600), "cap": 7}  # fmt: skip
+        odd = post(anna, "", body).json()["id"]
+        assert post(anna, f"/{odd}/bots", {"bot": "random", "count": 7}).status_code == 200
+        few = post(anna, "", {**body, "name": "Lonely cup"}).json()["id"]
+        assert post(anna, f"/{few}/join").status_code == 200
+        assert error_of(post(anna, f"/{few}/start"))[:2] == (409, "too_few_entrants")
+        assert post(anna, f"/{odd}/start").status_code == 200
+        runner.clock = lambda: datetime.now(UTC).replace(tzinfo=None) + timedelta(hours=1)
+        deadline = time.monotonic() + SLACK
+        while detail(guest, odd)["status"] != "finished":
+            assert time.monotonic() < deadline, "the tournament did not finish"
+            time.sleep(0.05)
+        found = detail(guest, odd)
+        assert detail(guest, few)["status"] == "cancelled"
+    everyone = {e["id"] for e in found["entrants"]}
+    sat_out = []
+    for game in found["games"]:
+        seated = [e for t in game["tables"] for e in t["entrants"]]
+        assert len(game["tables"]) == 2 and len(seated) == len(set(seated)) == 6
+        sat_out += list(everyone - set(seated))
+    assert len(sat_out) == len(set(sat_out)) == 3
+    played: Counter[int] = Counter()
+    for game in found["games"]:
+        for table in game["tables"]:
+            played.update(dict(zip(table["entrants"], table["points"], strict=True)))
+    for line in found["standings"]:
+        bye = 1.0 if line["entrant"] in sat_out else 0.0
+        assert line["byes"] == (1 if bye else 0)
+        assert line["points"] == played[line["entrant"]] + bye

@@ -105,8 +105,13 @@ class Runner:
         """One step of every due tournament this process holds (or may take) the lease of."""
         moment = self.clock()
         for tournament_id in await asyncio.to_thread(self.store.due, moment):
-            if await asyncio.to_thread(self.store.lease, tournament_id, self.node, moment, LEASE):
-                await self.step(tournament_id)
+            try:
+                if await asyncio.to_thread(
+                    self.store.lease, tournament_id, self.node, moment, LEASE
+                ):
+                    await self.step(tournament_id)
+            except Exception:  # one tournament's failure holds up no other
+                log.exception("tournament %s: this step failed; trying again", tournament_id)
         self.ticks += 1
 
     async def step(self, tournament_id: str) -> None:
