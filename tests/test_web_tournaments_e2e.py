@@ -67,7 +67,12 @@ def test_create_enter_start_and_play_a_tournament(server: Server, browser: Brows
         anna.get_by_role("button", name="Add a bot").click()
         anna.locator("#standings tbody tr").nth(n + 1).wait_for()
     ben = person(browser, server.url, "BenT", "fi", phone=True)
-    ben.goto(url.replace("/tournaments/", "/tournaments/") + "?lang=fi")
+    ben.click("#tournaments-link")
+    ben.locator("#list a", has_text="Evening cup").wait_for()
+    shot(ben, "tournaments-list-phone-fi")
+    assert fits(ben, "#list", PHONE["width"]) and fits(ben, "#create-form", PHONE["width"])
+    ben.locator("#list a", has_text="Evening cup").tap()
+    ben.wait_for_url(url)
     ben.get_by_role("button", name="Ilmoittaudu").tap()
     ben.get_by_role("button", name="Poistu").wait_for()
     assert ben.locator("#standings tbody tr").count() == 6
