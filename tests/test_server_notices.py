@@ -77,14 +77,16 @@ def test_stored_listed_and_marked_read(tmp_path: Path) -> None:
         assert set(KINDS) >= {"your_turn", "challenge", "tournament_start"}
 
 
-def test_your_turn_once_while_unread_and_kept_short(tmp_path: Path) -> None:
+def test_your_turn_replaces_the_unread_one_and_kept_short(tmp_path: Path) -> None:
     with client(tmp_path) as guest:
         anna = person(guest.app, "Anna")
         me = account_id(anna)
         for _ in range(3):
             send(guest, me, "your_turn", {"table": "t1", "game": "mattis"})
         send(guest, me, "your_turn", {"table": "t2", "game": "mattis"})
-        assert notices(anna)["unread"] == 2
+        mine = notices(anna)  # the newest t1 replaced the unread ones before it
+        assert mine["unread"] == 2 and [n["data"]["table"] for n in mine["notices"]] == ["t2", "t1"]
+        assert mine["notices"][1]["id"] == 3
         anna.post("/api/notices/read", json={"ids": None}, headers=csrf(anna))
         send(guest, me, "your_turn", {"table": "t1", "game": "mattis"})
         assert notices(anna)["unread"] == 1
@@ -201,6 +203,10 @@ def test_email_through_a_local_smtp_server(tmp_path: Path) -> None:
             assert parsed["Subject"] == "tikki: sinun siirtosi pöydässä t5"  # Anna's language
             body = parsed.get_body()
             assert body is not None and "https://cards.example.org/t/t5" in body.get_content()
+            # the next turn at the same table, still unread: no second mail
+            send(guest, account_id(anna), "your_turn", {"table": "t5", "game": "mattis"})
+            settle(guest)
+            assert notices(anna)["unread"] == 1 and len(inbox.messages) == 1
             # a server whose SMTP does not answer logs, and the notice is still stored
             notifier.smtp = SmtpSettings("127.0.0.1", 1, "tikki@example.org", starttls=False)
             send(guest, account_id(anna), "tournament_start", {"name": "Cup"})

@@ -38,19 +38,21 @@ class Notifier:
         self, account_id: int, kind: str, data: dict[str, Any], sender: int | None = None
     ) -> int | None:
         """Store and deliver one notice; its id (``None``: dropped, see
-        :meth:`Notices.add`).  ``ValueError`` for a kind not in :data:`KINDS`."""
+        :meth:`Notices.add`).  A mail goes only for a new notice (not for the
+        replacement of the same table's unread ``your_turn``: one mail until it is read).
+        ``ValueError`` for a kind not in :data:`KINDS`."""
         if kind not in KINDS:
             raise ValueError(f"unknown notice kind {kind!r}: one of {', '.join(KINDS)}")
         try:
-            notice_id = await asyncio.to_thread(self.store.add, account_id, kind, data, sender)
+            added = await asyncio.to_thread(self.store.add, account_id, kind, data, sender)
         except Exception:
             log.exception("the %s notice for account %d was not stored", kind, account_id)
             return None
-        if notice_id is not None and self.smtp is not None:
+        if added is not None and added.fresh and self.smtp is not None:
             task = asyncio.create_task(self._mail(account_id, kind, data))
             self.mailing.add(task)
             task.add_done_callback(self.mailing.discard)
-        return notice_id
+        return None if added is None else added.id
 
     async def _mail(self, account_id: int, kind: str, data: dict[str, Any]) -> bool:
         """Mail the notice if the account wants mail (in a worker thread)."""

@@ -20,7 +20,10 @@ class NoticeRow(Base):
     it came and when the account marked it read (``None``: unread)."""
 
     __tablename__ = "tikki_notices"
-    __table_args__ = (Index("ix_tikki_notices_account_id", "account_id"),)
+    __table_args__ = (
+        Index("ix_tikki_notices_account_id", "account_id"),
+        {"sqlite_autoincrement": True},  # ids never reused: the socket reads "newer than"
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     account_id: Mapped[int] = mapped_column(Integer, ForeignKey(ACCOUNT, ondelete="CASCADE"))

@@ -24,6 +24,15 @@ SHOWN = 50
 
 
 @dataclass(frozen=True)
+class Added:
+    """A stored notice: its id, and whether it is new (not the replacement of the same
+    table's unread ``your_turn``)."""
+
+    id: int
+    fresh: bool
+
+
+@dataclass(frozen=True)
 class Address:
     """Where an account's e-mail notices go, in which language."""
 
@@ -50,19 +59,19 @@ class Notices:
 
     def add(
         self, account: int, kind: str, data: dict[str, Any], sender: int | None = None
-    ) -> int | None:
-        """Store a notice; its id, or ``None`` when it was dropped (a block between
-        ``sender`` and ``account``, or the same table's ``your_turn`` still unread)."""
+    ) -> Added | None:
+        """Store a notice (``None``: dropped, for a block between ``sender`` and
+        ``account``).  A ``your_turn`` notice replaces the same table's unread one: the
+        count does not grow, and the page still learns of the new turn."""
         with self.engine.begin() as connection:
             if sender is not None and _blocked(connection, account, sender):
                 return None
-            if kind == "your_turn" and _unread_turn(connection, account, data.get("table")):
-                return None
+            replaced = kind == "your_turn" and _unread_turn(connection, account, data.get("table"))
             values = {"account_id": account, "kind": kind, "data": data, "created": now()}
             added = connection.execute(insert(NoticeRow).values(values)).inserted_primary_key
-            notice_id = added[0] if added is not None else None
+            notice_id = int(added[0]) if added is not None else 0
             _prune(connection, account)
-        return None if notice_id is None else int(notice_id)
+        return Added(notice_id, not replaced)
 
     def listing(self, account: int, limit: int = SHOWN) -> dict[str, Any]:
         """The newest notices (``notices``) and how many are unread (``unread``)."""
@@ -148,15 +157,18 @@ def _blocked(connection: Connection, one: int, other: int) -> bool:
 
 
 def _unread_turn(connection: Connection, account: int, table: object) -> bool:
-    """Whether an unread ``your_turn`` notice for ``table`` is there already."""
+    """Remove the unread ``your_turn`` notices for ``table``; whether there were any."""
     rows = connection.execute(
-        select(NoticeRow.data).where(
+        select(NoticeRow.id, NoticeRow.data).where(
             NoticeRow.account_id == account,
             NoticeRow.kind == "your_turn",
             NoticeRow.read.is_(None),
         )
     ).all()
-    return any(r.data.get("table") == table for r in rows)
+    gone = [r.id for r in rows if r.data.get("table") == table]
+    if gone:
+        connection.execute(delete(NoticeRow).where(NoticeRow.id.in_(gone)))
+    return bool(gone)
 
 
 def _prune(connection: Connection, account: int) -> None:
@@ -174,4 +186,4 @@ def _prune(connection: Connection, account: int) -> None:
         )
 
 
-__all__ = ["KEEP", "SHOWN", "Address", "Notices"]
+__all__ = ["KEEP", "SHOWN", "Added", "Address", "Notices"]

@@ -259,7 +259,9 @@ async function renderTurns() {
 function arrived(message) {
   const n = message.notice;
   if (state.notices.some((o) => o.id === n.id)) return;
-  state.notices = [n, ...state.notices].slice(0, 50);
+  // a new turn replaces the same table's unread one (the server did so too)
+  const same = (/** @type {Notice} */ o) => o.kind === "your_turn" && n.kind === "your_turn" && !o.read && o.data.table === n.data.table;
+  state.notices = [n, ...state.notices.filter((o) => !same(o))].slice(0, 50);
   state.unread = message.unread;
   renderBell();
   renderList();

@@ -37,6 +37,7 @@ def upgrade() -> None:
         _account("account_id"),
         sa.PrimaryKeyConstraint("id"),
         if_not_exists=True,
+        sqlite_autoincrement=True,  # ids never reused: the account socket reads "newer than"
     )
     op.create_index(
         "ix_tikki_notices_account_id", "tikki_notices", ["account_id"], if_not_exists=True
