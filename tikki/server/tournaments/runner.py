@@ -9,7 +9,10 @@ process dies the lease runs out and another takes over where the database says i
 stands.  Each change is conditional on what was read (see :mod:`~.store`), so a step
 done twice changes nothing.  A table is made through the site's own table creation
 (:class:`~tikki.server.tables.creation.Creator`) as a rated table (no hints while it is
-played), with the people seated and linked to their accounts."""
+played), with the people seated and linked to their accounts; only then is it noted on
+the game, so a noted table is always complete.  A process that dies between making a
+table and noting it leaves that table unnoted: another makes the game's table again
+after :data:`STALE` (the first plays on, counted nowhere, until it ends or expires)."""
 
 from __future__ import annotations
 
