@@ -5,6 +5,8 @@ every deck order, each counted once (docs/research.md: the ladder)."""
 from __future__ import annotations
 
 import itertools
+import json
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +98,28 @@ def test_the_unused_cards_of_a_one_deal_round_are_dealt_in_any_order() -> None:
     found, odds = distinct_deals(game)
     assert len(found) == len(deals)
     assert sum(odds) == pytest.approx(1.0)
+
+
+MEDIUM_RUN = (
+    Path(__file__).resolve().parent.parent / "benchmarks/runs/ladder-mueckenstich-medium.json"
+)
+"""The medium Mückenstich rung measured by ``benchmarks/ladder.py`` (minutes: not rerun here)."""
+KUHN_PER_INFOSET = 2.0
+LEDUC_HISTORIES = 9_457
+
+
+def test_the_medium_rung_is_the_measured_one_and_meets_the_ladder_goal() -> None:
+    """The declared medium Mückenstich rung is the configuration of the saved run (its
+    options and its 417 deals), and that run meets the ladder's goal: a tree between
+    Leduc's and 10^8 histories, at least Kuhn's 2 decision nodes per information set,
+    and CFR's current policy at NashConv 0.1 or more after 10 iterations."""
+    game = tikki.load("mueckenstich", 3, variant="medium")
+    deals, odds = distinct_deals(game)
+    assert (len(deals), sum(odds)) == (417, pytest.approx(1.0))
+    (row,) = json.loads(MEDIUM_RUN.read_text())["rungs"]
+    assert row["options"] == dict(game.options)
+    assert row["deals"] == len(deals)
+    assert LEDUC_HISTORIES < row["histories"] < 10**8
+    assert row["per_infoset"] >= KUHN_PER_INFOSET
+    (at_10,) = (p for p in row["cfr"] if p["iteration"] == 10)
+    assert at_10["current"] >= 0.1
