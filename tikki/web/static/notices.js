@@ -57,7 +57,7 @@ const title = (/** @type {string} */ game) => GAMES[game]?.title ?? game;
 export function words(n) {
   const d = n.data;
   if (n.kind === "your_turn") {
-    const by = d.deadline ? _("moves by {when}", { when: byWhen(new Date(d.deadline)) }) : "";
+    const by = d.deadline ? _("your move by {when}", { when: byWhen(new Date(d.deadline)) }) : "";
     return { head: _("Your move in {game}", { game: title(d.game) }), body: by, href: tableUrl(d.table, d.seat) };
   }
   if (n.kind === "challenge") {
@@ -246,7 +246,7 @@ async function renderTurns() {
       const item = el("li");
       const link = /** @type {HTMLAnchorElement} */ (el("a", title(t.game)));
       link.href = tableUrl(t.id, t.seat);
-      item.append(link, " ", el("span", t.deadline ? _("moves by {when}", { when: byWhen(new Date(t.deadline)) }) : "", "muted"));
+      item.append(link, " ", el("span", t.deadline ? _("your move by {when}", { when: byWhen(new Date(t.deadline)) }) : "", "muted"));
       return item;
     }),
   );
