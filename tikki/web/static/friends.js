@@ -2,8 +2,8 @@
 // Friends, on the lobby and on a player's profile: the accounts you follow (online, at
 // which table), following one by name, challenging one to a table with chosen options,
 // the challenges to you as an in-site notification with Accept and Decline (and, once
-// you turn them on with the button, as the browser's notifications while the page is
-// open), and following or blocking from a profile. The list comes over /ws/account,
+// turned on in the bell's panel (notices.js), as the browser's notifications while the
+// page is open), and following or blocking from a profile. The list comes over /ws/account,
 // which keeps you shown online and sends it again whenever it changes; an accepted
 // challenge takes both people to the table.
 import { _ } from "./i18n.js";
@@ -249,29 +249,6 @@ function browserNotice(c) {
   note.onclick = () => window.focus();
 }
 
-/** The button that turns the browser's notifications on (never asked on load). */
-function renderNotifyButton() {
-  const host = $("notify-box");
-  if (!host) return;
-  const supported = "Notification" in window;
-  const on = supported && Notification.permission === "granted" && storage()?.getItem(NOTIFY_KEY) === "on";
-  if (!supported) host.replaceChildren(el("span", _("This browser shows no notifications."), "muted"));
-  else if (Notification.permission === "denied") {
-    host.replaceChildren(el("span", _("This browser blocks notifications from this site."), "muted"));
-  } else if (on) {
-    host.replaceChildren(el("span", _("Browser notifications are on."), "muted"), " ", button(_("Turn off"), async () => {
-      storage()?.setItem(NOTIFY_KEY, "off");
-      renderNotifyButton();
-    }));
-  } else {
-    host.replaceChildren(button(_("Turn on browser notifications"), async () => {
-      const answer = await Notification.requestPermission();
-      if (answer === "granted") storage()?.setItem(NOTIFY_KEY, "on");
-      renderNotifyButton();
-    }, "secondary small", "notify-btn"));
-  }
-}
-
 function render() {
   renderPanel();
   renderProfile();
@@ -335,7 +312,6 @@ async function start() {
       go.blur();
     }
   });
-  renderNotifyButton();
   connect();
 }
 
