@@ -257,5 +257,6 @@ def test_resign_and_timer_refusals_speak_the_language_and_keep_their_code(c: Tes
     assert error_of(r) == (
         400,
         "bad_timer",
-        "turn_timer on pois (null) tai 30, 60, 120 sekuntia, ei 7",
+        "turn_timer on pois (null) tai 30, 60, 120 sekuntia tai tunteja siirtoa kohden: "
+        "'12h', '24h', '48h', '72h', ei 7",
     )
