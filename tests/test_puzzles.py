@@ -177,7 +177,7 @@ def test_every_shipped_set_is_proved_again_from_its_stored_views() -> None:
     """The sets shipped with tikki: a sample of each proved again, as `tikki puzzles check`
     does, from its views alone (worlds enumerated afresh, solved afresh, nothing hidden
     shown)."""
-    for name in ("myllymatti", "mattis"):
+    for name in ("myllymatti", "mattis", "mueckenstich"):
         document = puzzles.read(puzzles.shipped(name))
         assert document["game"] == name and len(document["puzzles"]) == document["count"] >= 30
         assert len({p["id"] for p in document["puzzles"]}) == document["count"]
