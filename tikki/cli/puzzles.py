@@ -48,7 +48,8 @@ def build_command(
 ) -> None:
     """Build puzzles from seeded bot games: positions where, over every way the hidden
     cards may lie, exactly one move escapes whatever the others play (the exact endgame
-    solver proves it; Mückenstich: one move scores at least 2 points more than every other).
+    solver proves it; in a game scored in points: one move scores at least 2 points more than
+    every other).
     The same seed gives the same file, byte for byte; --append grows a file seed by seed.
 
     Example: [bold]tikki puzzles build myllymatti --count 100 --seed 1 --out mm.json.gz[/]

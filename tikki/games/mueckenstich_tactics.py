@@ -23,6 +23,8 @@ from tikki.games.mueckenstich import (
     MueckenstichState,
     trick_winner,
 )
+from tikki.games.mueckenstich import hidden_places as hidden_places  # points puzzles' worlds
+from tikki.games.mueckenstich import with_hidden as with_hidden
 
 _CHEAP_ORDER: tuple[int, ...] = tuple((c & 15) * 4 + (c >> 4) for c in range(64))
 """Cheapest card first: by value, then colour."""

@@ -176,7 +176,7 @@ def kind_of(game: Game) -> str:
     ``points`` (:mod:`tikki.puzzles.points`); raises :class:`RulesError` if none."""
     if game.bots.endgame_phase:
         return "escape"
-    if game.name in points.GAMES:
+    if points.applies(game):
         return "points"
     raise RulesError(f"{game.name} has no exact endgame solver: no puzzles")
 

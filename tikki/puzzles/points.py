@@ -1,4 +1,6 @@
-"""Points puzzles: Mückenstich positions where one move scores clearly more, proven exactly.
+"""Points puzzles: positions of a game scored in points where one move scores clearly more,
+proven exactly (a game opts in with ``hidden_places`` and ``with_hidden`` in its tactics
+module, :func:`applies`).
 
 **The margin rule.**  A position of a round's last deal (its ``play`` phase: a card, or
 the trump to name after a mosquito) is a puzzle when one move, the answer, scores at least
@@ -26,21 +28,27 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from tikki.bots.endgame import LOSS, WIN, OutOfBudget, Solver, cards_in_hands
-from tikki.core import Game, RulesError, State
-from tikki.games.mueckenstich import MueckenstichState, hidden_places, with_hidden
+from tikki.core import Game, RulesError, State, tactics
 
 MARGIN = 2
 """The fewest points by which the answer beats every other move, in every world."""
 CARDS = 12
-"""The most cards in all hands for a Mückenstich position to be tried."""
+"""The most cards in all hands for a position to be tried."""
 MOST_WORLDS = 2000
 """The most worlds (ways the other hands may lie) a view may have to be tried."""
 NODES = 20_000
 """The solver's budget (positions) for one move in one world."""
 BOUNDS = (-100, 200)
 """Every round score a seat can have lies between these (the solver's window)."""
-GAMES = frozenset({"mueckenstich"})
-"""The points games with puzzles."""
+
+
+def applies(game: Game) -> bool:
+    """Whether ``game`` has points puzzles: it is scored in points and its tactics module
+    enumerates the hidden cards' places (``hidden_places``, ``with_hidden``)."""
+    if game.value_kind != "points" or not game.bots.tactics:
+        return False
+    parts = tactics(game.name)
+    return hasattr(parts, "hidden_places") and hasattr(parts, "with_hidden")
 
 
 class TooMany(Exception):
@@ -52,22 +60,22 @@ class RoundEnd:
     what the round gave the seat."""
 
     def __init__(self, root: State) -> None:
-        state = cast(MueckenstichState, root)
+        state = cast(Any, root)
         self.round = state.round
         self.base = state.returns_so_far()
 
     def __call__(self, state: State, seat: int) -> int | None:
         """The seat's points this round once it is scored, else ``None``."""
-        ms = cast(MueckenstichState, state)
+        ms = cast(Any, state)
         if not ms.is_over and ms.round == self.round:
             return None
-        return round(ms.returns_so_far()[seat] - self.base[seat])
+        return round(float(ms.returns_so_far()[seat]) - float(self.base[seat]))
 
 
 def candidate(game: Game, state: State, cards: int = CARDS) -> bool:
-    """Whether a Mückenstich position is tried: the round's last deal, its play phase, a
+    """Whether a position is tried: the round's last deal, its play phase, a
     choice, few cards in the hands."""
-    ms = cast(MueckenstichState, state)
+    ms = cast(Any, state)
     deals = int(getattr(game, "deals", 1))
     return (
         state.phase == "play"
@@ -99,7 +107,8 @@ def hand_worlds(game: Game, view: Mapping[str, Any], most: int = MOST_WORLDS) ->
     module), as states; raises :class:`TooMany` past ``most``, :class:`RulesError` for a
     view that does not add up."""
     seat = int(view["seat"])
-    template, pool, places = hidden_places(cast(Any, game), view, seat)
+    parts = tactics(game.name)
+    template, pool, places = parts.hidden_places(cast(Any, game), view, seat)
     hands = places[0:-1:2]
     found: list[list[list[int]]] = []
 
@@ -123,7 +132,7 @@ def hand_worlds(game: Game, view: Mapping[str, Any], most: int = MOST_WORLDS) ->
     fill(0, Counter(pool), [])
     if not found:
         raise RulesError("no deal of the hidden cards agrees with the view")
-    return [with_hidden(template, seat, dealt) for dealt in found]
+    return [parts.with_hidden(template, seat, dealt) for dealt in found]
 
 
 def points_of(state: State, move: str, nodes: int = NODES) -> int | None:

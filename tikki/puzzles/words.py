@@ -10,7 +10,7 @@ the card back), ``keep-the-trump`` (a trump could be played and loses: the answe
 the same suit also beats, and loses), ``the-lead`` (the seat leads a new trick), ``the-run``
 (the answer is a sequence), ``force-the-take`` (after the answer the next player can only
 take), ``the-last-trick`` (six cards or fewer are left in the hands), ``hidden-cards``
-(the view has more than one world); a points puzzle's (Mückenstich) also ``the-mosquito``
+(the view has more than one world); a points puzzle's also ``the-mosquito``
 (the answer plays a mosquito) and ``name-the-trump`` (the answer names the trump).
 """
 
@@ -111,15 +111,16 @@ def rating(game: Game, view: Mapping[str, Any], answer: str, worlds: int) -> dic
 
 
 def _who(seat: int, me: int) -> str:
-    return _t("you") if seat == me else _t("seat {n}", n=seat)
+    """A seat as the table names it: "you", or "seat N" counted from 1."""
+    return _t("you") if seat == me else _t("seat {n}", n=seat + 1)
 
 
 def _step(seat: int, move: str, me: int) -> str:
     if move == "take":
-        return _t("you take") if seat == me else _t("seat {n} takes", n=seat)
+        return _t("you take") if seat == me else _t("seat {n} takes", n=seat + 1)
     if seat == me:
         return _t("you play {card}", card=move)
-    return _t("seat {n} plays {card}", n=seat, card=move)
+    return _t("seat {n} plays {card}", n=seat + 1, card=move)
 
 
 def losing_line(

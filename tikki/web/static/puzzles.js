@@ -221,12 +221,17 @@ function showVerdict(v) {
   $button("#next-puzzle").focus();
 }
 
-/** A text with its card codes (`5C`, `TS`) drawn as the table's card chips (HTML).
+/** The moves an explanation names in the game's move text (`take`, `trump G`), drawn
+ * as the table words them. */
+const MOVE_TEXT = /^(?:take|pass|stock|(?:trump|double|drop) \w+)$/;
+
+/** A text with its card codes (`5C`, `TS`) drawn as the table's card chips and its
+ * move texts in the player's words (HTML).
  * @param {string} text */
 function withChips(text) {
   return text
-    .split(/(\s+|[,.;:()+])/)
-    .map((word) => (isCard(word) ? cardChip(word) : esc(word)))
+    .split(/((?:trump|double|drop) \w+|\s+|[,.;:()+])/)
+    .map((word) => (isCard(word) ? cardChip(word) : MOVE_TEXT.test(word) ? moveChips(word) : esc(word)))
     .join("");
 }
 
