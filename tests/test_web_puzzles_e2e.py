@@ -120,7 +120,7 @@ def test_take_and_runs_are_played_as_at_the_table(
     sign_up(page, server.url)  # an account's own rate of attempts
     every = list(catalogue().by_id.values())
     take = next(p for p in every if p.answer[0] == "take")
-    runs = [p for p in every if "+" in p.answer[0]]
+    runs = [p for p in every if "+" in p.answer[0]][:3]  # within the 20 attempts a minute
     tries = [(take, "take", True)] + [(p, p.answer[0], True) for p in runs]
     tries += [(p, p.answer[0].split("+")[0], False) for p in runs]
     for puzzle, move, right in tries:
