@@ -140,3 +140,25 @@ def test_the_phase_line_is_whole_on_phones(server: Server, browser: Browser, siz
             page.screenshot(path=str(ARTIFACTS / f"topbar-phase-{game}-{size}-{lang}.png"))
     watch.check()
     context.close()
+
+
+def test_a_signed_in_players_bell_leaves_the_title_whole(server: Server, browser: Browser) -> None:
+    """Signed in, the table's top bar on the narrowest phone also holds the notices' bell:
+    the longest title in the longest language ("Mückenstich", Finnish) is still whole."""
+    from tests.test_web_puzzles_e2e import sign_up
+
+    size = "360x740"
+    context = browser.new_context(viewport=PHONES[size], has_touch=True, is_mobile=True)
+    page = context.new_page()
+    watch = Watch(page)
+    sign_up(page, server.url)
+    open_table(page, server.url, "mueckenstich", 3, "standard", {}, 3)
+    url = page.url.split("#")[0]
+    page.goto(url + ("&" if "?" in url else "?") + "lang=fi")
+    page.wait_for_selector("#board[data-status=playing]", timeout=30_000)
+    page.locator(".notices-bell").wait_for()
+    check_topbar(page.evaluate(TOPBAR_JS, PHONES[size]["width"]), f"signed in {size} fi")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"topbar-bell-mueckenstich-{size}-fi.png"))
+    watch.check()
+    context.close()
