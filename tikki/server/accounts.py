@@ -501,6 +501,13 @@ def accounts_of(request: Request) -> Accounts:
     return accounts
 
 
+async def signed_in(request: Request) -> Account:
+    """The account of a state-changing request: its CSRF token checked (``csrf``), then
+    signed in (``not_signed_in``)."""
+    accounts = accounts_of(request)
+    return await accounts.check_csrf(request) or await accounts.require(request)
+
+
 def address_of(request: Request) -> str:
     """The client's rate-limit key."""
     return client_key(request.client.host if request.client is not None else None)
@@ -662,7 +669,7 @@ async def end_session(session: str, request: Request, response: Response) -> dic
     """Sign out one device: end the account's session of that id (this browser's own
     too, which signs it out)."""
     accounts = accounts_of(request)
-    account = await accounts.check_csrf(request) or await accounts.require(request)
+    account = await signed_in(request)
     if not await asyncio.to_thread(accounts._end_session, account.id, session[:64]):
         raise ApiError("unknown_session", _("this account has no such session (signed out?)"))
     if session == account.session:
@@ -674,7 +681,7 @@ async def end_session(session: str, request: Request, response: Response) -> dic
 async def _confirmed(request: Request, accounts: Accounts, password: str) -> Account:
     """The signed-in account whose ``password`` confirms a change (CSRF checked; a wrong
     password counts as a failed login of this address, ``wrong_password``)."""
-    account = await accounts.check_csrf(request) or await accounts.require(request)
+    account = await signed_in(request)
     key, address = f"id:{account.id}", address_of(request)
     accounts.limit_login(key, address)
     stored = await asyncio.to_thread(accounts._password_hash, account.id)
@@ -703,8 +710,7 @@ async def change_password(body: NewPassword, request: Request) -> dict[str, Any]
 @router.post("/games")
 async def attach_games(body: Attach, request: Request) -> dict[str, Any]:
     """Attach this browser's guest seats (table and seat token) to the account."""
-    accounts = accounts_of(request)
-    account = await accounts.check_csrf(request) or await accounts.require(request)
+    account = await signed_in(request)
     return {"attached": await attach(request, account.id, body.games)}
 
 
@@ -712,7 +718,7 @@ async def attach_games(body: Attach, request: Request) -> dict[str, Any]:
 async def settings(body: Settings, request: Request) -> dict[str, Any]:
     """Change the account's settings (``private``: the profile shows to its owner only)."""
     accounts = accounts_of(request)
-    account = await accounts.check_csrf(request) or await accounts.require(request)
+    account = await signed_in(request)
     await asyncio.to_thread(accounts._set_private, account.id, body.private)
     return {"account": {"name": account.name, "private": body.private}}
 

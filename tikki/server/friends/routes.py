@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tikki.core import RulesError
 from tikki.i18n import _
 from tikki.server import botplay, chat, ratings, schemas
-from tikki.server.accounts import ERRORS, Account, accounts_of, address_of, skeleton
+from tikki.server.accounts import ERRORS, Account, accounts_of, address_of, signed_in, skeleton
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.friends.blocks import friends_of
 from tikki.server.friends.store import Friends, Person
@@ -111,12 +111,6 @@ def _limits(request: Request) -> Limits:
     return limits
 
 
-async def _signed_in(request: Request) -> Account:
-    """The request's account, its CSRF token checked."""
-    found = accounts_of(request)
-    return await found.check_csrf(request) or await found.require(request)
-
-
 async def _other(friends: Friends, me: Account, name: str) -> Person:
     """The account named ``name``: ``unknown_player``, or ``yourself`` for one's own."""
     person = await asyncio.to_thread(friends.person, skeleton(name))
@@ -143,7 +137,7 @@ async def _pair_change(
 ) -> dict[str, Any]:
     """A follow or block change (``change(friends, me, other)``) within the account's rate,
     then the account's listing; a follow is refused across a block."""
-    me = await _signed_in(request)
+    me = await signed_in(request)
     _limits(request).changes.spend(
         str(me.id),
         lambda: _("you may change {n:g} follows or blocks a minute", n=CHANGES_PER_MINUTE),
@@ -221,7 +215,7 @@ def _table_request(body: Challenge | dict[str, Any], timer_min: int) -> NewTable
 async def challenge(body: Challenge, request: Request) -> dict[str, Any]:
     """Challenge an account to a table with these options; it sees the challenge at once
     (on any page with its friends panel) and may accept or decline it within 15 minutes."""
-    me = await _signed_in(request)
+    me = await signed_in(request)
     friends = friends_of(request)
     other = await _other(friends, me, body.name)
     await _unblocked(friends, me, other)
@@ -264,7 +258,7 @@ def _public(found: dict[str, Any]) -> dict[str, Any]:
 async def _mine(request: Request, challenge_id: str, side: str) -> tuple[Account, dict[str, Any]]:
     """A challenge of the request's account on ``side`` (``from_id`` or ``to_id``),
     still open; ``unknown_challenge`` or ``challenge_gone`` otherwise."""
-    me = await _signed_in(request)
+    me = await signed_in(request)
     found = await asyncio.to_thread(friends_of(request).challenge, challenge_id[:16])
     if found is None or found[side] != me.id:
         raise ApiError("unknown_challenge", _("you have no such challenge"))
@@ -338,7 +332,7 @@ async def cancel(challenge_id: str, request: Request) -> dict[str, Any]:
 async def take_seat(challenge_id: str, request: Request) -> dict[str, Any]:
     """The challenger takes the seat an accepted challenge kept for it (seat 1): its
     token, given once."""
-    me = await _signed_in(request)
+    me = await signed_in(request)
     taken = await asyncio.to_thread(friends_of(request).take_seat, challenge_id[:16], me.id)
     if taken is None:
         raise ApiError(

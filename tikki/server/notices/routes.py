@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from tikki.i18n import _, current
 from tikki.server import schemas
-from tikki.server.accounts import ERRORS, Account, accounts_of
+from tikki.server.accounts import ERRORS, accounts_of, signed_in
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.notices.api import notifier_of
 from tikki.server.notices.store import Notices
@@ -48,12 +48,6 @@ def _store(request: Request) -> Notices:
     return notifier_of(request).store
 
 
-async def _signed_in(request: Request) -> Account:
-    """The request's account, its CSRF token checked."""
-    found = accounts_of(request)
-    return await found.check_csrf(request) or await found.require(request)
-
-
 router = APIRouter(prefix="/api/notices", tags=["notices"], responses=NOTICE_ERRORS)
 """The notices' API: ``/api/notices…``."""
 
@@ -70,7 +64,7 @@ async def listing(request: Request) -> dict[str, Any]:
 @router.post("/read")
 async def mark_read(body: Read, request: Request) -> dict[str, Any]:
     """Mark your notices ``ids`` read (``null``: all); the list after."""
-    me = await _signed_in(request)
+    me = await signed_in(request)
     store = _store(request)
     await asyncio.to_thread(store.mark_read, me.id, body.ids)
     found = await asyncio.to_thread(store.listing, me.id)
@@ -90,7 +84,7 @@ async def email(request: Request) -> dict[str, Any]:
 async def set_email(body: Email, request: Request) -> dict[str, Any]:
     """Give (or with ``null`` forget) your e-mail for notices; the mail is written in the
     language of this request.  Nobody else ever sees it."""
-    me = await _signed_in(request)
+    me = await signed_in(request)
     address = None if body.address is None else body.address.strip()
     if address == "":
         address = None

@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from tikki.core import RulesError
 from tikki.i18n import _
 from tikki.server import botplay, schemas, web
-from tikki.server.accounts import ERRORS, Account, accounts_of
+from tikki.server.accounts import ERRORS, Account, accounts_of, signed_in
 from tikki.server.db import now
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.quota import RateLimiter
@@ -119,11 +119,6 @@ def _limits(request: Request) -> Limits:
     return limits
 
 
-async def _signed_in(request: Request) -> Account:
-    found = accounts_of(request)
-    return await found.check_csrf(request) or await found.require(request)
-
-
 async def _snapshot(request: Request, tournament_id: str) -> Snapshot:
     found = await asyncio.to_thread(store_of(request).load, tournament_id[:16])
     if found is None:
@@ -176,7 +171,7 @@ async def listing(request: Request) -> dict[str, Any]:
 @router.post("", status_code=201)
 async def create(body: NewTournament, request: Request) -> dict[str, Any]:
     """Create a tournament (signed in); you may enter it and add bots until it starts."""
-    me = await _signed_in(request)
+    me = await signed_in(request)
     starts, settings = _check(body, request.app.state.manager.policy.min_turn_timer)
     store = store_of(request)
     if await asyncio.to_thread(store.open_by, me.id) >= OPEN_PER_CREATOR:
@@ -209,7 +204,7 @@ async def detail(tournament_id: str, request: Request) -> dict[str, Any]:
 
 async def _open_for_change(request: Request, tournament_id: str) -> tuple[Account, Snapshot]:
     """The signed-in account and an open tournament, within the account's rate."""
-    me = await _signed_in(request)
+    me = await signed_in(request)
     _limits(request).changes.spend(
         str(me.id), lambda: _("you may enter or leave {n:g} times a minute", n=JOINS_PER_MINUTE)
     )

@@ -83,6 +83,24 @@ export async function post(path, body, method = "POST") {
   return answer;
 }
 
+/** GET (no body) or POST (a body, as JSON with the CSRF header) to one of the site's
+ * APIs (`/api/puzzles/daily`); the answer, or an Error with the server's words.
+ * @param {string} url
+ * @param {object} [body]
+ * @returns {Promise<any>} */
+export async function apiCall(url, body) {
+  /** @type {Record<string, string>} */
+  const headers = { "Accept-Language": acceptLanguage() };
+  if (body) {
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRF-Token"] = cookie("tikki_csrf");
+  }
+  const r = await fetch(url, body ? { method: "POST", headers, body: JSON.stringify(body) } : { headers });
+  const answer = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(answer?.detail?.message ?? _("Something went wrong."));
+  return answer;
+}
+
 /** This browser's guest seats: [{table, token}] from localStorage. */
 export function guestGames() {
   const out = [];

@@ -5,7 +5,7 @@
 // attempt. The answer then says right or wrong, the explanation in the page's language,
 // the themes and, for an account's first attempt, the rating change.
 import { esc, seatLabel, YOU } from "./api.js";
-import { cookie, whoAmI } from "./account.js";
+import { apiCall, whoAmI } from "./account.js";
 import { cardChip, cardName, cardSVG, isCard, sortCards } from "./cards.js";
 import { $, $button } from "./dom.js";
 import { GAMES } from "./games.js";
@@ -54,24 +54,11 @@ const pz = {
 /** The signed-in account (null: a guest). @type {{name: string} | null} */
 let account = null;
 
-/**
- * GET or POST to the puzzles' API; the answer, or an Error with the server's words.
+/** GET or POST to the puzzles' API (account.js: apiCall).
  * @param {string} path
  * @param {object} [body]
- * @returns {Promise<any>}
- */
-async function call(path, body) {
-  /** @type {Record<string, string>} */
-  const headers = { "Accept-Language": acceptLanguage() };
-  if (body) {
-    headers["Content-Type"] = "application/json";
-    headers["X-CSRF-Token"] = cookie("tikki_csrf");
-  }
-  const r = await fetch(`/api/puzzles${path}`, body ? { method: "POST", headers, body: JSON.stringify(body) } : { headers });
-  const answer = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(answer?.detail?.message ?? _("Something went wrong."));
-  return answer;
-}
+ * @returns {Promise<any>} */
+const call = (path, body) => apiCall(`/api/puzzles${path}`, body);
 
 /** @param {string} text an error to show */
 function notice(text) {

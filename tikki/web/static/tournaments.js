@@ -5,7 +5,7 @@
 // and go to your table while it runs. It reads /api/tournaments and polls every few
 // seconds while the tournament is not over.
 import { esc, saveToken, tableUrl } from "./api.js";
-import { cookie, whoAmI } from "./account.js";
+import { apiCall, whoAmI } from "./account.js";
 import { $, $input, $select } from "./dom.js";
 import { BOTS, GAMES } from "./games.js";
 import { _, acceptLanguage, lang, languageSwitcher, translatePage } from "./i18n.js";
@@ -50,24 +50,11 @@ const POLL_MS = 3000;
 /** @type {{name: string} | null} */
 let account = null;
 
-/**
- * GET or POST to the tournaments' API; the answer, or an Error with the server's words.
+/** GET or POST to the tournaments' API (account.js: apiCall).
  * @param {string} path
  * @param {object} [body]
- * @returns {Promise<any>}
- */
-async function call(path, body) {
-  /** @type {Record<string, string>} */
-  const headers = { "Accept-Language": acceptLanguage() };
-  if (body) {
-    headers["Content-Type"] = "application/json";
-    headers["X-CSRF-Token"] = cookie("tikki_csrf");
-  }
-  const r = await fetch(`/api/tournaments${path}`, body ? { method: "POST", headers, body: JSON.stringify(body) } : { headers });
-  const answer = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(answer?.detail?.message ?? _("Something went wrong."));
-  return answer;
-}
+ * @returns {Promise<any>} */
+const call = (path, body) => apiCall(`/api/tournaments${path}`, body);
 
 /** @param {string} text an error to show (empty: hide it) */
 function notice(text) {
