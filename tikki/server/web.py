@@ -132,6 +132,19 @@ def page(name: str) -> Response:
     return HTMLResponse(PLACEHOLDER.format(page=name))
 
 
+def page_routes(path: str, name: str) -> APIRouter:
+    """The page ``name`` served at ``/path`` and at ``/path/{id}`` (the page reads the id
+    from its own address)."""
+    routes = APIRouter(include_in_schema=False)
+
+    async def serve() -> Response:
+        return page(name)
+
+    routes.add_api_route(f"/{path}", serve, methods=["GET"])
+    routes.add_api_route(f"/{path}/{{item}}", serve, methods=["GET"])
+    return routes
+
+
 def has_renderer(game: str) -> bool:
     """Whether the web table has a renderer of the game's own, ``static/render/<game>.js``
     (tikki's, or the one its class declares, :func:`declared_renderer`); without one the

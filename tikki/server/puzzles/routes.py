@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from tikki.i18n import _
@@ -219,17 +218,7 @@ def _rating_change(rated: Rated) -> dict[str, Any]:
 
 def pages() -> APIRouter:
     """The puzzles page: ``/puzzles`` (the daily puzzle) and ``/puzzles/{id}``."""
-    routes = APIRouter(include_in_schema=False)
-
-    @routes.get("/puzzles")
-    async def page() -> Response:
-        return web.page("puzzles.html")
-
-    @routes.get("/puzzles/{puzzle_id}")
-    async def page_of(puzzle_id: str) -> Response:
-        return web.page("puzzles.html")
-
-    return routes
+    return web.page_routes("puzzles", "puzzles.html")
 
 
 __all__ = ["ATTEMPTS_PER_MINUTE", "pages", "router", "store_of"]

@@ -15,7 +15,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
@@ -360,17 +359,7 @@ async def profile_results(request: Request, account_id: int) -> list[dict[str, A
 def pages() -> APIRouter:
     """The tournaments' page: ``/tournaments`` (the list and the form) and
     ``/tournaments/{id}`` (one tournament's standings, live)."""
-    routes = APIRouter(include_in_schema=False)
-
-    @routes.get("/tournaments")
-    async def page() -> Response:
-        return web.page("tournaments.html")
-
-    @routes.get("/tournaments/{tournament_id}")
-    async def page_of(tournament_id: str) -> Response:
-        return web.page("tournaments.html")
-
-    return routes
+    return web.page_routes("tournaments", "tournaments.html")
 
 
 __all__ = [
