@@ -12,6 +12,7 @@ while they are read and written, account first, so that no update is lost."""
 from __future__ import annotations
 
 import functools
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +76,10 @@ class PuzzleStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._rating = threading.Lock()
+        """One rating at a time in this process: SQLite ignores ``FOR UPDATE``, so two
+        first attempts at one puzzle read the same rating and the later write lost the
+        earlier (PostgreSQL's row locks order them across processes too)."""
 
     def puzzle_rating(self, puzzle: Puzzle) -> Rating:
         """A puzzle's rating now (its set's starting rating until it was attempted)."""
@@ -103,12 +108,13 @@ class PuzzleStore:
 
     def attempt(self, account_id: int, puzzle: Puzzle, moves: list[str], solved: bool) -> Rated:
         """Rate the account's attempt if it is its first at this puzzle (see the module)."""
-        for _ in range(TRIES - 1):
-            try:
-                return self._attempt(account_id, puzzle, moves, solved)
-            except IntegrityError:
-                continue  # another process made a row just now: read it again
-        return self._attempt(account_id, puzzle, moves, solved)
+        with self._rating:
+            for _ in range(TRIES - 1):
+                try:
+                    return self._attempt(account_id, puzzle, moves, solved)
+                except IntegrityError:
+                    continue  # another process made a row just now: read it again
+            return self._attempt(account_id, puzzle, moves, solved)
 
     def _attempt(self, account_id: int, puzzle: Puzzle, moves: list[str], solved: bool) -> Rated:
         with self.engine.begin() as connection:
