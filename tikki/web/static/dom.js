@@ -31,3 +31,15 @@ export const $button = (sel) => /** @type {HTMLButtonElement} */ ($(sel));
  * @returns {HTMLSelectElement}
  */
 export const $select = (sel) => /** @type {HTMLSelectElement} */ ($(sel));
+
+/**
+ * Show an error in the page's `#notice` box (the puzzles', replay's and tournaments'
+ * pages); an empty text hides the box.
+ * @param {string} text
+ */
+export function showError(text) {
+  const box = $("#notice");
+  box.className = "notice error";
+  box.textContent = text;
+  box.hidden = !text;
+}

@@ -7,7 +7,7 @@
 import { esc, seatLabel, YOU } from "./api.js";
 import { apiCall, whoAmI } from "./account.js";
 import { cardChip, cardName, cardSVG, isCard, sortCards } from "./cards.js";
-import { $, $button } from "./dom.js";
+import { $, $button, showError } from "./dom.js";
 import { GAMES } from "./games.js";
 import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
 import { buttonLabel, classify, moveChips, moveForSelection } from "./moves.js";
@@ -60,13 +60,8 @@ let account = null;
  * @returns {Promise<any>} */
 const call = (path, body) => apiCall(`/api/puzzles${path}`, body);
 
-/** @param {string} text an error to show */
-function notice(text) {
-  const box = $("#notice");
-  box.className = "notice error";
-  box.textContent = text;
-  box.hidden = false;
-}
+/** Show an error (dom.js); empty: hide it. */
+const notice = showError;
 
 /** The seats' names as the page says them: "You" for the solver. @param {Shown} p */
 function names(p) {

@@ -8,7 +8,7 @@
 // analysis said at each of the seat's decisions.
 import { api, copyText, esc, loadToken, seatLabel, seatNames } from "./api.js";
 import { eventText } from "./events.js";
-import { $, $button, $input, $select } from "./dom.js";
+import { $, $button, $input, $select, showError } from "./dom.js";
 import { _, languageSwitcher, translatePage } from "./i18n.js";
 import { describe } from "./moves.js";
 import { botSeatName } from "./words.js";
@@ -98,13 +98,8 @@ async function load() {
 
 // ---------------------------------------------------------------- the page
 
-/** @param {string} text an error to show */
-function notice(text) {
-  const box = $("#notice");
-  box.className = "notice error";
-  box.textContent = text;
-  box.hidden = false;
-}
+/** Show an error (dom.js); empty: hide it. */
+const notice = showError;
 
 /** Set the page up for a loaded replay: its title, the views to choose, the slider. */
 function setup() {

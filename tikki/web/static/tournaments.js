@@ -6,7 +6,7 @@
 // seconds while the tournament is not over.
 import { esc, saveToken, tableUrl } from "./api.js";
 import { apiCall, whoAmI } from "./account.js";
-import { $, $input, $select } from "./dom.js";
+import { $, $input, $select, showError } from "./dom.js";
 import { BOTS, GAMES } from "./games.js";
 import { _, acceptLanguage, lang, languageSwitcher, translatePage } from "./i18n.js";
 
@@ -56,13 +56,8 @@ let account = null;
  * @returns {Promise<any>} */
 const call = (path, body) => apiCall(`/api/tournaments${path}`, body);
 
-/** @param {string} text an error to show (empty: hide it) */
-function notice(text) {
-  const box = $("#notice");
-  box.className = "notice error";
-  box.textContent = text;
-  box.hidden = !text;
-}
+/** Show an error (dom.js); empty: hide it. */
+const notice = showError;
 
 /** A game's title in the page's language. @param {string} game */
 const gameTitle = (game) => GAMES[game]?.title ?? game;
