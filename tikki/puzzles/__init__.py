@@ -42,7 +42,7 @@ from typing import Any
 from tikki import bots
 from tikki.bots.endgame import DEPTHS, DRAW, LOSS, WIN, OutOfBudget, Solver, cards_in_hands
 from tikki.core import Game, RulesError, State, load
-from tikki.puzzles import points
+from tikki.puzzles import line, points
 from tikki.testing.checks import shown
 
 FORMAT = "tikki-puzzles"
@@ -318,7 +318,7 @@ def build(
     the same arguments give the same result.  Positions whose id is in ``skip`` (a set
     built before, :func:`merged`) are passed over.  Raises :class:`RulesError` for a game
     without an exact endgame solver."""
-    from tikki.puzzles.words import describe
+    from tikki.puzzles.words import describe, describe_line
 
     game = load(name, players)
     kind_of(game)
@@ -342,6 +342,9 @@ def build(
             puzzle = describe(game, view, found, pid, number, nodes)
             if shown(puzzle, state.reveal()["hidden"][str(view["seat"])]):
                 continue  # the leak checker: never store what the seat cannot see
+            if found.points is None:  # the line goes on while the seat meets puzzles
+                steps = line.follow(game, state, found.answer, specs, gseed, cards, nodes, pid)
+                puzzle = describe_line(puzzle, steps)
             puzzles.append(puzzle)
             private[pid] = {"seed": gseed, "bots": specs, "move": number}
         index += 1
@@ -435,8 +438,9 @@ def shipped(name: str) -> Path:
 
 
 def check_one(game: Game, puzzle: Mapping[str, Any], nodes: int = NODES) -> str | None:
-    """Check one stored puzzle again from its view alone; ``None`` if it holds, else what
-    failed (``answer``, ``worlds``, ``view``, ``leak``, ``id``, ``values``)."""
+    """Check one stored puzzle again from its view alone, and each later step from its own
+    (:func:`tikki.puzzles.line.check_steps`); ``None`` if it holds, else what failed
+    (``answer``, ``worlds``, ``view``, ``leak``, ``id``, ``values``, ``steps``)."""
     view = puzzle.get("view")
     if not isinstance(view, Mapping):
         return "view"
@@ -447,18 +451,19 @@ def check_one(game: Game, puzzle: Mapping[str, Any], nodes: int = NODES) -> str 
     seat = view.get("seat")
     if any(w.view(seat) != view for w in found):
         return "view"
-    if any(shown(puzzle, w.reveal()["hidden"][str(seat)]) for w in found):
+    first = line.first_step(puzzle)
+    if any(shown(first, w.reveal()["hidden"][str(seat)]) for w in found):
         return "leak"
     if puzzle.get("id") != puzzle_id(game, view):
         return "id"
     again = verdict(game, view, nodes)
-    if again.answer is None or [again.answer] != puzzle.get("answer"):
+    if again.answer is None or [again.answer] != first["answer"]:
         return "answer"
     if len(again.worlds) != puzzle.get("worlds") or again.counts() != puzzle.get("values"):
         return "values"
     if again.points is not None and points.summary(again.points) != puzzle.get("points"):
         return "values"
-    return None
+    return line.check_steps(game, puzzle, nodes)
 
 
 def check(document: Mapping[str, Any], progress: Progress | None = None) -> list[tuple[str, str]]:

@@ -11,12 +11,14 @@ the same suit also beats, and loses), ``the-lead`` (the seat leads a new trick),
 (the answer is a sequence), ``force-the-take`` (after the answer the next player can only
 take), ``the-last-trick`` (six cards or fewer are left in the hands), ``hidden-cards``
 (the view has more than one world); a points puzzle's also ``the-mosquito``
-(the answer plays a mosquito) and ``name-the-trump`` (the answer names the trump).
+(the answer plays a mosquito) and ``name-the-trump`` (the answer names the trump); a
+puzzle of several steps (:mod:`tikki.puzzles.line`) ``several-moves`` and every step's
+themes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tikki import i18n
@@ -45,6 +47,7 @@ THEMES: Mapping[str, str] = {
     "hidden-cards": N_("hidden cards"),
     "the-mosquito": N_("the mosquito"),
     "name-the-trump": N_("name the trump"),
+    "several-moves": N_("several moves"),
 }
 """Each theme's id and its title (translated by :func:`theme_title`)."""
 
@@ -350,4 +353,28 @@ def _describe_points(
         "themes": points_themes(view, answer, len(found.worlds)),
         "rating": rating(game, view, answer, len(found.worlds)),
         "explanation": texts,
+    }
+
+
+STEP_MU = 3.0
+"""How much harder (mu) each step after the first makes a puzzle's starting rating."""
+
+
+def describe_line(first: Mapping[str, Any], steps: Sequence[Any]) -> dict[str, Any]:
+    """A puzzle of several steps: ``first`` (the first step, :func:`describe`) with each
+    later step (:class:`tikki.puzzles.line.Step`, described as a puzzle of its own) stored
+    after it; the answer lists every step's, the themes are every step's and
+    ``several-moves``, the starting rating :data:`STEP_MU` harder a step."""
+    if not steps:
+        return dict(first)
+    later = [s.stored for s in steps]
+    found = {"several-moves", *first["themes"], *(t for s in later for t in s["themes"])}
+    rating = dict(first["rating"])
+    rating["mu"] = round(float(rating["mu"]) + STEP_MU * len(steps), 2)
+    return {
+        **first,
+        "answer": [*first["answer"], *(s.found.answer for s in steps)],
+        "themes": [t for t in THEMES if t in found],
+        "rating": rating,
+        "steps": later,
     }
