@@ -8,46 +8,16 @@ Chromium (never under ``CI=true``)."""
 
 from __future__ import annotations
 
-import itertools
 import re
-from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests import test_web_e2e as e2e
+from tests._web import names, person
 from tests.test_web_e2e import PHONE, Browser, Server, Watch, shot
-
-if TYPE_CHECKING:
-    from playwright.sync_api import ViewportSize
 
 server = e2e.serving("web-friends")
 browser = e2e.browser
-
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-PASSWORD = "violet lantern harbour"
-NUMBERS = itertools.count(1)
-
-
-def person(browser: Browser, base: str, name: str, lang: str = "en", phone: bool = False) -> Any:
-    """A page of a new browser signed in to a new account ``name``, on the lobby."""
-    if phone:
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale=lang)
-    else:
-        context = browser.new_context(viewport=DESKTOP, locale=lang)
-    page = context.new_page()
-    page.goto(f"{base}/account?lang={lang}")
-    page.fill("#register-name", name)
-    page.fill("#register-password", PASSWORD)
-    page.locator("#register-form button[type=submit]").click()
-    page.locator("#me-link", has_text=name).wait_for()
-    page.goto(f"{base}/?lang={lang}")
-    page.locator("#friends-list").wait_for(state="attached")
-    return page
-
-
-def names() -> tuple[str, str]:
-    n = next(NUMBERS)
-    return f"Anna{n}", f"Ben{n}"
 
 
 def test_follow_see_online_challenge_accept_both_seated(server: Server, browser: Browser) -> None:

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from tests import test_web_e2e as e2e
+from tests._web import names, person
 from tests.test_web_e2e import Browser, Server, Watch, board_data, choose, click_move, shot
-from tests.test_web_friends_e2e import names, person
 
 server = e2e.serving("web-notices")
 browser = e2e.browser

@@ -7,34 +7,23 @@ like tests/test_web_e2e.py without Chromium (never under ``CI=true``)."""
 
 from __future__ import annotations
 
-import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests import test_web_e2e as e2e
+from tests._web import DESKTOP, page_of, sign_up
 from tests.test_web_e2e import PHONE, Browser, Server, Watch, shot
 from tikki.server.puzzles.catalogue import Puzzle, catalogue
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page, ViewportSize
+    from playwright.sync_api import Page
 
 server = e2e.serving("web-puzzles")
 browser = e2e.browser
 
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-PASSWORD = "violet lantern harbour"
-NUMBERS = itertools.count(1)
 RIGHT = {"en": "Right!", "fi": "Oikein!", "de": "Richtig!"}
 WRONG = {"en": "Not this time.", "fi": "Ei tällä kertaa.", "de": "Diesmal nicht."}
-
-
-def page_of(browser: Browser, lang: str, phone: bool) -> Any:
-    if phone:
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale=lang)
-    else:
-        context = browser.new_context(viewport=DESKTOP, locale=lang)
-    return context.new_page()
 
 
 def shown_puzzle(page: Page) -> Puzzle:
@@ -98,17 +87,6 @@ def test_daily_puzzle_right_and_wrong(
         page.context.close()
 
 
-def sign_up(page: Page, base: str) -> str:
-    """Sign the page's browser up to a new account; its name."""
-    name = f"Solver{next(NUMBERS)}"
-    page.goto(f"{base}/account?lang=en")
-    page.fill("#register-name", name)
-    page.fill("#register-password", PASSWORD)
-    page.locator("#register-form button[type=submit]").click()
-    page.locator("#me-link", has_text=name).wait_for()
-    return name
-
-
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_take_and_runs_are_played_as_at_the_table(
     server: Server, browser: Browser, phone: bool
@@ -129,7 +107,10 @@ def test_take_and_runs_are_played_as_at_the_table(
         play(page, move, phone)
         page.locator("#verdict").wait_for()
         assert page.locator("#verdict-title").inner_text() == (RIGHT if right else WRONG)["en"]
-        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+        assert (
+            page.evaluate("document.documentElement.scrollWidth")
+            <= (PHONE if phone else DESKTOP)["width"]
+        )
     shot(page, f"puzzles-run-{'phone' if phone else 'desktop'}-en")
     assert watch.problems == []
     page.context.close()

@@ -145,7 +145,7 @@ def test_the_phase_line_is_whole_on_phones(server: Server, browser: Browser, siz
 def test_a_signed_in_players_bell_leaves_the_title_whole(server: Server, browser: Browser) -> None:
     """Signed in, the table's top bar on the narrowest phone also holds the notices' bell:
     the longest title in the longest language ("Mückenstich", Finnish) is still whole."""
-    from tests.test_web_puzzles_e2e import sign_up
+    from tests._web import sign_up
 
     size = "360x740"
     context = browser.new_context(viewport=PHONES[size], has_touch=True, is_mobile=True)

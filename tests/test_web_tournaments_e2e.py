@@ -9,40 +9,13 @@ Chromium (never under ``CI=true``)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
 
 from tests import test_web_e2e as e2e
+from tests._web import fits, person
 from tests.test_web_e2e import PHONE, Browser, Server, Watch, shot
-
-if TYPE_CHECKING:
-    from playwright.sync_api import ViewportSize
 
 server = e2e.serving("web-tournaments")
 browser = e2e.browser
-
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-PASSWORD = "violet lantern harbour"
-
-
-def person(browser: Browser, base: str, name: str, lang: str = "en", phone: bool = False) -> Any:
-    """A page of a new browser signed in to a new account ``name``, on the lobby."""
-    if phone:
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale=lang)
-    else:
-        context = browser.new_context(viewport=DESKTOP, locale=lang)
-    page = context.new_page()
-    page.goto(f"{base}/account?lang={lang}")
-    page.fill("#register-name", name)
-    page.fill("#register-password", PASSWORD)
-    page.locator("#register-form button[type=submit]").click()
-    page.locator("#me-link", has_text=name).wait_for()
-    page.goto(f"{base}/?lang={lang}")
-    return page
-
-
-def fits(page: Any, selector: str, width: int) -> bool:
-    box = page.locator(selector).bounding_box()
-    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
 
 
 def test_create_enter_start_and_play_a_tournament(server: Server, browser: Browser) -> None:
