@@ -306,12 +306,13 @@ async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> d
     """A tournament as :func:`detail` answers."""
     row = snapshot.row
     names = {e.id: e for e in snapshot.entrants}
+    shown = {e.id: botplay.shown_name(e.name, e.bot) for e in snapshot.entrants}
     lines = table_of(snapshot)
     mine = next((e.id for e in snapshot.entrants if me is not None and e.account_id == me.id), None)
     rounds: dict[int, list[dict[str, Any]]] = {}
     for game in snapshot.games:
         rounds.setdefault(game.round, []).append(
-            {"table": game.table_id, "seats": [names[e].name for e in game.seats],
+            {"table": game.table_id, "seats": [shown[e] for e in game.seats],
              "entrants": list(game.seats), "points": game.points, "places": game.places,
              "seated": iso(game.created)}
         )  # fmt: skip
@@ -323,10 +324,10 @@ async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> d
         "ends": iso(row.starts + timedelta(minutes=row.minutes)) if row.minutes else None,
         "status": row.status, "round": row.round, "creator": snapshot.creator,
         "mine": row.creator_id == (me.id if me else None), "entered": mine,
-        "entrants": [{"id": e.id, "name": e.name, "bot": e.bot is not None}
+        "entrants": [{"id": e.id, "name": shown[e.id], "bot": e.bot is not None}
                      for e in snapshot.entrants],
         "standings": [
-            {"place": i + 1, "entrant": s.entrant, "name": names[s.entrant].name,
+            {"place": i + 1, "entrant": s.entrant, "name": shown[s.entrant],
              "bot": names[s.entrant].bot is not None, "points": s.points, "games": s.games,
              "firsts": s.firsts, "byes": s.byes, "opponents": s.opponents}
             for i, s in enumerate(lines)
