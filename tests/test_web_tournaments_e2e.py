@@ -72,3 +72,49 @@ def test_create_enter_start_and_play_a_tournament(server: Server, browser: Brows
     anna.locator("#tournament-results", has_text="Evening cup").wait_for()
     shot(anna, "tournaments-profile-desktop-en")
     assert watch.problems == []
+
+
+def test_the_form_offers_variants_options_and_long_timers(server: Server, browser: Browser) -> None:
+    """The create form offers what the API takes: the game's variants and options (the
+    lobby's fields), and the turn timers with hours a move (for a Swiss tournament; an
+    arena lasts minutes); the page then names the variant and the timer, in Finnish on a
+    phone, and a single round reads as one."""
+    page = person(browser, server.url, "DoraT", "fi", phone=True)
+    watch = Watch(page)
+    page.goto(f"{server.url}/tournaments?lang=fi")
+    page.locator("#create-form").wait_for()
+    page.fill("#t-name", "Koiracup")
+    page.select_option("#t-game", "myllymatti")
+    assert page.locator("#variant option[value=koira]").count() == 1
+    page.select_option("#variant", "koira")
+    page.locator("#options-box summary").tap()
+    assert page.locator("#opt-runs").is_checked()  # the variant's own value
+    page.locator("#opt-trump_requires_void").check()
+    timers = page.locator("#t-timer option").evaluate_all("els => els.map(e => e.value)")
+    assert timers == ["30", "60", "120", "43200", "86400", "172800", "259200"]
+    assert page.locator("#t-timer option[value='86400']").inner_text() == "24 h siirtoa kohden"
+    page.select_option("#t-kind", "arena")
+    assert page.locator("#t-timer option[value='86400']").is_disabled()
+    page.select_option("#t-kind", "swiss")
+    page.select_option("#t-timer", "43200")
+    page.fill("#t-rounds", "1")
+    shot(page, "tournaments-form-options-phone-fi")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    with page.expect_request(lambda r: r.method == "POST" and "/api/tournaments" in r.url) as sent:
+        page.locator("#create-form button[type=submit]").tap()
+    body = sent.value.post_data_json
+    assert (body["variant"], body["options"], body["turn_timer"]) == (
+        "koira",
+        {"trump_requires_void": True},
+        43200,
+    )
+    page.wait_for_url(re.compile(r"/tournaments/\w+$"))
+    info = page.locator("#one-info")
+    info.get_by_text("12 h siirtoa kohden", exact=False).wait_for()
+    assert "Sveitsiläinen, 1 kierros ·" in info.inner_text()
+    page.get_by_role("button", name="Ilmoittaudu").tap()
+    page.select_option("#bot-level", "random")
+    page.get_by_role("button", name="Lisää botti").tap()
+    page.locator("#standings tbody tr", has_text="(Helppo)").wait_for()
+    shot(page, "tournaments-bots-phone-fi")
+    assert watch.problems == []

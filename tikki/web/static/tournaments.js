@@ -7,8 +7,14 @@
 import { esc, saveToken, tableUrl } from "./api.js";
 import { apiCall, whoAmI } from "./account.js";
 import { $, $input, $select, showError } from "./dom.js";
-import { BOTS, GAMES } from "./games.js";
-import { _, acceptLanguage, lang, languageSwitcher, translatePage } from "./i18n.js";
+import { BOTS, GAMES, levelPlays } from "./games.js";
+import { _, lang, languageSwitcher, ngettext, translatePage } from "./i18n.js";
+import { HOURS, allowanceWords, isCorrespondence } from "./correspondence.js";
+import { clearFieldError, fieldError } from "./fielderror.js";
+import { readOptions, renderOptions } from "./lobby/options.js";
+import { levelLabel, variantName } from "./words.js";
+
+/** @typedef {import("./lobby/options.js").LobbyGame} LobbyGame */
 
 /**
  * @typedef {object} Line One line of the standings.
@@ -30,6 +36,8 @@ import { _, acceptLanguage, lang, languageSwitcher, translatePage } from "./i18n
  * @property {string} kind "swiss" or "arena"
  * @property {string} game
  * @property {number} players
+ * @property {string | null} variant
+ * @property {number | null} turn_timer each turn's seconds (hours a move: a game that lasts days)
  * @property {number | null} rounds
  * @property {number | null} minutes
  * @property {number} cap
@@ -47,6 +55,10 @@ import { _, acceptLanguage, lang, languageSwitcher, translatePage } from "./i18n
 
 const POLL_MS = 3000;
 
+/** The live turn timers a tournament may have (seconds); its tables' bots play a turn that
+ * runs out. The correspondence allowances (HOURS) come after them. */
+const LIVE = [30, 60, 120];
+
 /** @type {{name: string} | null} */
 let account = null;
 
@@ -61,6 +73,17 @@ const notice = showError;
 
 /** A game's title in the page's language. @param {string} game */
 const gameTitle = (game) => GAMES[game]?.title ?? game;
+
+/** A game's declaration as the lobby's option fields read it (GET /api/games).
+ * @param {string} game @returns {LobbyGame} */
+function declared(game) {
+  const g = /** @type {any} */ (GAMES[game] ?? {});
+  return { title: g.title ?? game, players: g.players ?? { min: 3, max: 6, default: 3 }, variants: g.variants ?? { standard: {} }, options: g.options ?? [] };
+}
+
+/** A turn timer in words: "60 s a turn", "24 h a move". @param {number | null | undefined} seconds */
+const timerWords = (seconds) =>
+  !seconds ? "" : isCorrespondence(seconds) ? allowanceWords(seconds) : _("{n} s a turn", { n: seconds });
 
 /** A stored time as the reader's local date and time. @param {string | null} iso */
 function when(iso) {
@@ -83,7 +106,9 @@ function statusWord(status) {
 
 /** The kind and length of a tournament in words. @param {{kind: string, rounds: number | null, minutes: number | null}} t */
 function kindWords(t) {
-  return t.kind === "swiss" ? _("Swiss, {n} rounds", { n: t.rounds ?? 0 }) : _("Arena, {n} minutes", { n: t.minutes ?? 0 });
+  return t.kind === "swiss"
+    ? ngettext("Swiss, {n} round", "Swiss, {n} rounds", t.rounds ?? 0)
+    : _("Arena, {n} minutes", { n: t.minutes ?? 0 });
 }
 
 /** A table of a round not finished yet. */
@@ -112,36 +137,87 @@ async function showList() {
   $("#list-empty").hidden = tournaments.length > 0;
 }
 
+/** The chosen game's players (3 to 6, as a tournament's tables take), variants and options. */
+function fillGame() {
+  const g = declared($select("#t-game").value);
+  const players = $select("#t-players");
+  const was = Number(players.value);
+  const low = Math.max(3, g.players.min);
+  const high = Math.min(6, g.players.max);
+  players.replaceChildren();
+  for (let n = low; n <= high; n++) players.append(new Option(String(n), String(n)));
+  players.value = String(was >= low && was <= high ? was : Math.min(high, Math.max(low, g.players.default)));
+  const variant = $select("#variant");
+  variant.replaceChildren(...Object.keys(g.variants).map((v) => new Option(variantName(v), v)));
+  variant.disabled = variant.options.length < 2;
+  renderOptions(g, variant.value);
+}
+
+/** The turn timers: the live ones, then hours a move (a Swiss tournament only: an arena
+ * lasts minutes). */
+function fillTimers() {
+  const timer = $select("#t-timer");
+  for (const n of LIVE) timer.append(new Option(_("{n} s a turn", { n }), String(n), n === 60, n === 60));
+  for (const h of HOURS) timer.append(new Option(allowanceWords(h * 3600), String(h * 3600)));
+}
+
+/** Offer hours a move to a Swiss tournament only. @param {string} kind */
+function timersFor(kind) {
+  const timer = $select("#t-timer");
+  for (const o of timer.options) o.disabled = kind !== "swiss" && isCorrespondence(Number(o.value));
+  if (timer.selectedOptions[0]?.disabled) timer.value = "60";
+}
+
+/** The create request the form describes. */
+function formBody() {
+  const game = $select("#t-game").value;
+  const kind = $select("#t-kind").value;
+  const variant = $select("#variant").value;
+  const minutes = Number($input("#t-starts").value || 0);
+  return {
+    name: $input("#t-name").value,
+    game,
+    players: Number($select("#t-players").value),
+    variant,
+    options: readOptions(declared(game), variant),
+    turn_timer: Number($select("#t-timer").value),
+    kind,
+    rounds: kind === "swiss" ? Number($input("#t-rounds").value) : null,
+    minutes: kind === "arena" ? Number($input("#t-minutes").value) : null,
+    starts: new Date(Date.now() + minutes * 60_000).toISOString(),
+    cap: Number($input("#t-cap").value),
+  };
+}
+
 function setUpForm() {
   $("#create-guest").hidden = Boolean(account);
   $("#create-form").hidden = !account;
   const games = $select("#t-game");
-  for (const [name, info] of Object.entries(GAMES)) games.append(new Option(info.title ?? name, name));
-  const players = $select("#t-players");
-  for (const n of [3, 4, 5, 6]) players.append(new Option(String(n), String(n)));
+  const names = Object.keys(GAMES).sort((a, b) => Number(Boolean(GAMES[b].featured)) - Number(Boolean(GAMES[a].featured)));
+  for (const name of names) games.append(new Option(gameTitle(name), name));
+  games.addEventListener("change", fillGame);
+  $select("#variant").addEventListener("change", () => renderOptions(declared(games.value), $select("#variant").value));
+  fillGame();
+  fillTimers();
   const kind = $select("#t-kind");
   kind.addEventListener("change", () => {
     $("#rounds-label").hidden = kind.value !== "swiss";
     $("#minutes-label").hidden = kind.value !== "arena";
+    timersFor(kind.value);
   });
+  const submit = /** @type {HTMLButtonElement} */ ($("#create-form button[type=submit]"));
   $("#create-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const minutes = Number($input("#t-starts").value || 0);
-    const body = {
-      name: $input("#t-name").value,
-      game: games.value,
-      players: Number(players.value),
-      kind: kind.value,
-      rounds: kind.value === "swiss" ? Number($input("#t-rounds").value) : null,
-      minutes: kind.value === "arena" ? Number($input("#t-minutes").value) : null,
-      starts: new Date(Date.now() + minutes * 60_000).toISOString(),
-      cap: Number($input("#t-cap").value),
-    };
+    clearFieldError(submit);
+    submit.disabled = true;
     try {
-      const made = await call("", body);
+      const made = await call("", formBody());
       location.href = `/tournaments/${encodeURIComponent(made.id)}`;
     } catch (err) {
-      notice(/** @type {Error} */ (err).message);
+      // beside the button: on a phone the page's notice is far above it
+      fieldError(submit, _("The tournament could not be created: {reason}", { reason: /** @type {Error} */ (err).message }));
+    } finally {
+      submit.disabled = false;
     }
   });
 }
@@ -157,7 +233,8 @@ function drawOne(t) {
   document.title = `${t.name} · tikki`;
   const round = t.kind === "swiss" && t.status === "running" ? ` · ${_("round {n} of {of}", { n: t.round, of: t.rounds ?? 0 })}` : "";
   $("#one-info").textContent =
-    `${gameTitle(t.game)} · ${_("{n} at a table", { n: t.players })} · ${kindWords(t)} · ` +
+    `${gameTitle(t.game)}${t.variant && t.variant !== "standard" ? ` (${variantName(t.variant)})` : ""} · ` +
+    `${_("{n} at a table", { n: t.players })} · ${kindWords(t)}${t.turn_timer ? ` · ${timerWords(t.turn_timer)}` : ""} · ` +
     `${_("starts {when}", { when: when(t.starts) })} · ${_("{n} of {cap} entrants", { n: t.entrants.length, cap: t.cap })} · ` +
     `${statusWord(t.status)}${round}`;
   drawActions(t);
@@ -216,7 +293,9 @@ function drawActions(t) {
       const level = document.createElement("select");
       level.id = "bot-level";
       level.setAttribute("aria-label", _("Bot level"));
-      for (const b of BOTS.filter((x) => !x.games || x.games[t.game])) level.append(new Option(b.label, b.spec));
+      for (const b of BOTS.filter((x) => levelPlays(x, t.game, t.players, t.variant ?? "standard"))) {
+        level.append(new Option(levelLabel(b), b.spec));
+      }
       box.append(level);
       button(_("Add a bot"), () => change(t, "/bots", { bot: level.value, count: 1 }));
       if (t.entrants.length >= t.players) button(_("Start now"), () => change(t, "/start"));
