@@ -6,6 +6,7 @@ host configured it, in the account's language, and never by default."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 from email import message_from_bytes
@@ -19,9 +20,11 @@ from aiosmtpd.controller import Controller
 from tests._server import TestClient, app_state, client, error_of
 from tests.test_server_friends import PASSWORD, call, csrf, person
 from tikki.server import create_app
-from tikki.server.notices import KINDS, notify
+from tikki.server.friends import presence
+from tikki.server.notices import KINDS, live, notify
 from tikki.server.notices.mail import SmtpSettings, subject_and_body
 from tikki.server.notices.store import KEEP
+from tikki.server.notices.wake import Wakes
 
 
 def notices(c: TestClient) -> dict[str, Any]:
@@ -126,6 +129,49 @@ def test_delivered_live_to_that_account_only(tmp_path: Path) -> None:
             assert mine["kind"] == "your_turn" and mine["data"]["table"] == "t9"
         assert [n["kind"] for n in notices(anna)["notices"]] == ["challenge"]
         assert [n["kind"] for n in notices(ben)["notices"]] == ["your_turn"]
+
+
+@pytest.fixture
+def no_polling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The account socket's reads on a timer an hour apart: a notice that arrives came
+    because it was stored, not because a timer ran out."""
+    monkeypatch.setattr(presence, "POLL", 3600.0)
+    monkeypatch.setattr(live, "SAFETY", 3600.0)
+
+
+@pytest.mark.timeout(60)
+def test_a_stored_notice_reaches_the_open_sockets_at_once(tmp_path: Path, no_polling: None) -> None:
+    """Two open pages of one account get a notice the moment it is stored, with no
+    timer to read it (the test fails by its timeout if one waits for the timer)."""
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        anna.portal = guest.portal  # the server's own loop, as in a real process
+        with (
+            anna.websocket_connect("/ws/account") as first,
+            anna.websocket_connect("/ws/account") as second,
+        ):
+            assert first.receive_json()["type"] == "friends"
+            assert second.receive_json()["type"] == "friends"
+            for n in range(3):
+                send(guest, account_id(anna), "tournament_start", {"tournament": "c", "name": n})
+                for ws in (first, second):
+                    got = receive_notice(ws)
+                    assert got["notice"]["data"]["name"] == n and got["unread"] == n + 1
+
+
+def test_wakes_forget_a_closed_socket() -> None:
+    """A socket's event is woken for its own account only, and forgotten when it closes."""
+
+    async def scenario() -> None:
+        wakes = Wakes()
+        mine, other = wakes.add(1), wakes.add(2)
+        assert wakes.wake(1) == 1
+        await asyncio.sleep(0)  # set on the socket's own loop
+        assert mine.is_set() and not other.is_set()
+        wakes.discard(1, mine)
+        assert wakes.wake(1) == 0 and set(wakes.waiting) == {2}
+
+    asyncio.run(scenario())
 
 
 def test_the_blocked_cannot_notify(tmp_path: Path) -> None:
@@ -243,6 +289,24 @@ def test_postgres_notices(postgres_url: str) -> None:
         r = anna.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(anna))
         assert r.status_code == 200, r.text  # the notices and the address go with the account
         assert store.newest(mine) == 0 and store.email(mine)["address"] is None
+
+
+@pytest.mark.timeout(90)
+def test_a_notice_stored_by_one_process_reaches_a_socket_on_another(
+    postgres_url: str, no_polling: None
+) -> None:
+    """Two processes of a cluster: a notice stored by process a reaches Anna's socket
+    open on process b at once (``NOTIFY tikki_notices``), with no timer to read it."""
+    app_a = create_app(postgres_url, bot_delay=0, cluster=True, node="a")
+    app_b = create_app(postgres_url, bot_delay=0, cluster=True, node="b")
+    with TestClient(app_a) as on_a, TestClient(app_b) as on_b:
+        anna = person(on_a.app, "Anna")
+        on_b.cookies.update(anna.cookies)  # her browser, its socket served by b
+        with on_b.websocket_connect("/ws/account") as ws:
+            assert ws.receive_json()["type"] == "friends"
+            send(on_a, account_id(anna), "tournament_start", {"tournament": "c", "name": "Cup"})
+            got = receive_notice(ws)
+            assert got["notice"]["data"]["name"] == "Cup" and got["unread"] == 1
 
 
 def test_each_kind_has_its_mail() -> None:

@@ -164,6 +164,8 @@ def create_app(
     app.state.ratings = ratings.Ratings(manager.store.engine)
     app.state.friends = Friends(manager.store.engine)
     app.state.notices = Notifier(Notices(manager.store.engine), SmtpSettings.from_env(os.environ))
+    app.state.notices.spread = manager.ownership.notice  # the cluster's sockets learn it
+    manager.ownership.noticed = app.state.notices.wakes.wake
     manager.on_finished = app.state.ratings.finished
     manager.moves.ledger.on_turn = TurnNotices(app)  # a correspondence table's next mover
     app.state.max_message = max_message

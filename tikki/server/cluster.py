@@ -14,6 +14,8 @@ Processes talk through ``LISTEN/NOTIFY`` on one more connection each:
   (the client reconnects) and releases the lock; ``tikki_released`` says it did.
 * ``tikki_lobby``: a table was created, joined, finished or expired (each process forgets
   its cached copy, so its lobby is right whichever process a request reaches).
+* ``tikki_notices``: a notice was stored for an account (``{"account": ID}``); each
+  process wakes that account's open ``/ws/account`` sockets, which read it at once.
 * ``tikki_cluster``: a process stopped on purpose; the others claim its tables at once.
   The operator's orders go on it too (``tikki cluster drain NODE``: ``{"drain": NODE}``,
   the process hands every table to the others and takes no new ones;
@@ -59,7 +61,9 @@ LOBBY = "tikki_lobby"
 """The channel of lobby changes (created, joined, finished, expired): ``{"ns", "table"}``."""
 CLUSTER = "tikki_cluster"
 """The channel on which a stopping process says its locks are free: ``{"ns", "node"}``."""
-CHANNELS = (HANDOVER, RELEASED, LOBBY, CLUSTER)
+NOTICES = "tikki_notices"
+"""The channel of an account's new notice: ``{"ns", "account"}``."""
+CHANNELS = (HANDOVER, RELEASED, LOBBY, CLUSTER, NOTICES)
 TAKE_WAIT = 5.0
 """Seconds a request waits for the owner of its table to hand it over."""
 ASK_AGAIN = 1.0
@@ -199,6 +203,9 @@ class Ownership:
         self.ordered: Ordered | None = None
         """Called for an operator's order to this process (drain, rebalance) and for a
         table another process hands to it (set by the manager)."""
+        self.noticed: Callable[[int], object] | None = None
+        """Called with an account's id when another process stored a notice for it
+        (set by the app: it wakes that account's open sockets here)."""
         self.counts: Counter[str] = Counter()
         """What happened so far, for the metrics: ``takeovers`` and ``handovers`` (tables
         taken and given), ``lock_losses`` (tables whose lock went with a broken
@@ -244,6 +251,9 @@ class Ownership:
 
     async def changed(self, table_id: str) -> None:
         """Tell the other processes that a table's lobby entry changed."""
+
+    async def notice(self, account: int) -> None:
+        """Tell the other processes that ``account`` has a new notice."""
 
     async def route(self, table_id: str) -> Hop | None:
         """Where another process that owns ``table_id`` takes its sockets (``None``:
@@ -479,6 +489,14 @@ class ClusterOwnership(Ownership):
         except Exception as err:
             log.warning("telling the cluster that table %s changed failed: %s", table_id, err)
 
+    async def notice(self, account: int) -> None:
+        """NOTIFY :data:`NOTICES` (a failure only means the others' sockets read it at
+        their next safety read)."""
+        try:
+            await self._notify(NOTICES, account=str(account))
+        except Exception as err:
+            log.warning("telling the cluster of account %d's notice failed: %s", account, err)
+
     async def route(self, table_id: str) -> Hop | None:
         """The address of the process that holds the table's lock now, if another one
         does and noted where it is (read on the lock connection: one small query)."""
@@ -571,6 +589,9 @@ class ClusterOwnership(Ownership):
             self._changed(table)
         elif channel == CLUSTER:
             self._cluster_note(data)
+        elif channel == NOTICES and self.noticed is not None:
+            with contextlib.suppress(TypeError, ValueError):
+                self.noticed(int(data.get("account", "")))
 
     def _cluster_note(self, data: dict[str, Any]) -> None:
         """A process stopped (claim its tables), or an order: drain this process,
@@ -608,6 +629,7 @@ __all__ = [
     "HANDOVER",
     "HOLDINGS",
     "LOBBY",
+    "NOTICES",
     "RELEASED",
     "ClusterOwnership",
     "Hop",

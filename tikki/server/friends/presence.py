@@ -142,11 +142,12 @@ async def _serve(websocket: WebSocket, friends: Friends, account: int) -> None:
     """Send the list, then again whenever it changes, until the client goes."""
     reader = asyncio.create_task(_drain(websocket))
     last = ""
-    feed = Feed(websocket, account)  # the account's new notices
+    feed = Feed(websocket, account)  # the account's new notices, sent as they come
+    with contextlib.suppress(Exception):
+        await feed.send_new()  # where the socket starts
+    follower = asyncio.create_task(feed.follow())
     try:
         while not reader.done():
-            with contextlib.suppress(Exception):
-                await feed.send_new()
             with contextlib.suppress(Exception):  # a database hiccup: try again next time
                 listing = await asyncio.to_thread(friends.listing, account)
                 digest = friends.digest_of(listing)
@@ -156,6 +157,7 @@ async def _serve(websocket: WebSocket, friends: Friends, account: int) -> None:
             await asyncio.wait({reader}, timeout=POLL)
     finally:
         reader.cancel()
+        follower.cancel()
 
 
 __all__ = ["POLL", "at_table", "router"]

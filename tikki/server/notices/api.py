@@ -2,7 +2,8 @@
 correspondence table's turn, a tournament starting).
 
 The notice is stored (:class:`~.store.Notices`), the account's open pages get it over
-``/ws/account`` (read from the database, so any process of a cluster delivers it), and
+``/ws/account`` at once (this process's sockets are woken, :mod:`~.wake`; a cluster's
+other processes learn it by ``NOTIFY tikki_notices`` and wake theirs), and
 when the host configured SMTP and the account asked for mail, a mail goes out in a
 worker thread.  Nothing here raises into the caller: a notice that cannot be stored or
 mailed is logged and dropped (the game goes on)."""
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tikki.server.notices.mail import SmtpSettings, send
 from tikki.server.notices.store import Notices
+from tikki.server.notices.wake import Wakes
 
 log = logging.getLogger("tikki.server")
 
@@ -33,6 +36,11 @@ class Notifier:
         self.smtp = smtp
         self.mailing: set[asyncio.Task[bool]] = set()
         """Mails being sent (kept so that they are not collected half-way)."""
+        self.wakes = Wakes()
+        """This process's open account sockets, woken when a notice is stored."""
+        self.spread: Callable[[int], Awaitable[None]] | None = None
+        """Tells the cluster's other processes of an account's new notice (set by the
+        app: :meth:`~tikki.server.cluster.Ownership.notice`)."""
 
     async def notify(
         self, account_id: int, kind: str, data: dict[str, Any], sender: int | None = None
@@ -48,11 +56,22 @@ class Notifier:
         except Exception:
             log.exception("the %s notice for account %d was not stored", kind, account_id)
             return None
+        if added is not None:
+            await self._deliver(account_id)
         if added is not None and added.fresh and self.smtp is not None:
             task = asyncio.create_task(self._mail(account_id, kind, data))
             self.mailing.add(task)
             task.add_done_callback(self.mailing.discard)
         return None if added is None else added.id
+
+    async def _deliver(self, account_id: int) -> None:
+        """Wake the account's open sockets here, and tell the other processes."""
+        self.wakes.wake(account_id)
+        if self.spread is not None:
+            try:
+                await self.spread(account_id)
+            except Exception:  # their sockets read it at their next safety read
+                log.exception("the cluster was not told of account %d's notice", account_id)
 
     async def _mail(self, account_id: int, kind: str, data: dict[str, Any]) -> bool:
         """Mail the notice if the account wants mail (in a worker thread)."""

@@ -1,15 +1,22 @@
 """The notices on the account socket (``/ws/account``): each new notice of the account
 is sent as ``{"type": "notice", "notice": NOTICE, "unread": N}``, read from the database
-(so that a notice stored by any process of a cluster reaches every page)."""
+as soon as one is stored (:mod:`~.wake`: woken at once by this process's notifier, or by
+a cluster's ``tikki_notices`` notification for a notice another process stored), and
+again every :data:`SAFETY` seconds in case a notification was missed."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 from fastapi import WebSocket
 
 from tikki.server.notices.api import notifier_of
+
+SAFETY = 30.0
+"""Seconds between two reads of an account socket's notices when nothing woke it (a
+cluster notification lost with a broken connection)."""
 
 
 class Feed:
@@ -37,5 +44,20 @@ class Feed:
             await self.websocket.send_text(json.dumps(message))
             self.last = notice["id"]
 
+    async def follow(self) -> None:
+        """Send each new notice as soon as this socket is woken (or after
+        :data:`SAFETY` seconds), until cancelled."""
+        wakes = notifier_of(self.websocket).wakes
+        woken = wakes.add(self.account)
+        try:
+            while True:
+                woken.clear()  # before the read: a notice stored meanwhile wakes it again
+                with contextlib.suppress(Exception):  # a database hiccup: the next time
+                    await self.send_new()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(woken.wait(), SAFETY)
+        finally:
+            wakes.discard(self.account, woken)
 
-__all__ = ["Feed"]
+
+__all__ = ["SAFETY", "Feed"]
