@@ -334,3 +334,44 @@ def test_byes_rotate_and_too_few_entrants_cancel(tmp_path: Path) -> None:
         bye = 1.0 if line["entrant"] in sat_out else 0.0
         assert line["byes"] == (1 if bye else 0)
         assert line["points"] == played[line["entrant"]] + bye
+
+
+def wait_round(guest: TestClient, tid: str, n: int) -> dict[str, Any]:
+    """The tournament once its round ``n`` is seated."""
+    deadline = time.monotonic() + SLACK
+    while (found := detail(guest, tid))["round"] < n:
+        assert time.monotonic() < deadline, f"round {n} was not seated"
+        time.sleep(0.02)
+    return found
+
+
+def test_the_first_round_seats_by_rating(tmp_path: Path) -> None:
+    """Three Easy bots, three Medium bots, then Anna (rated 34 in the game: mu 40,
+    sigma 2) and Ben (new: 0) entered in that order; tables of 3.  Round 1 seats by
+    rating, not by entry: Anna with two Medium bots, the third Medium bot with Ben and
+    an Easy bot, the two byes to Easy bots (the lowest rated)."""
+    with client(tmp_path) as guest:
+        app_state(guest).tournament_runner.every = 0.05
+        anna, ben = person(guest, "Anna"), person(guest, "Ben")
+        body = {"name": "Seeded cup", "game": "mueckenstich", "players": 3, "rounds": 2,
+                "options": {"rounds": 1}, "starts": soon(600), "cap": 8}  # fmt: skip
+        tid = post(anna, "", body).json()["id"]
+        assert post(anna, f"/{tid}/bots", {"bot": "random", "count": 3}).status_code == 200
+        assert post(anna, f"/{tid}/bots", {"bot": "heuristic", "count": 3}).status_code == 200
+        assert post(anna, f"/{tid}/join").status_code == 200
+        assert post(ben, f"/{tid}/join").status_code == 200
+        with app_state(guest).ratings.engine.begin() as connection:
+            me = connection.execute(text("SELECT id FROM tikki_accounts WHERE name = 'Anna'"))
+            connection.execute(
+                text("INSERT INTO tikki_ratings (account_id, game, mu, sigma, games) "
+                     "VALUES (:id, 'mueckenstich', 40.0, 2.0, 30)"),
+                {"id": me.scalar_one()},
+            )  # fmt: skip
+        assert post(anna, f"/{tid}/start").status_code == 200
+        found = wait_round(guest, tid, 1)
+        snapshot = app_state(guest).tournaments.load(tid)
+    what = {e.id: e.bot or e.name for e in snapshot.entrants}  # a bot's level, or the name
+    tables = [sorted(what[e] for e in t["entrants"]) for t in found["games"][0]["tables"]]
+    assert sorted(tables) == [["Anna", "heuristic", "heuristic"], ["Ben", "heuristic", "random"]]
+    seated = {e for t in found["games"][0]["tables"] for e in t["entrants"]}
+    assert [what[e] for e in what if e not in seated] == ["random", "random"]

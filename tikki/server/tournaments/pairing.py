@@ -11,7 +11,10 @@ with a bye, worth the mean points of a table, ``(size - 1) / 2``.  The bye goes 
 lowest-placed entrants among those with the fewest byes so far, so that nobody has a
 second bye while another has none.
 
-**Swiss seating.**  Tables are filled from the top of the standings down, each seat
+**Swiss seating.**  The first round seats the entrants by rating
+(:func:`by_rating`: an account's rating in the game, a bot's its level's anchored
+rating, on one scale); each later round by the standings.  Tables are filled from the
+top down, each seat
 going to the entrant who has met the table's others the fewest times (then the nearest
 in the standings); then entrants are swapped between tables while a swap lowers the
 number of pairs that meet again (then the spread of places at the tables).
@@ -78,6 +81,17 @@ def pick_byes(order: Sequence[int], byes: Mapping[int, int], count: int) -> list
     """
     ranked = sorted(range(len(order)), key=lambda i: (byes.get(order[i], 0), -i))
     return [order[i] for i in ranked[:count]]
+
+
+def by_rating(entrants: Sequence[int], ratings: Mapping[int, float]) -> list[int]:
+    """The entrants by rating, best first (an entrant without one counts as a new
+    account's 0; equal ratings in the order of entry).
+
+    >>> by_rating([1, 2, 3, 4], {2: 15.0, 3: -6.0, 4: 15.0})
+    [2, 4, 1, 3]
+    """
+    entry = {e: i for i, e in enumerate(entrants)}
+    return sorted(entrants, key=lambda e: (-ratings.get(e, 0.0), entry[e]))
 
 
 def swiss_round(
@@ -280,6 +294,7 @@ __all__ = [
     "Pair",
     "Result",
     "arena_table",
+    "by_rating",
     "bye_points",
     "met_pairs",
     "pick_byes",

@@ -24,11 +24,13 @@ from typing import Any
 
 from tikki.server.accounts import Accounts
 from tikki.server.db import now
+from tikki.server.ratings import anchors, ordinal
 from tikki.server.ratings import places as places_of
 from tikki.server.tables import NewTable, TableManager
 from tikki.server.tournaments.pairing import (
     Result,
     arena_table,
+    by_rating,
     met_pairs,
     place_points,
     standings,
@@ -65,6 +67,21 @@ def table_of(snapshot: Snapshot) -> list[Any]:
         row.players,
         row.kind == "swiss",
     )
+
+
+def seeding(snapshot: Snapshot, people: dict[int, tuple[float, float]]) -> dict[int, float]:
+    """Each entrant's rating on the bots' scale (the shown rating, mu - 3 sigma): an
+    account's in the tournament's game (``people``: mu and sigma by account; none yet:
+    left out, a new account's 0), a bot's its level's anchored rating (a level without
+    one: left out)."""
+    bots = anchors().get(snapshot.row.game, {})
+    out: dict[int, float] = {}
+    for entrant in snapshot.entrants:
+        if entrant.account_id is not None and entrant.account_id in people:
+            out[entrant.id] = ordinal(*people[entrant.account_id])
+        elif entrant.bot is not None and entrant.bot in bots:
+            out[entrant.id] = ordinal(bots[entrant.bot]["mu"], bots[entrant.bot]["sigma"])
+    return out
 
 
 class Runner:
@@ -224,6 +241,10 @@ class Runner:
             await asyncio.to_thread(self.store.set_status, row.id, "running", "finished")
             return False
         order = [line.entrant for line in table_of(snapshot)]
+        if row.round == 0:  # the first round: by rating
+            accounts = [e.account_id for e in snapshot.entrants if e.account_id is not None]
+            people = await asyncio.to_thread(self.store.ratings, row.game, accounts)
+            order = by_rating([e.id for e in snapshot.entrants], seeding(snapshot, people))
         met = met_pairs([g.seats for g in snapshot.games])
         byes: dict[int, int] = {}
         for _r, entrant in snapshot.byes:
@@ -271,4 +292,4 @@ def _waiting(snapshot: Snapshot) -> list[int]:
     return sorted(free, key=lambda e: last.get(e, -1))
 
 
-__all__ = ["LEASE", "STALE", "Notify", "Runner", "results", "table_of"]
+__all__ = ["LEASE", "STALE", "Notify", "Runner", "results", "seeding", "table_of"]

@@ -17,7 +17,7 @@ from sqlalchemy import Engine, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from tikki.server.db import AccountRow, TableRow, now
+from tikki.server.db import AccountRow, RatingRow, TableRow, now
 from tikki.server.tournaments.rows import ByeRow, EntrantRow, GameRow, TournamentRow
 
 LIVE = ("open", "running")
@@ -325,6 +325,18 @@ class Tournaments:
         return result.rowcount == 1
 
     # ------------------------------------------------------------------ people
+
+    def ratings(self, game: str, accounts: list[int]) -> dict[int, tuple[float, float]]:
+        """The ratings (mu, sigma) in ``game`` of those of ``accounts`` that have one."""
+        if not accounts:
+            return {}
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(RatingRow.account_id, RatingRow.mu, RatingRow.sigma).where(
+                    RatingRow.game == game, RatingRow.account_id.in_(accounts)
+                )
+            ).all()
+        return {int(r.account_id): (float(r.mu), float(r.sigma)) for r in rows}
 
     def entered(self, account_id: int) -> list[dict[str, Any]]:
         """The tournaments an account entered (newest first), for its profile."""
