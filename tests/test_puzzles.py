@@ -13,7 +13,7 @@ from tikki import puzzles
 from tikki.bots.endgame import LOSS
 from tikki.cli import app
 from tikki.core import Game, State, load
-from tikki.puzzles import points
+from tikki.puzzles import line, points
 from tikki.testing.checks import shown
 
 runner = CliRunner()
@@ -131,7 +131,22 @@ def test_no_hidden_card_in_a_stored_puzzle(tmp_path: Path) -> None:
         number = private["move"]
         replayed = _replay_to(game, state, private["bots"], number)
         assert replayed.view(seat) == puzzle["view"]
-        assert not shown(puzzle, replayed.reveal()["hidden"][str(seat)])
+        assert not shown(line.first_step(puzzle), replayed.reveal()["hidden"][str(seat)])
+        _no_leak_in_later_steps(replayed, puzzle)
+
+
+def _no_leak_in_later_steps(state: State, puzzle: dict[str, Any]) -> None:
+    """Each later step, played on from the real deal, is the seat's view then, and neither
+    it nor its answer shows a card hidden from the seat then."""
+    seat = puzzle["seat"]
+    for i, step in enumerate(puzzle.get("steps", [])):
+        state.play(puzzle["answer"][i])
+        for other, move in step["replies"]:
+            assert state.current_player == other != seat
+            state.play(move)
+        assert state.view(seat) == step["view"]
+        hidden = state.reveal()["hidden"][str(seat)]
+        assert not shown({**step, "answer": [puzzle["answer"][i + 1]]}, hidden)
 
 
 def _replay_to(game: Game, state: State, specs: list[str], number: int) -> State:
@@ -145,6 +160,62 @@ def _replay_to(game: Game, state: State, specs: list[str], number: int) -> State
         assert seat is not None
         state.play(players[seat].choose(game, state.view(seat)))
     return state
+
+
+LINE_SEED = 4
+"""Myllymatti, two puzzles from seed 4: the second takes three moves (two later steps)."""
+
+
+def _line_build() -> puzzles.Built:
+    built = puzzles.build("myllymatti", 2, seed=LINE_SEED)
+    assert [len(p["answer"]) for p in built.document["puzzles"]] == [1, 3]
+    return built
+
+
+def test_a_puzzle_of_several_moves_builds_and_checks(tmp_path: Path) -> None:
+    built = _line_build()
+    one, three = built.document["puzzles"]
+    assert "steps" not in one and len(one["answer"]) == 1  # one step: today's shape
+    assert len(three["steps"]) == 2 and "several-moves" in three["themes"]
+    assert three["steps"][0]["replies"] == [[0, "AD"], [0, "6D"]]  # seat 0 beat, led again
+    assert three["steps"][1]["replies"] == []  # the seat's answer fell the trick: it leads
+    game = load("myllymatti", built.document["players"])
+    for answer, step in zip(three["answer"][1:], three["steps"], strict=True):
+        assert answer in step["view"]["legal_moves"]
+        assert set(step["explanation"]) == {"en", "fi", "de"}
+        again = puzzles.verdict(game, step["view"])  # each step a puzzle of its own
+        assert again.answer == answer and again.counts() == step["values"]
+    path = tmp_path / "line.json.gz"
+    puzzles.dump(built.document, path)
+    result = runner.invoke(app, ["puzzles", "check", str(path)])
+    assert result.exit_code == 0 and "2 of 2" in result.output, result.output
+    private = built.private[three["id"]]
+    state = game.new_state(seed=private["seed"])
+    replayed = _replay_to(game, state, private["bots"], private["move"])
+    _no_leak_in_later_steps(replayed, three)  # the leak checker at every step
+
+
+def test_check_catches_a_tampered_later_step() -> None:
+    built = _line_build()
+    game = load("myllymatti", built.document["players"])
+    three = built.document["puzzles"][1]
+    assert puzzles.check_one(game, three) is None
+    last = three["steps"][-1]
+    wrong = next(m for m in last["view"]["legal_moves"] if m != three["answer"][-1])
+    tampered = {**three, "answer": [*three["answer"][:-1], wrong]}
+    assert puzzles.check_one(game, tampered) == "answer"
+    other = three["steps"][0]["replies"][-1]
+    moved = next(m for m in three["view"]["hand"] if m not in three["answer"])
+    replies = [*three["steps"][0]["replies"][:-1], [other[0], moved]]
+    step = {**three["steps"][0], "replies": replies}  # a reply the deal did not hold
+    assert puzzles.check_one(game, {**three, "steps": [step, *three["steps"][1:]]}) == "steps"
+    swapped = {**three, "steps": three["steps"][::-1], "answer": [three["answer"][0],
+               three["answer"][2], three["answer"][1]]}  # fmt: skip
+    assert puzzles.check_one(game, swapped) == "steps"
+    shorter = {**three, "answer": three["answer"][:2]}
+    assert puzzles.check_one(game, shorter) == "answer"
+    counted = {**last, "worlds": last["worlds"] + 1}
+    assert puzzles.check_one(game, {**three, "steps": [three["steps"][0], counted]}) == "values"
 
 
 def test_a_file_that_is_not_a_puzzle_file_is_refused_in_words(tmp_path: Path) -> None:
