@@ -5,6 +5,7 @@ nothing, guests solve unrated) and the refusals in words."""
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import random
@@ -283,3 +284,82 @@ def test_next_for_an_account_is_unattempted_and_nearest_its_rating(
     assert anna.get("/api/puzzles/next?game=mattis").json()["id"] == expected.id
     guest = app_client.get(f"/api/puzzles/next?game=mattis&after={pool[0].id}").json()
     assert guest["id"] == pool[1].id  # a guest: the next in order
+
+
+@functools.cache
+def line_set_bytes() -> bytes:
+    """A Myllymatti set of two puzzles (seed 4): the second takes three moves."""
+    built = puzzles.build("myllymatti", 2, seed=4)
+    return puzzles.dumps(built.document)
+
+
+def line_puzzle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> cat.Puzzle:
+    path = tmp_path / "myllymatti.json"
+    path.write_bytes(line_set_bytes())
+    found = cat.load([path])
+    monkeypatch.setattr(routes, "catalogue", lambda: found)
+    (three,) = [p for p in found.by_id.values() if len(p.answer) == 3]
+    return three
+
+
+def test_a_puzzle_of_several_moves_goes_a_step_at_a_time(
+    app_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puzzle = line_puzzle(tmp_path, monkeypatch)
+    steps = puzzle.stored["steps"]
+    anna = person(app_client, "Anna")
+    sent = anna.get(f"/api/puzzles/{puzzle.id}").json()
+    assert sent["moves"] == 3 and sent["view"] == dict(puzzle.view) and sent["rated"]
+    later = json.dumps([s["view"]["hand"] for s in steps])
+    assert "steps" not in sent and later not in json.dumps(sent)  # only the first position
+    moves = list(puzzle.answer)
+    for k in (1, 2):
+        step = attempt(anna, puzzle.id, moves[:k], "fi").json()
+        assert set(step) == {"id", "right", "final", "step", "explanation", "replies", "view"}
+        assert step["right"] and not step["final"] and step["step"] == k
+        assert step["view"] == steps[k - 1]["view"] and step["replies"] == steps[k - 1]["replies"]
+        text = puzzle.stored["explanation"] if k == 1 else steps[0]["explanation"]
+        assert step["explanation"] == text["fi"]
+        assert anna.get("/api/puzzles/me").json()["rating"] is None  # not rated yet
+    done = attempt(anna, puzzle.id, moves).json()
+    assert done["right"] and done["final"] and done["rated"] and done["answer"] == moves
+    assert done["player"]["after"]["mu"] > done["player"]["before"]["mu"]
+    assert [s["answer"] for s in done["steps"]] == moves
+    assert [s["replies"] for s in done["steps"]] == [[]] + [s["replies"] for s in steps]
+    assert done["explanation"] == steps[-1]["explanation"]["en"]
+    assert anna.get("/api/puzzles/me").json()["rating"]["attempts"] == 1  # counted once
+    assert not anna.get(f"/api/puzzles/{puzzle.id}").json()["rated"]
+
+
+def test_a_wrong_move_at_a_later_step_fails_the_attempt(
+    app_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puzzle = line_puzzle(tmp_path, monkeypatch)
+    step = puzzle.stored["steps"][0]
+    wrong = next(m for m in step["view"]["legal_moves"] if m != puzzle.answer[1])
+    ben = person(app_client, "Ben")
+    lost = attempt(ben, puzzle.id, [puzzle.answer[0], wrong], "de").json()
+    assert lost["final"] and not lost["right"] and lost["rated"]
+    assert lost["player"]["after"]["mu"] < lost["player"]["before"]["mu"]
+    assert lost["explanation"] == step["explanation"]["de"]  # the step that was missed
+    assert lost["answer"] == list(puzzle.answer)
+    again = attempt(ben, puzzle.id, list(puzzle.answer)).json()
+    assert again["right"] and not again["rated"]  # the first attempt was the rated one
+
+
+def test_a_step_attempt_refused_in_words_and_nothing_rated(
+    app_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puzzle = line_puzzle(tmp_path, monkeypatch)
+    anna = person(app_client, "Anna")
+    a, b, c = puzzle.answer
+    wrong = next(m for m in puzzle.view["legal_moves"] if m != a)
+    for moves in ([wrong, b], [a, "XX"], [a, b, c, c]):
+        status, code, message = error_of(attempt(anna, puzzle.id, moves, "fi"))
+        assert (status, code) == (400, "bad_attempt") and message, moves
+    with i18n.use("fi"):
+        assert error_of(attempt(anna, puzzle.id, [wrong, b], "fi"))[2] == i18n._(
+            "a wrong move ends the attempt"
+        )
+    assert anna.get("/api/puzzles/me").json()["rating"] is None
+    assert anna.get(f"/api/puzzles/{puzzle.id}").json()["rated"]

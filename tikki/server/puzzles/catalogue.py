@@ -6,6 +6,12 @@ more) and what the attempt's answer adds (:func:`solved`).
 A set's puzzles may carry fields this module does not know (a newer builder's): they are
 kept in :attr:`Puzzle.stored` and never sent before the attempt.
 
+**Several steps** (:mod:`tikki.puzzles.line`): a puzzle whose answer has several moves is
+served a step at a time: before the attempt the first step's view; after a right answer
+to a step that is not the last, the others' replies and the next step's view
+(:func:`next_step`); the steps' answers and explanations once the attempt is over
+(:func:`solved`).
+
 **The daily puzzle** (:func:`daily`) is chosen from the UTC date alone: the day's number
 (``date.toordinal()``) picks the game, in turn through the games that have a set (sorted
 by name), and a digest of the date picks the puzzle in that game's set.  Everyone gets the
@@ -58,10 +64,26 @@ class Puzzle:
     stored: Mapping[str, Any]
     """The stored puzzle as read (every field, known or not)."""
 
-    def explanation(self, lang: str) -> str:
-        """The explanation in ``lang`` (English where the set has none in it)."""
-        texts = self.stored.get("explanation") or {}
+    def explanation(self, lang: str, step: int = 0) -> str:
+        """Step ``step``'s explanation in ``lang`` (English where the set has none in it)."""
+        texts = self._step(step).get("explanation") or {}
         return str(texts.get(lang) or texts.get("en") or "")
+
+    def _step(self, step: int) -> Mapping[str, Any]:
+        """The stored step (0: the puzzle itself, whose fields are its first step's)."""
+        if step == 0:
+            return self.stored
+        steps = self.stored.get("steps") or []
+        return steps[step - 1] if 0 < step <= len(steps) else {}
+
+    def step_view(self, step: int) -> Mapping[str, Any]:
+        """The seat's view at step ``step`` (0: :attr:`view`)."""
+        view = self._step(step).get("view")
+        return view if isinstance(view, Mapping) else {}
+
+    def replies(self, step: int) -> list[list[Any]]:
+        """The others' moves, ``[seat, move]``, played before step ``step``."""
+        return [list(r) for r in self._step(step).get("replies") or []] if step else []
 
 
 @dataclass(frozen=True)
@@ -175,13 +197,36 @@ def themes_json(puzzle: Puzzle) -> list[dict[str, str]]:
     return [{"id": t, "title": theme_title(t) if t in THEMES else t} for t in puzzle.themes]
 
 
-def solved(puzzle: Puzzle) -> dict[str, Any]:
-    """What the attempt's answer adds: the answer, the explanation in the request's
-    language and the themes."""
+def solved(puzzle: Puzzle, step: int = 0) -> dict[str, Any]:
+    """What the attempt's answer adds once it is over (``step``: the step it ended at,
+    wrong there or the last one right): the answer, that step's explanation in the
+    request's language, the themes, and every step: its answer, the others' replies
+    before it and its explanation."""
+    lang = language()
     return {
         "answer": list(puzzle.answer),
-        "explanation": puzzle.explanation(language()),
+        "explanation": puzzle.explanation(lang, step),
         "themes": themes_json(puzzle),
+        "steps": [
+            {
+                "answer": move,
+                "replies": puzzle.replies(i),
+                "explanation": puzzle.explanation(lang, i),
+            }
+            for i, move in enumerate(puzzle.answer)
+        ],
+    }
+
+
+def next_step(puzzle: Puzzle, step: int) -> dict[str, Any]:
+    """What a right answer to step ``step - 1`` (not the last) adds: that step's
+    explanation, the others' replies and the seat's view at step ``step``; nothing of
+    the steps to come."""
+    return {
+        "step": step,
+        "explanation": puzzle.explanation(language(), step - 1),
+        "replies": puzzle.replies(step),
+        "view": dict(puzzle.step_view(step)),
     }
 
 
@@ -192,6 +237,7 @@ __all__ = [
     "daily",
     "language",
     "load",
+    "next_step",
     "public",
     "solved",
     "themes_json",

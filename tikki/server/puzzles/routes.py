@@ -20,7 +20,15 @@ from tikki.i18n import _
 from tikki.server import web
 from tikki.server.accounts import ERRORS, Account, accounts_of, address_of
 from tikki.server.errors import STATUS, ApiError
-from tikki.server.puzzles.catalogue import Catalogue, Puzzle, catalogue, daily, public, solved
+from tikki.server.puzzles.catalogue import (
+    Catalogue,
+    Puzzle,
+    catalogue,
+    daily,
+    next_step,
+    public,
+    solved,
+)
 from tikki.server.puzzles.store import PuzzleStore, Rated
 from tikki.server.quota import RateLimiter
 
@@ -41,7 +49,8 @@ PUZZLE_ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 class Attempt(BaseModel):
-    """The moves the player chose, in order (as many as the puzzle's ``moves``)."""
+    """The moves the player chose, in order: as many as the puzzle's ``moves``, or for a
+    puzzle of several moves the moves so far (a step at a time)."""
 
     model_config = ConfigDict(extra="forbid")
     moves: list[Annotated[str, Field(max_length=80)]] = Field(min_length=1, max_length=8)
@@ -170,19 +179,31 @@ async def _shown(request: Request, puzzle: Puzzle) -> dict[str, Any]:
 @router.post("/{puzzle_id}/attempt")
 async def attempt(puzzle_id: str, body: Attempt, request: Request) -> dict[str, Any]:
     """Try the puzzle: right or wrong, then the answer, the explanation in your language,
-    the themes and, for an account's first attempt, the rating change."""
+    the themes and, for an account's first attempt, the rating change.  A puzzle of
+    several moves is tried a step at a time, each call with every move so far: a right
+    move that is not the last gets the others' replies and the next position (nothing is
+    rated yet); a wrong move at any step ends the attempt, and the attempt is rated once,
+    solved only if every step was right."""
     puzzle = _found(puzzle_id)
     found = accounts_of(request)
     me: Account | None = None
     if await found.current(request) is not None:
         me = await found.check_csrf(request)
     key = f"a{me.id}" if me is not None else f"g{address_of(request)}"
-    _check_moves(puzzle, body.moves)
+    wrong = _check_moves(puzzle, body.moves)
     _limiter(request).spend(
         key, lambda: _("you may try {n:g} puzzles a minute", n=ATTEMPTS_PER_MINUTE)
     )
-    right = body.moves == list(puzzle.answer)
-    out: dict[str, Any] = {"id": puzzle.id, "right": right, **solved(puzzle)}
+    if wrong is None and len(body.moves) < len(puzzle.answer):
+        return {
+            "id": puzzle.id,
+            "right": True,
+            "final": False,
+            **next_step(puzzle, len(body.moves)),
+        }
+    right = wrong is None
+    ended = len(body.moves) - 1
+    out: dict[str, Any] = {"id": puzzle.id, "right": right, "final": True, **solved(puzzle, ended)}
     store = store_of(request)
     if me is None:
         rating = await asyncio.to_thread(store.puzzle_rating, puzzle)
@@ -191,20 +212,28 @@ async def attempt(puzzle_id: str, body: Attempt, request: Request) -> dict[str, 
     return {**out, **_rating_change(rated)}
 
 
-def _check_moves(puzzle: Puzzle, moves: list[str]) -> None:
-    """``bad_attempt`` unless the moves are as many as the answer's, the first legal."""
-    if len(moves) != len(puzzle.answer):
+def _check_moves(puzzle: Puzzle, moves: list[str]) -> int | None:
+    """The step of the first wrong move (``None``: all right); ``bad_attempt`` unless
+    there are no more moves than the answer's, each legal at its step, and none after a
+    wrong one."""
+    if len(moves) > len(puzzle.answer):
         raise ApiError(
             "bad_attempt",
             _("this puzzle takes {n} moves, not {k}", n=len(puzzle.answer), k=len(moves)),
         )
-    legal = [str(m) for m in puzzle.view.get("legal_moves", ())]
-    if moves[0] not in legal:
-        raise ApiError(
-            "bad_attempt",
-            _("{move!r} is not a move here: the moves are {moves}", move=moves[0][:20],
-              moves=", ".join(legal)),
-        )  # fmt: skip
+    for step, move in enumerate(moves):
+        legal = [str(m) for m in puzzle.step_view(step).get("legal_moves", ())]
+        if move not in legal:
+            raise ApiError(
+                "bad_attempt",
+                _("{move!r} is not a move here: the moves are {moves}", move=move[:20],
+                  moves=", ".join(legal)),
+            )  # fmt: skip
+        if move != puzzle.answer[step]:
+            if step != len(moves) - 1:
+                raise ApiError("bad_attempt", _("a wrong move ends the attempt"))
+            return step
+    return None
 
 
 def _rating_change(rated: Rated) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 // is the seat's view (the server sends nothing more before the attempt), drawn by the
 // game's own renderer as at the table; a card of the hand (or a move button) is the
 // attempt. The answer then says right or wrong, the explanation in the page's language,
-// the themes and, for an account's first attempt, the rating change.
+// the themes and, for an account's first attempt, the rating change. A puzzle of several
+// moves goes a step at a time: a right move that is not the last shows the others' replies
+// and the next position (the server sends it only then); a wrong move ends the attempt.
 import { esc, seatLabel, YOU } from "./api.js";
 import { apiCall, whoAmI } from "./account.js";
 import { cardChip, cardName, cardSVG, isCard, sortCards } from "./cards.js";
@@ -23,6 +25,7 @@ import { signed } from "./words.js";
  * @property {string} kind the task: "escape" (the move that cannot lose) or "points"
  * @property {number} seat
  * @property {number} moves how many moves the answer takes
+ * @property {number} [step] the step shown now (0: the first; set by the page)
  * @property {any} view the seat's view
  * @property {boolean} rated whether an attempt now is rated
  * @property {string} [date] the daily puzzle's UTC date
@@ -30,11 +33,25 @@ import { signed } from "./words.js";
 
 /** @typedef {{rating: number, mu: number, sigma: number, attempts: number, provisional: boolean}} Rating */
 
+/** @typedef {[number, string]} Reply another seat's move: its seat and the move */
+
+/**
+ * @typedef {object} StepDone A right move that is not the last (POST …/attempt, final false).
+ * @property {true} right
+ * @property {false} final
+ * @property {number} step the step to play now (0: the first)
+ * @property {string} explanation why the move just played was right
+ * @property {Reply[]} replies the others' moves since
+ * @property {any} view the seat's view now
+ */
+
 /**
  * @typedef {object} Verdict The attempt's answer (POST /api/puzzles/{id}/attempt).
  * @property {boolean} right
+ * @property {boolean} [final]
  * @property {string[]} answer
  * @property {string} explanation
+ * @property {{answer: string, replies: Reply[], explanation: string}[]} [steps]
  * @property {{id: string, title: string}[]} themes
  * @property {boolean} rated
  * @property {Rating} puzzle_rating
@@ -49,6 +66,8 @@ const pz = {
   /** @type {string[]} cards selected for a move of several cards */
   selected: [],
   done: false,
+  /** a move is on its way to the server */
+  busy: false,
 };
 
 /** The signed-in account (null: a guest). @type {{name: string} | null} */
@@ -95,6 +114,7 @@ function draw() {
   const title = GAMES[p.game]?.title ?? p.game;
   $("#puzzle-title").textContent = p.date ? _("Today's puzzle · {date}", { date: p.date }) : _("Puzzle {id}", { id: p.id });
   $("#puzzle-task").textContent = task(p, title);
+  $("#step-count").textContent = p.moves > 1 ? _("Move {k} of {n}", { k: Math.min((p.step ?? 0) + 1, p.moves), n: p.moves }) : "";
   $("#puzzle-rated").textContent = p.rated
     ? _("Rated: your first try at this puzzle counts.")
     : account
@@ -150,24 +170,57 @@ function onCard(card) {
   draw();
 }
 
-/** The player chose a move: the attempt once it has as many moves as the answer.
+/** The player chose a move: the attempt with every move so far (a puzzle of several
+ * moves: a right move that is not the last brings the next position).
  * @param {string} move */
 async function choose(move) {
   const p = /** @type {Shown} */ (pz.shown);
-  if (pz.done) return;
+  if (pz.done || pz.busy) return;
   pz.chosen.push(move);
   pz.selected = [];
-  if (pz.chosen.length < p.moves) return draw();
-  pz.done = true;
+  pz.busy = true;
+  const last = pz.chosen.length >= p.moves;
+  if (last) pz.done = true;
   draw();
   try {
-    showVerdict(await call(`/${encodeURIComponent(p.id)}/attempt`, { moves: pz.chosen }));
+    const v = await call(`/${encodeURIComponent(p.id)}/attempt`, { moves: pz.chosen });
+    if (v.final === false) showStep(/** @type {StepDone} */ (v));
+    else {
+      pz.done = true;
+      $("#puzzle-step").hidden = true;
+      draw();
+      showVerdict(v);
+    }
   } catch (err) {
     pz.done = false;
-    pz.chosen = [];
+    pz.chosen.pop();
     notice(/** @type {Error} */ (err).message);
     draw();
+  } finally {
+    pz.busy = false;
   }
+}
+
+/** A right move that is not the last: why it was right, the others' replies one by one,
+ * and the next position to play from.
+ * @param {StepDone} v */
+function showStep(v) {
+  const p = /** @type {Shown} */ (pz.shown);
+  p.view = v.view;
+  p.step = v.step;
+  const box = $("#puzzle-step");
+  box.hidden = false;
+  const right = $("#step-right");
+  right.innerHTML = `<strong>${esc(_("Right!"))}</strong> ${withChips(v.explanation)}`;
+  right.dataset.text = v.explanation;
+  const list = $("#step-replies");
+  list.innerHTML = v.replies.length
+    ? v.replies
+        .map(([seat, m], i) => `<li style="animation-delay: ${i * 0.4}s">${esc(names(p)[seat] ?? seatLabel(seat))}: ${moveChips(m)}</li>`)
+        .join("")
+    : "";
+  list.setAttribute("aria-label", _("The others' replies"));
+  draw();
 }
 
 /** @param {Verdict} v */
@@ -180,6 +233,11 @@ function showVerdict(v) {
   const explanation = $("#verdict-explanation");
   explanation.innerHTML = withChips(v.explanation);
   explanation.dataset.text = v.explanation;
+  const steps = v.steps ?? [];
+  const list = $("#verdict-steps");
+  list.hidden = steps.length < 2;
+  explanation.hidden = steps.length >= 2;
+  list.innerHTML = steps.length < 2 ? "" : steps.map((s, i) => stepItem(s, i)).join("");
   markHand(v);
   const rating = $("#verdict-rating");
   if (v.player && v.rated) {
@@ -203,6 +261,18 @@ function showVerdict(v) {
   $button("#next-puzzle").focus();
 }
 
+/** One step of a puzzle of several moves, after the attempt: the others' replies before
+ * it, its answer and why.
+ * @param {{answer: string, replies: Reply[], explanation: string}} s
+ * @param {number} i */
+function stepItem(s, i) {
+  const p = /** @type {Shown} */ (pz.shown);
+  const replies = s.replies.map(([seat, m]) => `${esc(names(p)[seat] ?? seatLabel(seat))}: ${moveChips(m)}`).join(", ");
+  const then = replies ? `<span class="muted">${esc(_("Then:"))} ${replies}</span><br>` : "";
+  const head = _("Move {k}: {move}", { k: i + 1, move: moveChips(s.answer) });
+  return `<li data-step="${i}">${then}<strong>${head}</strong> ${withChips(s.explanation)}</li>`;
+}
+
 /** The moves an explanation names in the game's move text (`take`, `trump G`), drawn
  * as the table words them. */
 const MOVE_TEXT = /^(?:take|pass|stock|(?:trump|double|drop) \w+)$/;
@@ -220,8 +290,9 @@ function withChips(text) {
 /** Mark the answer's cards in the hand, and a wrong choice's.
  * @param {Verdict} v */
 function markHand(v) {
-  const answer = new Set(v.answer.flatMap((m) => m.split("+")));
-  const chosen = new Set(pz.chosen.flatMap((m) => m.split("+")));
+  const at = Math.max(pz.chosen.length - 1, 0);
+  const answer = new Set((v.answer[at] ?? "").split("+"));
+  const chosen = new Set((pz.chosen[at] ?? "").split("+"));
   for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand [data-card]"))) {
     const card = button.dataset.card ?? "";
     button.classList.toggle("answer", answer.has(card));
@@ -240,7 +311,9 @@ async function open(path) {
   pz.chosen = [];
   pz.selected = [];
   pz.done = false;
+  pz.busy = false;
   $("#verdict").hidden = true;
+  $("#puzzle-step").hidden = true;
   $("#notice").hidden = true;
   const p = /** @type {Shown} */ (pz.shown);
   const url = p.date ? "/puzzles" : `/puzzles/${encodeURIComponent(p.id)}`;
