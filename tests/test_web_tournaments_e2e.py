@@ -79,7 +79,7 @@ def test_the_form_offers_variants_options_and_long_timers(server: Server, browse
     lobby's fields), and the turn timers with hours a move (for a Swiss tournament; an
     arena lasts minutes); the page then names the variant and the timer, in Finnish on a
     phone, and a single round reads as one."""
-    page = person(browser, server.url, "DoraT", "fi", phone=True)
+    page = person(browser, server.url, "Doraliinakilpailija", "fi", phone=True)
     watch = Watch(page)
     page.goto(f"{server.url}/tournaments?lang=fi")
     page.locator("#create-form").wait_for()
@@ -116,5 +116,7 @@ def test_the_form_offers_variants_options_and_long_timers(server: Server, browse
     page.select_option("#bot-level", "random")
     page.get_by_role("button", name="Lisää botti").tap()
     page.locator("#standings tbody tr", has_text="(Helppo)").wait_for()
+    box = "document.querySelector('#standings').parentElement"
+    assert page.evaluate(f"{box}.scrollWidth <= {box}.clientWidth"), "the standings scroll"
     shot(page, "tournaments-bots-phone-fi")
     assert watch.problems == []

@@ -235,7 +235,8 @@ function drawOne(t) {
   $("#one-info").textContent =
     `${gameTitle(t.game)}${t.variant && t.variant !== "standard" ? ` (${variantName(t.variant)})` : ""} · ` +
     `${_("{n} at a table", { n: t.players })} · ${kindWords(t)}${t.turn_timer ? ` · ${timerWords(t.turn_timer)}` : ""} · ` +
-    `${_("starts {when}", { when: when(t.starts) })} · ${_("{n} of {cap} entrants", { n: t.entrants.length, cap: t.cap })} · ` +
+    `${t.status === "open" ? _("starts {when}", { when: when(t.starts) }) : _("started {when}", { when: when(t.starts) })} · ` +
+    `${_("{n} of {cap} entrants", { n: t.entrants.length, cap: t.cap })} · ` +
     `${statusWord(t.status)}${round}`;
   drawActions(t);
   const body = /** @type {HTMLTableSectionElement} */ ($("#standings tbody"));
@@ -256,9 +257,12 @@ function drawOne(t) {
         `<div class="tourney-round"><strong>${esc(t.kind === "swiss" ? _("Round {n}", { n: g.round }) : _("Tables"))}</strong><ul>` +
         g.tables
           .map(
-            (table) =>
-              `<li>${table.table ? `<a href="${tableUrl(table.table)}">${esc(table.seats.join(", "))}</a>` : esc(table.seats.join(", "))}` +
-              `${table.points ? ` · ${esc(table.points.map(pts).join(" – "))}` : ` · ${esc(stillPlaying())}`}</li>`,
+            (table) => {
+              // each name with its points once the table is over: "Anna 2, Aino (Easy) 0"
+              const names = table.seats.map((name, i) => (table.points ? `${name} ${pts(table.points[i])}` : name)).join(", ");
+              const link = table.table ? `<a href="${tableUrl(table.table)}">${esc(names)}</a>` : esc(names);
+              return `<li>${link}${table.points ? "" : ` · ${esc(stillPlaying())}`}</li>`;
+            },
           )
           .join("") +
         "</ul></div>",
