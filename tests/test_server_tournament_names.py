@@ -4,10 +4,11 @@ move) are taken.  SQLite here."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
-from tests._server import client
-from tests.test_server_tournaments import person, post, soon
+from tests._server import app_state, client
+from tests.test_server_tournaments import SLACK, person, post, soon
 
 
 def test_bots_in_the_standings_in_the_readers_language(tmp_path: Path) -> None:
@@ -24,10 +25,22 @@ def test_bots_in_the_standings_in_the_readers_language(tmp_path: Path) -> None:
 
 
 def test_a_tournament_of_hours_a_move(tmp_path: Path) -> None:
-    """The create form's hours a move are the seconds of the correspondence allowances."""
+    """The create form's hours a move are the seconds of the correspondence allowances:
+    the tournament's tables are correspondence tables."""
     with client(tmp_path) as guest:
         anna = person(guest, "Anna")
         base = {"name": "Slow", "game": "mattis", "players": 3, "rounds": 2, "starts": soon(600)}
         made = post(anna, "", {**base, "turn_timer": 86400})
         assert made.status_code == 201, made.text
         assert made.json()["turn_timer"] == 86400
+        tid = made.json()["id"]
+        app_state(guest).tournament_runner.every = 0.05
+        assert post(anna, f"/{tid}/join").status_code == 200
+        assert post(anna, f"/{tid}/bots", {"bot": "random", "count": 2}).status_code == 200
+        assert post(anna, f"/{tid}/start").status_code == 200
+        deadline = time.monotonic() + SLACK
+        while not (seat := anna.get(f"/api/tournaments/{tid}/seat")).is_success:
+            assert time.monotonic() < deadline, seat.text
+            time.sleep(0.05)
+        table = seat.json()["table"]
+        assert (table["turn_timer"], table["correspondence"]) == (86400, True)

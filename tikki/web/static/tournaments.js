@@ -249,6 +249,7 @@ function drawOne(t) {
         `<td class="num">${t.kind === "swiss" ? pts(s.opponents) : "–"}</td><td class="num">${s.firsts}</td></tr>`,
     )
     .join("");
+  $("#rounds-title").hidden = t.games.length === 0;
   $("#rounds").innerHTML = t.games
     .slice()
     .reverse()
