@@ -375,3 +375,57 @@ def test_the_first_round_seats_by_rating(tmp_path: Path) -> None:
     assert sorted(tables) == [["Anna", "heuristic", "heuristic"], ["Ben", "heuristic", "random"]]
     seated = {e for t in found["games"][0]["tables"] for e in t["entrants"]}
     assert [what[e] for e in what if e not in seated] == ["random", "random"]
+
+
+def test_withdrawing_from_a_running_tournament(tmp_path: Path) -> None:
+    """Anna and seven Easy bots, tables of 3, three rounds.  She cannot withdraw before
+    the start (leave instead), withdraws during round 1: her table there plays on and
+    counts, rounds 2 and 3 seat the seven others (two tables and one bye each) and never
+    her, and her round-1 points stay in the standings, marked withdrawn.  Withdrawing
+    twice, without an entry, as a guest or after the end is refused in words."""
+    with client(tmp_path) as guest:
+        runner = app_state(guest).tournament_runner
+        runner.every = 0.05
+        anna, ben = person(guest, "Anna"), person(guest, "Ben")
+        body = {"name": "Short cup", "game": "mueckenstich", "players": 3, "rounds": 3,
+                "options": {"rounds": 1}, "starts": soon(600), "cap": 8}  # fmt: skip
+        tid = post(anna, "", body).json()["id"]
+        assert post(anna, f"/{tid}/join").status_code == 200
+        assert post(anna, f"/{tid}/bots", {"bot": "random", "count": 7}).status_code == 200
+        english = error_of(post(anna, f"/{tid}/withdraw"))
+        assert english[:2] == (409, "tournament_not_started") and "leave" in english[2]
+        assert error_of(post(anna, f"/{tid}/withdraw", lang="fi"))[2] != english[2]
+        assert detail(guest, tid)["status"] == "open"
+        assert post(anna, f"/{tid}/start").status_code == 200
+        runner.clock = lambda: datetime.now(UTC).replace(tzinfo=None) + timedelta(hours=1)
+        wait_round(guest, tid, 1)
+        first = detail(anna, tid)
+        mine = first["entered"]
+        assert mine in [e for t in first["games"][0]["tables"] for e in t["entrants"]]
+        r = post(anna, f"/{tid}/withdraw")
+        assert r.status_code == 200, r.text
+        assert r.json()["withdrawn"] is True and r.json()["status"] == "running"
+        assert error_of(post(anna, f"/{tid}/withdraw", lang="de"))[:2] == (
+            409,
+            "already_withdrawn",
+        )
+        assert error_of(post(ben, f"/{tid}/withdraw"))[:2] == (409, "not_entered")
+        refused = guest.post(f"/api/tournaments/{tid}/withdraw", headers=csrf(guest))
+        assert error_of(refused)[:2] == (401, "not_signed_in")
+        play_people([anna], tid, lambda: detail(guest, tid)["status"] == "finished", [])
+        found = detail(anna, tid)
+        assert error_of(post(anna, f"/{tid}/withdraw"))[:2] == (409, "tournament_over")
+    others = {e["id"] for e in found["entrants"]} - {mine}
+    rounds = {g["round"]: g["tables"] for g in found["games"]}
+    assert sorted(rounds) == [1, 2, 3]
+    for n in (2, 3):
+        seated = [e for t in rounds[n] for e in t["entrants"]]
+        assert mine not in seated and len(rounds[n]) == 2
+        assert len(others - set(seated)) == 1  # one bye, never hers
+    table = next(t for t in rounds[1] if mine in t["entrants"])
+    points = table["points"][table["entrants"].index(mine)]
+    line = next(s for s in found["standings"] if s["entrant"] == mine)
+    assert line["withdrawn"] is True and line["games"] == 1 and line["byes"] == 0
+    assert line["points"] == points
+    assert [e["withdrawn"] for e in found["entrants"] if e["id"] == mine] == [True]
+    assert not any(s["withdrawn"] for s in found["standings"] if s["entrant"] != mine)

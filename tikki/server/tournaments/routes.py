@@ -1,6 +1,6 @@
-"""``/api/tournaments…``: list, create (signed in), enter and leave before the start, add
-bots (the creator), one tournament's standings and rounds, and your seat at its table
-now.
+"""``/api/tournaments…``: list, create (signed in), enter and leave before the start,
+withdraw while it runs, add bots (the creator), one tournament's standings and rounds,
+and your seat at its table now.
 
 Tournaments cannot hoard tables or flood the site: an account has at most
 :data:`OPEN_PER_CREATOR` tournaments not yet over, creates at most
@@ -29,7 +29,7 @@ from tikki.server.tables import NewTable
 from tikki.server.tables.creation import check_game
 from tikki.server.tables.timers import parse_timer
 from tikki.server.tournaments.runner import table_of
-from tikki.server.tournaments.store import Full, Snapshot, Tournaments, iso
+from tikki.server.tournaments.store import Full, Snapshot, Tournaments, iso, withdrawn
 
 OPEN_PER_CREATOR = 3
 """Tournaments one account may have open or running at once."""
@@ -53,6 +53,10 @@ STATUS.update(
         "already_entered": 409,
         "not_yours": 403,
         "too_few_entrants": 409,
+        "tournament_not_started": 409,
+        "tournament_over": 409,
+        "not_entered": 409,
+        "already_withdrawn": 409,
     }
 )
 
@@ -64,7 +68,8 @@ TOURNAMENT_ERRORS: dict[int | str, dict[str, Any]] = {
     409: {
         "model": schemas.ErrorBody,
         "description": "too_many_tournaments, tournament_full, tournament_started, "
-        "already_entered, too_few_entrants",
+        "already_entered, too_few_entrants, tournament_not_started, tournament_over, "
+        "not_entered, already_withdrawn",
     },
     429: {"model": schemas.ErrorBody, "description": "rate_limited (Retry-After)"},
 }
@@ -229,6 +234,42 @@ async def leave(tournament_id: str, request: Request) -> dict[str, Any]:
     return await _detail(request, await _snapshot(request, tournament_id), me)
 
 
+@router.post("/{tournament_id}/withdraw")
+async def withdraw(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Withdraw from a tournament while it runs: you are seated at no new table and
+    given no bye; the table you sit at now plays on and counts, and your results stay
+    in the standings.  Before the start, leave it instead (``…/leave``)."""
+    me = await signed_in(request)
+    _limits(request).changes.spend(
+        str(me.id), lambda: _("you may enter or leave {n:g} times a minute", n=JOINS_PER_MINUTE)
+    )
+    snapshot = await _snapshot(request, tournament_id)
+    outcome = await asyncio.to_thread(store_of(request).withdraw, snapshot.row.id, me.id)
+    if outcome != "withdrawn":
+        raise _not_withdrawn(outcome, tournament_id)
+    return await _detail(request, await _snapshot(request, tournament_id), me)
+
+
+def _not_withdrawn(outcome: str, tournament_id: str) -> ApiError:
+    """Why a withdrawal was refused, in words."""
+    if outcome == "open":
+        return ApiError(
+            "tournament_not_started",
+            _("this tournament has not started yet: leave it instead"),
+        )
+    if outcome == "not_entered":
+        return ApiError("not_entered", _("you have not entered this tournament"))
+    if outcome == "already":
+        return ApiError("already_withdrawn", _("you have already withdrawn from this tournament"))
+    if outcome == "unknown":
+        return ApiError(
+            "unknown_tournament", _("no tournament has the id {id!r}", id=tournament_id[:16])
+        )
+    return ApiError(
+        "tournament_over", _("this tournament is over: there is nothing to withdraw from")
+    )
+
+
 @router.post("/{tournament_id}/bots")
 async def add_bots(tournament_id: str, body: Bots, request: Request) -> dict[str, Any]:
     """Enter bots of one level (the tournament's creator, before the start)."""
@@ -309,6 +350,7 @@ async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> d
     shown = {e.id: botplay.shown_name(e.name, e.bot) for e in snapshot.entrants}
     lines = table_of(snapshot)
     mine = next((e.id for e in snapshot.entrants if me is not None and e.account_id == me.id), None)
+    gone = withdrawn(row)
     rounds: dict[int, list[dict[str, Any]]] = {}
     for game in snapshot.games:
         rounds.setdefault(game.round, []).append(
@@ -324,12 +366,14 @@ async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> d
         "ends": iso(row.starts + timedelta(minutes=row.minutes)) if row.minutes else None,
         "status": row.status, "round": row.round, "creator": snapshot.creator,
         "mine": row.creator_id == (me.id if me else None), "entered": mine,
-        "entrants": [{"id": e.id, "name": shown[e.id], "bot": e.bot is not None}
-                     for e in snapshot.entrants],
+        "withdrawn": mine is not None and mine in gone,
+        "entrants": [{"id": e.id, "name": shown[e.id], "bot": e.bot is not None,
+                      "withdrawn": e.id in gone} for e in snapshot.entrants],
         "standings": [
             {"place": i + 1, "entrant": s.entrant, "name": shown[s.entrant],
              "bot": names[s.entrant].bot is not None, "points": s.points, "games": s.games,
-             "firsts": s.firsts, "byes": s.byes, "opponents": s.opponents}
+             "firsts": s.firsts, "byes": s.byes, "opponents": s.opponents,
+             "withdrawn": s.entrant in gone}
             for i, s in enumerate(lines)
         ],
         "games": [{"round": r, "tables": t} for r, t in sorted(rounds.items())],

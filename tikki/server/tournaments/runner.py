@@ -12,7 +12,12 @@ done twice changes nothing.  A table is made through the site's own table creati
 played), with the people seated and linked to their accounts; only then is it noted on
 the game, so a noted table is always complete.  A process that dies between making a
 table and noting it leaves that table unnoted: another makes the game's table again
-after :data:`STALE` (the first plays on, counted nowhere, until it ends or expires)."""
+after :data:`STALE` (the first plays on, counted nowhere, until it ends or expires).
+
+An entrant who withdrew (:meth:`~.store.Tournaments.withdraw`) is seated at no new
+table and given no bye; the table it sits at when it withdraws plays on and counts, and
+its results stay in the standings.  A tournament with fewer entrants left than one
+table's seats finishes once its tables are scored."""
 
 from __future__ import annotations
 
@@ -36,7 +41,7 @@ from tikki.server.tournaments.pairing import (
     standings,
     swiss_round,
 )
-from tikki.server.tournaments.store import Entrant, Game, Snapshot, Tournaments
+from tikki.server.tournaments.store import Entrant, Game, Snapshot, Tournaments, withdrawn
 
 log = logging.getLogger("tikki.server")
 
@@ -237,7 +242,8 @@ class Runner:
         current = [g for g in snapshot.games if g.round == row.round]
         if any(g.points is None for g in current):
             return False
-        if row.round >= (row.rounds or 0):
+        gone = withdrawn(row)
+        if row.round >= (row.rounds or 0) or len(snapshot.entrants) - len(gone) < row.players:
             await asyncio.to_thread(self.store.set_status, row.id, "running", "finished")
             return False
         order = [line.entrant for line in table_of(snapshot)]
@@ -245,6 +251,7 @@ class Runner:
             accounts = [e.account_id for e in snapshot.entrants if e.account_id is not None]
             people = await asyncio.to_thread(self.store.ratings, row.game, accounts)
             order = by_rating([e.id for e in snapshot.entrants], seeding(snapshot, people))
+        order = [e for e in order if e not in gone]
         met = met_pairs([g.seats for g in snapshot.games])
         byes: dict[int, int] = {}
         for _r, entrant in snapshot.byes:
@@ -260,7 +267,8 @@ class Runner:
         row = snapshot.row
         ends = row.starts + timedelta(minutes=row.minutes or 0)
         moment = self.clock()
-        if moment >= ends:
+        left = len(snapshot.entrants) - len(withdrawn(row))
+        if moment >= ends or left < row.players:
             if all(g.points is not None for g in snapshot.games):
                 await asyncio.to_thread(self.store.set_status, row.id, "running", "finished")
             return False
@@ -280,8 +288,8 @@ class Runner:
 
 def _waiting(snapshot: Snapshot) -> list[int]:
     """An arena's entrants at no table, the longest waiting first (the earliest last
-    game, then the order of entry)."""
-    busy: set[int] = set()
+    game, then the order of entry); those who withdrew are not waiting."""
+    busy: set[int] = withdrawn(snapshot.row)
     last: dict[int, int] = {}
     for game in snapshot.games:
         for entrant in game.seats:

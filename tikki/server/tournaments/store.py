@@ -4,7 +4,12 @@ the runner call it in a worker thread).
 Every change the runner makes is conditional on the state it read (a round is added
 only while the tournament is at the round before, a game's points are written only
 once, a table is made only for a game nobody claimed lately), so that two processes, or
-one that resumes after another died, never do a step twice."""
+one that resumes after another died, never do a step twice.
+
+An entrant who withdraws from a running tournament is listed in its settings
+(``withdrawn``: entrant ids, :meth:`Tournaments.withdraw`); a round or an arena's table
+is added only while none of its entrants is listed there (checked in the transaction
+that adds it, with the tournament's row locked), so nobody is seated after withdrawing."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -66,6 +71,36 @@ class Snapshot:
 
 class Full(Exception):
     """The tournament has as many entrants as its cap."""
+
+
+class _Withdrawn(Exception):
+    """A round or table to add seats an entrant who withdrew meanwhile (rolled back)."""
+
+
+def withdrawn(row: TournamentRow) -> set[int]:
+    """The entrants who withdrew from a tournament while it ran."""
+    return {int(e) for e in row.settings.get("withdrawn") or ()}
+
+
+def _locked_settings(connection: Connection, tournament_id: str) -> dict[str, Any]:
+    """Lock a tournament's row for this transaction (an update that changes nothing:
+    SQLite has no ``FOR UPDATE``) and read its settings."""
+    connection.execute(
+        update(TournamentRow)
+        .where(TournamentRow.id == tournament_id)
+        .values(round=TournamentRow.round)
+    )
+    settings = connection.execute(
+        select(TournamentRow.settings).where(TournamentRow.id == tournament_id)
+    ).scalar_one_or_none()
+    return dict(settings or {})
+
+
+def _check_seats(connection: Connection, tournament_id: str, seats: list[int]) -> None:
+    """:class:`_Withdrawn` if one of ``seats`` withdrew (the tournament's row locked)."""
+    gone = {int(e) for e in _locked_settings(connection, tournament_id).get("withdrawn") or ()}
+    if gone & set(seats):
+        raise _Withdrawn(tournament_id)
 
 
 class Tournaments:
@@ -238,6 +273,36 @@ class Tournaments:
             )
         return result.rowcount == 1
 
+    def withdraw(self, tournament_id: str, account_id: int) -> str:
+        """Withdraw an account from a running tournament: ``"withdrawn"``, or why not:
+        ``"unknown"``, the tournament's status when it is not running,
+        ``"not_entered"`` or ``"already"``."""
+        with self.engine.begin() as connection:
+            settings = _locked_settings(connection, tournament_id)
+            status = connection.execute(
+                select(TournamentRow.status).where(TournamentRow.id == tournament_id)
+            ).scalar_one_or_none()
+            if status is None:
+                return "unknown"
+            if status != "running":
+                return str(status)
+            entrant = connection.execute(
+                select(EntrantRow.id).where(
+                    EntrantRow.tournament_id == tournament_id, EntrantRow.account_id == account_id
+                )
+            ).scalar_one_or_none()
+            if entrant is None:
+                return "not_entered"
+            gone = [int(e) for e in settings.get("withdrawn") or ()]
+            if entrant in gone:
+                return "already"
+            connection.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tournament_id)
+                .values(settings={**settings, "withdrawn": [*gone, int(entrant)]})
+            )
+        return "withdrawn"
+
     # ------------------------------------------------------------------ games
 
     def add_round(
@@ -249,35 +314,40 @@ class Tournaments:
         moment: datetime,
     ) -> bool:
         """Seat Swiss round ``was + 1`` (its tables and byes) at ``moment``, only while the
-        tournament is at round ``was``; whether this call did it."""
-        with self.engine.begin() as connection:
-            result = connection.execute(
-                update(TournamentRow)
-                .where(TournamentRow.id == tournament_id, TournamentRow.round == was)
-                .values(round=was + 1)
-            )
-            if result.rowcount != 1:
-                return False
-            for number, seats in enumerate(tables):
-                connection.execute(
-                    insert(GameRow), _new_game(tournament_id, was + 1, number, seats, moment)
+        tournament is at round ``was`` and none of them withdrew; whether this call did it."""
+        try:
+            with self.engine.begin() as connection:
+                result = connection.execute(
+                    update(TournamentRow)
+                    .where(TournamentRow.id == tournament_id, TournamentRow.round == was)
+                    .values(round=was + 1)
                 )
-            for entrant in byes:
-                connection.execute(
-                    insert(ByeRow),
-                    {"tournament_id": tournament_id, "round": was + 1, "entrant_id": entrant},
-                )
+                if result.rowcount != 1:
+                    return False
+                _check_seats(connection, tournament_id, [*(e for t in tables for e in t), *byes])
+                for number, seats in enumerate(tables):
+                    connection.execute(
+                        insert(GameRow), _new_game(tournament_id, was + 1, number, seats, moment)
+                    )
+                for entrant in byes:
+                    connection.execute(
+                        insert(ByeRow),
+                        {"tournament_id": tournament_id, "round": was + 1, "entrant_id": entrant},
+                    )
+        except _Withdrawn:
+            return False
         return True
 
     def add_game(self, tournament_id: str, number: int, seats: list[int], moment: datetime) -> bool:
         """Add an arena's game number ``number`` at ``moment``; whether this call did (the
-        number taken: no)."""
+        number taken, or one of ``seats`` withdrew: no)."""
         try:
             with self.engine.begin() as connection:
+                _check_seats(connection, tournament_id, seats)
                 connection.execute(
                     insert(GameRow), _new_game(tournament_id, 0, number, seats, now())
                 )
-        except IntegrityError:
+        except (IntegrityError, _Withdrawn):
             return False
         return True
 
@@ -395,4 +465,4 @@ def _public(row: TournamentRow) -> dict[str, Any]:
     }
 
 
-__all__ = ["LIVE", "Entrant", "Full", "Game", "Snapshot", "Tournaments", "iso"]
+__all__ = ["LIVE", "Entrant", "Full", "Game", "Snapshot", "Tournaments", "iso", "withdrawn"]
