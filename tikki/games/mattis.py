@@ -83,6 +83,7 @@ from tikki.events import (
     Tie,
     draw_event,
     dreck_event,
+    falls_event,
     history_of,
     last_card_event,
     last_trick,
@@ -117,7 +118,7 @@ from tikki.games.shedding import (
 )
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
-from tikki.views import SheddingView
+from tikki.views import LazyView, SheddingView
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -223,6 +224,29 @@ def _run_texts(out: list[str], twos: int, threes: int) -> None:
         texts = _RUNS_MEMO[key] = []
         _append_runs(texts, twos, threes)
     out.extend(texts)
+
+
+_REPLY_MEMO: Final[dict[int, list[str]]] = {}
+"""Phase 2's legal moves against a top play, by ``threes << 52 | singles``
+(:func:`_reply_texts`): shared between states, read-only (``legal_moves`` copies)."""
+
+
+def _reply_texts(singles: int, threes: int) -> list[str]:
+    """The legal moves against a top play: the held cards that beat it (the bits of
+    ``singles``, low to high), the sequences of two whose lowest card beats it (those
+    follow from ``singles``: a beating card's next card of its suit beats too), those of
+    three of ``threes``, then ``take``."""
+    moves: list[str] = []
+    rest = singles
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        moves.append(CARD_TEXT[bit.bit_length() - 1])
+    twos = singles & (singles >> 1) & _NOT_ACES
+    if twos | threes:
+        _append_runs(moves, twos, threes)
+    moves.append("take")
+    return moves
 
 
 def _append_runs(out: list[str], twos: int, threes: int) -> None:
@@ -573,15 +597,12 @@ class MattisState(SheddingState):
                 self._take()
             else:
                 card = TEXT_CARD.get(move, -1)
-                if card >= 0:
-                    self._shed([card], move)
-                else:
-                    self._shed(list(_RUN_CARDS[move]), move)
+                self._shed([card] if card >= 0 else list(_RUN_CARDS[move]), move)
         elif self._lap_left:
             self._lap(-1 if move == "pass" else TEXT_CARD[move[7:]], move)
         else:
             self._collect(-1 if move == "stock" else TEXT_CARD[move], move)
-        if self._phase != OVER and len(self._hist) >= self._max_moves:
+        if len(self._hist) >= self._max_moves and self._phase != OVER:
             self._abandon()
 
     def clone(self) -> MattisState:
@@ -750,15 +771,17 @@ class MattisState(SheddingState):
             return moves
         top: list[int] = plays[-1][1]
         beat = _BEAT[self._trump][top[-1]]
-        moves = [CARD_TEXT[c] for c in hand if beat >> c & 1] if held & beat else []
-        if links:
-            threes = links & (links >> 1) if self._max_seq >= 3 else 0
-            if threes:
-                threes &= beat | _SUIT_MASK[SUIT_OF[top[0]]] if len(top) == 2 else beat
-            twos = links & beat
-            if twos | threes:
-                _run_texts(moves, twos, threes)
-        moves.append("take")
+        singles = held & beat
+        threes = links & (links >> 1) if links and self._max_seq >= 3 else 0
+        if threes:
+            threes &= beat | _SUIT_MASK[SUIT_OF[top[0]]] if len(top) == 2 else beat
+        key = threes << 52 | singles
+        moves = _REPLY_MEMO.get(key)
+        if moves is None:
+            moves = _reply_texts(singles, threes)
+            if len(_REPLY_MEMO) >= _RUNS_MEMO_SIZE:
+                _REPLY_MEMO.clear()
+            _REPLY_MEMO[key] = moves
         return moves
 
     def _collect_options(self, hand: list[int]) -> tuple[list[int], bool]:
@@ -1245,6 +1268,47 @@ class MattisState(SheddingState):
             s = 0
         self._to_act = s if hands[s] else next_with_cards(hands, s)
 
+    def _shed(self, cards: list[int], move: str) -> None:
+        """Phase 2: the seat to act plays ``cards`` (one card or a sequence, low to high),
+        text ``move`` (AM-10, AM-13): :meth:`SheddingState._shed` with :meth:`_note_shed`
+        written in (the hottest path of playouts)."""
+        seat = self._to_act
+        hands = self._hands
+        hand = hands[seat]
+        self._hist.append((seat, move, -1))
+        held = self._held[seat]
+        for c in cards:
+            hand.remove(c)
+            held ^= _BIT[c]  # a held card: its bit is set
+        self._held[seat] = held
+        secret = self._secret[seat]
+        if secret:
+            for c in cards:
+                if c in secret:
+                    secret.remove(c)
+        plays = self._plays
+        if not plays:  # holders(hands), written out
+            self._trick_size = len(hands) - hands.count([]) + (0 if hand else 1)
+        plays.append([seat, cards])
+        if not hand:
+            self._out.append(seat)
+            self._event_log.append(out_event(len(self._hist), seat, len(self._out)))
+            if holders(hands) <= 1:
+                self._finish()
+                return
+        if len(plays) >= self._trick_size:
+            fallen = self._fallen
+            for play in plays:
+                fallen.extend(play[1])
+            self._event_log.append(falls_event(len(self._hist), plays))
+            self._plays = []
+            self._to_act = seat if hand else next_with_cards(hands, seat)
+        else:  # the next seat, if it holds cards, without a call
+            s = seat + 1
+            if s == self._n:
+                s = 0
+            self._to_act = s if hands[s] else next_with_cards(hands, s)
+
     def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
         """The play's history entry; a dreck card played is no longer secret (AM-9)."""
         self._hist.append((seat, move, -1))
@@ -1310,6 +1374,10 @@ class MattisState(SheddingState):
             out.append(kept[1])
         return out
 
+    LAZY_VIEW_KEYS: ClassVar[frozenset[str]] = frozenset(
+        ("hand_sizes", "shown_in_hand", "hands", "trick", "dreck", "history", "facts", "draws")
+    )
+
     def view(self, seat: Any) -> JSON:
         """What ``seat`` may know (``None``: the public view).
 
@@ -1317,46 +1385,62 @@ class MattisState(SheddingState):
         and trump, piles, fallen cards, the last trick, the out order, the dreck's
         public part, …) are built once per event (:meth:`_parts`) and shared between
         successive views, as are the history's entries and the facts and draws while
-        they did not grow: read a view, never change it.
+        they did not grow: read a view, never change it.  The hand sizes, the hands, the
+        trick, the dreck, the history, the facts and the draws are built when first read
+        (:class:`tikki.views.LazyView`).
         """
-        n = self._n
-        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
             self._check_seat(seat)
-        parts = self._shared_parts()
-        cache = self._texts_cache()
-        collect = self._phase == COLLECT
+        known = self._known_parts(self._shared_parts())
         to_act = None if self._phase == OVER else self._to_act
-        view: JSON = parts.copy()  # the keys in order; set what changes with any move
-        view["seat"] = seat
-        view["to_act"] = to_act
         if seat is not None:
             h = self._hands[seat]
-            cards = sorted(h, key=_PHASE1_POS.__getitem__) if collect else sorted(h)
-            view["hand"] = list(map(_text, cards))
-            view["legal_moves"] = self.legal_moves() if seat == to_act else []
+            cards = sorted(h, key=_PHASE1_POS.__getitem__) if self._phase == COLLECT else sorted(h)
+            hand = list(map(_text, cards))
+            legal = self.legal_moves() if seat == to_act else []
         else:
-            view["hand"] = []
-            view["legal_moves"] = []
-        view["hand_sizes"] = list(map(len, self._hands))
-        view["stock_size"] = len(self._stock)
-        view["shown_in_hand"] = (
-            collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
+            hand, legal = [], []
+        view = LazyView(
+            known,
+            seat=seat,
+            to_act=to_act,
+            hand=hand,
+            legal_moves=legal,
+            stock_size=len(self._stock),
+            move_count=len(self._hist),
         )
-        view["hands"] = None if collect else self._known_hands(seat)
-        view["trick"] = self._trick_view()
-        dreck = parts["dreck"]
-        if dreck is not None:
-            view["dreck"] = {
+        return self._lazy_view(view, seat)
+
+    def _view_part(self, seat: int | None, key: str) -> Any:
+        """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""
+        n, collect = self._n, self._phase == COLLECT
+        if key == "history":
+            return history_of(self, seat, len(self._hist), CARD_TEXT)
+        if key == "trick":
+            return self._trick_view()
+        if key == "hand_sizes":
+            return list(map(len, self._hands))
+        if key == "hands":
+            return None if collect else self._known_hands(seat)
+        if key == "shown_in_hand":
+            return collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
+        if key == "dreck":
+            dreck = self._shared_parts()["dreck"]
+            if dreck is None:
+                return None
+            return {
                 "cards": dreck["cards"],
                 "given": dreck["given"],
                 "received": dreck["received"],
                 "mine": list(map(_text, self._secret[seat])) if seat is not None else [],
             }
-        view["move_count"] = len(self._hist)
-        view["history"] = history_of(self, seat, len(self._hist), CARD_TEXT)
-        view["facts"] = _kept(cache[n + 3], cache[n + 1], self._facts, _fact_json)
-        view["draws"] = _kept(cache[n + 4], cache[n + 2], self._draws, list)
-        return view
+        if key == "facts":
+            cache = self._texts_cache()
+            return _kept(cache[n + 3], cache[n + 1], self._facts, _fact_json)
+        if key == "draws":
+            cache = self._texts_cache()
+            return _kept(cache[n + 4], cache[n + 2], self._draws, list)
+        raise KeyError(key)
 
     def _texts_cache(self) -> list[list[Any]]:
         """The texts built for earlier views: per pile, then the fallen cards, the facts
