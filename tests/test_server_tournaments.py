@@ -19,6 +19,8 @@ from sqlalchemy import create_engine, text
 from tests._server import TestClient, app_state, auth, client, error_of, pick
 from tests.test_server_friends import csrf
 from tests.test_server_friends import person as signed_up
+from tikki.server.quota import client_key
+from tikki.server.ratings import address_key, same_address
 
 SLACK = 120.0
 """Seconds a test waits for something that takes a few here (a loaded CI machine)."""
@@ -429,3 +431,38 @@ def test_withdrawing_from_a_running_tournament(tmp_path: Path) -> None:
     assert line["points"] == points
     assert [e["withdrawn"] for e in found["entrants"] if e["id"] == mine] == [True]
     assert not any(s["withdrawn"] for s in found["standings"] if s["entrant"] != mine)
+
+
+def test_a_tournament_seat_keeps_its_address_key(tmp_path: Path) -> None:
+    """Anna and Ben take their seats at one tournament table from one client address:
+    each seat's address key is kept as at any rated table's seat, the two equal (so
+    that neither is rated by that table)."""
+    with client(tmp_path) as guest:
+        app_state(guest).tournament_runner.every = 0.05
+        anna, ben = person(guest, "Anna"), person(guest, "Ben")
+        body = {"name": "Twin cup", "game": "mueckenstich", "players": 3, "rounds": 1,
+                "starts": soon(600), "cap": 3}  # fmt: skip
+        tid = post(anna, "", body).json()["id"]
+        for c in (anna, ben):
+            assert post(c, f"/{tid}/join").status_code == 200
+        assert post(anna, f"/{tid}/bots", {"bot": "random", "count": 1}).status_code == 200
+        assert post(anna, f"/{tid}/start").status_code == 200
+        wait_round(guest, tid, 1)
+        seats = {}
+        deadline = time.monotonic() + SLACK
+        for c in (anna, ben):
+            while (r := c.get(f"/api/tournaments/{tid}/seat")).status_code != 200:
+                assert time.monotonic() < deadline, "no seat"
+                time.sleep(0.02)
+            seats[r.json()["seat"]] = r.json()["table"]["id"]
+        (table,) = set(seats.values())
+        with app_state(guest).ratings.engine.connect() as connection:
+            kept = dict(
+                connection.execute(
+                    text("SELECT seat, key FROM tikki_rated_addresses WHERE table_id = :t"),
+                    {"t": table},
+                ).all()
+            )
+    assert set(kept) == set(seats)
+    assert set(kept.values()) == {address_key(table, client_key("testclient"))}
+    assert same_address(kept, {s: s + 100 for s in seats}) == set(seats)

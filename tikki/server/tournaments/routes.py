@@ -20,11 +20,12 @@ from sqlalchemy.exc import IntegrityError
 
 from tikki.core import RulesError
 from tikki.i18n import _
-from tikki.server import botplay, schemas, web
+from tikki.server import botplay, ratings, schemas, web
 from tikki.server.accounts import ERRORS, Account, accounts_of, signed_in
 from tikki.server.db import now
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.quota import RateLimiter
+from tikki.server.routes.common import client_address
 from tikki.server.tables import NewTable
 from tikki.server.tables.creation import check_game
 from tikki.server.tables.timers import parse_timer
@@ -328,7 +329,9 @@ async def _enter(
 
 @router.get("/{tournament_id}/seat", response_model=schemas.Joined)
 async def seat(tournament_id: str, request: Request) -> dict[str, Any]:
-    """Your seat at the tournament's table you play now: its token (yours only)."""
+    """Your seat at the tournament's table you play now: its token (yours only).  You
+    take the seat from this client: its address key is kept as at any rated table's
+    seat (two accounts at one table from one address are not rated by it)."""
     me = await accounts_of(request).require(request)
     snapshot = await _snapshot(request, tournament_id)
     mine = {e.id for e in snapshot.entrants if e.account_id == me.id}
@@ -339,6 +342,7 @@ async def seat(tournament_id: str, request: Request) -> dict[str, Any]:
             token = game.tokens.get(str(number))
             if entrant in mine and token is not None:
                 table = await request.app.state.manager.get(game.table_id)
+                await ratings.after_join(request, table, number, client_address(request), True)
                 return {"seat": number, "token": token, "table": table.public()}
     raise ApiError("unknown_tournament", _("you have no table in this tournament now"))
 
