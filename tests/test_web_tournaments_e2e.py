@@ -120,3 +120,28 @@ def test_the_form_offers_variants_options_and_long_timers(server: Server, browse
     assert page.evaluate(f"{box}.scrollWidth <= {box}.clientWidth"), "the standings scroll"
     shot(page, "tournaments-bots-phone-fi")
     assert watch.problems == []
+
+
+def test_a_refused_create_is_said_beside_create_in_view(server: Server, browser: Browser) -> None:
+    """A fourth open tournament is refused: the reason in German under *Create*, scrolled
+    into the phone's view, and no tournament made."""
+    page = person(browser, server.url, "EmilT", "de", phone=True)
+    watch = Watch(page)
+    for n in range(4):
+        page.goto(f"{server.url}/tournaments?lang=de")
+        page.locator("#create-form").wait_for()
+        page.fill("#t-name", f"Emils Turnier {n}")
+        page.fill("#t-starts", "600")
+        page.locator("#create-form button[type=submit]").tap()
+        if n < 3:
+            page.wait_for_url(re.compile(r"/tournaments/\w+$"))
+    error = page.locator("#t-create-error")
+    error.wait_for()
+    assert error.inner_text().startswith("Das Turnier konnte nicht angelegt werden: ")
+    box = error.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    shot(page, "tournaments-refused-phone-de")
+    page.goto(f"{server.url}/tournaments?lang=de")
+    page.locator("#list a", has_text="Emils Turnier 2").wait_for()
+    assert page.locator("#list a", has_text="Emils Turnier 3").count() == 0
+    assert [p for p in watch.problems if "409 (Conflict)" not in p] == []  # the refusal's

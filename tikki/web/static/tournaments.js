@@ -205,7 +205,7 @@ function setUpForm() {
     $("#minutes-label").hidden = kind.value !== "arena";
     timersFor(kind.value);
   });
-  const submit = /** @type {HTMLButtonElement} */ ($("#create-form button[type=submit]"));
+  const submit = /** @type {HTMLButtonElement} */ ($("#t-create"));
   $("#create-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     clearFieldError(submit);
@@ -216,6 +216,7 @@ function setUpForm() {
     } catch (err) {
       // beside the button: on a phone the page's notice is far above it
       fieldError(submit, _("The tournament could not be created: {reason}", { reason: /** @type {Error} */ (err).message }));
+      document.getElementById(`${submit.id}-error`)?.scrollIntoView({ block: "nearest" });
     } finally {
       submit.disabled = false;
     }
