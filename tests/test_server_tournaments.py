@@ -14,11 +14,14 @@ from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
+import pytest
+from fastapi import FastAPI
 from sqlalchemy import create_engine, text
 
 from tests._server import TestClient, app_state, auth, client, error_of, pick
 from tests.test_server_friends import csrf
 from tests.test_server_friends import person as signed_up
+from tikki.server import create_app, tournaments
 from tikki.server.quota import client_key
 from tikki.server.ratings import address_key, same_address
 
@@ -466,3 +469,40 @@ def test_a_tournament_seat_keeps_its_address_key(tmp_path: Path) -> None:
     assert set(kept) == set(seats)
     assert set(kept.values()) == {address_key(table, client_key("testclient"))}
     assert same_address(kept, {s: s + 100 for s in seats}) == set(seats)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The test's database: an SQLite file, or a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'web.sqlite'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+def test_no_round_or_table_seats_a_withdrawn_entrant(db_url: str) -> None:
+    """The store adds no Swiss round and no arena table that seats an entrant who
+    withdrew after the runner read the tournament (the runner stopped: the test plays
+    it), and changes nothing then; without the withdrawn entrant it adds them."""
+    with TestClient(create_app(db_url, bot_delay=0)) as guest:
+        assert guest.portal is not None
+        app = guest.app
+        assert isinstance(app, FastAPI)
+        guest.portal.call(lambda: tournaments.stop(app))
+        anna = person(guest, "Anna")
+        body = {"name": "Cup", "game": "mueckenstich", "players": 3, "rounds": 2,
+                "starts": soon(600), "cap": 8}  # fmt: skip
+        tid = post(anna, "", body).json()["id"]
+        assert post(anna, f"/{tid}/join").status_code == 200
+        assert post(anna, f"/{tid}/bots", {"bot": "random", "count": 3}).status_code == 200
+        store = app_state(guest).tournaments
+        assert store.set_status(tid, "open", "running")
+        mine, *bots = [e.id for e in store.load(tid).entrants]
+        assert post(anna, f"/{tid}/withdraw").status_code == 200
+        moment = datetime.now(UTC).replace(tzinfo=None)
+        assert not store.add_round(tid, 0, [[mine, *bots[:2]]], [bots[2]], moment)
+        assert not store.add_game(tid, 0, [mine, *bots[:2]], moment)
+        found = store.load(tid)
+        assert found.row.round == 0 and found.games == [] and found.byes == []
+        assert store.add_round(tid, 0, [bots], [], moment)
+        assert [g.seats for g in store.load(tid).games] == [tuple(bots)]
