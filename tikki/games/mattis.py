@@ -277,6 +277,11 @@ def _run_pairs(twos: int, threes: int) -> list[tuple[int, int]]:
     return out
 
 
+_ROUNDS: Final[tuple[tuple[list[int], ...], ...]] = tuple(
+    tuple([(leader + k) % n for k in range(n)] for leader in range(n)) for n in range(6)
+)
+"""``_ROUNDS[n][leader]``: the seats of ``n`` in play order from ``leader`` (copy it)."""
+
 _RUN_CARDS: Final[dict[str, tuple[int, ...]]] = {
     run_text(c, k): tuple(range(c, c + k))
     for k in (2, 3)
@@ -568,9 +573,9 @@ class MattisState(SheddingState):
     def _deal(self, order: list[int]) -> None:
         n = self._n
         self._order = tuple(order)
-        hand = self.game.option("hand")
-        for i in range(hand * n):
-            self._hands[i % n].append(order[i])
+        hand: int = self.game.option("hand")
+        dealt = hand * n
+        self._hands = [order[s:dealt:n] for s in range(n)]  # card i to seat i % n
         self._stock = order[hand * n :][::-1]
         self._draws = [(0, s, hand) for s in range(n)]
         self._start_trick(0)
@@ -743,17 +748,30 @@ class MattisState(SheddingState):
         if phase == OVER:
             return []
         hand = self._hands[self._to_act]
-        if self._lap_left:
-            moves = ["pass"]
-            keys = [_P1_KEY[c] for c in self._slough_options(hand)]
+        keys: list[int] = []  # loops, not comprehensions: a hot path of playouts
+        if self._lap_left:  # _slough_options(), written out
+            losing = self._losing
+            for c in hand:
+                if losing >> RANK_OF[c] & 1:
+                    keys.append(_P1_KEY[c])
             keys.sort()
-            for k in keys:  # a loop, not a generator: a hot path of playouts
+            moves = ["pass"]
+            for k in keys:
                 moves.append(_P1_SLOUGH_TEXT[k])
             return moves
-        cards, stock = self._collect_options(hand)
-        keys = [_P1_KEY[c] for c in cards]
+        best = self._top if self._war_trick else self._round_best  # _collect_options()
+        if best >= 0:
+            for c in hand:
+                if RANK_OF[c] == best:
+                    keys.append(_P1_KEY[c])
+        stock = not keys and len(self._stock) > 1
+        if not keys:
+            for c in hand:
+                keys.append(_P1_KEY[c])
         keys.sort()
-        moves = [_P1_TEXT[k] for k in keys]
+        moves = []
+        for k in keys:
+            moves.append(_P1_TEXT[k])
         if stock:
             moves.append("stock")
         return moves
@@ -1018,7 +1036,7 @@ class MattisState(SheddingState):
         n = self._n
         self._leader = leader
         self._trick = []
-        self._round = [(leader + k) % n for k in range(n)]
+        self._round = _ROUNDS[n][leader][:]
         self._round_played = 0
         self._round_best = NO_RANK
         self._rcards = []
@@ -1146,7 +1164,10 @@ class MattisState(SheddingState):
             self._make_due(self._round[self._round_played])
             return
         best = self._round_best
-        tied = [s for s, r in self._rcards if r == best]
+        tied: list[int] = []
+        for s, r in self._rcards:  # a loop, not a comprehension: a hot path of playouts
+            if r == best:
+                tied.append(s)
         if len(tied) == 1:
             self._win(tied[0])
             return
@@ -1391,7 +1412,7 @@ class MattisState(SheddingState):
         """
         if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
             self._check_seat(seat)
-        known = self._known_parts(self._shared_parts())
+        known = self._known_parts()
         to_act = None if self._phase == OVER else self._to_act
         if seat is not None:
             h = self._hands[seat]
@@ -1440,7 +1461,7 @@ class MattisState(SheddingState):
         if key == "draws":
             cache = self._texts_cache()
             return _kept(cache[n + 4], cache[n + 2], self._draws, list)
-        raise KeyError(key)
+        return super()._view_part(seat, key)
 
     def _texts_cache(self) -> list[list[Any]]:
         """The texts built for earlier views: per pile, then the fallen cards, the facts
