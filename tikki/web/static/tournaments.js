@@ -216,7 +216,7 @@ function setUpForm() {
     } catch (err) {
       // beside the button: on a phone the page's notice is far above it
       fieldError(submit, _("The tournament could not be created: {reason}", { reason: /** @type {Error} */ (err).message }));
-      document.getElementById(`${submit.id}-error`)?.scrollIntoView({ block: "nearest" });
+      document.getElementById(`${submit.id}-error`)?.scrollIntoView({ block: "center" });
     } finally {
       submit.disabled = false;
     }
