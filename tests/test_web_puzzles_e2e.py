@@ -47,6 +47,23 @@ def play(page: Page, move: str, phone: bool) -> None:
         play_button.tap() if phone else play_button.click()
 
 
+def solve(page: Page, puzzle: Puzzle, phone: bool, moves: list[str] | None = None) -> None:
+    """Play ``moves`` (the answer's by default) a step at a time: after a right move that
+    is not the last the page shows the others' replies and the next position."""
+    moves = list(puzzle.answer) if moves is None else moves
+    for k, move in enumerate(moves):
+        play(page, move, phone)
+        if k < len(moves) - 1:
+            page.locator(f'body[data-step="{k + 1}"]').wait_for(state="attached")
+            page.locator("#puzzle-step").wait_for()
+
+
+def last_explanation(puzzle: Puzzle, lang: str) -> str:
+    """The explanation of a solved puzzle's last step."""
+    steps = puzzle.stored.get("steps") or [puzzle.stored]
+    return str(steps[-1]["explanation"][lang])
+
+
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "fi", "de"])
 def test_daily_puzzle_right_and_wrong(
@@ -60,18 +77,15 @@ def test_daily_puzzle_right_and_wrong(
         puzzle = shown_puzzle(page)
         if right:
             shot(page, f"puzzles-daily-{device}-{lang}")
-        move = (
-            puzzle.answer[0]
-            if right
-            else next(str(m) for m in puzzle.view["legal_moves"] if m != puzzle.answer[0])
-        )
-        play(page, move, phone)
+        wrong = next(str(m) for m in puzzle.view["legal_moves"] if m != puzzle.answer[0])
+        solve(page, puzzle, phone, None if right else [wrong])
         verdict = page.locator("#verdict")
         verdict.wait_for()
         title = page.locator("#verdict-title").inner_text()
         assert title == (RIGHT if right else WRONG)[lang]
         explanation = page.locator("#verdict-explanation")
-        assert explanation.get_attribute("data-text") == puzzle.stored["explanation"][lang]
+        expected = last_explanation(puzzle, lang) if right else puzzle.stored["explanation"][lang]
+        assert explanation.get_attribute("data-text") == expected
         assert explanation.locator(".chip").count() > 0  # its cards as the table's chips
         assert verdict.get_attribute("class") == f"panel verdict {'right' if right else 'wrong'}"
         themes = page.locator("#verdict-themes .theme").all_inner_texts()
@@ -96,7 +110,7 @@ def test_take_and_runs_are_played_as_at_the_table(
     page = page_of(browser, "en", phone)
     watch = Watch(page)
     sign_up(page, server.url)  # an account's own rate of attempts
-    every = list(catalogue().by_id.values())
+    every = [p for p in catalogue().by_id.values() if len(p.answer) == 1]
     take = next(p for p in every if p.answer[0] == "take")
     runs = [p for p in every if "+" in p.answer[0]][:3]  # within the 20 attempts a minute
     tries = [(take, "take", True)] + [(p, p.answer[0], True) for p in runs]
@@ -123,7 +137,7 @@ def test_a_signed_in_player_sees_the_rating_change(server: Server, browser: Brow
     page.click("#puzzles-link")
     puzzle = shown_puzzle(page)
     assert "Rated" in page.locator("#puzzle-rated").inner_text()
-    play(page, puzzle.answer[0], False)
+    solve(page, puzzle, False)
     page.locator("#verdict").wait_for()
     rating = page.locator("#verdict-rating")
     assert "Your puzzle rating" in rating.inner_text() and rating.get_attribute("class") == "up"
@@ -132,3 +146,48 @@ def test_a_signed_in_player_sees_the_rating_change(server: Server, browser: Brow
     page.locator("#puzzle-rating", has_text="Puzzle rating").wait_for()
     shot(page, "puzzles-profile-desktop-en")
     page.context.close()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_a_puzzle_of_two_moves_a_step_at_a_time(
+    server: Server, browser: Browser, phone: bool
+) -> None:
+    """A shipped puzzle of two moves, in Finnish: the right first move shows the others'
+    replies and the next position; the second right move solves it, each step explained;
+    a wrong second move fails the attempt."""
+    device = "phone" if phone else "desktop"
+    two = next(p for p in catalogue().by_id.values() if len(p.answer) == 2)
+    step = two.stored["steps"][0]
+    for right in (True, False):
+        page = page_of(browser, "fi", phone)
+        watch = Watch(page)
+        page.goto(f"{server.url}/puzzles/{two.id}?lang=fi")
+        assert shown_puzzle(page).id == two.id
+        assert "2" in page.locator("#puzzle-task").inner_text()
+        solve(page, two, phone, [two.answer[0]])
+        page.locator('body[data-step="1"]').wait_for(state="attached")
+        page.locator("#puzzle-step").wait_for()
+        assert page.locator("#step-replies li").count() == len(step["replies"])
+        assert (
+            page.locator("#step-right").get_attribute("data-text")
+            == (two.stored["explanation"]["fi"])
+        )
+        hand = sorted(page.locator("#hand [data-card]").evaluate_all(
+            "bs => bs.map(b => b.dataset.card)"))  # fmt: skip
+        assert hand == sorted(step["view"]["hand"])  # the next position, as the deal went on
+        assert page.locator("#verdict").is_hidden()
+        if right:
+            shot(page, f"puzzles-step-{device}-fi")
+        wrong = next(m for m in step["view"]["legal_moves"] if m != two.answer[1])
+        play(page, two.answer[1] if right else wrong, phone)
+        page.locator("#verdict").wait_for()
+        assert page.locator("#verdict-title").inner_text() == (RIGHT if right else WRONG)["fi"]
+        assert page.locator("#verdict-steps li").count() == 2
+        assert page.locator("#puzzle-step").is_hidden()
+        assert (
+            page.evaluate("document.documentElement.scrollWidth")
+            <= (PHONE if phone else DESKTOP)["width"]
+        )
+        shot(page, f"puzzles-two-moves-{'right' if right else 'wrong'}-{device}-fi")
+        assert watch.problems == []
+        page.context.close()

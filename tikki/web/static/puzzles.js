@@ -125,6 +125,7 @@ function draw() {
   $("#centre").innerHTML = R.centre(tableView, ctx);
   drawHand(p, legal);
   document.body.dataset.puzzle = p.id;
+  document.body.dataset.step = String(p.step ?? 0);
 }
 
 /**
@@ -216,7 +217,7 @@ function showStep(v) {
   const list = $("#step-replies");
   list.innerHTML = v.replies.length
     ? v.replies
-        .map(([seat, m], i) => `<li style="animation-delay: ${i * 0.4}s">${esc(names(p)[seat] ?? seatLabel(seat))}: ${moveChips(m)}</li>`)
+        .map(([seat, m]) => `<li>${esc(names(p)[seat] ?? seatLabel(seat))}: ${moveChips(m)}</li>`)
         .join("")
     : "";
   list.setAttribute("aria-label", _("The others' replies"));
