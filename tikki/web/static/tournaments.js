@@ -260,8 +260,8 @@ function drawOne(t) {
         g.tables
           .map(
             (table) => {
-              // each name with its points once the table is over: "Anna 2, Aino (Easy) 0"
-              const names = table.seats.map((name, i) => (table.points ? `${name} ${pts(table.points[i])}` : name)).join(", ");
+              // each name with its points once the table is over: "Anna7: 2, Aino (Easy): 0"
+              const names = table.seats.map((name, i) => (table.points ? `${name}: ${pts(table.points[i])}` : name)).join(", ");
               const link = table.table ? `<a href="${tableUrl(table.table)}">${esc(names)}</a>` : esc(names);
               return `<li>${link}${table.points ? "" : ` · ${esc(stillPlaying())}`}</li>`;
             },
