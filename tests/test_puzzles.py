@@ -228,11 +228,14 @@ def test_a_file_that_is_not_a_puzzle_file_is_refused_in_words(tmp_path: Path) ->
 SAMPLE = 30
 """How many puzzles of each shipped set the suite proves again (every one: the saved run
 benchmarks/runs/puzzles-check.txt, ``tikki puzzles check`` over each file)."""
+STEPS_SAMPLE = 5
+"""How many more of a set's puzzles of several moves the suite proves again."""
 
 
 def _sample(document: dict[str, Any]) -> dict[str, Any]:
     """A seeded sample of ``SAMPLE`` puzzles of a set, and every puzzle of a sort (its
-    ``kind``, with or without hidden cards) that has ``SAMPLE`` or fewer."""
+    ``kind``, with or without hidden cards) that has ``SAMPLE`` or fewer, and a seeded
+    sample of ``STEPS_SAMPLE`` of its puzzles of several moves."""
     import random
 
     sorts: dict[tuple[str, bool], list[dict[str, Any]]] = {}
@@ -241,6 +244,9 @@ def _sample(document: dict[str, Any]) -> dict[str, Any]:
     few = [p for group in sorts.values() if len(group) <= SAMPLE for p in group]
     many = [p for group in sorts.values() if len(group) > SAMPLE for p in group]
     picked = random.Random(0).sample(many, min(SAMPLE, len(many)))
+    chosen = {p["id"] for p in few + picked}
+    lines = [p for p in document["puzzles"] if "steps" in p and p["id"] not in chosen]
+    picked += random.Random(0).sample(lines, min(STEPS_SAMPLE, len(lines)))
     return {**document, "puzzles": few + picked}
 
 
@@ -254,6 +260,8 @@ def test_every_shipped_set_is_proved_again_from_its_stored_views() -> None:
         assert len({p["id"] for p in document["puzzles"]}) == document["count"]
         sample = _sample(document)
         assert len(sample["puzzles"]) >= SAMPLE
+        if name == "myllymatti":  # the shipped puzzles of several moves are proved too
+            assert sum("steps" in p for p in sample["puzzles"]) >= STEPS_SAMPLE
         assert puzzles.check(sample) == [], name
 
 
