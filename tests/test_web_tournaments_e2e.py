@@ -82,7 +82,10 @@ def test_the_form_offers_variants_options_and_long_timers(server: Server, browse
     page = person(browser, server.url, "Doraliinakilpailija", "fi", phone=True)
     watch = Watch(page)
     page.goto(f"{server.url}/tournaments?lang=fi")
+    page.locator("#to-create", has_text="Uusi turnaus").tap()  # past the list
     page.locator("#create-form").wait_for()
+    box = page.locator("#create-title").bounding_box()
+    assert box is not None and 0 <= box["y"] < PHONE["height"]
     page.fill("#t-name", "Koiracup")
     page.select_option("#t-game", "myllymatti")
     assert page.locator("#variant option[value=koira]").count() == 1

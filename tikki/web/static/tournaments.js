@@ -192,6 +192,7 @@ function formBody() {
 function setUpForm() {
   $("#create-guest").hidden = Boolean(account);
   $("#create-form").hidden = !account;
+  $("#to-create").hidden = !account; // the form lies under a long list on a phone
   const games = $select("#t-game");
   const names = Object.keys(GAMES).sort((a, b) => Number(Boolean(GAMES[b].featured)) - Number(Boolean(GAMES[a].featured)));
   for (const name of names) games.append(new Option(gameTitle(name), name));
