@@ -61,6 +61,11 @@ def test_create_enter_start_and_play_a_tournament(server: Server, browser: Brows
     cilla = person(browser, server.url, "CillaT", "de")
     cilla.goto(url + "?lang=de")
     cilla.locator("#one-info", has_text="Läuft").wait_for()
+    guest = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    guest.goto(url + "?lang=en")
+    guest.locator("#one-info", has_text="Playing").wait_for()
+    assert guest.locator("#one-actions").inner_text() == ""  # no "Sign in to enter." now
+    guest.context.close()
     assert cilla.locator("#standings thead", has_text="Punkte").count() == 1
     shot(cilla, "tournaments-standings-desktop-de")
     shot(anna, "tournaments-playing-desktop-en")

@@ -287,6 +287,7 @@ function drawActions(t) {
     return b;
   };
   if (!account) {
+    if (t.status !== "open") return; // nothing to enter any more
     const a = document.createElement("a");
     a.href = "/account";
     a.textContent = _("Sign in to enter.");
