@@ -186,7 +186,10 @@ def test_a_puzzle_of_several_moves_builds_and_checks(tmp_path: Path) -> None:
         again = puzzles.verdict(game, step["view"])  # each step a puzzle of its own
         assert again.answer == answer and again.counts() == step["values"]
     path = tmp_path / "line.json.gz"
-    puzzles.dump(built.document, path)
+    args = ["puzzles", "build", "myllymatti", "-n", "2", "--seed", str(LINE_SEED)]
+    made = runner.invoke(app, [*args, "--out", str(path)])
+    assert made.exit_code == 0 and puzzles.read(path) == built.document, made.output
+    assert "1 of the new puzzles take several moves" in made.output
     result = runner.invoke(app, ["puzzles", "check", str(path)])
     assert result.exit_code == 0 and "2 of 2" in result.output, result.output
     private = built.private[three["id"]]
@@ -311,6 +314,29 @@ def test_hand_worlds_are_every_way_the_other_hands_may_lie() -> None:
         for _ in range(200):  # every deal the determinizer makes is one of the worlds
             drawn = sample(rng).reveal()["zones"]
             assert tuple(tuple(drawn[f"hand {s}"]) for s in range(4)) in keys
+
+
+def test_worlds_are_counted_as_many_as_are_listed() -> None:
+    """The count that turns a view away before listing its worlds agrees with the list,
+    and a view with too many worlds is turned away."""
+    from tikki.core import tactics
+
+    compared = too_many = 0
+    for seed in range(1, 9):
+        for cards in (4, 8, 12):
+            state = _late_mueckenstich(seed, cards)
+            view = state.view(state.current_player)
+            parts = tactics(state.game.name)
+            _, pool, places = parts.hidden_places(state.game, view, int(view["seat"]))
+            counted = points.count_worlds(pool, places[0:-1:2], 5000)
+            if counted <= 5000:
+                assert counted == len(points.hand_worlds(state.game, view, most=5000))
+                compared += 1
+            else:
+                too_many += 1
+                with pytest.raises(points.TooMany):
+                    points.hand_worlds(state.game, view, most=5000)
+    assert compared >= 8 and too_many >= 1
 
 
 def test_the_points_solver_agrees_with_plain_minimax() -> None:

@@ -93,6 +93,9 @@ def build_command(
             path=str(target),
         )
     )
+    lines = sum("steps" in p for p in built.document["puzzles"])
+    if lines:
+        console.print(_("{n} of the new puzzles take several moves", n=lines))
 
 
 @app.command("check")
