@@ -15,8 +15,10 @@ Only player moves count (one per ``play`` call); dealing and any other random ev
 inside the timing but not counted. Reported: moves/s, games/s and moves per game.
 
 *With views.* The same loop with ``state.view(state.current_player)`` before every move,
-as a bot or a server asks it: the "with view" column gives its moves/s and "view ×" its
-share of the plain loop's speed (target ≥0.4× in Myllymatti and Mückenstich).
+as a bot asks it and reads it (the hand, and the move drawn from the view's
+``legal_moves``; the view is held while the move is played): the "with view" column
+gives its moves/s and "view ×" its share of the plain loop's speed (target ≥0.4× in
+Myllymatti and Mückenstich).
 
 *The issue's three columns.* A closing table gives, for every configuration, the compiled
 build's playouts (this script run on ``--compiled``, by default ``.build-compiled`` from
@@ -312,17 +314,20 @@ def tikki_playouts(game: Any, label: str, budget: Budget, seed: int) -> Throughp
 
 
 def tikki_view_playouts(game: Any, label: str, budget: Budget, seed: int) -> Throughput:
-    """The user's loop with ``view(seat to act)`` before every move (same seeds, same moves)."""
+    """The user's loop with ``view(seat to act)`` before every move (same seeds, same
+    moves), the view read as a bot reads it: its hand, and the move drawn from its
+    ``legal_moves``; the view is held while the move is played."""
     rng = random.Random(seed)
-    games = moves = 0
+    games = moves = cards = 0
     k = seed
     start = time.perf_counter()
     while budget.more(games, start):
         state = game.new_state(seed=k)
         n = 0
         while not state.is_over:
-            state.view(state.current_player)
-            state.play(rng.choice(state.legal_moves()))
+            view = state.view(state.current_player)
+            cards += len(view["hand"])
+            state.play(rng.choice(view["legal_moves"]))
             n += 1
             if n > MAX_MOVES_PER_GAME:
                 raise _too_long(label)

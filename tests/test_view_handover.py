@@ -85,13 +85,13 @@ def test_a_state_that_is_not_a_copy_played_on_takes_nothing(name: str) -> None:
     state = game.new_state(seed=5)
     for _ in range(20):
         state.play(rng.choice(state.legal_moves()))
-    state.view(None)
+    state.view(None)["history"]  # a view whose history was read
     other = game.new_state(seed=6)
     for _ in range(25):
         other.play(random.Random(6).choice(other.legal_moves()))
     behind = game.new_state(seed=5)
     built = state.clone()
-    built.view(None)
+    built.view(None)["history"]
     for stranger in (other, behind, built):
         kept = stranger._history_book  # type: ignore[attr-defined]
         stranger.take_history(state)

@@ -21,6 +21,7 @@ import tikki
 from tikki.cards import CARD_TEXT
 from tikki.core import JSON, RulesError, State, game_class
 from tikki.events import attach
+from tikki.games.mueckenstich import CARD_TEXT as MUECKENSTICH_CARD_TEXT
 from tikki.games.myllymatti import _draw_event, _take_event
 
 pytestmark = pytest.mark.compiled
@@ -76,9 +77,8 @@ def reference_history(state: Any, seat: int | None) -> list[JSON]:
             {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
             for s, move in zip(state._seats, state._moves, strict=True)
         ]
-    return attach(
-        entries, state._event_log, state._sampled_past, seat, CARD_TEXT, lambda: state.outcome
-    )
+    text = MUECKENSTICH_CARD_TEXT if name == "mueckenstich" else CARD_TEXT  # its own cards
+    return attach(entries, state._event_log, state._sampled_past, seat, text, lambda: state.outcome)
 
 
 def _same(state: State, seat: int | None, view: JSON | None = None) -> None:

@@ -11,7 +11,7 @@ Values that each game describes in its own module (a trick, an event, the facts)
 
 # No ``from __future__ import annotations`` here: TypedDict reads ``NotRequired`` from the
 # evaluated annotations (as strings, Python 3.11 would take every key as required).
-from collections.abc import Mapping
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any, NotRequired, TypedDict, cast
 
 JSON = dict[str, Any]
@@ -142,6 +142,166 @@ def shedding_outcome(outcome: Mapping[str, Any] | None) -> SheddingOutcome | Non
     return cast(SheddingOutcome, outcome)
 
 
+# --- the view's dict ------------------------------------------------------------------
+
+
+class LazyView(dict[str, Any]):
+    """A view as the engine hands it out: a plain JSON-ready ``dict`` whose costlier parts
+    (a game's ``LAZY_VIEW_KEYS``: the history, the trick, the hand sizes, …) are computed
+    when first read.
+
+    The keys that every reader wants (``seat``, ``to_act``, ``hand``, ``legal_moves``, the
+    parts shared between views) are in the dict from the start; ``view[key]``,
+    ``view.get(key)`` and ``key in view`` of a lazy key compute it then (``make(seat,
+    key, moves)``: the state's part as it stood after ``moves`` moves, whatever was played
+    since) and keep it.  Anything that reads the view whole (iterating, ``len``,
+    ``items()``, ``==``, ``json.dumps``, a copy, ``repr``, pickling) or changes it first
+    computes every lazy part and puts the keys in their order: the view is then exactly
+    the dict an eager build gives.
+    """
+
+    __slots__ = ("_make", "_moves", "_order", "_seat")
+
+    _make: Callable[[int | None, str, int], Any] | None
+    _order: tuple[str, ...]
+    _seat: int | None
+    _moves: int
+
+    def __missing__(self, key: str) -> Any:
+        make = self._make
+        if make is None or key not in self._order:
+            raise KeyError(key)
+        value = make(self._seat, key, self._moves)
+        dict.__setitem__(self, key, value)
+        return value
+
+    def complete(self) -> None:
+        """Compute every lazy part now and put the keys in their order (a plain dict's
+        contents from then on)."""
+        make = self._make
+        if make is None:
+            return
+        have, seat, moves, order = dict.get, self._seat, self._moves, self._order
+        values = [have(self, k, _ABSENT) for k in order]
+        self._make = None
+        for i, value in enumerate(values):
+            if value is _ABSENT:
+                values[i] = make(seat, order[i], moves)
+        dict.clear(self)
+        dict.update(self, zip(order, values, strict=True))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``view[key]`` (a lazy part computed), or ``default`` where there is no such key."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or (self._make is not None and key in self._order)
+
+    def __iter__(self) -> Iterator[str]:
+        self.complete()
+        return dict.__iter__(self)
+
+    def __reversed__(self) -> Iterator[str]:
+        self.complete()
+        return dict.__reversed__(self)
+
+    def __len__(self) -> int:
+        self.complete()
+        return dict.__len__(self)
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        """The keys, in their order (every lazy part computed)."""
+        self.complete()
+        return dict.keys(self)
+
+    def values(self) -> ValuesView[Any]:  # type: ignore[override]
+        """The values (every lazy part computed)."""
+        self.complete()
+        return dict.values(self)
+
+    def items(self) -> ItemsView[str, Any]:  # type: ignore[override]
+        """The items, in order (every lazy part computed)."""
+        self.complete()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, Any]:
+        """A plain ``dict`` of the whole view."""
+        self.complete()
+        return dict.copy(self)
+
+    def __eq__(self, other: object) -> bool:
+        self.complete()
+        if isinstance(other, LazyView):
+            other.complete()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self.complete()
+        return dict.__repr__(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied as the plain dict it stands for."""
+        return (dict, (self.copy(),))
+
+    def __or__(self, other: Any) -> Any:
+        self.complete()
+        return dict.__or__(self, other)
+
+    def __ror__(self, other: Any) -> Any:
+        self.complete()
+        return dict.__ror__(self, other)
+
+    def __ior__(self, other: Any) -> "LazyView":  # type: ignore[override]
+        self.complete()
+        dict.update(self, other)
+        return self
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.complete()
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.complete()
+        dict.__delitem__(self, key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        """``dict.pop`` of the whole view."""
+        self.complete()
+        return dict.pop(self, key, *default)
+
+    def popitem(self) -> tuple[str, Any]:
+        """``dict.popitem`` of the whole view."""
+        self.complete()
+        return dict.popitem(self)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        """``dict.setdefault`` of the whole view."""
+        self.complete()
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        """``dict.update`` of the whole view."""
+        self.complete()
+        dict.update(self, *args, **kwargs)
+
+    def clear(self) -> None:
+        """``dict.clear``."""
+        self._make = None
+        dict.clear(self)
+
+
+_ABSENT: Any = object()
+
+
 __all__ = [
     "JSON",
     "BaseView",
@@ -149,6 +309,7 @@ __all__ = [
     "GameView",
     "HistoryEntry",
     "LastTrick",
+    "LazyView",
     "MatchOutcome",
     "Outcome",
     "SheddingOutcome",

@@ -21,7 +21,7 @@ from tikki.errors import IllegalMove, RulesError
 from tikki.events import Event
 from tikki.i18n import _ as _t
 from tikki.i18n import own as translate_own
-from tikki.views import JSON, BaseView
+from tikki.views import JSON, BaseView, LazyView
 
 RULES_REVISION = "r2"
 """The RULINGS.md revision new games play; stored in every record."""
@@ -620,6 +620,78 @@ class TableState(State):
     _legal: list[str] | None
     _event_log: list[Event]
     _view_cache: tuple[int, JSON] | None
+    LAZY_VIEW_KEYS: ClassVar[frozenset[str]] = frozenset()
+    """The view's keys that a game computes when they are first read (:meth:`_view_part`)."""
+    _view_split: tuple[int, JSON, JSON | None] | None = None
+    _view_order: tuple[str, ...] | None = None
+
+    def _known_parts(self) -> JSON:
+        """The view's keys that are not lazy, as they stand after the events so far (those
+        that change with any move hold ``None``), built once per event (read it, never
+        change it)."""
+        split = self._view_split
+        events = len(self._event_log)
+        if split is None or split[0] != events:
+            split = self._view_split = self._split_view(events, split)
+        return split[1]
+
+    def _split_view(
+        self, events: int, last: tuple[int, JSON, JSON | None] | None
+    ) -> tuple[int, JSON, JSON | None]:
+        """``(events, the known parts, the shared parts they came from)``: by default
+        :meth:`_shared_parts` without the lazy keys (taken again only where the parts are
+        new; ``last``: the split before)."""
+        parts = self._shared_parts()
+        if last is not None and last[2] is parts:
+            return (events, last[1], parts)
+        lazy = self.LAZY_VIEW_KEYS
+        return (events, {k: v for k, v in parts.items() if k not in lazy}, parts)
+
+    def _lazy_view(self, view: LazyView, seat: int | None, moves: int) -> LazyView:
+        """``view`` (the known parts and this move's keys, ``moves`` moves played) made
+        lazy: its other keys come from :meth:`_view_part` when read, for the position it
+        was taken at.  A state that cannot be dealt again from its seed (a sampled one)
+        completes its views at once."""
+        order = self._view_order
+        if order is None:
+            order = self._view_order = tuple(self._shared_parts())
+        view._order = order
+        view._seat = seat
+        view._moves = moves
+        view._make = self._view_value
+        if self.seed is None or getattr(self, "_sampled_past", None) is not None:
+            view.complete()
+        return view
+
+    def _view_value(self, seat: int | None, key: str, moves: int) -> Any:
+        """The lazy view key ``key`` for ``seat`` as it stood after ``moves`` moves: read
+        from this state where nothing was played since, else from the game dealt again
+        and played to then (a view read after its state moved on: rare, and slow)."""
+        if moves == self._moves_played():
+            return self._view_part(seat, key)
+        then = self._then
+        if then is None or then._moves_played() != moves:
+            then = self._then = self._replayed(moves)
+        return then._view_part(seat, key)
+
+    _then: TableState | None = None
+
+    def _replayed(self, moves: int) -> TableState:
+        """This game dealt again from its seed (and deck) and played to ``moves`` moves."""
+        state = self.game.new_state(seed=self.seed, deck=self.deck)
+        assert isinstance(state, TableState)
+        for move in self.moves[:moves]:
+            state.play(move)
+        return state
+
+    def _moves_played(self) -> int:
+        """How many moves were played (``len(moves)`` without building the list)."""
+        return len(self.moves)
+
+    def _view_part(self, seat: int | None, key: str) -> Any:
+        """The value of the lazy view key ``key`` (one of :attr:`LAZY_VIEW_KEYS`) for
+        ``seat``, the state as it stands: here, a key of :meth:`_shared_parts`."""
+        return self._shared_parts()[key]
 
     def _shared_parts(self) -> JSON:
         """The view's parts that change only when an event is emitted, built once per

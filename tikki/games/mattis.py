@@ -1430,7 +1430,7 @@ class MattisState(SheddingState):
             stock_size=len(self._stock),
             move_count=len(self._hist),
         )
-        return self._lazy_view(view, seat)
+        return self._lazy_view(view, seat, len(self._hist))
 
     def _view_part(self, seat: int | None, key: str) -> Any:
         """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""

@@ -82,7 +82,7 @@ from tikki.events import (
 from tikki.games.dealing import Dealer, shuffle
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
-from tikki.views import BaseView, CardPlay
+from tikki.views import BaseView, CardPlay, LazyView
 
 DISCARD: Final = 0
 PLAY: Final = 1
@@ -1089,6 +1089,18 @@ class MueckenstichState(TableState):
         s, move = self._seats[i], self._moves[i]
         return {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}
 
+    LAZY_VIEW_KEYS: ClassVar[frozenset[str]] = frozenset(
+        (
+            "discards",
+            "hand_sizes",
+            "discard_counts",
+            "trick",
+            "voids",
+            "scoring_choice",
+            "history",
+        )
+    )
+
     def view(self, seat: Any) -> JSON:
         """What ``seat`` may know (``None``: the public view).
 
@@ -1096,48 +1108,65 @@ class MueckenstichState(TableState):
         the last trick, the score sheet) are built once per event (:meth:`_parts`), the
         trick's cards once per card and the voids once per change (:meth:`_memo`), and
         shared between successive views, as the history's entries are: read a view,
-        never change it.
+        never change it.  The discards, the hand sizes, the trick, the voids, the
+        scoring choice and the history are built when first read
+        (:class:`tikki.views.LazyView`).
         """
         if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
             self._check_seat(seat)
-        parts = self._shared_parts()
-        memo = self._memo()
+        known = self._known_parts()
         to_act = None if self._phase == OVER else self._to_act
-        view: JSON = parts.copy()  # the keys in order; set what changes with any move
-        view["seat"] = seat
-        view["to_act"] = to_act
-        if seat is not None:
-            view["hand"] = list(map(_TEXT_OF, self._hands[seat]))
-            view["legal_moves"] = self.legal_moves() if seat == to_act else []
+        view = LazyView(
+            known,
+            seat=seat,
+            to_act=to_act,
+            hand=list(map(_TEXT_OF, self._hands[seat])) if seat is not None else [],
+            legal_moves=self.legal_moves() if seat is not None and seat == to_act else [],
+            leader=self._leader,
+            led=_COLOUR_OR_NONE[self._led],
+            trump=_COLOUR_OR_NONE[self._trump],
+            naming_trump=self._pending,
+            doubled=_COLOUR_OR_NONE[self._doubled],
+            dropped=_COLOUR_OR_NONE[self._dropped],
+        )
+        return self._lazy_view(view, seat, len(self._moves))
+
+    def _view_part(self, seat: int | None, key: str) -> Any:
+        """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""
+        if key == "history":
+            return history_of(self, seat, len(self._moves), CARD_TEXT)
+        if key == "trick":
+            memo = self._memo()
+            trick, made = self._trick, memo[1]
+            if memo[0] is not trick or len(made) > len(trick):
+                memo[0] = trick
+                made = memo[1] = []
+            for k in range(len(made), len(trick)):
+                s, c = trick[k]
+                made.append({"seat": s, "card": CARD_TEXT[c]})
+            return made[:]
+        if key == "hand_sizes":
+            return list(map(len, self._hands))
+        if key == "discards":
+            if seat is None:
+                return []
             discards = self._discards[seat]
-            view["discards"] = list(map(_TEXT_OF, sorted(discards))) if discards else []
-        else:
-            view["hand"] = []
-            view["legal_moves"] = []
-            view["discards"] = []
-        view["leader"] = self._leader
-        view["hand_sizes"] = list(map(len, self._hands))
-        view["discard_counts"] = list(map(len, self._discards))
-        trick, made = self._trick, memo[1]
-        if memo[0] is not trick or len(made) > len(trick):
-            memo[0] = trick
-            made = memo[1] = []
-        for k in range(len(made), len(trick)):
-            s, c = trick[k]
-            made.append({"seat": s, "card": CARD_TEXT[c]})
-        view["trick"] = made[:]
-        view["led"] = _COLOUR_OR_NONE[self._led]
-        view["trump"] = _COLOUR_OR_NONE[self._trump]
-        view["naming_trump"] = self._pending
-        if memo[2] != self._voids:
-            memo[2] = self._voids[:]
-            memo[3] = [list(_VOID_TEXTS[v]) for v in self._voids]
-        view["voids"] = memo[3][:]
-        view["doubled"] = _COLOUR_OR_NONE[self._doubled]
-        view["dropped"] = _COLOUR_OR_NONE[self._dropped]
-        view["scoring_choice"] = None if self._phase != SCORE else self._scoring_choice(seat)
-        view["history"] = history_of(self, seat, len(self._moves), CARD_TEXT)
-        return view
+            return list(map(_TEXT_OF, sorted(discards))) if discards else []
+        if key == "discard_counts":
+            return list(map(len, self._discards))
+        if key == "voids":
+            memo = self._memo()
+            if memo[2] != self._voids:
+                memo[2] = self._voids[:]
+                memo[3] = [list(_VOID_TEXTS[v]) for v in self._voids]
+            return memo[3][:]
+        if key == "scoring_choice":
+            return None if self._phase != SCORE else self._scoring_choice(seat)
+        return super()._view_part(seat, key)
+
+    def _moves_played(self) -> int:
+        """How many moves were played."""
+        return len(self._moves)
 
     def _memo(self) -> list[Any]:
         """What successive views share besides :meth:`_parts`: the trick it was built

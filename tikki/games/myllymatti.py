@@ -81,7 +81,7 @@ from tikki.games.shedding import (
 )
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
-from tikki.views import SheddingView
+from tikki.views import LazyView, SheddingView
 
 COLLECT: Final = 0
 SHED: Final = 1
@@ -767,31 +767,74 @@ class MyllymattiState(SheddingState):
             ]
         return entry
 
+    LAZY_VIEW_KEYS: ClassVar[frozenset[str]] = frozenset(
+        ("hand_sizes", "piles", "hands", "trick", "last_trick", "fallen", "out_order", "history")
+    )
+
     def view(self, seat: Any) -> JSON:
         """What ``seat`` may know (``None``: the public view).
 
         The parts that change only when an event is emitted (piles, fallen cards, the
         last trick, the out order, …) are built once per event (:meth:`_parts`) and
         shared between successive views, as the history's entries are: read a view,
-        never change it.
+        never change it.  The hand sizes, the piles, the hands, the tricks, the fallen
+        cards, the out order and the history are built when first read
+        (:class:`tikki.views.LazyView`).
         """
-        self._check_seat(seat)
-        parts = self._shared_parts()
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
+            self._check_seat(seat)
+        known = self._known_parts()
         to_act = None if self._phase == OVER else self._to_act
+        view = LazyView(
+            known,
+            seat=seat,
+            to_act=to_act,
+            hand=self._hand_texts(seat, self._trump >= 0)[:] if seat is not None else [],
+            legal_moves=self.legal_moves() if seat is not None and seat == to_act else [],
+            stock_size=len(self._stock),
+            move_count=len(self._hist),
+        )
+        return self._lazy_view(view, seat, len(self._hist))
+
+    def _view_part(self, seat: int | None, key: str) -> Any:
+        """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""
+        if key == "history":
+            return self.history(seat)
+        if key == "trick":
+            return self._trick_view()
+        if key == "hand_sizes":
+            return list(map(len, self._hands))
+        if key == "hands":
+            public = self._trump >= 0
+            return [self._hand_texts(s, public) for s in range(self._n)] if public else None
+        return super()._view_part(seat, key)
+
+    def _split_view(
+        self, events: int, last: tuple[int, JSON, JSON | None] | None
+    ) -> tuple[int, JSON, JSON | None]:
+        """The view's known parts after ``events`` events (:meth:`_parts`' keys that are
+        not lazy, in their order), built without the lazy ones."""
         public = self._trump >= 0
-        hands = self._hands
-        view: JSON = parts.copy()  # the keys in order; set what changes with any move
-        view["seat"] = seat
-        view["to_act"] = to_act
-        view["hand"] = self._hand_texts(seat, public)[:] if seat is not None else []
-        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
-        view["hand_sizes"] = list(map(len, hands))
-        view["stock_size"] = len(self._stock)
-        view["hands"] = [self._hand_texts(s, public) for s in range(self._n)] if public else None
-        view["trick"] = self._trick_view()
-        view["move_count"] = len(self._hist)
-        view["history"] = self.history(seat)
-        return view
+        known: JSON = {
+            "game": self.game.name,
+            "players": self._n,
+            "options": self.game.options,
+            "seat": None,
+            "phase": PHASE_NAMES[self._phase],
+            "to_act": None,
+            "hand": None,
+            "legal_moves": None,
+            "stock_size": None,
+            "aside_owner": None if self._aside_owner < 0 else self._aside_owner,
+            "aside_card": CARD_TEXT[self._aside] if public and self._aside >= 0 else None,
+            "trump": SUITS[self._trump] if public else None,
+            "last_winner": None if self._last_winner < 0 else self._last_winner,
+            "loser": None if self._loser < 0 else self._loser,
+            "abandoned": self.abandoned,
+            "move_count": None,
+            "max_moves": self._max_moves,
+        }
+        return (events, known, None)
 
     def _hand_texts(self, seat: int, public: bool) -> list[str]:
         """The texts of ``seat``'s hand in view order, converted again only when it

@@ -242,6 +242,10 @@ class SheddingState(TableState):
         own ``_trick``: an attribute of one type in a compiled base and its subclasses)."""
         raise NotImplementedError
 
+    def _moves_played(self) -> int:
+        """How many moves were played."""
+        return len(self._hist)
+
     def history(self, seat: Any) -> list[JSON]:
         """Every move with its seat and events (:meth:`_entry`, then the events of
         ``_event_log``)."""
