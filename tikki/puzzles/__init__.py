@@ -1,9 +1,10 @@
 """Puzzles: positions where exactly one move is proven to escape, from the seat's view.
 
 **Where they come from.**  :func:`build` plays seeded games between bots of several
-levels (:data:`LEVELS`) and looks at every decision in the game's exact-endgame phase
-(its ``bots.endgame_phase``) with at most ``cards`` cards in the hands and a choice of
-moves.  The position is the deciding seat's *view*, nothing more.
+levels (:data:`LEVELS`; :data:`POINTS_LEVELS` for a game scored in points) and looks at
+every decision in the game's exact-endgame phase (its ``bots.endgame_phase``) with at
+most ``cards`` cards in the hands and a choice of moves.  The position is the deciding
+seat's *view*, nothing more.
 
 **The proof.**  :func:`worlds` enumerates every state consistent with that view: it walks
 every path of the game's own determinizer (``Game.sampler``), answering each of its
@@ -59,6 +60,10 @@ MOST_PATHS = 5040
 """The most determinizer paths walked to enumerate a view's worlds."""
 LEVELS = ("random", "heuristic", "ismcts:iterations=20")
 """The bots whose games the positions come from (seats take them in turn)."""
+POINTS_LEVELS = ("random", "heuristic")
+"""The same for a game scored in points: its matches are long and a searching bot's
+playouts play them out, so its games come from the two quick bots (a random seat's
+sloughs also leave voids, and so views with fewer worlds to prove)."""
 SIGMA = 25 / 3
 """The starting uncertainty of a puzzle's rating (OpenSkill's default)."""
 VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
@@ -327,7 +332,8 @@ def build(
     seen: set[str] = set(skip)
     index = tried = 0
     while len(puzzles) < count and index < 50 * count + 20:
-        specs = [LEVELS[(index + s) % len(LEVELS)] for s in range(game.players)]
+        levels = POINTS_LEVELS if kind_of(game) == "points" else LEVELS
+        specs = [levels[(index + s) % len(levels)] for s in range(game.players)]
         gseed = game_seed(game.name, seed, index)
         for number, state in _positions(game, gseed, specs, cards):
             view = state.view(state.current_player)
@@ -486,6 +492,7 @@ __all__ = [
     "FORMAT",
     "LEVELS",
     "NODES",
+    "POINTS_LEVELS",
     "VERSION",
     "Built",
     "NotEnumerable",

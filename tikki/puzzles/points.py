@@ -102,6 +102,38 @@ def _sub_multisets(
             yield ([(card, take)] if take else []) + more
 
 
+def _count_hand(counts: Sequence[tuple[int, int]], size: int, mask: int) -> int:
+    """How many ways to take ``size`` cards of the allowed colours from ``counts``
+    (identical cards are one card): a product of polynomials, kept to degree ``size``."""
+    ways = [1] + [0] * size
+    for card, have in counts:
+        if not mask >> (card >> 4) & 1:
+            continue
+        top = min(have, size)
+        ways = [sum(ways[n - k] for k in range(min(top, n) + 1)) for n in range(size + 1)]
+    return ways[size]
+
+
+def count_worlds(pool: Sequence[int], hands: Sequence[tuple[int, int]], most: int) -> int:
+    """How many worlds :func:`hand_worlds` would list for ``pool`` dealt into ``hands``
+    (``(size, allowed colour mask)``), counted without listing them; once past ``most``
+    the count stops early and returns some number above ``most``."""
+
+    def count(i: int, left: Counter[int], cap: int) -> int:
+        size, mask = hands[i]
+        items = sorted(left.items())
+        if i == len(hands) - 1:
+            return _count_hand(items, size, mask)
+        total = 0
+        for pick in _sub_multisets(items, size, mask):
+            total += count(i + 1, left - Counter(dict(pick)), cap - total)
+            if total > cap:
+                break
+        return total
+
+    return count(0, Counter(pool), most) if hands else 1
+
+
 def hand_worlds(game: Game, view: Mapping[str, Any], most: int = MOST_WORLDS) -> list[State]:
     """Every way the cards hidden from the seat may lie in the other hands (see the
     module), as states; raises :class:`TooMany` past ``most``, :class:`RulesError` for a
@@ -110,6 +142,8 @@ def hand_worlds(game: Game, view: Mapping[str, Any], most: int = MOST_WORLDS) ->
     parts = tactics(game.name)
     template, pool, places = parts.hidden_places(cast(Any, game), view, seat)
     hands = places[0:-1:2]
+    if count_worlds(pool, hands, most) > most:
+        raise TooMany
     found: list[list[list[int]]] = []
 
     def fill(i: int, left: Counter[int], dealt: list[list[int]]) -> None:
