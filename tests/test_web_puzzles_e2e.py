@@ -7,6 +7,7 @@ like tests/test_web_e2e.py without Chromium (never under ``CI=true``)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import pytest
@@ -75,6 +76,8 @@ def test_daily_puzzle_right_and_wrong(
         watch = Watch(page)
         page.goto(f"{server.url}/puzzles?lang={lang}")
         puzzle = shown_puzzle(page)
+        title = page.locator("#puzzle-title").inner_text()
+        assert not re.search(r"\d{4}-\d\d-\d\d", title), title  # the day in the page's words
         if right:
             shot(page, f"puzzles-daily-{device}-{lang}")
         wrong = next(str(m) for m in puzzle.view["legal_moves"] if m != puzzle.answer[0])

@@ -15,7 +15,7 @@ import { _, acceptLanguage, languageSwitcher, translatePage } from "./i18n.js";
 import { buttonLabel, classify, moveChips, moveForSelection } from "./moves.js";
 import { loaded, ready, rendererOf } from "./renderers.js";
 import { renderSeats } from "./replay/seats.js";
-import { signed } from "./words.js";
+import { dateText, signed } from "./words.js";
 
 /**
  * @typedef {object} Shown A puzzle before the attempt (GET /api/puzzles/…).
@@ -112,7 +112,7 @@ function draw() {
   const ctx = { names: who, plainNames: who, mySeat: p.seat, legal, outcome: null, memoryAids: false };
   const tableView = R.tableView ? R.tableView(p.view, ctx) : p.view;
   const title = GAMES[p.game]?.title ?? p.game;
-  $("#puzzle-title").textContent = p.date ? _("Today's puzzle · {date}", { date: p.date }) : _("Puzzle {id}", { id: p.id });
+  $("#puzzle-title").textContent = p.date ? _("Today's puzzle · {date}", { date: dateText(p.date) }) : _("Puzzle {id}", { id: p.id });
   $("#puzzle-task").textContent = task(p, title);
   $("#step-count").textContent = p.moves > 1 ? _("Move {k} of {n}", { k: Math.min((p.step ?? 0) + 1, p.moves), n: p.moves }) : "";
   $("#puzzle-rated").textContent = p.rated
