@@ -118,7 +118,7 @@ from tikki.games.shedding import (
 )
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
-from tikki.views import LazyView, SheddingView
+from tikki.views import SheddingView
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -1395,10 +1395,6 @@ class MattisState(SheddingState):
             out.append(kept[1])
         return out
 
-    LAZY_VIEW_KEYS: ClassVar[frozenset[str]] = frozenset(
-        ("hand_sizes", "shown_in_hand", "hands", "trick", "dreck", "history", "facts", "draws")
-    )
-
     def view(self, seat: Any) -> JSON:
         """What ``seat`` may know (``None``: the public view).
 
@@ -1406,62 +1402,46 @@ class MattisState(SheddingState):
         and trump, piles, fallen cards, the last trick, the out order, the dreck's
         public part, …) are built once per event (:meth:`_parts`) and shared between
         successive views, as are the history's entries and the facts and draws while
-        they did not grow: read a view, never change it.  The hand sizes, the hands, the
-        trick, the dreck, the history, the facts and the draws are built when first read
-        (:class:`tikki.views.LazyView`).
+        they did not grow: read a view, never change it.
         """
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
+        n = self._n
+        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
             self._check_seat(seat)
-        known = self._known_parts()
+        parts = self._shared_parts()
+        cache = self._texts_cache()
+        collect = self._phase == COLLECT
         to_act = None if self._phase == OVER else self._to_act
+        view: JSON = parts.copy()  # the keys in order; set what changes with any move
+        view["seat"] = seat
+        view["to_act"] = to_act
         if seat is not None:
             h = self._hands[seat]
-            cards = sorted(h, key=_PHASE1_POS.__getitem__) if self._phase == COLLECT else sorted(h)
-            hand = list(map(_text, cards))
-            legal = self.legal_moves() if seat == to_act else []
+            cards = sorted(h, key=_PHASE1_POS.__getitem__) if collect else sorted(h)
+            view["hand"] = list(map(_text, cards))
+            view["legal_moves"] = self.legal_moves() if seat == to_act else []
         else:
-            hand, legal = [], []
-        view = LazyView(
-            known,
-            seat=seat,
-            to_act=to_act,
-            hand=hand,
-            legal_moves=legal,
-            stock_size=len(self._stock),
-            move_count=len(self._hist),
+            view["hand"] = []
+            view["legal_moves"] = []
+        view["hand_sizes"] = list(map(len, self._hands))
+        view["stock_size"] = len(self._stock)
+        view["shown_in_hand"] = (
+            collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
         )
-        return self._lazy_view(view, seat, len(self._hist))
-
-    def _view_part(self, seat: int | None, key: str) -> Any:
-        """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""
-        n, collect = self._n, self._phase == COLLECT
-        if key == "history":
-            return history_of(self, seat, len(self._hist), CARD_TEXT)
-        if key == "trick":
-            return self._trick_view()
-        if key == "hand_sizes":
-            return list(map(len, self._hands))
-        if key == "hands":
-            return None if collect else self._known_hands(seat)
-        if key == "shown_in_hand":
-            return collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
-        if key == "dreck":
-            dreck = self._shared_parts()["dreck"]
-            if dreck is None:
-                return None
-            return {
+        view["hands"] = None if collect else self._known_hands(seat)
+        view["trick"] = self._trick_view()
+        dreck = parts["dreck"]
+        if dreck is not None:
+            view["dreck"] = {
                 "cards": dreck["cards"],
                 "given": dreck["given"],
                 "received": dreck["received"],
                 "mine": list(map(_text, self._secret[seat])) if seat is not None else [],
             }
-        if key == "facts":
-            cache = self._texts_cache()
-            return _kept(cache[n + 3], cache[n + 1], self._facts, _fact_json)
-        if key == "draws":
-            cache = self._texts_cache()
-            return _kept(cache[n + 4], cache[n + 2], self._draws, list)
-        return super()._view_part(seat, key)
+        view["move_count"] = len(self._hist)
+        view["history"] = history_of(self, seat, len(self._hist), CARD_TEXT)
+        view["facts"] = _kept(cache[n + 3], cache[n + 1], self._facts, _fact_json)
+        view["draws"] = _kept(cache[n + 4], cache[n + 2], self._draws, list)
+        return view
 
     def _texts_cache(self) -> list[list[Any]]:
         """The texts built for earlier views: per pile, then the fallen cards, the facts
