@@ -77,6 +77,10 @@ def test_daily_puzzle_right_and_wrong(
         page.goto(f"{server.url}/puzzles?lang={lang}")
         puzzle = shown_puzzle(page)
         title = page.locator("#puzzle-title").inner_text()
+        mine = page.locator("#seats .seat.mine").bounding_box()  # the solver's seat in view
+        assert (
+            mine is not None and mine["x"] + mine["width"] <= (PHONE if phone else DESKTOP)["width"]
+        )
         assert not re.search(r"\d{4}-\d\d-\d\d", title), title  # the day in the page's words
         if right:
             shot(page, f"puzzles-daily-{device}-{lang}")

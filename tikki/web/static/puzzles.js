@@ -122,10 +122,21 @@ function draw() {
       : _("Not rated: sign in to have a puzzle rating.");
   $("#puzzle").classList.toggle("done", pz.done);
   renderSeats(p.view, R, ctx, who, p.players);
+  showMySeat();
   $("#centre").innerHTML = R.centre(tableView, ctx);
   drawHand(p, legal);
   document.body.dataset.puzzle = p.id;
   document.body.dataset.step = String(p.step ?? 0);
+}
+
+/** Scroll the seats' row (a phone's is narrower than the seats) so that the solver's own
+ * seat is in view: it is often the last. */
+function showMySeat() {
+  const row = $("#seats");
+  const mine = row.querySelector(".seat.mine");
+  if (!mine) return;
+  const past = mine.getBoundingClientRect().right - row.getBoundingClientRect().right;
+  if (past > 0) row.scrollLeft += past;
 }
 
 /**
