@@ -363,3 +363,56 @@ def test_a_step_attempt_refused_in_words_and_nothing_rated(
         )
     assert anna.get("/api/puzzles/me").json()["rating"] is None
     assert anna.get(f"/api/puzzles/{puzzle.id}").json()["rated"]
+
+
+def hidden_line_set(tmp_path: Path) -> tuple[cat.Catalogue, list[str], list[str]]:
+    """A made-up Mattis puzzle of two steps at an early position (cards hidden from the
+    seat): the second step's explanation and an unknown field name cards hidden from the
+    seat at each step; the first step's explanation names none."""
+    game = load("mattis", 3)
+    state = game.new_state(seed=5)
+    for _ in range(3):
+        state.play(state.legal_moves()[0])
+    seat = state.current_player
+    assert seat is not None
+    first = state.view(seat)
+    hidden = list(state.reveal()["hidden"][str(seat)])
+    a0 = str(first["legal_moves"][-1])
+    state.play(a0)
+    replies = []
+    while state.current_player != seat:
+        move = state.legal_moves()[0]
+        replies.append([state.current_player, move])
+        state.play(move)
+    second = state.view(seat)
+    later = list(state.reveal()["hidden"][str(seat)])
+    assert replies and later
+    a1 = str(second["legal_moves"][-1])
+    text = f"{a1} escapes: {' '.join(later)} lie with the others."
+    step = {"view": second, "replies": replies, "move_number": 9, "worlds": 9, "values": {},
+            "themes": [], "explanation": {"en": text, "fi": text, "de": text},
+            "future_field": {"cards": later}}  # fmt: skip
+    plain = {"en": f"{a0} escapes.", "fi": f"{a0} escapes.", "de": f"{a0} escapes."}
+    stored = {"id": puzzle_id(game, first), "seat": seat, "view": first, "answer": [a0, a1],
+              "explanation": plain, "themes": ["several-moves"], "worlds": 9, "values": {},
+              "rating": {"mu": 27.0, "sigma": 8.333}, "steps": [step]}  # fmt: skip
+    document = {"format": "tikki-puzzles", "version": 1, "game": "mattis", "players": 3,
+                "rules": game.rules, "options": game.options, "puzzles": [stored]}  # fmt: skip
+    path = tmp_path / "mattis.json.gz"
+    path.write_bytes(gzip.compress(json.dumps(document).encode()))
+    return cat.load([path]), hidden, later
+
+
+def test_no_step_shows_what_its_seat_cannot_see(
+    app_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found, hidden, later = hidden_line_set(tmp_path)
+    monkeypatch.setattr(routes, "catalogue", lambda: found)
+    (puzzle,) = found.by_id.values()
+    sent = app_client.get(f"/api/puzzles/{puzzle.id}").json()
+    assert not shown(sent, hidden) and "future_field" not in json.dumps(sent)
+    step = attempt(app_client, puzzle.id, [puzzle.answer[0]]).json()
+    assert step["final"] is False and step["view"] == puzzle.stored["steps"][0]["view"]
+    assert not shown(step, later) and "future_field" not in json.dumps(step)
+    done = attempt(app_client, puzzle.id, list(puzzle.answer)).json()
+    assert done["right"] and set(later) <= shown(done, later)  # the test can fail
