@@ -223,7 +223,9 @@ function showStep(v) {
   const box = $("#puzzle-step");
   box.hidden = false;
   const right = $("#step-right");
-  right.innerHTML = `<strong>${esc(_("Right!"))}</strong> ${withChips(v.explanation)}`;
+  const played = pz.chosen[v.step - 1] ?? "";
+  const why = `<details class="step-why"><summary>${esc(_("Why it was right"))}</summary>${withChips(v.explanation)}</details>`;
+  right.innerHTML = `<strong>${esc(_("Right!"))}</strong> ${moveChips(played)}${why}`;
   right.dataset.text = v.explanation;
   const list = $("#step-replies");
   list.innerHTML = v.replies.length
