@@ -506,3 +506,80 @@ def test_no_round_or_table_seats_a_withdrawn_entrant(db_url: str) -> None:
         assert found.row.round == 0 and found.games == [] and found.byes == []
         assert store.add_round(tid, 0, [bots], [], moment)
         assert [g.seats for g in store.load(tid).games] == [tuple(bots)]
+
+
+def test_turn_timers_take_the_tables_forms(tmp_path: Path) -> None:
+    """A tournament's ``turn_timer`` takes what a table's and a challenge's take: whole
+    seconds (what the web form sends), ``"24h"``, ``"correspondence"`` and no timer
+    (null); anything else is a 400 ``bad_timer`` in words, in the asker's language,
+    naming the allowed values, and nothing is created."""
+    with client(tmp_path) as guest:
+        base = {"name": "Cup", "game": "mattis", "players": 3, "rounds": 3, "starts": soon(60)}
+        anna, ben = person(guest, "Anna"), person(guest, "Ben")
+        made = {}
+        for who, timer in ((anna, "24h"), (anna, "correspondence"), (anna, None),
+                           (ben, 120), (ben, 172800)):  # fmt: skip
+            r = post(who, "", {**base, "turn_timer": timer})
+            assert r.status_code == 201, r.text
+            made[str(timer)] = r.json()["turn_timer"]
+        assert made == {"24h": 86400, "correspondence": 86400, "None": None,
+                        "120": 120, "172800": 172800}  # fmt: skip
+        messages = set()
+        for lang in ("en", "fi", "de"):
+            status, code, message = error_of(post(ben, "", {**base, "turn_timer": "5h"}, lang))
+            assert (status, code) == (400, "bad_timer") and "'24h'" in message, message
+            assert "valid integer" not in message
+            messages.add(message)
+        assert len(messages) == 3
+        assert error_of(post(ben, "", {**base, "turn_timer": 45}))[:2] == (400, "bad_timer")
+        assert len(guest.get("/api/tournaments").json()["tournaments"]) == 5
+
+
+def test_an_arena_refuses_hours_a_move(tmp_path: Path) -> None:
+    """An arena lasts minutes: hours a move (a correspondence timer) is refused with a
+    400 in words in the asker's language, nothing created; a Swiss tournament takes it."""
+    with client(tmp_path) as guest:
+        anna = person(guest, "Anna")
+        arena = {"name": "Blitz", "game": "mattis", "kind": "arena", "minutes": 30,
+                 "starts": soon(60)}  # fmt: skip
+        messages = set()
+        for timer in ("24h", 43200, "correspondence"):
+            for lang in ("en", "fi", "de"):
+                r = post(anna, "", {**arena, "turn_timer": timer}, lang)
+                status, code, message = error_of(r)
+                assert (status, code) == (400, "bad_timer"), message
+                messages.add(message)
+        assert len(messages) == 3
+        assert guest.get("/api/tournaments").json()["tournaments"] == []
+        assert post(anna, "", {**arena, "turn_timer": 120}).status_code == 201
+
+
+def test_the_detail_names_the_games_options(tmp_path: Path) -> None:
+    """A tournament's detail returns its game's variant and options as created."""
+    with client(tmp_path) as guest:
+        anna = person(guest, "Anna")
+        body = {"name": "Cup", "game": "mueckenstich", "players": 3, "rounds": 2,
+                "starts": soon(60), "options": {"rounds": 1}}  # fmt: skip
+        r = post(anna, "", body)
+        assert r.status_code == 201, r.text
+        shown = detail(guest, r.json()["id"])
+        assert shown["options"] == {"rounds": 1}
+        assert shown["variant"] is None
+
+
+def test_tournaments_starting_together_are_listed_by_id(tmp_path: Path) -> None:
+    """Tournaments with the same start are listed in a fixed order: the start, then
+    the id."""
+    with client(tmp_path) as guest:
+        starts = soon(120)
+        base = {"name": "Cup", "game": "mattis", "players": 3, "rounds": 3, "starts": starts}
+        for name in ("Anna", "Ben"):
+            who = person(guest, name)
+            for _ in range(3):
+                assert post(who, "", base).status_code == 201
+        later = person(guest, "Cecilia")
+        assert post(later, "", {**base, "starts": soon(600)}).status_code == 201
+        listed = guest.get("/api/tournaments").json()["tournaments"]
+        assert listed[0]["starts"] > listed[1]["starts"]
+        same = [t["id"] for t in listed[1:]]
+        assert len(same) == 6 and same == sorted(same)

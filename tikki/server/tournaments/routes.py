@@ -27,6 +27,7 @@ from tikki.server.errors import STATUS, ApiError
 from tikki.server.quota import RateLimiter
 from tikki.server.routes.common import client_address
 from tikki.server.tables import NewTable
+from tikki.server.tables.correspondence import is_correspondence
 from tikki.server.tables.creation import check_game
 from tikki.server.tables.timers import parse_timer
 from tikki.server.tournaments.runner import table_of
@@ -63,7 +64,10 @@ STATUS.update(
 
 TOURNAMENT_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
-    400: {"model": schemas.ErrorBody, "description": "bad_tournament, bad_options, bad_bot"},
+    400: {
+        "model": schemas.ErrorBody,
+        "description": "bad_tournament, bad_options, bad_timer, bad_bot",
+    },
     403: {"model": schemas.ErrorBody, "description": "csrf; not_yours: not your tournament"},
     404: {"model": schemas.ErrorBody, "description": "unknown_tournament"},
     409: {
@@ -92,7 +96,13 @@ class NewTournament(BaseModel):
     minutes: int | None = Field(None, ge=5, le=240, description="an arena's length")
     starts: datetime | None = Field(None, description="the start (UTC); none: in 5 minutes")
     cap: int = Field(16, ge=3, le=MAX_CAP)
-    turn_timer: int = Field(60, description="each turn's seconds: 30, 60 or 120")
+    turn_timer: int | str | None = Field(
+        60,
+        description="as a table's: seconds each turn (30, 60 or 120), null or 'off' (no "
+        "timer); or hours a move (a Swiss tournament only): '12h', '24h', '48h', '72h' or "
+        "'correspondence' (else 400 bad_timer)",
+        examples=[60, "24h"],
+    )
 
 
 class Bots(BaseModel):
@@ -158,8 +168,14 @@ def _check(body: NewTournament, min_timer: int) -> tuple[datetime, dict[str, Any
         on_timeout="bot", rated=True,
     )  # fmt: skip
     check_game(wanted)
-    parse_timer(body.turn_timer, "bot", min_timer)
-    settings = {"variant": body.variant, "options": body.options, "turn_timer": body.turn_timer}
+    timer, _on_timeout = parse_timer(body.turn_timer, "bot", min_timer)
+    if body.kind == "arena" and is_correspondence(timer):
+        raise ApiError(
+            "bad_timer",
+            _("an arena lasts minutes: its turn timer cannot be hours a move (a Swiss "
+              "tournament may have one)"),
+        )  # fmt: skip
+    settings = {"variant": body.variant, "options": body.options, "turn_timer": timer}
     return starts, settings
 
 
@@ -365,6 +381,7 @@ async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> d
     return {
         "id": row.id, "name": row.name, "kind": row.kind, "game": row.game,
         "players": row.players, "variant": row.settings.get("variant"),
+        "options": dict(row.settings.get("options") or {}),
         "turn_timer": row.settings.get("turn_timer"), "rounds": row.rounds,
         "minutes": row.minutes, "cap": row.cap, "starts": iso(row.starts),
         "ends": iso(row.starts + timedelta(minutes=row.minutes)) if row.minutes else None,

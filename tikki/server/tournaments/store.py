@@ -131,7 +131,8 @@ class Tournaments:
             )
 
     def listing(self, limit: int) -> list[dict[str, Any]]:
-        """The newest tournaments, those not over first, with their entrant counts."""
+        """The newest tournaments, those not over first, with their entrant counts (those
+        starting together in the order of their ids)."""
         counts = (
             select(EntrantRow.tournament_id, func.count().label("n"))
             .group_by(EntrantRow.tournament_id)
@@ -140,7 +141,9 @@ class Tournaments:
         query = (
             select(TournamentRow, func.coalesce(counts.c.n, 0))
             .outerjoin(counts, counts.c.tournament_id == TournamentRow.id)
-            .order_by(TournamentRow.status.in_(LIVE).desc(), TournamentRow.starts.desc())
+            .order_by(
+                TournamentRow.status.in_(LIVE).desc(), TournamentRow.starts.desc(), TournamentRow.id
+            )
             .limit(limit)
         )
         with Session(self.engine) as session:
@@ -415,7 +418,7 @@ class Tournaments:
                 select(TournamentRow)
                 .join(EntrantRow, EntrantRow.tournament_id == TournamentRow.id)
                 .where(EntrantRow.account_id == account_id)
-                .order_by(TournamentRow.starts.desc())
+                .order_by(TournamentRow.starts.desc(), TournamentRow.id)
                 .limit(50)
             )
             return [_public(r) for r in rows]
