@@ -742,11 +742,36 @@ class MattisState(SheddingState):
     # --- legality -----------------------------------------------------------------------
 
     def _generate(self) -> list[str]:
-        phase = self._phase
-        if phase == SHED:
-            return self._generate_shed(self._hands[self._to_act])
-        if phase == OVER:
-            return []
+        """The legal moves: phase 2's (most moves, the hottest path of playouts through the
+        text API) here, :meth:`_shed_masks` written out straight into texts; phase 1's by
+        :meth:`_generate_collect`."""
+        if self._phase != SHED:
+            return self._generate_collect() if self._phase == COLLECT else []
+        held = self._held[self._to_act]  # the hand as a bit mask
+        links = held & (held >> 1) & _NOT_ACES
+        plays = self._plays
+        if not plays:
+            moves = [CARD_TEXT[c] for c in self._hands[self._to_act]]
+            if links:
+                _run_texts(moves, links, links & (links >> 1) if self._max_seq >= 3 else 0)
+            return moves
+        top: list[int] = plays[-1][1]
+        beat = _BEAT[self._trump][top[-1]]
+        singles = held & beat
+        threes = links & (links >> 1) if links and self._max_seq >= 3 else 0
+        if threes:
+            threes &= beat | _SUIT_MASK[SUIT_OF[top[0]]] if len(top) == 2 else beat
+        key = threes << 52 | singles
+        reply = _REPLY_MEMO.get(key)
+        if reply is None:
+            reply = _reply_texts(singles, threes)
+            if len(_REPLY_MEMO) >= _RUNS_MEMO_SIZE:
+                _REPLY_MEMO.clear()
+            _REPLY_MEMO[key] = reply
+        return reply
+
+    def _generate_collect(self) -> list[str]:
+        """Phase 1's legal moves (:meth:`_collect_options`, :meth:`_slough_options`)."""
         hand = self._hands[self._to_act]
         keys: list[int] = []  # loops, not comprehensions: a hot path of playouts
         if self._lap_left:  # _slough_options(), written out
@@ -774,32 +799,6 @@ class MattisState(SheddingState):
             moves.append(_P1_TEXT[k])
         if stock:
             moves.append("stock")
-        return moves
-
-    def _generate_shed(self, hand: list[int]) -> list[str]:
-        """Phase 2's legal moves: :meth:`_shed_masks` written out, straight into texts
-        (the hottest path of playouts through the text API)."""
-        held = self._held[self._to_act]  # ``hand`` as a bit mask
-        links = held & (held >> 1) & _NOT_ACES
-        plays = self._plays
-        if not plays:
-            moves = [CARD_TEXT[c] for c in hand]
-            if links:
-                _run_texts(moves, links, links & (links >> 1) if self._max_seq >= 3 else 0)
-            return moves
-        top: list[int] = plays[-1][1]
-        beat = _BEAT[self._trump][top[-1]]
-        singles = held & beat
-        threes = links & (links >> 1) if links and self._max_seq >= 3 else 0
-        if threes:
-            threes &= beat | _SUIT_MASK[SUIT_OF[top[0]]] if len(top) == 2 else beat
-        key = threes << 52 | singles
-        moves = _REPLY_MEMO.get(key)
-        if moves is None:
-            moves = _reply_texts(singles, threes)
-            if len(_REPLY_MEMO) >= _RUNS_MEMO_SIZE:
-                _REPLY_MEMO.clear()
-            _REPLY_MEMO[key] = moves
         return moves
 
     def _collect_options(self, hand: list[int]) -> tuple[list[int], bool]:
