@@ -199,6 +199,23 @@ def test_a_puzzle_of_several_moves_builds_and_checks(tmp_path: Path) -> None:
     _no_leak_in_later_steps(replayed, three)  # the leak checker at every step
 
 
+def test_steps_one_builds_every_puzzle_as_one_move(tmp_path: Path) -> None:
+    """``--steps 1`` builds what the sets' first seeds were built as: the same puzzles,
+    each one move (the first step of a line is its whole puzzle); ``--steps 0`` is refused
+    in words."""
+    lines = _line_build()
+    path = tmp_path / "one.json.gz"
+    args = ["puzzles", "build", "myllymatti", "-n", "2", "--seed", str(LINE_SEED)]
+    made = runner.invoke(app, [*args, "--steps", "1", "--out", str(path)])
+    assert made.exit_code == 0, made.output
+    ones = puzzles.read(path)["puzzles"]
+    assert [p["id"] for p in ones] == [p["id"] for p in lines.document["puzzles"]]
+    assert all("steps" not in p and len(p["answer"]) == 1 for p in ones)
+    assert ones[1]["answer"][0] == lines.document["puzzles"][1]["answer"][0]
+    refused = runner.invoke(app, [*args, "--steps", "0", "--out", str(path)])
+    assert refused.exit_code != 0 and "--steps is 1 or more, not 0" in refused.output
+
+
 def test_check_catches_a_tampered_later_step() -> None:
     built = _line_build()
     game = load("myllymatti", built.document["players"])

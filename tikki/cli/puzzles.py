@@ -44,6 +44,14 @@ def build_command(
             "--append", help="add the new puzzles to the --out file's (skipping those it has)"
         ),
     ] = False,
+    steps: Annotated[
+        int,
+        typer.Option(
+            "--steps",
+            help="the most moves a puzzle takes (1: one move each, as the shipped sets'"
+            " seeds 1-50 were built)",
+        ),
+    ] = puzzles.line.MOST_STEPS,
     lang: LangOption = None,
 ) -> None:
     """Build puzzles from seeded bot games: positions where, over every way the hidden
@@ -57,6 +65,8 @@ def build_command(
     use_lang(lang)
     if count < 1:
         raise fail(_("--count is 1 or more, not {count}", count=count))
+    if steps < 1:
+        raise fail(_("--steps is 1 or more, not {steps}", steps=steps))
     target = out or Path(f"puzzles-{game_name(game)}.json.gz")
     start = time.perf_counter()
     try:
@@ -69,7 +79,7 @@ def build_command(
                 progress.update(task, completed=found)
 
             built = puzzles.build(
-                game_name(game), count, seed, players, progress=advance, skip=skip
+                game_name(game), count, seed, players, progress=advance, skip=skip, steps=steps
             )
         document = puzzles.merged(old, built.document) if old else built.document
         puzzles.dump(document, target)

@@ -318,11 +318,15 @@ def build(
     nodes: int = NODES,
     progress: Progress | None = None,
     skip: frozenset[str] = frozenset(),
+    steps: int = line.MOST_STEPS,
 ) -> Built:
     """Up to ``count`` puzzles of game ``name`` from seeded bot games (see the module);
     the same arguments give the same result.  Positions whose id is in ``skip`` (a set
-    built before, :func:`merged`) are passed over.  Raises :class:`RulesError` for a game
-    without an exact endgame solver."""
+    built before, :func:`merged`) are passed over.  A puzzle takes at most ``steps`` moves
+    (1: every puzzle one move, as the sets' first builds).  Raises :class:`RulesError` for
+    a game without an exact endgame solver, or ``steps`` below 1."""
+    if steps < 1:
+        raise RulesError(f"a puzzle takes 1 or more moves, not {steps}")
     from tikki.puzzles.words import describe, describe_line
 
     game = load(name, players)
@@ -348,9 +352,11 @@ def build(
             puzzle = describe(game, view, found, pid, number, nodes)
             if shown(puzzle, state.reveal()["hidden"][str(view["seat"])]):
                 continue  # the leak checker: never store what the seat cannot see
-            if found.points is None:  # the line goes on while the seat meets puzzles
-                steps = line.follow(game, state, found.answer, specs, gseed, cards, nodes, pid)
-                puzzle = describe_line(puzzle, steps)
+            if found.points is None and steps > 1:  # the line goes on while it meets puzzles
+                later = line.follow(
+                    game, state, found.answer, specs, gseed, cards, nodes, pid, steps
+                )
+                puzzle = describe_line(puzzle, later)
             puzzles.append(puzzle)
             private[pid] = {"seed": gseed, "bots": specs, "move": number}
         index += 1

@@ -62,11 +62,12 @@ def follow(
     cards: int,
     nodes: int,
     pid: str,
+    most: int = MOST_STEPS,
 ) -> list[Step]:
     """The later steps of the puzzle ``pid`` at ``state`` whose answer is ``answer`` (see
     the module); ``specs`` and ``gseed``: the source game's bots and seed.  A step whose
     stored form shows a card hidden from the seat then (the leak checker) ends the line
-    before it."""
+    before it; the line has at most ``most`` steps, the first included."""
     from tikki.puzzles import candidate, verdict
     from tikki.puzzles.words import describe
 
@@ -75,7 +76,7 @@ def follow(
     real = state.clone()
     real.play(answer)
     steps: list[Step] = []
-    while len(steps) < MOST_STEPS - 1:
+    while len(steps) < most - 1:
         replies = _replies(game, real, seat, players)
         if real.is_over or not candidate(game, real, cards):
             break
