@@ -145,6 +145,12 @@ def shedding_outcome(outcome: Mapping[str, Any] | None) -> SheddingOutcome | Non
 # --- the view's dict ------------------------------------------------------------------
 
 
+Lazy = tuple[Callable[[Any, str, int], Any], Any, int, tuple[str, ...]]
+"""How a :class:`LazyView` makes its lazy parts: ``(make, seat, moves, order)``, each
+part ``make(seat, key, moves)`` (``key`` as it stood after ``moves`` moves), ``order``
+every key of the view in its order."""
+
+
 class LazyView(dict[str, Any]):
     """A view as the engine hands it out: a plain JSON-ready ``dict`` whose costlier parts
     (a game's ``LAZY_VIEW_KEYS``: the history, the trick, the hand sizes, …) are computed
@@ -160,30 +166,33 @@ class LazyView(dict[str, Any]):
     the dict an eager build gives.
     """
 
-    __slots__ = ("_make", "_moves", "_order", "_seat")
+    __slots__ = ("_lazy",)
 
-    _make: Callable[[int | None, str, int], Any] | None
-    _order: tuple[str, ...]
-    _seat: int | None
-    _moves: int
+    _lazy: Lazy | None
+    """How the lazy parts are made (:data:`Lazy`), ``None`` once there are none left."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        dict.__init__(self, *args, **kwargs)
+        self._lazy = None
 
     def __missing__(self, key: str) -> Any:
-        make = self._make
-        if make is None or key not in self._order:
+        lazy = self._lazy
+        if lazy is None or key not in lazy[3]:
             raise KeyError(key)
-        value = make(self._seat, key, self._moves)
+        value = lazy[0](lazy[1], key, lazy[2])
         dict.__setitem__(self, key, value)
         return value
 
     def complete(self) -> None:
         """Compute every lazy part now and put the keys in their order (a plain dict's
         contents from then on)."""
-        make = self._make
-        if make is None:
+        lazy = self._lazy
+        if lazy is None:
             return
-        have, seat, moves, order = dict.get, self._seat, self._moves, self._order
+        make, seat, moves, order = lazy
+        have = dict.get
         values = [have(self, k, _ABSENT) for k in order]
-        self._make = None
+        self._lazy = None
         for i, value in enumerate(values):
             if value is _ABSENT:
                 values[i] = make(seat, order[i], moves)
@@ -198,7 +207,8 @@ class LazyView(dict[str, Any]):
             return default
 
     def __contains__(self, key: object) -> bool:
-        return dict.__contains__(self, key) or (self._make is not None and key in self._order)
+        lazy = self._lazy
+        return dict.__contains__(self, key) or (lazy is not None and key in lazy[3])
 
     def __iter__(self) -> Iterator[str]:
         self.complete()
@@ -295,11 +305,23 @@ class LazyView(dict[str, Any]):
 
     def clear(self) -> None:
         """``dict.clear``."""
-        self._make = None
+        self._lazy = None
         dict.clear(self)
 
 
 _ABSENT: Any = object()
+
+_NEW = LazyView.__new__
+_UPDATE = dict.update
+
+
+def lazy_view(known: Mapping[str, Any], lazy: Lazy) -> LazyView:
+    """A :class:`LazyView` of ``known`` (the keys that are there from the start) whose
+    other keys ``lazy`` makes when read (the view's ``__init__`` is skipped: a hot path)."""
+    view = _NEW(LazyView)
+    _UPDATE(view, known)
+    view._lazy = lazy
+    return view
 
 
 __all__ = [
@@ -309,11 +331,13 @@ __all__ = [
     "GameView",
     "HistoryEntry",
     "LastTrick",
+    "Lazy",
     "LazyView",
     "MatchOutcome",
     "Outcome",
     "SheddingOutcome",
     "SheddingView",
+    "lazy_view",
     "match_outcome",
     "shedding_outcome",
 ]

@@ -21,7 +21,7 @@ from tikki.errors import IllegalMove, RulesError
 from tikki.events import Event
 from tikki.i18n import _ as _t
 from tikki.i18n import own as translate_own
-from tikki.views import JSON, BaseView, LazyView
+from tikki.views import JSON, BaseView, LazyView, lazy_view
 
 RULES_REVISION = "r2"
 """The RULINGS.md revision new games play; stored in every record."""
@@ -624,6 +624,7 @@ class TableState(State):
     """The view's keys that a game computes when they are first read (:meth:`_view_part`)."""
     _view_split: tuple[int, JSON, JSON | None] | None = None
     _view_order: tuple[str, ...] | None = None
+    _view_whole: bool = False
 
     def _known_parts(self) -> JSON:
         """The view's keys that are not lazy, as they stand after the events so far (those
@@ -647,19 +648,17 @@ class TableState(State):
         lazy = self.LAZY_VIEW_KEYS
         return (events, {k: v for k, v in parts.items() if k not in lazy}, parts)
 
-    def _lazy_view(self, view: LazyView, seat: int | None, moves: int) -> LazyView:
-        """``view`` (the known parts and this move's keys, ``moves`` moves played) made
-        lazy: its other keys come from :meth:`_view_part` when read, for the position it
-        was taken at.  A state that cannot be dealt again from its seed (a sampled one)
+    def _lazy_view(self, eager: JSON, seat: int | None, moves: int) -> LazyView:
+        """The view of ``eager`` (the known parts and this move's keys, ``moves`` moves
+        played) whose other keys come from :meth:`_view_part` when read, for the position
+        it was taken at.  A state that cannot be dealt again from its seed (a sampled one)
         completes its views at once."""
         order = self._view_order
         if order is None:
             order = self._view_order = tuple(self._shared_parts())
-        view._order = order
-        view._seat = seat
-        view._moves = moves
-        view._make = self._view_value
-        if self.seed is None or getattr(self, "_sampled_past", None) is not None:
+            self._view_whole = self.seed is None or getattr(self, "_sampled_past", None) is not None
+        view = lazy_view(eager, (self._view_value, seat, moves, order))
+        if self._view_whole:
             view.complete()
         return view
 

@@ -200,30 +200,31 @@ _THREE_TEXT: Final[tuple[str, ...]] = tuple(
 
 
 _RUNS_MEMO: Final[dict[int, list[str]]] = {}
-""":func:`_run_texts`' lists of two or more lowest cards, by ``twos << 52 | threes``."""
+""":func:`_lead_runs`' texts of one suit, by ``suit * 13 << 14 | threes << 13 | links``: at
+most 65,536 lists, shared, read-only."""
 _RUNS_MEMO_SIZE: Final = 1 << 16
-"""At most this many lists in :data:`_RUNS_MEMO` (then it starts again, empty)."""
+"""At most this many lists in :data:`_REPLY_MEMO` (then it starts again, empty)."""
 
 
-def _run_texts(out: list[str], twos: int, threes: int) -> None:
-    """Append the texts of the sequences whose lowest cards are the bits of ``twos`` (of
-    two cards) and ``threes`` (of three), ordered by lowest card, then length."""
-    rest = twos | threes
-    if not rest & (rest - 1):  # one lowest card, the common case
-        c = rest.bit_length() - 1
-        if twos:
-            out.append(_TWO_TEXT[c])
-        if threes:
-            out.append(_THREE_TEXT[c])
+def _lead_runs(out: list[str], links: int, threes: bool) -> None:
+    """Append the texts of a lead's sequences, ordered by lowest card, then length: of two
+    cards from each bit of ``links`` (a held card whose next card of its suit is held) and,
+    with ``threes``, of three from each bit of ``links & links >> 1``; a suit at a time,
+    each suit's texts kept in :data:`_RUNS_MEMO`."""
+    if not links & (links - 1):  # one sequence of two, the common case
+        out.append(_TWO_TEXT[links.bit_length() - 1])
         return
-    key = twos << 52 | threes
-    texts = _RUNS_MEMO.get(key)
-    if texts is None:
-        if len(_RUNS_MEMO) >= _RUNS_MEMO_SIZE:
-            _RUNS_MEMO.clear()
-        texts = _RUNS_MEMO[key] = []
-        _append_runs(texts, twos, threes)
-    out.extend(texts)
+    flag = 0x2000 if threes else 0
+    for shift in (0, 13, 26, 39):
+        part = links >> shift & 0x1FFF
+        if part:
+            key = shift << 14 | flag | part
+            texts = _RUNS_MEMO.get(key)
+            if texts is None:
+                texts = _RUNS_MEMO[key] = []
+                held = part << shift
+                _append_runs(texts, held, held & (held >> 1) if threes else 0)
+            out.extend(texts)
 
 
 _REPLY_MEMO: Final[dict[int, list[str]]] = {}
@@ -250,7 +251,8 @@ def _reply_texts(singles: int, threes: int) -> list[str]:
 
 
 def _append_runs(out: list[str], twos: int, threes: int) -> None:
-    """:func:`_run_texts` worked out bit by bit."""
+    """Append the texts of the sequences whose lowest cards are the bits of ``twos`` (of two
+    cards) and ``threes`` (of three), ordered by lowest card, then length."""
     rest = twos | threes
     while rest:
         bit = rest & -rest
@@ -263,7 +265,7 @@ def _append_runs(out: list[str], twos: int, threes: int) -> None:
 
 
 def _run_pairs(twos: int, threes: int) -> list[tuple[int, int]]:
-    """The sequences of :func:`_run_texts` as ``(low, length)``, in the same order."""
+    """The sequences of :func:`_append_runs` as ``(low, length)``, in the same order."""
     out: list[tuple[int, int]] = []
     rest = twos | threes
     while rest:
@@ -753,7 +755,7 @@ class MattisState(SheddingState):
         if not plays:
             moves = [CARD_TEXT[c] for c in self._hands[self._to_act]]
             if links:
-                _run_texts(moves, links, links & (links >> 1) if self._max_seq >= 3 else 0)
+                _lead_runs(moves, links, self._max_seq >= 3)
             return moves
         top: list[int] = plays[-1][1]
         beat = _BEAT[self._trump][top[-1]]
@@ -1394,6 +1396,23 @@ class MattisState(SheddingState):
             out.append(kept[1])
         return out
 
+    LAZY_VIEW_KEYS: ClassVar[frozenset[str]] = frozenset(
+        (
+            "hand_sizes",
+            "shown_in_hand",
+            "piles",
+            "hands",
+            "trick",
+            "last_trick",
+            "dreck",
+            "fallen",
+            "out_order",
+            "history",
+            "facts",
+            "draws",
+        )
+    )
+
     def view(self, seat: Any) -> JSON:
         """What ``seat`` may know (``None``: the public view).
 
@@ -1401,46 +1420,88 @@ class MattisState(SheddingState):
         and trump, piles, fallen cards, the last trick, the out order, the dreck's
         public part, …) are built once per event (:meth:`_parts`) and shared between
         successive views, as are the history's entries and the facts and draws while
-        they did not grow: read a view, never change it.
+        they did not grow: read a view, never change it.  The hand sizes, the piles, the
+        hands, the tricks, the dreck, the fallen cards, the out order, the history, the
+        facts and the draws are built when first read (:class:`tikki.views.LazyView`).
         """
-        n = self._n
-        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
             self._check_seat(seat)
-        parts = self._shared_parts()
-        cache = self._texts_cache()
-        collect = self._phase == COLLECT
+        known = self._known_parts()
         to_act = None if self._phase == OVER else self._to_act
-        view: JSON = parts.copy()  # the keys in order; set what changes with any move
-        view["seat"] = seat
-        view["to_act"] = to_act
         if seat is not None:
             h = self._hands[seat]
-            cards = sorted(h, key=_PHASE1_POS.__getitem__) if collect else sorted(h)
-            view["hand"] = list(map(_text, cards))
-            view["legal_moves"] = self.legal_moves() if seat == to_act else []
+            cards = sorted(h, key=_PHASE1_POS.__getitem__) if self._phase == COLLECT else sorted(h)
+            hand = list(map(_text, cards))
+            legal = self.legal_moves() if seat == to_act else []
         else:
-            view["hand"] = []
-            view["legal_moves"] = []
-        view["hand_sizes"] = list(map(len, self._hands))
-        view["stock_size"] = len(self._stock)
-        view["shown_in_hand"] = (
-            collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
+            hand, legal = [], []
+        view = dict(
+            known,
+            seat=seat,
+            to_act=to_act,
+            hand=hand,
+            legal_moves=legal,
+            stock_size=len(self._stock),
+            move_count=len(self._hist),
         )
-        view["hands"] = None if collect else self._known_hands(seat)
-        view["trick"] = self._trick_view()
-        dreck = parts["dreck"]
-        if dreck is not None:
-            view["dreck"] = {
+        return self._lazy_view(view, seat, len(self._hist))
+
+    def _view_part(self, seat: int | None, key: str) -> Any:
+        """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""
+        n, collect = self._n, self._phase == COLLECT
+        if key == "history":
+            return history_of(self, seat, len(self._hist), CARD_TEXT)
+        if key == "trick":
+            return self._trick_view()
+        if key == "hand_sizes":
+            return list(map(len, self._hands))
+        if key == "hands":
+            return None if collect else self._known_hands(seat)
+        if key == "shown_in_hand":
+            return collect and self._shown >= 0 and self._shown in self._hands[self._shown_owner]
+        if key == "dreck":
+            dreck = self._shared_parts()["dreck"]
+            if dreck is None:
+                return None
+            return {
                 "cards": dreck["cards"],
                 "given": dreck["given"],
                 "received": dreck["received"],
                 "mine": list(map(_text, self._secret[seat])) if seat is not None else [],
             }
-        view["move_count"] = len(self._hist)
-        view["history"] = history_of(self, seat, len(self._hist), CARD_TEXT)
-        view["facts"] = _kept(cache[n + 3], cache[n + 1], self._facts, _fact_json)
-        view["draws"] = _kept(cache[n + 4], cache[n + 2], self._draws, list)
-        return view
+        if key == "facts":
+            cache = self._texts_cache()
+            return _kept(cache[n + 3], cache[n + 1], self._facts, _fact_json)
+        if key == "draws":
+            cache = self._texts_cache()
+            return _kept(cache[n + 4], cache[n + 2], self._draws, list)
+        return super()._view_part(seat, key)
+
+    def _split_view(
+        self, events: int, last: tuple[int, JSON, JSON | None] | None
+    ) -> tuple[int, JSON, JSON | None]:
+        """The view's known parts after ``events`` events (:meth:`_parts`' keys that are
+        not lazy, in their order), built without the lazy ones."""
+        known: JSON = {
+            "game": self.game.name,
+            "players": self._n,
+            "options": self.game.options,
+            "seat": None,
+            "phase": PHASE_NAMES[self._phase],
+            "to_act": None,
+            "hand": None,
+            "legal_moves": None,
+            "stock_size": None,
+            "shown_card": CARD_TEXT[self._shown] if self._shown >= 0 else None,
+            "shown_owner": None if self._shown_owner < 0 else self._shown_owner,
+            "trump": SUITS[self._trump] if self._trump >= 0 else None,
+            "last_winner": None if self._last_winner < 0 else self._last_winner,
+            "loser": None if self._loser < 0 else self._loser,
+            "abandoned": self.abandoned,
+            "move_count": None,
+            "max_moves": self._max_moves,
+        }
+        return (events, known, None)
 
     def _texts_cache(self) -> list[list[Any]]:
         """The texts built for earlier views: per pile, then the fallen cards, the facts

@@ -82,7 +82,7 @@ from tikki.events import (
 from tikki.games.dealing import Dealer, shuffle
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
-from tikki.views import BaseView, CardPlay, LazyView
+from tikki.views import BaseView, CardPlay
 
 DISCARD: Final = 0
 PLAY: Final = 1
@@ -1091,12 +1091,25 @@ class MueckenstichState(TableState):
 
     LAZY_VIEW_KEYS: ClassVar[frozenset[str]] = frozenset(
         (
-            "discards",
+            "leader",
             "hand_sizes",
+            "discards",
             "discard_counts",
             "trick",
+            "led",
+            "trump",
+            "naming_trump",
             "voids",
+            "tricks",
+            "mosquitoes",
+            "piles",
+            "last_trick",
+            "doubled",
+            "dropped",
             "scoring_choice",
+            "sheet",
+            "round_scores",
+            "scores",
             "history",
         )
     )
@@ -1108,26 +1121,19 @@ class MueckenstichState(TableState):
         the last trick, the score sheet) are built once per event (:meth:`_parts`), the
         trick's cards once per card and the voids once per change (:meth:`_memo`), and
         shared between successive views, as the history's entries are: read a view,
-        never change it.  The discards, the hand sizes, the trick, the voids, the
-        scoring choice and the history are built when first read
-        (:class:`tikki.views.LazyView`).
+        never change it.  All but the game, the round, the seat, its hand and legal moves
+        are built when first read (:class:`tikki.views.LazyView`).
         """
         if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
             self._check_seat(seat)
         known = self._known_parts()
         to_act = None if self._phase == OVER else self._to_act
-        view = LazyView(
+        view = dict(
             known,
             seat=seat,
             to_act=to_act,
             hand=list(map(_TEXT_OF, self._hands[seat])) if seat is not None else [],
             legal_moves=self.legal_moves() if seat is not None and seat == to_act else [],
-            leader=self._leader,
-            led=_COLOUR_OR_NONE[self._led],
-            trump=_COLOUR_OR_NONE[self._trump],
-            naming_trump=self._pending,
-            doubled=_COLOUR_OR_NONE[self._doubled],
-            dropped=_COLOUR_OR_NONE[self._dropped],
         )
         return self._lazy_view(view, seat, len(self._moves))
 
@@ -1162,11 +1168,48 @@ class MueckenstichState(TableState):
             return memo[3][:]
         if key == "scoring_choice":
             return None if self._phase != SCORE else self._scoring_choice(seat)
+        if key == "leader":
+            return self._leader
+        if key == "led":
+            return _COLOUR_OR_NONE[self._led]
+        if key == "trump":
+            return _COLOUR_OR_NONE[self._trump]
+        if key == "naming_trump":
+            return self._pending
+        if key == "doubled":
+            return _COLOUR_OR_NONE[self._doubled]
+        if key == "dropped":
+            return _COLOUR_OR_NONE[self._dropped]
         return super()._view_part(seat, key)
 
     def _moves_played(self) -> int:
         """How many moves were played."""
         return len(self._moves)
+
+    def _split_view(
+        self, events: int, last: tuple[int, JSON, JSON | None] | None
+    ) -> tuple[int, JSON, JSON | None]:
+        """The view's known parts after ``events`` events (:meth:`_parts`' keys that are
+        not lazy, in their order), built without the lazy ones."""
+        n, rounds = self._n, self._this_game
+        known: JSON = {
+            "game": self.game.name,
+            "players": n,
+            "options": self.game.options,
+            "seat": None,
+            "phase": PHASE_NAMES[self._phase],
+            "to_act": None,
+            "hand": None,
+            "legal_moves": None,
+            "round": self._round,
+            "rounds": rounds.rounds,
+            "deal": self._deal,
+            "deals": rounds.deals,
+            "dealer": (n - 1 + self._round) % n,
+            "forehand": self._round % n,
+            "stock_size": len(self._stock),
+        }
+        return (events, known, None)
 
     def _memo(self) -> list[Any]:
         """What successive views share besides :meth:`_parts`: the trick it was built

@@ -81,7 +81,7 @@ from tikki.games.shedding import (
 )
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
-from tikki.views import LazyView, SheddingView
+from tikki.views import SheddingView
 
 COLLECT: Final = 0
 SHED: Final = 1
@@ -785,7 +785,7 @@ class MyllymattiState(SheddingState):
             self._check_seat(seat)
         known = self._known_parts()
         to_act = None if self._phase == OVER else self._to_act
-        view = LazyView(
+        view = dict(
             known,
             seat=seat,
             to_act=to_act,
