@@ -317,3 +317,35 @@ def test_each_kind_has_its_mail() -> None:
     assert "Ben" in subject and "mattis" in body and body.rstrip().endswith(site)
     subject, body = subject_and_body("your_turn", {"table": "t7", "title": "Mattis"}, "")
     assert "t7" in subject and "Mattis" in body and "http" not in body
+
+
+def test_opening_the_table_marks_its_your_turn_read(tmp_path: Path) -> None:
+    """A correspondence table's ``your_turn`` notice is marked read when its person
+    opens that table (its seat's socket); another table's notice stays unread, and a
+    watcher marks nothing."""
+    from tests.test_server_correspondence import Days, on_loop, play_once, seated, server
+
+    days = Days()
+    with server(tmp_path, days) as guest:
+        table_id, people = seated(guest, days)
+        mover = guest.get(f"/api/tables/{table_id}/state").json()["table"]["to_act"]
+        play_once(guest, table_id, people, 0)
+        on_loop(guest, app_state(guest).manager.moves.ledger.on_turn.settle)
+        waiting, token = people[1 - mover]
+        me = account_id(waiting)
+        send(guest, me, "your_turn", {"table": "elsewhere", "game": "mattis"})
+
+        def unread() -> list[str]:
+            found = notices(waiting)["notices"]
+            turns = [n for n in found if n["kind"] == "your_turn" and not n["read"]]
+            return sorted(n["data"]["table"] for n in turns)
+
+        assert unread() == sorted([table_id, "elsewhere"])
+        with waiting.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            ws.send_json({"type": "hello"})  # watching: not the seat
+            assert ws.receive_json()["type"] == "state"
+        assert unread() == sorted([table_id, "elsewhere"])
+        with waiting.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            assert ws.receive_json()["type"] == "state"
+        assert unread() == ["elsewhere"]

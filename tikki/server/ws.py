@@ -29,6 +29,7 @@ from tikki.server import outbox, relay
 from tikki.server.cluster import Hop
 from tikki.server.errors import ApiError
 from tikki.server.friends.presence import at_table
+from tikki.server.notices import turns
 from tikki.server.quota import CAP_RETRY, RateLimiter, Throttles, client_key, rate_limited
 from tikki.server.tables import MOVED, Connection, Table, TableManager, storage
 from tikki.server.tables.ownership import ROUTE_PAUSE
@@ -190,6 +191,7 @@ async def _attend(
     address: str,
 ) -> None:
     """Serve an admitted connection: its writer, then its messages until it goes."""
+    await turns.opened(websocket.app, table, seat)  # its "your move" notice is read
     conn = manager.connect(table, seat, i18n.current())
     try:
         await manager.come_back(table, seat)  # a stand-in bot stops: the person is back

@@ -61,8 +61,8 @@ class Notices:
         self, account: int, kind: str, data: dict[str, Any], sender: int | None = None
     ) -> Added | None:
         """Store a notice (``None``: dropped, for a block between ``sender`` and
-        ``account``).  A ``your_turn`` notice replaces the same table's unread one: the
-        count does not grow, and the page still learns of the new turn."""
+        ``account``).  A ``your_turn`` notice replaces the same table's earlier one: an
+        unread count does not grow, and the page still learns of the new turn."""
         with self.engine.begin() as connection:
             if sender is not None and _blocked(connection, account, sender):
                 return None
@@ -118,6 +118,24 @@ class Notices:
             result = connection.execute(update(NoticeRow).where(*where).values(read=now()))
         return int(result.rowcount)
 
+    def read_turns(self, account: int, table: str) -> int:
+        """Mark the account's unread ``your_turn`` notices of ``table`` read (its
+        person opened the table); how many changed."""
+        with self.engine.begin() as connection:
+            rows = connection.execute(
+                select(NoticeRow.id, NoticeRow.data).where(
+                    NoticeRow.account_id == account,
+                    NoticeRow.kind == "your_turn",
+                    NoticeRow.read.is_(None),
+                )
+            ).all()
+            ids = [r.id for r in rows if r.data.get("table") == table]
+            if ids:
+                connection.execute(
+                    update(NoticeRow).where(NoticeRow.id.in_(ids)).values(read=now())
+                )
+        return len(ids)
+
     # ------------------------------------------------------------------ e-mail
 
     def email(self, account: int) -> dict[str, Any]:
@@ -157,18 +175,17 @@ def _blocked(connection: Connection, one: int, other: int) -> bool:
 
 
 def _unread_turn(connection: Connection, account: int, table: object) -> bool:
-    """Remove the unread ``your_turn`` notices for ``table``; whether there were any."""
+    """Remove the earlier ``your_turn`` notices for ``table`` (the list keeps one a
+    table); whether one of them was unread."""
     rows = connection.execute(
-        select(NoticeRow.id, NoticeRow.data).where(
-            NoticeRow.account_id == account,
-            NoticeRow.kind == "your_turn",
-            NoticeRow.read.is_(None),
+        select(NoticeRow.id, NoticeRow.data, NoticeRow.read).where(
+            NoticeRow.account_id == account, NoticeRow.kind == "your_turn"
         )
     ).all()
-    gone = [r.id for r in rows if r.data.get("table") == table]
+    gone = [r for r in rows if r.data.get("table") == table]
     if gone:
-        connection.execute(delete(NoticeRow).where(NoticeRow.id.in_(gone)))
-    return bool(gone)
+        connection.execute(delete(NoticeRow).where(NoticeRow.id.in_([r.id for r in gone])))
+    return any(r.read is None for r in gone)
 
 
 def _prune(connection: Connection, account: int) -> None:

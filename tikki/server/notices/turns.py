@@ -1,7 +1,8 @@
 """Correspondence turns: the ``your_turn`` notice when a move leaves a correspondence
 table to a person who does not have it open (live tables send none: their people are
 there), and the "your turn" list, ``GET /api/notices/turns``: an account's
-correspondence tables where it is to move, with each one's deadline."""
+correspondence tables where it is to move, with each one's deadline.  A person who
+opens the table at their seat has read its ``your_turn`` notices (:func:`opened`)."""
 
 from __future__ import annotations
 
@@ -89,6 +90,19 @@ async def first_move(app: FastAPI, table: Table, here: int) -> None:
         await send_turn(app, table, seat)
 
 
+async def opened(app: FastAPI, table: Table, seat: int | None) -> None:
+    """A person opened ``table`` at their ``seat``: their ``your_turn`` notices of it
+    are read (logged, never raised, when that fails; a watcher marks nothing)."""
+    if seat is None or not table.correspondence:
+        return
+    try:
+        account = (await asyncio.to_thread(app.state.friends.seated, table.id)).get(seat)
+        if account is not None:
+            await asyncio.to_thread(notifier_of(app).store.read_turns, account, table.id)
+    except Exception:
+        log.exception("the your_turn notices of table %s were not marked read", table.id)
+
+
 def _playing(request: Request, account: int) -> list[tuple[str, int]]:
     """The account's seats at tables being played, newest first."""
     manager: TableManager = request.app.state.manager
@@ -122,4 +136,4 @@ async def turns(request: Request) -> dict[str, Any]:
     return {"tables": out}
 
 
-__all__ = ["TurnNotices", "awaits", "deadline", "first_move", "send_turn", "turns"]
+__all__ = ["TurnNotices", "awaits", "deadline", "first_move", "opened", "send_turn", "turns"]
