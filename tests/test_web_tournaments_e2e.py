@@ -82,8 +82,8 @@ def test_create_enter_start_and_play_a_tournament(server: Server, browser: Brows
 def test_the_form_offers_variants_options_and_long_timers(server: Server, browser: Browser) -> None:
     """The create form offers what the API takes: the game's variants and options (the
     lobby's fields), and the turn timers with hours a move (for a Swiss tournament; an
-    arena lasts minutes); the page then names the variant and the timer, in Finnish on a
-    phone, and a single round reads as one."""
+    arena lasts minutes); the page then names the variant, the options and the timer, in
+    Finnish on a phone, and a single round reads as one."""
     page = person(browser, server.url, "Doraliinakilpailija", "fi", phone=True)
     watch = Watch(page)
     page.goto(f"{server.url}/tournaments?lang=fi")
@@ -120,6 +120,9 @@ def test_the_form_offers_variants_options_and_long_timers(server: Server, browse
     info = page.locator("#one-info")
     info.get_by_text("12 h siirtoa kohden", exact=False).wait_for()
     assert "Sveitsiläinen, 1 kierros ·" in info.inner_text()
+    # the game's options as the lobby names them, in the reader's language
+    options = page.locator("#one-options")
+    assert options.inner_text() == "Asetukset: valtti vain, kun maata ei ole = päällä"
     page.get_by_role("button", name="Ilmoittaudu").tap()
     page.select_option("#bot-level", "random")
     page.get_by_role("button", name="Lisää botti").tap()

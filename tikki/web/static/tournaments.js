@@ -12,7 +12,7 @@ import { _, lang, languageSwitcher, ngettext, translatePage } from "./i18n.js";
 import { HOURS, allowanceWords, isCorrespondence } from "./correspondence.js";
 import { clearFieldError, fieldError } from "./fielderror.js";
 import { readOptions, renderOptions } from "./lobby/options.js";
-import { levelLabel, variantName } from "./words.js";
+import { levelLabel, optionName, optionValue, variantName } from "./words.js";
 
 /** @typedef {import("./lobby/options.js").LobbyGame} LobbyGame */
 
@@ -37,6 +37,7 @@ import { levelLabel, variantName } from "./words.js";
  * @property {string} game
  * @property {number} players
  * @property {string | null} variant
+ * @property {Record<string, any>} [options] the game's options set at its creation
  * @property {number | null} turn_timer each turn's seconds (hours a move: a game that lasts days)
  * @property {number | null} rounds
  * @property {number | null} minutes
@@ -240,6 +241,7 @@ function drawOne(t) {
     `${t.status === "open" ? _("starts {when}", { when: when(t.starts) }) : _("started {when}", { when: when(t.starts) })} · ` +
     `${_("{n} of {cap} entrants", { n: t.entrants.length, cap: t.cap })} · ` +
     `${statusWord(t.status)}${round}`;
+  drawOptions(t.options ?? {});
   drawActions(t);
   const body = /** @type {HTMLTableSectionElement} */ ($("#standings tbody"));
   body.innerHTML = t.standings
@@ -271,6 +273,15 @@ function drawOne(t) {
         "</ul></div>",
     )
     .join("");
+}
+
+/** The game's options a tournament plays, named as the lobby names them ("trump only
+ * when void = on"); none: the line is hidden. @param {Record<string, any>} options */
+function drawOptions(options) {
+  const items = Object.entries(options).map(([k, v]) => `${optionName(k)} = ${optionValue(v)}`);
+  const line = $("#one-options");
+  line.textContent = items.length ? `${_("Options")}: ${items.join(", ")}` : "";
+  line.hidden = items.length === 0;
 }
 
 /** The buttons of one tournament for the reader. @param {Tournament} t */
