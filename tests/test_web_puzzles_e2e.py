@@ -147,7 +147,16 @@ def test_a_signed_in_player_sees_the_rating_change(server: Server, browser: Brow
     solve(page, puzzle, False)
     page.locator("#verdict").wait_for()
     rating = page.locator("#verdict-rating")
-    assert "Your puzzle rating" in rating.inner_text() and rating.get_attribute("class") == "up"
+    assert rating.get_attribute("class") == "up"
+    # in words, as the site shows game ratings (one decimal, provisional marked); a
+    # first puzzle is no "2.9 (+2.9)"
+    said = re.match(
+        r"Your puzzle rating went up by (\d+\.\d), from 0\.0 to (\d+\.\d) \(provisional\) · "
+        r"This puzzle's rating: −?\d+\.\d$",
+        rating.inner_text(),
+    )
+    assert said is not None, rating.inner_text()
+    assert said[1] == said[2]
     shot(page, "puzzles-rated-desktop-en")
     page.goto(f"{server.url}/players/{name}?lang=en")
     page.locator("#puzzle-rating", has_text="Puzzle rating").wait_for()

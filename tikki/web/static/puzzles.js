@@ -99,6 +99,27 @@ function task(p, game) {
     : _("{game}: your move. Find the move that cannot lose, wherever the hidden cards lie.", { game });
 }
 
+/** A rating's change after an attempt in words, each rating as the site shows ratings
+ * (one decimal: "went up by 2.9, from 0.0 to 2.9").
+ * @param {Rating} before @param {Rating} after @returns {string} */
+function ratingChange(before, after) {
+  const d = after.rating - before.rating;
+  const params = { change: signed(Math.abs(d)), before: signed(before.rating), after: signed(after.rating) };
+  if (signed(Math.abs(d)) === signed(0)) return _("Your puzzle rating stays at {after}", params);
+  return d > 0
+    ? _("Your puzzle rating went up by {change}, from {before} to {after}", params)
+    : _("Your puzzle rating went down by {change}, from {before} to {after}", params);
+}
+
+/** The mark of a provisional rating, as the profile marks one. @returns {HTMLElement} */
+function provisionalMark() {
+  const span = document.createElement("span");
+  span.className = "provisional";
+  span.textContent = _("(provisional)");
+  span.title = _("provisional: few puzzles tried yet");
+  return span;
+}
+
 /** Draw the puzzle's position and the hand to play from. */
 function draw() {
   const p = /** @type {Shown} */ (pz.shown);
@@ -256,7 +277,8 @@ function showVerdict(v) {
   const rating = $("#verdict-rating");
   if (v.player && v.rated) {
     const d = v.player.after.rating - v.player.before.rating;
-    rating.innerHTML = esc(_("Your puzzle rating: {after} ({change})", { after: signed(v.player.after.rating), change: signed(d, true) }));
+    rating.replaceChildren(ratingChange(v.player.before, v.player.after));
+    if (v.player.after.provisional) rating.append(" ", provisionalMark());
     rating.className = d >= 0 ? "up" : "down";
   } else {
     rating.className = "muted";
