@@ -200,31 +200,30 @@ _THREE_TEXT: Final[tuple[str, ...]] = tuple(
 
 
 _RUNS_MEMO: Final[dict[int, list[str]]] = {}
-""":func:`_lead_runs`' texts of one suit, by ``suit * 13 << 14 | threes << 13 | links``: at
-most 65,536 lists, shared, read-only."""
+""":func:`_run_texts`' lists of two or more lowest cards, by ``twos << 52 | threes``."""
 _RUNS_MEMO_SIZE: Final = 1 << 16
-"""At most this many lists in :data:`_REPLY_MEMO` (then it starts again, empty)."""
+"""At most this many lists in :data:`_RUNS_MEMO` (then it starts again, empty)."""
 
 
-def _lead_runs(out: list[str], links: int, threes: bool) -> None:
-    """Append the texts of a lead's sequences, ordered by lowest card, then length: of two
-    cards from each bit of ``links`` (a held card whose next card of its suit is held) and,
-    with ``threes``, of three from each bit of ``links & links >> 1``; a suit at a time,
-    each suit's texts kept in :data:`_RUNS_MEMO`."""
-    if not links & (links - 1):  # one sequence of two, the common case
-        out.append(_TWO_TEXT[links.bit_length() - 1])
+def _run_texts(out: list[str], twos: int, threes: int) -> None:
+    """Append the texts of the sequences whose lowest cards are the bits of ``twos`` (of
+    two cards) and ``threes`` (of three), ordered by lowest card, then length."""
+    rest = twos | threes
+    if not rest & (rest - 1):  # one lowest card, the common case
+        c = rest.bit_length() - 1
+        if twos:
+            out.append(_TWO_TEXT[c])
+        if threes:
+            out.append(_THREE_TEXT[c])
         return
-    flag = 0x2000 if threes else 0
-    for shift in (0, 13, 26, 39):
-        part = links >> shift & 0x1FFF
-        if part:
-            key = shift << 14 | flag | part
-            texts = _RUNS_MEMO.get(key)
-            if texts is None:
-                texts = _RUNS_MEMO[key] = []
-                held = part << shift
-                _append_runs(texts, held, held & (held >> 1) if threes else 0)
-            out.extend(texts)
+    key = twos << 52 | threes
+    texts = _RUNS_MEMO.get(key)
+    if texts is None:
+        if len(_RUNS_MEMO) >= _RUNS_MEMO_SIZE:
+            _RUNS_MEMO.clear()
+        texts = _RUNS_MEMO[key] = []
+        _append_runs(texts, twos, threes)
+    out.extend(texts)
 
 
 _REPLY_MEMO: Final[dict[int, list[str]]] = {}
@@ -251,8 +250,7 @@ def _reply_texts(singles: int, threes: int) -> list[str]:
 
 
 def _append_runs(out: list[str], twos: int, threes: int) -> None:
-    """Append the texts of the sequences whose lowest cards are the bits of ``twos`` (of two
-    cards) and ``threes`` (of three), ordered by lowest card, then length."""
+    """:func:`_run_texts` worked out bit by bit."""
     rest = twos | threes
     while rest:
         bit = rest & -rest
@@ -265,7 +263,7 @@ def _append_runs(out: list[str], twos: int, threes: int) -> None:
 
 
 def _run_pairs(twos: int, threes: int) -> list[tuple[int, int]]:
-    """The sequences of :func:`_append_runs` as ``(low, length)``, in the same order."""
+    """The sequences of :func:`_run_texts` as ``(low, length)``, in the same order."""
     out: list[tuple[int, int]] = []
     rest = twos | threes
     while rest:
@@ -755,7 +753,7 @@ class MattisState(SheddingState):
         if not plays:
             moves = [CARD_TEXT[c] for c in self._hands[self._to_act]]
             if links:
-                _lead_runs(moves, links, self._max_seq >= 3)
+                _run_texts(moves, links, links & (links >> 1) if self._max_seq >= 3 else 0)
             return moves
         top: list[int] = plays[-1][1]
         beat = _BEAT[self._trump][top[-1]]
