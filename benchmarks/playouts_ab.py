@@ -1,0 +1,150 @@
+"""Random playouts of several builds of tikki side by side with OpenSpiel's C++ hearts.
+
+The loop is :mod:`benchmarks.throughput`'s (``game.new_state(seed=k)``, then
+``state.play(rng.choice(state.legal_moves()))`` until over; hearts:
+``apply_action(rng.choice(legal_actions()))`` with chance nodes sampled, not counted), a
+fixed number of games a pass, timed by the process's CPU time (``time.process_time``), the
+best of several passes per figure: on a shared, loaded machine CPU time and the best pass
+keep the figures steady where the wall clock does not.  Each build is measured in its own
+process with ``PYTHONPATH`` set to its tree (a source tree: pure Python; a tree compiled by
+``.ci/test-compiled.sh``: compiled), hearts in this one; the rounds alternate, and the
+table gives each build's moves/s × hearts's of the same round::
+
+    python benchmarks/playouts_ab.py --tree before=/tmp/old --tree after=. \\
+        --tree "compiled after=.build-compiled" --rounds 2
+
+OpenSpiel (``pip install -e '.[bench]'``) is needed for the ratios; without it only moves/s
+are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
+    ("myllymatti", 3, {}),
+    ("mattis", 3, {"max_sequence": 2}),
+    ("mattis", 3, {"max_sequence": 3}),
+    ("mueckenstich", 4, {}),
+]
+"""The configurations measured (those of the speed targets)."""
+
+
+def best_rate(one_pass: Callable[[], int], passes: int) -> float:
+    """The best moves/s (CPU time) of ``passes`` runs of ``one_pass`` (it returns moves)."""
+    best = 0.0
+    for _ in range(passes):
+        start = time.process_time()
+        moves = one_pass()
+        best = max(best, moves / max(time.process_time() - start, 1e-9))
+    return best
+
+
+def tikki_pass(game: Any, games: int) -> int:
+    """One pass of ``games`` random games of ``game`` through the text API; the moves."""
+    rng = random.Random(1)
+    moves = 0
+    for k in range(1, games + 1):
+        state = game.new_state(seed=k)
+        while not state.is_over:
+            state.play(rng.choice(state.legal_moves()))
+            moves += 1
+    return moves
+
+
+def hearts_pass(game: Any, games: int) -> int:
+    """One pass of ``games`` games of OpenSpiel's ``hearts``; the player moves played."""
+    rng = random.Random(1)
+    moves = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                r = rng.random()
+                outcomes = state.chance_outcomes()
+                action = outcomes[-1][0]
+                for a, p in outcomes:
+                    r -= p
+                    if r < 0:
+                        action = a
+                        break
+                state.apply_action(action)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+    return moves
+
+
+def child_rate(tree: str, index: int, games: int, passes: int) -> float:
+    """The best moves/s of configuration ``index`` in a process importing tikki from ``tree``."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
+    args = ["--child", str(index), "--games", str(games), "--passes", str(passes)]
+    out = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), *args],
+        env=env,
+        cwd=os.path.abspath(tree),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout.split()[-1])
+
+
+def label(index: int) -> str:
+    """The configuration's name, as the table shows it."""
+    name, players, options = CONFIGS[index]
+    return f"{name} {players}p {options}"
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line (see the module's notes)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", action="append", default=[], help="LABEL=PATH (repeatable)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds (default 2)")
+    parser.add_argument("--games", type=int, default=100, help="games a pass (default 100)")
+    parser.add_argument("--passes", type=int, default=5, help="best of (default 5)")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Measure and print one table a round."""
+    args = parse_args(argv)
+    if args.child is not None:
+        import tikki
+
+        name, players, options = CONFIGS[args.child]
+        game = tikki.load(name, players=players, **options)
+        rate = best_rate(lambda: tikki_pass(game, args.games), args.passes)
+        print(f"{rate:.1f}")
+        return
+    trees = [t.split("=", 1) for t in args.tree] or [["this", "."]]
+    try:
+        import pyspiel
+
+        peer = pyspiel.load_game("hearts")
+    except ImportError:
+        peer = None
+    for r in range(1, args.rounds + 1):
+        hearts = best_rate(lambda: hearts_pass(peer, args.games), args.passes) if peer else None
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"\n# round {r}  load average: {load}; OpenSpiel hearts 4p: ", end="")
+        print(f"{hearts:,.0f} moves/s" if hearts else "not installed")
+        print(f"{'configuration':38}" + "".join(f"{name:>18}" for name, _ in trees))
+        for i in range(len(CONFIGS)):
+            rates = [child_rate(path, i, args.games, args.passes) for _, path in trees]
+            cells = [
+                f"{x / hearts:.2f}× ({x / 1000:,.0f}k)" if hearts else f"{x:,.0f}" for x in rates
+            ]
+            print(f"{label(i):38}" + "".join(f"{c:>18}" for c in cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()
