@@ -37,6 +37,7 @@ from tests.test_web_e2e import (
     board_data,
     browser,
     choose,
+    click_move,
     serving,
 )
 
@@ -490,5 +491,68 @@ def test_phone_swipes_targets_and_top_bar(server: Server, browser: Browser) -> N
         )
         assert clamp in ("none", "") and not cut, (clamp, cut)
     page.screenshot(path=str(ARTIFACTS / "phone-360x740-phase2.png"))
+    watch.check()
+    context.close()
+
+
+SEAT_IN_VIEW_JS = """(seat) => {
+  const tile = document.querySelector(`#seats .seat[data-seat="${seat}"]`);
+  const row = document.querySelector('#seats').getBoundingClientRect();
+  const r = tile.getBoundingClientRect();
+  return {left: r.left, right: r.right, rowLeft: row.left, rowRight: row.right,
+          vw: innerWidth, acting: tile.classList.contains('acting')};
+}"""
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_seat_to_act_is_on_a_phones_screen(
+    server: Server, browser: Browser, players: int
+) -> None:
+    """At 390x844 (touch) the seats' row is wider than the screen with 3 or 4 players: the
+    seat to act is scrolled into view, the last one included (a person there who has not
+    moved yet keeps it acting), and our own seat again when it is our turn."""
+    far = players - 1
+    context = browser.new_context(viewport=PHONES["390x844"], has_touch=True, is_mobile=True)
+    page = context.new_page()
+    watch = Watch(page)
+    seats = [
+        {"kind": "open"},
+        *[{"kind": "bot", "bot": "random"}] * (players - 2),
+        {"kind": "open"},
+    ]
+    body = {"game": "myllymatti", "players": players, "seats": seats, "seed": str(20 + players)}
+    answer = page.request.post(server.url + "/api/tables", data=body)
+    assert answer.ok, answer.text()
+    created = answer.json()
+    table_id, invites = created["table"]["id"], {i["seat"]: i["url"] for i in created["invites"]}
+    secret = invites[far].split("#invite=")[1]
+    joined = page.request.post(
+        f"{server.url}/api/tables/{table_id}/seats/{far}", data={"name": "Bertil", "invite": secret}
+    )
+    assert joined.ok, joined.text()
+    page.goto(server.url + invites[0])
+    page.fill("#join-name", "Anna")
+    page.click("#join-form button[type=submit]")
+    page.wait_for_selector("#board[data-status=playing]", timeout=30_000)
+    for _ in range(80):
+        page.wait_for_selector(
+            f"#board[data-turn=you][data-status=playing], #seats .seat.acting[data-seat='{far}']",
+            timeout=30_000,
+        )
+        acting = page.locator(f"#seats .seat.acting[data-seat='{far}']").count() > 0
+        box = page.evaluate(SEAT_IN_VIEW_JS, far if acting else 0)
+        inside = box["left"] >= box["rowLeft"] - 0.5 and box["right"] <= box["rowRight"] + 0.5
+        if not inside or acting:
+            page.screenshot(path=str(ARTIFACTS / f"phone-seats-{players}p.png"))
+        assert inside and box["right"] <= box["vw"] + 0.5, f"seat {far if acting else 0}: {box}"
+        if acting:
+            break
+        legal = json.loads(board(page, "legal"))
+        seq = board(page, "seq")
+        click_move(page, choose(legal), legal)
+        page.wait_for_function("s => document.querySelector('#board').dataset.seq !== s", arg=seq)
+    else:
+        pytest.fail("the last seat never came to act")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONES["390x844"]["width"]
     watch.check()
     context.close()

@@ -43,6 +43,29 @@ export function renderSeats(m, R, ctx) {
   for (let k = 0; k < n; k++) boxes.push(seatHtml(m, R, ctx, (start + k) % n));
   $("#seats").innerHTML = boxes.join("");
   markStrips();
+  const acting = m.status === "playing" ? m.view.to_act ?? null : null;
+  if (acting !== shownActing) showSeat(acting);
+  shownActing = acting;
+}
+
+/** The seat to act that the seats' row last scrolled to (the reader may scroll it
+ * elsewhere until another seat acts). @type {number | null} */
+let shownActing = null;
+
+/**
+ * Scroll the seats' row (on a phone a strip narrower than its seats) so that the seat
+ * to act is in view; the page itself does not scroll.
+ * @param {number | null} seat
+ */
+function showSeat(seat) {
+  if (seat === null) return;
+  const row = $("#seats");
+  const tile = row.querySelector(`.seat[data-seat="${seat}"]`);
+  if (!tile) return;
+  const box = tile.getBoundingClientRect();
+  const strip = row.getBoundingClientRect();
+  if (box.right > strip.right) row.scrollLeft += Math.min(box.right - strip.right, box.left - strip.left);
+  else if (box.left < strip.left) row.scrollLeft -= strip.left - box.left;
 }
 
 /** The strips of public cards in the seat tiles (they scroll sideways when too long). */
