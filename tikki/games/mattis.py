@@ -748,17 +748,20 @@ class MattisState(SheddingState):
         if self._phase != SHED:
             return self._generate_collect() if self._phase == COLLECT else []
         held = self._held[self._to_act]  # the hand as a bit mask
-        links = held & (held >> 1) & _NOT_ACES
         plays = self._plays
         if not plays:
             moves = [CARD_TEXT[c] for c in self._hands[self._to_act]]
+            links = held & (held >> 1) & _NOT_ACES
             if links:
                 _run_texts(moves, links, links & (links >> 1) if self._max_seq >= 3 else 0)
             return moves
         top: list[int] = plays[-1][1]
         beat = _BEAT[self._trump][top[-1]]
         singles = held & beat
-        threes = links & (links >> 1) if links and self._max_seq >= 3 else 0
+        threes = 0
+        if self._max_seq >= 3:
+            links = held & (held >> 1) & _NOT_ACES
+            threes = links & (links >> 1)
         if threes:
             threes &= beat | _SUIT_MASK[SUIT_OF[top[0]]] if len(top) == 2 else beat
         key = threes << 52 | singles
@@ -1160,7 +1163,11 @@ class MattisState(SheddingState):
     def _after_lap(self) -> None:
         self._lap_left = 0
         if self._round_played < len(self._round):
-            self._make_due(self._round[self._round_played])
+            seat = self._round[self._round_played]
+            if self._hands[seat]:  # _make_due(seat), its common case written out
+                self._to_act = seat
+            else:
+                self._make_due(seat)
             return
         best = self._round_best
         tied: list[int] = []
