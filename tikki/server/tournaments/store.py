@@ -79,7 +79,13 @@ class _Withdrawn(Exception):
 
 def withdrawn(row: TournamentRow) -> set[int]:
     """The entrants who withdrew from a tournament while it ran."""
-    return {int(e) for e in row.settings.get("withdrawn") or ()}
+    return set(_gone(row.settings))
+
+
+def _gone(settings: dict[str, Any]) -> list[int]:
+    """The entrants listed as withdrawn in a tournament's ``settings``, in the order they
+    withdrew (the one reading of that list)."""
+    return [int(e) for e in settings.get("withdrawn") or ()]
 
 
 def _locked_settings(connection: Connection, tournament_id: str) -> dict[str, Any]:
@@ -98,8 +104,7 @@ def _locked_settings(connection: Connection, tournament_id: str) -> dict[str, An
 
 def _check_seats(connection: Connection, tournament_id: str, seats: list[int]) -> None:
     """:class:`_Withdrawn` if one of ``seats`` withdrew (the tournament's row locked)."""
-    gone = {int(e) for e in _locked_settings(connection, tournament_id).get("withdrawn") or ()}
-    if gone & set(seats):
+    if set(_gone(_locked_settings(connection, tournament_id))) & set(seats):
         raise _Withdrawn(tournament_id)
 
 
@@ -296,7 +301,7 @@ class Tournaments:
             ).scalar_one_or_none()
             if entrant is None:
                 return "not_entered"
-            gone = [int(e) for e in settings.get("withdrawn") or ()]
+            gone = _gone(settings)
             if entrant in gone:
                 return "already"
             connection.execute(
