@@ -145,10 +145,11 @@ def shedding_outcome(outcome: Mapping[str, Any] | None) -> SheddingOutcome | Non
 # --- the view's dict ------------------------------------------------------------------
 
 
-Lazy = tuple[Callable[[Any, str, int], Any], Any, int, tuple[str, ...]]
-"""How a :class:`LazyView` makes its lazy parts: ``(make, seat, moves, order)``, each
-part ``make(seat, key, moves)`` (``key`` as it stood after ``moves`` moves), ``order``
-every key of the view in its order."""
+Lazy = tuple[Callable[[Any, tuple[str, ...] | None, int], Any], Any, int, tuple[str, ...]]
+"""How a :class:`LazyView` makes its lazy parts: ``(make, seat, moves, order)``, the
+parts ``make(seat, keys, moves)`` (a list of the values of ``keys`` as they stood after
+``moves`` moves; for ``keys=None`` the whole view, a dict with every key in its order,
+its lazy parts built), ``order`` every key of the view in its order."""
 
 
 class LazyView(dict[str, Any]):
@@ -179,7 +180,7 @@ class LazyView(dict[str, Any]):
         lazy = self._lazy
         if lazy is None or key not in lazy[3]:
             raise KeyError(key)
-        value = lazy[0](lazy[1], key, lazy[2])
+        value = lazy[0](lazy[1], (key,), lazy[2])[0]
         dict.__setitem__(self, key, value)
         return value
 
@@ -189,15 +190,11 @@ class LazyView(dict[str, Any]):
         lazy = self._lazy
         if lazy is None:
             return
-        make, seat, moves, order = lazy
-        have = dict.get
-        values = [have(self, k, _ABSENT) for k in order]
         self._lazy = None
-        for i, value in enumerate(values):
-            if value is _ABSENT:
-                values[i] = make(seat, order[i], moves)
+        whole = lazy[0](lazy[1], None, lazy[2])
+        whole.update(dict.items(self))
         dict.clear(self)
-        dict.update(self, zip(order, values, strict=True))
+        dict.update(self, whole)
 
     def get(self, key: str, default: Any = None) -> Any:
         """``view[key]`` (a lazy part computed), or ``default`` where there is no such key."""

@@ -624,7 +624,7 @@ class TableState(State):
     """The view's keys that a game computes when they are first read (:meth:`_view_part`)."""
     _view_split: tuple[int, JSON, JSON | None] | None = None
     _view_order: tuple[str, ...] | None = None
-    _view_whole: bool = False
+    _view_eager: bool = False
 
     def _known_parts(self) -> JSON:
         """The view's keys that are not lazy, as they stand after the events so far (those
@@ -656,22 +656,37 @@ class TableState(State):
         order = self._view_order
         if order is None:
             order = self._view_order = tuple(self._shared_parts())
-            self._view_whole = self.seed is None or getattr(self, "_sampled_past", None) is not None
+            self._view_eager = self.seed is None or getattr(self, "_sampled_past", None) is not None
         view = lazy_view(eager, (self._view_value, seat, moves, order))
-        if self._view_whole:
+        if self._view_eager:
             view.complete()
         return view
 
-    def _view_value(self, seat: int | None, key: str, moves: int) -> Any:
-        """The lazy view key ``key`` for ``seat`` as it stood after ``moves`` moves: read
-        from this state where nothing was played since, else from the game dealt again
-        and played to then (a view read after its state moved on: rare, and slow)."""
-        if moves == self._moves_played():
-            return self._view_part(seat, key)
-        then = self._then
-        if then is None or then._moves_played() != moves:
-            then = self._then = self._replayed(moves)
-        return then._view_part(seat, key)
+    def _view_value(self, seat: int | None, keys: tuple[str, ...] | None, moves: int) -> Any:
+        """The lazy view keys ``keys`` for ``seat`` as they stood after ``moves`` moves (a
+        list; ``None``: the whole view, :meth:`_view_whole`): read from this state where
+        nothing was played since, else from the game dealt again and played to then (a
+        view read after its state moved on: rare, and slow)."""
+        state = self
+        if moves != self._moves_played():
+            then = self._then
+            if then is None or then._moves_played() != moves:
+                then = self._then = self._replayed(moves)
+            state = then
+        if keys is None:
+            return state._view_whole(seat)
+        part = state._view_part
+        return [part(seat, key) for key in keys]
+
+    def _view_whole(self, seat: int | None) -> JSON:
+        """Every key of the view of ``seat`` in its order, the lazy ones built (the keys
+        that change with any move and are not lazy may hold anything: the view's own
+        replace them)."""
+        whole = self._shared_parts().copy()
+        part = self._view_part
+        for key in self.LAZY_VIEW_KEYS:
+            whole[key] = part(seat, key)
+        return whole
 
     _then: TableState | None = None
 

@@ -1482,6 +1482,21 @@ class MattisState(SheddingState):
             return _kept(cache[n + 4], cache[n + 2], self._draws, list)
         return super()._view_part(seat, key)
 
+    def _view_whole(self, seat: int | None) -> JSON:
+        """The whole view of ``seat``, its lazy parts built (for a view read whole)."""
+        whole = self._shared_parts().copy()
+        part = self._view_part
+        whole["hand_sizes"] = list(map(len, self._hands))
+        whole["shown_in_hand"] = part(seat, "shown_in_hand")
+        whole["hands"] = None if self._phase == COLLECT else self._known_hands(seat)
+        whole["trick"] = self._trick_view()
+        if whole["dreck"] is not None:
+            whole["dreck"] = part(seat, "dreck")
+        whole["history"] = history_of(self, seat, len(self._hist), CARD_TEXT)
+        whole["facts"] = part(seat, "facts")
+        whole["draws"] = part(seat, "draws")
+        return whole
+
     def _split_view(
         self, events: int, last: tuple[int, JSON, JSON | None] | None
     ) -> tuple[int, JSON, JSON | None]:

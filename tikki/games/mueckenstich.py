@@ -1186,6 +1186,25 @@ class MueckenstichState(TableState):
         """How many moves were played."""
         return len(self._moves)
 
+    def _view_whole(self, seat: int | None) -> JSON:
+        """The whole view of ``seat``, its lazy parts built (for a view read whole)."""
+        whole = self._shared_parts().copy()
+        part = self._view_part
+        whole["leader"] = self._leader
+        whole["hand_sizes"] = list(map(len, self._hands))
+        whole["discards"] = part(seat, "discards")
+        whole["discard_counts"] = list(map(len, self._discards))
+        whole["trick"] = part(seat, "trick")
+        whole["led"] = _COLOUR_OR_NONE[self._led]
+        whole["trump"] = _COLOUR_OR_NONE[self._trump]
+        whole["naming_trump"] = self._pending
+        whole["voids"] = part(seat, "voids")
+        whole["doubled"] = _COLOUR_OR_NONE[self._doubled]
+        whole["dropped"] = _COLOUR_OR_NONE[self._dropped]
+        whole["scoring_choice"] = None if self._phase != SCORE else self._scoring_choice(seat)
+        whole["history"] = history_of(self, seat, len(self._moves), CARD_TEXT)
+        return whole
+
     def _split_view(
         self, events: int, last: tuple[int, JSON, JSON | None] | None
     ) -> tuple[int, JSON, JSON | None]:

@@ -809,6 +809,16 @@ class MyllymattiState(SheddingState):
             return [self._hand_texts(s, public) for s in range(self._n)] if public else None
         return super()._view_part(seat, key)
 
+    def _view_whole(self, seat: int | None) -> JSON:
+        """The whole view of ``seat``, its lazy parts built (for a view read whole)."""
+        whole = self._shared_parts().copy()
+        public = self._trump >= 0
+        whole["hand_sizes"] = list(map(len, self._hands))
+        whole["hands"] = [self._hand_texts(s, public) for s in range(self._n)] if public else None
+        whole["trick"] = self._trick_view()
+        whole["history"] = self.history(seat)
+        return whole
+
     def _split_view(
         self, events: int, last: tuple[int, JSON, JSON | None] | None
     ) -> tuple[int, JSON, JSON | None]:
