@@ -259,8 +259,8 @@ async function renderTurns() {
 function arrived(message) {
   const n = message.notice;
   if (state.notices.some((o) => o.id === n.id)) return;
-  // a new turn replaces the same table's unread one (the server did so too)
-  const same = (/** @type {Notice} */ o) => o.kind === "your_turn" && n.kind === "your_turn" && !o.read && o.data.table === n.data.table;
+  // a new turn replaces the same table's earlier one, read or not (the server did so too)
+  const same = (/** @type {Notice} */ o) => o.kind === "your_turn" && n.kind === "your_turn" && o.data.table === n.data.table;
   state.notices = [n, ...state.notices.filter((o) => !same(o))].slice(0, 50);
   state.unread = message.unread;
   renderBell();

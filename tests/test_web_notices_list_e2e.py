@@ -1,0 +1,48 @@
+"""The bell's list keeps one ``your_turn`` notice a table, as the server does: a new turn
+at a table replaces that table's earlier notice whether it was read or not (the server
+deletes the earlier one, read or not: tikki/server/notices/store.py).  In Chromium, on
+the lobby, with the first list and the live message given by the test.  Skips like
+tests/test_web_e2e.py without Chromium (never under ``CI=true``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests import test_web_e2e as e2e
+from tests._web import names, person
+from tests.test_web_e2e import Browser, Server
+
+server = e2e.serving("web-notices-list")
+browser = e2e.browser
+
+
+def _turn(notice_id: int, read: bool) -> dict[str, Any]:
+    """A ``your_turn`` notice of table ``t1``."""
+    return {
+        "id": notice_id,
+        "kind": "your_turn",
+        "data": {"table": "t1", "seat": 0, "game": "mattis"},
+        "created": "2026-12-06T10:00:00+00:00",
+        "read": read,
+    }
+
+
+def test_a_new_turn_replaces_the_tables_read_notice(server: Server, browser: Browser) -> None:
+    name, _other = names()
+    page = person(browser, server.url, name)
+    first = {"notices": [_turn(1, True)], "unread": 0, "mail": False}
+    page.route(
+        "**/api/notices",
+        lambda route: route.fulfill(content_type="application/json", body=json.dumps(first)),
+    )
+    page.reload()
+    page.locator("#notices-list li").first.wait_for(state="attached")
+    assert page.locator("#notices-list li").count() == 1
+    message = {"type": "notice", "notice": _turn(2, False), "unread": 1}
+    page.evaluate(
+        "m => window.dispatchEvent(new CustomEvent('tikki:account', {detail: m}))", message
+    )
+    page.locator("#notices-bell .notices-count", has_text="1").wait_for()
+    assert page.locator("#notices-list li").count() == 1
+    assert page.locator("#notices-list li.unread").count() == 1
