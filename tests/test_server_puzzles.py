@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from tests._server import TestClient, client, error_of
+from tests._server import TestClient, app_state, client, error_of
 from tikki import i18n, puzzles
 from tikki.core import load
 from tikki.puzzles import puzzle_id
@@ -24,6 +26,7 @@ from tikki.puzzles.words import theme_title
 from tikki.server.accounts import CSRF_COOKIE
 from tikki.server.puzzles import catalogue as cat
 from tikki.server.puzzles import routes
+from tikki.server.puzzles.rows import PuzzleAttemptRow
 from tikki.testing.checks import shown
 
 GAMES_SHIPPED = ("mattis", "mueckenstich", "myllymatti")
@@ -354,15 +357,40 @@ def test_a_step_attempt_refused_in_words_and_nothing_rated(
     anna = person(app_client, "Anna")
     a, b, c = puzzle.answer
     wrong = next(m for m in puzzle.view["legal_moves"] if m != a)
-    for moves in ([wrong, b], [a, "XX"], [a, b, c, c]):
+    for moves in (["XX", b], [a, "XX"], [a, b, c, c]):
         status, code, message = error_of(attempt(anna, puzzle.id, moves, "fi"))
         assert (status, code) == (400, "bad_attempt") and message, moves
     with i18n.use("fi"):
-        assert error_of(attempt(anna, puzzle.id, [wrong, b], "fi"))[2] == i18n._(
-            "a wrong move ends the attempt"
+        assert error_of(attempt(anna, puzzle.id, [a, b, c, c], "fi"))[2] == i18n._(
+            "this puzzle takes {n} moves, not {k}", n=3, k=4
         )
+    assert wrong != a
     assert anna.get("/api/puzzles/me").json()["rating"] is None
     assert anna.get(f"/api/puzzles/{puzzle.id}").json()["rated"]
+
+
+def test_a_wrong_move_with_more_after_it_ends_the_attempt_rated(
+    app_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong move ends the attempt wherever it stands, the moves after it ignored: the
+    attempt is rated then.  (A wrong first move followed by a second one was refused
+    unrated, and a right one followed by a move illegal at the next step was refused
+    with another message, also unrated: an account learnt each step's answer by the
+    message, never rated, then solved the puzzle rated.)"""
+    puzzle = line_puzzle(tmp_path, monkeypatch)
+    a, b, _c = puzzle.answer
+    wrong = next(m for m in puzzle.view["legal_moves"] if m != a)
+    anna = person(app_client, "Anna")
+    lost = attempt(anna, puzzle.id, [wrong, "XX"], "de").json()
+    assert lost["final"] and not lost["right"] and lost["rated"], lost
+    assert lost["explanation"] == puzzle.stored["explanation"]["de"]  # missed at step 0
+    assert anna.get("/api/puzzles/me").json()["rating"]["attempts"] == 1
+    with Session(app_state(app_client).manager.store.engine) as session:
+        stored = session.scalars(select(PuzzleAttemptRow.moves)).all()
+    assert stored == [[wrong]]  # the moves read, not the one after
+    ben = person(app_client, "Ben")
+    assert attempt(ben, puzzle.id, [wrong, b]).json()["rated"]
+    assert not attempt(ben, puzzle.id, list(puzzle.answer)).json()["rated"]
 
 
 def hidden_line_set(tmp_path: Path) -> tuple[cat.Catalogue, list[str], list[str]]:

@@ -202,20 +202,22 @@ async def attempt(puzzle_id: str, body: Attempt, request: Request) -> dict[str, 
             **next_step(puzzle, len(body.moves)),
         }
     right = wrong is None
-    ended = len(body.moves) - 1
+    ended = len(body.moves) - 1 if wrong is None else wrong
     out: dict[str, Any] = {"id": puzzle.id, "right": right, "final": True, **solved(puzzle, ended)}
     store = store_of(request)
     if me is None:
         rating = await asyncio.to_thread(store.puzzle_rating, puzzle)
         return {**out, "rated": False, "puzzle_rating": rating.json(), "player": None}
-    rated = await asyncio.to_thread(store.attempt, me.id, puzzle, body.moves, right)
+    played = body.moves[: ended + 1]  # those after a wrong one were not read
+    rated = await asyncio.to_thread(store.attempt, me.id, puzzle, played, right)
     return {**out, **_rating_change(rated)}
 
 
 def _check_moves(puzzle: Puzzle, moves: list[str]) -> int | None:
-    """The step of the first wrong move (``None``: all right); ``bad_attempt`` unless
-    there are no more moves than the answer's, each legal at its step, and none after a
-    wrong one."""
+    """The step of the first wrong move (``None``: all right), which ends the attempt:
+    the moves after it are not read (refusing them unrated would tell which moves were
+    right); ``bad_attempt`` unless there are no more moves than the answer's, each legal
+    at its step."""
     if len(moves) > len(puzzle.answer):
         raise ApiError(
             "bad_attempt",
@@ -230,8 +232,6 @@ def _check_moves(puzzle: Puzzle, moves: list[str]) -> int | None:
                   moves=", ".join(legal)),
             )  # fmt: skip
         if move != puzzle.answer[step]:
-            if step != len(moves) - 1:
-                raise ApiError("bad_attempt", _("a wrong move ends the attempt"))
             return step
     return None
 
