@@ -11,6 +11,7 @@ and the same views give the same moves.
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
 import inspect
@@ -20,7 +21,7 @@ from typing import Any
 
 from tikki.bots import expert, external, heuristic, ismcts, learned, random_bot
 from tikki.bots.base import Bot, BotFactory, legal_of
-from tikki.core import RulesError
+from tikki.core import Game, RulesError
 from tikki.i18n import N_, tr
 from tikki.i18n import _ as _t
 
@@ -137,13 +138,35 @@ def make(spec: str, seed: int | None = None, **params: Any) -> Bot:
     merged: dict[str, Any] = {**spec_params, **params}
     _check_params(name, factory, merged)
     try:
-        return factory(seed=seed, **merged)
+        bot = factory(seed=seed, **merged)
     except (TypeError, ValueError) as err:
         if isinstance(err, RulesError):
             raise
         raise RulesError(
             _t("bot {name!r} cannot use these parameters ({err})", name=name, err=err)
         ) from None
+    return bot if _BUILTIN.get(name) is factory else Sealed(bot)
+
+
+class Sealed:
+    """A bot registered from outside tikki, handed only a copy of each view: a plain
+    ``dict`` built whole and deep (a view the engine hands out may compute its parts
+    from the game when read, and shares lists with the views before it), so the bot can
+    neither reach the game's state nor change what another reader sees.  Every other
+    attribute is the bot's own."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name: str = bot.name
+
+    def choose(self, game: Game, view: Mapping[str, Any]) -> str:
+        """The bot's move for a sealed copy of ``view``."""
+        return self.bot.choose(game, copy.deepcopy(dict(view)))
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr == "bot":  # not set yet (a copy being made)
+            raise AttributeError(attr)
+        return getattr(self.bot, attr)
 
 
 _WHOLE = re.compile(r"[0-9]+")
@@ -273,6 +296,7 @@ _FACTORIES.update(_BUILTIN)
 __all__ = [
     "Bot",
     "BotFactory",
+    "Sealed",
     "bot_names",
     "legal_of",
     "make",
