@@ -623,8 +623,6 @@ class TableState(State):
     LAZY_VIEW_KEYS: ClassVar[frozenset[str]] = frozenset()
     """The view's keys that a game computes when they are first read (:meth:`_view_part`)."""
     _view_split: tuple[int, JSON, JSON | None] | None = None
-    _view_order: tuple[str, ...] | None = None
-    _view_eager: bool = False
 
     def _known_parts(self) -> JSON:
         """The view's keys that are not lazy, as they stand after the events so far (those
@@ -653,12 +651,11 @@ class TableState(State):
         played) whose other keys come from :meth:`_view_part` when read, for the position
         it was taken at.  A state that cannot be dealt again from its seed (a sampled one)
         completes its views at once."""
-        order = self._view_order
+        order = _VIEW_ORDERS.get(type(self))
         if order is None:
-            order = self._view_order = tuple(self._shared_parts())
-            self._view_eager = self.seed is None or getattr(self, "_sampled_past", None) is not None
+            order = _VIEW_ORDERS[type(self)] = tuple(self._shared_parts())
         view = lazy_view(eager, (self._view_value, seat, moves, order))
-        if self._view_eager:
+        if self.seed is None or getattr(self, "_sampled_past", None) is not None:
             view.complete()
         return view
 
@@ -792,6 +789,11 @@ class TableState(State):
     @abstractmethod
     def _apply(self, move: str) -> None:
         """Play the legal canonical ``move``."""
+
+
+_VIEW_ORDERS: dict[type, tuple[str, ...]] = {}
+"""The keys of each state class's views in their order (its ``_parts`` dict's: the same
+for every state of a class)."""
 
 
 def shedding_bounds(players: int) -> tuple[float, float]:
