@@ -104,7 +104,25 @@ def test_append_grows_a_set_seed_by_seed(tmp_path: Path) -> None:
     refused = runner.invoke(
         app, ["puzzles", "build", "mattis", "-n", "1", "--out", str(other), "--append"]
     )
-    assert refused.exit_code != 0 and "another game" in refused.output
+    assert refused.exit_code != 0 and "not of one game" in refused.output
+
+
+def test_merge_joins_sets_built_side_by_side(tmp_path: Path) -> None:
+    """Seeds built in two files and merged give the set grown seed by seed with
+    --append; a file of another game's players is refused in words."""
+    odd, even = _build(tmp_path, "odd.json.gz", 3), _build(tmp_path, "even.json.gz", 4)
+    grown = _build(tmp_path, "grown.json.gz", 3)
+    args = ["puzzles", "build", "mattis", "-n", "2", "--seed", "4", "--out", str(grown)]
+    assert runner.invoke(app, [*args, "--append"]).exit_code == 0
+    out = tmp_path / "merged.json.gz"
+    made = runner.invoke(app, ["puzzles", "merge", str(odd), str(even), "--out", str(out)])
+    assert made.exit_code == 0 and "4 puzzles from 2 files" in made.output, made.output
+    assert out.read_bytes() == grown.read_bytes()
+    other = tmp_path / "other.json.gz"
+    puzzles.dump({**puzzles.read(odd), "players": 4}, other)
+    refused = runner.invoke(app, ["puzzles", "merge", str(odd), str(other), "--out", str(out)])
+    assert refused.exit_code != 0 and "not of one game" in refused.output
+    assert out.read_bytes() == grown.read_bytes()  # nothing written
 
 
 def test_check_catches_a_tampered_answer(tmp_path: Path) -> None:

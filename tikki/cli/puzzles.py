@@ -108,6 +108,41 @@ def build_command(
         console.print(_("{n} of the new puzzles take several moves", n=lines))
 
 
+@app.command("merge")
+def merge_command(
+    files: Annotated[
+        list[Path], typer.Argument(help="puzzle files of one game", metavar="FILE...")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="the merged file (.json or .json.gz)")],
+    lang: LangOption = None,
+) -> None:
+    """Join puzzle files of one game (the same players and rules) into one, in the order
+    given, each puzzle once: sets built side by side (say odd seeds in one process, even
+    seeds in another) become one set.
+
+    Example: [bold]tikki puzzles merge odd.json.gz even.json.gz --out ms.json.gz[/]
+    """
+    use_lang(lang)
+    try:
+        documents = [puzzles.read(path) for path in files]
+        document = documents[0]
+        for more in documents[1:]:
+            document = puzzles.merged(document, more)
+        puzzles.dump(document, out)
+    except RulesError as err:
+        raise fail(str(err)) from None
+    except OSError as err:
+        raise fail(_("cannot write {path}: {err}", path=str(out), err=err)) from None
+    console.print(
+        _(
+            "{n} puzzles from {files} files: {path}",
+            n=document["count"],
+            files=len(files),
+            path=str(out),
+        )
+    )
+
+
 @app.command("check")
 def check_command(
     file: Annotated[Path, typer.Argument(help="a puzzle file", metavar="FILE")],

@@ -370,7 +370,7 @@ def merged(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
     rules, else :class:`RulesError`); a puzzle already in ``old`` is not added twice."""
     keys = ("game", "players", "rules", "options")
     if any(old.get(k) != new.get(k) for k in keys):
-        raise RulesError("the puzzle file to append to is of another game, players or rules")
+        raise RulesError("the puzzle files are not of one game, players and rules")
     have = {p["id"] for p in old["puzzles"]}
     puzzles = list(old["puzzles"]) + [p for p in new["puzzles"] if p["id"] not in have]
     return {**new, "count": len(puzzles), "puzzles": puzzles}
