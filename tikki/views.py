@@ -164,7 +164,8 @@ class LazyView(dict[str, Any]):
     since) and keep it.  Anything that reads the view whole (iterating, ``len``,
     ``items()``, ``==``, ``json.dumps``, a copy, ``repr``, pickling) or changes it first
     computes every lazy part and puts the keys in their order: the view is then exactly
-    the dict an eager build gives.
+    the dict an eager build gives.  A lazy part is built from the state's caches: read a
+    view in the thread that asked for it, or hand on ``dict(view)``.
     """
 
     __slots__ = ("_lazy",)
