@@ -449,11 +449,10 @@ def shipped(name: str) -> Path:
 # --- checking -----------------------------------------------------------------------------
 
 
-def check_one(game: Game, puzzle: Mapping[str, Any], nodes: int = NODES) -> str | None:
-    """Check one stored puzzle again from its view alone, and each later step from its own
-    (:func:`tikki.puzzles.line.check_steps`); ``None`` if it holds, else what failed
-    (``answer``, ``worlds``, ``view``, ``leak``, ``id``, ``values``, ``steps``)."""
-    view = puzzle.get("view")
+def stored_worlds(game: Game, view: object) -> list[State] | str:
+    """The worlds of a stored view enumerated again from the view alone, each checked to
+    give exactly that view; else what failed (``view``: not a view, or a world that gives
+    another; ``worlds``: none, or too many)."""
     if not isinstance(view, Mapping):
         return "view"
     try:
@@ -463,6 +462,19 @@ def check_one(game: Game, puzzle: Mapping[str, Any], nodes: int = NODES) -> str 
     seat = view.get("seat")
     if any(w.view(seat) != view for w in found):
         return "view"
+    return found
+
+
+def check_one(game: Game, puzzle: Mapping[str, Any], nodes: int = NODES) -> str | None:
+    """Check one stored puzzle again from its view alone, and each later step from its own
+    (:func:`tikki.puzzles.line.check_steps`); ``None`` if it holds, else what failed
+    (``answer``, ``worlds``, ``view``, ``leak``, ``id``, ``values``, ``steps``)."""
+    view = puzzle.get("view")
+    found = stored_worlds(game, view)
+    if isinstance(found, str):
+        return found
+    assert isinstance(view, Mapping)
+    seat = view.get("seat")
     first = line.first_step(puzzle)
     if any(shown(first, w.reveal()["hidden"][str(seat)]) for w in found):
         return "leak"
