@@ -146,7 +146,8 @@ def play_over_days(where: Path | str) -> None:
         assert table["status"] == "playing" and table["seq"] == seq
         assert table["timer"]["left"] == 0  # the allowance counts from the last move
         acted = on_loop(guest, app_state(guest).manager.tick)
-        assert acted == [table_id]
+        # this tick acts, or the server's own tick loop (every second) did just before
+        assert acted in ([table_id], [])
         after = state(guest, table_id)["table"]
         stand_ins = after["takeovers"]
         assert stand_ins and stand_ins[0]["seat"] == mover and stand_ins[0]["why"] == "away"
