@@ -213,7 +213,7 @@ def test_an_unfinished_game_replays_nothing_hidden(server: Server, browser: Brow
     table_id, _token = played_table(page.request, base, moves=4)
     # a stranger asks for seat 0's view: refused, the spectators' view instead
     page.goto(f"{base}/replay/{table_id}?seat=0")
-    page.wait_for_selector("#board:not([hidden])")
+    page.wait_for_selector("#board[data-at]:not([hidden])")
     assert "not over" in page.inner_text("#notice")
     assert page.input_value("#perspective") == ""
     assert page.is_disabled("#perspective option[value='all']")
