@@ -36,6 +36,7 @@ class Watcher(threading.Thread):
         self.socket.send(json.dumps({"type": "hello"}))
         self.states: list[dict[str, Any]] = []
         self.closed: int | None = None
+        self.ended = "still reading"
 
     def run(self) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -47,9 +48,14 @@ class Watcher(threading.Thread):
                 if message["type"] == "state":
                     self.states.append(message)
                     if message["status"] == "finished":
+                        self.ended = "finished"
                         return
+            self.ended = "deadline"
         except ConnectionClosed as closed:
             self.closed = closed.rcvd.code if closed.rcvd is not None else 1006
+            self.ended = f"closed {self.closed}"
+        except Exception as err:  # said in the test's assertion
+            self.ended = f"{type(err).__name__}: {err}"
 
 
 def play_by_socket(url: str, token: str, db_url: str, tid: str) -> list[dict[str, Any]]:
@@ -142,13 +148,19 @@ def test_a_relayed_socket_whose_owner_dies_connects_again_and_plays_on(
         assert r.status_code == 201, r.text
         tid = r.json()["table"]["id"]
         watcher = Watcher(ws_url(http_b, tid))
-        wait_for(lambda: len(stored_moves(postgres_url, tid)) >= 3, "the bots to move")
         watcher.start()
+        # The relay is open once a state came through it (a kill while b still opens its
+        # socket to a is another case: b finds nobody holds the table, takes it over and
+        # serves the spectator itself, without a 1012).
+        wait_for(lambda: watcher.states, "the spectator's first state")
+        assert held_locks(postgres_url, [tid])[tid] == ["tikki a"]
+        wait_for(lambda: len(stored_moves(postgres_url, tid)) >= 3, "the bots to move")
         proc_a.send_signal(signal.SIGKILL)
         proc_a.wait(10)
         watcher.join(SLACK)
+        ended, seqs = watcher.ended, [s["seq"] for s in watcher.states]
         watcher.socket.close()
-        assert watcher.closed == 1012
+        assert watcher.closed == 1012, (ended, seqs, log.read_text()[-3000:])
         again = Watcher(ws_url(http_b, tid))
         again.start()
         again.join(SLACK)
