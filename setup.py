@@ -34,9 +34,13 @@ COMPILED_MODULES = [
     *_modules("tikki/bots/heuristic"),
     "tikki/bots/ismcts.py",
     "tikki/bots/endgame.py",
+    "tikki/interop/rows.py",
+    *(p for p in _modules("tikki/interop/encoders") if p.endswith("_rows.py")),
 ]
 """The modules a compiled build compiles: the rules, their events, the rollout tactics and
-the heuristic policies (what search and playouts spend their time in)."""
+the heuristic policies (what search and playouts spend their time in), and the lists the
+batched observation encoders are built from (``tikki/interop/rows.py``, each game's
+``encoders/<game>_rows.py``: what the vector env spends its time in)."""
 
 
 def ext_modules() -> list[object]:

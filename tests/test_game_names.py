@@ -89,7 +89,7 @@ def own_place(path: str, game: str) -> bool:
         rf"tikki/web/static/render/{game}\.js",
         # its optional observation encoder for learning, found through its declaration
         # (Game.interop) as its renderer is: the same kind of optional view
-        rf"tikki/interop/encoders/{game}\.py",
+        rf"tikki/interop/encoders/{game}(_\w+)?\.py",  # and its compiled lists (_rows)
     )
     return any(re.fullmatch(p, path) for p in patterns)
 

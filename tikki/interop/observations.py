@@ -49,6 +49,7 @@ import numpy.typing as npt
 
 from tikki.core import Game, State, built_in, game_class, games, load
 from tikki.interop.encoding import ActionSpace, ViewEncoder
+from tikki.interop.rows import legal_rows
 
 Vector = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float32]
@@ -56,6 +57,10 @@ Matrix = npt.NDArray[np.float32]
 Parts = tuple[list[int], list[int], list[float]]
 """An observation as a state encoder lists it: the positions that get one unit each, and
 positions with a value of their own (see :class:`CardEncoder`)."""
+Rows = tuple[list[int], list[int], list[float], list[int], list[int]]
+"""Many observations as lists: ``(hits, at, values, hit_ends, at_ends)``, the lists of
+:data:`Parts` joined, and where each observation's hits and values end
+(:meth:`CardEncoder.rows_into`)."""
 
 
 @dataclass(frozen=True)
@@ -144,15 +149,13 @@ class Encoder(ABC):
         out.fill(0)
         flat: list[int] = []
         counts: list[int] = []
-        get = self.actions.index.__getitem__
-        for i, state in enumerate(states):
-            seat = state.current_player if seats is None else seats[i]
-            if seat is None:
-                counts.append(0)
-                continue
-            moves = state.legal_moves()
-            flat += map(get, moves)
-            counts.append(len(moves))
+        legal_rows(
+            states if isinstance(states, list) else list(states),
+            None if seats is None or isinstance(seats, list) else list(seats),
+            self.actions.index,
+            flat,
+            counts,
+        )
         index = np.array(flat, np.intp)
         index += np.repeat(np.arange(len(states), dtype=np.intp) * out.shape[1], counts)
         out.reshape(-1)[index] = 1
@@ -247,11 +250,7 @@ class CardEncoder(Encoder):
         values: list[float] = []
         hit_ends: list[int] = []
         at_ends: list[int] = []
-        into = self.parts_into
-        for state, seat in zip(states, seats, strict=True):
-            into(state, seat, hits, at, values)
-            hit_ends.append(len(hits))
-            at_ends.append(len(at))
+        self.rows_into(states, seats, (hits, at, values, hit_ends, at_ends))
         starts = np.arange(rows, dtype=np.intp) * self.size
         flat = out.reshape(-1)
         index = np.array(hits, np.intp)
@@ -266,6 +265,18 @@ class CardEncoder(Encoder):
         index += np.repeat(starts, np.diff(at_ends, prepend=0))
         flat[index] = values
         return out
+
+    def rows_into(self, states: Sequence[State], seats: Sequence[int | None], lists: Rows) -> None:
+        """:meth:`parts_into` for each state by its seat, appended to ``lists``: ``(hits,
+        at, values, hit_ends, at_ends)``, where ``hit_ends`` and ``at_ends`` get where each
+        state's hits and values end (an encoder may list them all at once, e.g. compiled:
+        :mod:`tikki.interop.rows`)."""
+        hits, at, values, hit_ends, at_ends = lists
+        into = self.parts_into
+        for state, seat in zip(states, seats, strict=True):
+            into(state, seat, hits, at, values)
+            hit_ends.append(len(hits))
+            at_ends.append(len(at))
 
     def _fill(
         self, out: Vector | None, hits: list[int], at: list[int], values: list[float]
@@ -409,6 +420,7 @@ __all__ = [
     "Feature",
     "Matrix",
     "Parts",
+    "Rows",
     "ViewBasedEncoder",
     "card_feature",
     "document",

@@ -4,12 +4,17 @@ lists the features).  The game declares it (its ``interop.encoder``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tikki.cards import CARD_TEXT
 from tikki.core import Game, State
-from tikki.interop.encoders import shedding
-from tikki.interop.observations import CardEncoder, Feature, Parts
+from tikki.interop.encoders import myllymatti_rows, shedding
+from tikki.interop.observations import CardEncoder, Feature, Parts, Rows
+
+COMPILED = not str(myllymatti_rows.__file__).endswith(".py")
+"""Whether :mod:`myllymatti_rows` is compiled (then it lists the batches' observations;
+in pure Python :meth:`MyllymattiEncoder.parts_into`, faster there, does)."""
 
 
 class MyllymattiEncoder(CardEncoder):
@@ -37,6 +42,31 @@ class MyllymattiEncoder(CardEncoder):
         self._max_moves = float(game.options["max_moves"])
         self._by_base = [self._rotated(base) for base in range(n)] + [self._rotated(0)]
         self._sizes = [k / 52.0 for k in range(53)]  # a count's value, as ``k / 52.0``
+        self._layouts = [self._layout(base) for base in range(n)] + [self._layout(0)]
+        self._scale = [52.0, self._max_moves]
+
+    def _layout(self, base: int) -> myllymatti_rows.Layout:
+        """:meth:`_rotated`'s tables as plain lists, for :func:`myllymatti_rows.rows_into`."""
+        n, o, tab = self.players, self._o, self._tabs
+
+        def seat_one_hot(name: str) -> list[int]:
+            return [o[name] + (s - base) % n for s in range(n)]
+
+        rel = [(s - base) % n for s in range(n)]
+        seat_rows = [
+            [o["phase"], o["phase"] + 1],
+            *map(seat_one_hot, ("to_act", "aside_owner", "leader", "last_winner", "out")),
+            [*seat_one_hot("hand_sizes"), o["stock_size"], o["moves"]],
+        ]
+        card_rows = [
+            [tab["piles"][r] for r in rel],
+            [tab["hands"][r - 1] if r else [] for r in rel],  # the observer's: not here
+            [tab["trick"][r] for r in rel],
+            [tab["hand"][0]],
+            [tab["top"][0]],
+            [tab["fallen"][0]],
+        ]
+        return myllymatti_rows.Layout(seat_rows, card_rows, o["trump"])
 
     def _rotated(self, base: int) -> tuple[Any, ...]:
         """Every table with its rows indexed by absolute seat, for observer ``base``, in the
@@ -62,6 +92,15 @@ class MyllymattiEncoder(CardEncoder):
             tab["top"][0].__getitem__,
             tab["fallen"][0].__getitem__,
         )
+
+    def rows_into(self, states: Sequence[State], seats: Sequence[int | None], lists: Rows) -> None:
+        """:meth:`parts_into` for many states (:meth:`CardEncoder.rows_into`): in the
+        compiled build, by the compiled :func:`myllymatti_rows.rows_into` (the same lists)."""
+        if not COMPILED:
+            super().rows_into(states, seats, lists)
+            return
+        listed: Any = states if isinstance(states, list) else list(states)
+        myllymatti_rows.rows_into(self._layouts, listed, list(seats), lists, self._scale)
 
     def parts(self, state: State, seat: int | None) -> Parts:
         """``seat``'s observation of ``state``: the unit positions, then the positions
