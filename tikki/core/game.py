@@ -21,7 +21,7 @@ from tikki.errors import IllegalMove, RulesError
 from tikki.events import Event
 from tikki.i18n import _ as _t
 from tikki.i18n import own as translate_own
-from tikki.views import JSON, BaseView, LazyView, lazy_view
+from tikki.views import JSON, BaseView, LazyView
 
 RULES_REVISION = "r2"
 """The RULINGS.md revision new games play; stored in every record."""
@@ -654,7 +654,9 @@ class TableState(State):
         order = _VIEW_ORDERS.get(type(self))
         if order is None:
             order = _VIEW_ORDERS[type(self)] = tuple(self._shared_parts())
-        view = lazy_view(eager, (self._view_value, seat, moves, order))
+        view = _NEW_VIEW(LazyView)  # lazy_view(), written out: once a view is asked
+        _FILL_VIEW(view, eager)
+        view._lazy = (self._view_value, seat, moves, order)
         if self.seed is None or getattr(self, "_sampled_past", None) is not None:
             view.complete()
         return view
@@ -790,6 +792,9 @@ class TableState(State):
     def _apply(self, move: str) -> None:
         """Play the legal canonical ``move``."""
 
+
+_NEW_VIEW = LazyView.__new__
+_FILL_VIEW = dict.update
 
 _VIEW_ORDERS: dict[type, tuple[str, ...]] = {}
 """The keys of each state class's views in their order (its ``_parts`` dict's: the same

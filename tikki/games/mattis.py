@@ -592,6 +592,11 @@ class MattisState(SheddingState):
         return self._phase == OVER
 
     @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over (asked before every view)."""
+        return None if self._phase == OVER else self._to_act
+
+    @property
     def in_slough_lap(self) -> bool:
         """Whether the seat to act is answering a slough lap (AM-5)."""
         return self._phase == COLLECT and self._lap_left > 0
@@ -1431,25 +1436,22 @@ class MattisState(SheddingState):
         """
         if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
             self._check_seat(seat)
-        known = self._known_parts()
+        split = self._view_split  # _known_parts(), its common case written out
+        known = split[1] if split and split[0] == len(self._event_log) else self._known_parts()
+        view = known.copy()  # filled in place: one copy, no keywords
         to_act = None if self._phase == OVER else self._to_act
+        view["seat"] = seat
+        view["to_act"] = to_act
         if seat is not None:
             h = self._hands[seat]
             cards = sorted(h, key=_PHASE1_POS.__getitem__) if self._phase == COLLECT else sorted(h)
-            hand = list(map(_text, cards))
-            legal = self.legal_moves() if seat == to_act else []
+            view["hand"] = list(map(_text, cards))
+            view["legal_moves"] = self.legal_moves() if seat == to_act else []
         else:
-            hand, legal = [], []
-        view = dict(
-            known,
-            seat=seat,
-            to_act=to_act,
-            hand=hand,
-            legal_moves=legal,
-            stock_size=len(self._stock),
-            move_count=len(self._hist),
-        )
-        return self._lazy_view(view, seat, len(self._hist))
+            view["hand"], view["legal_moves"] = [], []
+        view["stock_size"] = len(self._stock)
+        moves = view["move_count"] = len(self._hist)
+        return self._lazy_view(view, seat, moves)
 
     def _view_part(self, seat: int | None, key: str) -> Any:
         """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""

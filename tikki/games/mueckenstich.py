@@ -667,6 +667,11 @@ class MueckenstichState(TableState):
         """Whether the game has ended (asked before every move of a playout)."""
         return self._phase == OVER
 
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over (asked before every view)."""
+        return None if self._phase == OVER else self._to_act
+
     def _apply(self, move: str) -> None:
         phase = self._phase
         if phase == PLAY:
@@ -1126,15 +1131,14 @@ class MueckenstichState(TableState):
         """
         if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
             self._check_seat(seat)
-        known = self._known_parts()
+        split = self._view_split  # _known_parts(), its common case written out
+        known = split[1] if split and split[0] == len(self._event_log) else self._known_parts()
+        view = known.copy()  # filled in place: one copy, no keywords
         to_act = None if self._phase == OVER else self._to_act
-        view = dict(
-            known,
-            seat=seat,
-            to_act=to_act,
-            hand=list(map(_TEXT_OF, self._hands[seat])) if seat is not None else [],
-            legal_moves=self.legal_moves() if seat is not None and seat == to_act else [],
-        )
+        view["seat"] = seat
+        view["to_act"] = to_act
+        view["hand"] = list(map(_TEXT_OF, self._hands[seat])) if seat is not None else []
+        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
         return self._lazy_view(view, seat, len(self._moves))
 
     def _view_part(self, seat: int | None, key: str) -> Any:

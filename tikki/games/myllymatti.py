@@ -366,6 +366,11 @@ class MyllymattiState(SheddingState):
         """Whether the game has ended (asked before every move of a playout)."""
         return self._phase == OVER
 
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over (asked before every view)."""
+        return None if self._phase == OVER else self._to_act
+
     def _apply(self, move: str) -> None:
         if self._phase == COLLECT:
             self._play_collect(move)
@@ -783,18 +788,22 @@ class MyllymattiState(SheddingState):
         """
         if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
             self._check_seat(seat)
-        known = self._known_parts()
+        split = self._view_split  # _known_parts(), its common case written out
+        known = split[1] if split and split[0] == len(self._event_log) else self._known_parts()
+        view = known.copy()  # filled in place: one copy, no keywords
         to_act = None if self._phase == OVER else self._to_act
-        view = dict(
-            known,
-            seat=seat,
-            to_act=to_act,
-            hand=self._hand_texts(seat, self._trump >= 0)[:] if seat is not None else [],
-            legal_moves=self.legal_moves() if seat is not None and seat == to_act else [],
-            stock_size=len(self._stock),
-            move_count=len(self._hist),
-        )
-        return self._lazy_view(view, seat, len(self._hist))
+        view["seat"] = seat
+        view["to_act"] = to_act
+        if seat is not None:  # built afresh: the seat to act's hand changed since its last view
+            h = self._hands[seat]
+            cards = sorted(h) if self._trump >= 0 else sorted(h, key=_PHASE1_POS.__getitem__)
+            view["hand"] = list(map(CARD_TEXT.__getitem__, cards))
+        else:
+            view["hand"] = []
+        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
+        view["stock_size"] = len(self._stock)
+        moves = view["move_count"] = len(self._hist)
+        return self._lazy_view(view, seat, moves)
 
     def _view_part(self, seat: int | None, key: str) -> Any:
         """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""
