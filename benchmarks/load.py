@@ -45,6 +45,7 @@ import json
 import os
 import random
 import re
+import signal
 import socket
 import statistics
 import subprocess
@@ -92,6 +93,9 @@ class Config:
     ramp: float
     server_pid: int | None = None
     """The server's process (when this benchmark started it): its CPU time is measured."""
+    profiled: bool = False
+    """The server runs under cProfile (``--profile``): signalled when the measured time
+    begins and ends."""
 
 
 def free_port() -> int:
@@ -122,13 +126,53 @@ def cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+PROFILED = """
+import cProfile, signal, sys, time
+from tikki.cli import main
+from tikki.server.tables.storage import Storage
+out = sys.argv.pop(1)
+profile, storing = cProfile.Profile(time.thread_time), cProfile.Profile(time.thread_time)
+on = []
+write_group = Storage._write_group
+def profiled_group(self):
+    return storing.runcall(write_group, self) if on else write_group(self)
+Storage._write_group = profiled_group
+def cpu():
+    import threading
+    return {(t.name, t.native_id): time.clock_gettime(time.pthread_getcpuclockid(t.ident))
+            for t in threading.enumerate()}
+before = {}
+def start(*_):
+    on.append(True)
+    before.update(cpu())
+    profile.enable()
+def stop(*_):
+    on.clear()
+    profile.disable()
+    profile.dump_stats(out)
+    storing.dump_stats(out + ".storage")
+    with open(out + ".threads", "w") as f:
+        for key, seconds in cpu().items():
+            f.write(f"{key[0]} {key[1]} {seconds - before.get(key, 0.0):.3f} s CPU\\n")
+signal.signal(signal.SIGUSR1, start)
+signal.signal(signal.SIGUSR2, stop)
+main()
+"""
+"""The server under cProfile (``--profile``): the main thread's CPU time (the event loop)
+from SIGUSR1 (the measured time begins) to SIGUSR2 (it ends: the statistics are written),
+and the storage thread's group commits (to the file's name + ``.storage``)."""
+
+
 def start_server(
-    bot_delay: float, workdir: Path, extra: list[str] | None = None
+    bot_delay: float, workdir: Path, extra: list[str] | None = None, profile: str | None = None
 ) -> tuple[subprocess.Popen[str], str]:
-    """Start ``tikki serve`` on a free port with a fresh SQLite file; return it and its URL."""
+    """Start ``tikki serve`` on a free port with a fresh SQLite file; return it and its URL
+    (``profile``: under cProfile, its statistics written to that file when it stops)."""
     port = free_port()
     tikki = Path(sys.executable).with_name("tikki")
     cmd = [str(tikki), "serve", "--port", str(port), "--bot-delay", str(bot_delay)]
+    if profile is not None:
+        cmd[:1] = [sys.executable, "-c", PROFILED, profile]
     cmd += ["--db", f"sqlite:///{workdir / 'load.sqlite'}", *(extra or [])]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
@@ -209,6 +253,12 @@ async def human(
                 await asyncio.wait_for(play_table(ws, cfg, rng, stats), stop - time.monotonic())
 
 
+def signal_profiler(cfg: Config, signum: int) -> None:
+    """Tell the profiled server (``--profile``) that the measured time begins or ends."""
+    if cfg.profiled and cfg.server_pid is not None:
+        os.kill(cfg.server_pid, signum)
+
+
 async def run(cfg: Config) -> tuple[Stats, float]:
     """All the clients together for ``cfg.seconds``; the stats and the elapsed time."""
     stats = Stats()
@@ -225,8 +275,10 @@ async def run(cfg: Config) -> tuple[Stats, float]:
                 await asyncio.sleep(min(0.5, max(0.01, stop - time.monotonic())))
                 if cpu_from is None and time.monotonic() >= stats.measuring_from:
                     cpu_from = cpu_seconds(cfg.server_pid)
+                    signal_profiler(cfg, signal.SIGUSR1)
                 progress.update(bar, completed=time.monotonic() - start)
         cpu_to = cpu_seconds(cfg.server_pid)
+        signal_profiler(cfg, signal.SIGUSR2)
         if cpu_from is not None and cpu_to is not None:
             stats.server_cpu = cpu_to - cpu_from
         await asyncio.gather(*tasks, return_exceptions=False)
@@ -346,12 +398,13 @@ def main() -> None:
     parser.add_argument("--hard-tables", type=int, default=20, help="abuse: 5-Hard tables (20)")
     parser.add_argument("--medium-tables", type=int, default=1000, help="abuse: Medium (1000)")
     parser.add_argument("--probe-moves", type=int, default=8, help="abuse: Hard answers (8)")
+    parser.add_argument("--profile", help="run the server under cProfile, stats to this file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         proc = None
         url = args.url
         if url is None:
-            proc, url = start_server(args.bot_delay, Path(tmp), OPEN_LIMITS)
+            proc, url = start_server(args.bot_delay, Path(tmp), OPEN_LIMITS, args.profile)
         cfg = Config(
             url.rstrip("/"),
             args.tables,
@@ -363,6 +416,7 @@ def main() -> None:
             args.seed,
             args.ramp,
             proc.pid if proc is not None else None,
+            args.profile is not None,
         )
         try:
             if args.abuse:

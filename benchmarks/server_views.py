@@ -11,7 +11,10 @@ this checkout too.
 
 Run: ``.venv/bin/python benchmarks/server_views.py [--games 6] [--seats 1] [--plain]``.
 Prints one line per game: CPU µs per move (``time.process_time``) for the clone, the
-play, the views and the texts together.
+play, the views and the texts together.  Then, the same games at a live
+``tikki.server.tables.table.Table`` (one person connected at seat 0, bots in the other
+seats, as ``benchmarks/load.py`` plays): each move swapped in and ``Table.broadcast``
+called, which builds the table's public part, the seat's message and its text.
 """
 
 from __future__ import annotations
@@ -84,6 +87,36 @@ def measure(name: str, players: int, games: int, seats: int, plain: bool) -> flo
     return (time.process_time() - start) / moves * 1e6
 
 
+def measure_table(name: str, players: int, games: int) -> float:
+    """CPU µs per move of ``Table.broadcast`` (with the clone and the play) at a table with
+    one connected person (seat 0) and bots elsewhere, over ``games`` seeded games."""
+    from datetime import datetime
+
+    from tikki.server.db import StoredSeat
+    from tikki.server.tables.table import Connection, Table
+
+    game = tikki.load(name, players=players)
+    moves = 0
+    start = time.process_time()
+    for seed in range(games):
+        rng = random.Random(seed)
+        seats = [StoredSeat(0, "human", "Anna", None, "x" * 64)]
+        seats += [StoredSeat(s, "bot", f"Bot {s}", "heuristic") for s in range(1, players)]
+        table = Table(f"bench{seed}", game, game.new_state(seed=seed), seed, seats, "playing",
+                      datetime(2026, 1, 1))  # fmt: skip
+        table.connections.add(Connection(0))
+        while not table.state.is_over:
+            copy = table.state.clone()
+            copy.play(rng.choice(copy.legal_moves()))
+            if hasattr(copy, "take_history"):
+                copy.take_history(table.state)
+            table.state = copy
+            table.seq += 1
+            moves += 1
+            table.broadcast()  # a state message replaces the unsent one: nothing piles up
+    return (time.process_time() - start) / moves * 1e6
+
+
 def main() -> None:
     """Print each game's CPU µs per move."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -94,6 +127,9 @@ def main() -> None:
     for name, players in GAMES:
         cost = measure(name, players, args.games, args.seats, args.plain)
         print(f"{name} {players}p: {cost:,.0f} µs CPU a move (clone, play, views, texts)")
+    for name, players in GAMES:
+        cost = measure_table(name, players, args.games)
+        print(f"{name} {players}p: {cost:,.0f} µs CPU a move at a table (Table.broadcast)")
 
 
 if __name__ == "__main__":
