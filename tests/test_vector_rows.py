@@ -15,7 +15,7 @@ import pytest
 import tikki
 from tikki.interop.encoders import myllymatti, myllymatti_rows
 from tikki.interop.observations import CardEncoder, Rows, encoder_for
-from tikki.interop.rows import legal_rows
+from tikki.interop.rows import legal_rows, play_rows
 
 pytestmark = pytest.mark.compiled
 
@@ -103,3 +103,22 @@ def test_the_legal_rows_are_the_legal_moves_ids(name: str) -> None:
 def test_the_compiled_build_lists_with_its_compiled_modules() -> None:
     """Where the engine is compiled, so are the lists (setup.py's COMPILED_MODULES)."""
     assert myllymatti.COMPILED == tikki.COMPILED
+
+
+def test_play_rows_plays_each_move_and_names_the_games_to_settle() -> None:
+    game = tikki.load("myllymatti", 2, max_moves=14)
+    encoder = encoder_for(game)
+    texts = encoder.actions.texts
+    states = [game.new_state(seed=s) for s in range(4)]
+    twins = [s.clone() for s in states]
+    ended: list[int] = []
+    while len(ended) < len(states):
+        live = [i for i, s in enumerate(states) if not s.is_over]
+        chosen = [encoder.actions.to_id(states[i].legal_moves()[0]) for i in live]
+        settle = play_rows([states[i] for i in live], texts, chosen, False)
+        for i, a in zip(live, chosen, strict=True):
+            twins[i].play(texts[a])
+        assert [live[k] for k in settle] == [i for i in live if twins[i].is_over]
+        ended += [live[k] for k in settle]
+    assert [s.moves for s in states] == [t.moves for t in twins]
+    assert play_rows([], texts, [], True) == []

@@ -81,6 +81,7 @@ from tikki import bots as botlib
 from tikki.core import RulesError, game_class
 from tikki.interop import dataset
 from tikki.interop.observations import encoder_for
+from tikki.interop.rows import play_rows
 
 Obs = npt.NDArray[np.float32]
 
@@ -364,12 +365,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
         if self.final.any():
             self.final_obs[self.final] = 0.0
             self.final.fill(False)
-        states, seats, settle = self.states, self._seats, self.reward_mode == "round"
-        for i, a in enumerate(chosen):
-            state = states[i]
-            state.play(texts[a])
-            if settle or state.outcome is not None:
-                self._settle(i, seats[i])
+        seats = self._seats
+        for i in play_rows(self.states, texts, chosen, self.reward_mode == "round"):
+            self._settle(i, seats[i])
         self._observe()
         return self.obs, self.rewards, self.terminated, self.truncated, self._info()
 

@@ -3,7 +3,8 @@ compiled build's ``setup.py`` ``COMPILED_MODULES``): typed loops over the engine
 states, no NumPy, so that the compiled build calls the states' methods directly.
 
 :func:`legal_rows` lists the action ids of each state's legal moves, from which
-:meth:`tikki.interop.observations.Encoder.mask_batch` writes every mask in one NumPy call.
+:meth:`tikki.interop.observations.Encoder.mask_batch` writes every mask in one NumPy call;
+:func:`play_rows` plays one move in each state (:class:`tikki.rl.VectorEnv`'s step).
 A game's encoder may have such a module of its own for its observations
 (``tikki/interop/encoders/<game>_rows.py``).
 """
@@ -35,4 +36,19 @@ def legal_rows(
         counts.append(len(moves))
 
 
-__all__ = ["legal_rows"]
+def play_rows(
+    states: list[State], texts: tuple[str, ...], chosen: list[int], every: bool
+) -> list[int]:
+    """Play the move ``texts[chosen[i]]`` in each ``states[i]`` (each legal, checked
+    before); return the indices of the states to settle: every one (``every``), else
+    those whose game is over."""
+    settle: list[int] = []
+    for i in range(len(states)):
+        state = states[i]
+        state.play(texts[chosen[i]])
+        if every or state.outcome is not None:
+            settle.append(i)
+    return settle
+
+
+__all__ = ["legal_rows", "play_rows"]

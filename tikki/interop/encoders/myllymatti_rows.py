@@ -7,12 +7,19 @@ the state's slots directly and appends to the lists in C.
 <tikki.interop.encoders.myllymatti.MyllymattiEncoder.parts_into>` lists, state by state,
 the same positions in the same order (the tests compare them on every state of many
 games, for every observer); the encoder turns the lists into its rows with one NumPy call
-each.  :func:`legal_rows` lists the action ids of each state's legal moves, for the masks.
+each (:mod:`tikki.interop.rows` lists the masks' action ids the same way).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from tikki.games.myllymatti import MyllymattiState
+
+Ints = list[Any]
+"""A list of ints, typed so that the compiled build copies them as they are (the int
+objects of the tables), without unboxing and boxing each again (positions pass 256:
+each would be a new int object)."""
 
 
 class Layout:
@@ -20,25 +27,25 @@ class Layout:
     absolute seat (row ``r`` of a relative feature is the seat ``r`` places after the
     observer) and card tables indexed by card number."""
 
-    phases: list[int]
-    to_act: list[int]
-    owners: list[int]
-    leaders: list[int]
-    winners: list[int]
-    out: list[int]
-    where: list[int]
-    piles: list[list[int]]
-    known: list[list[int]]
-    trick: list[list[int]]
-    hand: list[int]
-    top: list[int]
-    fallen: list[int]
+    phases: Ints
+    to_act: Ints
+    owners: Ints
+    leaders: Ints
+    winners: Ints
+    out: Ints
+    where: Ints
+    piles: list[Ints]
+    known: list[Ints]
+    trick: list[Ints]
+    hand: Ints
+    top: Ints
+    fallen: Ints
     trump: int
 
     def __init__(
         self,
-        seat_rows: list[list[int]],
-        card_rows: list[list[list[int]]],
+        seat_rows: list[Ints],
+        card_rows: list[list[Ints]],
         trump: int,
     ) -> None:
         """``seat_rows``: the one-hots (phase, to_act, aside_owner, leader, last_winner,
@@ -56,7 +63,7 @@ def rows_into(
     layouts: list[Layout],
     states: list[MyllymattiState],
     seats: list[int | None],
-    lists: tuple[list[int], list[int], list[float], list[int], list[int]],
+    lists: tuple[Ints, Ints, list[float], list[int], list[int]],
     scale: list[float],
 ) -> None:
     """Append each state's observation by its seat (``None``: the public one, the last
@@ -75,7 +82,7 @@ def rows_into(
         at_ends.append(len(at))
 
 
-def _state_into(st: MyllymattiState, lay: Layout, seat: int | None, hits: list[int]) -> None:
+def _state_into(st: MyllymattiState, lay: Layout, seat: int | None, hits: Ints) -> None:
     """One state's unit positions, in :meth:`MyllymattiEncoder.parts_into`'s order."""
     phase = st._phase
     if phase < 2:
@@ -108,7 +115,7 @@ def _state_into(st: MyllymattiState, lay: Layout, seat: int | None, hits: list[i
         hits.append(out[s])
 
 
-def _table_into(st: MyllymattiState, lay: Layout, hits: list[int], trump: int) -> None:
+def _table_into(st: MyllymattiState, lay: Layout, hits: Ints, trump: int) -> None:
     """The trick's cards, the play to beat and the leader."""
     trick = lay.trick
     for entry in st._trick:
@@ -127,7 +134,7 @@ def _table_into(st: MyllymattiState, lay: Layout, hits: list[int], trump: int) -
         hits.append(lay.leaders[st._trick_leader])
 
 
-def _cards_into(hits: list[int], table: list[int], cards: list[int]) -> None:
+def _cards_into(hits: Ints, table: Ints, cards: list[int]) -> None:
     """The positions of ``cards`` in a card table."""
     for c in cards:
         hits.append(table[c])
