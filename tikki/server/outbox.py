@@ -133,9 +133,12 @@ async def write(
 
 
 async def _within(send: Awaitable[None], timeout: float) -> bool:
-    """Whether ``send`` finished within ``timeout`` (errors count as finished)."""
+    """Whether ``send`` finished within ``timeout`` (errors count as finished).  The send
+    runs in the writer's own task (``asyncio.timeout``, not ``wait_for``: no task of its
+    own and no extra passes of the event loop for a send that does not wait)."""
     try:
-        await asyncio.wait_for(send, timeout)
+        async with asyncio.timeout(timeout):
+            await send
     except TimeoutError:
         return False
     except Exception:  # the peer is gone: nothing more to send
