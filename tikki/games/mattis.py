@@ -231,11 +231,6 @@ _REPLY_MEMO: Final[dict[int, list[str]]] = {}
 (:func:`_reply_texts`): shared between states, read-only (``legal_moves`` copies)."""
 
 
-_LEAD_MEMO: Final[dict[int, list[str]]] = {}
-"""Phase 2's legal moves of a lead, by ``held << 1 | (max_sequence >= 3)``: shared between
-states, read-only (``legal_moves`` copies)."""
-
-
 def _reply_texts(singles: int, threes: int) -> list[str]:
     """The legal moves against a top play: the held cards that beat it (the bits of
     ``singles``, low to high), the sequences of two whose lowest card beats it (those
@@ -759,17 +754,11 @@ class MattisState(SheddingState):
             return self._generate_collect() if self._phase == COLLECT else []
         held = self._held[self._to_act]  # the hand as a bit mask
         plays = self._plays
-        if not plays:  # a lead: the hand's cards (held in card order), then its sequences
-            key = held << 1 | (1 if self._max_seq >= 3 else 0)
-            moves = _LEAD_MEMO.get(key)
-            if moves is None:
-                moves = [CARD_TEXT[c] for c in self._hands[self._to_act]]
-                links = held & (held >> 1) & _NOT_ACES
-                if links:
-                    _run_texts(moves, links, links & (links >> 1) if key & 1 else 0)
-                if len(_LEAD_MEMO) >= _RUNS_MEMO_SIZE:
-                    _LEAD_MEMO.clear()
-                _LEAD_MEMO[key] = moves
+        if not plays:
+            moves = [CARD_TEXT[c] for c in self._hands[self._to_act]]
+            links = held & (held >> 1) & _NOT_ACES
+            if links:
+                _run_texts(moves, links, links & (links >> 1) if self._max_seq >= 3 else 0)
             return moves
         top: list[int] = plays[-1][1]
         beat = _BEAT[self._trump][top[-1]]
