@@ -48,8 +48,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tikki.core import Game, State, built_in, game_class, games, load
+from tikki.interop import rows as listing
 from tikki.interop.encoding import ActionSpace, ViewEncoder
-from tikki.interop.rows import legal_rows
 
 Vector = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float32]
@@ -57,6 +57,9 @@ Matrix = npt.NDArray[np.float32]
 Parts = tuple[list[int], list[int], list[float]]
 """An observation as a state encoder lists it: the positions that get one unit each, and
 positions with a value of their own (see :class:`CardEncoder`)."""
+ROWS_COMPILED = not str(listing.__file__).endswith(".py")
+"""Whether :mod:`tikki.interop.rows` is compiled (the compiled build): then the masks'
+lists come from there, else from the same loop in Python, faster there."""
 Rows = tuple[list[int], list[int], list[float], list[int], list[int]]
 """Many observations as lists: ``(hits, at, values, hit_ends, at_ends)``, the lists of
 :data:`Parts` joined, and where each observation's hits and values end
@@ -149,13 +152,20 @@ class Encoder(ABC):
         out.fill(0)
         flat: list[int] = []
         counts: list[int] = []
-        legal_rows(
-            states if isinstance(states, list) else list(states),
-            None if seats is None or isinstance(seats, list) else list(seats),
-            self.actions.index,
-            flat,
-            counts,
-        )
+        if ROWS_COMPILED:
+            listed: Any = states if isinstance(states, list) else list(states)
+            seated = None if seats is None else list(seats)
+            listing.legal_rows(listed, seated, self.actions.index, flat, counts)
+        else:  # the same lists, as Python lists them fastest
+            get = self.actions.index.__getitem__
+            for i, state in enumerate(states):
+                seat = state.current_player if seats is None else seats[i]
+                if seat is None:
+                    counts.append(0)
+                    continue
+                moves = state.legal_moves()
+                flat += map(get, moves)
+                counts.append(len(moves))
         index = np.array(flat, np.intp)
         index += np.repeat(np.arange(len(states), dtype=np.intp) * out.shape[1], counts)
         out.reshape(-1)[index] = 1
