@@ -9,6 +9,7 @@ calls them from one dedicated thread so that the event loop never waits on the d
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Collection, Sequence
@@ -535,11 +536,45 @@ class Store:
         if not writes:
             return []
         try:
-            with self.engine.begin() as connection:
-                self._write_moves(connection, writes)
+            if any(w.outcome is not None for w in writes):
+                with self.engine.begin() as connection:
+                    self._write_moves(connection, writes)
+            else:
+                self._write_plain_moves(writes)
         except IntegrityError:
             return [self._one(write) for write in writes]
         return [None] * len(writes)
+
+    def _write_plain_moves(self, writes: list[MoveWrite]) -> None:
+        """:meth:`_write_moves` for moves that finish no game, on the pool's DBAPI
+        connection itself: the two prepared statements (:class:`Prepared`) and the commit,
+        without SQLAlchemy's connection and transaction objects (about half of a group
+        commit's CPU on the storage thread).  A driver's error is raised as SQLAlchemy
+        raises it (``IntegrityError``, ``OperationalError``, …; the connection
+        invalidated when the driver says it is broken), after a rollback."""
+        rows, lines = _move_rows(writes)
+        dialect = self.engine.dialect
+        raw = self.engine.raw_connection()
+        cursor = None
+        try:
+            cursor = raw.cursor()
+            _prepared(dialect, "moves").execute(cursor, rows)
+            _prepared(dialect, "summaries").execute(cursor, lines)
+            raw.commit()
+        except dialect.loaded_dbapi.Error as err:
+            broken = dialect.is_disconnect(err, raw, cursor)
+            if broken:
+                raw.invalidate(err)
+            else:
+                with contextlib.suppress(Exception):
+                    raw.rollback()
+            raise DBAPIError.instance(None, None, err, dialect.loaded_dbapi.Error,
+                                      connection_invalidated=broken) from err  # fmt: skip
+        finally:
+            if cursor is not None:
+                with contextlib.suppress(Exception):
+                    cursor.close()
+            raw.close()
 
     def _one(self, write: MoveWrite) -> Exception | None:
         """One move of a refused group stored on its own; what became of it."""
@@ -552,21 +587,9 @@ class Store:
 
     def _write_moves(self, connection: Connection, writes: list[MoveWrite]) -> None:
         """Insert the moves, upsert their tables' lobby lines, finish the ended tables."""
-        moment = now()
-        rows = [
-            {"table_id": w.table_id, "seq": w.seq, "seat": w.seat, "move": w.move, "time": moment}
-            for w in writes
-        ]
+        rows, lines = _move_rows(writes)
+        moment = rows[0]["time"]  # before the statements turn it into the driver's form
         _prepared(connection.dialect, "moves").run(connection, rows)
-        newest: dict[str, MoveWrite] = {}
-        for w in writes:
-            if w.table_id not in newest or newest[w.table_id].seq < w.seq:
-                newest[w.table_id] = w
-        lines = [
-            {"table_id": w.table_id, "seq": w.seq + 1, "to_act": w.to_act,
-             "last_move": moment, "played": w.played}
-            for w in newest.values()
-        ]  # fmt: skip
         _prepared(connection.dialect, "summaries").run(connection, lines)
         for w in writes:
             if w.outcome is not None:
@@ -793,6 +816,25 @@ def _upsert_summary(dialect: str) -> Any:
     )
 
 
+def _move_rows(writes: list[MoveWrite]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of a group of moves (stored now) and their tables' newest lobby lines."""
+    moment = now()
+    rows = [
+        {"table_id": w.table_id, "seq": w.seq, "seat": w.seat, "move": w.move, "time": moment}
+        for w in writes
+    ]
+    newest: dict[str, MoveWrite] = {}
+    for w in writes:
+        if w.table_id not in newest or newest[w.table_id].seq < w.seq:
+            newest[w.table_id] = w
+    lines = [
+        {"table_id": w.table_id, "seq": w.seq + 1, "to_act": w.to_act,
+         "last_move": moment, "played": w.played}
+        for w in newest.values()
+    ]  # fmt: skip
+    return rows, lines
+
+
 @dataclass(frozen=True)
 class Prepared:
     """A statement compiled once for a dialect, run on the driver's own terms: its SQL
@@ -818,15 +860,27 @@ class Prepared:
                 processors.append((name, process))
         return cls(compiled.string, order, tuple(processors))
 
-    def run(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
-        """Run it on ``connection`` for ``rows`` (one execute, or an executemany); the
-        driver's errors come wrapped as SQLAlchemy's, as from ``connection.execute``."""
+    def params(self, rows: list[dict[str, Any]]) -> list[Any]:
+        """``rows`` as the driver takes them (processed, in order where positional)."""
         for name, process in self.processors:
             for row in rows:
                 row[name] = process(row[name])
         order = self.order
-        params = rows if order is None else [tuple(row[k] for k in order) for row in rows]
+        return rows if order is None else [tuple(row[k] for k in order) for row in rows]
+
+    def run(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
+        """Run it on ``connection`` for ``rows`` (one execute, or an executemany); the
+        driver's errors come wrapped as SQLAlchemy's, as from ``connection.execute``."""
+        params = self.params(rows)
         connection.exec_driver_sql(self.sql, params if len(params) > 1 else params[0])
+
+    def execute(self, cursor: Any, rows: list[dict[str, Any]]) -> None:
+        """Run it on a DBAPI ``cursor`` for ``rows`` (the driver's own errors)."""
+        params = self.params(rows)
+        if len(params) == 1:
+            cursor.execute(self.sql, params[0])
+        else:
+            cursor.executemany(self.sql, params)
 
 
 @functools.cache
