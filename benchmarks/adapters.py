@@ -25,9 +25,12 @@ Random playouts of one game (default Myllymatti, 3 players), each loop as a user
   is one agent move.  The actions are drawn from the masks with NumPy, inside the timing.
 
 Targets: PettingZoo ≥ 50k steps/s and ≥ 0.6× RLCard UNO; OpenSpiel + obs ≥ 40k;
-Gym vector ≥ 150k.  Times are the process's CPU time (``time.process_time``), so other
-processes on a shared machine disturb the figures less.  The title says whether the
-engine is the compiled build (``tikki.COMPILED``, ``setup.py``) or pure Python.
+Gym vector ≥ 150k (on the compiled build, whose ``COMPILED_MODULES`` hold the vector's
+lists too: ``make compiled``, then ``cd .build-compiled && PYTHONPATH=.
+../.venv/bin/python benchmarks/adapters.py --only "Gym vector"``).  Times are the
+process's CPU time (``time.process_time``), so other processes on a shared machine
+disturb the figures less.  The title says whether the engine is the compiled build
+(``tikki.COMPILED``, ``setup.py``) or pure Python.
 
 A step is one move of a player (dealing and the PettingZoo steps that retire finished
 agents are not counted).  ``× tikki`` is each loop's steps/s over the native loop's.
