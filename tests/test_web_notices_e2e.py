@@ -90,7 +90,10 @@ def test_a_game_that_lasts_days_and_its_notifications(
     for page in (anna, ben):
         page.locator("#turn-timer", has_text=by).wait_for()
     clock = anna.locator("#turn-timer").inner_text()
-    assert re.search(r"\d{1,2}[.:]\d{2}\b", clock) and "0:0" not in clock, clock  # a time of day
+    # a time of day ("by Mon 10:08 PM", "ma klo 22.08"), not the minutes of a countdown
+    # ("1440:00"; the check was `"0:0" not in clock`, which a deadline at 10:08 also failed)
+    assert re.search(r"(?<!\d)\d{1,2}[.:]\d{2}\b", clock), clock
+    assert not re.search(r"\d{3}[.:]\d{2}", clock), clock
     shot(anna, f"correspondence-table-desktop-{lang}")
     shot(ben, f"correspondence-table-phone-{lang}")
     # whoever moves first plays while the other is on the lobby; the other learns it
