@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import tikki
@@ -30,7 +31,10 @@ def test_whole_game_with_slough_prompts_and_replay(tmp_path: Path) -> None:
     raise AssertionError("no seed in 0..29 gave seat 0 a slough lap")
 
 
-def test_slough_prompt_names_the_sloughable_cards() -> None:
+def test_slough_prompt_names_the_sloughable_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a game quit without --record is kept in ./records/
     game = tikki.load("mattis")
     for seed in range(40):
         state = game.new_state(seed=seed)
