@@ -59,7 +59,7 @@ typecheck-js: $(NODE_STAMP)
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
 unit: $(STAMP)
-	$(BIN)/pytest -n 2 --dist worksteal -q --durations=15
+	$(BIN)/pytest -n 2 --dist worksteal -q --durations=40
 
 ## A second, fast pass on the newest supported Python (3.13; CI runs it after `make test`):
 ## a fresh venv with the bare install and the test extras, and the engine's tests (rules,
