@@ -76,6 +76,9 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     server_cpu: float | None = None
     """The server process's CPU seconds (user and system) over the measured time."""
+    threads: list[tuple[float, float]] = field(default_factory=list)
+    """The CPU seconds (user, system) of each of the server's threads that used any over
+    the measured time, the busiest first (the event loop, then the storage thread)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,19 @@ def cpu_seconds(pid: int | None) -> float | None:
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu(pid: int | None) -> dict[int, tuple[float, float]]:
+    """Each thread's CPU time (user, system; seconds) of process ``pid``, by thread id."""
+    out: dict[int, tuple[float, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{pid}/task").glob("*") if pid is not None else []:
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(task.name)] = (int(fields[11]) / tick, int(fields[12]) / tick)
+    return out
 
 
 PROFILED = """
@@ -269,18 +285,24 @@ async def run(cfg: Config) -> tuple[Stats, float]:
         stop = stats.measuring_from + cfg.seconds
         tasks = [asyncio.create_task(human(i, cfg, http, stop, stats)) for i in range(cfg.tables)]
         cpu_from: float | None = None
+        threads_from: dict[int, tuple[float, float]] = {}
         with Progress(console=console, transient=True) as progress:
             bar = progress.add_task(f"{cfg.tables} tables", total=cfg.ramp + cfg.seconds)
             while time.monotonic() < stop:
                 await asyncio.sleep(min(0.5, max(0.01, stop - time.monotonic())))
                 if cpu_from is None and time.monotonic() >= stats.measuring_from:
                     cpu_from = cpu_seconds(cfg.server_pid)
+                    threads_from = thread_cpu(cfg.server_pid)
                     signal_profiler(cfg, signal.SIGUSR1)
                 progress.update(bar, completed=time.monotonic() - start)
         cpu_to = cpu_seconds(cfg.server_pid)
+        threads_to = thread_cpu(cfg.server_pid)
         signal_profiler(cfg, signal.SIGUSR2)
         if cpu_from is not None and cpu_to is not None:
             stats.server_cpu = cpu_to - cpu_from
+            used = [(u - threads_from.get(t, (0.0, 0.0))[0], y - threads_from.get(t, (0.0, 0.0))[1])
+                    for t, (u, y) in threads_to.items()]  # fmt: skip
+            stats.threads = sorted((c for c in used if sum(c) > 0), key=sum, reverse=True)
         await asyncio.gather(*tasks, return_exceptions=False)
         return stats, time.monotonic() - stats.measuring_from
 
@@ -377,6 +399,10 @@ def report(cfg: Config, bot_delay: float, stats: Stats, elapsed: float) -> None:
         "-" if per_move is None else f"{per_move:.2f}",
     )
     console.print(table)
+    if stats.threads and stats.moves_seen:
+        each = ", ".join(f"{u / stats.moves_seen * 1000:.2f}+{y / stats.moves_seen * 1000:.2f}"
+                         for u, y in stats.threads)  # fmt: skip
+        console.print(f"server threads, CPU ms/move (user+system), busiest first: {each}")
     for error in stats.errors[:5]:
         console.print(f"[red]refused:[/red] {error}")
 
