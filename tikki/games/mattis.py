@@ -1446,7 +1446,13 @@ class MattisState(SheddingState):
             h = self._hands[seat]
             cards = sorted(h, key=_PHASE1_POS.__getitem__) if self._phase == COLLECT else sorted(h)
             view["hand"] = list(map(_text, cards))
-            view["legal_moves"] = self.legal_moves() if seat == to_act else []
+            if seat == to_act:
+                legal = self._legal  # legal_moves(), written out
+                if legal is None:
+                    legal = self._legal = self._generate()
+                view["legal_moves"] = list(legal)
+            else:
+                view["legal_moves"] = []
         else:
             view["hand"], view["legal_moves"] = [], []
         view["stock_size"] = len(self._stock)

@@ -1138,7 +1138,13 @@ class MueckenstichState(TableState):
         view["seat"] = seat
         view["to_act"] = to_act
         view["hand"] = list(map(_TEXT_OF, self._hands[seat])) if seat is not None else []
-        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
+        if seat is not None and seat == to_act:
+            legal = self._legal  # legal_moves(), written out
+            if legal is None:
+                legal = self._legal = self._generate()
+            view["legal_moves"] = list(legal)
+        else:
+            view["legal_moves"] = []
         return self._lazy_view(view, seat, len(self._moves))
 
     def _view_part(self, seat: int | None, key: str) -> Any:

@@ -796,11 +796,16 @@ class MyllymattiState(SheddingState):
         view["to_act"] = to_act
         if seat is not None:  # built afresh: the seat to act's hand changed since its last view
             h = self._hands[seat]
-            cards = sorted(h) if self._trump >= 0 else sorted(h, key=_PHASE1_POS.__getitem__)
-            view["hand"] = list(map(CARD_TEXT.__getitem__, cards))
+            view["hand"] = list(map(_TEXT, sorted(h) if self._trump >= 0 else sorted(h, key=_POS)))
         else:
             view["hand"] = []
-        view["legal_moves"] = self.legal_moves() if seat is not None and seat == to_act else []
+        if seat is not None and seat == to_act:
+            legal = self._legal  # legal_moves(), written out
+            if legal is None:
+                legal = self._legal = self._generate()
+            view["legal_moves"] = list(legal)
+        else:
+            view["legal_moves"] = []
         view["stock_size"] = len(self._stock)
         moves = view["move_count"] = len(self._hist)
         return self._lazy_view(view, seat, moves)
@@ -969,6 +974,10 @@ def _take_event(seat: int, cards: tuple[int, ...]) -> JSON:
 def _no_outcome() -> None:
     """The outcome a draw or take event carries: none."""
     return None
+
+
+_TEXT = CARD_TEXT.__getitem__
+_POS = _PHASE1_POS.__getitem__
 
 
 def _sorted_texts(hand: list[int], public: bool) -> list[str]:
