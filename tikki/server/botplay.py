@@ -336,8 +336,10 @@ CHEAP = frozenset({"random", "heuristic"})
 decision (``benchmarks/learned_decision.py``)."""
 
 
+@functools.lru_cache(maxsize=256)
 def is_cheap(spec: str) -> bool:
-    """True for a bot cheap enough to decide on the server's event loop."""
+    """True for a bot cheap enough to decide on the server's event loop (asked twice a
+    bot move: the answer is kept per spec)."""
     return botlib.parse_spec(spec)[0] in CHEAP
 
 
