@@ -21,7 +21,7 @@ from tikki.server.db import StoredSeat, now
 from tikki.server.errors import ApiError
 from tikki.server.outbox import Outbox
 from tikki.server.tables import correspondence
-from tikki.server.tables.texts import PUBLIC_MARK, HistoryText, PublicText, state_text
+from tikki.server.tables.texts import HistoryText, state_text
 
 EXPIRED = 4410
 """The close code of a connection to a table that expired while waiting for players."""
@@ -183,8 +183,6 @@ class Table:
     history_texts: dict[int | None, HistoryText] = field(default_factory=dict, repr=False)
     """Each seat's history as last sent, entry by entry (:mod:`.texts`: a state message
     encodes only the entries new since)."""
-    public_kept: PublicText | None = field(default=None, repr=False)
-    """The texts of :meth:`public`'s entries that do not change between moves."""
 
     def expires(self) -> datetime | None:
         """When this table is removed unless something happens (``None``: finished).
@@ -339,40 +337,6 @@ class Table:
             "expires": iso(self.expires()),
         }
 
-    def _public_changing(self) -> JSON:
-        """The entries of :meth:`public` that change as the table is played (the others,
-        :data:`~tikki.server.tables.texts.PUBLIC_CHANGING` aside, stay as they were
-        encoded while :meth:`_public_fixed` is the same)."""
-        over = self.status == "finished"
-        return {
-            "status": self.status,
-            "seq": self.seq,
-            "to_act": self.to_act if self.status == "playing" else None,
-            "finished": iso(self.finished),
-            "seed": str(self.seed) if over else None,
-            "seats": [self._seat_json(s) for s in self.seats],
-            "outcome": self.state.outcome if over else None,
-            "rematch": self.rematch,
-            "timer": self.timer(),
-            "takeovers": [t.json() for t in self.takeovers],
-            "expires": iso(self.expires()),
-        }
-
-    def _public_fixed(self) -> tuple[Any, ...]:
-        """What the other entries of :meth:`public` are made of (the game, the table's id
-        and settings): while it is the same, so are their texts."""
-        return (self.game, self.id, self.created, self.memory_aids, self.forced_moves,
-                self.rated, self.turn_timer, self.on_timeout, self.away_after)  # fmt: skip
-
-    def public_text(self) -> str:
-        """``json.dumps(self.public())``, the entries that do not change between moves
-        encoded once (:class:`~tikki.server.tables.texts.PublicText`)."""
-        fixed = self._public_fixed()
-        kept = self.public_kept
-        if kept is None or not kept.fits(fixed):
-            kept = self.public_kept = PublicText(fixed, self.public())
-        return kept.encode(self._public_changing())
-
     def selecting_phases(self) -> list[str]:
         """The phases where a click on a card selects it (``WebParts.selecting_phases``),
         where this table's options allow plays of several cards."""
@@ -385,7 +349,7 @@ class Table:
         else learns that a person had a single legal move)."""
         return sorted(i for i, s in self.forced.items() if s == seat and seat is not None)
 
-    def state_message(self, seat: int | None, public: JSON | str | None = None) -> JSON:
+    def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
         """The ``state`` message for one seat (``None``: spectators)."""
         view = self.state.view(seat)
         history = view.get("history") or []
@@ -422,19 +386,19 @@ class Table:
         """Send every connection its own seat's state (each view computed once)."""
         if not self.connections:
             return
-        publics: dict[str, str] = {}
+        publics: dict[str, JSON] = {}
         texts: dict[tuple[int | None, str], str] = {}
         for conn in list(self.connections):
             text = texts.get((conn.seat, conn.lang))
             if text is None:
                 with use(conn.lang):
                     if conn.lang not in publics:
-                        publics[conn.lang] = self.public_text()
-                    message = self.state_message(conn.seat, PUBLIC_MARK)
+                        publics[conn.lang] = self.public()
+                    message = self.state_message(conn.seat, publics[conn.lang])
                 kept = self.history_texts.get(conn.seat)
                 if kept is None:
                     kept = self.history_texts[conn.seat] = HistoryText()
-                text = state_text(message, kept, publics[conn.lang])
+                text = state_text(message, kept)
                 texts[conn.seat, conn.lang] = text
             conn.push(text, state=True)
 

@@ -1,11 +1,11 @@
-"""A table's public part and its state messages as sent are ``json.dumps``'s, byte for byte.
+"""The state messages a table sends are ``json.dumps``'s, byte for byte.
 
-:meth:`tikki.server.tables.table.Table.public_text` encodes the entries that do not change
-between moves once (:class:`~tikki.server.tables.texts.PublicText`) and
-:meth:`Table.broadcast` splices that text into each message.  These tests hold both to
-``json.dumps`` of :meth:`Table.public` and :meth:`Table.state_message` through whole games
-of every game, with the settings and the changing entries changed under them (a stand-in,
-a turn timer, another game at the same table, the end), in English and in Finnish.
+:meth:`tikki.server.tables.table.Table.broadcast` encodes each message's history once per
+entry (:mod:`tikki.server.tables.texts`) and each (seat, language) once.  These tests hold
+every queued text to ``json.dumps`` of :meth:`Table.state_message` through whole games of
+every game, with the table's settings and stand-ins changed under it (a stand-in, a turn
+timer, another game at the same table, the end), in English and in Finnish, for seats and
+spectators.
 """
 
 from __future__ import annotations
@@ -35,12 +35,10 @@ def _table(name: str, players: int, seed: int) -> Table:
 
 
 def _check(table: Table) -> None:
-    """Every connection's queued text is ``json.dumps`` of its message, and the public
-    text is ``json.dumps`` of the public part, in each connection's language."""
+    """Every connection's queued text is ``json.dumps`` of its message in its language."""
     table.broadcast()
     for conn in table.connections:
         with use(conn.lang):
-            assert table.public_text() == json.dumps(table.public())
             expected = json.dumps(table.state_message(conn.seat))
         assert conn.outbox._state == expected, (conn.seat, conn.lang, table.seq)
 
@@ -73,7 +71,7 @@ def test_every_message_of_a_game_is_json_dumps(name: str, players: int) -> None:
 
 
 def test_another_game_at_the_same_table_is_encoded_anew() -> None:
-    """A table whose game object is replaced (another deal's options) encodes anew."""
+    """A table whose game object is replaced (another deal) sends the new game's texts."""
     table = _table("myllymatti", 3, 2)
     _check(table)
     table.game = tikki.load("myllymatti", players=3, variant="standard")
