@@ -590,6 +590,11 @@ class Store:
                     raw.rollback()
             raise DBAPIError.instance(None, None, err, dialect.loaded_dbapi.Error,
                                       connection_invalidated=broken) from err  # fmt: skip
+        except BaseException:
+            self._held = None  # nothing of the group stays pending on a kept connection
+            with contextlib.suppress(Exception):
+                raw.rollback()
+            raise
         finally:
             if cursor is not None:
                 with contextlib.suppress(Exception):
