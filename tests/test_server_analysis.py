@@ -122,6 +122,41 @@ def check_kept(url: str) -> None:
         assert (status, code) == (404, "not_found")
 
 
+def test_an_analysis_is_done_only_once_it_is_kept(tmp_path: Path) -> None:
+    """The job says ``done`` only after its result is in the database: a server stopped
+    (or a client gone to another process) right after reading ``done`` finds it kept.
+    The store is held back here; until it returns, the job is still ``running``."""
+    import threading
+
+    with client(tmp_path) as c:
+        state = app_state(c)
+        state.analyses.iterations = 20
+        table_id, _ = finished_table(c)
+        store = state.manager.store
+        real = store.keep_analysis
+        release, entered = threading.Event(), threading.Event()
+
+        def held(*args: Any) -> None:
+            entered.set()
+            assert release.wait(60), "the test never released the store"
+            real(*args)
+
+        url = f"/api/tables/{table_id}/analysis/1"
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(store, "keep_analysis", held)
+            try:
+                assert c.post(url).status_code == 202
+                assert entered.wait(120), "the analysis never reached its store"
+                job = c.get(url).json()
+                assert job["status"] == "running" and job["done"] == job["total"], job
+            finally:
+                release.set()
+            done = wait_done(c, url)
+        assert done["status"] == "done", done
+        assert c.get(f"/api/tables/{table_id}/analyses").json()["seats"] == [1]
+        assert state.manager.store.kept_analysis(table_id, 1) == done["analysis"]
+
+
 def test_a_finished_analysis_is_kept_and_answered_from_sqlite(tmp_path: Path) -> None:
     check_kept(f"sqlite:///{tmp_path / 'web.sqlite'}")
 

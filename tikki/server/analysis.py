@@ -212,12 +212,13 @@ class Analyses:
         except Exception as err:
             job.error = _("the analysis failed: {error}", error=err)
             return
-        job.result, job.kept = result, result.to_json()
+        kept = result.to_json()
         try:
             store = self.manager.store
-            await self.manager.storage.run(store.keep_analysis, job.table, job.seat, job.kept)
+            await self.manager.storage.run(store.keep_analysis, job.table, job.seat, kept)
         except Exception:  # the result stands in memory; a restart will compute it again
             log.exception("keeping the analysis of %s seat %d failed", job.table, job.seat)
+        job.result, job.kept = result, kept  # done only once kept (or its keeping failed)
         if self.on_done is not None:
             try:
                 await self.on_done(job)
