@@ -69,9 +69,11 @@ class Beat:
     async def __aexit__(self, *_exc: object) -> None:
         if self.task is not None:
             self.task.cancel()
-        if self.key is not None:  # shielded: a cancelled socket's row goes too
+        if self.key is not None:  # submitted at once: a cancelled socket's row goes too
+            loop = asyncio.get_running_loop()
+            leaving = loop.run_in_executor(None, self.friends.leave, self.key)
             with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.shield(asyncio.to_thread(self.friends.leave, self.key))
+                await asyncio.shield(leaving)
 
 
 @contextlib.asynccontextmanager
