@@ -10,20 +10,9 @@ from typing import Any
 
 import pytest
 
+from tests.test_group_commit import stored
 from tikki.server import db
-from tikki.server.db import MoveConflict, MoveWrite, Store, StoredSeat, StoredTable, now
-
-
-def _store(path: Path, tables: int) -> Store:
-    """A SQLite store with ``tables`` bot tables ``t0``, ``t1``, …"""
-    store = Store(f"sqlite:///{path / 'rows.sqlite'}")
-    store.create_schema()
-    for i in range(tables):
-        seats = [StoredSeat(s, "bot", bot="random") for s in range(3)]
-        row = StoredTable(f"t{i}", "mattis", 3, "standard", {}, i, "playing", now(), None,
-                          None, seats, [])  # fmt: skip
-        assert store.add_table(row)
-    return store
+from tikki.server.db import MoveConflict, MoveWrite, Store
 
 
 def _moves(store: Store, table_id: str) -> list[str]:
@@ -33,14 +22,14 @@ def _moves(store: Store, table_id: str) -> list[str]:
 
 
 def _rows(path: Path, query: str) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(path / "rows.sqlite") as connection:
+    with sqlite3.connect(path / "moves.sqlite") as connection:
         return list(connection.execute(query))
 
 
 def test_the_group_path_writes_the_rows_the_single_path_writes(tmp_path: Path) -> None:
     """A move stored in a group and one stored alone (SQLAlchemy's statements) are the
     same rows: the date-times as the same text, the lobby line's flag as 0 or 1."""
-    store = _store(tmp_path, 2)
+    store = stored(tmp_path, 2)
     assert store.add_moves([MoveWrite("t0", 0, 1, "7H", None, 2, True)]) == [None]
     store.add_move("t1", 0, 1, "7H", None, to_act=2, played=True)
     moves = _rows(tmp_path, "SELECT table_id, seq, seat, move, time FROM tikki_moves")
@@ -54,7 +43,7 @@ def test_the_group_path_writes_the_rows_the_single_path_writes(tmp_path: Path) -
 
 def test_a_refused_group_stores_the_others(tmp_path: Path) -> None:
     """A move whose number is taken refuses that move only (the group's others stored)."""
-    store = _store(tmp_path, 2)
+    store = stored(tmp_path, 2)
     assert store.add_moves([MoveWrite("t0", 0, 0, "a", None, 1, False)]) == [None]
     results = store.add_moves(
         [MoveWrite("t0", 0, 0, "a", None, 1, False), MoveWrite("t1", 0, 0, "b", None, 1, False)]
@@ -68,7 +57,7 @@ def test_a_group_that_breaks_midway_leaves_nothing_pending(
 ) -> None:
     """A group whose lobby lines fail after its moves were inserted (not a driver's
     error) raises, and the next group commits only its own move."""
-    store = _store(tmp_path, 2)
+    store = stored(tmp_path, 2)
     assert store.add_moves([MoveWrite("t0", 0, 0, "a", None, 1, False)]) == [None]
     real = db.Prepared.execute
     broke: list[bool] = []
