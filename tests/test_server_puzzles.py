@@ -9,6 +9,7 @@ import functools
 import gzip
 import json
 import random
+import time
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
@@ -219,6 +220,24 @@ def test_attempts_are_rate_limited(app_client: TestClient) -> None:
     status, code, message = error_of(answers[-1])
     assert (status, code) == (429, "rate_limited") and "20" in message
     assert answers[-1].headers.get("Retry-After")
+
+
+def test_the_attempt_rate_is_the_servers_puzzle_rate(tmp_path: Path) -> None:
+    """``--puzzle-rate`` sets the attempts a minute (a host's knob, and the browser tests'
+    whose every page is one address): past the burst of 10 the refusal names the rate."""
+    from tikki.serve_settings import Policy
+
+    puzzle = next(iter(cat.catalogue().by_id.values()))
+    with client(tmp_path, policy=Policy(puzzles_per_minute=6000)) as fast:
+        answers = [attempt(fast, puzzle.id, list(puzzle.answer)) for _ in range(10)]  # the burst
+        assert all(a.status_code == 200 for a in answers), answers[-1].text
+        time.sleep(0.1)  # 10 attempts' worth at 6000 a minute (0.03 at the default 20)
+        again = attempt(fast, puzzle.id, list(puzzle.answer))
+        assert again.status_code == 200, again.text
+    with client(tmp_path, "slow.sqlite", policy=Policy(puzzles_per_minute=7)) as slow:
+        answers = [attempt(slow, puzzle.id, list(puzzle.answer)) for _ in range(12)]
+        status, code, message = error_of(answers[-1])
+        assert (status, code) == (429, "rate_limited") and "7 " in message, message
 
 
 def test_listing_by_game_and_theme(app_client: TestClient) -> None:

@@ -81,6 +81,7 @@ class Server:
         cmd += ["--create-rate", "600", "--join-rate", "600"]  # a module makes many tables
         # every browser of a module is one address (127.0.0.1): lift its per-address limits
         cmd += ["--connect-rate", "6000", "--read-rate", "6000", "--hint-rate", "6000"]
+        cmd += ["--puzzle-rate", "6000"]  # the puzzles' module tries many, as guests
         cmd += ["--waiting-per-address", "1000", "--watchers-per-address", "1000"]
         cmd += extra
         self.proc = subprocess.Popen(

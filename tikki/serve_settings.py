@@ -131,6 +131,11 @@ class Policy:
     """WebSocket connections one client address may open a minute (a burst of as many)."""
     hints_per_minute: float = setting(30, "--hint-rate", "hints one address may ask for a minute")
     """Hints one client address may ask for a minute (a burst of 10)."""
+    puzzles_per_minute: float = setting(
+        20, "--puzzle-rate", "puzzle attempts one account (a guest: one address) may make a minute"
+    )
+    """Puzzle attempts one account (a guest: one client address) may make a minute (a burst
+    of 10)."""
     reads_per_minute: float = setting(
         120, "--read-rate", "lobby lists and records one address may read a minute"
     )

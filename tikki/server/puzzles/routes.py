@@ -5,7 +5,7 @@ Before an attempt a player is sent the seat's view and nothing more
 answer, the explanation in the player's language, the themes and, for an account's first
 attempt, the rating change (an attempt is a match between the account and the puzzle:
 :mod:`~.store`).  Guests solve unrated.  Attempts are limited to
-:data:`ATTEMPTS_PER_MINUTE` an account (a guest: an address)."""
+:attr:`~tikki.serve_settings.Policy.puzzles_per_minute` an account (a guest: an address)."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ from tikki.server.puzzles.catalogue import (
 from tikki.server.puzzles.store import PuzzleStore, Rated
 from tikki.server.quota import RateLimiter
 
-ATTEMPTS_PER_MINUTE = 20.0
-"""Attempts one account (a guest: one address) may make a minute."""
 ATTEMPT_BURST = 10.0
+"""Attempts one account (a guest: one address) may make at once before the server's
+``--puzzle-rate`` (:attr:`~tikki.serve_settings.Policy.puzzles_per_minute`) applies."""
 PAGE = 100
 """The most puzzles one listing gives."""
 
@@ -67,7 +67,8 @@ def store_of(request: Request) -> PuzzleStore:
 def _limiter(request: Request) -> RateLimiter:
     found: RateLimiter | None = getattr(request.app.state, "puzzle_limits", None)
     if found is None:
-        found = request.app.state.puzzle_limits = RateLimiter(ATTEMPTS_PER_MINUTE, ATTEMPT_BURST)
+        rate = request.app.state.manager.policy.puzzles_per_minute
+        found = request.app.state.puzzle_limits = RateLimiter(rate, ATTEMPT_BURST)
     return found
 
 
@@ -191,9 +192,8 @@ async def attempt(puzzle_id: str, body: Attempt, request: Request) -> dict[str, 
         me = await found.check_csrf(request)
     key = f"a{me.id}" if me is not None else f"g{address_of(request)}"
     wrong = _check_moves(puzzle, body.moves)
-    _limiter(request).spend(
-        key, lambda: _("you may try {n:g} puzzles a minute", n=ATTEMPTS_PER_MINUTE)
-    )
+    rate = request.app.state.manager.policy.puzzles_per_minute
+    _limiter(request).spend(key, lambda: _("you may try {n:g} puzzles a minute", n=rate))
     if wrong is None and len(body.moves) < len(puzzle.answer):
         return {
             "id": puzzle.id,
@@ -250,4 +250,4 @@ def pages() -> APIRouter:
     return web.page_routes("puzzles", "puzzles.html")
 
 
-__all__ = ["ATTEMPTS_PER_MINUTE", "pages", "router", "store_of"]
+__all__ = ["ATTEMPT_BURST", "pages", "router", "store_of"]
