@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import fcntl
 import gc
+import importlib.util
 import os
 import socket
 from collections.abc import Callable, Iterator
@@ -58,7 +59,24 @@ class _Server(uvicorn.Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         self.loop = asyncio.get_running_loop()
         self.loop.set_exception_handler(AcceptErrors())
+        if is_uvloop(self.loop):  # it listens again with the backlog: keep the long queue
+            self.config.backlog = LISTEN_BACKLOG
         await super().startup(sockets)
+
+
+def event_loop() -> str:
+    """uvicorn's event loop for the server: ``uvloop`` where it is installed (the ``web``
+    extra pins it on CPython on Linux and macOS: its loop, transports and hand-overs from
+    the storage thread are C code, less CPU a move), else asyncio's own."""
+    return "uvloop" if importlib.util.find_spec("uvloop") is not None else "asyncio"
+
+
+def is_uvloop(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether ``loop`` is uvloop's.  It accepts every queued connection at a wake-up of
+    the listening socket (libuv: no batch, so :data:`~tikki.server.guard.ACCEPT_BATCH`
+    does not apply) and calls ``listen()`` itself with uvicorn's ``backlog``, which
+    must then be the kernel's long queue, :data:`~tikki.server.guard.LISTEN_BACKLOG`."""
+    return type(loop).__module__.split(".", 1)[0] == "uvloop"
 
 
 def config(
@@ -82,6 +100,7 @@ def config(
     http, ws = protocols(guard)
     return uvicorn.Config(
         app,
+        loop=event_loop(),
         log_level="info" if log_config else "warning",
         access_log=bool(log_config),
         log_config=log_config or uvicorn.config.LOGGING_CONFIG,
@@ -296,7 +315,9 @@ __all__ = [
     "ServeError",
     "bind",
     "config",
+    "event_loop",
     "hold_database",
+    "is_uvloop",
     "node_url",
     "serve",
     "tune_gc",
