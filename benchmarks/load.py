@@ -307,6 +307,19 @@ async def run(cfg: Config) -> tuple[Stats, float]:
         return stats, time.monotonic() - stats.measuring_from
 
 
+def event_loop_of(pid: int | None) -> str:
+    """The server's event loop, ``uvloop`` or ``asyncio`` (whether uvloop's extension is
+    mapped into the process: ``tikki serve`` takes it where it is installed); ``-`` for a
+    server this benchmark did not start."""
+    if pid is None:
+        return "-"
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return "?"
+    return "uvloop" if "/uvloop/" in maps else "asyncio"
+
+
 HARD = "ismcts:iterations=1000"
 
 
@@ -444,6 +457,7 @@ def main() -> None:
             proc.pid if proc is not None else None,
             args.profile is not None,
         )
+        loop = event_loop_of(cfg.server_pid)
         try:
             if args.abuse:
                 quiet = asyncio.run(hard_answers(cfg.url, args.probe_moves, args.bot_delay))
@@ -455,7 +469,8 @@ def main() -> None:
             if proc is not None:
                 proc.terminate()
                 proc.wait(timeout=10)
-        console.print(f"server: {url} (pid {proc.pid if proc else '-'}), client pid {os.getpid()}")
+        pid = proc.pid if proc else "-"
+        console.print(f"server: {url} (pid {pid}, event loop {loop}), client pid {os.getpid()}")
         report(cfg, args.bot_delay, stats, elapsed)
         if args.abuse:
             report_abuse(args, quiet, loaded)
