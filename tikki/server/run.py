@@ -75,7 +75,10 @@ def is_uvloop(loop: asyncio.AbstractEventLoop) -> bool:
     """Whether ``loop`` is uvloop's.  It accepts every queued connection at a wake-up of
     the listening socket (libuv: no batch, so :data:`~tikki.server.guard.ACCEPT_BATCH`
     does not apply) and calls ``listen()`` itself with uvicorn's ``backlog``, which
-    must then be the kernel's long queue, :data:`~tikki.server.guard.LISTEN_BACKLOG`."""
+    must then be the kernel's long queue, :data:`~tikki.server.guard.LISTEN_BACKLOG`.
+    Out of file descriptors, libuv accepts and closes the connections it has no room
+    for (they fail at once, not a second later) and tells the loop nothing, so
+    :class:`~tikki.server.guard.AcceptErrors` logs no line there."""
     return type(loop).__module__.split(".", 1)[0] == "uvloop"
 
 
