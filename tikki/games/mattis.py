@@ -199,10 +199,8 @@ _THREE_TEXT: Final[tuple[str, ...]] = tuple(
 )
 
 
-_RUNS_MEMO: Final[dict[int, list[str]]] = {}
-""":func:`_run_texts`' lists of two or more lowest cards, by ``twos << 52 | threes``."""
-_RUNS_MEMO_SIZE: Final = 1 << 16
-"""At most this many lists in :data:`_RUNS_MEMO` (then it starts again, empty)."""
+_REPLY_MEMO_SIZE: Final = 1 << 16
+"""At most this many lists in :data:`_REPLY_MEMO` (then it starts again, empty)."""
 
 
 def _run_texts(out: list[str], twos: int, threes: int) -> None:
@@ -216,14 +214,7 @@ def _run_texts(out: list[str], twos: int, threes: int) -> None:
         if threes:
             out.append(_THREE_TEXT[c])
         return
-    key = twos << 52 | threes
-    texts = _RUNS_MEMO.get(key)
-    if texts is None:
-        if len(_RUNS_MEMO) >= _RUNS_MEMO_SIZE:
-            _RUNS_MEMO.clear()
-        texts = _RUNS_MEMO[key] = []
-        _append_runs(texts, twos, threes)
-    out.extend(texts)
+    _append_runs(out, twos, threes)
 
 
 _REPLY_MEMO: Final[dict[int, list[str]]] = {}
@@ -601,7 +592,16 @@ class MattisState(SheddingState):
         """Whether the seat to act is answering a slough lap (AM-5)."""
         return self._phase == COLLECT and self._lap_left > 0
 
-    def _apply(self, move: str) -> None:
+    def play(self, move: Any) -> None:
+        """Apply one move (forgiving text); raise :class:`IllegalMove`, state unchanged:
+        :meth:`TableState.play` with :meth:`_apply` written in (every move of a playout
+        through the text API)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if move not in legal:
+            move = self._canonical(move, legal)
+        self._legal = None
         if self._phase == SHED:  # most moves: phase 2's
             if move == "take":
                 self._take()
@@ -614,6 +614,12 @@ class MattisState(SheddingState):
             self._collect(-1 if move == "stock" else TEXT_CARD[move], move)
         if len(self._hist) >= self._max_moves and self._phase != OVER:
             self._abandon()
+
+    def _apply(self, move: str) -> None:
+        """Play the legal canonical ``move``: :meth:`play` with ``move`` its only legal
+        move (``play`` applies moves itself)."""
+        self._legal = [move]
+        self.play(move)
 
     def clone(self) -> MattisState:
         """An independent copy: lists copied, caches of views left behind, the rest
@@ -773,7 +779,7 @@ class MattisState(SheddingState):
         reply = _REPLY_MEMO.get(key)
         if reply is None:
             reply = _reply_texts(singles, threes)
-            if len(_REPLY_MEMO) >= _RUNS_MEMO_SIZE:
+            if len(_REPLY_MEMO) >= _REPLY_MEMO_SIZE:
                 _REPLY_MEMO.clear()
             _REPLY_MEMO[key] = reply
         return reply
@@ -1127,12 +1133,14 @@ class MattisState(SheddingState):
         """Ask the next seat of the lap that can slough, or end the lap (AM-5)."""
         losing, hands, n = self._losing, self._hands, self._n
         t = len(self._hist)
-        while self._lap_left:
-            s = self._lap_seat
+        s, left = self._lap_seat, self._lap_left  # locals, written back once
+        played = -1 if self._r1_readings else self._played  # _may_slough(s): bit s
+        while left:
             hand = hands[s]
-            if hand and (self._r1_readings or self._played >> s & 1):  # _may_slough(s)
+            if hand and played >> s & 1:
                 for c in hand:
                     if losing >> RANK_OF[c] & 1:
+                        self._lap_seat, self._lap_left = s, left
                         self._to_act = s
                         self._facts.append((t, s, losing, HOLDS))
                         return
@@ -1140,8 +1148,11 @@ class MattisState(SheddingState):
                 if new:
                     self._known_lacking[s] |= new
                     self._facts.append((t, s, new, HOLDS_NONE))
-            self._lap_seat = (s + 1) % n
-            self._lap_left -= 1
+            s += 1
+            if s == n:
+                s = 0
+            left -= 1
+        self._lap_seat, self._lap_left = s, left
         self._after_lap()
 
     def _lap(self, card: int, move: str) -> None:
@@ -1283,10 +1294,12 @@ class MattisState(SheddingState):
         hands = self._hands
         hand = hands[seat]
         self._hist.append((seat, "take", -1))
-        taken: list[int] = []
-        for play in self._plays:
-            cards: list[int] = play[1]
-            taken.extend(cards)
+        plays = self._plays
+        taken: list[int] = plays[0][1]  # one play (the common case): its own list
+        if len(plays) > 1:
+            taken = taken[:]
+            for k in range(1, len(plays)):
+                taken.extend(plays[k][1])
         held = self._held[seat]
         for c in taken:
             held |= _BIT[c]
