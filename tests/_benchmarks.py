@@ -10,11 +10,16 @@ from types import ModuleType
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def strength() -> ModuleType:
-    """benchmarks/strength.py as a module (benchmarks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("strength", BENCHMARKS / "strength.py")
+def script(name: str) -> ModuleType:
+    """benchmarks/NAME.py as a module (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["strength"] = module  # its dataclasses look their module up there
+    sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
+
+
+def strength() -> ModuleType:
+    """benchmarks/strength.py as a module."""
+    return script("strength")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import tikki
+from tests._benchmarks import script
 from tikki.interop.encoding import canonical_json
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -124,3 +125,26 @@ def test_the_medium_rung_is_the_measured_one_and_meets_the_ladder_goal() -> None
     assert row["per_infoset"] >= KUHN_PER_INFOSET
     (at_10,) = (p for p in row["cfr"] if p["iteration"] == 10)
     assert at_10["current"] >= 0.1
+
+
+def test_a_cut_walk_makes_the_leafs_states_terminals_worth_its_returns() -> None:
+    game = tikki.load("myllymatti", 2, variant="mini")
+    whole = tree.walk(game)
+    assert tree.walk(game, lambda state: None).efg == whole.efg  # no cut: the same tree
+    cut = tree.walk(game, lambda state: [0.25, -0.25])  # every deal's first state cut
+    assert (cut.histories, cut.terminals, cut.decisions, cut.infosets) == (
+        1 + cut.deals,
+        cut.deals,
+        0,
+        0,
+    )
+    assert cut.efg.count("{ 0.25, -0.25 }") == cut.deals
+
+
+def test_the_shedding_phase_one_alone_is_solved_at_once() -> None:
+    """docs/research.md (the ladder): with phase 2 cut to its exact minimax value, the cut
+    tree has more than one decision node per information set, and CFR's current policy
+    is still an exact equilibrium after 10 iterations (``benchmarks/ladder_cut.py``)."""
+    row = script("ladder_cut").measure("myllymatti", {"ranks": 6, "suits": 1, "hand": 2})
+    assert (row["histories"], row["infosets"], row["per_infoset"]) == (5581, 1425, 2.4)
+    assert [p["current"] for p in row["cfr"]][-1] == 0.0

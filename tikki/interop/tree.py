@@ -29,6 +29,7 @@ from tikki.extras import require
 
 require("openspiel", "the game tree export")
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import tikki
@@ -71,9 +72,17 @@ class Tree:
         }
 
 
-def walk(game: tikki.Game) -> Tree:
+Leaf = Callable[[tikki.State], Sequence[float] | None]
+"""A walk's cut: the returns a state is worth as a terminal of the tree, or ``None`` to
+walk on below it (:func:`walk`)."""
+
+
+def walk(game: tikki.Game, leaf: Leaf | None = None) -> Tree:
     """Walk ``game``'s whole tree from every distinct deal; raise ``ValueError`` where its
-    deal is not an explicit chance node (a full game: too large)."""
+    deal is not an explicit chance node (a full game: too large).  ``leaf``, where given,
+    cuts the tree: a state it gives returns for is a terminal worth them (e.g. a
+    perfect-information endgame replaced by its exact value, ``benchmarks/ladder_cut.py``);
+    ``tree.terminals`` then counts the cut states too."""
     if not explicit_deal(game):
         raise ValueError(
             f"{game.name}: only a configuration whose deal is an explicit chance node "
@@ -90,7 +99,7 @@ def walk(game: tikki.Game) -> Tree:
     infosets: dict[tuple[int, str], int] = {}
     numbered = [0] * game.players
     for deal in deals:
-        _node(game.new_state(seed=0, deck=list(deal)), tree, infosets, numbered)
+        _node(game.new_state(seed=0, deck=list(deal)), tree, infosets, numbered, leaf)
     tree.infosets = len(infosets)
     tree.efg = "\n".join(tree.lines) + "\n"
     tree.lines = []
@@ -102,14 +111,18 @@ def _node(
     tree: Tree,
     infosets: dict[tuple[int, str], int],
     numbered: list[int],
+    leaf: Leaf | None = None,
 ) -> None:
     """Write ``state``'s subtree in preorder (EFG's order); ``numbered`` counts each
     seat's information sets so far (EFG numbers them per player from 1)."""
     tree.histories += 1
     outcome = state.outcome
-    if outcome is not None:
+    returns = outcome["returns"] if outcome is not None else None
+    if returns is None and leaf is not None:
+        returns = leaf(state)
+    if returns is not None:
         tree.terminals += 1
-        payoffs = ", ".join(repr(float(r)) for r in outcome["returns"])
+        payoffs = ", ".join(repr(float(r)) for r in returns)
         tree.lines.append(f't "" {tree.terminals} "" {{ {payoffs} }}')
         return
     seat = state.current_player
@@ -127,4 +140,4 @@ def _node(
     for move in moves:
         child = state.clone()
         child.play(move)
-        _node(child, tree, infosets, numbered)
+        _node(child, tree, infosets, numbered, leaf)
