@@ -599,19 +599,18 @@ class MattisState(SheddingState):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        if move not in legal:
-            move = self._canonical(move, legal)
+        text: str = move if move in legal else self._canonical(move, legal)
         self._legal = None
         if self._phase == SHED:  # most moves: phase 2's
-            if move == "take":
+            if text == "take":
                 self._take()
             else:
-                card = TEXT_CARD.get(move, -1)
-                self._shed([card] if card >= 0 else list(_RUN_CARDS[move]), move)
+                card = TEXT_CARD.get(text, -1)
+                self._shed([card] if card >= 0 else list(_RUN_CARDS[text]), text)
         elif self._lap_left:
-            self._lap(-1 if move == "pass" else TEXT_CARD[move[7:]], move)
+            self._lap(-1 if text == "pass" else TEXT_CARD[text[7:]], text)
         else:
-            self._collect(-1 if move == "stock" else TEXT_CARD[move], move)
+            self._collect(-1 if text == "stock" else TEXT_CARD[text], text)
         if len(self._hist) >= self._max_moves and self._phase != OVER:
             self._abandon()
 

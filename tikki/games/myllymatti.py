@@ -105,14 +105,19 @@ def _beats(card: int, top: int, trump: int) -> bool:
     return SUIT_OF[card] == trump
 
 
-_BEATS: Final[tuple[tuple[bytes, ...], ...]] = tuple(
-    tuple(bytes(_beats(c, top, trump) for c in range(52)) for top in range(52))
+_BEATS: Final[tuple[tuple[tuple[bool, ...], ...], ...]] = tuple(
+    tuple(tuple(_beats(c, top, trump) for c in range(52)) for top in range(52))
     for trump in (0, 1, 2, 3, -1)
 )
-"""``_BEATS[trump][top][card]``: the beating rule of MM-13 as a table (index -1: no trump)."""
+"""``_BEATS[trump][top][card]``: the beating rule of MM-13 as a table (index -1: no trump);
+tuples, which both builds index fast (bytes are indexed by a generic call when compiled)."""
 
 _PHASE1_ORDER: Final = sorted(range(52), key=lambda c: (RANK_OF[c], SUIT_OF[c]))
 _PHASE1_POS: Final = {c: i for i, c in enumerate(_PHASE1_ORDER)}
+_P1_KEY: Final[tuple[int, ...]] = tuple(_PHASE1_POS[c] for c in range(52))
+"""Each card's place in phase 1's order (rank, then suit)."""
+_P1_TEXT: Final[tuple[str, ...]] = tuple(CARD_TEXT[c] for c in _PHASE1_ORDER)
+"""The card texts in phase 1's order: ``_P1_TEXT[_P1_KEY[c]]`` is ``c``'s text."""
 
 
 class MyllymattiView(SheddingView):
@@ -371,13 +376,31 @@ class MyllymattiState(SheddingState):
         """The seat to act, or ``None`` when the game is over (asked before every view)."""
         return None if self._phase == OVER else self._to_act
 
-    def _apply(self, move: str) -> None:
+    def play(self, move: Any) -> None:
+        """Apply one move (forgiving text); raise :class:`IllegalMove`, state unchanged:
+        :meth:`TableState.play` with :meth:`_apply` written in (every move of a playout
+        through the text API)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        text: str = move if move in legal else self._canonical(move, legal)
+        self._legal = None
         if self._phase == COLLECT:
-            self._play_collect(move)
+            self._collect(-1 if text == "stock" else TEXT_CARD[text])
+        elif text == "take":
+            self._take_move()
+        elif len(text) == 2:
+            self._shed([TEXT_CARD[text]], text)
         else:
-            self._play_shed(move)
+            self._shed([TEXT_CARD[t] for t in text.split("+")], text)
         if self._phase != OVER and len(self._hist) >= self._max_moves:
             self._abandon()
+
+    def _apply(self, move: str) -> None:
+        """Play the legal canonical ``move``: :meth:`play` with ``move`` its only legal
+        move (``play`` applies moves itself)."""
+        self._legal = [move]
+        self.play(move)
 
     def clone(self) -> MyllymattiState:
         """An independent copy: lists copied, caches of views left behind, the rest
@@ -483,7 +506,9 @@ class MyllymattiState(SheddingState):
             return []
         hand = self._hands[self._to_act]
         if self._phase == COLLECT:
-            moves = [CARD_TEXT[c] for c in sorted(hand, key=_PHASE1_POS.__getitem__)]
+            keys = [_P1_KEY[c] for c in hand]  # sorted by a key of a tuple: no call a card
+            keys.sort()
+            moves = [_P1_TEXT[k] for k in keys]
             if self._may_turn_stock():
                 moves.append("stock")
             return moves
@@ -504,7 +529,8 @@ class MyllymattiState(SheddingState):
 
     def _beaters(self, hand: list[int]) -> list[int]:
         """Hand cards that beat the highest card of the top play (MM-13, MM-17)."""
-        top = max(self._plays[-1][1])
+        cards: list[int] = self._plays[-1][1]
+        top = cards[0] if len(cards) == 1 else max(cards)  # one card: no call
         table = _BEATS[self._trump][top]
         if self._trump_requires_void and SUIT_OF[top] != self._trump:
             suit = SUIT_OF[top]
@@ -617,9 +643,6 @@ class MyllymattiState(SheddingState):
         self._round_played = 0
         self._to_act = leader
 
-    def _play_collect(self, move: str) -> None:
-        self._collect(-1 if move == "stock" else TEXT_CARD[move])
-
     def _collect(self, card: int) -> None:
         """Phase-1 play of the seat to act: a hand card, or ``-1`` for `stock`."""
         seat = self._to_act
@@ -718,14 +741,6 @@ class MyllymattiState(SheddingState):
             self._finish()
             return
         self._to_act = leader
-
-    def _play_shed(self, move: str) -> None:
-        if move == "take":
-            self._take_move()
-        elif len(move) == 2:
-            self._shed([TEXT_CARD[move]], move)
-        else:
-            self._shed([TEXT_CARD[t] for t in move.split("+")], move)
 
     def _take_move(self) -> None:
         """Phase 2: the seat to act takes (MM-14)."""
