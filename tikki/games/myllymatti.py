@@ -756,14 +756,15 @@ class MyllymattiState(SheddingState):
         plays, hand = self._plays, self._hands[seat]
         if self._take == 2:
             taken = tuple(c for _, cs in plays for c in cs)
-            for c in taken:
-                insort(hand, c)
+            hand.extend(taken)  # the hand is in order: one sort (no call a card, compiled)
+            hand.sort()
             plays.clear()
             return taken
         index = -1 if self._take == 0 else 0
         cards = plays[index][1]
         card = cards.pop() if self._take == 0 else cards.pop(0)
-        insort(hand, card)
+        hand.append(card)  # the hand is in order: a sort of one step (no call, compiled)
+        hand.sort()
         if not cards:
             plays.pop(index)
         return (card,)
