@@ -19,6 +19,15 @@ table gives each build's moves/s × hearts's of the same round::
 
 OpenSpiel (``pip install -e '.[bench]'``) is needed for the ratios; without it only moves/s
 are printed.
+
+``--instructions`` counts instead of timing: each build plays ``--games`` games of each
+configuration (seeds 1, 2, …) once under valgrind's callgrind, and the instructions it
+executed less those of a run of no games (the imports) are printed, in millions.  The
+count does not depend on the machine's load (it varies by about 0.5 % from run to run),
+so it tells a change of a few per cent that timings on a loaded machine cannot; it does not
+see cache misses, so confirm a gain with the timed table.  Needs ``valgrind``::
+
+    python benchmarks/playouts_ab.py --tree before=/tmp/old --tree after=. --instructions
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -103,6 +113,37 @@ def child_rate(tree: str, index: int, games: int, passes: int) -> float:
     return float(out.stdout.split()[-1])
 
 
+def child_instructions(tree: str, index: int, games: int) -> int:
+    """The instructions (callgrind's ``Ir``) that ``games`` games of configuration
+    ``index`` cost in a process importing tikki from ``tree``, less a run of no games."""
+    counts = []
+    for n in (0, games):
+        args = ["--child", str(index), "--games", str(n), "--passes", "1"]
+        valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+        out = subprocess.run(
+            [*valgrind, sys.executable, os.path.abspath(__file__), *args],
+            env=dict(os.environ, PYTHONPATH=os.path.abspath(tree)),
+            cwd=os.path.abspath(tree),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found = re.search(r"Collected : ([0-9,]+)", out.stderr)
+        if found is None:
+            raise RuntimeError(f"no instruction count from valgrind: {out.stderr[-500:]}")
+        counts.append(int(found.group(1).replace(",", "")))
+    return counts[1] - counts[0]
+
+
+def print_instructions(trees: list[list[str]], games: int) -> None:
+    """The table of ``--instructions``: millions of instructions per build and configuration."""
+    print(f"# instructions (millions) of {games} games a configuration, less the imports")
+    print(f"{'configuration':38}" + "".join(f"{name:>18}" for name, _ in trees))
+    for i in range(len(CONFIGS)):
+        counts = [child_instructions(path, i, games) for _, path in trees]
+        print(f"{label(i):38}" + "".join(f"{c / 1e6:>18,.1f}" for c in counts), flush=True)
+
+
 def label(index: int) -> str:
     """The configuration's name, as the table shows it."""
     name, players, options = CONFIGS[index]
@@ -116,6 +157,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=2, help="rounds (default 2)")
     parser.add_argument("--games", type=int, default=100, help="games a pass (default 100)")
     parser.add_argument("--passes", type=int, default=5, help="best of (default 5)")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions (valgrind), not time"
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -132,6 +176,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{rate:.1f}")
         return
     trees = [t.split("=", 1) for t in args.tree] or [["this", "."]]
+    if args.instructions:
+        print_instructions(trees, args.games)
+        return
     try:
         import pyspiel
 
