@@ -879,7 +879,7 @@ class MattisState(SheddingState):
         threes = links & (links >> 1) if self._max_seq >= 3 else 0
         if not self._plays:
             return hand, links, threes
-        top = self._plays[-1][1]
+        top: list[int] = self._plays[-1][1]
         suit = SUIT_OF[top[0]]
         beat = _BEAT[self._trump][top[-1]]
         singles = [c for c in hand if beat >> c & 1]
@@ -1107,8 +1107,9 @@ class MattisState(SheddingState):
         best = self._top if self._war_trick else self._round_best  # _match_rank()
         if best >= 0 and rank != best:
             bit = 1 << best
-            if not self._known_lacking[seat] & bit:
-                self._known_lacking[seat] |= bit
+            known = self._known_lacking[seat]  # no |= on an item: a generic call, compiled
+            if not known & bit:
+                self._known_lacking[seat] = known | bit
                 self._facts.append((t, seat, bit, NO_MATCH))
         if rank > self._round_best:
             self._round_best = rank
@@ -1143,9 +1144,10 @@ class MattisState(SheddingState):
                         self._to_act = s
                         self._facts.append((t, s, losing, HOLDS))
                         return
-                new = losing & ~self._known_lacking[s]
+                known = self._known_lacking[s]
+                new = losing & ~known
                 if new:
-                    self._known_lacking[s] |= new
+                    self._known_lacking[s] = known | new
                     self._facts.append((t, s, new, HOLDS_NONE))
             s += 1
             if s == n:
@@ -1167,9 +1169,10 @@ class MattisState(SheddingState):
                 if losing >> RANK_OF[c] & 1:
                     self._facts.append((len(self._hist), seat, losing, HOLDS))
                     return
-            new = losing & ~self._known_lacking[seat]
+            known = self._known_lacking[seat]
+            new = losing & ~known
             if hand and new:
-                self._known_lacking[seat] |= new
+                self._known_lacking[seat] = known | new
                 self._facts.append((len(self._hist), seat, new, HOLDS_NONE))
         self._lap_seat = (seat + 1) % self._n
         self._lap_left -= 1

@@ -761,7 +761,7 @@ class MyllymattiState(SheddingState):
             plays.clear()
             return taken
         index = -1 if self._take == 0 else 0
-        cards = plays[index][1]
+        cards: list[int] = plays[index][1]  # typed: pop() is no generic call, compiled
         card = cards.pop() if self._take == 0 else cards.pop(0)
         hand.append(card)  # the hand is in order: a sort of one step (no call, compiled)
         hand.sort()
