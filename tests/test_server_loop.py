@@ -13,6 +13,7 @@ from tests.test_server_hoard import queue_limit
 from tikki.server import create_app
 from tikki.server.guard import LISTEN_BACKLOG, Limits
 from tikki.server.run import _Server, bind, config, event_loop, is_uvloop
+from tikki.server.tables.bots import BEAT, beat
 
 
 def test_the_loop_is_uvloop_where_installed_else_asyncio(tmp_path: Path) -> None:
@@ -45,3 +46,20 @@ def test_uvloop_listens_with_the_kernels_long_queue(tmp_path: Path) -> None:
             return limit
 
         assert uvloop.run(serve()) == min(LISTEN_BACKLOG, most)
+
+
+def test_bot_delays_end_on_a_shared_beat() -> None:
+    """Bots due within one beat wake at one pass of the loop: each delay is lengthened (by
+    less than a beat) to end on the beat's grid; no delay stays none."""
+    for now in (0.0, 11769.339997776999, 123.456):
+        for delay in (0.3, 0.3001, 0.317, 1.5):
+            lengthened = beat(delay, now)
+            assert delay <= lengthened < delay + BEAT
+            end = (now + lengthened) / BEAT
+            assert abs(end - round(end)) < 1e-6
+    assert beat(0, 5.0) == 0
+
+    async def running() -> float:
+        return beat(0.3)
+
+    assert 0.3 <= asyncio.run(running()) < 0.3 + BEAT

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -39,6 +40,21 @@ HINTS_KEPT = 1024
 """Positions whose hint is kept for later asks."""
 JUDGE = "judge"
 """The default hint bot: the analysis's judge (the expert's search at its budget)."""
+
+
+BEAT = 0.02
+"""Seconds of the grid that bot delays end on: the bots due within one beat wake at one
+pass of the event loop (and their moves go in one group commit) instead of one each."""
+
+
+def beat(delay: float, now: float | None = None) -> float:
+    """``delay`` lengthened to end on the next :data:`BEAT` of the loop's clock (``now``:
+    the running loop's time) by less than a beat; no delay stays none."""
+    if delay <= 0:
+        return delay
+    if now is None:
+        now = asyncio.get_running_loop().time()
+    return math.ceil((now + delay) / BEAT) * BEAT - now
 
 
 def at_next_pass(fn: Callable[[], None]) -> Callable[[], None]:
@@ -98,7 +114,7 @@ class Bots:
     async def _turns(self, table: Table) -> None:
         """Play the bot seats for as long as a bot is to act."""
         while (bot := turns.bot_to_act(table)) is not None:
-            await asyncio.sleep(self.bot_delay)
+            await asyncio.sleep(beat(self.bot_delay))
             if turns.bot_to_act(table) != bot:
                 continue  # a person came back meanwhile
             seat, spec = bot
