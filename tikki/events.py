@@ -212,76 +212,94 @@ _new: Final = tuple.__new__
 class (a NamedTuple's own ``__new__`` is Python code, twice as slow in compiled builds)."""
 
 
+# The record classes again, as constants: compiled, a constant is read from a static, where
+# the class's own name (a class mypyc does not compile) is looked up in the module's dict
+# at every call.
+_TRICK: Final = Trick
+_TIE: Final = Tie
+_VOIDTIE: Final = VoidTie
+_FALLS: Final = Falls
+_TAKE: Final = Take
+_DRAW: Final = Draw
+_LASTCARD: Final = LastCard
+_PHASE: Final = Phase
+_DRECK: Final = Dreck
+_TRUMP: Final = Trump
+_OUT: Final = Out
+_ROUND: Final = Round
+_OVER: Final = Over
+
+
 def trick_event(moves: int, winner: int, cards: Sequence[tuple[int, ...]]) -> Trick:
     """A new :class:`Trick` (each constructor below gives its record a new cache)."""
-    return _new(Trick, (moves, winner, cards, [None]))
+    return _new(_TRICK, (moves, winner, cards, [None]))
 
 
 def tie_event(moves: int, seats: Sequence[int]) -> Tie:
     """A new :class:`Tie`."""
-    return _new(Tie, (moves, seats, [None]))
+    return _new(_TIE, (moves, seats, [None]))
 
 
 def void_tie_event(
     moves: int, cards: Sequence[tuple[int, ...]], why: str, seats: Sequence[int] | None
 ) -> VoidTie:
     """A new :class:`VoidTie`."""
-    return _new(VoidTie, (moves, cards, why, seats, [None]))
+    return _new(_VOIDTIE, (moves, cards, why, seats, [None]))
 
 
 def falls_event(moves: int, plays: Sequence[Play]) -> Falls:
     """A new :class:`Falls`."""
-    return _new(Falls, (moves, plays, [None]))
+    return _new(_FALLS, (moves, plays, [None]))
 
 
 def take_event(moves: int, seat: int, cards: Sequence[int]) -> Take:
     """A new :class:`Take`."""
-    return _new(Take, (moves, seat, cards, [None]))
+    return _new(_TAKE, (moves, seat, cards, [None]))
 
 
 def draw_event(moves: int, seat: int, cards: Sequence[int]) -> Draw:
     """A new :class:`Draw` (its cache has two slots: the public form and the drawer's)."""
-    return _new(Draw, (moves, seat, cards, False, [None, None]))
+    return _new(_DRAW, (moves, seat, cards, False, [None, None]))
 
 
 def deal_event(moves: int, seat: int, cards: Sequence[int]) -> Draw:
     """A new :class:`Draw` of the cards a deal gave ``seat`` (its JSON says ``"deal": true``)."""
-    return _new(Draw, (moves, seat, cards, True, [None, None]))
+    return _new(_DRAW, (moves, seat, cards, True, [None, None]))
 
 
 def last_card_event(moves: int, seat: int, card: int) -> LastCard:
     """A new :class:`LastCard`."""
-    return _new(LastCard, (moves, seat, card, [None]))
+    return _new(_LASTCARD, (moves, seat, card, [None]))
 
 
 def phase_event(moves: int, name: str, leader: int) -> Phase:
     """A new :class:`Phase`."""
-    return _new(Phase, (moves, name, leader, [None]))
+    return _new(_PHASE, (moves, name, leader, [None]))
 
 
 def dreck_event(moves: int, given: Sequence[int], received: Sequence[Sequence[int]]) -> Dreck:
     """A new :class:`Dreck`."""
-    return _new(Dreck, (moves, given, received, [None]))
+    return _new(_DRECK, (moves, given, received, [None]))
 
 
 def trump_event(moves: int, suit: str, card: int, seat: int) -> Trump:
     """A new :class:`Trump`."""
-    return _new(Trump, (moves, suit, card, seat, [None]))
+    return _new(_TRUMP, (moves, suit, card, seat, [None]))
 
 
 def out_event(moves: int, seat: int, place: int) -> Out:
     """A new :class:`Out`."""
-    return _new(Out, (moves, seat, place, [None]))
+    return _new(_OUT, (moves, seat, place, [None]))
 
 
 def round_event(moves: int, number: int, scores: Sequence[int], totals: Sequence[int]) -> Round:
     """A new :class:`Round`."""
-    return _new(Round, (moves, number, scores, totals, [None]))
+    return _new(_ROUND, (moves, number, scores, totals, [None]))
 
 
 def over_event(moves: int) -> Over:
     """A new :class:`Over`."""
-    return _new(Over, (moves, [None]))
+    return _new(_OVER, (moves, [None]))
 
 
 Past = tuple[int | None, list[list[JSON]]]

@@ -599,7 +599,13 @@ class MattisState(SheddingState):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        text: str = move if move in legal else self._canonical(move, legal)
+        text = ""
+        for m in legal:  # the move is one of the list's own texts (a playout's): by identity
+            if m is move:
+                text = m
+                break
+        if not text:  # compiled, ``in`` compares each text by a generic call
+            text = move if move in legal else self._canonical(move, legal)
         self._legal = None
         if self._phase == SHED:  # most moves: phase 2's
             if text == "take":
