@@ -15,7 +15,6 @@ import random
 from bisect import bisect_right
 from collections.abc import Sequence
 from math import comb
-from typing import cast
 
 from tikki.core import RulesError
 
@@ -142,33 +141,15 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
     """``rng.shuffle(cards)``: the same draws from ``rng`` and the same order, for a plain
     :class:`random.Random` written out (CPython's ``shuffle`` and ``_randbelow``, alike
     from 3.11 to 3.13) so that no Python call is made per card: the start of every game
-    and deal.  Any other generator, or a list of more than 255 items, shuffles by its own
-    method.
-
-    Each ``getrandbits(k)`` of ``_randbelow`` (``k <= 8`` here) is the top ``k`` bits of
-    one 32-bit output of the generator; ``getrandbits(32 * m)`` gives ``m`` such outputs in
-    order, the first in the lowest 32 bits.  The words are drawn in batches of as many as
-    places are left to fill (each place draws at least one word, a rejected draw more), so
-    the generator ends exactly where ``rng.shuffle`` leaves it.
-    """
-    n = len(cards)
-    if type(rng) is not random.Random or n > 255:
+    and deal.  Any other generator shuffles by its own method."""
+    if type(rng) is not random.Random:
         rng.shuffle(cards)
         return
-    items = cast(list[object], cards)  # swapped as objects: no unboxing of the cards
     getrandbits = rng.getrandbits
-    words = b""
-    w = 0  # the next word's top byte in words
-    i = n - 1
-    while i > 0:
-        if w >= len(words):  # draw one word for each place left to fill (at least)
-            words = getrandbits(32 * i).to_bytes(4 * i, "little")
-            w = 3
-        size = i + 1
-        shift = 8 - size.bit_length()
-        j: int = words[w] >> shift
-        w += 4
-        if j >= size:  # rejected (_randbelow draws again)
-            continue
-        items[i], items[j] = items[j], items[i]
-        i -= 1
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j: int = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]

@@ -162,6 +162,10 @@ _P1_TEXT: Final[tuple[str, ...]] = tuple(CARD_TEXT[c] for c in _PHASE1_ORDER)
 _P1_SLOUGH_TEXT: Final[tuple[str, ...]] = tuple(_SLOUGH_TEXT[c] for c in _PHASE1_ORDER)
 """The slough moves in phase 1's order, as :data:`_P1_TEXT`."""
 _BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(52))
+
+_COMPILED: Final = not __file__.endswith(".py")
+"""Whether this module is compiled (mypyc): :meth:`MattisState.play` then looks for the move
+by identity before ``in`` (interpreted, the loop would cost more than ``in`` saves)."""
 _NOT_ACES: Final = sum(1 << c for c in range(52) if RANK_OF[c] != 12)
 """The cards that may link to the next int: all but the aces (the next int is a new suit)."""
 _SUIT_MASK: Final[tuple[int, ...]] = tuple(
@@ -599,12 +603,15 @@ class MattisState(SheddingState):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        text = ""
-        for m in legal:  # the move is one of the list's own texts (a playout's): by identity
-            if m is move:
-                text = m
-                break
-        if not text:  # compiled, ``in`` compares each text by a generic call
+        if _COMPILED:  # ``in`` compares text by text by generic calls: one of the list's
+            text = ""  # own texts (a playout's move) is found by identity first
+            for m in legal:
+                if m is move:
+                    text = m
+                    break
+            if not text:
+                text = move if move in legal else self._canonical(move, legal)
+        else:
             text = move if move in legal else self._canonical(move, legal)
         self._legal = None
         if self._phase == SHED:  # most moves: phase 2's
