@@ -7,6 +7,7 @@ one step)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import TYPE_CHECKING
 
@@ -89,6 +90,32 @@ def test_forced_moves_play_themselves_and_the_turn_is_told(
     # the other seat's view and the spectators' hold no word of it
     spectators = page.request.get(f"{base}/api/tables/{table_id}/state").json()
     assert spectators["forced"] == []
+    watch.check()
+    context.close()
+
+
+def test_play_now_on_a_first_visit_with_no_name_seats_a_guest(
+    server: Server, browser: Browser
+) -> None:
+    """A first visit that typed no name is seated at once under a guest name of its own
+    (the server refuses words like "Player" as names), kept for next time."""
+    context = browser.new_context(viewport=WIDE)
+    page = context.new_page()
+    watch = Watch(page)
+    base = server.url
+    page.goto(f"{base}/")
+    page.evaluate("localStorage.removeItem('tikki.name')")
+    page.reload()
+    button = page.locator("#quick-play [data-quick=myllymatti]")
+    button.wait_for()
+    assert page.input_value("#player-name") == ""
+    button.click()
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#board[data-status=playing]")
+    table_id = page.url.split("/t/")[1].split("?")[0]
+    seat = page.request.get(f"{base}/api/tables/{table_id}").json()["seats"][0]
+    assert seat["kind"] == "human" and re.fullmatch(r"Guest \d{4}", seat["name"]), seat
+    assert page.evaluate("localStorage.getItem('tikki.name')") == seat["name"]
     watch.check()
     context.close()
 

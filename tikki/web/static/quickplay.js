@@ -116,6 +116,12 @@ export function renderQuickPlay(host, games, bots, nameInput) {
   });
 }
 
+/** A name for a first visit that has typed none: "Guest 4821" (the server keeps words such
+ * as "Player" for itself, so a default must be a name of its own). */
+function guestName() {
+  return _("Guest {number}", { number: String(1000 + Math.floor(Math.random() * 9000)) });
+}
+
 /**
  * @param {string} game
  * @param {LobbyGame} info
@@ -127,8 +133,11 @@ async function play(game, info, bots, nameInput, button) {
   const box = /** @type {HTMLElement} */ (button.parentElement);
   box.querySelector(".field-error")?.remove(); // an error shows only while it holds
   const typed = nameInput ? nameInput.value.trim() : "";
-  const name = typed || loadName() || _("Player");
-  if (typed) saveName(typed);
+  const name = typed || loadName() || guestName();
+  if (name !== loadName()) {
+    saveName(name); // a first visit's guest name stays, shown in the field to change
+    if (nameInput) nameInput.value = name;
+  }
   button.disabled = true;
   try {
     const body = quickBody(game, info, bots);
