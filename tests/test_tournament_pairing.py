@@ -17,6 +17,7 @@ from tikki.server.tournaments.pairing import (
     arena_table,
     bye_points,
     met_pairs,
+    pairing_order,
     place_points,
     repeats,
     standings,
@@ -142,3 +143,20 @@ def test_an_arena_table_waits_for_enough_and_avoids_last_tablemates() -> None:
     met = met_pairs([[1, 2, 3]])
     table = arena_table([1, 2, 3, 4, 5], 3, met, {})
     assert table is not None and table[0] == 1 and sorted(table[1:]) == [4, 5]
+
+
+def test_a_later_round_breaks_level_standings_by_rating_then_entry() -> None:
+    """After a round of two tables of 3 (2, 1, 0 points at each), entrants 1 and 4 are
+    level in every tie-break, as are 2 and 5, and 3 and 6: the standings shown keep the
+    order of entry, a later round is seated by rating among the level (4, 5, 6 and 3
+    rated), then by entry (3 and 6 both rated: the better first); points still come
+    before any rating."""
+    played = [Result((1, 2, 3), (2.0, 1.0, 0.0), (1.0, 2.0, 3.0)),
+              Result((4, 5, 6), (2.0, 1.0, 0.0), (1.0, 2.0, 3.0))]  # fmt: skip
+    entrants = [1, 2, 3, 4, 5, 6]
+    shown = [line.entrant for line in standings(entrants, played, [], 3)]
+    assert shown == [1, 4, 2, 5, 3, 6]
+    ratings = {4: 10.0, 5: 10.0, 6: 10.0, 3: 100.0}
+    assert pairing_order(entrants, played, [], 3, ratings) == [4, 1, 5, 2, 3, 6]
+    assert pairing_order(entrants, played, [], 3, {}) == shown
+    assert pairing_order(entrants, [], [], 3, ratings) == [3, 4, 5, 6, 1, 2]

@@ -13,8 +13,9 @@ second bye while another has none.
 
 **Swiss seating.**  The first round seats the entrants by rating
 (:func:`by_rating`: an account's rating in the game, a bot's its level's anchored
-rating, on one scale); each later round by the standings.  Tables are filled from the
-top down, each seat
+rating, on one scale); each later round by the standings, entrants level in every
+tie-break of the standings in the order of rating, then of entry (:func:`pairing_order`).
+Tables are filled from the top down, each seat
 going to the entrant who has met the table's others the fewest times (then the nearest
 in the standings); then entrants are swapped between tables while a swap lowers the
 number of pairs that meet again (then the spread of places at the tables).
@@ -238,6 +239,25 @@ def arena_table(
     return table
 
 
+def pairing_order(
+    entrants: Sequence[int],
+    results: Sequence[Result],
+    byes: Sequence[int],
+    size: int,
+    ratings: Mapping[int, float],
+) -> list[int]:
+    """The order a Swiss round is seated in (see :func:`swiss_round`): the standings,
+    those level in every tie-break by rating (as the first round, :func:`by_rating`),
+    then by entry; before any result, by rating alone.
+
+    >>> pairing_order([1, 2, 3], [], [], 3, {3: 5.0})
+    [3, 1, 2]
+    >>> pairing_order([1, 2, 3], [Result((1, 2, 3), (0.0, 2.0, 0.0), None)], [], 3, {3: 5.0})
+    [2, 3, 1]
+    """
+    return [line.entrant for line in standings(by_rating(entrants, ratings), results, byes, size)]
+
+
 @dataclass
 class Line:
     """One entrant's line in the standings."""
@@ -297,6 +317,7 @@ __all__ = [
     "by_rating",
     "bye_points",
     "met_pairs",
+    "pairing_order",
     "pick_byes",
     "place_points",
     "repeats",

@@ -35,8 +35,8 @@ from tikki.server.tables import NewTable, TableManager
 from tikki.server.tournaments.pairing import (
     Result,
     arena_table,
-    by_rating,
     met_pairs,
+    pairing_order,
     place_points,
     standings,
     swiss_round,
@@ -246,11 +246,12 @@ class Runner:
         if row.round >= (row.rounds or 0) or len(snapshot.entrants) - len(gone) < row.players:
             await asyncio.to_thread(self.store.set_status, row.id, "running", "finished")
             return False
-        order = [line.entrant for line in table_of(snapshot)]
-        if row.round == 0:  # the first round: by rating
-            accounts = [e.account_id for e in snapshot.entrants if e.account_id is not None]
-            people = await asyncio.to_thread(self.store.ratings, row.game, accounts)
-            order = by_rating([e.id for e in snapshot.entrants], seeding(snapshot, people))
+        accounts = [e.account_id for e in snapshot.entrants if e.account_id is not None]
+        people = await asyncio.to_thread(self.store.ratings, row.game, accounts)
+        order = pairing_order(
+            [e.id for e in snapshot.entrants], results(snapshot),
+            [e for _r, e in snapshot.byes], row.players, seeding(snapshot, people),
+        )  # fmt: skip
         order = [e for e in order if e not in gone]
         met = met_pairs([g.seats for g in snapshot.games])
         byes: dict[int, int] = {}
