@@ -1,9 +1,10 @@
 """Tournaments in Chromium as new players use them: Anna (desktop, English) opens
 Tournaments from the lobby, creates a Swiss tournament with the form, enters it and adds
 bots; Ben (a phone, Finnish) enters it from its page; Anna starts it early, both see it
-playing, and Anna goes to her table, seated.  Cilla (desktop, German) watches the
-standings.  Anna's profile lists the tournament.  Screenshots (desktop 1280x800, phone
-390x844; en, fi, de) go to ``test-artifacts/``.  Skips like tests/test_web_e2e.py without
+playing, Ben withdraws (after the page's question), and Anna goes to her table,
+seated.  Cilla (desktop, German) watches the standings.  Anna's profile lists the
+tournament.  Screenshots (desktop 1280x800, phone 390x844; en, fi, de) go to
+``test-artifacts/``.  Skips like tests/test_web_e2e.py without
 Chromium (never under ``CI=true``)."""
 
 from __future__ import annotations
@@ -58,6 +59,13 @@ def test_create_enter_start_and_play_a_tournament(server: Server, browser: Brows
     ben.locator("#one-info", has_text="Käynnissä").wait_for(timeout=30_000)
     ben.locator("#rounds a").first.wait_for()
     shot(ben, "tournaments-playing-phone-fi")
+    ben.once("dialog", lambda dialog: dialog.accept())  # "Withdraw from this tournament?"
+    ben.get_by_role("button", name="Vetäydy turnauksesta").tap()
+    ben.locator("#one-actions", has_text="Olet vetäytynyt").wait_for()
+    assert ben.get_by_role("button", name="Omaan pöytääni").count() == 0
+    ben.locator("#standings tr.me", has_text="vetäytynyt").wait_for()
+    assert fits(ben, "#one-actions", PHONE["width"])
+    shot(ben, "tournaments-withdrawn-phone-fi")
     cilla = person(browser, server.url, "CillaT", "de")
     cilla.goto(url + "?lang=de")
     cilla.locator("#one-info", has_text="Läuft").wait_for()

@@ -22,6 +22,7 @@ import { levelLabel, optionName, optionValue, variantName } from "./words.js";
  * @property {number} entrant
  * @property {string} name
  * @property {boolean} bot
+ * @property {boolean} [withdrawn] whether this entrant has withdrawn
  * @property {number} points
  * @property {number} games
  * @property {number} firsts
@@ -49,6 +50,7 @@ import { levelLabel, optionName, optionValue, variantName } from "./words.js";
  * @property {string} creator
  * @property {boolean} mine whether you created it
  * @property {number | null} entered your entrant id
+ * @property {boolean} [withdrawn] whether you have withdrawn from it (while it runs)
  * @property {{id: number, name: string, bot: boolean}[]} entrants
  * @property {Line[]} standings
  * @property {{round: number, tables: {table: string | null, seats: string[], points: number[] | null}[]}[]} games
@@ -248,7 +250,8 @@ function drawOne(t) {
     .map(
       (s) =>
         `<tr class="${s.entrant === t.entered ? "me" : ""}"><td>${s.place}</td><td>${esc(s.name)}` +
-        `${s.bot ? ` <span class="tourney-bot">${esc(botWord())}</span>` : ""}</td>` +
+        `${s.bot ? ` <span class="tourney-bot">${esc(botWord())}</span>` : ""}` +
+        `${s.withdrawn ? ` <span class="tourney-bot">${esc(_("withdrawn"))}</span>` : ""}</td>` +
         `<td class="num">${pts(s.points)}</td><td class="num">${s.games}</td>` +
         `<td class="num">${t.kind === "swiss" ? pts(s.opponents) : "–"}</td><td class="num">${s.firsts}</td></tr>`,
     )
@@ -320,8 +323,21 @@ function drawActions(t) {
       if (t.entrants.length >= t.players) button(_("Start now"), () => change(t, "/start"));
     }
   } else if (t.status === "running" && t.entered !== null) {
+    if (t.withdrawn) {
+      const said = document.createElement("span");
+      said.textContent = _("You have withdrawn: no new table, and your results stay.");
+      box.append(said);
+      return;
+    }
     button(_("Go to my table"), () => goToTable(t));
+    button(_("Withdraw from the tournament"), () => withdraw(t)).classList.add("secondary");
   }
+}
+
+/** Withdraw from a running tournament, once the player says so. @param {Tournament} t */
+async function withdraw(t) {
+  if (!confirm(_("Withdraw from this tournament? You get no new table and no bye; your results stay."))) return;
+  await change(t, "/withdraw");
 }
 
 /** @param {Tournament} t @param {string} path @param {object} [body] */
