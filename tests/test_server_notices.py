@@ -349,3 +349,89 @@ def test_opening_the_table_marks_its_your_turn_read(tmp_path: Path) -> None:
             ws.send_json({"type": "hello", "token": token})
             assert ws.receive_json()["type"] == "state"
         assert unread() == ["elsewhere"]
+
+
+def receive_read(ws: Any) -> dict[str, Any]:
+    """The next ``notices_read`` message of an account socket (others skipped)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "notices_read":
+            return message
+
+
+@pytest.mark.timeout(60)
+def test_marked_read_reaches_every_open_page_at_once(tmp_path: Path, no_polling: None) -> None:
+    """Anna's notices marked read on one page (``POST /api/notices/read``) reach her
+    other open pages at once: the unread count and which notices are still unread,
+    with no timer to read them (the test fails by its timeout if one waits for one)."""
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        anna.portal = guest.portal
+        me = account_id(anna)
+        with (
+            anna.websocket_connect("/ws/account") as first,
+            anna.websocket_connect("/ws/account") as second,
+        ):
+            assert first.receive_json()["type"] == "friends"
+            assert second.receive_json()["type"] == "friends"
+            ids = []
+            for name in ("Cup", "Bowl"):
+                send(guest, me, "tournament_start", {"tournament": "c", "name": name})
+                ids.append(receive_notice(first)["notice"]["id"])
+                receive_notice(second)
+            r = anna.post("/api/notices/read", json={"ids": ids[:1]}, headers=csrf(anna))
+            assert r.status_code == 200 and r.json()["unread"] == 1
+            for ws in (first, second):
+                got = receive_read(ws)
+                assert got["unread"] == 1 and got["unread_ids"] == ids[1:]
+            anna.post("/api/notices/read", json={"ids": None}, headers=csrf(anna))
+            for ws in (first, second):
+                assert receive_read(ws) == {"type": "notices_read", "unread": 0, "unread_ids": []}
+
+
+@pytest.mark.timeout(60)
+def test_opening_the_table_clears_the_bell_of_the_other_pages(
+    tmp_path: Path, no_polling: None
+) -> None:
+    """The person to move opens the correspondence table: their lobby's account socket
+    learns at once that the table's ``your_turn`` notice is read."""
+    from tests.test_server_correspondence import Days, on_loop, play_once, seated, server
+
+    days = Days()
+    with server(tmp_path, days) as guest:
+        table_id, people = seated(guest, days)
+        mover = guest.get(f"/api/tables/{table_id}/state").json()["table"]["to_act"]
+        play_once(guest, table_id, people, 0)
+        on_loop(guest, app_state(guest).manager.moves.ledger.on_turn.settle)
+        waiting, token = people[1 - mover]
+        with waiting.websocket_connect("/ws/account") as lobby:
+            assert lobby.receive_json()["type"] == "friends"
+            assert notices(waiting)["unread"] >= 1
+            with waiting.websocket_connect(f"/ws/tables/{table_id}") as ws:
+                ws.send_json({"type": "hello", "token": token})
+                assert ws.receive_json()["type"] == "state"
+                got = receive_read(lobby)
+            assert got["unread"] == notices(waiting)["unread"]
+            turns = [n["id"] for n in notices(waiting)["notices"] if n["kind"] == "your_turn"]
+            assert not set(turns) & set(got["unread_ids"])
+
+
+@pytest.mark.timeout(90)
+def test_read_on_one_process_reaches_a_socket_on_another(
+    postgres_url: str, no_polling: None
+) -> None:
+    """A cluster: Anna marks her notices read through process a; her page whose socket
+    process b serves learns it at once (``NOTIFY tikki_notices``)."""
+    app_a = create_app(postgres_url, bot_delay=0, cluster=True, node="a")
+    app_b = create_app(postgres_url, bot_delay=0, cluster=True, node="b")
+    with TestClient(app_a) as on_a, TestClient(app_b) as on_b:
+        anna = person(on_a.app, "Anna")
+        anna.portal = on_a.portal
+        on_b.cookies.update(anna.cookies)
+        with on_b.websocket_connect("/ws/account") as ws:
+            assert ws.receive_json()["type"] == "friends"
+            send(on_a, account_id(anna), "tournament_start", {"tournament": "c", "name": "Cup"})
+            assert receive_notice(ws)["unread"] == 1
+            r = anna.post("/api/notices/read", json={"ids": None}, headers=csrf(anna))
+            assert r.status_code == 200, r.text
+            assert receive_read(ws)["unread"] == 0

@@ -46,3 +46,32 @@ def test_a_new_turn_replaces_the_tables_read_notice(server: Server, browser: Bro
     page.locator("#notices-bell .notices-count", has_text="1").wait_for()
     assert page.locator("#notices-list li").count() == 1
     assert page.locator("#notices-list li.unread").count() == 1
+
+
+def test_read_on_one_page_clears_the_bell_on_the_others(server: Server, browser: Browser) -> None:
+    """Anna has two pages open (two lobbies) when Ben challenges her: both bells count
+    it; she opens the bell on one, and the other's count goes at once, with no reload
+    (the server tells the account's sockets: ``notices_read``)."""
+    anna_name, ben_name = names()
+    ben = person(browser, server.url, ben_name)
+    lobby = person(browser, server.url, anna_name)
+    other = lobby.context.new_page()
+    other.goto(f"{server.url}/")
+    other.locator("#notices-bell").wait_for()
+    sent = ben.evaluate(
+        """async (name) => {
+          const csrf = document.cookie.match(/tikki_csrf=([^;]+)/)[1];
+          const r = await fetch("/api/friends/challenges", {method: "POST",
+            headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+            body: JSON.stringify({name, game: "myllymatti"})});
+          return r.status;
+        }""",
+        anna_name,
+    )
+    assert sent == 201
+    for page in (lobby, other):
+        page.locator("#notices-bell .notices-count", has_text="1").wait_for()
+    other.locator("#notices-bell").click()
+    other.locator("#notices-list li").first.wait_for()
+    lobby.locator("#notices-bell .notices-count").wait_for(state="hidden", timeout=10_000)
+    assert "1" not in str(lobby.locator("#notices-bell").get_attribute("aria-label"))

@@ -3,7 +3,8 @@ correspondence table's turn, a tournament starting).
 
 The notice is stored (:class:`~.store.Notices`), the account's open pages get it over
 ``/ws/account`` at once (this process's sockets are woken, :mod:`~.wake`; a cluster's
-other processes learn it by ``NOTIFY tikki_notices`` and wake theirs), and
+other processes learn it by ``NOTIFY tikki_notices`` and wake theirs: the same path,
+:meth:`Notifier.changed`, tells the open pages that notices were marked read), and
 when the host configured SMTP and the account asked for mail, a mail goes out in a
 worker thread.  Nothing here raises into the caller: a notice that cannot be stored or
 mailed is logged and dropped (the game goes on)."""
@@ -57,15 +58,17 @@ class Notifier:
             log.exception("the %s notice for account %d was not stored", kind, account_id)
             return None
         if added is not None:
-            await self._deliver(account_id)
+            await self.changed(account_id)
         if added is not None and added.fresh and self.smtp is not None:
             task = asyncio.create_task(self._mail(account_id, kind, data))
             self.mailing.add(task)
             task.add_done_callback(self.mailing.discard)
         return None if added is None else added.id
 
-    async def _deliver(self, account_id: int) -> None:
-        """Wake the account's open sockets here, and tell the other processes."""
+    async def changed(self, account_id: int) -> None:
+        """The account's notices changed (one stored, some marked read): wake its open
+        sockets here, and tell the other processes, so that every open page of the
+        account sees it at once."""
         self.wakes.wake(account_id)
         if self.spread is not None:
             try:

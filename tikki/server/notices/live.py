@@ -1,8 +1,12 @@
 """The notices on the account socket (``/ws/account``): each new notice of the account
-is sent as ``{"type": "notice", "notice": NOTICE, "unread": N}``, read from the database
-as soon as one is stored (:mod:`~.wake`: woken at once by this process's notifier, or by
-a cluster's ``tikki_notices`` notification for a notice another process stored), and
-again every :data:`SAFETY` seconds in case a notification was missed."""
+is sent as ``{"type": "notice", "notice": NOTICE, "unread": N}``, and notices marked read
+elsewhere (another page opened the bell, or the table of a ``your_turn``) as
+``{"type": "notices_read", "unread": N, "unread_ids": [ID, ...]}`` (the newest unread
+ones, newest first), so that every open page of the account shows the same bell.  They
+are read from the database as soon as the notices change (:mod:`~.wake`: woken at once
+by this process's notifier, or by a cluster's ``tikki_notices`` notification for a
+change another process made), and again every :data:`SAFETY` seconds in case a
+notification was missed."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import json
 from fastapi import WebSocket
 
 from tikki.server.notices.api import notifier_of
+from tikki.server.notices.store import SHOWN
 
 SAFETY = 30.0
 """Seconds between two reads of an account socket's notices when nothing woke it (a
@@ -27,22 +32,30 @@ class Feed:
         self.websocket = websocket
         self.account = account
         self.last: int | None = None
+        self.unread: list[int] = []
+        """The unread ids the page knows of (as :meth:`Notices.unread` lists them)."""
 
     async def send_new(self) -> None:
-        """Send the notices stored since the last call (the first call only marks where
-        the socket starts)."""
+        """Send the notices stored since the last call, then the read state if notices
+        were marked read meanwhile (the first call only marks where the socket
+        starts)."""
         store = notifier_of(self.websocket).store
         if self.last is None:
             self.last = await asyncio.to_thread(store.newest, self.account)
+            self.unread = (await asyncio.to_thread(store.unread, self.account))[1]
             return
         fresh = await asyncio.to_thread(store.after, self.account, self.last)
-        if not fresh:
-            return
-        unread = (await asyncio.to_thread(store.listing, self.account, 0))["unread"]
+        count, unread = await asyncio.to_thread(store.unread, self.account)
         for notice in fresh:
-            message = {"type": "notice", "notice": notice, "unread": unread}
-            await self.websocket.send_text(json.dumps(message))
+            await self._send({"type": "notice", "notice": notice, "unread": count})
             self.last = notice["id"]
+        known = sorted({*self.unread, *(n["id"] for n in fresh if not n["read"])}, reverse=True)
+        if known[:SHOWN] != unread:
+            await self._send({"type": "notices_read", "unread": count, "unread_ids": unread})
+        self.unread = unread
+
+    async def _send(self, message: dict[str, object]) -> None:
+        await self.websocket.send_text(json.dumps(message))
 
     async def follow(self) -> None:
         """Send each new notice as soon as this socket is woken (or after

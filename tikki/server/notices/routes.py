@@ -63,10 +63,12 @@ async def listing(request: Request) -> dict[str, Any]:
 
 @router.post("/read")
 async def mark_read(body: Read, request: Request) -> dict[str, Any]:
-    """Mark your notices ``ids`` read (``null``: all); the list after."""
+    """Mark your notices ``ids`` read (``null``: all); the list after.  Your other open
+    pages learn it at once over ``/ws/account`` (``notices_read``)."""
     me = await signed_in(request)
     store = _store(request)
-    await asyncio.to_thread(store.mark_read, me.id, body.ids)
+    if await asyncio.to_thread(store.mark_read, me.id, body.ids):
+        await notifier_of(request).changed(me.id)  # the account's other pages see it
     found = await asyncio.to_thread(store.listing, me.id)
     return {**found, "mail": notifier_of(request).smtp is not None}
 

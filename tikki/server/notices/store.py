@@ -89,6 +89,17 @@ class Notices:
             ).scalar_one()
         return {"unread": int(unread), "notices": [iso(r) for r in rows]}
 
+    def unread(self, account: int) -> tuple[int, list[int]]:
+        """How many of the account's notices are unread, and the ids of the newest
+        :data:`SHOWN` of them, newest first."""
+        where = (NoticeRow.account_id == account, NoticeRow.read.is_(None))
+        with self.engine.connect() as connection:
+            count = connection.execute(select(func.count()).where(*where)).scalar_one()
+            ids = connection.execute(
+                select(NoticeRow.id).where(*where).order_by(NoticeRow.id.desc()).limit(SHOWN)
+            ).scalars()
+            return int(count), [int(i) for i in ids]
+
     def after(self, account: int, last: int) -> list[dict[str, Any]]:
         """The account's notices newer than the id ``last``, oldest first."""
         with self.engine.connect() as connection:

@@ -92,13 +92,17 @@ async def first_move(app: FastAPI, table: Table, here: int) -> None:
 
 async def opened(app: FastAPI, table: Table, seat: int | None) -> None:
     """A person opened ``table`` at their ``seat``: their ``your_turn`` notices of it
-    are read (logged, never raised, when that fails; a watcher marks nothing)."""
+    are read, and their other open pages learn it at once (logged, never raised, when
+    that fails; a watcher marks nothing)."""
     if seat is None or not table.correspondence:
         return
     try:
         account = (await asyncio.to_thread(app.state.friends.seated, table.id)).get(seat)
-        if account is not None:
-            await asyncio.to_thread(notifier_of(app).store.read_turns, account, table.id)
+        notifier = notifier_of(app)
+        if account is None:
+            return
+        if await asyncio.to_thread(notifier.store.read_turns, account, table.id) > 0:
+            await notifier.changed(account)  # the bell of the account's other pages
     except Exception:
         log.exception("the your_turn notices of table %s were not marked read", table.id)
 

@@ -283,9 +283,23 @@ function browserNotice(n) {
   };
 }
 
+/** Notices marked read elsewhere (another page opened the bell or the table): the same
+ * count here at once; the open list keeps its highlights until it closes.
+ * @param {{unread: number, unread_ids: number[]}} message */
+function readElsewhere(message) {
+  state.unread = message.unread;
+  if (!state.open) {
+    const unread = new Set(message.unread_ids);
+    state.notices = state.notices.map((n) => ({ ...n, read: !unread.has(n.id) }));
+  }
+  renderBell();
+  renderList();
+}
+
 /** @param {any} message a message of /ws/account */
 function heard(message) {
   if (message?.type === "notice") arrived(message);
+  else if (message?.type === "notices_read") readElsewhere(message);
 }
 
 function connect() {
