@@ -353,7 +353,7 @@ class Tournaments:
             with self.engine.begin() as connection:
                 _check_seats(connection, tournament_id, seats)
                 connection.execute(
-                    insert(GameRow), _new_game(tournament_id, 0, number, seats, now())
+                    insert(GameRow), _new_game(tournament_id, 0, number, seats, moment)
                 )
         except (IntegrityError, _Withdrawn):
             return False
