@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import typer
@@ -80,6 +80,7 @@ METAVARS = {
     "watcher_idle": N_("SECONDS"),
     "min_turn_timer": N_("SECONDS"),
     "lang": N_("LANGUAGE"),
+    "db": N_("DATABASE"),
     "first": N_("MOVE"),
     "ray": N_("ADDRESS"),
     "host": N_("ADDRESS"),
@@ -122,7 +123,7 @@ def translated_command(lang: str, command_app: typer.Typer) -> Any:
     speak = translator(lang)
     for name, text in {**HELP_WORDS, **HELP_STRINGS}.items():
         setattr(typer.rich_utils, name, speak.gettext(text))
-    for cmd in (command, *getattr(command, "commands", {}).values()):
+    for cmd in every_command(command):
         _word_usage(cmd, speak.gettext(USAGE), speak.gettext(OPTIONS_WORD))
         for param in cmd.params:
             _word_param(param, _metavar(param, speak.gettext))
@@ -137,16 +138,28 @@ def translated_command(lang: str, command_app: typer.Typer) -> Any:
         if helper is not None and helper.help:
             helper.help = speak.gettext(helper.help)
             helper.metavar = ""
-    if hasattr(command, "commands"):
-        command.subcommand_metavar = speak.gettext(COMMAND_WORDS)
+        if hasattr(cmd, "commands"):
+            cmd.subcommand_metavar = speak.gettext(COMMAND_WORDS)
     return command
+
+
+def every_command(command: Any) -> Iterator[Any]:
+    """``command`` and every command under it, at any depth (``tikki puzzles build``
+    as well as ``tikki play``), parents first."""
+    yield command
+    for sub in getattr(command, "commands", {}).values():
+        yield from every_command(sub)
 
 
 def _metavar(param: Any, gettext: Any) -> str | None:
     """The word that stands for ``param``'s value in the help: ``SEAT``, ``N``, ``FILE``;
-    ``""`` for a flag (it takes no value)."""
+    ``""`` for a flag (it takes no value).  A command's own ``metavar=`` wins (translated
+    where the catalogue has it), and a value given one or more times ends in ``...``."""
     if getattr(param, "is_flag", False) or param.name == "help":
         return ""
+    many = "..." if getattr(param, "nargs", 1) == -1 else ""  # FILE...: one or more
+    if param.metavar:  # the command's own word for it (a catalogue's msgid, or a|b)
+        return str(gettext(param.metavar.removesuffix("..."))) + many
     if param.name in METAVARS:
         return str(gettext(METAVARS[param.name]))
     annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)

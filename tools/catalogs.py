@@ -69,16 +69,21 @@ def cli_texts() -> Iterator[tuple[str, str]]:
     from tikki.cli import app
     from tikki.commandline import COMPOSED
 
-    group: Any = typer.main.get_command(app)
-    if group.help and group.help not in COMPOSED:
-        yield group.help, "tikki --help"
-    for name, command in group.commands.items():
-        if command.help and command.help not in COMPOSED:
-            yield command.help, f"tikki {name} --help"
-        for param in command.params:
-            help_text = getattr(param, "help", None)
-            if help_text and help_text not in COMPOSED:  # composed: its parts are caught
-                yield help_text, f"tikki {name} {param.name}"
+    yield from _command_texts(typer.main.get_command(app), "tikki", COMPOSED)
+
+
+def _command_texts(command: Any, path: str, composed: Any) -> Iterator[tuple[str, str]]:
+    """(text, where) for ``command``'s help, its parameters' and every subcommand's (at
+    any depth: ``tikki puzzles build``); composed texts are left out (their parts are
+    caught where they are written)."""
+    if command.help and command.help not in composed:
+        yield command.help, f"{path} --help"
+    for param in command.params:
+        help_text = getattr(param, "help", None)
+        if help_text and help_text not in composed and param.name != "help":
+            yield help_text, f"{path} {param.name}"
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _command_texts(sub, f"{path} {name}", composed)
 
 
 def template() -> Any:

@@ -19,7 +19,7 @@ import typer
 
 from tikki import extras
 from tikki.commandline import console, fail
-from tikki.i18n import _
+from tikki.i18n import N_, _
 
 app = typer.Typer(
     name="cluster",
@@ -89,7 +89,9 @@ def _shown(held: dict[str, list[str]]) -> str:
 
 @app.command("drain")
 def drain_command(
-    node: Annotated[str, typer.Argument(help="the process's name (serve --node)")],
+    node: Annotated[
+        str, typer.Argument(help="the process's name (serve --node)", metavar=N_("NODE"))
+    ],
     db: DbOption,
     wait: WaitOption = 60.0,
 ) -> None:

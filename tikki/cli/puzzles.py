@@ -14,7 +14,7 @@ from tikki import puzzles
 from tikki.cli.shared import LangOption, PlayersOption, game_name, progress_bar, use_lang
 from tikki.commandline import console, fail
 from tikki.core import RulesError
-from tikki.i18n import _
+from tikki.i18n import N_, _
 
 app = typer.Typer(
     name="puzzles",
@@ -111,7 +111,7 @@ def build_command(
 @app.command("merge")
 def merge_command(
     files: Annotated[
-        list[Path], typer.Argument(help="puzzle files of one game", metavar="FILE...")
+        list[Path], typer.Argument(help="puzzle files of one game", metavar=N_("FILE"))
     ],
     out: Annotated[Path, typer.Option("--out", help="the merged file (.json or .json.gz)")],
     lang: LangOption = None,

@@ -16,6 +16,7 @@ from tikki.cli.shared import (
 )
 from tikki.commandline import fail
 from tikki.core import RulesError
+from tikki.i18n import N_
 
 
 def train_command(
@@ -33,12 +34,18 @@ def train_command(
     target: Annotated[
         str,
         typer.Option(
-            "--target", help="the policy's target: visits (the search's shares) or move (played)"
+            "--target",
+            help="the policy's target: visits (the search's shares) or move (played)",
+            metavar="visits|move",
         ),
     ] = "visits",
     value: Annotated[
         str,
-        typer.Option("--value", help="the value: linear (ridge on the observation) or mlp"),
+        typer.Option(
+            "--value",
+            help="the value: linear (ridge on the observation) or mlp",
+            metavar="linear|mlp",
+        ),
     ] = "linear",
     init: Annotated[
         Path | None, typer.Option("--init", help="start from this model's weights (warm start)")
@@ -53,7 +60,9 @@ def train_command(
     data: Annotated[
         list[Path] | None,
         typer.Option(
-            "--data", help="data folder (default learn-data/GAME); repeat to join several"
+            "--data",
+            help="data folder (default learn-data/GAME); repeat to join several",
+            metavar=N_("FOLDER"),
         ),
     ] = None,
     out: Annotated[

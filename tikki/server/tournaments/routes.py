@@ -254,8 +254,9 @@ async def leave(tournament_id: str, request: Request) -> dict[str, Any]:
 @router.post("/{tournament_id}/withdraw")
 async def withdraw(tournament_id: str, request: Request) -> dict[str, Any]:
     """Withdraw from a tournament while it runs: you are seated at no new table and
-    given no bye; the table you sit at now plays on and counts, and your results stay
-    in the standings.  Before the start, leave it instead (``…/leave``)."""
+    given no bye; your seat at the table you sit at now is resigned at once (a bot
+    plays it to the end) and that table counts, and your results stay in the
+    standings.  Before the start, leave it instead (``…/leave``)."""
     me = await signed_in(request)
     _limits(request).changes.spend(
         str(me.id), lambda: _("you may enter or leave {n:g} times a minute", n=JOINS_PER_MINUTE)
@@ -264,7 +265,9 @@ async def withdraw(tournament_id: str, request: Request) -> dict[str, Any]:
     outcome = await asyncio.to_thread(store_of(request).withdraw, snapshot.row.id, me.id)
     if outcome != "withdrawn":
         raise _not_withdrawn(outcome, tournament_id)
-    return await _detail(request, await _snapshot(request, tournament_id), me)
+    snapshot = await _snapshot(request, tournament_id)
+    await request.app.state.tournament_runner.resign_withdrawn(snapshot)
+    return await _detail(request, snapshot, me)
 
 
 def _not_withdrawn(outcome: str, tournament_id: str) -> ApiError:
