@@ -384,10 +384,12 @@ def test_the_first_round_seats_by_rating(tmp_path: Path) -> None:
 
 def test_withdrawing_from_a_running_tournament(tmp_path: Path) -> None:
     """Anna and seven Easy bots, tables of 3, three rounds.  She cannot withdraw before
-    the start (leave instead), withdraws during round 1: her table there plays on and
-    counts, rounds 2 and 3 seat the seven others (two tables and one bye each) and never
-    her, and her round-1 points stay in the standings, marked withdrawn.  Withdrawing
-    twice, without an entry, as a guest or after the end is refused in words."""
+    the start (leave instead), withdraws during round 1: her seat there is resigned at
+    once (a bot plays it to the end, so the table does not wait for her clock) and the
+    table counts, rounds 2 and 3 seat the seven others (two tables and one bye each) and
+    never her, and her round-1 points stay in the standings, marked withdrawn.
+    Withdrawing twice, without an entry, as a guest or after the end is refused in
+    words."""
     with client(tmp_path) as guest:
         runner = app_state(guest).tournament_runner
         runner.every = 0.05
@@ -407,9 +409,13 @@ def test_withdrawing_from_a_running_tournament(tmp_path: Path) -> None:
         first = detail(anna, tid)
         mine = first["entered"]
         assert mine in [e for t in first["games"][0]["tables"] for e in t["entrants"]]
+        seat = wait_seat(anna, tid)
         r = post(anna, f"/{tid}/withdraw")
         assert r.status_code == 200, r.text
         assert r.json()["withdrawn"] is True and r.json()["status"] == "running"
+        state = anna.get(f"/api/tables/{seat['table']['id']}/state", headers=auth(seat["token"]))
+        resigned = [t for t in state.json()["table"]["takeovers"] if t["why"] == "resigned"]
+        assert [(t["seat"], t["to"]) for t in resigned] == [(seat["seat"], None)]
         assert error_of(post(anna, f"/{tid}/withdraw", lang="de"))[:2] == (
             409,
             "already_withdrawn",
@@ -417,7 +423,10 @@ def test_withdrawing_from_a_running_tournament(tmp_path: Path) -> None:
         assert error_of(post(ben, f"/{tid}/withdraw"))[:2] == (409, "not_entered")
         refused = guest.post(f"/api/tournaments/{tid}/withdraw", headers=csrf(guest))
         assert error_of(refused)[:2] == (401, "not_signed_in")
-        play_people([anna], tid, lambda: detail(guest, tid)["status"] == "finished", [])
+        deadline = time.monotonic() + SLACK  # nobody plays her seat's moves but its bot
+        while detail(guest, tid)["status"] != "finished":
+            assert time.monotonic() < deadline, "the tournament did not finish"
+            time.sleep(0.05)
         found = detail(anna, tid)
         assert error_of(post(anna, f"/{tid}/withdraw"))[:2] == (409, "tournament_over")
     others = {e["id"] for e in found["entrants"]} - {mine}
@@ -434,6 +443,16 @@ def test_withdrawing_from_a_running_tournament(tmp_path: Path) -> None:
     assert line["points"] == points
     assert [e["withdrawn"] for e in found["entrants"] if e["id"] == mine] == [True]
     assert not any(s["withdrawn"] for s in found["standings"] if s["entrant"] != mine)
+
+
+def wait_seat(c: TestClient, tid: str) -> dict[str, Any]:
+    """The person's seat at their table of tournament ``tid`` once it is made."""
+    deadline = time.monotonic() + SLACK
+    while (r := c.get(f"/api/tournaments/{tid}/seat")).status_code != 200:
+        assert time.monotonic() < deadline, "no seat"
+        time.sleep(0.02)
+    seat: dict[str, Any] = r.json()
+    return seat
 
 
 def test_a_tournament_seat_keeps_its_address_key(tmp_path: Path) -> None:

@@ -15,9 +15,11 @@ table and noting it leaves that table unnoted: another makes the game's table ag
 after :data:`STALE` (the first plays on, counted nowhere, until it ends or expires).
 
 An entrant who withdrew (:meth:`~.store.Tournaments.withdraw`) is seated at no new
-table and given no bye; the table it sits at when it withdraws plays on and counts, and
-its results stay in the standings.  A tournament with fewer entrants left than one
-table's seats finishes once its tables are scored."""
+table and given no bye; at the table it sits at when it withdraws its seat is resigned
+at once (:meth:`Runner.resign_withdrawn`: a bot plays it to the end, as when a person
+resigns, so the table need not wait for the withdrawn person's clock), and that table
+counts for every seat; its results stay in the standings.  A tournament with fewer
+entrants left than one table's seats finishes once its tables are scored."""
 
 from __future__ import annotations
 
@@ -29,9 +31,11 @@ from typing import Any
 
 from tikki.server.accounts import Accounts
 from tikki.server.db import now
+from tikki.server.errors import ApiError
 from tikki.server.ratings import anchors, ordinal
 from tikki.server.ratings import places as places_of
 from tikki.server.tables import NewTable, TableManager
+from tikki.server.tables.table import Table, active
 from tikki.server.tournaments.pairing import (
     Result,
     arena_table,
@@ -150,6 +154,7 @@ class Runner:
         if snapshot.row.status != "running":
             return
         await self._make_tables(snapshot)
+        await self.resign_withdrawn(snapshot)
         await self._score(snapshot)
         snapshot = await self._load(tournament_id)
         assert snapshot is not None
@@ -222,6 +227,25 @@ class Runner:
         table.broadcast()
         await asyncio.to_thread(self.store.set_table, game.id, table.id, tokens)
 
+    async def resign_withdrawn(self, snapshot: Snapshot) -> None:
+        """Resign the seats of the entrants who withdrew at the unscored tables this
+        process holds (the withdrawal's route calls it, and every step of the runner;
+        a table held by another process of a cluster that does not run the tournament
+        is left to that seat's turn timer)."""
+        gone = withdrawn(snapshot.row)
+        for game in snapshot.games:
+            if game.points is not None or game.table_id is None or not gone & set(game.seats):
+                continue
+            table = self.manager.registry.held(game.table_id)
+            if table is None or table.status != "playing":
+                continue
+            for seat, entrant in enumerate(game.seats):
+                if entrant in gone and _plays_on(table, seat):
+                    try:
+                        await self.manager.resign(table, seat)
+                    except ApiError as err:  # it finished meanwhile
+                        log.info("table %s: seat %d was not resigned: %s", table.id, seat, err)
+
     async def _score(self, snapshot: Snapshot) -> None:
         """Score every game whose table finished (or is gone: 0 for every seat)."""
         for game in snapshot.games:
@@ -285,6 +309,13 @@ class Runner:
             number += 1
             waiting = [e for e in waiting if e not in table]
         return seated
+
+
+def _plays_on(table: Table, seat: int) -> bool:
+    """Whether ``seat`` is a person's who has not resigned it."""
+    now_playing = active(table.takeovers, seat)
+    resigned = now_playing is not None and now_playing.why == "resigned"
+    return table.seats[seat].kind == "human" and not resigned
 
 
 def _waiting(snapshot: Snapshot) -> list[int]:
