@@ -336,7 +336,7 @@ function drawActions(t) {
 
 /** Withdraw from a running tournament, once the player says so. @param {Tournament} t */
 async function withdraw(t) {
-  if (!confirm(_("Withdraw from this tournament? You get no new table and no bye; your results stay."))) return;
+  if (!confirm(_("Withdraw from this tournament? A bot plays out your seat at the table you are at; you get no new table and no bye; your results stay."))) return;
   await change(t, "/withdraw");
 }
 
