@@ -12,6 +12,7 @@ accepted, and then within the accepting address's caps like any new table."""
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -111,9 +112,15 @@ def _limits(request: Request) -> Limits:
     return limits
 
 
+def _printable(text: str) -> bool:
+    """Whether ``text`` holds no control or format character (no account name, nor any
+    id the server makes, holds one; PostgreSQL refuses a NUL in a query)."""
+    return not any(unicodedata.category(c)[0] == "C" for c in text)
+
+
 async def _other(friends: Friends, me: Account, name: str) -> Person:
     """The account named ``name``: ``unknown_player``, or ``yourself`` for one's own."""
-    person = await asyncio.to_thread(friends.person, skeleton(name))
+    person = await asyncio.to_thread(friends.person, skeleton(name)) if _printable(name) else None
     if person is None:
         raise ApiError("unknown_player", _("no account is named {name!r}", name=name[:40]))
     if person.id == me.id:
@@ -259,7 +266,9 @@ async def _mine(request: Request, challenge_id: str, side: str) -> tuple[Account
     """A challenge of the request's account on ``side`` (``from_id`` or ``to_id``),
     still open; ``unknown_challenge`` or ``challenge_gone`` otherwise."""
     me = await signed_in(request)
-    found = await asyncio.to_thread(friends_of(request).challenge, challenge_id[:16])
+    found = None
+    if _printable(challenge_id):
+        found = await asyncio.to_thread(friends_of(request).challenge, challenge_id[:16])
     if found is None or found[side] != me.id:
         raise ApiError("unknown_challenge", _("you have no such challenge"))
     if found["state"] != "open":
@@ -333,7 +342,9 @@ async def take_seat(challenge_id: str, request: Request) -> dict[str, Any]:
     """The challenger takes the seat an accepted challenge kept for it (seat 1): its
     token, given once."""
     me = await signed_in(request)
-    taken = await asyncio.to_thread(friends_of(request).take_seat, challenge_id[:16], me.id)
+    taken = None
+    if _printable(challenge_id):
+        taken = await asyncio.to_thread(friends_of(request).take_seat, challenge_id[:16], me.id)
     if taken is None:
         raise ApiError(
             "unknown_challenge", _("no accepted challenge of yours keeps a seat to take")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+import unicodedata
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
@@ -21,8 +22,14 @@ from tikki.server.notices.store import Notices
 
 STATUS.update({"bad_email": 400})
 
-ADDRESS = re.compile(r"^[^@\s]{1,64}@[^@\s.]+(\.[^@\s.]+)+$")
-"""An e-mail address's form (nothing else about it is checked)."""
+_OUT = r'\s@,;:<>()\[\]\\"'
+"""What no part of an address may hold: spaces, a second ``@``, and the characters a
+mail header reads as a list, a display name or a comment."""
+ADDRESS = re.compile(rf"^[^{_OUT}]{{1,64}}@[^{_OUT}.]+(\.[^{_OUT}.]+)+$")
+"""An e-mail address's form: one address (no list, no display name, nothing a mail
+header would read as a second recipient); nothing else about it is checked."""
+LARGEST_ID = 2**31 - 1
+"""The largest id a notice can have (the column is a 32-bit integer)."""
 
 NOTICE_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
@@ -34,7 +41,7 @@ NOTICE_ERRORS: dict[int | str, dict[str, Any]] = {
 class Read(BaseModel):
     """The notices to mark read (``null``: all of them)."""
 
-    ids: list[int] | None = Field(None, max_length=200)
+    ids: list[Annotated[int, Field(ge=1, le=LARGEST_ID)]] | None = Field(None, max_length=200)
 
 
 class Email(BaseModel):
@@ -46,6 +53,19 @@ class Email(BaseModel):
 
 def _store(request: Request) -> Notices:
     return notifier_of(request).store
+
+
+def _address_like(address: str) -> bool:
+    """Whether ``address`` has an e-mail address's form and no control or format
+    character (a NUL, which PostgreSQL refuses; a right-to-left override).
+
+    >>> _address_like("anna@example.org"), _address_like("x,ben@example.org")
+    (True, False)
+    >>> _address_like("an\\x00na@example.org"), _address_like("an\\u202ena@example.org")
+    (False, False)
+    """
+    printable = not any(unicodedata.category(c)[0] == "C" for c in address)
+    return printable and ADDRESS.match(address) is not None
 
 
 router = APIRouter(prefix="/api/notices", tags=["notices"], responses=NOTICE_ERRORS)
@@ -90,7 +110,7 @@ async def set_email(body: Email, request: Request) -> dict[str, Any]:
     address = None if body.address is None else body.address.strip()
     if address == "":
         address = None
-    if address is not None and not ADDRESS.match(address):
+    if address is not None and not _address_like(address):
         raise ApiError("bad_email", _("{address!r} is not an e-mail address", address=address[:60]))
     store = _store(request)
     await asyncio.to_thread(store.set_email, me.id, address, body.wanted, current())

@@ -11,6 +11,7 @@ the site's caps like any new table."""
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -24,6 +25,7 @@ from tikki.server import botplay, ratings, schemas, web
 from tikki.server.accounts import ERRORS, Account, accounts_of, signed_in
 from tikki.server.db import now
 from tikki.server.errors import STATUS, ApiError
+from tikki.server.friends.blocks import friends_of
 from tikki.server.quota import RateLimiter
 from tikki.server.routes.common import client_address
 from tikki.server.tables import NewTable
@@ -68,7 +70,11 @@ TOURNAMENT_ERRORS: dict[int | str, dict[str, Any]] = {
         "model": schemas.ErrorBody,
         "description": "bad_tournament, bad_options, bad_timer, bad_bot",
     },
-    403: {"model": schemas.ErrorBody, "description": "csrf; not_yours: not your tournament"},
+    403: {
+        "model": schemas.ErrorBody,
+        "description": "csrf; not_yours: not your tournament; blocked: a block between you "
+        "and an entrant",
+    },
     404: {"model": schemas.ErrorBody, "description": "unknown_tournament"},
     409: {
         "model": schemas.ErrorBody,
@@ -135,7 +141,9 @@ def _limits(request: Request) -> Limits:
 
 
 async def _snapshot(request: Request, tournament_id: str) -> Snapshot:
-    found = await asyncio.to_thread(store_of(request).load, tournament_id[:16])
+    found = None
+    if tournament_id.isascii() and tournament_id.isalnum():  # ids are hex; a NUL stops here
+        found = await asyncio.to_thread(store_of(request).load, tournament_id[:16])
     if found is None:
         raise ApiError(
             "unknown_tournament", _("no tournament has the id {id!r}", id=tournament_id[:16])
@@ -157,8 +165,11 @@ def _check(body: NewTournament, min_timer: int) -> tuple[datetime, dict[str, Any
         raise _bad(_("the cap must be at least the seats of one table ({n})", n=body.players))
     moment = now()
     starts = body.starts or moment + timedelta(minutes=5)
-    if starts.tzinfo is not None:
-        starts = starts.astimezone(UTC).replace(tzinfo=None)
+    try:
+        if starts.tzinfo is not None:
+            starts = starts.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:  # year 1 east of UTC, year 9999 west of it
+        starts = datetime.min
     starts = starts.replace(microsecond=0)
     if starts < moment - timedelta(minutes=1) or starts > moment + MAX_AHEAD:
         raise _bad(_("the start must be between now and 7 days from now"))
@@ -177,6 +188,17 @@ def _check(body: NewTournament, min_timer: int) -> tuple[datetime, dict[str, Any
         )  # fmt: skip
     settings = {"variant": body.variant, "options": body.options, "turn_timer": timer}
     return starts, settings
+
+
+def shown_name(name: str) -> str:
+    """A tournament's name as everyone is shown it: without control or format characters
+    (a NUL, an escape, a right-to-left override), its spaces collapsed.
+
+    >>> shown_name("  Spring\\u202e  cup\\x00\\n")
+    'Spring cup'
+    """
+    kept = "".join(c for c in name if unicodedata.category(c)[0] != "C" or c.isspace())
+    return " ".join(kept.split())
 
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], responses=TOURNAMENT_ERRORS)
@@ -205,7 +227,7 @@ async def create(body: NewTournament, request: Request) -> dict[str, Any]:
         str(me.id), lambda: _("you may create {n:g} tournaments an hour", n=CREATES_PER_HOUR)
     )
     values = {
-        "name": body.name.strip() or body.game, "creator_id": me.id, "kind": body.kind,
+        "name": shown_name(body.name) or body.game, "creator_id": me.id, "kind": body.kind,
         "game": body.game, "players": body.players, "settings": settings,
         "rounds": body.rounds if body.kind == "swiss" else None,
         "minutes": body.minutes if body.kind == "arena" else None,
@@ -239,6 +261,7 @@ async def _open_for_change(request: Request, tournament_id: str) -> tuple[Accoun
 async def join(tournament_id: str, request: Request) -> dict[str, Any]:
     """Enter a tournament before it starts."""
     me, snapshot = await _open_for_change(request, tournament_id)
+    await _check_blocks(request, snapshot, me)
     await _enter(request, snapshot, me.id, None, me.name)
     return await _detail(request, await _snapshot(request, tournament_id), me)
 
@@ -328,6 +351,22 @@ async def start_now(tournament_id: str, request: Request) -> dict[str, Any]:
     return await _detail(request, await _snapshot(request, tournament_id), me)
 
 
+async def _check_blocks(request: Request, snapshot: Snapshot, me: Account) -> None:
+    """Refuse (``blocked``) an entry where a block stands between the account and an
+    entrant: the two would be seated at one table (a block keeps them apart)."""
+    friends = friends_of(request)
+    shunned = await asyncio.to_thread(friends.shunned, me.id)
+    for other in shunned & {e.account_id for e in snapshot.entrants}:
+        mine, _theirs = await asyncio.to_thread(friends.blocks, me.id, other)
+        if mine:
+            raise ApiError(
+                "blocked", _("you blocked a player in this tournament: unblock them first to enter")
+            )
+        raise ApiError(
+            "blocked", _("a player in this tournament has blocked you: you cannot enter")
+        )
+
+
 async def _enter(
     request: Request, snapshot: Snapshot, account: int | None, bot: str | None, name: str
 ) -> None:
@@ -355,7 +394,7 @@ async def seat(tournament_id: str, request: Request) -> dict[str, Any]:
     snapshot = await _snapshot(request, tournament_id)
     mine = {e.id for e in snapshot.entrants if e.account_id == me.id}
     for game in reversed(snapshot.games):
-        if game.points is not None or game.table_id is None:
+        if game.points is not None or not game.ready:
             continue
         for number, entrant in enumerate(game.seats):
             token = game.tokens.get(str(number))
@@ -377,7 +416,8 @@ async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> d
     rounds: dict[int, list[dict[str, Any]]] = {}
     for game in snapshot.games:
         rounds.setdefault(game.round, []).append(
-            {"table": game.table_id, "seats": [shown[e] for e in game.seats],
+            {"table": game.table_id if game.ready else None,
+             "seats": [shown[e] for e in game.seats],
              "entrants": list(game.seats), "points": game.points, "places": game.places,
              "seated": iso(game.created)}
         )  # fmt: skip

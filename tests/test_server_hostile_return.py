@@ -1,0 +1,269 @@
+"""A hostile but signed-in stranger against the features that bring people back (issue
+55): friends and challenges, puzzles, notices, tournaments.  Each test names what it
+guards: bad input gets a 4xx in words and changes nothing (never a 500: a NUL that
+PostgreSQL refuses, a number or a date out of range), nobody acts for another account,
+a double action is answered once, a block keeps two accounts apart on every path, and
+nothing before a puzzle's attempt tells its answer.
+
+SQLite, except the tests of what only PostgreSQL refuses (``TIKKI_TEST_POSTGRES``); and
+a derandomized schemathesis run over these routes signed in (``test_server_schema.py``
+sends no cookie, so it meets their 401s and 403s only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests._server import TestClient, client, error_of
+from tests.test_server_friends import csrf, person
+from tikki.server import create_app
+from tikki.server.puzzles.catalogue import catalogue
+
+
+def post(c: TestClient, path: str, body: Any = None, lang: str = "en") -> Any:
+    """POST with the CSRF header of ``c``'s cookie."""
+    headers = {**csrf(c), "Accept-Language": lang}
+    return c.post(path, json={} if body is None else body, headers=headers)
+
+
+def cup(c: TestClient, **body: Any) -> Any:
+    """Create a Swiss tournament of Mattis (three seats, one round)."""
+    return post(c, "/api/tournaments", {"name": "Cup", "game": "mattis", "rounds": 1, **body})
+
+
+@contextmanager
+def postgres_app(url: str) -> Iterator[TestClient]:
+    """A guest's client of an app on PostgreSQL."""
+    with TestClient(create_app(url, bot_delay=0)) as guest:
+        yield guest
+
+
+# ---------------------------------------------------------------- what PostgreSQL refuses
+
+
+def test_a_nul_in_a_name_or_an_id_is_a_404_on_postgresql(postgres_url: str) -> None:
+    """A NUL reached the database in a follow's or a challenge's name, a challenge's id
+    or a tournament's id: PostgreSQL refused the query and the answer was a 500."""
+    with postgres_app(postgres_url) as guest:
+        anna = person(guest.app, "Anna")
+        person(guest.app, "Ben")
+        for path in ("/api/friends/follow", "/api/friends/block", "/api/friends/unblock"):
+            assert error_of(post(anna, path, {"name": "B\x00en"}))[:2] == (404, "unknown_player")
+        body = {"name": "B\x00en", "game": "myllymatti"}
+        assert error_of(post(anna, "/api/friends/challenges", body))[:2] == (404, "unknown_player")
+        for action in ("accept", "decline", "cancel", "seat"):
+            answer = post(anna, f"/api/friends/challenges/%00/{action}")
+            assert error_of(answer)[:2] == (404, "unknown_challenge"), action
+        for action in ("join", "leave", "withdraw", "start"):
+            answer = post(anna, f"/api/tournaments/%00/{action}")
+            assert error_of(answer)[:2] == (404, "unknown_tournament"), action
+        assert error_of(anna.get("/api/tournaments/%00"))[:2] == (404, "unknown_tournament")
+        assert error_of(anna.get("/api/tournaments/%00/seat"))[:2] == (404, "unknown_tournament")
+
+
+def test_a_nul_in_a_tournament_name_or_an_address_is_no_500_on_postgresql(
+    postgres_url: str,
+) -> None:
+    """A tournament named with a NUL, an e-mail address with one, a notice id beyond a
+    32-bit integer: each was a 500 on PostgreSQL."""
+    with postgres_app(postgres_url) as guest:
+        anna = person(guest.app, "Anna")
+        made = cup(anna, name="Cup\x00")
+        assert made.status_code == 201, made.text
+        assert made.json()["name"] == "Cup"
+        answer = post(anna, "/api/notices/email", {"address": "an\x00na@example.org"})
+        assert error_of(answer)[:2] == (400, "bad_email")
+        assert anna.get("/api/notices/email").json()["address"] is None
+        answer = post(anna, "/api/notices/read", {"ids": [2**31]})
+        assert answer.status_code == 422 and "2147483647" in answer.json()["detail"]["message"]
+
+
+# ---------------------------------------------------------------- notices
+
+
+def test_marking_a_notice_id_out_of_range_read_is_a_422(tmp_path: Path) -> None:
+    """``ids`` beyond a 64-bit integer reached SQLite (OverflowError: a 500)."""
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        for ids in ([2**63], [2**70], [0], [-1]):
+            answer = post(anna, "/api/notices/read", {"ids": ids})
+            status, code, message = error_of(answer)
+            assert (status, code) == (422, "bad_request") and "ids" in message, ids
+        assert post(anna, "/api/notices/read", {"ids": [1, 2**31 - 1]}).status_code == 200
+
+
+def test_an_address_of_control_characters_or_a_list_is_refused(tmp_path: Path) -> None:
+    """An e-mail address is one address: no control or format character (an escape, a
+    right-to-left override), no list a mail header would read as a second recipient;
+    the refusal keeps the address given before."""
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        assert post(anna, "/api/notices/email", {"address": "anna@example.org"}).status_code == 200
+        for bad in (
+            "an\x1bna@example.org",
+            "an\u202ena@example.org",
+            "x,ben@example.org",
+            "anna@example.org;x",
+            '"a b"@example.org',
+            "<anna@example.org>",
+        ):
+            status, code, message = error_of(post(anna, "/api/notices/email", {"address": bad}))
+            assert (status, code) == (400, "bad_email") and "e-mail" in message, bad
+        assert anna.get("/api/notices/email").json()["address"] == "anna@example.org"
+        answer = post(anna, "/api/notices/email", {"address": "x,ben@example.org"}, "fi")
+        assert "sähköposti" in error_of(answer)[2]
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def test_a_tournament_name_is_shown_without_control_characters(tmp_path: Path) -> None:
+    """A name with an escape sequence, a right-to-left override and line breaks was
+    stored and shown to everyone as given."""
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        made = cup(anna, name="\u202eSpring\n\x1b[31m  cup\t")
+        assert made.status_code == 201, made.text
+        assert made.json()["name"] == "Spring [31m cup"
+        listed = guest.get("/api/tournaments").json()["tournaments"]
+        assert [t["name"] for t in listed] == ["Spring [31m cup"]
+        assert cup(anna, name="\u200b\x07").json()["name"] == "mattis"  # nothing left: the game
+
+
+@pytest.mark.parametrize(
+    "starts", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00"]
+)
+def test_a_start_out_of_the_calendar_is_a_400(tmp_path: Path, starts: str) -> None:
+    """A start at the calendar's edge with a time zone overflowed on the way to UTC
+    (OverflowError: a 500)."""
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        status, code, message = error_of(cup(anna, starts=starts))
+        assert (status, code) == (400, "bad_tournament") and "7 days" in message
+        assert guest.get("/api/tournaments").json()["tournaments"] == []
+
+
+def test_a_block_keeps_two_accounts_out_of_one_tournament(tmp_path: Path) -> None:
+    """Ben blocked Anna, yet both entered Anna's tournament and were seated at one table
+    (a block keeps them from any table the other sits at): now whoever enters second is
+    refused in words, either way round, and the entrants are unchanged."""
+    with client(tmp_path) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        assert post(ben, "/api/friends/block", {"name": "Anna"}).status_code == 200
+        tid = cup(anna).json()["id"]
+        assert post(anna, f"/api/tournaments/{tid}/join").status_code == 200
+        status, code, message = error_of(post(ben, f"/api/tournaments/{tid}/join"))
+        assert (status, code) == (403, "blocked") and "unblock" in message
+        other = cup(ben).json()["id"]
+        assert post(ben, f"/api/tournaments/{other}/join").status_code == 200
+        status, code, message = error_of(post(anna, f"/api/tournaments/{other}/join", lang="de"))
+        assert (status, code) == (403, "blocked") and "blockiert" in message, message
+        assert [e["name"] for e in guest.get(f"/api/tournaments/{tid}").json()["entrants"]] == [
+            "Anna"
+        ]
+        assert post(ben, "/api/friends/unblock", {"name": "Anna"}).status_code == 200
+        assert post(ben, f"/api/tournaments/{tid}/join").status_code == 200
+
+
+def test_nobody_acts_for_a_tournaments_creator(tmp_path: Path) -> None:
+    """Only the creator adds bots or starts early; a withdrawal from an open tournament
+    is refused in words whoever asks; an entry is made once."""
+    with client(tmp_path) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        tid = cup(anna).json()["id"]
+        bots = {"bot": "random", "count": 2}
+        assert error_of(post(ben, f"/api/tournaments/{tid}/bots", bots))[:2] == (403, "not_yours")
+        assert error_of(post(ben, f"/api/tournaments/{tid}/start"))[:2] == (403, "not_yours")
+        assert post(ben, f"/api/tournaments/{tid}/join").status_code == 200
+        assert error_of(post(ben, f"/api/tournaments/{tid}/join"))[:2] == (409, "already_entered")
+        answer = post(ben, f"/api/tournaments/{tid}/withdraw")
+        assert error_of(answer)[:2] == (409, "tournament_not_started")
+        assert error_of(ben.get(f"/api/tournaments/{tid}/seat"))[:2] == (404, "unknown_tournament")
+        shown = guest.get(f"/api/tournaments/{tid}").json()
+        assert [e["name"] for e in shown["entrants"]] == ["Ben"] and shown["status"] == "open"
+
+
+# ---------------------------------------------------------------- friends
+
+
+def test_a_challenge_is_answered_by_its_parties_once(tmp_path: Path) -> None:
+    """A third account can neither answer nor withdraw nor take the seat of another's
+    challenge; the challenged cannot withdraw it, nor the challenger accept it; the
+    challenger's seat is given once."""
+    with client(tmp_path) as guest:
+        anna, ben, cara = (person(guest.app, n) for n in ("Anna", "Ben", "Cara"))
+        made = post(anna, "/api/friends/challenges", {"name": "Ben", "game": "myllymatti"})
+        cid = made.json()["id"]
+        assert "from_id" not in made.json() and "to_id" not in made.json()
+        for who, action in ((cara, "accept"), (cara, "cancel"), (anna, "accept"), (ben, "cancel")):
+            answer = post(who, f"/api/friends/challenges/{cid}/{action}")
+            assert error_of(answer)[:2] == (404, "unknown_challenge"), action
+        assert post(ben, f"/api/friends/challenges/{cid}/accept").status_code == 200
+        for who in (cara, ben):
+            answer = post(who, f"/api/friends/challenges/{cid}/seat")
+            assert error_of(answer)[:2] == (404, "unknown_challenge")
+        assert post(anna, f"/api/friends/challenges/{cid}/seat").status_code == 200
+        answer = post(anna, f"/api/friends/challenges/{cid}/seat")
+        assert error_of(answer)[:2] == (404, "unknown_challenge")
+        for action in ("accept", "decline"):
+            answer = post(ben, f"/api/friends/challenges/{cid}/{action}")
+            assert error_of(answer)[:2] == (409, "challenge_gone")
+
+
+def test_a_blocked_account_reaches_its_blocker_by_no_name(tmp_path: Path) -> None:
+    """A block refuses follows and challenges under any spelling of the name (case, a
+    look-alike letter), and no notice of the blocked account reaches the blocker."""
+    with client(tmp_path) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        assert post(ben, "/api/friends/block", {"name": "Anna"}).status_code == 200
+        for name in ("Ben", "BEN", "\u0412en"):  # a Cyrillic В
+            for path, body in (
+                ("/api/friends/follow", {"name": name}),
+                ("/api/friends/challenges", {"name": name, "game": "myllymatti"}),
+            ):
+                assert error_of(post(anna, path, body))[:2] == (403, "blocked"), (name, path)
+        assert ben.get("/api/notices").json()["notices"] == []
+        assert ben.get("/api/friends").json()["incoming"] == []
+
+
+# ---------------------------------------------------------------- puzzles
+
+
+def test_a_puzzle_tells_nothing_of_its_answer_before_the_attempt(tmp_path: Path) -> None:
+    """Before the attempt: the seat's view and no answer, explanation, themes or rating;
+    a later step's move sent first is refused naming the first step's moves (not the
+    later step's, which would tell the first answer), and nothing is rated."""
+    puzzle = next(p for p in catalogue().by_id.values() if len(p.answer) > 1)
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        shown = anna.get(f"/api/puzzles/{puzzle.id}").json()
+        assert set(shown) == {"id", "game", "players", "kind", "seat", "moves", "view", "rated"}
+        assert shown["rated"] is True
+        first = [str(m) for m in puzzle.view["legal_moves"]]
+        later = [m for m in map(str, puzzle.step_view(1)["legal_moves"]) if m not in first]
+        if later:
+            status, code, message = error_of(
+                post(anna, f"/api/puzzles/{puzzle.id}/attempt", {"moves": [later[0]]})
+            )
+            assert (status, code) == (400, "bad_attempt")
+            assert all(m in message for m in first) and puzzle.answer[0] in message
+        assert anna.get("/api/puzzles/me").json()["rating"] is None
+        assert anna.get(f"/api/puzzles/{puzzle.id}").json()["rated"] is True
+
+
+def test_an_accounts_second_attempt_is_not_rated(tmp_path: Path) -> None:
+    """The first attempt is rated; a second, right this time, changes no rating."""
+    puzzle = next(p for p in catalogue().by_id.values() if len(p.answer) == 1)
+    wrong = next(m for m in map(str, puzzle.view["legal_moves"]) if m != puzzle.answer[0])
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        first = post(anna, f"/api/puzzles/{puzzle.id}/attempt", {"moves": [wrong]}).json()
+        assert (first["right"], first["rated"]) == (False, True)
+        again = post(anna, f"/api/puzzles/{puzzle.id}/attempt", {"moves": list(puzzle.answer)})
+        assert (again.json()["right"], again.json()["rated"]) == (True, False)
+        assert again.json()["player"]["after"] == first["player"]["after"]
+        assert anna.get("/api/puzzles/me").json()["rating"]["attempts"] == 1
