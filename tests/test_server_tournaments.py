@@ -602,3 +602,88 @@ def test_tournaments_starting_together_are_listed_by_id(tmp_path: Path) -> None:
         assert listed[0]["starts"] > listed[1]["starts"]
         same = [t["id"] for t in listed[1:]]
         assert len(same) == 6 and same == sorted(same)
+
+
+class Crash(Exception):
+    """A process dying at this point of making a table (injected by a test)."""
+
+
+@pytest.mark.parametrize("at", ["create", "made", "set_table"])
+def test_a_table_whose_maker_died_is_made_once_and_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at: str
+) -> None:
+    """The runner making a tournament table dies (``at``: before the table is stored,
+    after it is stored, after the people are linked, before the game is noted ready):
+    the game has the table's id noted from the start, and the runner of another process
+    that takes the tournament over after the claim went stale makes that table if it
+    is not stored, else finishes making it: one table, rated, Anna linked to her seat
+    and seated with the noted token, played to its end and counted once."""
+    with client(tmp_path) as guest:
+        app = guest.app
+        assert guest.portal is not None and isinstance(app, FastAPI)
+        guest.portal.call(lambda: tournaments.stop(app))  # the test steps the runners
+        anna = person(guest, "Anna")
+        body = {"name": "Cup", "game": "mueckenstich", "players": 3, "rounds": 1,
+                "options": {"rounds": 1}, "starts": soon(600), "cap": 3}  # fmt: skip
+        tid = post(anna, "", body).json()["id"]
+        assert post(anna, f"/{tid}/join").status_code == 200
+        assert post(anna, f"/{tid}/bots", {"bot": "random", "count": 2}).status_code == 200
+        state = app_state(guest)
+        store, runner = state.tournaments, state.tournament_runner
+        assert store.set_status(tid, "open", "running")
+
+        async def crash(*_args: Any, **_kwargs: Any) -> Any:
+            raise Crash(at)
+
+        def crash_now(*_args: Any, **_kwargs: Any) -> Any:
+            raise Crash(at)
+
+        with monkeypatch.context() as patched:
+            if at == "create":
+                patched.setattr(state.manager, "create", crash)
+            elif at == "made":
+                patched.setattr(runner, "made", crash)
+            else:
+                patched.setattr(store, "set_table", crash_now)
+            guest.portal.call(runner.tick)
+        (game,) = store.load(tid).games
+        made = set(stored_ids(tmp_path))
+        assert game.table_id is not None and not game.ready
+        assert made == (set() if at == "create" else {game.table_id})
+        assert anna.get(f"/api/tournaments/{tid}/seat").status_code == 404
+        later = tournaments.Runner(store, state.manager, state.accounts, "b", None, runner.made)
+        later.clock = lambda: datetime.now(UTC).replace(tzinfo=None) + timedelta(minutes=1)
+        guest.portal.call(later.tick)  # the lease and the claim ran out: b takes over
+        assert store.load(tid).row.lease_node == "b"
+        seat = anna.get(f"/api/tournaments/{tid}/seat").json()
+        assert (seat["table"]["id"], seat["token"]) == (
+            game.table_id,
+            game.tokens[str(seat["seat"])],
+        )
+
+        portal = guest.portal
+
+        def done() -> bool:
+            portal.call(later.tick)
+            return bool(detail(guest, tid)["status"] == "finished")
+
+        play_people([anna], tid, done, [])
+        (scored,) = store.load(tid).games
+    assert set(stored_ids(tmp_path)) == {game.table_id}
+    outcome, _began, _over = stored_tables(tmp_path)[game.table_id]
+    assert scored.points is not None and list(scored.points) == place_points(outcome, 3)
+    engine = create_engine(f"sqlite:///{tmp_path / 'web.sqlite'}")
+    with engine.connect() as connection:
+        rated = connection.execute(text("SELECT rated FROM tikki_table_extras")).scalars().all()
+        linked = connection.execute(text("SELECT table_id, seat FROM tikki_account_seats")).all()
+    engine.dispose()
+    assert rated == [True] and linked == [(game.table_id, seat["seat"])]
+
+
+def stored_ids(tmp_path: Path) -> list[str]:
+    """The ids of every table in the test's database."""
+    engine = create_engine(f"sqlite:///{tmp_path / 'web.sqlite'}")
+    with engine.connect() as connection:
+        ids = connection.execute(text("SELECT id FROM tikki_tables")).scalars().all()
+    engine.dispose()
+    return [str(i) for i in ids]

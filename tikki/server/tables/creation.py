@@ -21,7 +21,7 @@ from tikki.server.quota import TableCaps, TableCounts
 from tikki.server.tables.registry import Registry
 from tikki.server.tables.seats import lock_seats
 from tikki.server.tables.storage import Storage, report
-from tikki.server.tables.table import NewTable, Table
+from tikki.server.tables.table import NewTable, Table, hash_token
 from tikki.server.tables.timers import parse_timer
 
 log = logging.getLogger("tikki.server")
@@ -60,7 +60,7 @@ class Creator:
         timer, on_timeout = parse_timer(
             request.turn_timer, request.on_timeout, self.policy.min_turn_timer
         )
-        seats = self._seats(game, request.seats)
+        seats = self._seats(game, request.seats, request.tokens)
         invites = lock_seats(seats, request.anyone)
         seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
         bots_only = all(s.kind == "bot" for s in seats)
@@ -117,6 +117,7 @@ class Creator:
             away_after=policy.away_after, clock=self.registry.clock,
             expiry=policy.waiting_expiry, joined_expiry=policy.joined_expiry,
         )  # fmt: skip
+        table.away_since = {s.seat: created for s in seats if s.kind == "human"}
         self.registry.tables[table_id] = table
         self.wake(table)
         await self.ownership.changed(table_id)
@@ -135,8 +136,8 @@ class Creator:
         """Store the new table (its status and creation time ``began``) under a fresh id
         (locked first in a cluster); its id."""
         status, created = began
-        for _attempt in range(10):
-            table_id = secrets.token_hex(4)
+        for _attempt in range(1 if request.table_id else 10):
+            table_id = request.table_id or secrets.token_hex(4)
             stored = StoredTable(
                 table_id, game.name, game.players, game.options["variant"],
                 {**game.options, "rules": game.rules, "memory_aids": request.memory_aids,
@@ -174,12 +175,18 @@ class Creator:
             report("counting the cluster's live tables", err)
             return None
 
-    def _seats(self, game: Game, wanted: list[tuple[str, str | None]]) -> list[StoredSeat]:
-        """The seats of a create request checked: open ones, and bots with their specs."""
+    def _seats(
+        self, game: Game, wanted: list[tuple[str, str | None]], tokens: dict[int, str]
+    ) -> list[StoredSeat]:
+        """The seats of a create request checked: open ones, bots with their specs, and
+        people seated by the server with their ``tokens``."""
         seats: list[StoredSeat] = []
         for i, (kind, spec) in enumerate(wanted):
             if kind == "open":
                 seats.append(StoredSeat(i, "open"))
+                continue
+            if kind == "human" and i in tokens:  # seated by the caller (a tournament)
+                seats.append(StoredSeat(i, "human", spec, None, hash_token(tokens[i])))
                 continue
             if spec is None:
                 raise ApiError(

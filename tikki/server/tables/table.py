@@ -424,3 +424,9 @@ class NewTable:
     """A person's only legal move plays by itself."""
     rated: bool = False
     """A rated table (:mod:`tikki.server.ratings`): only signed-in people take its seats."""
+    table_id: str | None = None
+    """The id to store it under, chosen by the caller (a tournament notes it before the
+    table is made); ``None``: a fresh one.  Taken already: ``unavailable``, nothing made."""
+    tokens: dict[int, str] = field(default_factory=dict)
+    """The token of each ``("human", name)`` seat, chosen by the caller (stored hashed):
+    a person seated from the start, as if they had joined when it was made."""

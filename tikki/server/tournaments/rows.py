@@ -68,9 +68,11 @@ class EntrantRow(Base):
 
 class GameRow(Base):
     """One table of a tournament: its ``round`` (an arena's: the order it was made in),
-    the entrants by seat (``seats``), the table made for it (``table_id``; ``claimed``:
-    when a process began making it), the people's seat tokens (``tokens``, seat → token,
-    each given only to its account) and each seat's points and place once finished."""
+    the entrants by seat (``seats``), the table made for it (``table_id``, noted with
+    the claim to make it, before it is made; ``claimed``: when a process began making
+    it, cleared once it is made and its people seated), the people's seat tokens
+    (``tokens``, seat → token, chosen with the claim, each given only to its account)
+    and each seat's points and place once finished."""
 
     __tablename__ = "tikki_tournament_games"
     __table_args__ = (UniqueConstraint("tournament_id", "round", "number"),)

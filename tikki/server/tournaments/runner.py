@@ -9,10 +9,14 @@ process dies the lease runs out and another takes over where the database says i
 stands.  Each change is conditional on what was read (see :mod:`~.store`), so a step
 done twice changes nothing.  A table is made through the site's own table creation
 (:class:`~tikki.server.tables.creation.Creator`) as a rated table (no hints while it is
-played), with the people seated and linked to their accounts; only then is it noted on
-the game, so a noted table is always complete.  A process that dies between making a
-table and noting it leaves that table unnoted: another makes the game's table again
-after :data:`STALE` (the first plays on, counted nowhere, until it ends or expires).
+played), with the people seated from the start and linked to their accounts.  Its id
+and the people's seat tokens are noted on the game first, with the claim to make it
+(:meth:`~.store.Tournaments.claim`); the table is stored with its seats in one write;
+then it is marked rated, the people's accounts linked, and the game marked ready.  A
+process that dies at any point leaves either no table or the noted one: another claims
+the game after :data:`STALE` and makes the noted table if it is not stored, or does
+what is left after making it (each step again changes nothing), so a game has one
+table and it is counted once.
 
 An entrant who withdrew (:meth:`~.store.Tournaments.withdraw`) is seated at no new
 table and given no bye; at the table it sits at when it withdraws its seat is resigned
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -185,47 +190,64 @@ class Runner:
                     await self.notify(entrant.account_id, data)
 
     async def _make_tables(self, snapshot: Snapshot) -> None:
-        """Make the table of every game that has none (claimed first)."""
+        """Make the table of every game that has none ready (claimed first)."""
         entrants = {e.id: e for e in snapshot.entrants}
         for game in snapshot.games:
-            if game.table_id is not None:
+            if game.ready:
                 continue
-            if not await asyncio.to_thread(self.store.claim, game.id, self.clock(), STALE):
+            people = {str(i): secrets.token_urlsafe(24)
+                      for i, e in enumerate(game.seats) if entrants[e].bot is None}  # fmt: skip
+            fresh = secrets.token_hex(4)
+            claimed = await asyncio.to_thread(
+                self.store.claim, game.id, self.clock(), STALE, fresh, people
+            )
+            if claimed is None:
                 continue
             try:
-                await self._make_table(snapshot, game, entrants)
+                await self._make_table(snapshot, game, entrants, *claimed)
             except Exception:
                 log.exception(
                     "the table of tournament %s's game %d was not made", snapshot.row.id, game.id
                 )
 
     async def _make_table(
-        self, snapshot: Snapshot, game: Game, entrants: dict[int, Entrant]
+        self,
+        snapshot: Snapshot,
+        game: Game,
+        entrants: dict[int, Entrant],
+        table_id: str,
+        tokens: dict[str, str],
     ) -> None:
-        """Make one game's table, seat its people and note it."""
-        row = snapshot.row
+        """Make one game's claimed table ``table_id`` with its people seated (their
+        ``tokens``) unless it is stored already, mark it rated, link the people's
+        accounts, and mark the game ready."""
         seated = [entrants[e] for e in game.seats]
-        settings = row.settings
-        wanted = NewTable(
-            game=row.game, players=row.players, variant=settings.get("variant"),
-            options=dict(settings.get("options") or {}),
-            seats=[("open", None) if e.bot is None else ("bot", e.bot) for e in seated],
-            seed=None, turn_timer=settings.get("turn_timer"), on_timeout="bot",
-            forced_moves=True, rated=True,
-        )  # fmt: skip
-        table, invites = await self.manager.create(wanted)
+        if await asyncio.to_thread(self.store.table_result, table_id) is None:
+            await self._create(snapshot, seated, table_id, tokens)
         if self.made is not None:
-            await self.made(table.id)
-        tokens: dict[str, str] = {}
+            await self.made(table_id)
         for seat, entrant in enumerate(seated):
-            if entrant.account_id is None:
-                continue
-            _table, token = await self.manager.join(table.id, seat, entrant.name, invites.get(seat))
-            await asyncio.to_thread(self.accounts.link, entrant.account_id, table.id, seat)
-            table.account_seats.add(seat)
-            tokens[str(seat)] = token
+            if entrant.account_id is not None:
+                await asyncio.to_thread(self.accounts.link, entrant.account_id, table_id, seat)
+        await asyncio.to_thread(self.store.set_table, game.id, table_id)
+
+    async def _create(
+        self, snapshot: Snapshot, seated: list[Entrant], table_id: str, tokens: dict[str, str]
+    ) -> None:
+        """Store and start the table ``table_id`` of ``seated`` (people with their
+        ``tokens``, bots with their levels)."""
+        settings = snapshot.row.settings
+        wanted = NewTable(
+            game=snapshot.row.game, players=snapshot.row.players,
+            variant=settings.get("variant"), options=dict(settings.get("options") or {}),
+            seats=[("bot", e.bot) if e.bot is not None else ("human", e.name) for e in seated],
+            seed=None, turn_timer=settings.get("turn_timer"), on_timeout="bot",
+            forced_moves=True, rated=True, table_id=table_id,
+            tokens={int(seat): token for seat, token in tokens.items()},
+        )  # fmt: skip
+        table, _invites = await self.manager.create(wanted)
+        table.account_seats.update(i for i, e in enumerate(seated) if e.account_id is not None)
         table.broadcast()
-        await asyncio.to_thread(self.store.set_table, game.id, table.id, tokens)
 
     async def resign_withdrawn(self, snapshot: Snapshot) -> None:
         """Resign the seats of the entrants who withdrew at the unscored tables this
@@ -249,8 +271,9 @@ class Runner:
     async def _score(self, snapshot: Snapshot) -> None:
         """Score every game whose table finished (or is gone: 0 for every seat)."""
         for game in snapshot.games:
-            if game.table_id is None or game.points is not None:
+            if not game.ready or game.points is not None:
                 continue
+            assert game.table_id is not None
             found = await asyncio.to_thread(self.store.table_result, game.table_id)
             if found is not None and found[0] != "finished":
                 continue

@@ -55,6 +55,12 @@ class Game:
     created: datetime
     """When it was seated (by the tournaments' clock)."""
 
+    @property
+    def ready(self) -> bool:
+        """Whether its table is made and noted, people seated (a noted id with a claim
+        still on it: being made, or its maker died, see :meth:`Tournaments.claim`)."""
+        return self.table_id is not None and self.claimed is None
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -359,28 +365,56 @@ class Tournaments:
             return False
         return True
 
-    def claim(self, game_id: int, moment: datetime, stale: timedelta) -> bool:
-        """Claim the making of a game's table: nobody made it, nobody claimed it since
-        ``moment - stale``; whether this call claimed it."""
+    def claim(
+        self,
+        game_id: int,
+        moment: datetime,
+        stale: timedelta,
+        table_id: str,
+        tokens: dict[str, str],
+    ) -> tuple[str, dict[str, str]] | None:
+        """Claim the making of a game's table (not ready, nobody claimed it since ``moment
+        - stale``): the table's id and the people's seat tokens to make it with, those
+        noted by an earlier claim (its maker died: the table may be made already), else
+        ``table_id`` and ``tokens``, noted now, before the table is made; ``None``: not
+        claimed."""
+        with self.engine.begin() as connection:
+            row = connection.execute(
+                select(GameRow.table_id, GameRow.tokens, GameRow.claimed).where(
+                    GameRow.id == game_id
+                )
+            ).first()
+            if row is None or (row.table_id is not None and row.claimed is None):
+                return None
+            noted = row.table_id is not None
+            values: dict[str, Any] = {"claimed": moment}
+            if not noted:
+                values.update(table_id=table_id, tokens=tokens)
+            result = connection.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.table_id == row.table_id if noted else GameRow.table_id.is_(None),
+                    or_(GameRow.claimed.is_(None), GameRow.claimed < moment - stale),
+                )
+                .values(**values)
+            )
+        if result.rowcount != 1:
+            return None
+        return (str(row.table_id), dict(row.tokens or {})) if noted else (table_id, tokens)
+
+    def set_table(self, game_id: int, table_id: str) -> bool:
+        """Note that the claimed table ``table_id`` of a game is made, its people seated
+        (once; the game is then ready); whether this call did."""
         with self.engine.begin() as connection:
             result = connection.execute(
                 update(GameRow)
                 .where(
                     GameRow.id == game_id,
-                    GameRow.table_id.is_(None),
-                    or_(GameRow.claimed.is_(None), GameRow.claimed < moment - stale),
+                    GameRow.table_id == table_id,
+                    GameRow.claimed.is_not(None),
                 )
-                .values(claimed=moment)
-            )
-        return result.rowcount == 1
-
-    def set_table(self, game_id: int, table_id: str, tokens: dict[str, str]) -> bool:
-        """Note the table made for a game (once); whether this call did."""
-        with self.engine.begin() as connection:
-            result = connection.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.table_id.is_(None))
-                .values(table_id=table_id, tokens=tokens)
+                .values(claimed=None)
             )
         return result.rowcount == 1
 
