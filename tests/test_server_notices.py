@@ -406,7 +406,7 @@ def test_opening_the_table_clears_the_bell_of_the_other_pages(
         waiting, token = people[1 - mover]
         with waiting.websocket_connect("/ws/account") as lobby:
             assert lobby.receive_json()["type"] == "friends"
-            assert notices(waiting)["unread"] >= 1
+            assert receive_read(lobby)["unread"] == notices(waiting)["unread"] >= 1
             with waiting.websocket_connect(f"/ws/tables/{table_id}") as ws:
                 ws.send_json({"type": "hello", "token": token})
                 assert ws.receive_json()["type"] == "state"
@@ -435,3 +435,22 @@ def test_read_on_one_process_reaches_a_socket_on_another(
             r = anna.post("/api/notices/read", json={"ids": None}, headers=csrf(anna))
             assert r.status_code == 200, r.text
             assert receive_read(ws)["unread"] == 0
+
+
+@pytest.mark.timeout(60)
+def test_a_socket_tells_the_read_state_when_it_opens(tmp_path: Path, no_polling: None) -> None:
+    """A page reads its list, then opens its account socket; a notice read in between
+    (the table page marks its ``your_turn`` read as it opens) would stay unread on it:
+    the socket's first word after the friends' list is the read state as it is now."""
+    with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
+        anna.portal = guest.portal
+        me = account_id(anna)
+        send(guest, me, "tournament_start", {"tournament": "c", "name": "Cup"})
+        send(guest, me, "tournament_start", {"tournament": "c", "name": "Bowl"})
+        first, second = (n["id"] for n in notices(anna)["notices"])  # the page's list
+        anna.post("/api/notices/read", json={"ids": [second]}, headers=csrf(anna))
+        with anna.websocket_connect("/ws/account") as ws:
+            assert ws.receive_json()["type"] == "friends"
+            got = ws.receive_json()
+            assert got == {"type": "notices_read", "unread": 1, "unread_ids": [first]}

@@ -147,7 +147,7 @@ async def _serve(websocket: WebSocket, friends: Friends, account: int) -> None:
     feed = Feed(websocket, account)  # the account's new notices, sent as they come
     with contextlib.suppress(Exception):
         await feed.send_new()  # where the socket starts
-    follower = asyncio.create_task(feed.follow())
+    follower: asyncio.Task[None] | None = None
     try:
         while not reader.done():
             with contextlib.suppress(Exception):  # a database hiccup: try again next time
@@ -156,10 +156,13 @@ async def _serve(websocket: WebSocket, friends: Friends, account: int) -> None:
                 if digest != last:
                     await websocket.send_text(json.dumps({"type": "friends", "friends": listing}))
                     last = digest
+            if follower is None:  # after the first list: the notices' read state, then news
+                follower = asyncio.create_task(feed.follow())
             await asyncio.wait({reader}, timeout=POLL)
     finally:
         reader.cancel()
-        follower.cancel()
+        if follower is not None:
+            follower.cancel()
 
 
 __all__ = ["POLL", "at_table", "router"]
