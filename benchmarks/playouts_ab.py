@@ -135,11 +135,17 @@ def child_instructions(tree: str, index: int, games: int) -> int:
     return counts[1] - counts[0]
 
 
-def print_instructions(trees: list[list[str]], games: int) -> None:
+def chosen(only: str | None) -> list[int]:
+    """The indices of the configurations to measure: those whose label contains ``only``
+    (``None``: all)."""
+    return [i for i in range(len(CONFIGS)) if only is None or only in label(i)]
+
+
+def print_instructions(trees: list[list[str]], games: int, only: str | None = None) -> None:
     """The table of ``--instructions``: millions of instructions per build and configuration."""
     print(f"# instructions (millions) of {games} games a configuration, less the imports")
     print(f"{'configuration':38}" + "".join(f"{name:>18}" for name, _ in trees))
-    for i in range(len(CONFIGS)):
+    for i in chosen(only):
         counts = [child_instructions(path, i, games) for _, path in trees]
         print(f"{label(i):38}" + "".join(f"{c / 1e6:>18,.1f}" for c in counts), flush=True)
 
@@ -160,6 +166,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions (valgrind), not time"
     )
+    parser.add_argument(
+        "--only", help="only the configurations whose name contains this (e.g. mattis)"
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -177,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     trees = [t.split("=", 1) for t in args.tree] or [["this", "."]]
     if args.instructions:
-        print_instructions(trees, args.games)
+        print_instructions(trees, args.games, args.only)
         return
     try:
         import pyspiel
@@ -191,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"\n# round {r}  load average: {load}; OpenSpiel hearts 4p: ", end="")
         print(f"{hearts:,.0f} moves/s" if hearts else "not installed")
         print(f"{'configuration':38}" + "".join(f"{name:>18}" for name, _ in trees))
-        for i in range(len(CONFIGS)):
+        for i in chosen(args.only):
             rates = [child_rate(path, i, args.games, args.passes) for _, path in trees]
             cells = [
                 f"{x / hearts:.2f}× ({x / 1000:,.0f}k)" if hearts else f"{x:,.0f}" for x in rates

@@ -21,6 +21,7 @@ import tikki
 from tikki.cards import CARD_TEXT
 from tikki.core import JSON, RulesError, State, game_class
 from tikki.events import attach
+from tikki.games.mattis import _take_json
 from tikki.games.mueckenstich import CARD_TEXT as MUECKENSTICH_CARD_TEXT
 from tikki.games.myllymatti import _draw_event, _take_event
 
@@ -66,12 +67,14 @@ def reference_history(state: Any, seat: int | None) -> list[JSON]:
                 ]
             entries.append(entry)
     elif name == "mattis":
-        entries = [
-            {"seat": s, "move": move}
-            if card < 0
-            else {"seat": s, "move": move, "card": CARD_TEXT[card]}
-            for s, move, card in state._hist
-        ]
+        entries = []
+        for s, move, card in state._hist:
+            entry = {"seat": s, "move": move}
+            if card >= 0 and move == "take":  # a take keeps its event (cards) with the move
+                entry["events"] = [_take_json(s, state._taken[card])]
+            elif card >= 0:
+                entry["card"] = CARD_TEXT[card]
+            entries.append(entry)
     else:
         entries = [
             {"seat": s, "move": "discard ?" if s != seat and move[:2] == "di" else move}

@@ -28,7 +28,9 @@ Design notes
   play, AM-10) and the number of plays at which it is finished (AM-13).  Every card is
   public except the dreck split (AM-9): ``_secret[s]`` holds the dreck cards seat ``s``
   received and has not played.  A seat sees its own; the others' only as counts, unless
-  at most one other seat still holds secret cards (then the split follows).
+  at most one other seat still holds secret cards (then the split follows).  A take's
+  event (its cards, ``_taken``) is kept with the move, not in ``_event_log``: the
+  commonest event, built into JSON only when a history asks (:meth:`MattisState._entry`).
 * The dreck is shuffled with ``random.Random(_dreck_seed)``, an int drawn from the game's
   seeded randomness at the start, so clones stay cheap and the seed drives everything.
 * Search support: the options of each kind of move (``_collect_options``,
@@ -79,7 +81,6 @@ from tikki.events import (
     Draw,
     Event,
     Past,
-    Take,
     Tie,
     draw_event,
     dreck_event,
@@ -92,6 +93,7 @@ from tikki.events import (
     phase_event,
     take_event,
     tie_event,
+    to_json,
     trick_event,
     trump_event,
     void_tie_event,
@@ -295,9 +297,20 @@ def _ranks_text(mask: int) -> str:
     return text
 
 
-_PARTS_KEEP = (Draw, Take, Tie)
+_PARTS_KEEP = (Draw, Tie)
 """The events after which a view's event-driven parts stay as they were
 (:meth:`MattisState._parts`)."""
+
+
+def _take_json(seat: int, cards: list[int]) -> JSON:
+    """The JSON of a phase-2 take, the event a take keeps with its move (not in
+    ``_event_log``: the commonest event, a record a take would cost a playout)."""
+    return to_json(take_event(0, seat, cards), None, CARD_TEXT, _no_outcome)
+
+
+def _no_outcome() -> None:
+    """The outcome a take event carries: none."""
+    return None
 
 
 def _kept(last: list[Any], kept: list[Any], items: list[T], convert: Callable[[T], U]) -> list[U]:
@@ -488,6 +501,7 @@ class MattisState(SheddingState):
         "_shown",
         "_shown_owner",
         "_stock",
+        "_taken",
         "_to_act",
         "_top",
         "_trick",
@@ -545,7 +559,8 @@ class MattisState(SheddingState):
         self._out: list[int] = []
         self._loser = -1
         self.abandoned = False
-        self._hist: list[tuple[int, str, int]] = []
+        self._hist: list[tuple[int, str, int]] = []  # (seat, move, card or a take's place)
+        self._taken: list[list[int]] = []  # each take's cards, the take's event (in order)
         self._event_log: list[Event] = []
         self._sampled_past: Past | None = None
         self._history_book: Book | None = None
@@ -677,6 +692,7 @@ class MattisState(SheddingState):
         new._shown = self._shown
         new._shown_owner = self._shown_owner
         new._stock = self._stock[:]
+        new._taken = self._taken[:]
         new._to_act = self._to_act
         new._top = self._top
         new._trick = self._trick[:]
@@ -1308,7 +1324,8 @@ class MattisState(SheddingState):
         seat = self._to_act
         hands = self._hands
         hand = hands[seat]
-        self._hist.append((seat, "take", -1))
+        taken_list = self._taken
+        self._hist.append((seat, "take", len(taken_list)))
         plays = self._plays
         taken: list[int] = plays[0][1]  # one play (the common case): its own list
         if len(plays) > 1:
@@ -1321,7 +1338,7 @@ class MattisState(SheddingState):
         self._held[seat] = held
         hand.extend(taken)
         hand.sort()
-        self._event_log.append(take_event(len(self._hist), seat, taken))
+        taken_list.append(taken)  # its event, kept with the move (:meth:`_entry`)
         self._plays = []
         s = seat + 1
         if s == self._n:
@@ -1389,10 +1406,15 @@ class MattisState(SheddingState):
         return -1
 
     def _entry(self, i: int, seat: int | None) -> JSON:
-        """The history entry of move ``i`` (the same for every seat), before its events."""
+        """The history entry of move ``i`` (the same for every seat), before
+        ``_event_log``'s events: a take's own event is kept with the move (its cards in
+        ``_taken``, their place in the move's ``card`` slot; none in a sampled state's
+        past, whose view gives the events)."""
         s, move, card = self._hist[i]
         if card < 0:
             return {"seat": s, "move": move}
+        if move == "take":
+            return {"seat": s, "move": move, "events": [_take_json(s, self._taken[card])]}
         return {"seat": s, "move": move, "card": CARD_TEXT[card]}
 
     def known_cards(self, seat: int | None) -> list[list[int]]:
