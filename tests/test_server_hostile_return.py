@@ -18,10 +18,12 @@ from typing import Any
 
 import pytest
 
-from tests._server import TestClient, client, error_of
+from tests._server import TestClient, app_state, client, error_of
 from tests.test_server_friends import csrf, person
 from tikki.server import create_app
+from tikki.server.friends import routes as friend_routes
 from tikki.server.puzzles.catalogue import catalogue
+from tikki.server.quota import RateLimiter
 
 
 def post(c: TestClient, path: str, body: Any = None, lang: str = "en") -> Any:
@@ -30,9 +32,10 @@ def post(c: TestClient, path: str, body: Any = None, lang: str = "en") -> Any:
     return c.post(path, json={} if body is None else body, headers=headers)
 
 
-def cup(c: TestClient, **body: Any) -> Any:
+def cup(c: TestClient, lang: str = "en", **body: Any) -> Any:
     """Create a Swiss tournament of Mattis (three seats, one round)."""
-    return post(c, "/api/tournaments", {"name": "Cup", "game": "mattis", "rounds": 1, **body})
+    base = {"name": "Cup", "game": "mattis", "rounds": 1}
+    return post(c, "/api/tournaments", {**base, **body}, lang)
 
 
 @contextmanager
@@ -187,7 +190,45 @@ def test_nobody_acts_for_a_tournaments_creator(tmp_path: Path) -> None:
         assert [e["name"] for e in shown["entrants"]] == ["Ben"] and shown["status"] == "open"
 
 
+def test_more_accounts_at_one_address_do_not_hold_more_tournaments(tmp_path: Path) -> None:
+    """The runner makes a tournament's tables outside its creator's address's caps on
+    tables, and the cap of open tournaments was an account's: an address with more
+    accounts held more tournaments (each up to 64 bots, 21 tables a round).  The
+    accounts of one address now hold 9 together; the address is kept only as a digest,
+    shown to nobody."""
+    with client(tmp_path) as guest:
+        people = [person(guest.app, name) for name in ("Anna", "Ben", "Cara", "Dan")]
+        for who in people[:3]:
+            for _ in range(3):
+                assert cup(who).status_code == 201
+        status, code, message = error_of(cup(people[3], lang="fi"))
+        assert (status, code) == (409, "too_many_tournaments") and "9" in message
+        listed = guest.get("/api/tournaments").json()["tournaments"]
+        assert len(listed) == 9
+        shown = people[0].get(f"/api/tournaments/{listed[0]['id']}").text
+        assert "origin" not in shown and "testclient" not in shown
+
+
 # ---------------------------------------------------------------- friends
+
+
+def test_more_accounts_at_one_address_do_not_send_more_challenges(tmp_path: Path) -> None:
+    """Challenges a minute were counted by account only, so each new account of one
+    address sent (and notified, and mailed) as many again; the accounts of one address
+    now share a rate."""
+    with client(tmp_path) as guest:
+        anna, ben, cara = (person(guest.app, n) for n in ("Anna", "Ben", "Cara"))
+        limits = friend_routes.Limits()
+        limits.addresses = RateLimiter(1, 1)  # the address's rate, made small
+        app_state(guest).friend_limits = limits
+        body = {"name": "Ben", "game": "myllymatti"}
+        assert post(anna, "/api/friends/challenges", body).status_code == 201
+        answer = post(ben, "/api/friends/challenges", {**body, "name": "Cara"}, "de")
+        status, code, message = error_of(answer)
+        assert (status, code) == (429, "rate_limited") and int(answer.headers["Retry-After"]) > 0
+        assert "Adresse" in message, message
+        assert cara.get("/api/friends").json()["incoming"] == []
+        assert cara.get("/api/notices").json()["notices"] == []
 
 
 def test_a_challenge_is_answered_by_its_parties_once(tmp_path: Path) -> None:

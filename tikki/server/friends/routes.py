@@ -5,9 +5,10 @@ kept for it).
 
 Every change carries the CSRF token and needs an account.  Challenges cannot flood a
 person or hoard tables: an account has at most :data:`OPEN_CHALLENGES` open at once, at
-most one to the same person, sends at most :data:`CHALLENGES_PER_MINUTE` a minute, and a
-person has at most :data:`INCOMING` waiting; no table exists until a challenge is
-accepted, and then within the accepting address's caps like any new table."""
+most one to the same person, sends at most :data:`CHALLENGES_PER_MINUTE` a minute (the
+accounts of one address :data:`CHALLENGES_PER_ADDRESS` together), and a person has at
+most :data:`INCOMING` waiting; no table exists until a challenge is accepted, and then
+within the accepting address's caps like any new table."""
 
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ INCOMING = 10
 CHALLENGES_PER_MINUTE = 6.0
 """Challenges one account may send a minute (a burst of :data:`CHALLENGE_BURST`)."""
 CHALLENGE_BURST = 3.0
+CHALLENGES_PER_ADDRESS = 12.0
+"""Challenges the accounts of one client address may send a minute together (a burst of
+:data:`ADDRESS_BURST`): more accounts do not flood a person faster."""
+ADDRESS_BURST = 10.0
 CHANGES_PER_MINUTE = 30.0
 """Follows, unfollows, blocks and unblocks one account may make a minute."""
 
@@ -97,6 +102,7 @@ class Limits:
 
     def __init__(self) -> None:
         self.challenges = RateLimiter(CHALLENGES_PER_MINUTE, CHALLENGE_BURST)
+        self.addresses = RateLimiter(CHALLENGES_PER_ADDRESS, ADDRESS_BURST)
         self.changes = RateLimiter(CHANGES_PER_MINUTE, CHANGES_PER_MINUTE)
 
 
@@ -245,7 +251,12 @@ async def challenge(body: Challenge, request: Request) -> dict[str, Any]:
             "too_many_challenges",
             _("{name} has too many challenges waiting: try again later", name=other.name),
         )
-    _limits(request).challenges.spend(
+    limits = _limits(request)
+    limits.addresses.spend(
+        address_of(request),
+        lambda: _("your address may send {n:g} challenges a minute", n=CHALLENGES_PER_ADDRESS),
+    )
+    limits.challenges.spend(
         str(me.id), lambda: _("you may send {n:g} challenges a minute", n=CHALLENGES_PER_MINUTE)
     )
     options = body.model_dump(exclude={"name"})

@@ -3,7 +3,8 @@ withdraw while it runs, add bots (the creator), one tournament's standings and r
 and your seat at its table now.
 
 Tournaments cannot hoard tables or flood the site: an account has at most
-:data:`OPEN_PER_CREATOR` tournaments not yet over, creates at most
+:data:`OPEN_PER_CREATOR` tournaments not yet over (the accounts of one address
+:data:`OPEN_PER_ADDRESS`), creates at most
 :data:`CREATES_PER_HOUR` an hour, a tournament takes at most :data:`MAX_CAP` entrants
 and starts within :data:`MAX_AHEAD`; its tables exist only while it runs, each within
 the site's caps like any new table."""
@@ -11,12 +12,14 @@ the site's caps like any new table."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import unicodedata
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tikki.core import RulesError
@@ -32,11 +35,16 @@ from tikki.server.tables import NewTable
 from tikki.server.tables.correspondence import is_correspondence
 from tikki.server.tables.creation import check_game
 from tikki.server.tables.timers import parse_timer
+from tikki.server.tournaments.rows import TournamentRow
 from tikki.server.tournaments.runner import table_of
-from tikki.server.tournaments.store import Full, Snapshot, Tournaments, iso, withdrawn
+from tikki.server.tournaments.store import LIVE, Full, Snapshot, Tournaments, iso, withdrawn
 
 OPEN_PER_CREATOR = 3
 """Tournaments one account may have open or running at once."""
+OPEN_PER_ADDRESS = 9
+"""Tournaments the accounts of one client address may have open or running at once, three
+accounts' worth (their tables are made by the runner, outside the address's caps on
+tables)."""
 CREATES_PER_HOUR = 6.0
 """Tournaments one account may create an hour (a burst of :data:`CREATE_BURST`)."""
 CREATE_BURST = 3.0
@@ -201,6 +209,20 @@ def shown_name(name: str) -> str:
     return " ".join(kept.split())
 
 
+def _origin(request: Request) -> str:
+    """The creator's address as a tournament keeps it: a digest, never the address."""
+    return hashlib.sha256(f"tournament\0{client_address(request)}".encode()).hexdigest()[:16]
+
+
+def _open_from(store: Tournaments, origin: str) -> int:
+    """How many tournaments not over yet were created from the address ``origin``."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(TournamentRow.settings).where(TournamentRow.status.in_(LIVE))
+        ).scalars()
+        return sum(1 for settings in rows if (settings or {}).get("origin") == origin)
+
+
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], responses=TOURNAMENT_ERRORS)
 """The tournaments' API: ``/api/tournaments…``."""
 
@@ -223,9 +245,17 @@ async def create(body: NewTournament, request: Request) -> dict[str, Any]:
             _("you may have {n} tournaments open at once: wait until one is over",
               n=OPEN_PER_CREATOR),
         )  # fmt: skip
+    origin = _origin(request)
+    if await asyncio.to_thread(_open_from, store, origin) >= OPEN_PER_ADDRESS:
+        raise ApiError(
+            "too_many_tournaments",
+            _("your address has {n} tournaments open at once, its limit: wait until one "
+              "is over", n=OPEN_PER_ADDRESS),
+        )  # fmt: skip
     _limits(request).creates.spend(
         str(me.id), lambda: _("you may create {n:g} tournaments an hour", n=CREATES_PER_HOUR)
     )
+    settings["origin"] = origin
     values = {
         "name": shown_name(body.name) or body.game, "creator_id": me.id, "kind": body.kind,
         "game": body.game, "players": body.players, "settings": settings,
