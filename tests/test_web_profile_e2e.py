@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests import test_web_e2e as e2e
-from tests.test_web_e2e import DESKTOP, Browser, Page, Server, Watch
+from tests.test_web_e2e import DESKTOP, PHONE, Browser, Page, Server, Watch
 
 browser = e2e.browser
 
@@ -133,8 +133,15 @@ def test_accounts_rated_game_and_profile(server: Server, browser: Browser) -> No
     session = next(c["value"] for c in aino.context.cookies() if c["name"] == "tikki_session")
     logged = "".join(server.output)
     assert PASSWORD not in logged and session not in logged and "tikki_session" not in logged
+    # on a phone the profile of a player with games stays within the screen: its wide
+    # tables scroll in their own box (the page was 589 px wide, found on issue 55's tour)
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    phone.goto(f"{base}/players/Anneli?lang=en")
+    phone.locator("#games tbody tr").first.wait_for()
+    phone.locator("#board .bot-line").first.wait_for()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     watch.check()
-    for page in (aino, bernd, guest):
+    for page in (aino, bernd, guest, phone):
         page.context.close()
 
 
