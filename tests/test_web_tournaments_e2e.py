@@ -164,3 +164,32 @@ def test_a_refused_create_is_said_beside_create_in_view(server: Server, browser:
     page.locator("#list a", has_text="Emils Turnier 2").wait_for()
     assert page.locator("#list a", has_text="Emils Turnier 3").count() == 0
     assert [p for p in watch.problems if "409 (Conflict)" not in p] == []  # the refusal's
+
+
+ONE_POINT = {
+    "en": ("3. of 6, 1 point", "1. of 6, 2 points"),
+    "fi": ("3./6, 1 piste", "1./6, 2 pistettä"),
+    "de": ("3. von 6, 1 Punkt", "1. von 6, 2 Punkte"),
+}
+
+
+def test_a_profiles_tournament_points_take_their_number(server: Server, browser: Browser) -> None:
+    """A finished tournament on a profile reads "1 point", not "1 points" (seen on issue
+    55's tour), in each language."""
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    for lang, (one, two) in ONE_POINT.items():
+        page.goto(f"{server.url}/tournaments?lang={lang}")
+        page.locator("#create-form").wait_for()
+        shown = page.evaluate(
+            """async () => {
+              const { renderTournamentResults } = await import("/static/tournament_results.js");
+              const section = document.createElement("section");
+              const host = document.createElement("div");
+              const one = {id: "c1", name: "Cup", game: "myllymatti", status: "finished", of: 6};
+              renderTournamentResults(section, host,
+                [{...one, place: 3, points: 1}, {...one, place: 1, points: 2}]);
+              return [...host.querySelectorAll("li")].map((li) => li.textContent);
+            }"""
+        )
+        assert shown[0].endswith(one) and shown[1].endswith(two), shown
+    page.context.close()

@@ -3,7 +3,7 @@
 // linked to the tournament's page.
 import { esc } from "./api.js";
 import { GAMES } from "./games.js";
-import { _ } from "./i18n.js";
+import { _, ngettext } from "./i18n.js";
 
 /**
  * @typedef {object} Entered One tournament of the player (GET /api/players/{name}).
@@ -37,7 +37,9 @@ export function renderTournamentResults(section, host, list) {
 /** The player's standing in one tournament, in words. @param {Entered} t */
 function standing(t) {
   const place = t.place ?? "–";
-  if (t.status === "finished") return _("{place}. of {n}, {points} points", { place, n: t.of, points: t.points });
+  if (t.status === "finished") {
+    return ngettext("{place}. of {n}, {points} point", "{place}. of {n}, {points} points", t.points, { place, n: t.of, points: t.points });
+  }
   if (t.status === "running") return _("playing: {place}. of {n} so far", { place, n: t.of });
   if (t.status === "cancelled") return _("cancelled: too few entrants");
   return _("entered, not started yet");
