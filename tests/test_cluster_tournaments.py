@@ -162,7 +162,8 @@ def test_an_arena_goes_on_after_its_runner_is_killed(tmp_path: Path, postgres_ur
             lambda: sql(postgres_url, "SELECT lease_node FROM tikki_tournaments")[0][0],
             "the arena to start",
         )
-        near = {"a": http_a, "b": http_b}[runner]  # the runner's tables are its own
+        far = {"a": http_b, "b": http_a}[runner]  # the runner holds its tables: Anna
+        # plays through the other process (her seat read there, her moves forwarded)
 
         def under_way() -> bool:
             """Tables scored, and tables playing that the runner made."""
@@ -170,15 +171,16 @@ def test_an_arena_goes_on_after_its_runner_is_killed(tmp_path: Path, postgres_ur
                        "FROM tikki_tournament_games")  # fmt: skip
             return bool(rows[0][0] >= 3 and rows[0][1] >= 2)
 
-        moves = play_until(near, tid, under_way, "tables to finish and others to play")
+        moves = play_until(far, tid, under_way, "tables to finish and others to play")
+        assert moves > 0  # her seat and table found through the process not holding it
         playing = {g[0] for g in sql(postgres_url, "SELECT table_id FROM tikki_tournament_games "
                                      "WHERE points IS NULL AND table_id IS NOT NULL")}  # fmt: skip
         killed, survivor, other = (proc_a, "b", http_b) if runner == "a" else (proc_b, "a", http_a)
         killed.send_signal(signal.SIGKILL)
         killed.wait(10)
         kill = datetime.now(UTC).replace(tzinfo=None)
-        sql(postgres_url, "UPDATE tikki_tournaments SET starts = %s RETURNING id",
-            kill + timedelta(seconds=30) - timedelta(minutes=5))  # fmt: skip
+        earlier = (kill + timedelta(seconds=30) - timedelta(minutes=5)).replace(microsecond=0)
+        sql(postgres_url, "UPDATE tikki_tournaments SET starts = %s RETURNING id", earlier)
 
         def finished() -> bool:
             status = sql(postgres_url, "SELECT status FROM tikki_tournaments")[0][0]
@@ -192,10 +194,10 @@ def test_an_arena_goes_on_after_its_runner_is_killed(tmp_path: Path, postgres_ur
     games = sql(postgres_url, "SELECT g.seats, g.table_id, g.points, g.created, t.status, "
                 "t.outcome, t.created, t.finished FROM tikki_tournament_games g "
                 "LEFT JOIN tikki_tables t ON t.id = g.table_id")  # fmt: skip
-    assert all(g[4] == "finished" for g in games)  # every table made and played out
+    assert all(g[4] == "finished" for g in games), games  # every table made and played out
     assert playing <= {g[1] for g in games if g[2] is not None}  # the killed one's too
     assert any(g[3] > kill for g in games)  # the survivor seated tables
-    assert all(g[3] < ends for g in games)  # none after the end
+    assert all(g[3] < ends for g in games), (ends, games)  # none after the end
     totals: dict[int, float] = {}
     sittings: dict[int, list[tuple[datetime, datetime]]] = {}
     for seats, _table, points, _seated, _status, outcome, began, over in games:

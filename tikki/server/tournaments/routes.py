@@ -34,6 +34,7 @@ from tikki.server.routes.common import client_address
 from tikki.server.tables import NewTable
 from tikki.server.tables.correspondence import is_correspondence
 from tikki.server.tables.creation import check_game
+from tikki.server.tables.table import Table
 from tikki.server.tables.timers import parse_timer
 from tikki.server.tournaments.rows import TournamentRow
 from tikki.server.tournaments.runner import table_of
@@ -429,10 +430,22 @@ async def seat(tournament_id: str, request: Request) -> dict[str, Any]:
         for number, entrant in enumerate(game.seats):
             token = game.tokens.get(str(number))
             if entrant in mine and token is not None:
-                table = await request.app.state.manager.get(game.table_id)
+                table = await _seat_table(request, str(game.table_id))
                 await ratings.after_join(request, table, number, client_address(request), True)
                 return {"seat": number, "token": token, "table": table.public()}
     raise ApiError("unknown_tournament", _("you have no table in this tournament now"))
+
+
+async def _seat_table(request: Request, table_id: str) -> Table:
+    """A tournament table to show with a seat: this process's own (or taken over: nobody
+    holds it), or in a cluster the copy of another process's table that the lobby shows
+    (never taken over: the table's own requests are forwarded to its owner)."""
+    manager = request.app.state.manager
+    if await manager.finder.owner(table_id) is not None:
+        found: Table = await manager.peek(table_id)
+    else:
+        found = await manager.get(table_id)
+    return found
 
 
 async def _detail(request: Request, snapshot: Snapshot, me: Account | None) -> dict[str, Any]:
