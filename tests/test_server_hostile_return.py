@@ -11,19 +11,34 @@ sends no cookie, so it meets their 401s and 403s only)."""
 
 from __future__ import annotations
 
+import atexit
+import functools
+import itertools
+import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from tests._server import TestClient, app_state, client, error_of
-from tests.test_server_friends import csrf, person
+from tests.test_server_friends import PASSWORD, csrf, person
 from tikki.server import create_app
 from tikki.server.friends import routes as friend_routes
 from tikki.server.puzzles.catalogue import catalogue
 from tikki.server.quota import RateLimiter
+from tikki.server.tournaments import routes as tournament_routes
 
 
 def post(c: TestClient, path: str, body: Any = None, lang: str = "en") -> Any:
@@ -308,3 +323,84 @@ def test_an_accounts_second_attempt_is_not_rated(tmp_path: Path) -> None:
         assert (again.json()["right"], again.json()["rated"]) == (True, False)
         assert again.json()["player"]["after"] == first["player"]["after"]
         assert anna.get("/api/puzzles/me").json()["rating"]["attempts"] == 1
+
+
+# ---------------------------------------------------------------- generated requests, signed in
+
+SCHEMA_DIR = Path(tempfile.mkdtemp(prefix="tikki-hostile-"))
+atexit.register(shutil.rmtree, SCHEMA_DIR, ignore_errors=True)
+schema_app = create_app(f"sqlite:///{SCHEMA_DIR / 'web.sqlite'}", bot_delay=0)
+signed_in_schema = schemathesis.openapi.from_asgi("/openapi.json", schema_app).include(
+    path_regex=r"^/api/(friends|puzzles|notices|tournaments)"
+)
+
+
+SCHEMA_CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+
+@functools.cache
+def stranger() -> dict[str, Any]:
+    """A signed-in account of the schema's app (its cookies and CSRF header), a second
+    account to name, a tournament, a puzzle and a challenge that exist; the routes'
+    rates made wide, so that the budget reaches past the first refusals."""
+    browser = TestClient(schema_app)
+    for name in ("Anna", "Mallory"):
+        browser.cookies.clear()
+        made = post(browser, "/api/account/register", {"name": name, "password": PASSWORD})
+        assert made.status_code == 201, made.text
+    wide = RateLimiter(10**6, 10**6)
+    state = schema_app.state
+    state.friend_limits = friend_routes.Limits()
+    state.friend_limits.challenges = state.friend_limits.addresses = wide
+    state.friend_limits.changes = wide
+    state.tournament_limits = tournament_routes.Limits()
+    state.tournament_limits.creates = state.tournament_limits.changes = wide
+    state.puzzle_limits = wide
+    body = {"name": "Anna", "game": "myllymatti"}
+    in_an_hour = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    return {
+        "cookies": dict(browser.cookies),
+        "headers": csrf(browser),
+        "tournament_id": cup(browser, starts=in_an_hour).json()["id"],
+        "challenge_id": post(browser, "/api/friends/challenges", body).json()["id"],
+        "puzzle_id": next(iter(catalogue().by_id)),
+    }
+
+
+TURNS = itertools.count()
+"""Every other generated request is pointed at what exists (an account's name, a
+tournament, a challenge, a puzzle); the others keep what was generated."""
+
+
+def aimed(case: schemathesis.Case[Any], known: dict[str, Any]) -> None:
+    """Point ``case`` at what exists, every other time."""
+    if next(TURNS) % 2:
+        return
+    for key in ("tournament_id", "challenge_id", "puzzle_id"):
+        if key in (case.path_parameters or {}):
+            case.path_parameters[key] = known[key]
+    if isinstance(case.body, dict) and "name" in case.body and "friends" in case.path:
+        case.body["name"] = "Anna"
+
+
+@signed_in_schema.parametrize()
+@settings(
+    max_examples=8,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
+def test_signed_in_requests_get_no_server_error(case: schemathesis.Case[Any]) -> None:
+    """Generated requests to these routes from a signed-in account with its CSRF
+    header (``test_server_schema.py`` sends none, so it meets their 401 and 403 only),
+    half of them at an account, tournament, challenge or puzzle that exists: no answer
+    is a server error or breaks the documented schema."""
+    known = stranger()
+    aimed(case, known)
+    case.call_and_validate(headers=known["headers"], cookies=known["cookies"], checks=SCHEMA_CHECKS)
