@@ -58,8 +58,9 @@ class Game:
     @property
     def ready(self) -> bool:
         """Whether its table is made and noted, people seated (a noted id with a claim
-        still on it: being made, or its maker died, see :meth:`Tournaments.claim`)."""
-        return self.table_id is not None and self.claimed is None
+        still on it: being made, or its maker died, see :meth:`Tournaments.claim`); a
+        scored game's table was."""
+        return self.table_id is not None and (self.claimed is None or self.points is not None)
 
 
 @dataclass(frozen=True)
@@ -380,11 +381,13 @@ class Tournaments:
         claimed."""
         with self.engine.begin() as connection:
             row = connection.execute(
-                select(GameRow.table_id, GameRow.tokens, GameRow.claimed).where(
+                select(GameRow.table_id, GameRow.tokens, GameRow.claimed, GameRow.points).where(
                     GameRow.id == game_id
                 )
             ).first()
-            if row is None or (row.table_id is not None and row.claimed is None):
+            if row is None or row.points is not None:
+                return None
+            if row.table_id is not None and row.claimed is None:
                 return None
             noted = row.table_id is not None
             values: dict[str, Any] = {"claimed": moment}
