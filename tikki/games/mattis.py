@@ -167,7 +167,9 @@ _BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(52))
 
 _COMPILED: Final = not __file__.endswith(".py")
 """Whether this module is compiled (mypyc): :meth:`MattisState.play` then looks for the move
-by identity before ``in`` (interpreted, the loop would cost more than ``in`` saves)."""
+by identity before ``in``, and :meth:`MattisState._shed` finds a card in the hand by a loop
+of native compares, not ``list.remove`` (interpreted, each loop would cost more than it
+saves)."""
 _NOT_ACES: Final = sum(1 << c for c in range(52) if RANK_OF[c] != 12)
 """The cards that may link to the next int: all but the aces (the next int is a new suit)."""
 _SUIT_MASK: Final[tuple[int, ...]] = tuple(
@@ -1355,7 +1357,13 @@ class MattisState(SheddingState):
         self._hist.append((seat, move, -1))
         held = self._held[seat]
         for c in cards:
-            hand.remove(c)
+            if _COMPILED:  # ``remove`` compares card by card by generic calls
+                i = 0
+                while hand[i] != c:
+                    i += 1
+                hand.pop(i)
+            else:
+                hand.remove(c)
             held ^= _BIT[c]  # a held card: its bit is set
         self._held[seat] = held
         secret = self._secret[seat]
@@ -1364,8 +1372,12 @@ class MattisState(SheddingState):
                 if c in secret:
                     secret.remove(c)
         plays = self._plays
-        if not plays:  # holders(hands), written out
-            self._trick_size = len(hands) - hands.count([]) + (0 if hand else 1)
+        if not plays:  # holders(hands), written out (``count([])``: generic compares)
+            size = 0 if hand else 1
+            for h in hands:
+                if h:
+                    size += 1
+            self._trick_size = size
         plays.append([seat, cards])
         if not hand:
             self._out.append(seat)
