@@ -36,6 +36,8 @@ from tests._server import TestClient, app_state, client, error_of
 from tests.test_server_friends import PASSWORD, csrf, person
 from tikki.server import create_app
 from tikki.server.friends import routes as friend_routes
+from tikki.server.notices import api as notices_api
+from tikki.server.notices.mail import SmtpSettings
 from tikki.server.puzzles.catalogue import catalogue
 from tikki.server.quota import RateLimiter
 from tikki.server.tournaments import routes as tournament_routes
@@ -134,6 +136,40 @@ def test_an_address_of_control_characters_or_a_list_is_refused(tmp_path: Path) -
         assert anna.get("/api/notices/email").json()["address"] == "anna@example.org"
         answer = post(anna, "/api/notices/email", {"address": "x,ben@example.org"}, "fi")
         assert "sähköposti" in error_of(answer)[2]
+
+
+def test_accounts_cannot_flood_one_inbox_with_mail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An address is not checked to be its account's, so a person's accounts could all
+    give a stranger's address and mail it every notice they caused each other (a
+    challenge a few seconds): now one address gets a bounded number of mails an hour,
+    whichever accounts gave it; the notices themselves are all kept in the bell."""
+    sent: list[str] = []
+
+    def record(_smtp: SmtpSettings, to: str, *_args: Any) -> bool:
+        sent.append(to)
+        return True
+
+    monkeypatch.setattr(notices_api, "send", record)
+    with client(tmp_path) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        notifier = app_state(guest).notices
+        notifier.smtp = SmtpSettings("127.0.0.1", 1, "tikki@example.org", starttls=False)
+        notifier.mails = RateLimiter(1 / 60, 1)  # one mail an hour to an address
+        for who in (anna, ben):
+            body = {"address": "Victim@example.org"}
+            assert post(who, "/api/notices/email", body).status_code == 200
+        for who, other in ((ben, "Anna"), (anna, "Ben")):
+            made = post(who, "/api/friends/challenges", {"name": other, "game": "myllymatti"})
+            assert made.status_code == 201, made.text
+        assert guest.portal is not None
+        guest.portal.call(notifier.settle)
+        assert sent == ["Victim@example.org"]
+        assert [
+            anna.get("/api/notices").json()["unread"],
+            ben.get("/api/notices").json()["unread"],
+        ] == [1, 1]
 
 
 # ---------------------------------------------------------------- tournaments

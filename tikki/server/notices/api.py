@@ -6,7 +6,7 @@ The notice is stored (:class:`~.store.Notices`), the account's open pages get it
 other processes learn it by ``NOTIFY tikki_notices`` and wake theirs: the same path,
 :meth:`Notifier.changed`, tells the open pages that notices were marked read), and
 when the host configured SMTP and the account asked for mail, a mail goes out in a
-worker thread.  Nothing here raises into the caller: a notice that cannot be stored or
+worker thread (at most :data:`MAILS_PER_HOUR` an hour to one address).  Nothing here raises into the caller: a notice that cannot be stored or
 mailed is logged and dropped (the game goes on)."""
 
 from __future__ import annotations
@@ -19,8 +19,15 @@ from typing import Any
 from tikki.server.notices.mail import SmtpSettings, send
 from tikki.server.notices.store import Notices
 from tikki.server.notices.wake import Wakes
+from tikki.server.quota import RateLimiter
 
 log = logging.getLogger("tikki.server")
+
+MAILS_PER_HOUR = 20.0
+"""Mails one e-mail address may be sent an hour (a burst of :data:`MAIL_BURST`), whichever
+accounts gave it: an address is not checked to be its account's, so one person's
+accounts cannot mail a stranger's inbox more than this."""
+MAIL_BURST = 10.0
 
 KINDS = ("your_turn", "challenge", "tournament_start")
 """The kinds of notice: it is your move at a correspondence table (``data``: ``table``,
@@ -39,6 +46,8 @@ class Notifier:
         """Mails being sent (kept so that they are not collected half-way)."""
         self.wakes = Wakes()
         """This process's open account sockets, woken when a notice is stored."""
+        self.mails = RateLimiter(MAILS_PER_HOUR / 60.0, MAIL_BURST)
+        """Mails sent to each e-mail address (by the address, case folded)."""
         self.spread: Callable[[int], Awaitable[None]] | None = None
         """Tells the cluster's other processes of an account's new notice (set by the
         app: :meth:`~tikki.server.cluster.Ownership.notice`)."""
@@ -83,6 +92,10 @@ class Notifier:
             to = await asyncio.to_thread(self.store.mail_to, account_id)
             if smtp is None or to is None:
                 return False
+            if self.mails.take(to.address.casefold()) > 0:
+                log.warning("the %s notice mail for account %d was not sent: its address "
+                            "had %g mails this hour", kind, account_id, MAILS_PER_HOUR)  # fmt: skip
+                return False
             return await asyncio.to_thread(send, smtp, to.address, to.lang, kind, data)
         except Exception:
             log.exception("the %s notice mail for account %d failed", kind, account_id)
@@ -115,4 +128,4 @@ async def notify(
     await notifier_of(app_or_store).notify(account_id, kind, data, sender)
 
 
-__all__ = ["KINDS", "Notifier", "notifier_of", "notify"]
+__all__ = ["KINDS", "MAILS_PER_HOUR", "Notifier", "notifier_of", "notify"]
