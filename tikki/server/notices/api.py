@@ -6,8 +6,9 @@ The notice is stored (:class:`~.store.Notices`), the account's open pages get it
 other processes learn it by ``NOTIFY tikki_notices`` and wake theirs: the same path,
 :meth:`Notifier.changed`, tells the open pages that notices were marked read), and
 when the host configured SMTP and the account asked for mail, a mail goes out in a
-worker thread (at most :data:`MAILS_PER_HOUR` an hour to one address).  Nothing here raises into the caller: a notice that cannot be stored or
-mailed is logged and dropped (the game goes on)."""
+worker thread (at most :data:`MAILS_PER_HOUR` an hour to one address).  Nothing here
+raises into the caller: a notice that cannot be stored or mailed is logged and dropped
+(the game goes on)."""
 
 from __future__ import annotations
 
