@@ -246,6 +246,11 @@ def test_a_block_stops_follows_challenges_chat_and_seats(tmp_path: Path) -> None
         assert texts(ben, ben_token) == ["hi Ben"]
         assert texts(anna, None) == ["hi from Anna"]  # watching, signed in: Ben's hidden too
         assert texts(TestClient(guest.app), None) == ["hi from Anna", "hi Ben"]
+        # and each is told so, by the other's name (the page says it in words)
+        for c, token, other in ((anna, anna_token, "Ben"), (ben, ben_token, "Anna")):
+            r = c.get(f"/api/tables/{table}/chat", headers=auth(token))
+            assert r.json()["unseen"] == [other]
+        assert TestClient(guest.app).get(f"/api/tables/{table}/chat").json()["unseen"] == []
         # no seat at a table the other sits at, either way
         lone = create(guest)["table"]["id"]
         join(anna, lone, 0, "Anna")

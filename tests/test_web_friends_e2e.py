@@ -101,3 +101,35 @@ def test_friends_panel_and_notice_in_each_language(
         assert word not in text, (word, text)
     shot(anna, f"friends-panel-desktop-{lang}")
     shot(ben, f"friends-notice-phone-{lang}")
+
+
+def test_a_block_at_a_shared_table_is_said_beside_the_chat(
+    server: Server, browser: Browser
+) -> None:
+    """Anna and Ben sit at one table; Anna blocks Ben.  Neither sees the other's chat any
+    more, and the chat says so in words on both pages (it looked as if Ben's messages
+    were read: found on issue 55's tour), in German on Ben's phone."""
+    anna_name, ben_name = names()
+    anna = person(browser, server.url, anna_name)
+    ben = person(browser, server.url, ben_name, "de", phone=True)
+    seats = [{"kind": "open", "anyone": True}, {"kind": "open", "anyone": True}]
+    seats.append({"kind": "bot", "bot": "random"})
+    r = anna.request.post(f"{server.url}/api/tables", data={"game": "mattis", "seats": seats})
+    assert r.status == 201, r.text()
+    table = r.json()["table"]["id"]
+    for seat, (page, name) in enumerate(((anna, anna_name), (ben, ben_name))):
+        r = page.request.post(f"{server.url}/api/tables/{table}/seats/{seat}", data={"name": name})
+        assert r.status == 200, r.text()
+        page.evaluate("([id, t]) => localStorage.setItem(`tikki.token.${id}`, t)",
+                      [table, r.json()["token"]])  # fmt: skip
+    csrf = next(c["value"] for c in anna.context.cookies() if c["name"] == "tikki_csrf")
+    r = anna.request.post(f"{server.url}/api/friends/block", data={"name": ben_name},
+                          headers={"X-CSRF-Token": csrf})  # fmt: skip
+    assert r.status == 200, r.text()
+    for page, seat, lang in ((anna, 0, "en"), (ben, 1, "de")):
+        page.goto(f"{server.url}/t/{table}?seat={seat}&lang={lang}")
+        page.locator("#chat-unseen").wait_for()
+    said = ben.locator("#chat-unseen").inner_text()
+    assert said.startswith(anna_name) and "Blockierung" in said, said
+    assert anna.locator("#chat-unseen").inner_text().startswith(ben_name)
+    shot(ben, "friends-blocked-chat-phone-de")

@@ -247,6 +247,13 @@ def _answer(room: Room, table: Table, seat: int | None, after: int) -> dict[str,
     }
 
 
+def _unseen(table: Table, hidden: set[str]) -> list[str]:
+    """The names of the seated people a block keeps from this reader's chat, either way
+    (the page says so, so that a message is not thought read)."""
+    seats = (int(h.removeprefix("seat:")) for h in hidden if h.startswith("seat:"))
+    return sorted({str(table.seats[s].name) for s in seats if table.seats[s].name})
+
+
 def _chat(request: Request) -> Chat:
     chat: Chat = request.app.state.chat
     return chat
@@ -287,7 +294,8 @@ async def read(
     authorization: Auth = None,
 ) -> dict[str, Any]:
     """The messages after ``after`` this reader sees (never those of an account it
-    blocked or that blocked it), and the chat's settings."""
+    blocked or that blocked it), and the chat's settings; ``unseen``: the names of the
+    seated people a block keeps from this chat either way."""
     table = await _manager(request).get(table_id)
     seat, sender, _name = await _who(request, table, authorization)
     room = await _chat(request).room(table.id)
@@ -298,6 +306,7 @@ async def read(
         answer = _answer(room, table, seat, after)
     hidden = await hidden_senders(request, table.id, seat)  # blocked either way
     answer["messages"] = [m for m in answer["messages"] if m["sender"] not in hidden]
+    answer["unseen"] = _unseen(table, hidden)
     answer["you"] = sender
     return answer
 

@@ -23,6 +23,7 @@ import { loadToken, storage } from "./api.js";
  * @property {boolean} host this reader may switch free text on and off
  * @property {"players" | "spectators"} channel where this reader writes
  * @property {boolean} people a person sits (or may sit) at the table: no chat where only bots play
+ * @property {string[]} [unseen] the seated people a block keeps from this chat, either way
  */
 
 /** The quick phrases by id, in English (the msgids). @type {Record<string, string>} */
@@ -64,6 +65,7 @@ function saveMuted(id, muted) {
 class TableChat {
   // the panel's parts, set up by build()
   channel = document.createElement("p");
+  unseen = document.createElement("p");
   log = document.createElement("ol");
   form = document.createElement("form");
   input = document.createElement("input");
@@ -105,6 +107,8 @@ class TableChat {
     const h = document.createElement("h2");
     h.textContent = _("Chat");
     this.channel.className = "muted chat-channel";
+    this.unseen.className = "chat-unseen";
+    this.unseen.id = "chat-unseen";
     this.log.className = "chat-log";
     this.log.setAttribute("aria-live", "polite");
     this.log.setAttribute("aria-label", _("Chat messages"));
@@ -144,7 +148,7 @@ class TableChat {
     this.toggleBox.addEventListener("change", () => this.setFreeText(this.toggleBox.checked));
     this.error.className = "chat-error";
     this.error.setAttribute("role", "status");
-    this.host.replaceChildren(h, this.channel, this.log, phrases, this.form, this.toggle, this.error);
+    this.host.replaceChildren(h, this.channel, this.unseen, this.log, phrases, this.form, this.toggle, this.error);
     this.host.hidden = false; // hidden again if the chat answers that only bots play here
   }
 
@@ -193,6 +197,11 @@ class TableChat {
     this.host.hidden = !people;
     this.channel.textContent =
       channel === "players" ? _("You are writing to the players.") : _("You are writing to the spectators.");
+    const unseen = this.info.unseen ?? [];
+    this.unseen.hidden = unseen.length === 0;
+    this.unseen.textContent = unseen.length
+      ? _("{names} and you do not see each other's messages: a block stands between you.", { names: unseen.join(", ") })
+      : "";
     this.form.hidden = !free;
     this.toggle.hidden = !host;
     this.toggleBox.checked = free;
