@@ -5,7 +5,7 @@
 // account. A refusal shows beside the field it is about, as a sentence in the page's
 // language. Every request that changes something repeats the CSRF cookie's value in
 // X-CSRF-Token; the session itself is an HttpOnly cookie the page never sees.
-import { _, acceptLanguage, lang, languageSwitcher, translatePage } from "./i18n.js";
+import { _, acceptLanguage, lang, languageSwitcher, ngettext, translatePage } from "./i18n.js";
 import { clearFieldError, fieldError } from "./fielderror.js";
 
 /** @typedef {{name: string, private: boolean}} Account a signed-in account (GET /api/account) */
@@ -253,6 +253,13 @@ function handle(form, action) {
   });
 }
 
+/** The greeting of a new account: the guest games it took over, if any, and where to
+ * go next. @param {string} name @param {number} attached */
+export function welcome(name, attached) {
+  if (!attached) return _("Welcome, {name}! Play now, try today's puzzle or follow a friend from the lobby.", { name });
+  return ngettext("Welcome, {name}! {n} guest game added.", "Welcome, {name}! {n} guest games added.", attached, { name });
+}
+
 async function main() {
   translatePage();
   languageSwitcher(document.querySelector(".topbar"));
@@ -266,7 +273,7 @@ async function main() {
     const body = { name: byId("register-name").value, password: byId("register-password").value, games };
     const answer = await post("/register", body);
     show(answer.account);
-    notice(_("Welcome, {name}! {n} guest games added.", { name: answer.account.name, n: answer.attached }), "info");
+    notice(welcome(answer.account.name, answer.attached), "info");
   });
   handle("password-form", async () => {
     await post("/password", { password: byId("current-password").value, new_password: byId("new-password").value });
@@ -287,7 +294,7 @@ async function main() {
   );
   byId("attach").addEventListener("click", () =>
     post("/games", { games: guestGames() }).then(
-      (a) => notice(_("{n} guest games added.", { n: a.attached }), "info"),
+      (a) => notice(ngettext("{n} guest game added.", "{n} guest games added.", a.attached), "info"),
       (e) => refused(byId("attach"), e),
     ),
   );
