@@ -2,7 +2,9 @@
 through the site's own paths (the people are accounts that enter over HTTP, fetch their
 seat and play their moves over HTTP; the bots are the tables' bots), its standings
 checked against the tables' own outcomes; a timed arena on an injected clock with
-nothing lost; and the API's refusals, each a 4xx in words.  SQLite here."""
+nothing lost; a withdrawal that resigns the seat at once; a runner that dies while
+making a table, the table made once and counted; and the API's refusals, each a 4xx in
+words.  SQLite here."""
 
 from __future__ import annotations
 
