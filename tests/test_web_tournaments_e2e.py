@@ -80,6 +80,9 @@ def test_create_enter_start_and_play_a_tournament(server: Server, browser: Brows
     anna.get_by_role("button", name="Go to my table").click()
     anna.wait_for_url(re.compile(r"/t/\w+\?seat=\d$"))
     anna.locator("#board").wait_for()
+    table = anna.url.split("/t/")[1].split("?")[0]
+    noted = anna.evaluate(f"JSON.parse(localStorage.getItem('tikki.tournament.{table}'))")
+    assert noted == {"id": url.rsplit("/", 1)[1], "name": "Evening cup"}  # its end leads back
     shot(anna, "tournaments-table-desktop-en")
     anna.goto(f"{server.url}/players/AnnaT")
     anna.locator("#tournament-results", has_text="Evening cup").wait_for()
@@ -193,3 +196,42 @@ def test_a_profiles_tournament_points_take_their_number(server: Server, browser:
         )
         assert shown[0].endswith(one) and shown[1].endswith(two), shown
     page.context.close()
+
+
+def test_a_tournament_games_end_leads_back_to_the_tournament(
+    server: Server, browser: Browser
+) -> None:
+    """At the end of a tournament's game (a table its page sent the player to) the table
+    offers "Back to the tournament", not "Play again", which would seat the same players
+    at a new table outside the tournament (issue 55's tour), in Finnish on a phone."""
+    page = person(browser, server.url, "EinoT", "fi", phone=True)
+    base = server.url
+    seats = [{"kind": "open", "anyone": True}, {"kind": "bot", "bot": "random"}]
+    r = page.request.post(f"{base}/api/tables", data={"game": "myllymatti", "seats": seats})
+    assert r.status == 201, r.text()
+    table = r.json()["table"]["id"]
+    r = page.request.post(f"{base}/api/tables/{table}/seats/0", data={"name": "EinoT"})
+    token = r.json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    for _turn in range(2000):
+        state = page.request.get(f"{base}/api/tables/{table}/state", headers=headers).json()
+        if state["status"] == "finished":
+            break
+        if state["table"]["to_act"] == 0:
+            move = {"move": state["view"]["legal_moves"][0], "seq": state["seq"]}
+            page.request.post(f"{base}/api/tables/{table}/moves", data=move, headers=headers)
+    assert state["status"] == "finished"
+    note = {"id": "c1", "name": "Iltacup"}
+    page.evaluate(
+        "([id, t, n]) => { localStorage.setItem(`tikki.token.${id}`, t);"
+        " localStorage.setItem(`tikki.tournament.${id}`, JSON.stringify(n)); }",
+        [table, token, note],
+    )
+    page.goto(f"{base}/t/{table}?seat=0&lang=fi")
+    back = page.locator("#back-to-tournament")
+    back.wait_for()
+    assert back.inner_text() == "Takaisin turnaukseen: Iltacup"
+    assert back.get_attribute("href") == "/tournaments/c1"
+    assert page.locator("#play-again").count() == 0
+    assert fits(page, "#back-to-tournament", PHONE["width"])
+    shot(page, "tournaments-game-over-phone-fi")

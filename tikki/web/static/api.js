@@ -134,6 +134,23 @@ export function saveToken(id, token, seat) {
   if (seat !== undefined) s?.setItem(`tikki.seat.${id}`, String(seat));
 }
 
+/** Note that table `id` is a game of tournament `tournament` (its id and name), so the
+ * table's end leads back to it. @param {string} id @param {{id: string, name: string}} tournament */
+export function saveTournament(id, tournament) {
+  storage()?.setItem(`tikki.tournament.${id}`, JSON.stringify({ id: tournament.id, name: tournament.name }));
+}
+
+/** The tournament noted for table `id`, or null. @param {string} id
+ * @returns {{id: string, name: string} | null} */
+export function loadTournament(id) {
+  try {
+    const found = JSON.parse(storage()?.getItem(`tikki.tournament.${id}`) ?? "null");
+    return found && typeof found.id === "string" ? { id: found.id, name: String(found.name ?? "") } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The link that moves a seat to another device: the token sits in the URL's fragment,
  * which a browser never sends to a server. */
 /** @param {string} id @param {string} token */

@@ -2,7 +2,7 @@
 // The table page's rules link, "what you want now" line and "Play again" button, and the
 // turn timer, Resign and away seats (in leave.js); table.js calls renderExtras() after
 // each render.
-import { api, esc, saveToken, tableUrl } from "./api.js";
+import { api, esc, loadTournament, saveToken, tableUrl } from "./api.js";
 import { goal } from "./goals.js";
 import { renderAnalysis } from "./analysis.js";
 import { _ } from "./i18n.js";
@@ -30,7 +30,8 @@ export function renderExtras(m, token) {
   renderLeave(m, token);
 }
 
-/** "Play again" for a seated player at a finished table.
+/** "Play again" for a seated player at a finished table; "Back to the tournament" at a
+ * tournament's table (noted when its page sent the player here).
  * @param {StateMessage} m
  * @param {string | null} token */
 function renderAgain(m, token) {
@@ -39,6 +40,15 @@ function renderAgain(m, token) {
   const seated = token && m.seat !== null && m.seat !== undefined;
   box.hidden = !(seated && m.status === "finished");
   if (box.hidden) return;
+  const tournament = loadTournament(m.table.id);
+  if (tournament) {
+    // a tournament's game: its next round is on the tournament's page, not a rematch
+    const href = `/tournaments/${encodeURIComponent(tournament.id)}`;
+    box.innerHTML = `<a class="button primary" id="back-to-tournament" href="${esc(href)}">${esc(
+      _("Back to the tournament: {name}", { name: tournament.name }),
+    )}</a>`;
+    return;
+  }
   const asked = m.table.rematch ? ` ${_("(the others are waiting for you)")}` : "";
   if (box.dataset.table === m.table.id && box.dataset.asked === String(Boolean(m.table.rematch))) return;
   box.dataset.table = m.table.id;

@@ -4,7 +4,7 @@
 // with a link to watch it), and the buttons to enter, leave, add bots (its creator)
 // and go to your table while it runs. It reads /api/tournaments and polls every few
 // seconds while the tournament is not over.
-import { esc, saveToken, tableUrl } from "./api.js";
+import { esc, saveToken, saveTournament, tableUrl } from "./api.js";
 import { apiCall, whoAmI } from "./account.js";
 import { $, $input, $select, showError } from "./dom.js";
 import { BOTS, GAMES, levelPlays } from "./games.js";
@@ -350,6 +350,7 @@ async function change(t, path, body = {}) {
 async function goToTable(t) {
   const seat = await call(`/${encodeURIComponent(t.id)}/seat`);
   saveToken(seat.table.id, seat.token, seat.seat);
+  saveTournament(seat.table.id, t); // the table's end leads back here
   location.href = tableUrl(seat.table.id, seat.seat);
 }
 
