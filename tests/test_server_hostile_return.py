@@ -223,6 +223,32 @@ def test_a_block_keeps_two_accounts_out_of_one_tournament(tmp_path: Path) -> Non
         assert post(ben, f"/api/tournaments/{tid}/join").status_code == 200
 
 
+def test_a_block_made_after_both_entered_seats_them_apart(tmp_path: Path) -> None:
+    """Anna and Ben entered, then Ben blocked Anna: the first round seated them at one
+    table (the two best rated of six, tables of three, filled from the top); now the
+    seating keeps them apart."""
+    with client(tmp_path) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        tid = cup(anna).json()["id"]
+        for who in (anna, ben):
+            assert post(who, f"/api/tournaments/{tid}/join").status_code == 200
+        bots = {"bot": "random", "count": 4}
+        assert post(anna, f"/api/tournaments/{tid}/bots", bots).status_code == 200
+        assert post(ben, "/api/friends/block", {"name": "Anna"}).status_code == 200
+        assert post(anna, f"/api/tournaments/{tid}/start").status_code == 200
+        runner = app_state(guest).tournament_runner
+        assert guest.portal is not None
+        shown: dict[str, Any] = {"games": []}
+        for _step in range(5):  # start, then seat the first round (each step idempotent)
+            guest.portal.call(runner.step, tid)
+            shown = guest.get(f"/api/tournaments/{tid}").json()
+            if shown["games"]:
+                break
+        people = {e["id"] for e in shown["entrants"] if not e["bot"]}
+        tables = [set(t["entrants"]) for t in shown["games"][0]["tables"]]
+        assert len(tables) == 2 and all(len(t & people) == 1 for t in tables), tables
+
+
 def test_nobody_acts_for_a_tournaments_creator(tmp_path: Path) -> None:
     """Only the creator adds bots or starts early; a withdrawal from an open tournament
     is refused in words whoever asks; an entry is made once."""

@@ -118,6 +118,18 @@ class Friends:
             ).all()
         return {r.blocked_id if r.blocker_id == account else r.blocker_id for r in rows}
 
+    def blocked_pairs(self, accounts: list[int]) -> set[frozenset[int]]:
+        """The pairs of ``accounts`` with a block between them (either way)."""
+        if len(accounts) < 2:
+            return set()
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(BlockRow.blocker_id, BlockRow.blocked_id).where(
+                    BlockRow.blocker_id.in_(accounts), BlockRow.blocked_id.in_(accounts)
+                )
+            ).all()
+        return {frozenset((r.blocker_id, r.blocked_id)) for r in rows}
+
     def seated(self, table_id: str) -> dict[int, int]:
         """The accounts seated at a table, by seat."""
         with self.engine.connect() as connection:

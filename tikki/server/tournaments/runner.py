@@ -23,13 +23,17 @@ table and given no bye; at the table it sits at when it withdraws its seat is re
 at once (:meth:`Runner.resign_withdrawn`: a bot plays it to the end, as when a person
 resigns, so the table need not wait for the withdrawn person's clock), and that table
 counts for every seat; its results stay in the standings.  A tournament with fewer
-entrants left than one table's seats finishes once its tables are scored."""
+entrants left than one table's seats finishes once its tables are scored.
+
+Two entrants whose accounts have a block between them (made after both entered: an entry
+across a block is refused) are seated apart wherever the seating can (:data:`BLOCKED`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -37,11 +41,13 @@ from typing import Any
 from tikki.server.accounts import Accounts
 from tikki.server.db import now
 from tikki.server.errors import ApiError
+from tikki.server.friends.store import Friends
 from tikki.server.ratings import anchors, ordinal
 from tikki.server.ratings import places as places_of
 from tikki.server.tables import NewTable, TableManager
 from tikki.server.tables.table import Table, active
 from tikki.server.tournaments.pairing import (
+    Pair,
     Result,
     arena_table,
     met_pairs,
@@ -56,6 +62,9 @@ log = logging.getLogger("tikki.server")
 
 LEASE = 10.0
 """Seconds a process keeps the right to run a tournament after its last step."""
+BLOCKED = 1000
+"""The meetings a block between two entrants' accounts weighs in the seating: more than
+any pair that met again (a block keeps two people from one table)."""
 STALE = timedelta(seconds=30)
 """How long a claim to make a game's table holds before another process may make it."""
 
@@ -300,7 +309,7 @@ class Runner:
             [e for _r, e in snapshot.byes], row.players, seeding(snapshot, people),
         )  # fmt: skip
         order = [e for e in order if e not in gone]
-        met = met_pairs([g.seats for g in snapshot.games])
+        met = met_pairs([g.seats for g in snapshot.games]) + await self._apart(snapshot)
         byes: dict[int, int] = {}
         for _r, entrant in snapshot.byes:
             byes[entrant] = byes.get(entrant, 0) + 1
@@ -308,6 +317,13 @@ class Runner:
         return await asyncio.to_thread(
             self.store.add_round, row.id, row.round, tables, out, self.clock()
         )
+
+    async def _apart(self, snapshot: Snapshot) -> Counter[Pair]:
+        """The entrants whose accounts have a block between them, as pairs that met
+        :data:`BLOCKED` times: the seating keeps them apart wherever it can."""
+        people = {e.account_id: e.id for e in snapshot.entrants if e.account_id is not None}
+        blocked = await asyncio.to_thread(Friends(self.store.engine).blocked_pairs, list(people))
+        return Counter({frozenset(people[a] for a in pair): BLOCKED for pair in blocked})
 
     async def _arena(self, snapshot: Snapshot) -> bool:
         """Seat the waiting entrants at new tables until the clock ends; finish once it
@@ -322,7 +338,7 @@ class Runner:
             return False
         waiting = _waiting(snapshot)
         points = {line.entrant: line.points for line in table_of(snapshot)}
-        met = met_pairs([g.seats for g in snapshot.games])
+        met = met_pairs([g.seats for g in snapshot.games]) + await self._apart(snapshot)
         number = max((g.number for g in snapshot.games), default=-1) + 1
         seated = False
         while (table := arena_table(waiting, row.players, met, points)) is not None:
