@@ -30,6 +30,17 @@ from tikki.server.tables.table import Table
 
 log = logging.getLogger("tikki.server")
 
+
+def possible(table_id: str) -> bool:
+    """Whether ``table_id`` may name a stored table (else it is unknown without asking
+    the database: PostgreSQL refuses a NUL in a query, a 500).
+
+    >>> possible("9effda52"), possible(""), possible("a" * 33), possible("ab\\x00")
+    (True, False, False, False)
+    """
+    return 0 < len(table_id) <= 32 and "\x00" not in table_id
+
+
 PEEK_TTL = 2.0
 """Seconds a cluster process shows its copy of another process's table in the lobby
 before reading it again (a lobby change of that table drops the copy at once)."""
@@ -117,7 +128,7 @@ class Finder:
         table = self.registry.held(table_id)
         if table is not None or not self.ownership.clustered:
             return table if table is not None else await self.get(table_id)
-        if 0 < len(table_id) <= 32 and table_id not in self._loading:
+        if possible(table_id) and table_id not in self._loading:
             try:
                 hop = await self.ownership.route(table_id)
             except Exception as err:
@@ -134,7 +145,7 @@ class Finder:
         request for it is forwarded (``None``: this process holds it or has just taken
         it over, or the table cannot be found: the request is served here, and answers
         why).  Waits as :meth:`route` does while the table is between owners."""
-        if not self.ownership.clustered or not 0 < len(table_id) <= 32:
+        if not self.ownership.clustered or not possible(table_id):
             return None
         if self.registry.held(table_id) is not None:
             return None
@@ -148,7 +159,7 @@ class Finder:
         """A table read back from the database (a finished one, or one that was
         forgotten after another process stored a move first) and kept in memory."""
         row = None
-        if 0 < len(table_id) <= 32:
+        if possible(table_id):
             row = await self.storage.run(self.storage.store.load, table_id)
         if row is None:
             raise unknown_table(table_id)
@@ -265,7 +276,7 @@ class Finder:
         return await asyncio.shield(pending)
 
     async def _take_over(self, table_id: str) -> Table:
-        if not 0 < len(table_id) <= 32:
+        if not possible(table_id):
             raise unknown_table(table_id)
         if self.draining:  # it takes no table: a finished one is only read
             return await self._from_store(table_id)
@@ -451,7 +462,9 @@ class Finder:
         cached = self._peeked.get(table_id)
         if cached is not None and moment - cached[0] < PEEK_TTL:
             return cached[1]
-        row = await self.storage.run(self.storage.store.load, table_id)
+        row = None
+        if possible(table_id):
+            row = await self.storage.run(self.storage.store.load, table_id)
         if row is None:
             raise unknown_table(table_id)
         return self._keep_peeked(row, moment)
