@@ -136,6 +136,9 @@ def your_turn_on_the_lobby(
     assert by in other.locator("#your-turn").inner_text()
     other.locator("#notices-bell .notices-count", has_text="1").wait_for()
     kind = "phone" if other.viewport_size["width"] < 500 else "desktop"
+    if kind == "phone":  # the first thing a returning player sees, not below "Play now"
+        box = other.locator("#your-turn").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= other.viewport_size["height"]
     shot(other, f"your-turn-lobby-{kind}-{lang}")
     other.locator("#notices-bell").click()
     other.locator("#notices-list li.unread", has_text=your_move).wait_for()

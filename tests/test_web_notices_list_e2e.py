@@ -36,9 +36,15 @@ def test_a_new_turn_replaces_the_tables_read_notice(server: Server, browser: Bro
         "**/api/notices",
         lambda route: route.fulfill(content_type="application/json", body=json.dumps(first)),
     )
+    page.add_init_script(
+        "window.__heard = [];"
+        " addEventListener('tikki:account', (e) => __heard.push(e.detail.type));"
+    )
     page.reload()
     page.locator("#notices-list li").first.wait_for(state="attached")
     assert page.locator("#notices-list li").count() == 1
+    # the socket's own word on the (real, empty) read state comes first, then the test's
+    page.wait_for_function("window.__heard.includes('notices_read')")
     message = {"type": "notice", "notice": _turn(2, False), "unread": 1}
     page.evaluate(
         "m => window.dispatchEvent(new CustomEvent('tikki:account', {detail: m}))", message
@@ -75,3 +81,31 @@ def test_read_on_one_page_clears_the_bell_on_the_others(server: Server, browser:
     other.locator("#notices-list li").first.wait_for()
     lobby.locator("#notices-bell .notices-count").wait_for(state="hidden", timeout=10_000)
     assert "1" not in str(lobby.locator("#notices-bell").get_attribute("aria-label"))
+
+
+def test_the_bell_on_the_puzzles_and_tournaments_pages(server: Server, browser: Browser) -> None:
+    """The bell is on every page a player waits on: a challenge counts on the puzzles'
+    and the tournaments' pages too (issue 55's tour: a player solving puzzles or waiting
+    for a tournament never saw it), and the phone's top bar still fits."""
+    from tests.test_web_e2e import PHONE
+
+    anna_name, ben_name = names()
+    anna = person(browser, server.url, anna_name, "de", phone=True)
+    ben = person(browser, server.url, ben_name)
+    sent = ben.evaluate(
+        """async (name) => {
+          const csrf = document.cookie.match(/tikki_csrf=([^;]+)/)[1];
+          const r = await fetch("/api/friends/challenges", {method: "POST",
+            headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+            body: JSON.stringify({name, game: "mattis"})});
+          return r.status;
+        }""",
+        anna_name,
+    )
+    assert sent == 201
+    for path in ("/puzzles", "/tournaments"):
+        anna.goto(f"{server.url}{path}?lang=de")
+        anna.locator("#notices-bell .notices-count", has_text="1").wait_for()
+        assert anna.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        bar = anna.locator(".topbar").bounding_box()
+        assert bar is not None and bar["width"] <= PHONE["width"]
