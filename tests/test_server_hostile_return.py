@@ -66,9 +66,9 @@ def postgres_app(url: str) -> Iterator[TestClient]:
 
 
 def test_a_nul_in_a_name_or_an_id_is_a_404_on_postgresql(postgres_url: str) -> None:
-    """A NUL reached the database in a follow's or a challenge's name, a challenge's id,
-    a tournament's or a table's id: PostgreSQL refused the query and the answer was a
-    500."""
+    """A NUL reached the database in a follow's, a challenge's or a login's name, a
+    challenge's id, a tournament's or a table's id: PostgreSQL refused the query and the
+    answer was a 500."""
     with postgres_app(postgres_url) as guest:
         anna = person(guest.app, "Anna")
         person(guest.app, "Ben")
@@ -88,6 +88,8 @@ def test_a_nul_in_a_name_or_an_id_is_a_404_on_postgresql(postgres_url: str) -> N
             assert error_of(anna.get(path))[:2] == (404, "unknown_table"), path
         seat = anna.post("/api/tables/%00/seats/0", json={"name": "Anna"})
         assert error_of(seat)[:2] == (404, "unknown_table")
+        login = {"name": "An\x00na", "password": PASSWORD}
+        assert error_of(post(guest, "/api/account/login", login))[1] == "wrong_password"
 
 
 def test_a_nul_in_a_tournament_name_or_an_address_is_no_500_on_postgresql(

@@ -452,7 +452,9 @@ class Accounts:
     async def verify(self, name: str, password: str) -> AccountRow:
         """The account whose name and password these are; ``wrong_password`` otherwise
         (the same answer for an unknown name)."""
-        row = await asyncio.to_thread(self._by_skeleton, skeleton(name))
+        row = None
+        if "\x00" not in name:  # no name holds one; PostgreSQL refuses it in a query
+            row = await asyncio.to_thread(self._by_skeleton, skeleton(name))
         stored = row.password_hash if row is not None else self.dummy_hash
         try:
             good: bool = await self.hashing.run(HASHER.verify, stored, password)
