@@ -741,7 +741,7 @@ class TableState(State):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        return list(legal)
+        return legal.copy()
 
     def play(self, move: Any) -> None:
         """Apply one move (forgiving text); raise :class:`IllegalMove`, state unchanged."""
