@@ -31,11 +31,14 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
+from sqlalchemy import update
 
 from tests._server import TestClient, app_state, client, error_of
 from tests.test_server_friends import PASSWORD, csrf, person
 from tikki.server import create_app
 from tikki.server.friends import routes as friend_routes
+from tikki.server.friends.rows import ChallengeRow
+from tikki.server.friends.store import CHALLENGE_LIFE
 from tikki.server.notices import api as notices_api
 from tikki.server.notices.mail import SmtpSettings
 from tikki.server.puzzles.catalogue import catalogue
@@ -337,6 +340,28 @@ def test_a_challenge_is_answered_by_its_parties_once(tmp_path: Path) -> None:
         for action in ("accept", "decline"):
             answer = post(ben, f"/api/friends/challenges/{cid}/{action}")
             assert error_of(answer)[:2] == (409, "challenge_gone")
+
+
+def test_an_expired_challenge_is_answered_by_nobody(tmp_path: Path) -> None:
+    """A challenge older than its 15 minutes can be neither accepted, declined nor
+    withdrawn (409 in words, no table made), is listed to nobody and counts toward no
+    cap: the same challenge may be sent again."""
+    with client(tmp_path) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        body = {"name": "Ben", "game": "myllymatti"}
+        cid = post(anna, "/api/friends/challenges", body).json()["id"]
+        long_ago = datetime.now(UTC).replace(tzinfo=None) - CHALLENGE_LIFE - timedelta(minutes=1)
+        with app_state(guest).friends.engine.begin() as connection:
+            connection.execute(
+                update(ChallengeRow).where(ChallengeRow.id == cid).values(created=long_ago)
+            )
+        for who, action in ((ben, "accept"), (ben, "decline"), (anna, "cancel")):
+            status, code, message = error_of(post(who, f"/api/friends/challenges/{cid}/{action}"))
+            assert (status, code) == (409, "challenge_gone") and "15 minutes" in message, action
+        assert ben.get("/api/friends").json()["incoming"] == []
+        assert anna.get("/api/friends").json()["outgoing"] == []
+        assert guest.get("/api/tables").json()["tables"] == []
+        assert post(anna, "/api/friends/challenges", body).status_code == 201
 
 
 def test_a_blocked_account_reaches_its_blocker_by_no_name(tmp_path: Path) -> None:
