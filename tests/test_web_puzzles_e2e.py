@@ -207,3 +207,25 @@ def test_a_puzzle_of_two_moves_a_step_at_a_time(
         shot(page, f"puzzles-two-moves-{'right' if right else 'wrong'}-{device}-fi")
         assert watch.problems == []
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["fi", "de"])
+def test_the_puzzle_rating_takes_the_languages_decimal_comma(
+    server: Server, browser: Browser, lang: str
+) -> None:
+    """A Finnish or German player reads their puzzle rating with a decimal comma
+    ("nousi 2,9: oli 0,0, nyt 2,9"), as the page's dates already follow the language;
+    it read "2.9" (issue 55's tour)."""
+    page = page_of(browser, lang, True)
+    name = sign_up(page, server.url, lang=lang)
+    page.goto(f"{server.url}/puzzles?lang={lang}")
+    solve(page, shown_puzzle(page), True)
+    rating = page.locator("#verdict-rating")
+    rating.wait_for()
+    said = rating.inner_text()
+    assert re.search(r"\d,\d", said) and not re.search(r"\d\.\d", said), said
+    page.goto(f"{server.url}/players/{name}?lang={lang}")
+    shown = page.locator("#puzzle-rating")
+    shown.wait_for()
+    assert re.search(r"\d,\d", shown.inner_text()), shown.inner_text()
+    page.context.close()

@@ -48,13 +48,18 @@ export function botSeatName(stored, spec) {
   return first ? `${first} (${levelName(spec)})` : levelName(spec);
 }
 
-/** `x` to one decimal with a true minus sign (`−2.4`), and a `+` when `plus`.
+/** The page's decimal mark: a comma in Finnish and German (`2,4`), else a point. */
+const DECIMAL = lang === "fi" || lang === "de" ? "," : ".";
+
+/** `x` to one decimal with a true minus sign (`−2.4`; `−2,4` in Finnish and German),
+ * and a `+` when `plus`.
  * @param {number} x
  * @param {boolean} [plus]
  * @returns {string} */
 export function signed(x, plus = false) {
-  const text = Math.abs(x).toFixed(1);
-  if (Number(text) === 0) return plus ? `+${text}` : text;
+  const fixed = Math.abs(x).toFixed(1);
+  const text = fixed.replace(".", DECIMAL);
+  if (Number(fixed) === 0) return plus ? `+${text}` : text;
   return x < 0 ? `−${text}` : plus ? `+${text}` : text;
 }
 
