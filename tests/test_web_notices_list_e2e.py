@@ -11,7 +11,7 @@ from typing import Any
 
 from tests import test_web_e2e as e2e
 from tests._web import names, person
-from tests.test_web_e2e import Browser, Server
+from tests.test_web_e2e import Browser, Server, shot
 
 server = e2e.serving("web-notices-list")
 browser = e2e.browser
@@ -90,7 +90,8 @@ def test_the_bell_on_the_puzzles_and_tournaments_pages(server: Server, browser: 
     from tests.test_web_e2e import PHONE
 
     anna_name, ben_name = names()
-    anna = person(browser, server.url, anna_name, "de", phone=True)
+    anna_name += "Lehtinen"  # a long name beside "Tournaments" on the phone's top bar
+    anna = person(browser, server.url, anna_name, "en", phone=True)
     ben = person(browser, server.url, ben_name)
     sent = ben.evaluate(
         """async (name) => {
@@ -104,8 +105,15 @@ def test_the_bell_on_the_puzzles_and_tournaments_pages(server: Server, browser: 
     )
     assert sent == 201
     for path in ("/puzzles", "/tournaments"):
-        anna.goto(f"{server.url}{path}?lang=de")
+        anna.goto(f"{server.url}{path}?lang=en")
         anna.locator("#notices-bell .notices-count", has_text="1").wait_for()
         assert anna.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         bar = anna.locator(".topbar").bounding_box()
         assert bar is not None and bar["width"] <= PHONE["width"]
+        title = anna.locator(".topbar h1").evaluate(
+            "e => { const r = document.createRange(); r.selectNodeContents(e);"
+            " return r.getBoundingClientRect().right; }"
+        )  # the text, which may overflow its box
+        name = anna.locator("#account-link").bounding_box()
+        assert name is not None and title <= name["x"], (path, title, name)  # no overlap
+        shot(anna, f"notices-bell{path.replace('/', '-')}-phone-en")
