@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests._server import TestClient, app_state, auth, client, create, error_of, join, state
-from tests.test_server_friends import call, person
+from tests.test_server_friends import call, csrf, person
 from tikki.server import create_app
 from tikki.server.db import now
 from tikki.server.quota import Policy
@@ -175,8 +175,9 @@ def play_over_days(where: Path | str) -> None:
 def test_away_is_normal_at_a_correspondence_table(tmp_path: Path) -> None:
     days = Days()
     with server(tmp_path, days) as guest:
-        table_id, _people = seated(guest, days)
-        waiting = create(guest, turn_timer="24h")["table"]["id"]  # nobody came: no hoard
+        table_id, people = seated(guest, days)
+        play_once(guest, table_id, people, 0)  # played: it lives days (unplayed, one allowance)
+        waiting = made(people[0][0], turn_timer="24h")["table"]["id"]  # nobody came: no hoard
         live = create(guest, turn_timer=60)["table"]["id"]
         join(guest, live, 0, "A")
         token = join(guest, live, 1, "B")
@@ -189,11 +190,22 @@ def test_away_is_normal_at_a_correspondence_table(tmp_path: Path) -> None:
         assert table["expires"] is not None
 
 
+def made(c: TestClient, **body: Any) -> dict[str, Any]:
+    """Create a two-seat Myllymatti table as the account signed in at ``c``."""
+    seats = [{"kind": "open"}, {"kind": "open"}]
+    r = c.post("/api/tables", json={"game": "myllymatti", "seats": seats, **body},
+               headers=csrf(c))  # fmt: skip
+    assert r.status_code == 201, r.text
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
 def test_the_allowances(tmp_path: Path) -> None:
     with client(tmp_path) as guest:
+        anna = person(guest.app, "Anna")
         for value, seconds in (("12h", 43200), ("72h", 259200), ("correspondence", 86400)):
-            made = create(guest, turn_timer=value)["table"]
-            assert made["turn_timer"] == seconds and made["correspondence"] is True
+            table = made(anna, turn_timer=value)["table"]
+            assert table["turn_timer"] == seconds and table["correspondence"] is True
         assert create(guest, turn_timer=60)["table"]["correspondence"] is False
         seats = [{"kind": "open"}, {"kind": "open"}]
         r = guest.post(

@@ -34,6 +34,7 @@ from schemathesis.specs.openapi.checks import (
 from sqlalchemy import update
 
 from tests._server import TestClient, app_state, client, error_of
+from tests.test_server_correspondence import Days, on_loop
 from tests.test_server_friends import PASSWORD, csrf, person
 from tikki.server import create_app
 from tikki.server.friends import routes as friend_routes
@@ -42,7 +43,7 @@ from tikki.server.friends.store import CHALLENGE_LIFE
 from tikki.server.notices import api as notices_api
 from tikki.server.notices.mail import SmtpSettings
 from tikki.server.puzzles.catalogue import catalogue
-from tikki.server.quota import RateLimiter
+from tikki.server.quota import Policy, RateLimiter
 from tikki.server.tournaments import routes as tournament_routes
 
 
@@ -498,3 +499,134 @@ def test_signed_in_requests_get_no_server_error(case: schemathesis.Case[Any]) ->
     known = stranger()
     aimed(case, known)
     case.call_and_validate(headers=known["headers"], cookies=known["cookies"], checks=SCHEMA_CHECKS)
+
+
+# ---------------------------------------------------------------- tables and people kept
+
+
+def person_at(app: Any, name: str, host: str) -> TestClient:
+    """A browser at the client address ``host`` signed in to a new account ``name``."""
+    c = TestClient(app, client=(host, 50000))
+    r = post(c, "/api/account/register", {"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return c
+
+
+def correspondence_table(c: TestClient, timer: str = "12h", **body: Any) -> Any:
+    """Create a two-seat Myllymatti table of hours a move, an open seat and a bot."""
+    seats = [{"kind": "open", "anyone": True}, {"kind": "bot", "bot": "random"}]
+    wanted = {"game": "myllymatti", "seats": seats, "turn_timer": timer, **body}
+    return post(c, "/api/tables", wanted)
+
+
+def test_a_guest_makes_no_correspondence_table(tmp_path: Path) -> None:
+    """A guest held a correspondence table (and 20 per address) for weeks, without
+    notices or a 'your turn' list to come back by: games that last days are an
+    account's, refused to a guest in words."""
+    with client(tmp_path) as guest:
+        for lang, word in (("en", "account"), ("fi", "tili"), ("de", "konto")):
+            answer = post(guest, "/api/tables", {
+                "game": "myllymatti", "turn_timer": "24h",
+                "seats": [{"kind": "open"}, {"kind": "open"}]}, lang)  # fmt: skip
+            status, code, message = error_of(answer)
+            assert (status, code) == (403, "correspondence_needs_account"), answer.text
+            assert word in message.lower(), message
+        assert guest.get("/api/tables").json()["tables"] == []
+        anna = person(guest.app, "Anna")
+        assert correspondence_table(anna, "24h").status_code == 201
+
+
+def test_an_account_holds_a_capped_number_of_correspondence_tables(tmp_path: Path) -> None:
+    """Nothing capped an account's live games that last days but the address's caps,
+    which a few addresses multiply: ``--correspondence-per-account`` now does."""
+    policy = Policy(correspondence_per_account=2)
+    with client(tmp_path, policy=policy) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        for _ in range(2):
+            assert correspondence_table(anna).status_code == 201
+        answer = correspondence_table(anna)
+        status, code, message = error_of(answer)
+        assert (status, code) == (429, "rate_limited") and "2" in message, answer.text
+        assert int(answer.headers["Retry-After"]) > 0
+        assert correspondence_table(anna, timer="60").status_code == 201  # a live game: yes
+        assert correspondence_table(ben).status_code == 201
+
+
+def test_a_correspondence_table_nobody_moved_at_lapses_after_its_first_allowance(
+    tmp_path: Path,
+) -> None:
+    """A correspondence table where nobody had moved lived 21 days (the 21-day rule
+    came before the unplayed table's expiry), its turn timer's bot playing on; and the
+    refusal of more such tables said 'let one expire (in minutes)'.  Now nobody's move
+    within the first allowance removes it (the timer does not play for nobody), and the
+    refusal names the hours."""
+    days = Days()
+    policy = Policy(waiting_per_address=2, connects_per_minute=10_000)
+    app = create_app(f"sqlite:///{tmp_path / 'lapse.sqlite'}", bot_delay=0, policy=policy)
+    app.state.manager.clock = days
+    with TestClient(app) as guest:
+        anna = person(guest.app, "Anna")
+        made = []
+        for _ in range(2):
+            answer = correspondence_table(anna, on_timeout="bot")
+            assert answer.status_code == 201, answer.text
+            table_id = answer.json()["table"]["id"]
+            join = post(anna, f"/api/tables/{table_id}/seats/0", {"name": "Anna"})
+            assert join.status_code == 200, join.text
+            made.append(table_id)
+        status, code, message = error_of(correspondence_table(anna))
+        assert (status, code) == (429, "rate_limited") and "12 h" in message, message
+        manager = app_state(guest).manager
+        days.pass_(timedelta(hours=11))
+        assert on_loop(guest, manager.tick) == [] and on_loop(guest, manager.expire) == []
+        days.pass_(timedelta(hours=2))
+        assert on_loop(guest, manager.tick) == []  # no bot plays the first turn for nobody
+        assert sorted(on_loop(guest, manager.expire)) == sorted(made)
+        assert correspondence_table(anna).status_code == 201
+
+
+def test_one_address_enters_a_capped_number_of_bots_in_its_tournaments(tmp_path: Path) -> None:
+    """Three accounts of one address ran 9 tournaments of 64 bots, about 189 bot-only
+    tables of the site's 200: the bots the accounts of one address have entered in their
+    tournaments not over yet are capped together (``--tournament-bots-per-address``),
+    refused in words; the people of another address are not held back by it."""
+    policy = Policy(tournament_bots_per_address=10)
+    with client(tmp_path, policy=policy) as guest:
+        anna, ben = person(guest.app, "Anna"), person(guest.app, "Ben")
+        cara = person_at(guest.app, "Cara", "2001:db8::1")
+        first = cup(anna, cap=64).json()["id"]
+        second = cup(ben, cap=64).json()["id"]
+        bots = {"bot": "random", "count": 8}
+        assert post(anna, f"/api/tournaments/{first}/bots", bots).status_code == 200
+        answer = post(ben, f"/api/tournaments/{second}/bots", {**bots, "count": 3}, "fi")
+        status, code, message = error_of(answer)
+        assert (status, code) == (429, "rate_limited") and "10" in message, answer.text
+        assert int(answer.headers["Retry-After"]) > 0
+        assert guest.get(f"/api/tournaments/{second}").json()["entrants"] == []
+        assert post(ben, f"/api/tournaments/{second}/bots", {**bots, "count": 2}).status_code == 200
+        third = cup(cara, cap=64).json()["id"]
+        assert post(cara, f"/api/tournaments/{third}/bots", bots).status_code == 200
+
+
+def test_one_address_keeps_no_persons_challenges_full(tmp_path: Path) -> None:
+    """From one address, 10 challenges filled a person's waiting list, and their
+    friends were refused until they declined or blocked: the accounts of one address
+    now have at most ``--challenges-per-address`` (3) waiting for one person, refused
+    with the wait until the first expires; others still reach them."""
+    with client(tmp_path) as guest:
+        eve = person_at(guest.app, "Eve", "198.51.100.7")
+        senders = [person(guest.app, n) for n in ("Anna", "Ben", "Cara", "Dan")]
+        body = {"name": "Eve", "game": "myllymatti"}
+        for who in senders[:3]:
+            assert post(who, "/api/friends/challenges", body).status_code == 201
+        answer = post(senders[3], "/api/friends/challenges", body, "de")
+        status, code, message = error_of(answer)
+        assert (status, code) == (429, "rate_limited") and "Eve" in message, answer.text
+        assert 0 < int(answer.headers["Retry-After"]) <= CHALLENGE_LIFE.total_seconds()
+        friend = person_at(guest.app, "Finn", "203.0.113.9")
+        assert post(friend, "/api/friends/challenges", body).status_code == 201
+        incoming = eve.get("/api/friends").json()["incoming"]
+        assert len(incoming) == 4 and all("origin" not in c["options"] for c in incoming)
+        assert (
+            post(senders[3], "/api/friends/challenges", {**body, "name": "Finn"}).status_code == 201
+        )

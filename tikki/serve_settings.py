@@ -91,6 +91,29 @@ class Policy:
     )
     """Live tables where only bots play, on the whole server (their searches queue
     behind people's tables)."""
+    correspondence_per_account: int = setting(
+        30,
+        "--correspondence-per-account",
+        "live correspondence tables (hours a move) one account may create or sit at",
+    )
+    """Live correspondence tables (hours a move) one account may have created or hold a
+    seat at; a guest makes none (it has no notices nor a 'your turn' list)."""
+    tournament_bots_per_address: int = setting(
+        32,
+        "--tournament-bots-per-address",
+        "bots the accounts of one address may enter in their tournaments not yet over",
+    )
+    """Bots the accounts of one client address may have entered, together, in the
+    tournaments they created that are not over yet (their tables are made outside the
+    address's caps on tables: this keeps one address's share of the bot-only tables
+    small)."""
+    challenges_per_address: int = setting(
+        3,
+        "--challenges-per-address",
+        "open challenges one person may have waiting from the accounts of one address",
+    )
+    """Open challenges one account may have waiting from the accounts of one client
+    address together (the rest of its waiting list stays open to the others)."""
     max_analyses: int = setting(16, "--max-analyses", "analyses running or queued at once, in all")
     """Analyses running or queued at once on the whole server."""
     waiting_expiry: float = setting(

@@ -192,6 +192,8 @@ class TableCounts:
     bot_tables: int
     own: int = 0
     lone: int = 0
+    lone_wait: float | None = None
+    """Seconds until the first of those unplayed tables expires (``None``: none)."""
 
 
 def check_live_tables(n: int, policy: Policy) -> None:
@@ -228,16 +230,26 @@ def check_own_tables(n: int, policy: Policy) -> None:
         raise rate_limited(message, CAP_RETRY)
 
 
-def check_lone_tables(n: int, policy: Policy) -> None:
+def check_lone_tables(n: int, policy: Policy, wait: float | None = None) -> None:
     """The cap on one address's tables that nobody has played at yet (waiting, or full
-    without a person's move), whoever joined them."""
-    if n >= policy.waiting_per_address:
+    without a person's move), whoever joined them; ``wait``: the seconds until the first
+    of them expires (a correspondence table's first allowance is hours)."""
+    if n < policy.waiting_per_address:
+        return
+    if wait is not None and wait > 3600:
+        message = _(
+            "your address has {n} tables where nobody played yet, the limit: play at "
+            "one, or let one expire (the first in {hours} h)",
+            n=n,
+            hours=round(wait / 3600),
+        )
+    else:
         message = _(
             "your address has {n} tables where nobody played yet, the limit: play at "
             "one, or let one expire (in minutes)",
             n=n,
         )
-        raise rate_limited(message, CAP_RETRY)
+    raise rate_limited(message, CAP_RETRY)
 
 
 class TableCaps:
@@ -259,7 +271,7 @@ class TableCaps:
             return
         check_own_tables(counts.own, policy)
         if not bots_only:
-            check_lone_tables(counts.lone, policy)
+            check_lone_tables(counts.lone, policy, counts.lone_wait)
         self.creates.spend(
             address,
             lambda: _(

@@ -7,14 +7,18 @@ Every change carries the CSRF token and needs an account.  Challenges cannot flo
 person or hoard tables: an account has at most :data:`OPEN_CHALLENGES` open at once, at
 most one to the same person, sends at most :data:`CHALLENGES_PER_MINUTE` a minute (the
 accounts of one address :data:`CHALLENGES_PER_ADDRESS` together), and a person has at
-most :data:`INCOMING` waiting; no table exists until a challenge is accepted, and then
-within the accepting address's caps like any new table."""
+most :data:`INCOMING` waiting, at most ``--challenges-per-address`` of them from the
+accounts of one address (so others still reach them); no table exists until a challenge
+is accepted, and then within the accepting address's caps like any new table (a game
+that lasts days within the accepting account's cap on them too)."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import unicodedata
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -24,11 +28,12 @@ from tikki.core import RulesError
 from tikki.i18n import _
 from tikki.server import botplay, chat, ratings, schemas
 from tikki.server.accounts import ERRORS, Account, accounts_of, address_of, signed_in, skeleton
+from tikki.server.db import now
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.friends.blocks import friends_of
-from tikki.server.friends.store import Friends, Person
+from tikki.server.friends.store import CHALLENGE_LIFE, ORIGIN, Friends, Person
 from tikki.server.notices import notify, turns
-from tikki.server.quota import RateLimiter
+from tikki.server.quota import RateLimiter, rate_limited
 from tikki.server.tables import NewTable, TableManager
 from tikki.server.tables.creation import check_game
 from tikki.server.tables.timers import parse_timer
@@ -251,6 +256,8 @@ async def challenge(body: Challenge, request: Request) -> dict[str, Any]:
             "too_many_challenges",
             _("{name} has too many challenges waiting: try again later", name=other.name),
         )
+    origin = _origin(request)
+    await _check_from_address(request, friends, other, origin)
     limits = _limits(request)
     limits.addresses.spend(
         address_of(request),
@@ -259,13 +266,40 @@ async def challenge(body: Challenge, request: Request) -> dict[str, Any]:
     limits.challenges.spend(
         str(me.id), lambda: _("you may send {n:g} challenges a minute", n=CHALLENGES_PER_MINUTE)
     )
-    options = body.model_dump(exclude={"name"})
+    options = {**body.model_dump(exclude={"name"}), ORIGIN: origin}
     challenge_id = await asyncio.to_thread(friends.add_challenge, me.id, other.id, options)
     told = {"from": me.name, "game": body.game, "challenge": challenge_id}
     await notify(request.app, other.id, "challenge", told, sender=me.id)
     found = await asyncio.to_thread(friends.challenge, challenge_id)
     assert found is not None
     return _public(found)
+
+
+def _origin(request: Request) -> str:
+    """The sender's address as a challenge keeps it: a digest, never the address."""
+    return hashlib.sha256(f"challenge\0{address_of(request)}".encode()).hexdigest()[:16]
+
+
+async def _check_from_address(
+    request: Request, friends: Friends, other: Person, origin: str
+) -> None:
+    """Refuse (``rate_limited``) a challenge to ``other`` when the accounts of the
+    sender's address have their share of ``other``'s waiting list already; Retry-After:
+    until the first of them expires."""
+    cap = _manager(request).policy.challenges_per_address
+    made = await asyncio.to_thread(friends.waiting_from, other.id, origin)
+    if len(made) < cap:
+        return
+    wait = (min(made) + CHALLENGE_LIFE - now()).total_seconds()
+    raise rate_limited(
+        _(
+            "your address has {n} challenges waiting for {name}, the most one address may: "
+            "wait for the answers (or withdraw one)",
+            n=len(made),
+            name=other.name,
+        ),
+        wait,
+    )
 
 
 def _public(found: dict[str, Any]) -> dict[str, Any]:
@@ -308,7 +342,7 @@ async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
     address = address_of(request)
     try:
         wanted = _table_request(found["options"], manager.policy.min_turn_timer)
-        table, invites = await manager.create(wanted, address)
+        table, invites = await manager.create(replace(wanted, account=me.id), address)
     except ApiError:
         await asyncio.to_thread(friends.reopen, found["id"])
         raise

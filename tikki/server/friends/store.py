@@ -26,6 +26,9 @@ FRESH = timedelta(seconds=3 * BEAT)
 """How old a presence row may be and still count as online."""
 CHALLENGE_LIFE = timedelta(minutes=15)
 """How long an open challenge waits for its answer (then it has expired)."""
+ORIGIN = "origin"
+"""The key of a challenge's options that holds the digest of its sender's address
+(shown to nobody)."""
 LIVE = ("waiting", "playing")
 """The statuses of a table a person can be at."""
 
@@ -222,6 +225,20 @@ class Friends:
         pair = sum(r.from_id == sender and r.to_id == receiver for r in rows)
         return mine, theirs, pair
 
+    def waiting_from(self, receiver: int, origin: str) -> list[datetime]:
+        """When each open challenge waiting for ``receiver`` from the address ``origin``
+        (a digest, :data:`ORIGIN` in its options) was made."""
+        fresh = now() - CHALLENGE_LIFE
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(ChallengeRow.options, ChallengeRow.created).where(
+                    ChallengeRow.state == "open",
+                    ChallengeRow.created > fresh,
+                    ChallengeRow.to_id == receiver,
+                )
+            ).all()
+        return [r.created for r in rows if (r.options or {}).get(ORIGIN) == origin]
+
     def add_challenge(self, sender: int, receiver: int, options: dict[str, Any]) -> str:
         """Store an open challenge; its id."""
         challenge_id = secrets.token_hex(6)
@@ -416,7 +433,7 @@ def _challenge_json(row: Any) -> dict[str, Any]:
         "id": row.id,
         "from": row.from_name,
         "to": row.to_name,
-        "options": row.options,
+        "options": {k: v for k, v in (row.options or {}).items() if k != ORIGIN},
         "state": row.state,
         "created": iso(row.created),
         "expires": iso(row.created + CHALLENGE_LIFE),
@@ -424,7 +441,7 @@ def _challenge_json(row: Any) -> dict[str, Any]:
     }
 
 
-__all__ = ["BEAT", "CHALLENGE_LIFE", "FRESH", "Friends", "Person"]
+__all__ = ["BEAT", "CHALLENGE_LIFE", "FRESH", "ORIGIN", "Friends", "Person"]
 
 
 def _add_once(connection: Connection, row: Any, values: dict[str, Any], *key: str) -> None:

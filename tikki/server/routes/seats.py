@@ -73,10 +73,12 @@ async def rematch(at: At, request: Request, manager: Manager, address: Address) 
     (same game, options, people and bots, every seat moved one on); the first request
     makes the rematch, each person's own request seats that person with a new token."""
     await ratings.check_rematch(request, at.table)
-    new, new_seat, token = await manager.rematch(at.table, at.seat, address)
+    account = await accounts.accounts_of(request).current(request)
+    mine = account.id if account is not None else None
+    new, new_seat, token = await manager.rematch(at.table, at.seat, address, mine)
     await ratings.on_rematch(request, at.table.id, new.id)
     await accounts.after_join(request, new.id, new_seat)
-    signed_in = await accounts.accounts_of(request).current(request) is not None
+    signed_in = account is not None
     await ratings.after_join(request, new, new_seat, address, signed_in)
     return {"seat": new_seat, "token": token, "table": new.public()}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -46,6 +47,9 @@ async def create_table(
         rated=body.rated,
     )
     await ratings.check_create(request, wanted)
+    account = await accounts.accounts_of(request).current(request)
+    if account is not None:  # a correspondence table is an account's (tables.correspondence)
+        wanted = replace(wanted, account=account.id)
     table, invites = await manager.create(wanted, address)
     await ratings.on_create(request, table.id, body.rated)
     return _created(table, invites)

@@ -16,6 +16,16 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import Engine, select
+
+from tikki.i18n import _
+from tikki.serve_settings import Policy
+from tikki.server.db import AccountSeatRow, TableRow
+from tikki.server.errors import STATUS, ApiError
+from tikki.server.quota import CAP_RETRY, rate_limited
+
+STATUS.update({"correspondence_needs_account": 403})
+
 HOURS = (12, 24, 48, 72)
 """The allowances (hours a move) a correspondence table may have."""
 DEFAULT_HOURS = 24
@@ -56,4 +66,57 @@ def expires(last_move: datetime, turn_timer: int) -> datetime:
     return last_move + max(KEEP, timedelta(seconds=2 * turn_timer))
 
 
-__all__ = ["DEFAULT_HOURS", "HOURS", "KEEP", "expires", "is_correspondence", "seconds_of"]
+def seated_at(engine: Engine, account: int) -> set[str]:
+    """The live correspondence tables where ``account`` holds a seat (in the database:
+    every process's, and those of before a restart)."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(TableRow.id, TableRow.options)
+            .join(AccountSeatRow, AccountSeatRow.table_id == TableRow.id)
+            .where(
+                AccountSeatRow.account_id == account,
+                TableRow.status.in_(("waiting", "playing")),
+            )
+        ).all()
+    return {r.id for r in rows if _timer_of(r.options)}
+
+
+def _timer_of(options: Any) -> bool:
+    """Whether stored table options hold a correspondence allowance."""
+    timer = options.get("turn_timer") if isinstance(options, dict) else None
+    return isinstance(timer, int) and is_correspondence(timer)
+
+
+def check_account(account: int | None, held: int, policy: Policy) -> None:
+    """Refuse a new correspondence table to a guest (``correspondence_needs_account``),
+    or to an account that ``held`` live ones already, its cap (``rate_limited``)."""
+    if account is None:
+        raise ApiError(
+            "correspondence_needs_account",
+            _(
+                "games that last days (hours a move) need an account, which gets the "
+                "'your turn' notices: sign in (or create one) first, or pick a turn "
+                "timer of seconds"
+            ),
+        )
+    if held >= policy.correspondence_per_account:
+        raise rate_limited(
+            _(
+                "you have {n} live games that last days, the limit per account: finish "
+                "one (or let one expire) before starting more",
+                n=held,
+            ),
+            CAP_RETRY,
+        )
+
+
+__all__ = [
+    "DEFAULT_HOURS",
+    "HOURS",
+    "KEEP",
+    "check_account",
+    "expires",
+    "is_correspondence",
+    "seated_at",
+    "seconds_of",
+]

@@ -18,6 +18,7 @@ from tikki.server.cluster import Ownership
 from tikki.server.db import StoredSeat, StoredTable, now
 from tikki.server.errors import ApiError
 from tikki.server.quota import TableCaps, TableCounts
+from tikki.server.tables.correspondence import check_account, is_correspondence, seated_at
 from tikki.server.tables.registry import Registry
 from tikki.server.tables.seats import lock_seats
 from tikki.server.tables.storage import Storage, report
@@ -49,6 +50,8 @@ class Creator:
         self.caps = TableCaps(policy)
         self._pending: list[tuple[str | None, bool]] = []
         """Tables admitted and being stored: (creator's address, only bots)."""
+        self._corresponding: list[int] = []
+        """The accounts of the correspondence tables admitted and being stored."""
 
     async def create(
         self, request: NewTable, address: str | None = None
@@ -64,14 +67,36 @@ class Creator:
         invites = lock_seats(seats, request.anyone)
         seed = seeds.deal_seed(request.seed, [s.kind for s in seats], self.client_seeds)
         bots_only = all(s.kind == "bot" for s in seats)
-        site = await self._site_counts()
-        self.caps.admit(self._counts(address, site), address, bots_only)
-        self._pending.append((address, bots_only))  # counted by the caps until stored
+        account = request.account if is_correspondence(timer) and address else None
+        if address is not None and is_correspondence(timer):
+            await self._check_correspondence(account)
+        if account is not None:
+            self._corresponding.append(account)  # counted by its cap until stored
         try:
-            table = await self._make(request, game, seats, seed, address, timer, on_timeout)
+            site = await self._site_counts()
+            self.caps.admit(self._counts(address, site), address, bots_only)
+            self._pending.append((address, bots_only))  # counted by the caps until stored
+            try:
+                table = await self._make(request, game, seats, seed, address, timer, on_timeout)
+            finally:
+                self._pending.remove((address, bots_only))
         finally:
-            self._pending.remove((address, bots_only))
+            if account is not None:
+                self._corresponding.remove(account)
         return table, invites
+
+    async def _check_correspondence(self, account: int | None) -> None:
+        """A person's new correspondence table: an account's (no guest's), within its
+        cap on live ones (those it made here, and those where it holds a seat)."""
+        if account is None:
+            check_account(None, 0, self.policy)
+            return
+        mine = {t.id for t in self.registry.live if t.account == account and t.correspondence}
+        try:
+            mine |= await self.storage.run(seated_at, self.storage.store.engine, account)
+        except Exception as err:  # the database's outage: this process's count then
+            report("counting an account's correspondence tables", err)
+        check_account(account, len(mine) + self._corresponding.count(account), self.policy)
 
     def _counts(self, address: str | None, site: tuple[int, int] | None) -> TableCounts:
         """What the caps count for a new table of ``address``: this process's tables and
@@ -87,9 +112,10 @@ class Creator:
             bots = max(bots, site[1] + sum(1 for _a, b in pending if b))
         own = sum(1 for t in live if t.owner == address)
         own += sum(1 for a, _b in pending if a == address)
-        lone = sum(1 for t in live if t.owner == address and not t.played and t.expires())
-        lone += sum(1 for a, b in pending if a == address and not b)
-        return TableCounts(n_live, bots, own, lone)
+        ends = [e for t in live if t.owner == address and not t.played and (e := t.expires())]
+        lone = len(ends) + sum(1 for a, b in pending if a == address and not b)
+        wait = (min(ends) - self.registry.clock()).total_seconds() if ends else None
+        return TableCounts(n_live, bots, own, lone, wait)
 
     async def _make(
         self,
@@ -111,7 +137,8 @@ class Creator:
         policy = self.policy
         table = Table(
             table_id, game, state, seed, seats, status, created,
-            memory_aids=request.memory_aids, owner=address, turn_timer=timer,
+            memory_aids=request.memory_aids, owner=address, account=request.account,
+            turn_timer=timer,
             on_timeout=on_timeout, turn_since=created, last_move=created,
             forced_moves=request.forced_moves, rated=request.rated,
             away_after=policy.away_after, clock=self.registry.clock,

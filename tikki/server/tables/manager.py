@@ -286,10 +286,15 @@ class TableManager:
         return await self.leave.come_back(table, seat)
 
     async def rematch(
-        self, table: Table, seat: int | None, address: str | None = None
+        self,
+        table: Table,
+        seat: int | None,
+        address: str | None = None,
+        account: int | None = None,
     ) -> tuple[Table, int, str]:
-        """Seat the player of ``seat`` at the finished table's rematch."""
-        return await self.rematches.play_again(table, seat, address)
+        """Seat the player of ``seat`` (signed in to ``account``) at the finished table's
+        rematch."""
+        return await self.rematches.play_again(table, seat, address, account)
 
     async def revoke(self, table: Table, seat: int | None) -> str:
         """End every other device holding ``seat``; return the seat's new token."""

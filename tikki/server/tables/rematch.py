@@ -4,6 +4,8 @@ and each person's request takes their seat there (:mod:`.seats`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tikki.i18n import _
 from tikki.server.errors import ApiError
 from tikki.server.tables.creation import Creator
@@ -19,12 +21,13 @@ class Rematch:
         self.seats = seats
 
     async def play_again(
-        self, table: Table, seat: int | None, address: str | None = None
+        self, table: Table, seat: int | None, address: str | None = None, account: int | None = None
     ) -> tuple[Table, int, str]:
         """Seat the player of ``seat`` (a person at the finished ``table``) at its rematch:
         the same game, options, people and bots, every seat moved one place on, so the
         dealer moves on.  The first request makes the new table; each person's request
-        takes that person's seat there.  Return the new table, the new seat and its token."""
+        takes that person's seat there (``account``: the asker's, whose a correspondence
+        table's rematch is).  Return the new table, the new seat and its token."""
         if seat is None:
             raise ApiError(
                 "spectator", _("spectators cannot ask for a rematch: a seat's token can")
@@ -36,7 +39,8 @@ class Rematch:
             )
         async with table.lock:
             if table.rematch is None:
-                new, invites = await self.creator.create(rematch_request(table), address)
+                wanted = replace(rematch_request(table), account=account)
+                new, invites = await self.creator.create(wanted, address)
                 table.rematch, table.rematch_invites = new.id, invites
         table.broadcast()
         new_seat = (seat - 1) % len(table.seats)

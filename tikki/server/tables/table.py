@@ -143,6 +143,9 @@ class Table:
     """The invite secrets of the rematch's seats kept for this table's people (never sent)."""
     owner: str | None = None
     """The client address that created the table (``None`` once rebuilt after a restart)."""
+    account: int | None = None
+    """The account that created the table (``None``: a guest, the server, or rebuilt
+    after a restart)."""
     turn_timer: int | None = None
     """Seconds a person has for each turn (``None``: no timer)."""
     on_timeout: str = "wait"
@@ -188,18 +191,34 @@ class Table:
         """When this table is removed unless something happens (``None``: finished).
 
         A table nobody has played at (waiting, or full but without a person's move) lives
-        :attr:`expiry` seconds from its creation, its last keep-open or its start; one
-        where people played lives :attr:`joined_expiry` seconds from its last move."""
+        :attr:`expiry` seconds from its creation, its last keep-open or its start (a
+        correspondence table being played: its first allowance from its start, or from
+        the bots' moves before a person's turn, unless :attr:`lapses_unplayed` says
+        otherwise); one where people played lives
+        :attr:`joined_expiry` seconds from its last move (a correspondence table:
+        :func:`.correspondence.expires`)."""
         if self.status == "finished" or all(s.kind == "bot" for s in self.seats):
             return None  # bot-only tables finish by themselves
-        if self.correspondence and self.turn_timer is not None and self.status == "playing":
-            return correspondence.expires(self.last_move or self.created, self.turn_timer)
+        allowance = self.turn_timer if self.correspondence else None
+        lapses = self.lapses_unplayed
+        if allowance is not None and (self.played or not lapses) and self.status == "playing":
+            return correspondence.expires(self.last_move or self.created, allowance)
         if self.played:
             return (self.last_move or self.created) + timedelta(seconds=self.joined_expiry)
         since = max(self.created, self.kept or self.created)
         if self.status == "playing" and self.last_move is not None:
             since = max(since, self.last_move)
+        if allowance is not None and self.status == "playing":
+            return since + timedelta(seconds=allowance)  # its first allowance
         return since + timedelta(seconds=self.expiry)
+
+    @property
+    def lapses_unplayed(self) -> bool:
+        """Whether this is a correspondence table that is removed when nobody has moved
+        within its first allowance (its turn timer does not act before that first move):
+        every one but a rated table whose turn timer lets a bot play, as a tournament's,
+        where the timer's bot plays on."""
+        return self.correspondence and not (self.rated and self.on_timeout == "bot")
 
     @property
     def correspondence(self) -> bool:
@@ -427,6 +446,9 @@ class NewTable:
     table_id: str | None = None
     """The id to store it under, chosen by the caller (a tournament notes it before the
     table is made); ``None``: a fresh one.  Taken already: ``unavailable``, nothing made."""
+    account: int | None = None
+    """The signed-in account asking for the table (``None``: a guest, or the server
+    itself): a correspondence table needs one (:mod:`.correspondence`)."""
     tokens: dict[int, str] = field(default_factory=dict)
     """The token of each ``("human", name)`` seat, chosen by the caller (stored hashed):
     a person seated from the start, as if they had joined when it was made."""

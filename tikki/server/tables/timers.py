@@ -247,6 +247,8 @@ def _timer_ran_out(table: Table, now: datetime) -> bool:
     quick test first: the server asks it of every table every second)."""
     if table.turn_timer is None or table.turn_since is None or table.timed_out == table.seq:
         return False
+    if not table.played and table.lapses_unplayed:
+        return False  # nobody moved within the first allowance: the table expires instead
     if now < table.turn_since + timedelta(seconds=table.turn_timer):
         return False
     timer = table.timer()

@@ -7,7 +7,11 @@ Tournaments cannot hoard tables or flood the site: an account has at most
 :data:`OPEN_PER_ADDRESS`), creates at most
 :data:`CREATES_PER_HOUR` an hour, a tournament takes at most :data:`MAX_CAP` entrants
 and starts within :data:`MAX_AHEAD`; its tables exist only while it runs, each within
-the site's caps like any new table."""
+the site's caps like any new table (a bot-only table waits while the site holds its
+``--max-bot-tables``), and the accounts of one address may have entered at most
+``--tournament-bots-per-address`` bots together in the tournaments they made that are
+not over yet (:func:`_check_bots`), so one address takes a small share of the bot-only
+tables."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from tikki.core import RulesError
@@ -29,14 +33,14 @@ from tikki.server.accounts import ERRORS, Account, accounts_of, signed_in
 from tikki.server.db import now
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.friends.blocks import friends_of
-from tikki.server.quota import RateLimiter
+from tikki.server.quota import CAP_RETRY, RateLimiter, rate_limited
 from tikki.server.routes.common import client_address
 from tikki.server.tables import NewTable
 from tikki.server.tables.correspondence import is_correspondence
 from tikki.server.tables.creation import check_game
 from tikki.server.tables.table import Table
 from tikki.server.tables.timers import parse_timer
-from tikki.server.tournaments.rows import TournamentRow
+from tikki.server.tournaments.rows import EntrantRow, TournamentRow
 from tikki.server.tournaments.runner import table_of
 from tikki.server.tournaments.store import LIVE, Full, Snapshot, Tournaments, iso, withdrawn
 
@@ -224,6 +228,44 @@ def _open_from(store: Tournaments, origin: str) -> int:
         return sum(1 for settings in rows if (settings or {}).get("origin") == origin)
 
 
+def _bots_from(store: Tournaments, origins: set[str]) -> int:
+    """How many bots are entered in the tournaments not over yet that were created from
+    the addresses ``origins``."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(TournamentRow.id, TournamentRow.settings).where(TournamentRow.status.in_(LIVE))
+        ).all()
+        ids = [r.id for r in rows if (r.settings or {}).get("origin") in origins]
+        if not ids:
+            return 0
+        counted = connection.execute(
+            select(func.count())
+            .select_from(EntrantRow)
+            .where(EntrantRow.tournament_id.in_(ids), EntrantRow.bot.is_not(None))
+        ).scalar()
+        return int(counted or 0)
+
+
+async def _check_bots(request: Request, snapshot: Snapshot, count: int) -> None:
+    """Refuse (``rate_limited``) ``count`` more bots in a tournament when the address that
+    made it, or the asker's, would have more than its cap entered in its tournaments not
+    over yet (the runner makes their tables outside the address's caps on tables)."""
+    cap = request.app.state.manager.policy.tournament_bots_per_address
+    origins = {str(snapshot.row.settings.get("origin")), _origin(request)}
+    held = await asyncio.to_thread(_bots_from, store_of(request), origins)
+    if held + count > cap:
+        raise rate_limited(
+            _(
+                "your address has {n} bots entered in its tournaments that are not over, "
+                "and may have {cap}: add at most {left}, or invite people instead",
+                n=held,
+                cap=cap,
+                left=max(0, cap - held),
+            ),
+            CAP_RETRY,
+        )
+
+
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], responses=TOURNAMENT_ERRORS)
 """The tournaments' API: ``/api/tournaments…``."""
 
@@ -360,6 +402,7 @@ async def add_bots(tournament_id: str, body: Bots, request: Request) -> dict[str
         spec = botplay.check_spec(body.bot, game)
     except RulesError as err:
         raise ApiError("bad_bot", str(err)) from None
+    await _check_bots(request, snapshot, body.count)
     bots = sum(1 for e in snapshot.entrants if e.bot is not None)
     for i in range(body.count):
         await _enter(request, snapshot, None, spec, botplay.label(spec, bots + i))
