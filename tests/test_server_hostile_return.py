@@ -33,6 +33,7 @@ from schemathesis.specs.openapi.checks import (
 )
 from sqlalchemy import update
 
+from tests import test_web_e2e as e2e
 from tests._server import TestClient, app_state, client, error_of
 from tests.test_server_correspondence import Days, on_loop
 from tests.test_server_friends import PASSWORD, csrf, person
@@ -630,3 +631,29 @@ def test_one_address_keeps_no_persons_challenges_full(tmp_path: Path) -> None:
         assert (
             post(senders[3], "/api/friends/challenges", {**body, "name": "Finn"}).status_code == 201
         )
+
+
+lobby_server = e2e.serving("hostile-lobby")
+browser = e2e.browser
+
+
+def test_the_lobby_offers_hours_a_move_to_accounts_only(
+    lobby_server: e2e.Server, browser: e2e.Browser
+) -> None:
+    """The lobby's form offered a guest hours a move, which the server now refuses to a
+    guest: a guest's form offers them not, a signed-in person's does (Chromium)."""
+    page = browser.new_context(viewport=e2e.DESKTOP, locale="en").new_page()
+    hours = "#turn-timer option[value='24h']"
+    page.goto(f"{lobby_server.url}/?lang=en")
+    page.locator(f"{hours}:disabled").wait_for(state="attached")
+    page.goto(f"{lobby_server.url}/account?lang=en")
+    page.locator("#register-form").wait_for()
+    page.fill("#register-name", "Marjatta")
+    page.fill("#register-password", "violet lantern harbour")
+    page.locator("#register-form button[type=submit]").click()
+    page.locator("#me-link", has_text="Marjatta").wait_for()
+    page.goto(f"{lobby_server.url}/?lang=en")
+    page.locator("#account-link", has_text="Marjatta").wait_for()
+    page.locator(f"{hours}:enabled").wait_for(state="attached")
+    page.select_option("#turn-timer", "24h")
+    assert page.locator("#turn-timer").input_value() == "24h"

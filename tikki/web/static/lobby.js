@@ -52,10 +52,27 @@ const drawOptions = () => renderOptions(chosen(), $select("#variant").value);
  */
 function controlOf(err, fallback) {
   /** @type {Record<string, string>} */
-  const byCode = { bad_seed: "#seed", seed_not_allowed: "#seed", bad_timer: "#turn-timer", bad_name: "#player-name" };
+  const byCode = {
+    bad_seed: "#seed",
+    seed_not_allowed: "#seed",
+    bad_timer: "#turn-timer",
+    correspondence_needs_account: "#turn-timer",
+    bad_name: "#player-name",
+  };
   const message = String(err.message || "");
   const sel = byCode[err.code] ?? (/\bseed\b|siemen|Startwert/i.test(message) ? "#seed" : null);
   return (sel && $(sel)) || fallback;
+}
+
+/** Hours a move (a game that lasts days) are an account's: a guest's form does not offer
+ * them (the server refuses them to a guest in words, shown beside the timer). */
+async function offerHoursToAccounts() {
+  const r = await fetch("/api/account").catch(() => null);
+  const account = r && r.ok ? (await r.json()).account : null;
+  const hours = /** @type {NodeListOf<HTMLOptionElement>} */ (document.querySelectorAll("#turn-timer option[value$='h']"));
+  for (const option of hours) option.hidden = option.disabled = !account;
+  const timer = $select("#turn-timer");
+  if (!account && timer.value.endsWith("h")) timer.value = "";
 }
 
 /**
@@ -326,6 +343,7 @@ async function start() {
     renderSeats(); // a level may play only some variants (Learned)
   });
   $("#table-filter").addEventListener("change", loadTables);
+  offerHoursToAccounts();
   try {
     const answer = await api.games();
     state.games = answer.games;
