@@ -19,7 +19,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.ErrorBody, "description": text}
     for status, text in (
         (400, "bad request: bad options, bot spec or illegal move"),
-        (403, "bad token or invite, or a spectator tried to play"),
+        (403, "bad token or invite, a spectator tried to play, or a guest asked for hours a move"),
         (404, "unknown table, seat or game"),
         (
             409,
