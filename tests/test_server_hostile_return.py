@@ -586,6 +586,29 @@ def test_a_correspondence_table_nobody_moved_at_lapses_after_its_first_allowance
         assert correspondence_table(anna).status_code == 201
 
 
+def test_a_rated_correspondence_table_whose_timer_plays_goes_on_unplayed(
+    tmp_path: Path,
+) -> None:
+    """A guard for tournaments: at a rated correspondence table whose timer lets a bot
+    play (every tournament table's settings), an absent first mover's turn is played by
+    the timer's bot, and the table goes on (the others at it did nothing wrong)."""
+    days = Days()
+    policy = Policy(connects_per_minute=10_000)
+    app = create_app(f"sqlite:///{tmp_path / 'rated.sqlite'}", bot_delay=0, policy=policy)
+    app.state.manager.clock = days
+    with TestClient(app) as guest:
+        anna = person(guest.app, "Anna")
+        answer = correspondence_table(anna, on_timeout="bot", rated=True)
+        assert answer.status_code == 201, answer.text
+        table_id = answer.json()["table"]["id"]
+        assert post(anna, f"/api/tables/{table_id}/seats/0", {"name": "Anna"}).status_code == 200
+        manager = app_state(guest).manager
+        days.pass_(timedelta(hours=13))
+        assert on_loop(guest, manager.expire) == []
+        assert on_loop(guest, manager.tick) == [table_id]
+        assert guest.get(f"/api/tables/{table_id}").json()["status"] == "playing"
+
+
 def test_one_address_enters_a_capped_number_of_bots_in_its_tournaments(tmp_path: Path) -> None:
     """Three accounts of one address ran 9 tournaments of 64 bots, about 189 bot-only
     tables of the site's 200: the bots the accounts of one address have entered in their
