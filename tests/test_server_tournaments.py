@@ -689,3 +689,30 @@ def stored_ids(tmp_path: Path) -> list[str]:
         ids = connection.execute(text("SELECT id FROM tikki_tables")).scalars().all()
     engine.dispose()
     return [str(i) for i in ids]
+
+
+def test_a_table_the_site_cannot_seat_yet_waits_in_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With the site's bot tables at its cap (here 1), a round's second bot-only table
+    is not made while the first plays: the runner says so in a warning line (the cap's
+    own words, no traceback) and makes it on a later try."""
+    from tikki.serve_settings import Policy
+
+    with client(tmp_path, bot_delay=0.2, policy=Policy(max_bot_tables=1)) as guest:
+        runner = app_state(guest).tournament_runner
+        runner.every = 0.02
+        anna = person(guest, "Anna")
+        body = {"name": "Full cup", "game": "mueckenstich", "players": 3, "rounds": 1,
+                "options": {"rounds": 1}, "starts": soon(600), "cap": 6}  # fmt: skip
+        tid = post(anna, "", body).json()["id"]
+        assert post(anna, f"/{tid}/bots", {"bot": "random", "count": 6}).status_code == 200
+        with caplog.at_level("WARNING", logger="tikki"):
+            assert post(anna, f"/{tid}/start").status_code == 200
+            wait_ticks(guest, 4)
+        tables = [t["table"] for g in detail(guest, tid)["games"] for t in g["tables"]]
+    waits = [r for r in caplog.records if "waits" in r.getMessage()]
+    assert waits and all(r.exc_info is None for r in waits)
+    assert "only bots play" in waits[0].getMessage()
+    assert not [r for r in caplog.records if r.exc_info is not None]
+    assert len(tables) == 2 and tables.count(None) == 1  # one made, one waiting

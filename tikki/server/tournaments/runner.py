@@ -214,6 +214,11 @@ class Runner:
                 continue
             try:
                 await self._make_table(snapshot, game, entrants, *claimed)
+            except ApiError as refused:  # a cap of the site (its bot tables): tried again
+                log.warning(
+                    "the table of tournament %s's game %d waits: %s (%s)",
+                    snapshot.row.id, game.id, refused.message, refused.code,
+                )  # fmt: skip
             except Exception:
                 log.exception(
                     "the table of tournament %s's game %d was not made", snapshot.row.id, game.id
