@@ -319,19 +319,28 @@ def test_each_kind_has_its_mail() -> None:
     assert "t7" in subject and "Mattis" in body and "http" not in body
 
 
+def turn_waiting(guest: TestClient, days: Any) -> tuple[str, TestClient, str]:
+    """A correspondence table after its first move, its ``your_turn`` notice settled:
+    the table's id, the person now to move (a client) and their seat's token."""
+    from tests.test_server_correspondence import on_loop, play_once, seated
+
+    table_id, people = seated(guest, days)
+    mover = guest.get(f"/api/tables/{table_id}/state").json()["table"]["to_act"]
+    play_once(guest, table_id, people, 0)
+    on_loop(guest, app_state(guest).manager.moves.ledger.on_turn.settle)
+    waiting, token = people[1 - mover]
+    return table_id, waiting, token
+
+
 def test_opening_the_table_marks_its_your_turn_read(tmp_path: Path) -> None:
     """A correspondence table's ``your_turn`` notice is marked read when its person
     opens that table (its seat's socket); another table's notice stays unread, and a
     watcher marks nothing."""
-    from tests.test_server_correspondence import Days, on_loop, play_once, seated, server
+    from tests.test_server_correspondence import Days, server
 
     days = Days()
     with server(tmp_path, days) as guest:
-        table_id, people = seated(guest, days)
-        mover = guest.get(f"/api/tables/{table_id}/state").json()["table"]["to_act"]
-        play_once(guest, table_id, people, 0)
-        on_loop(guest, app_state(guest).manager.moves.ledger.on_turn.settle)
-        waiting, token = people[1 - mover]
+        table_id, waiting, token = turn_waiting(guest, days)
         me = account_id(waiting)
         send(guest, me, "your_turn", {"table": "elsewhere", "game": "mattis"})
 
@@ -395,15 +404,11 @@ def test_opening_the_table_clears_the_bell_of_the_other_pages(
 ) -> None:
     """The person to move opens the correspondence table: their lobby's account socket
     learns at once that the table's ``your_turn`` notice is read."""
-    from tests.test_server_correspondence import Days, on_loop, play_once, seated, server
+    from tests.test_server_correspondence import Days, server
 
     days = Days()
     with server(tmp_path, days) as guest:
-        table_id, people = seated(guest, days)
-        mover = guest.get(f"/api/tables/{table_id}/state").json()["table"]["to_act"]
-        play_once(guest, table_id, people, 0)
-        on_loop(guest, app_state(guest).manager.moves.ledger.on_turn.settle)
-        waiting, token = people[1 - mover]
+        table_id, waiting, token = turn_waiting(guest, days)
         with waiting.websocket_connect("/ws/account") as lobby:
             assert lobby.receive_json()["type"] == "friends"
             assert receive_read(lobby)["unread"] == notices(waiting)["unread"] >= 1
