@@ -131,12 +131,13 @@ def play_until(http: httpx.Client, tid: str, done: Any, what: str, limit: float 
 
 
 def test_an_arena_goes_on_after_its_runner_is_killed(tmp_path: Path, postgres_url: str) -> None:
-    """An arena (tables of 3): Anna, playing over HTTP through the process that does
-    not run it (then through the survivor), and eight Easy bots.  Once
+    """An arena of 30 minutes with 20 entrants (tables of 3): Anna, playing over HTTP
+    through the process that does not run it (then through the survivor), and 19 Easy
+    bots.  Once
     tables have finished and others play, ``kill -9`` of the lease holder; its tables
     are taken over by the other process, which takes the lease and seats new tables
     until the clock ends (the test brings the end to 30 s after the kill by moving the
-    stored start back: an arena lasts 5 minutes at least).  Then every table seated
+    stored start back 29.5 minutes).  Then every table seated
     before the end is finished and counted once, none seated after; nobody sits at two
     tables at once; each table's points are its stored outcome's; the standings are
     the sums; no traceback in the log."""
@@ -150,13 +151,13 @@ def test_an_arena_goes_on_after_its_runner_is_killed(tmp_path: Path, postgres_ur
             http_b.cookies.jar.set_cookie(cookie)
         starts = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
         body = {"name": "Cluster arena", "kind": "arena", "game": "mueckenstich",
-                "players": 3, "options": {"rounds": 1}, "minutes": 5, "starts": starts,
-                "cap": 9}  # fmt: skip
+                "players": 3, "options": {"rounds": 1}, "minutes": 30, "starts": starts,
+                "cap": 20}  # fmt: skip
         r = http_a.post("/api/tournaments", json=body, headers=headers)
         assert r.status_code == 201, r.text
         tid = r.json()["id"]
         assert http_a.post(f"/api/tournaments/{tid}/join", headers=headers).status_code == 200
-        r = http_a.post(f"/api/tournaments/{tid}/bots", json={"bot": "random", "count": 8},
+        r = http_a.post(f"/api/tournaments/{tid}/bots", json={"bot": "random", "count": 19},
                         headers=headers)  # fmt: skip
         assert r.status_code == 200, r.text
         runner = wait_for(
@@ -180,7 +181,7 @@ def test_an_arena_goes_on_after_its_runner_is_killed(tmp_path: Path, postgres_ur
         killed.send_signal(signal.SIGKILL)
         killed.wait(10)
         kill = datetime.now(UTC).replace(tzinfo=None)
-        earlier = (kill + timedelta(seconds=30) - timedelta(minutes=5)).replace(microsecond=0)
+        earlier = (kill + timedelta(seconds=30) - timedelta(minutes=30)).replace(microsecond=0)
         sql(postgres_url, "UPDATE tikki_tournaments SET starts = %s RETURNING id", earlier)
 
         def finished() -> bool:
@@ -215,7 +216,7 @@ def test_an_arena_goes_on_after_its_runner_is_killed(tmp_path: Path, postgres_ur
     assert anna in sittings
     assert sql(postgres_url, "SELECT count(*) FROM tikki_tables")[0][0] == len(games)
     lines = {line["entrant"]: (line["points"], line["games"]) for line in found["standings"]}
-    assert set(lines) == {e["id"] for e in found["entrants"]}
+    assert set(lines) == {e["id"] for e in found["entrants"]} and len(lines) == 20
     assert lines == {e: (totals.get(e, 0.0), len(sittings.get(e, []))) for e in lines}
     assert "Traceback" not in log.read_text()
 
