@@ -381,8 +381,9 @@ def test_marked_read_reaches_every_open_page_at_once(tmp_path: Path, no_polling:
             anna.websocket_connect("/ws/account") as first,
             anna.websocket_connect("/ws/account") as second,
         ):
-            assert first.receive_json()["type"] == "friends"
-            assert second.receive_json()["type"] == "friends"
+            for ws in (first, second):  # opened: the list, then the read state (none)
+                assert ws.receive_json()["type"] == "friends"
+                assert receive_read(ws)["unread"] == 0
             ids = []
             for name in ("Cup", "Bowl"):
                 send(guest, me, "tournament_start", {"tournament": "c", "name": name})
@@ -435,6 +436,8 @@ def test_read_on_one_process_reaches_a_socket_on_another(
         on_b.cookies.update(anna.cookies)
         with on_b.websocket_connect("/ws/account") as ws:
             assert ws.receive_json()["type"] == "friends"
+            assert receive_read(ws)["unread"] == 0  # the read state it opens with, first:
+            # a notice stored before it would come with a read state of its own (unread 1)
             send(on_a, account_id(anna), "tournament_start", {"tournament": "c", "name": "Cup"})
             assert receive_notice(ws)["unread"] == 1
             r = anna.post("/api/notices/read", json={"ids": None}, headers=csrf(anna))
