@@ -44,7 +44,7 @@ def test_a_new_turn_replaces_the_tables_read_notice(server: Server, browser: Bro
     page.locator("#notices-list li").first.wait_for(state="attached")
     assert page.locator("#notices-list li").count() == 1
     # the socket's own word on the (real, empty) read state comes first, then the test's
-    page.wait_for_function("window.__heard.includes('notices_read')")
+    page.wait_for_function("() => window.__heard.includes('notices_read')")
     message = {"type": "notice", "notice": _turn(2, False), "unread": 1}
     page.evaluate(
         "m => window.dispatchEvent(new CustomEvent('tikki:account', {detail: m}))", message
