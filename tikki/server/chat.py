@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -29,6 +28,7 @@ from tikki.server.accounts import ERRORS, accounts_of, address_of
 from tikki.server.db import ChatRow, TableExtraRow, now
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.friends.blocks import hidden_senders
+from tikki.server.plain import one_line
 from tikki.server.quota import RateLimiter
 from tikki.server.ratings import upsert_extra
 from tikki.server.routes.common import bearer
@@ -220,8 +220,7 @@ def clean(text: str | None) -> str | None:
     ``bad_chat`` when it is too long."""
     if text is None:
         return None
-    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c == " ")
-    kept = " ".join(kept.split())
+    kept = one_line(text)
     if len(kept) > TEXT_MAX:
         raise ApiError(
             "bad_chat", _("a message has at most {n} characters, not {m}", n=TEXT_MAX, m=len(kept))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -33,6 +32,7 @@ from tikki.server.errors import STATUS, ApiError
 from tikki.server.friends.blocks import friends_of
 from tikki.server.friends.store import CHALLENGE_LIFE, ORIGIN, Friends, Person
 from tikki.server.notices import notify, turns
+from tikki.server.plain import printable
 from tikki.server.quota import RateLimiter, rate_limited
 from tikki.server.tables import NewTable, TableManager
 from tikki.server.tables.creation import check_game
@@ -123,15 +123,9 @@ def _limits(request: Request) -> Limits:
     return limits
 
 
-def _printable(text: str) -> bool:
-    """Whether ``text`` holds no control or format character (no account name, nor any
-    id the server makes, holds one; PostgreSQL refuses a NUL in a query)."""
-    return not any(unicodedata.category(c)[0] == "C" for c in text)
-
-
 async def _other(friends: Friends, me: Account, name: str) -> Person:
     """The account named ``name``: ``unknown_player``, or ``yourself`` for one's own."""
-    person = await asyncio.to_thread(friends.person, skeleton(name)) if _printable(name) else None
+    person = await asyncio.to_thread(friends.person, skeleton(name)) if printable(name) else None
     if person is None:
         raise ApiError("unknown_player", _("no account is named {name!r}", name=name[:40]))
     if person.id == me.id:
@@ -312,7 +306,7 @@ async def _mine(request: Request, challenge_id: str, side: str) -> tuple[Account
     still open; ``unknown_challenge`` or ``challenge_gone`` otherwise."""
     me = await signed_in(request)
     found = None
-    if _printable(challenge_id):
+    if printable(challenge_id):
         found = await asyncio.to_thread(friends_of(request).challenge, challenge_id[:16])
     if found is None or found[side] != me.id:
         raise ApiError("unknown_challenge", _("you have no such challenge"))
@@ -388,7 +382,7 @@ async def take_seat(challenge_id: str, request: Request) -> dict[str, Any]:
     token, given once."""
     me = await signed_in(request)
     taken = None
-    if _printable(challenge_id):
+    if printable(challenge_id):
         taken = await asyncio.to_thread(friends_of(request).take_seat, challenge_id[:16], me.id)
     if taken is None:
         raise ApiError(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import unicodedata
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -19,6 +18,7 @@ from tikki.server.accounts import ERRORS, accounts_of, signed_in
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.notices.api import notifier_of
 from tikki.server.notices.store import Notices
+from tikki.server.plain import printable
 
 STATUS.update({"bad_email": 400})
 
@@ -64,8 +64,7 @@ def _address_like(address: str) -> bool:
     >>> _address_like("an\\x00na@example.org"), _address_like("an\\u202ena@example.org")
     (False, False)
     """
-    printable = not any(unicodedata.category(c)[0] == "C" for c in address)
-    return printable and ADDRESS.match(address) is not None
+    return printable(address) and ADDRESS.match(address) is not None
 
 
 router = APIRouter(prefix="/api/notices", tags=["notices"], responses=NOTICE_ERRORS)

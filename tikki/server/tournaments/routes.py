@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import unicodedata
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -33,6 +32,7 @@ from tikki.server.accounts import ERRORS, Account, accounts_of, signed_in
 from tikki.server.db import now
 from tikki.server.errors import STATUS, ApiError
 from tikki.server.friends.blocks import friends_of
+from tikki.server.plain import one_line
 from tikki.server.quota import CAP_RETRY, RateLimiter, rate_limited
 from tikki.server.routes.common import client_address
 from tikki.server.tables import NewTable
@@ -210,8 +210,7 @@ def shown_name(name: str) -> str:
     >>> shown_name("  Spring\\u202e  cup\\x00\\n")
     'Spring cup'
     """
-    kept = "".join(c for c in name if unicodedata.category(c)[0] != "C" or c.isspace())
-    return " ".join(kept.split())
+    return one_line(name)
 
 
 def _origin(request: Request) -> str:
