@@ -7,12 +7,14 @@ and replays none, and shows what the owner shows.
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import event
+from sqlalchemy import Engine, event
+from sqlalchemy.pool import Pool
 
 from tests._server import auth
 from tests.test_cluster import held_locks, node, play_moves, start_game, wait_for
@@ -50,12 +52,15 @@ async def lobby_of_b(url: str, statements: list[str]) -> list[dict[str, Any]]:
     store = Store(url)
     manager = TableManager(store, ownership=ClusterOwnership(url, "b"))
     await manager.start()
-    event.listen(
-        store.engine, "before_cursor_execute", lambda *args: statements.append(str(args[2]))
-    )
+
+    def note(*args: Any) -> None:
+        statements.append(str(args[2]))
+
+    event.listen(Engine, "before_cursor_execute", note)  # every engine of the store's
     try:
         return [t.public() for t in await manager.lobby("playing", 50)]
     finally:
+        event.remove(Engine, "before_cursor_execute", note)
         await manager.stop()
 
 
@@ -148,3 +153,63 @@ def test_a_non_owners_lobby_is_one_read_whatever_its_tables(tmp_path: Path) -> N
             assert shown[tid][0] == 0  # read whole: no move stored
         else:
             assert shown[tid] == (i + 1, (i + 1) % 3)
+
+
+ROUND_TRIP = re.compile(r"^\S+ \S+\tF\t\d+\t(Query|Sync)\b", re.MULTILINE)
+"""A message of libpq's trace after which the client waits for PostgreSQL's answer: a
+simple query (``BEGIN``, ``ROLLBACK``, the pool's ping) or the end of an extended one."""
+
+
+def _bot_tables(store: Store, numbers: range, lines: bool = True) -> list[str]:
+    """Playing bot-only tables ``t00``, ``t01``, … (``numbers``), each with a move and
+    its lobby line (or, not ``lines``, no move); their ids, newest first."""
+    ids = [f"t{i:02d}" for i in numbers]
+    for i, tid in zip(numbers, ids, strict=True):
+        seats = [StoredSeat(s, "bot", bot="random") for s in range(3)]
+        made = now() + timedelta(seconds=i)
+        assert store.add_table(StoredTable(tid, "mattis", 3, "standard", {}, i, "playing",
+                                           made, None, None, seats, []))  # fmt: skip
+        if lines:
+            store.add_move(tid, 0, 0, "m0", None, to_act=1)
+    return ids[::-1]
+
+
+def test_a_non_owners_lobby_is_one_round_trip_to_postgresql(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """On PostgreSQL a non-owner's lobby of live tables with lobby lines is one round
+    trip to the server, as libpq's trace of its connection shows: one statement, with no
+    ping, ``BEGIN`` or ``ROLLBACK`` around it (the reading thread waits for the GIL
+    after each round trip, behind a busy event loop; before: six).  A table without a
+    line adds one, its moves."""
+    store = Store(postgres_url)
+    store.create_schema()
+    ids = _bot_tables(store, range(5))
+    storage = Storage(store)
+    ownership = Elsewhere("b")
+    finder = Finder(Registry(ownership, Policy(), Clock()), storage, ownership, lambda _t: None)
+    trace = tmp_path / "libpq.trace"
+
+    def traced(dbapi_connection: Any, *_args: Any) -> None:
+        dbapi_connection.pgconn.trace(handle.fileno())
+
+    def round_trips() -> int:
+        """The round trips of one lobby, with a fresh copy of no table."""
+        finder._peeked.clear()
+        start = trace.stat().st_size
+        listed = asyncio.run(finder.lobby(["playing"], 50))
+        assert {t.id for t in listed} <= set(ids)
+        return len(ROUND_TRIP.findall(trace.read_text()[start:]))
+
+    with trace.open("w") as handle:
+        event.listen(Pool, "checkout", traced)
+        try:
+            asyncio.run(finder.lobby(["playing"], 50))  # the first connects
+            one = round_trips()
+            ids += _bot_tables(store, range(5, 7), lines=False)  # no line
+            two = round_trips()
+        finally:
+            event.remove(Pool, "checkout", traced)
+            storage.shutdown()
+            store.close()
+    assert (one, two) == (1, 2)

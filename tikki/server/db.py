@@ -29,6 +29,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -36,6 +37,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    type_coerce,
     update,
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -392,6 +394,8 @@ class Store:
         self._held: Any = None
         """The group commits' own pooled DBAPI connection, kept between groups on a SQLite
         file (:meth:`_group_connection`)."""
+        self._reader: Engine | None = None
+        """The lobby's engine on PostgreSQL (:meth:`_reading`), made at its first read."""
 
     def create_schema(self, cluster: bool = False) -> None:
         """Bring the schema to the newest revision of :mod:`tikki.server.migrations` (an
@@ -445,6 +449,9 @@ class Store:
         if held is not None:
             with contextlib.suppress(Exception):
                 held.close()
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            reader.dispose()
         self.engine.dispose()
 
     def _group_connection(self) -> Any:
@@ -687,26 +694,34 @@ class Store:
     def lobby(
         self, statuses: list[str], limit: int, known: Collection[str] = ()
     ) -> tuple[list[str], list[StoredTable]]:
-        """A cluster process's lobby in one session: the ids of the newest ``limit``
-        tables with one of ``statuses`` (as :meth:`table_ids`), and those of them not in
-        ``known`` (the caller holds them or has a fresh copy): a live table with a lobby
-        line as :meth:`load_listed` reads it (no moves), any other whole, with its moves
-        (as :meth:`load`).  Three or four queries whatever the number of tables."""
-        query = (
-            _with_lines()
-            .where(TableRow.status.in_(statuses))
-            .order_by(TableRow.created.desc(), TableRow.id)
-            .limit(limit)
-        )
-        with Session(self.engine) as session:
-            found = [(row, line) for row, line in session.execute(query)]
-            wanted = [(row, line) for row, line in found if row.id not in known]
-            listed = [
-                (r, line) for r, line in wanted if line is not None and r.status != "finished"
-            ]
-            whole = [(r, None) for r, line in wanted if line is None or r.status == "finished"]
-            rows = self._listed(session, listed) + self._listed(session, whole, moves=True)
-        return [row.id for row, _ in found], rows
+        """A cluster process's lobby: the ids of the newest ``limit`` tables with one of
+        ``statuses`` (as :meth:`table_ids`), and those of them not in ``known`` (the
+        caller holds them or has a fresh copy): a live table with a lobby line as
+        :meth:`load_listed` reads it (no moves), any other whole, with its moves (as
+        :meth:`load`).  One statement (:func:`_lobby_query`: each table with its lobby
+        line, seats and seat accounts), a second only for tables read whole; on
+        PostgreSQL on a connection of its own in autocommit (:meth:`_reading`), so that
+        neither a ping, a ``BEGIN`` nor a ``ROLLBACK`` costs a round trip: the reading
+        thread waits for the GIL after each, behind a busy event loop."""
+        query = _lobby_query(self.engine.dialect.name)
+        with self._reading() as connection:
+            found = connection.execute(query, {"statuses": list(statuses), "limit": limit}).all()
+            wanted = [row for row in found if row.id not in known]
+            whole = [r.id for r in wanted if r.line_seq is None or r.status == "finished"]
+            moves = _moves_of(connection, whole)
+        return [row.id for row in found], [_lobby_table(row, moves) for row in wanted]
+
+    def _reading(self) -> Connection:
+        """A connection for the lobby's reads: on PostgreSQL from an engine of its own in
+        autocommit and without the pool's ping (a connection broken by a restart fails
+        its statement, the pool drops it, and :meth:`Storage.run
+        <tikki.server.tables.storage.Storage.run>` tries again on a new one); on SQLite
+        the store's own."""
+        if self.engine.dialect.name == "sqlite":
+            return self.engine.connect()
+        if self._reader is None:
+            self._reader = create_engine(self.url, isolation_level="AUTOCOMMIT", pool_size=1)
+        return self._reader.connect()
 
     @staticmethod
     def _listed(
@@ -819,6 +834,65 @@ def _stored_table(
 def _with_lines() -> Any:
     """Table rows with their lobby lines (``None`` where a table has none)."""
     return select(TableRow, SummaryRow).outerjoin(SummaryRow, SummaryRow.table_id == TableRow.id)
+
+
+@functools.cache
+def _lobby_query(dialect: str) -> Any:
+    """The lobby's one statement, built once per dialect: the newest tables with one of
+    the ``statuses`` (at most ``limit``), newest first, each with its lobby line
+    (``line_*``, ``NULL`` without one), its seats (``seats``: a JSON array of ``[seat,
+    kind, name, bot, token_hash, invite_hash]``) and the seats an account holds
+    (``accounts``), aggregated by PostgreSQL's ``json_agg`` or SQLite's
+    ``json_group_array`` (unordered: :func:`_lobby_table` sorts them)."""
+    postgres = dialect == "postgresql"
+    group = func.json_agg if postgres else func.json_group_array
+    array = func.json_build_array if postgres else func.json_array
+    seat = (SeatRow.seat, SeatRow.kind, SeatRow.name, SeatRow.bot, SeatRow.token_hash,
+            SeatRow.invite_hash)  # fmt: skip
+    seats = select(group(array(*seat))).where(SeatRow.table_id == TableRow.id)
+    linked = select(group(AccountSeatRow.seat)).where(AccountSeatRow.table_id == TableRow.id)
+    return (
+        select(
+            *TableRow.__table__.columns,
+            SummaryRow.seq.label("line_seq"),
+            SummaryRow.to_act.label("line_to_act"),
+            SummaryRow.last_move.label("line_last_move"),
+            SummaryRow.played.label("line_played"),
+            type_coerce(seats.scalar_subquery(), JSON).label("seats"),
+            type_coerce(linked.scalar_subquery(), JSON).label("accounts"),
+        )
+        .outerjoin(SummaryRow, SummaryRow.table_id == TableRow.id)
+        .where(TableRow.status.in_(bindparam("statuses", expanding=True)))
+        .order_by(TableRow.created.desc(), TableRow.id)
+        .limit(bindparam("limit", type_=Integer))
+    )
+
+
+def _moves_of(connection: Connection, ids: list[str]) -> dict[str, list[tuple[str, datetime]]]:
+    """The moves of the tables ``ids`` with their times, in order, by table (one
+    statement; none for no tables)."""
+    if not ids:
+        return {}
+    query = select(MoveRow.table_id, MoveRow.move, MoveRow.time)
+    query = query.where(MoveRow.table_id.in_(ids)).order_by(MoveRow.table_id, MoveRow.seq)
+    moves: dict[str, list[tuple[str, datetime]]] = {}
+    for table_id, move, moment in connection.execute(query):
+        moves.setdefault(table_id, []).append((move, moment))
+    return moves
+
+
+def _lobby_table(row: Any, moves: dict[str, list[tuple[str, datetime]]]) -> StoredTable:
+    """A table as the lobby read it (a row of :func:`_lobby_query`): with its lobby line
+    if it has one and is not finished, else read whole, with its ``moves`` (and the
+    newest's time), as :meth:`Store.load_listed` and :meth:`Store.load` make them."""
+    seats = sorted((StoredSeat(*s) for s in row.seats or []), key=lambda s: s.seat)
+    line = None
+    if row.line_seq is not None and row.status != "finished":
+        line = Summary(row.line_seq, row.line_to_act, row.line_last_move, row.line_played)
+    played = [] if line is not None else moves.get(row.id, [])
+    last = max((moment for _, moment in played), default=None)
+    return _stored_table(row, seats, [move for move, _ in played], last,
+                         sorted(row.accounts or []), line)  # fmt: skip
 
 
 def _summary(line: SummaryRow | None) -> Summary | None:
