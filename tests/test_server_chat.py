@@ -46,7 +46,7 @@ def test_phrases_text_channels_and_record(tmp_path: Path) -> None:
             ({}, "bad_chat"),
             ({"phrase": "gg", "text": "hi"}, "bad_chat"),
             ({"text": "x" * 201}, "bad_chat"),
-            ({"text": " \u0000 "}, "bad_chat"),
+            ({"text": " \u200e "}, "bad_chat"),
         ):
             assert error_of(chat(c, table_id, anna, **body))[:2] == (400, code), body
         # the creator switches free text off; others may not

@@ -1,9 +1,11 @@
-"""The size limit on everything a client sends: 4096 bytes per body or message."""
+"""The door every HTTP request passes: its body at most 4096 bytes (or a path's own
+limit), in time, and no NUL character in its path, its query or its JSON strings."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -15,9 +17,12 @@ MAX_MESSAGE = 4096
 
 
 class BodyLimit:
-    """ASGI middleware: answer ``413 too_large`` to HTTP bodies over ``limit`` bytes.
+    """ASGI middleware: answer ``413 too_large`` to HTTP bodies over ``limit`` bytes, and
+    ``422 bad_request`` to a request with a NUL character (:func:`holds_nul`).
 
     The body (at most ``limit`` bytes) is read before the app runs and handed to it whole.
+    No route takes a NUL (no name, text or id may hold one, and PostgreSQL refuses it in
+    a query), so it is refused here once for every route.
     """
 
     def __init__(
@@ -62,7 +67,11 @@ class BodyLimit:
                 return
             chunks.append(chunk)
             more = bool(message.get("more_body", False))
-        await self.app(scope, _replay(b"".join(chunks), receive), send)
+        body = b"".join(chunks)
+        if holds_nul(scope, body):
+            await _answer(send, 422, "bad_request", _(NUL_REFUSED))
+            return
+        await self.app(scope, _replay(body, receive), send)
 
     def _timeout(self, scope: Scope) -> float:
         return _timeout_of(scope, self.timeout)
@@ -84,6 +93,36 @@ def _timeout_of(scope: Scope, default: float) -> float:
     app = scope.get("app")
     value = getattr(getattr(app, "state", None), "body_timeout", None)
     return float(value) if isinstance(value, int | float) else default
+
+
+NUL_REFUSED = N_(
+    "the request holds a NUL character (in its path, its query or a JSON string as "
+    "\\u0000): no name, text or id may hold one; send it without"
+)
+_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
+"""A JSON string's NUL escape, not preceded by an escaped backslash's odd one out."""
+
+
+def holds_nul(scope: Scope, body: bytes) -> bool:
+    r"""Whether an HTTP request holds a NUL: its decoded path, its query (raw or
+    ``%00``), or its body (raw, or as a JSON string's ``\u0000``; an escaped backslash
+    before ``u0000`` is text, not a NUL).
+
+    >>> holds_nul({"path": "/api/x", "query_string": b"a=%00"}, b"")
+    True
+    >>> holds_nul({"path": "/api/x"}, rb'{"name": "an\u0000na"}')
+    True
+    >>> holds_nul({"path": "/api/x"}, rb'{"name": "an\\u0000na"}')
+    False
+    """
+    query = bytes(scope.get("query_string") or b"").lower()
+    return (
+        "\x00" in str(scope.get("path", ""))
+        or b"\x00" in query
+        or b"%00" in query
+        or b"\x00" in body
+        or _JSON_NUL.search(body) is not None
+    )
 
 
 BODY_TIMEOUT = 10.0
