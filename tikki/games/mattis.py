@@ -164,6 +164,8 @@ _P1_TEXT: Final[tuple[str, ...]] = tuple(CARD_TEXT[c] for c in _PHASE1_ORDER)
 _P1_SLOUGH_TEXT: Final[tuple[str, ...]] = tuple(_SLOUGH_TEXT[c] for c in _PHASE1_ORDER)
 """The slough moves in phase 1's order, as :data:`_P1_TEXT`."""
 _BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(52))
+_RANK_BIT: Final[tuple[int, ...]] = tuple(1 << RANK_OF[c] for c in range(52))
+"""Each card's rank as a bit of a mask of ranks (``_losing``)."""
 
 _COMPILED: Final = not __file__.endswith(".py")
 """Whether this module is compiled (mypyc): :meth:`MattisState.play` then looks for the move
@@ -175,6 +177,23 @@ _NOT_ACES: Final = sum(1 << c for c in range(52) if RANK_OF[c] != 12)
 _SUIT_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << (s * 13 + r) for r in range(13)) for s in range(4)
 )
+
+
+def _three_texts(hand: list[int], stock: bool) -> list[str]:
+    """Phase 1's legal moves with a hand of three cards, any of them playable: their
+    texts in phase 1's order (:data:`_P1_KEY`), then ``stock`` if ``stock``."""
+    a = _P1_KEY[hand[0]]
+    b = _P1_KEY[hand[1]]
+    c = _P1_KEY[hand[2]]
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+        if a > b:
+            a, b = b, a
+    if stock:
+        return [_P1_TEXT[a], _P1_TEXT[b], _P1_TEXT[c], "stock"]
+    return [_P1_TEXT[a], _P1_TEXT[b], _P1_TEXT[c]]
 
 
 def _mask(cards: list[int]) -> int:
@@ -516,8 +535,14 @@ class MattisState(SheddingState):
         "abandoned",
         "deck",
         "game",
+        "is_over",
         "seed",
     )
+
+    is_over: bool
+    """Whether the game has ended (read before every move of a playout): an attribute,
+    not a property (a property's getter is a Python call from C), set wherever the phase
+    becomes ``over`` (:meth:`_finish`, :meth:`_abandon`, a sampled view's)."""
 
     def __init__(self) -> None:
         """An empty state: :meth:`_setup` (a new game) or :meth:`clone` sets every slot."""
@@ -542,6 +567,7 @@ class MattisState(SheddingState):
         self._shown_owner = -1
         self._trump = -1
         self._phase = COLLECT
+        self.is_over = False
         self._to_act = -1
         self._trick: list[tuple[int, int, int]] = []
         self._leader = -1
@@ -597,11 +623,6 @@ class MattisState(SheddingState):
     def _collect_trick_cards(self) -> list[int]:
         """The cards of phase 1's trick on the table, in play order."""
         return [c for _, c, _ in self._trick]
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (asked before every move of a playout)."""
-        return self._phase == OVER
 
     @property
     def current_player(self) -> int | None:
@@ -707,6 +728,7 @@ class MattisState(SheddingState):
         new.abandoned = self.abandoned
         new.deck = self.deck
         new.game = self.game
+        new.is_over = self.is_over
         new.seed = self.seed
         return new
 
@@ -821,7 +843,7 @@ class MattisState(SheddingState):
         if self._lap_left:  # _slough_options(), written out
             losing = self._losing
             for c in hand:
-                if losing >> RANK_OF[c] & 1:
+                if losing & _RANK_BIT[c]:
                     keys.append(_P1_KEY[c])
             keys.sort()
             moves = ["pass"]
@@ -835,6 +857,8 @@ class MattisState(SheddingState):
                     keys.append(_P1_KEY[c])
         stock = not keys and len(self._stock) > 1
         if not keys:
+            if len(hand) == 3:  # a full hand (the common case): three compares, no loops
+                return _three_texts(hand, stock)
             for c in hand:
                 keys.append(_P1_KEY[c])
         keys.sort()
@@ -885,7 +909,7 @@ class MattisState(SheddingState):
     def _slough_options(self, hand: list[int]) -> list[int]:
         """In a slough lap: the cards of a losing rank (AM-5); ``pass`` is always legal."""
         losing = self._losing
-        return [c for c in hand if losing >> RANK_OF[c] & 1]
+        return [c for c in hand if losing & _RANK_BIT[c]]
 
     def _shed_options(self, hand: list[int]) -> tuple[list[int], list[tuple[int, int]]]:
         """Phase 2: the single cards and sequences ``(low, length)`` that may be played,
@@ -1170,7 +1194,7 @@ class MattisState(SheddingState):
             hand = hands[s]
             if hand and played >> s & 1:
                 for c in hand:
-                    if losing >> RANK_OF[c] & 1:
+                    if losing & _RANK_BIT[c]:
                         self._lap_seat, self._lap_left = s, left
                         self._to_act = s
                         self._facts.append((t, s, losing, HOLDS))
@@ -1197,7 +1221,7 @@ class MattisState(SheddingState):
             self._trick.append((seat, card, SLOUGHED))
             losing = self._losing
             for c in hand:
-                if losing >> RANK_OF[c] & 1:
+                if losing & _RANK_BIT[c]:
                     self._facts.append((len(self._hist), seat, losing, HOLDS))
                     return
             known = self._known_lacking[seat]
@@ -1356,28 +1380,27 @@ class MattisState(SheddingState):
         hand = hands[seat]
         self._hist.append((seat, move, -1))
         held = self._held[seat]
-        for c in cards:
-            if _COMPILED:  # ``remove`` compares card by card by generic calls
+        if _COMPILED:  # ``remove`` compares card by card by generic calls
+            for c in cards:
                 i = 0
                 while hand[i] != c:
                     i += 1
                 hand.pop(i)
-            else:
+                held ^= _BIT[c]  # a held card: its bit is set
+        else:
+            for c in cards:
                 hand.remove(c)
-            held ^= _BIT[c]  # a held card: its bit is set
-        self._held[seat] = held
+                held ^= _BIT[c]
+        held_list = self._held
+        held_list[seat] = held
         secret = self._secret[seat]
         if secret:
             for c in cards:
                 if c in secret:
                     secret.remove(c)
         plays = self._plays
-        if not plays:  # holders(hands), written out (``count([])``: generic compares)
-            size = 0 if hand else 1
-            for h in hands:
-                if h:
-                    size += 1
-            self._trick_size = size
+        if not plays:  # holders(hands), and the leader even if out now, by the masks
+            self._trick_size = self._n - held_list.count(0) + (0 if held else 1)
         plays.append([seat, cards])
         if not hand:
             self._out.append(seat)
@@ -1397,6 +1420,16 @@ class MattisState(SheddingState):
             if s == self._n:
                 s = 0
             self._to_act = s if hands[s] else next_with_cards(hands, s)
+
+    def _finish(self) -> None:
+        """:meth:`SheddingState._finish`, and the game is over (:attr:`is_over`)."""
+        super()._finish()
+        self.is_over = True
+
+    def _abandon(self) -> None:
+        """:meth:`SheddingState._abandon`, and the game is over (:attr:`is_over`)."""
+        super()._abandon()
+        self.is_over = True
 
     def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
         """The play's history entry; a dreck card played is no longer secret (AM-9)."""
@@ -1726,6 +1759,7 @@ def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisS
     if len(view["hand_sizes"]) != n:
         raise RulesError("the view does not match the game's number of players")
     state._phase = PHASE_NAMES.index(view["phase"])
+    state.is_over = state._phase == OVER
     state._to_act = -1 if view["to_act"] is None else view["to_act"]
     state._piles = [ints_of(p) for p in view["piles"]]
     state._shown = -1 if view["shown_card"] is None else TEXT_CARD[view["shown_card"]]
