@@ -23,6 +23,7 @@ from tikki.serve_settings import Policy
 from tikki.server.cluster import ClusterOwnership, Ownership
 from tikki.server.db import Store, StoredSeat, StoredTable, now
 from tikki.server.tables import TableManager
+from tikki.server.tables import ownership as ownership_module
 from tikki.server.tables.ownership import Finder
 from tikki.server.tables.registry import Registry
 from tikki.server.tables.storage import Clock, Storage
@@ -213,3 +214,62 @@ def test_a_non_owners_lobby_is_one_round_trip_to_postgresql(
             storage.shutdown()
             store.close()
     assert (one, two) == (1, 2)
+
+
+def _counted(storage: Storage, calls: list[str]) -> None:
+    """Note the name of every storage call in ``calls``."""
+    run = storage.run
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(getattr(fn, "__name__", "?"))
+        return await run(fn, *args, **kwargs)
+
+    storage.run = counted  # type: ignore[method-assign]
+
+
+def test_a_burst_of_lobby_requests_costs_one_read(tmp_path: Path, monkeypatch: Any) -> None:
+    """A non-owner's lobby read is kept: five requests at once and one after them cost
+    one storage call, and list the same tables; a lobby change (the cluster's
+    notification, or this process's own) makes it stale, and so does its age
+    (:data:`PEEK_TTL`, here 0): the next request reads again and lists the new table."""
+    store = Store(f"sqlite:///{tmp_path / 'lobby.sqlite'}")
+    store.create_schema()
+    ids = _bot_tables(store, range(4))
+    storage = Storage(store)
+    ownership = Elsewhere("b")
+    finder = Finder(Registry(ownership, Policy(), Clock()), storage, ownership, lambda _t: None)
+    calls: list[str] = []
+    _counted(storage, calls)
+
+    async def burst() -> list[list[str]]:
+        lists = await asyncio.gather(*(finder.lobby(["playing"], 50) for _ in range(5)))
+        lists.append(await finder.lobby(["playing"], 50))
+        return [[t.id for t in tables] for tables in lists]
+
+    try:
+        assert asyncio.run(burst()) == [ids] * 6
+        assert calls == ["lobby"]
+        ids = _bot_tables(store, range(4, 5)) + ids
+        finder.lobby_changed("t04")
+        assert [t.id for t in asyncio.run(finder.lobby(["playing"], 50))] == ids
+        assert calls == ["lobby"] * 2
+        monkeypatch.setattr(ownership_module, "PEEK_TTL", 0.0)
+        asyncio.run(finder.lobby(["playing"], 50))
+        assert calls == ["lobby"] * 3
+    finally:
+        storage.shutdown()
+
+
+def test_a_processs_own_lobby_change_is_heard_at_once() -> None:
+    """A lobby change made by this process of a cluster reaches its own lobby when it is
+    made, not when its notification comes back from PostgreSQL (here it never does)."""
+    heard: list[str] = []
+    ownership = ClusterOwnership("postgresql://nowhere/tikki", "b")
+    ownership._changed = heard.append
+
+    async def nothing(channel: str, **payload: str) -> None:
+        """No notification is sent."""
+
+    ownership._notify = nothing  # type: ignore[method-assign]
+    asyncio.run(ownership.changed("t1"))
+    assert heard == ["t1"]

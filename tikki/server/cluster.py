@@ -483,7 +483,11 @@ class ClusterOwnership(Ownership):
             raise LocksLost(lost)
 
     async def changed(self, table_id: str) -> None:
-        """NOTIFY :data:`LOBBY` (a failure only means the others' lobbies lag a little)."""
+        """NOTIFY :data:`LOBBY` (a failure only means the others' lobbies lag a little);
+        this process's own lobby hears of it at once, not when its notification comes
+        back."""
+        if self._changed is not None:
+            self._changed(table_id)
         try:
             await self._notify(LOBBY, table=table_id)
         except Exception as err:

@@ -11,7 +11,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from tikki.core import IllegalMove, RulesError
 from tikki.server.cluster import SCAN_EVERY, Hop, LocksLost, Ownership
@@ -63,6 +64,18 @@ class Listed(Table):
         return self.listed_to_act
 
 
+@dataclass
+class LobbyRead:
+    """A lobby's list as read: its tables' ids in order, when the read began (the event
+    loop's time) and the lobby changes heard of then, and the tables left out since
+    (gone, or not rebuilt)."""
+
+    ids: list[str]
+    at: float
+    changes: int
+    gone: set[str] = field(default_factory=set)
+
+
 class Finder:
     """A table by id wherever it is; the cluster's glue: claim, take over, hand over and
     peek at tables."""
@@ -84,6 +97,14 @@ class Finder:
         """Tables being taken over from another process (or the database), by id."""
         self._peeked: dict[str, tuple[float, Table]] = {}
         """Copies of other processes' tables for the lobby, with when they were read."""
+        self._lobbies: dict[tuple[tuple[str, ...], int], LobbyRead] = {}
+        """The lobbies' lists last read, by statuses and limit (:meth:`lobby`)."""
+        self._lobby_reads: dict[
+            tuple[tuple[str, ...], int], tuple[int, asyncio.Future[list[Table]]]
+        ] = {}
+        """The lobby reads under way, with the lobby changes seen when each began."""
+        self._lobby_changes = 0
+        """How many lobby changes this process has heard of (:meth:`lobby_changed`)."""
         self.draining = False
         """Whether this process hands every table to the others and takes no new ones
         (``tikki cluster drain``)."""
@@ -392,8 +413,12 @@ class Finder:
                      extra={"table": table_id})  # fmt: skip
 
     def lobby_changed(self, table_id: str) -> None:
-        """Another process changed a table's lobby entry: read it again when shown."""
+        """A table's lobby entry changed (another process's, from the cluster's
+        :data:`~tikki.server.cluster.LOBBY` notification, or this one's): read it again
+        when shown, and the lobbies' lists with it."""
         self._peeked.pop(table_id, None)
+        self._lobbies.clear()
+        self._lobby_changes += 1
 
     async def lobby(self, statuses: list[str], limit: int) -> list[Table]:
         """The newest ``limit`` tables with one of ``statuses``, in order, as the lobby
@@ -402,21 +427,79 @@ class Finder:
         among them that this process neither holds nor has copied less than
         :data:`PEEK_TTL` seconds ago: another process's live tables are listed from their
         stored lobby lines (:class:`Listed`: their moves never read nor replayed), the
-        others as :meth:`peek` reads them.  Tables gone meanwhile are left out."""
-        store = self.storage.store
+        others as :meth:`peek` reads them.  Tables gone meanwhile are left out.
+
+        The list read is kept (:class:`LobbyRead`) and shown again, without a read,
+        while no lobby changed (:meth:`lobby_changed`) and each of its tables is held
+        here or copied less than :data:`PEEK_TTL` seconds ago; requests that come while
+        it is read wait for that read.  So a burst of lobby requests costs one read."""
         if not self.ownership.clustered:
+            store = self.storage.store
             ids = await self.storage.read(store.table_ids, statuses, limit)
             return [await self.peek(table_id) for table_id in ids]
+        key = (tuple(statuses), limit)
         moment = asyncio.get_running_loop().time()
+        kept = self._lobbies.get(key)
+        if kept is not None and self._still_shown(kept, moment):
+            return await self._entries(kept, {}, moment)
+        pending = self._lobby_reads.get(key)
+        if pending is None or pending[0] != self._lobby_changes:
+            future = asyncio.ensure_future(self._read_lobby(key, moment))
+            pending = self._lobby_reads[key] = (self._lobby_changes, future)
+            future.add_done_callback(lambda done: self._read_done(key, done))
+        return await asyncio.shield(pending[1])
+
+    def _still_shown(self, kept: LobbyRead, moment: float) -> bool:
+        """Whether the lobby ``kept`` is shown as it is: it was read less than
+        :data:`PEEK_TTL` seconds ago (a lobby change whose notification was lost is
+        seen as late as a copy's), no lobby changed since, and each of its tables is
+        held here, left out, or copied less than :data:`PEEK_TTL` seconds ago."""
+        if kept.changes != self._lobby_changes or moment - kept.at >= PEEK_TTL:
+            return False
+        tables, peeked = self.registry.tables, self._peeked
+        return all(
+            t in tables or t in kept.gone or (t in peeked and moment - peeked[t][0] < PEEK_TTL)
+            for t in kept.ids
+        )
+
+    def _read_done(self, key: tuple[tuple[str, ...], int], done: asyncio.Future[Any]) -> None:
+        """Forget a lobby read once it is done (unless a newer one replaced it); its
+        failure is each waiting request's (retrieved here too, for when none waits)."""
+        if not done.cancelled():
+            done.exception()
+        pending = self._lobby_reads.get(key)
+        if pending is not None and pending[1] is done:
+            del self._lobby_reads[key]
+
+    async def _read_lobby(self, key: tuple[tuple[str, ...], int], moment: float) -> list[Table]:
+        """Read a lobby (:meth:`lobby`), copy its tables and keep the list read unless a
+        lobby changed meanwhile."""
+        statuses, limit = key
+        changes = self._lobby_changes
         known = frozenset(self.registry.tables) | {
             t for t, (at, _) in self._peeked.items() if moment - at < PEEK_TTL
         }
-        ids, rows = await self.storage.read(store.lobby, statuses, limit, known)
-        read = {row.id: row for row in rows}
+        store = self.storage.store
+        ids, rows = await self.storage.read(store.lobby, list(statuses), limit, known)
+        read = LobbyRead(ids, moment, changes)
+        found = await self._entries(read, {row.id: row for row in rows}, moment)
+        if changes == self._lobby_changes:
+            self._lobbies[key] = read
+        return found
+
+    async def _entries(
+        self, read: LobbyRead, rows: dict[str, StoredTable], moment: float
+    ) -> list[Table]:
+        """The tables of a lobby read, each as :meth:`_lobby_entry` finds it (``rows``:
+        those just read); the tables gone meanwhile are left out (and noted)."""
         found: list[Table] = []
-        for table_id in ids:
-            with contextlib.suppress(ApiError):
-                found.append(await self._lobby_entry(table_id, read.get(table_id), moment))
+        for table_id in read.ids:
+            if table_id in read.gone:
+                continue
+            try:
+                found.append(await self._lobby_entry(table_id, rows.get(table_id), moment))
+            except ApiError:
+                read.gone.add(table_id)
         return found
 
     async def _lobby_entry(self, table_id: str, row: StoredTable | None, moment: float) -> Table:
