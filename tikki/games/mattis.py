@@ -267,6 +267,26 @@ def _reply_texts(singles: int, threes: int) -> list[str]:
     return moves
 
 
+_RUNS_MEMO: Final[tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]] = ({}, {})
+"""The texts of a leading hand's sequences of one suit, by its links of that suit (bit
+``c``: ``c`` and ``c + 1`` held; :func:`_suit_runs`); ``[0]``: of two cards at most,
+``[1]``: of three too.  At most 4,096 entries a suit, shared between states, read-only."""
+_SUIT0: Final = _SUIT_MASK[0]
+_SUIT1: Final = _SUIT_MASK[1]
+_SUIT2: Final = _SUIT_MASK[2]
+_SUIT3: Final = _SUIT_MASK[3]
+
+
+def _suit_runs(links: int, threes: bool) -> tuple[str, ...]:
+    """The texts of the sequences of one suit whose links (bit ``c``: ``c`` and ``c + 1``
+    held) are ``links`` (not 0), ordered as :func:`_run_texts` orders them (of three too
+    if ``threes``); memoised in :data:`_RUNS_MEMO`."""
+    out: list[str] = []
+    _append_runs(out, links, links & (links >> 1) if threes else 0)
+    texts = _RUNS_MEMO[threes][links] = tuple(out)
+    return texts
+
+
 def _append_runs(out: list[str], twos: int, threes: int) -> None:
     """:func:`_run_texts` worked out bit by bit."""
     rest = twos | threes
@@ -815,8 +835,21 @@ class MattisState(SheddingState):
         if not plays:
             moves = [CARD_TEXT[c] for c in self._hands[self._to_act]]
             links = held & (held >> 1) & _NOT_ACES
-            if links:
-                _run_texts(moves, links, links & (links >> 1) if self._max_seq >= 3 else 0)
+            if not links:
+                return moves
+            three = self._max_seq >= 3
+            if _COMPILED or not links & (links - 1):  # one lowest card: no loop
+                _run_texts(moves, links, links & (links >> 1) if three else 0)
+                return moves
+            memo = _RUNS_MEMO[three]  # suit by suit, memoised: no loop over the bits
+            if links & _SUIT0:
+                moves += memo.get(links & _SUIT0) or _suit_runs(links & _SUIT0, three)
+            if links & _SUIT1:
+                moves += memo.get(links & _SUIT1) or _suit_runs(links & _SUIT1, three)
+            if links & _SUIT2:
+                moves += memo.get(links & _SUIT2) or _suit_runs(links & _SUIT2, three)
+            if links & _SUIT3:
+                moves += memo.get(links & _SUIT3) or _suit_runs(links & _SUIT3, three)
             return moves
         top: list[int] = plays[-1][1]
         beat = _BEAT[self._trump][top[-1]]
