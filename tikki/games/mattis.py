@@ -319,6 +319,10 @@ _ROUNDS: Final[tuple[tuple[list[int], ...], ...]] = tuple(
     tuple([(leader + k) % n for k in range(n)] for leader in range(n)) for n in range(6)
 )
 """``_ROUNDS[n][leader]``: the seats of ``n`` in play order from ``leader`` (copy it)."""
+_NEXT: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple((s + 1) % n for s in range(n)) for n in range(6)
+)
+"""``_NEXT[n][seat]``: the seat after ``seat`` of ``n`` (a state keeps its row, ``_next``)."""
 
 _RUN_CARDS: Final[dict[str, tuple[int, ...]]] = {
     run_text(c, k): tuple(range(c, c + k))
@@ -509,6 +513,7 @@ class MattisState(SheddingState):
         "_facts",
         "_fallen",
         "_given",
+        "_hand_size",
         "_hands",
         "_held",
         "_hist",
@@ -524,6 +529,7 @@ class MattisState(SheddingState):
         "_max_moves",
         "_max_seq",
         "_n",
+        "_next",
         "_order",
         "_out",
         "_phase",
@@ -573,6 +579,8 @@ class MattisState(SheddingState):
         self.deck = deck
         n = game.players
         self._n = n
+        self._next = _NEXT[n]
+        self._hand_size: int = game.option("hand")
         opts = game.options
         self._max_seq: int = opts["max_sequence"]
         self._max_moves: int = opts["max_moves"]
@@ -717,6 +725,8 @@ class MattisState(SheddingState):
         new._max_moves = self._max_moves
         new._max_seq = self._max_seq
         new._n = self._n
+        new._hand_size = self._hand_size
+        new._next = self._next
         new._order = self._order
         new._out = self._out[:]
         new._sampled_past = self._sampled_past
@@ -1300,7 +1310,7 @@ class MattisState(SheddingState):
         self._event_log.append(trick_event(len(self._hist), winner, self._trick))
         self._trick = []
         n, hands = self._n, self._hands
-        size: int = self.game.option("hand")
+        size = self._hand_size
         for k in range(n):
             if not self._stock:
                 break
@@ -1399,9 +1409,7 @@ class MattisState(SheddingState):
         hand.sort()
         taken_list.append(taken)  # its event, kept with the move (:meth:`_entry`)
         self._plays = []
-        s = seat + 1
-        if s == self._n:
-            s = 0
+        s = self._next[seat]
         self._to_act = s if hands[s] else next_with_cards(hands, s)
 
     def _shed(self, cards: list[int], move: str) -> None:
@@ -1412,7 +1420,8 @@ class MattisState(SheddingState):
         hands = self._hands
         hand = hands[seat]
         self._hist.append((seat, move, -1))
-        held = self._held[seat]
+        held_list = self._held
+        held = held_list[seat]
         if _COMPILED:  # ``remove`` compares card by card by generic calls
             for c in cards:
                 i = 0
@@ -1424,7 +1433,6 @@ class MattisState(SheddingState):
             for c in cards:
                 hand.remove(c)
                 held ^= _BIT[c]
-        held_list = self._held
         held_list[seat] = held
         secret = self._secret[seat]
         if secret:
@@ -1449,9 +1457,7 @@ class MattisState(SheddingState):
             self._plays = []
             self._to_act = seat if hand else next_with_cards(hands, seat)
         else:  # the next seat, if it holds cards, without a call
-            s = seat + 1
-            if s == self._n:
-                s = 0
+            s = self._next[seat]
             self._to_act = s if hands[s] else next_with_cards(hands, s)
 
     def _finish(self) -> None:
