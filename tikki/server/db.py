@@ -711,6 +711,13 @@ class Store:
             moves = _moves_of(connection, whole)
         return [row.id for row in found], [_lobby_table(row, moves) for row in wanted]
 
+    def open_reading(self) -> None:
+        """Open the lobby's connection (:meth:`_reading`) now, not at the first lobby
+        request (on PostgreSQL a new engine's first connection asks the server a few
+        things first)."""
+        with self._reading():
+            pass
+
     def _reading(self) -> Connection:
         """A connection for the lobby's reads: on PostgreSQL from an engine of its own in
         autocommit and without the pool's ping (a connection broken by a restart fails

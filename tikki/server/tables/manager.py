@@ -201,6 +201,10 @@ class TableManager:
         """Start as one process of a cluster: listen for the others, claim the live
         tables nobody holds, then go on claiming those whose owner died."""
         await self.ownership.start(self.finder.hand_over, self.finder.lobby_changed)
+        try:
+            await self.storage.read(self.store.open_reading)
+        except Exception as err:  # the first lobby request opens it then
+            log.warning("opening the lobby's connection failed: %s", err)
         claimed = await self.finder.claim_orphans()
         log.info("cluster node %s took %d live tables", self.ownership.node, len(claimed))
         self._spawn(self.finder.scan_loop(), "claim-orphan-tables")

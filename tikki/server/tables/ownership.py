@@ -12,7 +12,6 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
 
 from tikki.core import IllegalMove, RulesError
 from tikki.server.cluster import SCAN_EVERY, Hop, LocksLost, Ownership
@@ -432,7 +431,9 @@ class Finder:
         The list read is kept (:class:`LobbyRead`) and shown again, without a read,
         while no lobby changed (:meth:`lobby_changed`) and each of its tables is held
         here or copied less than :data:`PEEK_TTL` seconds ago; requests that come while
-        it is read wait for that read.  So a burst of lobby requests costs one read."""
+        it is read wait for that read, made by the first of them on its own (a task of
+        its own would cost two more passes of a busy event loop).  So a burst of lobby
+        requests costs one read."""
         if not self.ownership.clustered:
             store = self.storage.store
             ids = await self.storage.read(store.table_ids, statuses, limit)
@@ -443,11 +444,37 @@ class Finder:
         if kept is not None and self._still_shown(kept, moment):
             return await self._entries(kept, {}, moment)
         pending = self._lobby_reads.get(key)
-        if pending is None or pending[0] != self._lobby_changes:
-            future = asyncio.ensure_future(self._read_lobby(key, moment))
-            pending = self._lobby_reads[key] = (self._lobby_changes, future)
-            future.add_done_callback(lambda done: self._read_done(key, done))
-        return await asyncio.shield(pending[1])
+        if pending is not None and pending[0] == self._lobby_changes:
+            await asyncio.wait([pending[1]])  # (never cancels the read)
+            if not pending[1].cancelled():
+                return pending[1].result()
+        return await self._read_shared(key, moment)
+
+    async def _read_shared(self, key: tuple[tuple[str, ...], int], moment: float) -> list[Table]:
+        """:meth:`_read_lobby`, its outcome shared with the requests that wait for it."""
+        future: asyncio.Future[list[Table]] = asyncio.get_running_loop().create_future()
+        self._lobby_reads[key] = (self._lobby_changes, future)
+        try:
+            found = await self._read_lobby(key, moment)
+        except BaseException as err:
+            self._read_failed(future, err)
+            raise
+        finally:
+            pending = self._lobby_reads.get(key)
+            if pending is not None and pending[1] is future:
+                del self._lobby_reads[key]
+        future.set_result(found)
+        return found
+
+    @staticmethod
+    def _read_failed(future: asyncio.Future[list[Table]], err: BaseException) -> None:
+        """A lobby read failed: so do the requests waiting for it (a cancelled one's
+        read again themselves)."""
+        if isinstance(err, asyncio.CancelledError):
+            future.cancel()
+        else:
+            future.set_exception(err)
+            future.exception()  # retrieved: each waiting request raises it
 
     def _still_shown(self, kept: LobbyRead, moment: float) -> bool:
         """Whether the lobby ``kept`` is shown as it is: it was read less than
@@ -461,15 +488,6 @@ class Finder:
             t in tables or t in kept.gone or (t in peeked and moment - peeked[t][0] < PEEK_TTL)
             for t in kept.ids
         )
-
-    def _read_done(self, key: tuple[tuple[str, ...], int], done: asyncio.Future[Any]) -> None:
-        """Forget a lobby read once it is done (unless a newer one replaced it); its
-        failure is each waiting request's (retrieved here too, for when none waits)."""
-        if not done.cancelled():
-            done.exception()
-        pending = self._lobby_reads.get(key)
-        if pending is not None and pending[1] is done:
-            del self._lobby_reads[key]
 
     async def _read_lobby(self, key: tuple[tuple[str, ...], int], moment: float) -> list[Table]:
         """Read a lobby (:meth:`lobby`), copy its tables and keep the list read unless a
