@@ -898,3 +898,23 @@ def test_phase_two_hand_masks_follow_the_hands() -> None:
                 checked += 1
             state.play(rng.choice(state.legal_moves()))
     assert checked >= 100
+
+
+@pytest.mark.parametrize("max_moves", [2000, 60])
+def test_is_over_follows_the_phase_in_play_clones_and_samples(max_moves: int) -> None:
+    """``is_over`` (an attribute, set where the game ends: finished or abandoned at
+    max_moves, C-5) agrees with the phase after every move, in a clone and in a state
+    sampled from a view; a view of the ended game samples an ended state."""
+    game = tikki.load("mattis", players=3, max_moves=max_moves)
+    for seed in range(4):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while True:
+            over = state.phase == "over"
+            assert state.is_over is over and state.clone().is_over is over
+            seat = 0 if over else state.current_player
+            assert game.sample_state(state.view(seat), rng).is_over is over
+            if over:
+                break
+            state.play(rng.choice(state.legal_moves()))
+        assert state.outcome is not None and state.outcome["abandoned"] is (max_moves == 60)
