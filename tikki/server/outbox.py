@@ -17,8 +17,8 @@ import asyncio
 import contextlib
 import socket
 from collections import deque
-from collections.abc import Awaitable, Callable
-from typing import Protocol
+from collections.abc import Callable, Coroutine, Generator
+from typing import Any, Protocol
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -52,9 +52,13 @@ class Outbox:
         self.size = 0
         """Bytes of the queued messages other than the state."""
         self.close_code: int | None = None
-        self._items: deque[str | _State] = deque()
+        self._items: deque[str | _State | _Rest] = deque()
         self._state: str | None = None
         self._ready = asyncio.Event()
+        self._idle: Socket | None = None
+        """The writer's peer while the writer waits with nothing queued and nothing being
+        sent (:func:`write`): a message pushed then is sent at once, in the pusher's
+        pass of the event loop, not by waking the writer's task."""
 
     def __len__(self) -> int:
         return len(self._items)
@@ -63,6 +67,9 @@ class Outbox:
         """Queue one message; a ``state`` replaces an unsent older state.  Over the byte
         limit the outbox closes with 1008 and drops what it holds."""
         if self.close_code is not None:
+            return
+        if self._idle is not None:
+            self._send_now(self._idle, text)
             return
         if state:
             if self._state is None:
@@ -88,18 +95,47 @@ class Outbox:
             self.size = 0
         self._ready.set()
 
+    def _send_now(self, peer: Socket, text: str) -> None:
+        """Send ``text`` to the idle writer's ``peer`` at once.  A send whose first step
+        does not finish (the transport's buffer is full: the peer does not read) is
+        queued as it stands, for the writer to finish under its timeout; a send that
+        fails counts as sent (the peer is gone), as in :func:`write`."""
+        send = peer.send_text(text)
+        try:
+            waiting = send.send(None)
+        except StopIteration:
+            return
+        except Exception:
+            return
+        self._idle = None  # the writer wakes to finish this send before anything else
+        self._items.append(_Rest(send, waiting))
+        self._ready.set()
+
     async def next(self) -> str | None:
         """The next message to send; ``None`` once closed (and, but for 1008, emptied)."""
+        item = await self._next(None)
+        assert not isinstance(item, _Rest)
+        return item
+
+    async def _next(self, peer: Socket | None) -> str | _Rest | None:
+        """:meth:`next` for the writer of ``peer``: while it waits, messages pushed are sent
+        at once (:attr:`_idle`); a send begun so that waits comes back as a :class:`_Rest`."""
         while not self._items:
             if self.close_code is not None:
                 return None
             self._ready.clear()
-            await self._ready.wait()
+            self._idle = peer
+            try:
+                await self._ready.wait()
+            finally:
+                self._idle = None
         item = self._items.popleft()
         if isinstance(item, _State):
             text, self._state = self._state, None
             assert text is not None
             return text
+        if isinstance(item, _Rest):
+            return item
         self.size -= len(item)
         return item
 
@@ -122,8 +158,9 @@ async def write(
 ) -> None:
     """Send the outbox until it closes; drop the connection (``abort``) when a send takes
     longer than ``timeout`` or the outbox overflowed."""
-    while (text := await outbox.next()) is not None:
-        if not await _within(peer.send_text(text), timeout):
+    while (item := await outbox._next(peer)) is not None:
+        send = item if isinstance(item, _Rest) else peer.send_text(item)
+        if not await _within(send, timeout):
             outbox.close(TOO_SLOW)
             break
     code = outbox.close_code or 1000
@@ -132,18 +169,58 @@ async def write(
         abort()
 
 
-async def _within(send: Awaitable[None], timeout: float) -> bool:
-    """Whether ``send`` finished within ``timeout`` (errors count as finished).  The send
-    runs in the writer's own task (``asyncio.timeout``, not ``wait_for``: no task of its
-    own and no extra passes of the event loop for a send that does not wait)."""
+async def _within(send: Coroutine[Any, Any, None] | _Rest, timeout: float) -> bool:
+    """Whether ``send`` finished within ``timeout`` (errors count as finished).  Its first
+    step runs at once: a send that does not wait (the transport takes the frame) needs no
+    timer; one that waits (the peer does not read), or a :class:`_Rest`, finishes under
+    ``asyncio.timeout`` in the writer's own task (not ``wait_for``: no task of its own)."""
+    if isinstance(send, _Rest):
+        waiting: Any = send
+    else:
+        try:
+            waiting = _Rest(send, send.send(None))
+        except StopIteration:
+            return True
+        except Exception:  # the peer is gone: nothing more to send
+            return True
     try:
         async with asyncio.timeout(timeout):
-            await send
+            await waiting
     except TimeoutError:
         return False
-    except Exception:  # the peer is gone: nothing more to send
+    except Exception:
         return True
     return True
+
+
+class _Rest:
+    """The rest of a coroutine that already ran to its first wait (``waiting``: what it
+    yielded there), to be awaited like the coroutine itself."""
+
+    __slots__ = ("_coro", "_waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self._coro = coro
+        self._waiting = waiting
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coro, waiting = self._coro, self._waiting
+        while True:
+            try:
+                sent = yield waiting
+            except GeneratorExit:
+                coro.close()
+                raise
+            except BaseException as err:  # a cancellation (the timeout): passed on
+                try:
+                    waiting = coro.throw(err)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    waiting = coro.send(sent)
+                except StopIteration:
+                    return
 
 
 class TransportControl:
