@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import operator
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -972,8 +973,18 @@ class Prepared:
         for name, process in self.processors:
             for row in rows:
                 row[name] = process(row[name])
+        take = self.take
+        return rows if take is None else [take(row) for row in rows]
+
+    @functools.cached_property
+    def take(self) -> Callable[[dict[str, Any]], tuple[Any, ...]] | None:
+        """A row's parameters in order (positional drivers); ``None``: named."""
         order = self.order
-        return rows if order is None else [tuple(row[k] for k in order) for row in rows]
+        if order is None:
+            return None
+        if len(order) == 1:
+            return lambda row: (row[order[0]],)
+        return operator.itemgetter(*order)
 
     def run(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
         """Run it on ``connection`` for ``rows`` (one execute, or an executemany); the

@@ -287,7 +287,10 @@ class Session:
                 self.conn.close(IDLE)
                 return None
             try:
-                message = await asyncio.wait_for(websocket.receive(), left)
+                if left is None:  # a seat's connection: no timer
+                    message = await websocket.receive()
+                else:
+                    message = await asyncio.wait_for(websocket.receive(), left)
             except TimeoutError:
                 continue
             if not _is_ping(message.get("text")):
@@ -415,7 +418,9 @@ class Session:
 
 def _is_ping(text: str | None) -> bool:
     """Whether a client message is a ``ping`` (it keeps no watcher's connection open)."""
-    return text is not None and len(text) < 64 and _parse(text) == {"type": "ping"}
+    if text is None or len(text) >= 64 or ("ping" not in text and "\\u" not in text):
+        return False  # only a text with "ping" in it (or escaped) can parse as a ping
+    return _parse(text) == {"type": "ping"}
 
 
 def _parse(text: str) -> dict[str, Any] | str:

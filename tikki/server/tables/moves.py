@@ -55,7 +55,10 @@ class Moves:
         arrived = asyncio.get_running_loop().time()
         async with table.lock:
             seat, forced = turns.mover(table, seat, seq, by_bot)
-            async with self.stand_ins.around_move(table, seat, move, by_bot):
+            if table.takeovers:  # a stand-in may play, or have played, this seat
+                async with self.stand_ins.around_move(table, seat, move, by_bot):
+                    await self.ledger.apply(table, seat, move, queued, person=not by_bot)
+            else:
                 await self.ledger.apply(table, seat, move, queued, person=not by_bot)
             if forced:
                 table.forced[table.seq - 1] = seat

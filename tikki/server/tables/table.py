@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from tikki import i18n
 from tikki.core import JSON, Game, State
 from tikki.i18n import _, use
 from tikki.server import botplay
@@ -113,6 +114,32 @@ class Connection:
         self.outbox.close(code)
 
 
+@dataclass(frozen=True)
+class _Fixed:
+    """The parts of :meth:`Table.public` that follow from the game and the creation time
+    alone (computed once per table, not once per message)."""
+
+    game: Game
+    created: datetime
+    name: str
+    title: str
+    players: int
+    variant: Any
+    options: dict[str, Any]
+    created_text: str | None
+    rules: str
+    selecting_phases: tuple[str, ...]
+
+    @classmethod
+    def of(cls, table: Table) -> _Fixed:
+        """Work them out for ``table``."""
+        game = table.game
+        options = game.options
+        return cls(game, table.created, game.name, type(game).title, game.players,
+                   options["variant"], options, iso(table.created), game.rules,
+                   tuple(table.selecting_phases()))  # fmt: skip
+
+
 @dataclass(eq=False)
 class Table:
     """A live table: game, state, seats, connections and the lock around its moves."""
@@ -186,6 +213,13 @@ class Table:
     history_texts: dict[int | None, HistoryText] = field(default_factory=dict, repr=False)
     """Each seat's history as last sent, entry by entry (:mod:`.texts`: a state message
     encodes only the entries new since)."""
+    _fixed: _Fixed | None = field(default=None, repr=False)
+    """What :meth:`public` takes from the game and the creation time, worked out once."""
+    _bot_seats: dict[tuple[int, str | None, str | None, str], JSON] = field(
+        default_factory=dict, repr=False
+    )
+    """Each bot seat's entry of :meth:`public` by seat, name, bot and language (a bot's
+    entry changes with nothing else)."""
 
     def expires(self) -> datetime | None:
         """When this table is removed unless something happens (``None``: finished).
@@ -279,6 +313,15 @@ class Table:
         return round(max(0.0, self.away_after - (self.clock() - since).total_seconds()), 1)
 
     def _seat_json(self, s: StoredSeat) -> JSON:
+        if s.kind == "bot":  # a bot's entry changes only with its seat (and the language)
+            key = (s.seat, s.name, s.bot, i18n.current())
+            kept = self._bot_seats.get(key)
+            if kept is None:
+                kept = self._bot_seats[key] = self._seat_fields(s)
+            return dict(kept)
+        return self._seat_fields(s)
+
+    def _seat_fields(self, s: StoredSeat) -> JSON:
         stand_in = active(self.takeovers, s.seat) if s.kind == "human" else None
         away = self.away_since.get(s.seat) if s.kind == "human" else None
         return {
@@ -326,25 +369,28 @@ class Table:
     def public(self) -> JSON:
         """The table as everyone may see it (``TABLE``): no token, no seed before the end."""
         over = self.status == "finished"
+        fixed = self._fixed
+        if fixed is None or fixed.game is not self.game or fixed.created is not self.created:
+            fixed = self._fixed = _Fixed.of(self)
         return {
             "id": self.id,
-            "game": self.game.name,
-            "title": type(self.game).title,
-            "players": self.game.players,
-            "variant": self.game.options["variant"],
-            "options": self.game.options,
+            "game": fixed.name,
+            "title": fixed.title,
+            "players": fixed.players,
+            "variant": fixed.variant,
+            "options": dict(fixed.options),
             "status": self.status,
             "seq": self.seq,
             "to_act": self.to_act if self.status == "playing" else None,
-            "created": iso(self.created),
+            "created": fixed.created_text,
             "finished": iso(self.finished),
             "seed": str(self.seed) if over else None,
             "seats": [self._seat_json(s) for s in self.seats],
             "outcome": self.state.outcome if over else None,
-            "rules": self.game.rules,
+            "rules": fixed.rules,
             "memory_aids": self.memory_aids,
             "forced_moves": self.forced_moves,
-            "selecting_phases": self.selecting_phases(),
+            "selecting_phases": list(fixed.selecting_phases),
             "rated": self.rated,
             "rematch": self.rematch,
             "turn_timer": self.turn_timer,
@@ -410,16 +456,27 @@ class Table:
         for conn in list(self.connections):
             text = texts.get((conn.seat, conn.lang))
             if text is None:
-                with use(conn.lang):
-                    if conn.lang not in publics:
-                        publics[conn.lang] = self.public()
-                    message = self.state_message(conn.seat, publics[conn.lang])
-                kept = self.history_texts.get(conn.seat)
-                if kept is None:
-                    kept = self.history_texts[conn.seat] = HistoryText()
-                text = state_text(message, kept)
-                texts[conn.seat, conn.lang] = text
+                text = texts[conn.seat, conn.lang] = self._state_text(conn, publics)
             conn.push(text, state=True)
+
+    def _state_text(self, conn: Connection, publics: dict[str, JSON]) -> str:
+        """The text of ``conn``'s state message, in its language (``publics``: the public
+        part by language, shared by one broadcast's connections)."""
+        if conn.lang == i18n.current():
+            message = self._state_message(conn, publics)
+        else:
+            with use(conn.lang):
+                message = self._state_message(conn, publics)
+        kept = self.history_texts.get(conn.seat)
+        if kept is None:
+            kept = self.history_texts[conn.seat] = HistoryText()
+        return state_text(message, kept)
+
+    def _state_message(self, conn: Connection, publics: dict[str, JSON]) -> JSON:
+        public = publics.get(conn.lang)
+        if public is None:
+            public = publics[conn.lang] = self.public()
+        return self.state_message(conn.seat, public)
 
 
 @dataclass
