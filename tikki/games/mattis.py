@@ -1193,13 +1193,18 @@ class MattisState(SheddingState):
     def _draw(self, seat: int, count: int) -> None:
         hand, stock = self._hands[seat], self._stock
         t = len(self._hist)
-        drawn: list[int] = []
-        for _ in range(count):
-            if not stock:
-                break
+        if count == 1 and stock:  # the common case (back to a full hand after a trick)
             card = stock.pop()
             hand.append(card)
-            drawn.append(card)
+            drawn = [card]
+        else:
+            drawn = []
+            for _ in range(count):
+                if not stock:
+                    break
+                card = stock.pop()
+                hand.append(card)
+                drawn.append(card)
         if drawn:
             self._draws.append((t, seat, len(drawn)))
             self._known_lacking[seat] = 0
@@ -1253,7 +1258,7 @@ class MattisState(SheddingState):
 
     def _continue_lap(self) -> None:
         """Ask the next seat of the lap that can slough, or end the lap (AM-5)."""
-        losing, hands, n = self._losing, self._hands, self._n
+        losing, hands, after = self._losing, self._hands, self._next
         t = len(self._hist)
         s, left = self._lap_seat, self._lap_left  # locals, written back once
         played = -1 if self._r1_readings else self._played  # _may_slough(s): bit s
@@ -1271,9 +1276,7 @@ class MattisState(SheddingState):
                 if new:
                     self._known_lacking[s] = known | new
                     self._facts.append((t, s, new, HOLDS_NONE))
-            s += 1
-            if s == n:
-                s = 0
+            s = after[s]
             left -= 1
         self._lap_seat, self._lap_left = s, left
         self._after_lap()
@@ -1296,7 +1299,7 @@ class MattisState(SheddingState):
             if hand and new:
                 self._known_lacking[seat] = known | new
                 self._facts.append((len(self._hist), seat, new, HOLDS_NONE))
-        self._lap_seat = (seat + 1) % self._n
+        self._lap_seat = self._next[seat]
         self._lap_left -= 1
         self._continue_lap()
 
