@@ -1,17 +1,22 @@
-"""The per-move send path of a table (issue 54): a message pushed while the connection's
+"""The per-move path of a table (issue 54): a message pushed while the connection's
 writer waits goes out at once, and one whose send waits is finished by the writer under
-its timeout, in order; the public part's entries kept between messages (a bot seat's,
-the game's) follow a seat's change and the language; a ping is told from a move."""
+its timeout, in order; the storage thread runs its calls in order; the public part's
+entries kept between messages (a bot seat's, the game's) follow a seat's change and the
+language; a ping is told from a move."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import datetime
+
+import pytest
 
 import tikki
 from tikki.i18n import use
 from tikki.server.db import StoredSeat
 from tikki.server.outbox import Outbox, write
+from tikki.server.tables.storage import StorageThread
 from tikki.server.tables.table import Connection, Table
 from tikki.server.ws import _is_ping
 
@@ -133,3 +138,25 @@ def test_a_ping_is_told_from_other_messages_without_parsing_them() -> None:
     assert not _is_ping('{"type": "move", "move": "7H", "seq": 3}')
     assert not _is_ping('{"type": "sync"}') and not _is_ping(None)
     assert not _is_ping('{"type": "ping", "pad": "' + "x" * 64 + '"}')
+
+
+def test_the_storage_thread_runs_its_calls_in_order_and_refuses_after_shutdown(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    thread = StorageThread("test-db")
+    done: list[object] = []
+    for n in range(3):
+        thread.submit(done.append, n)
+    thread.call(lambda: done.append("call"))
+    thread.call(lambda: done.append(1 // 0))  # logged; the thread goes on
+    failed = thread.submit(int, "x")
+    with caplog.at_level(logging.ERROR, logger="tikki.server"):
+        assert thread.submit(lambda: "last").result(timeout=10) == "last"
+    assert done == [0, 1, 2, "call"]
+    assert isinstance(failed.exception(timeout=0), ValueError)
+    assert "a storage call failed" in caplog.text
+    thread.shutdown()
+    with pytest.raises(RuntimeError):
+        thread.submit(print)
+    with pytest.raises(RuntimeError):
+        thread.call(print)

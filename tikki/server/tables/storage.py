@@ -12,9 +12,11 @@ import asyncio
 import contextlib
 import functools
 import logging
+import queue
 import threading
+import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -58,12 +60,59 @@ class Clock:
         return self.now()
 
 
+class StorageThread(Executor):
+    """The storage thread: one thread that runs the calls handed to it in order.  As a
+    one-thread ``ThreadPoolExecutor`` (``asyncio``'s ``run_in_executor`` takes it), but a
+    hand-over is one queue put: no idle semaphore, and :meth:`call` (a group commit, which
+    tells its moves itself) no future at all."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._queue: queue.SimpleQueue[tuple[Future[Any] | None, Callable[[], Any]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._shut = False
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """Run ``fn(*args, **kwargs)`` on the thread, after the calls handed over before;
+        ``RuntimeError`` after :meth:`shutdown`."""
+        future: Future[T] = Future()
+        self._put(future, functools.partial(fn, *args, **kwargs) if args or kwargs else fn)
+        return future
+
+    def call(self, fn: Callable[[], object]) -> None:
+        """:meth:`submit` for a call whose outcome nobody awaits (an error is logged)."""
+        self._put(None, fn)
+
+    def _put(self, future: Future[Any] | None, fn: Callable[[], Any]) -> None:
+        with self._lock:
+            if self._shut:
+                raise RuntimeError("cannot schedule new futures after shutdown")
+            if self._thread is None:
+                self._thread = threading.Thread(target=_work, args=(self._queue,),
+                                                name=self._name, daemon=True)  # fmt: skip
+                self._thread.start()
+                weakref.finalize(self, self._queue.put, None)  # forgotten: the thread ends
+            self._queue.put((future, fn))
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Refuse new calls; the calls handed over run first (``wait``: until they did)."""
+        with self._lock:
+            thread, self._shut = self._thread, True
+            if thread is not None:
+                self._queue.put(None)
+        if wait and thread is not None:
+            thread.join()
+
+
 class Storage:
     """The database of the tables (:class:`~tikki.server.db.Store`) behind its thread."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
+        self._thread = StorageThread("tikki-db_0")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="tikki-db-read")
         """The lobby's reads, which never wait behind the moves being written."""
         self.errors = 0
@@ -80,7 +129,7 @@ class Storage:
 
     def restart(self) -> None:
         """A fresh storage thread (the manager starts again after :meth:`shutdown`)."""
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="tikki-db")
+        self._thread = StorageThread("tikki-db_0")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="tikki-db-read")
         self._waiting, self._writing = [], False
 
@@ -111,7 +160,7 @@ class Storage:
         """Queue the next group commit on the storage thread (behind the calls already
         there); after :meth:`shutdown` the waiting moves are refused."""
         try:
-            self._thread.submit(self._write_group)
+            self._thread.call(self._write_group)
         except RuntimeError as err:  # the thread is shut down
             with self._guard:
                 group, self._waiting, self._writing = self._waiting, [], False
@@ -222,6 +271,25 @@ class Storage:
             raise ApiError(
                 "unavailable", _("{what} could not be stored: try again", what=what)
             ) from None
+
+
+def _work(calls: queue.SimpleQueue[tuple[Future[Any] | None, Callable[[], Any]] | None]) -> None:
+    """The storage thread: run the calls in order until the end mark (``None``)."""
+    while (item := calls.get()) is not None:
+        future, fn = item
+        if future is None:
+            try:
+                fn()
+            except BaseException:
+                log.exception("a storage call failed")
+        elif future.set_running_or_notify_cancel():
+            try:
+                result = fn()
+            except BaseException as err:
+                future.set_exception(err)
+            else:
+                future.set_result(result)
+        del item, future, fn
 
 
 def _tell(
