@@ -245,20 +245,21 @@ def _run_texts(out: list[str], twos: int, threes: int) -> None:
 
 
 _REPLY_MEMO: Final[dict[int, list[str]]] = {}
-"""Phase 2's legal moves against a top play, by ``threes << 52 | singles`` or
+"""Phase 2's legal moves against a top play, by ``threes << 53 | singles`` or
 ``singles | _THREES_OF_SINGLES`` (:func:`_new_reply`, :func:`_reply_texts`): shared
 between states, read-only (``legal_moves`` copies)."""
 
 
-_THREES_OF_SINGLES: Final = 1 << 104
-"""A bit of a :data:`_REPLY_MEMO` key: the sequences of three are those in ``singles``."""
+_THREES_OF_SINGLES: Final = 1 << 52
+"""A bit of a :data:`_REPLY_MEMO` key: the sequences of three are those in ``singles``
+(the key then fits a compiled build's native int)."""
 _CARDS: Final = (1 << 52) - 1
 
 
 def _new_reply(key: int) -> list[str]:
     """The legal moves of :data:`_REPLY_MEMO`'s ``key``, worked out and memoised.
 
-    ``key`` is ``threes << 52 | singles`` (the held cards that beat the top play, and the
+    ``key`` is ``threes << 53 | singles`` (the held cards that beat the top play, and the
     lowest cards of the sequences of three that beat it), or ``singles`` with the bit
     :data:`_THREES_OF_SINGLES` when every sequence of three of ``singles`` beats it and
     no other does: a sequence beats when its lowest card does, and the cards above a card
@@ -268,7 +269,7 @@ def _new_reply(key: int) -> list[str]:
         links = singles & (singles >> 1) & _NOT_ACES
         threes = links & (links >> 1)
     else:
-        threes = key >> 52
+        threes = key >> 53
     reply = _reply_texts(singles, threes)
     if len(_REPLY_MEMO) >= _REPLY_MEMO_SIZE:
         _REPLY_MEMO.clear()
@@ -897,7 +898,7 @@ class MattisState(SheddingState):
             key = singles | _THREES_OF_SINGLES
         else:  # of the top's suit, lower than the top's cards too (longer, AM-11)
             links = held & (held >> 1) & _NOT_ACES
-            key = (links & (links >> 1) & (beat | _SUIT_MASK[SUIT_OF[top[0]]])) << 52 | singles
+            key = (links & (links >> 1) & (beat | _SUIT_MASK[SUIT_OF[top[0]]])) << 53 | singles
         reply = _REPLY_MEMO.get(key)
         if reply is None:
             reply = _new_reply(key)
