@@ -43,7 +43,8 @@ def possible(table_id: str) -> bool:
 
 PEEK_TTL = 2.0
 """Seconds a cluster process shows its copy of another process's table in the lobby
-before reading it again (a lobby change of that table drops the copy at once)."""
+before reading it again (a lobby change of that table drops the copy at once), and the
+most a lobby's list read is shown again (a lobby change of any table drops it)."""
 ROUTE_PAUSE = 0.5
 """The longest pause (s) between two tries of :meth:`Finder.route` while a table is
 between owners."""
