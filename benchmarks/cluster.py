@@ -27,7 +27,8 @@ replaced), ``--seconds`` measured: moves/s (rows stored), the tikki processes' C
 used, ms per move), PostgreSQL's own CPU beside them (every ``postgres`` process's
 ``/proc/<pid>/stat``), commits per move, the lobby of 87 tables as read on the last
 process (most of them another's: their lobby lines; three reads, or ``--lobby-reads``,
-2.1 s apart, the tables topped up before each), the event loops' share of time not idle
+2.1 s apart, the tables topped up before each; then, with ``--lobby-burst N``, N reads
+sent at once, timed until all are answered), the event loops' share of time not idle
 (``loop busy``: running, or ready and waiting for a CPU that the machine's other work
 holds; ``/proc/<pid>/task/<pid>/schedstat``) and the load average.  ``--baseline DIR``
 runs the same on the code checked out in DIR (a ``git worktree`` of an earlier commit) in
@@ -51,6 +52,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -239,6 +241,8 @@ class Saturated:
     pg_ms_per_move: float
     commits_per_move: float
     lobby_s: list[float]
+    burst_s: float | None
+    """The time of ``--lobby-burst`` lobby reads sent at once (``None``: none sent)."""
     loop_busy: float
     """The event loops' share of the time not idle (running, or ready and waiting for
     a CPU the machine's other work held), the mean of the processes."""
@@ -308,12 +312,32 @@ def saturate_run(label: str, base: str, nodes: int, args: argparse.Namespace) ->
                                   params={"status": "playing", "limit": 87})  # fmt: skip
                 listed.raise_for_status()
                 lobby.append(time.monotonic() - start)
+            burst = lobby_burst(http, urls, db, args, turn) if args.lobby_burst else None
     moves = max(moves1 - moves0, 1)
     return Saturated(
         label, moves / elapsed, cpu / elapsed, cpu / moves * 1000, pg / elapsed,
-        pg / moves * 1000, (commits1 - commits0) / moves, lobby, loop / elapsed / len(pids),
+        pg / moves * 1000, (commits1 - commits0) / moves, lobby, burst,
+        loop / elapsed / len(pids),
         os.getloadavg()[0],
     )  # fmt: skip
+
+
+def lobby_burst(
+    http: httpx.Client, urls: list[str], db: str, args: argparse.Namespace, turn: int
+) -> float:
+    """The time until ``--lobby-burst`` lobby reads of the last process, sent at once
+    (after a top-up and 2.1 s, as the reads before), are all answered."""
+    top_up(http, urls, db, args.saturate_tables, turn)
+    time.sleep(2.1)
+
+    def read(_: int) -> None:
+        listed = http.get(f"{urls[-1]}/api/tables", params={"status": "playing", "limit": 87})
+        listed.raise_for_status()
+
+    start = time.monotonic()
+    with ThreadPoolExecutor(args.lobby_burst) as pool:
+        list(pool.map(read, range(args.lobby_burst)))
+    return time.monotonic() - start
 
 
 def saturate(base: str, args: argparse.Namespace) -> None:
@@ -328,15 +352,17 @@ def saturate(base: str, args: argparse.Namespace) -> None:
         title=f"saturated: {args.saturate_tables} bot-only Mattis tables live (random bots, "
         f"bot delay 0), {args.seconds:g} s measured, {os.cpu_count()} cores on this machine"
     )
+    burst = [f"{args.lobby_burst} lobbies at once s"] if args.lobby_burst else []
     for column in ("set-up", "moves/s", "tikki cores", "tikki CPU ms/move", "PG cores",
-                   "PG CPU ms/move", "commits/move", "lobby(87) s, non-owner",
+                   "PG CPU ms/move", "commits/move", "lobby(87) s, non-owner", *burst,
                    "loop busy", "load"):  # fmt: skip
         table.add_column(column, justify="right")
     for row in rows:
+        burst_s = [] if row.burst_s is None else [f"{row.burst_s:.3f}"]
         table.add_row(
             row.label, f"{row.moves_per_s:,.0f}", f"{row.cores:.2f}",
             f"{row.cpu_ms_per_move:.2f}", f"{row.pg_cores:.2f}", f"{row.pg_ms_per_move:.2f}",
-            f"{row.commits_per_move:.2f}", _reads(row.lobby_s),
+            f"{row.commits_per_move:.2f}", _reads(row.lobby_s), *burst_s,
             f"{row.loop_busy:.0%}", f"{row.load:.1f}",
         )  # fmt: skip
     console.print(table)
@@ -373,6 +399,8 @@ def main() -> None:
     parser.add_argument("--baseline", help="a checkout of earlier code to run beside this")
     parser.add_argument("--lobby-reads", type=int, default=3,
                         help="the non-owner's lobby reads per saturation run (3)")  # fmt: skip
+    parser.add_argument("--lobby-burst", type=int, default=0,
+                        help="then N lobby reads at once, timed together (0)")  # fmt: skip
     args = parser.parse_args()
     base = os.environ.get("TIKKI_TEST_POSTGRES") or postgres_url()
     if args.saturate:
