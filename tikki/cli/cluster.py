@@ -130,10 +130,18 @@ def rebalance_command(db: DbOption, wait: WaitOption = 30.0) -> None:
         _order(conn, rebalance="1")
         deadline = time.monotonic() + wait
         held = _holdings(conn)
-        while time.monotonic() < deadline and not _settled(held):
+        before = _count(held)
+        while time.monotonic() < deadline and not (_settled(held) and _count(held) >= before):
             time.sleep(POLL)
-            held = _holdings(conn)
+            before, held = _count(held), _holdings(conn)
     console.print(_("tables per process: {shown}", shown=_shown(held) or _("none")))
+
+
+def _count(held: dict[str, list[str]]) -> int:
+    """The tables held, all processes together: fewer than at the poll before while a
+    table is between two processes (handed over, not yet taken), the same again once it
+    is taken (a table that ended meanwhile leaves it lower for good: the next poll)."""
+    return sum(len(tables) for tables in held.values())
 
 
 def _settled(held: dict[str, list[str]]) -> bool:
