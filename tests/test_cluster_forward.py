@@ -26,6 +26,7 @@ from tests.test_cluster import (
     stored_moves,
     wait_for,
 )
+from tikki import commandline
 
 
 def test_http_requests_at_a_process_that_does_not_own_the_table(
@@ -186,7 +187,7 @@ def test_rebalance_does_not_report_a_table_between_two_processes(monkeypatch: An
     polls = iter([split(5, 4, 3), split(4, 4, 3), split(4, 4, 4)])
     monkeypatch.setattr(cluster, "_holdings", lambda conn: next(polls))
     shown: list[str] = []
-    monkeypatch.setattr(cluster.console, "print", lambda text, *a, **k: shown.append(text))
+    monkeypatch.setattr(commandline.console, "print", lambda text, *a, **k: shown.append(text))
     cluster.rebalance_command("postgresql://tikki@db/tikki", wait=30.0)
     assert shown == ["tables per process: a: 4, b: 4, c: 4"]
     assert clock.sleeps == 2
