@@ -100,15 +100,11 @@ class Outbox:
         does not finish (the transport's buffer is full: the peer does not read) is
         queued as it stands, for the writer to finish under its timeout; a send that
         fails counts as sent (the peer is gone), as in :func:`write`."""
-        send = peer.send_text(text)
-        try:
-            waiting = send.send(None)
-        except StopIteration:
-            return
-        except Exception:
+        rest = _begin(peer.send_text(text))
+        if rest is None:
             return
         self._idle = None  # the writer wakes to finish this send before anything else
-        self._items.append(_Rest(send, waiting))
+        self._items.append(rest)
         self._ready.set()
 
     async def next(self) -> str | None:
@@ -174,23 +170,26 @@ async def _within(send: Coroutine[Any, Any, None] | _Rest, timeout: float) -> bo
     step runs at once: a send that does not wait (the transport takes the frame) needs no
     timer; one that waits (the peer does not read), or a :class:`_Rest`, finishes under
     ``asyncio.timeout`` in the writer's own task (not ``wait_for``: no task of its own)."""
-    if isinstance(send, _Rest):
-        waiting: Any = send
-    else:
-        try:
-            waiting = _Rest(send, send.send(None))
-        except StopIteration:
-            return True
-        except Exception:  # the peer is gone: nothing more to send
-            return True
+    rest = send if isinstance(send, _Rest) else _begin(send)
+    if rest is None:
+        return True
     try:
         async with asyncio.timeout(timeout):
-            await waiting
+            await rest
     except TimeoutError:
         return False
     except Exception:
         return True
     return True
+
+
+def _begin(send: Coroutine[Any, Any, None]) -> _Rest | None:
+    """Run ``send`` to its first wait: the rest of it, or ``None`` when it finished there
+    (``StopIteration``) or failed (the peer is gone: nothing more to send)."""
+    try:
+        return _Rest(send, send.send(None))
+    except Exception:
+        return None
 
 
 class _Rest:
