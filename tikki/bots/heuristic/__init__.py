@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tikki.bots.base import legal_of
 from tikki.core import Game, RulesError
@@ -43,13 +43,32 @@ def plain(game: Game, view: Mapping[str, Any], rng: random.Random) -> str:
     return rng.choice(legal)
 
 
+class _SeededOnUse:
+    """Stands for ``random.Random(seed)``, made at its first use: seeding costs more than
+    a decision that breaks no tie (the server makes a bot for each bot move), and a
+    policy that draws gets the same numbers as from the Random made at once."""
+
+    __slots__ = ("_rng", "_seed")
+
+    def __init__(self, seed: int | None) -> None:
+        self._seed = seed
+        self._rng: random.Random | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return getattr(rng, name)
+
+
 class HeuristicBot:
-    """Plays the game's heuristic policy; ties are broken by its own seeded RNG."""
+    """Plays the game's heuristic policy; ties are broken by its own seeded RNG (seeded
+    when a tie is first broken)."""
 
     name = "heuristic"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = cast(random.Random, _SeededOnUse(seed))
 
     def choose(self, game: Game, view: Mapping[str, Any]) -> str:
         """The policy's move for this view (always one of ``view["legal_moves"]``)."""
