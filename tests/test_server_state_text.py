@@ -18,7 +18,7 @@ import pytest
 
 import tikki
 from tikki.core import JSON, State
-from tikki.server.tables.texts import HistoryText, state_text
+from tikki.server.tables.texts import HistoryText, dumps, state_text
 
 
 def _message(state: State, seat: int | None, seq: int) -> JSON:
@@ -86,3 +86,24 @@ def test_messages_without_a_history_are_json_dumps() -> None:
         {"type": "state", "view": {"seat": 0, "history": None}},
     ):
         assert state_text(message, kept) == json.dumps(message)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": [1, 2.5, -0.0, 1e300, None, True, False], "b": {"c": "ä\u2603\n\"'\\"}},
+        [float("nan"), float("inf"), float("-inf")],
+        {1: "int key", 2.5: "float key", None: "none key", True: "bool key"},
+        "a text",
+        [],
+        {},
+        [[[[{"deep": ["er"]}]]]],
+    ],
+)
+def test_dumps_is_json_dumps(value: object) -> None:
+    assert dumps(value) == json.dumps(value)
+
+
+def test_dumps_refuses_what_json_dumps_refuses() -> None:
+    with pytest.raises(TypeError):
+        dumps({"a": {1, 2}})
