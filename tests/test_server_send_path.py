@@ -11,11 +11,12 @@ import logging
 from datetime import datetime
 
 import pytest
+from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 import tikki
 from tikki.i18n import use
 from tikki.server.db import StoredSeat
-from tikki.server.outbox import Outbox, write
+from tikki.server.outbox import SEND_KEY, Outbox, peer, write
 from tikki.server.tables.storage import StorageThread
 from tikki.server.tables.table import Connection, Table
 from tikki.server.ws import _is_ping
@@ -160,3 +161,56 @@ def test_the_storage_thread_runs_its_calls_in_order_and_refuses_after_shutdown(
         thread.submit(print)
     with pytest.raises(RuntimeError):
         thread.call(print)
+
+
+class _Starlette:
+    """The part of Starlette's WebSocket the direct peer reads: its scope and state, and
+    its own send_text and close (recorded)."""
+
+    def __init__(self, scope: dict[str, object]) -> None:
+        self.scope = scope
+        self.application_state = WebSocketState.CONNECTED
+        self.through: list[str] = []
+        self.closes: list[int] = []
+
+    async def send_text(self, data: str) -> None:
+        self.through.append(data)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closes.append(code)
+
+
+def test_the_writer_sends_text_to_the_servers_own_send() -> None:
+    raw: list[dict[str, object]] = []
+
+    async def send(message: dict[str, object]) -> None:
+        raw.append(message)
+
+    async def scenario() -> _Starlette:
+        websocket = _Starlette({SEND_KEY: send})
+        target = peer(websocket)  # type: ignore[arg-type]
+        await target.send_text("one")
+        websocket.application_state = WebSocketState.DISCONNECTED
+        await target.send_text("two")  # Starlette's own send refuses (recorded here)
+        await target.close(1001)
+        return websocket
+
+    websocket = asyncio.run(scenario())
+    assert raw == [{"type": "websocket.send", "text": "one"}]
+    assert websocket.through == ["two"] and websocket.closes == [1001]
+
+
+def test_a_broken_transport_is_a_disconnect_and_no_scope_send_is_starlettes() -> None:
+    async def broken(message: dict[str, object]) -> None:
+        raise ConnectionResetError
+
+    async def scenario() -> _Starlette:
+        websocket = _Starlette({SEND_KEY: broken})
+        with pytest.raises(WebSocketDisconnect):
+            await peer(websocket).send_text("lost")  # type: ignore[arg-type]
+        return websocket
+
+    websocket = asyncio.run(scenario())
+    assert websocket.application_state is WebSocketState.DISCONNECTED
+    plain = _Starlette({})
+    assert peer(plain) is plain  # type: ignore[arg-type]

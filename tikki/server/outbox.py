@@ -21,6 +21,7 @@ from collections.abc import Callable, Coroutine, Generator
 from typing import Any, Protocol
 
 from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 OUTBOX_BYTES = 256 * 1024
 """Unsent bytes one connection may hold besides its newest state; over that it is
@@ -35,6 +36,9 @@ SEND_BUFFER = 64 * 1024
 """The kernel send buffer of a WebSocket's socket, in bytes (Linux doubles it)."""
 ABORT_KEY = "tikki.abort"
 """Where :class:`TransportAbort` puts the abort callable in a WebSocket's ASGI scope."""
+SEND_KEY = "tikki.send"
+"""Where :class:`TransportControl` puts the server's own ``send`` in a WebSocket's ASGI
+scope (:func:`peer`: a text message goes to it without the middlewares' wrappers)."""
 
 
 class _State:
@@ -222,10 +226,48 @@ class _Rest:
                     return
 
 
+class _Direct:
+    """A WebSocket whose text messages go straight to the server's own ``send`` (the one
+    :class:`TransportControl` sees), not through Starlette's ``send_text`` and the
+    middlewares' ``send`` wrappers, none of which changes a ``websocket.send``: the same
+    frame, with Starlette's checks and its state kept (a connection not open any more
+    sends through Starlette, which refuses; a broken transport is a disconnect)."""
+
+    __slots__ = ("_send", "_websocket")
+
+    def __init__(self, websocket: WebSocket, send: Send) -> None:
+        self._websocket = websocket
+        self._send = send
+
+    async def send_text(self, data: str) -> None:
+        """Send one text message."""
+        websocket = self._websocket
+        if websocket.application_state is not WebSocketState.CONNECTED:
+            await websocket.send_text(data)
+            return
+        try:
+            await self._send({"type": "websocket.send", "text": data})
+        except OSError:
+            websocket.application_state = WebSocketState.DISCONNECTED
+            raise WebSocketDisconnect(code=1006) from None
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Send a close frame (through Starlette, which notes the close)."""
+        await self._websocket.close(code, reason)
+
+
+def peer(websocket: WebSocket) -> Socket:
+    """What the writer sends ``websocket``'s messages to: the server's own ``send`` where
+    :class:`TransportControl` gave it (:class:`_Direct`), else the WebSocket itself."""
+    send = websocket.scope.get(SEND_KEY)
+    return websocket if send is None else _Direct(websocket, send)
+
+
 class TransportControl:
     """ASGI middleware: put a callable that drops a WebSocket's connection at once into
     its scope (``scope["tikki.abort"]``) and cap its socket's send buffer, when the server
-    exposes its transport."""
+    exposes its transport; the server's own ``send`` goes into the scope too
+    (``scope["tikki.send"]``: :func:`peer`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -233,6 +275,7 @@ class TransportControl:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Add the abort callable (WebSockets only), then run the app."""
         if scope["type"] == "websocket":
+            scope[SEND_KEY] = send
             transport = getattr(getattr(send, "__self__", None), "transport", None)
             abort = getattr(transport, "abort", None)
             if callable(abort):
@@ -266,5 +309,6 @@ __all__ = [
     "Outbox",
     "TransportControl",
     "aborter",
+    "peer",
     "write",
 ]

@@ -198,7 +198,7 @@ async def _attend(
     except ApiError as err:
         conn.push(json.dumps(err.message_json()))
     writer = asyncio.create_task(
-        outbox.write(websocket, conn.outbox, outbox.aborter(websocket.scope))
+        outbox.write(outbox.peer(websocket), conn.outbox, outbox.aborter(websocket.scope))
     )
     session = Session(manager, table, conn, limit)
     session.throttles = websocket.app.state.throttles
