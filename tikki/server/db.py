@@ -50,6 +50,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
 
 from tikki.server import schema
+from tikki.server.pg_groups import PostgresGroups
 from tikki.server.seeds import SEED_DIGITS
 
 BOT_SPEC_MAX = 200
@@ -397,6 +398,9 @@ class Store:
         file (:meth:`_group_connection`)."""
         self._reader: Engine | None = None
         """The lobby's engine on PostgreSQL (:meth:`_reading`), made at its first read."""
+        postgres = self.engine.dialect.name == "postgresql"
+        self._groups = PostgresGroups(self.engine) if postgres else None
+        """PostgreSQL's group commits: one statement, one round trip (:mod:`.pg_groups`)."""
 
     def create_schema(self, cluster: bool = False) -> None:
         """Bring the schema to the newest revision of :mod:`tikki.server.migrations` (an
@@ -446,6 +450,8 @@ class Store:
 
     def close(self) -> None:
         """Release every connection."""
+        if self._groups is not None:
+            self._groups.close()
         held, self._held = self._held, None
         if held is not None:
             with contextlib.suppress(Exception):
@@ -456,10 +462,10 @@ class Store:
         self.engine.dispose()
 
     def _group_connection(self) -> Any:
-        """The pooled DBAPI connection of a group commit.  On a SQLite file the same one
-        is kept from group to group (a local file does not go away; the pool's checkout
-        and checkin were a quarter of a group's CPU); on PostgreSQL each group checks one
-        out, so that the pool's ping finds a connection broken by a restart first."""
+        """The pooled DBAPI connection of a group commit on SQLite (PostgreSQL's are
+        :mod:`.pg_groups`').  On a SQLite file the same one is kept from group to group (a
+        local file does not go away; the pool's checkout and checkin were a quarter of a
+        group's CPU); an in-memory database's single connection goes back each time."""
         if self._held is not None:
             return self._held
         raw = self.engine.raw_connection()
@@ -554,7 +560,8 @@ class Store:
 
     def add_moves(self, writes: list[MoveWrite]) -> list[Exception | None]:
         """Store several moves of different tables in one transaction (a group commit):
-        one multi-row insert, their lobby lines and the finished tables.  What became of
+        one multi-row insert, their lobby lines and the finished tables (on PostgreSQL one
+        statement, :mod:`.pg_groups`).  What became of
         each move, in order: ``None`` (stored), :class:`MoveConflict`, or the error that
         stopped it.  When the key refuses any of them, nothing of the group is kept and
         each move is stored on its own (:meth:`add_move`), so that a conflict refuses that
@@ -563,7 +570,9 @@ class Store:
         if not writes:
             return []
         try:
-            if any(w.outcome is not None for w in writes):
+            if self._groups is not None:
+                self._groups.write(writes, now())
+            elif any(w.outcome is not None for w in writes):
                 with self.engine.begin() as connection:
                     self._write_moves(connection, writes)
             else:
@@ -573,7 +582,7 @@ class Store:
         return [None] * len(writes)
 
     def _write_plain_moves(self, writes: list[MoveWrite]) -> None:
-        """:meth:`_write_moves` for moves that finish no game, on the pool's DBAPI
+        """:meth:`_write_moves` on SQLite for moves that finish no game, on the pool's DBAPI
         connection itself: the two prepared statements (:class:`Prepared`) and the commit,
         without SQLAlchemy's connection and transaction objects (about half of a group
         commit's CPU on the storage thread).  A driver's error is raised as SQLAlchemy

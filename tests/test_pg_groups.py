@@ -1,0 +1,127 @@
+"""A group commit on PostgreSQL (:mod:`tikki.server.pg_groups`): one statement and one
+round trip; the rows are those SQLAlchemy's statements write for a move stored alone (the
+moves, the lobby lines, a finished table's status, time and outcome); a key that refuses
+one move refuses that move only; a broken connection is an outage, and the next group
+takes a fresh one."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import Pool, event, text
+
+from tikki.server.db import MoveConflict, MoveWrite, Store, StoredSeat, StoredTable, is_outage, now
+
+ROUND_TRIP = re.compile(r"^\S+ \S+\tF\t\d+\t(Query|Sync)\b", re.MULTILINE)
+"""A message of libpq's trace after which the client waits for the server's answer."""
+OUTCOME = {"winner": [1], "points": [0, 3, 1], "reason": "won"}
+
+
+def _store(url: str, tables: int) -> Store:
+    """A PostgreSQL store with ``tables`` bot tables ``t0``, ``t1``, …"""
+    store = Store(url)
+    store.create_schema()
+    for i in range(tables):
+        seats = [StoredSeat(s, "bot", bot="random") for s in range(3)]
+        row = StoredTable(f"t{i}", "mattis", 3, "standard", {}, i, "playing", now(), None,
+                          None, seats, [])  # fmt: skip
+        assert store.add_table(row)
+    return store
+
+
+def _rows(store: Store, query: str) -> list[tuple[Any, ...]]:
+    with store.engine.connect() as connection:
+        return [tuple(row) for row in connection.execute(text(query))]
+
+
+def test_a_group_writes_the_rows_a_move_stored_alone_writes(postgres_url: str) -> None:
+    """Two tables each get a move and a game-ending move, one table by a group commit, the
+    other by the single path: the same moves, lobby lines and finished tables."""
+    store = _store(postgres_url, 2)
+    try:
+        group = [MoveWrite("t0", 0, 1, "7H", None, 2, True),
+                 MoveWrite("t0", 1, 2, "8H", OUTCOME, None, True)]  # fmt: skip
+        assert store.add_moves(group) == [None, None]
+        store.add_move("t1", 0, 1, "7H", None, to_act=2, played=True)
+        store.add_move("t1", 1, 2, "8H", OUTCOME, to_act=None, played=True)
+        moves = _rows(store, "SELECT table_id, seq, seat, move FROM tikki_moves ORDER BY 1, 2")
+        lines = _rows(store, "SELECT table_id, seq, to_act, played FROM tikki_table_summaries")
+        ended = _rows(store, "SELECT id, status, finished IS NOT NULL, outcome::text "
+                             "FROM tikki_tables ORDER BY id")  # fmt: skip
+    finally:
+        store.close()
+    assert [m[1:] for m in moves if m[0] == "t0"] == [m[1:] for m in moves if m[0] == "t1"]
+    assert sorted(line[1:] for line in lines) == [(2, None, True)] * 2
+    assert [e[1:3] for e in ended] == [("finished", True)] * 2
+    assert ended[0][3] == ended[1][3]
+    loaded = store.load("t0")
+    assert loaded is not None and loaded.outcome == OUTCOME
+
+
+def test_a_group_is_one_round_trip(postgres_url: str, tmp_path: Path) -> None:
+    """libpq's trace of the group commits' connection: one statement sent and one
+    answer waited for, a group that ends a game included (before: the pool's ping, the
+    moves, the lobby lines and the commit, and a game's end through SQLAlchemy's
+    transaction)."""
+    store = _store(postgres_url, 2)
+    trace = tmp_path / "libpq.trace"
+
+    def traced(dbapi_connection: Any, *_args: Any) -> None:
+        dbapi_connection.pgconn.trace(handle.fileno())
+
+    with trace.open("w") as handle:
+        event.listen(Pool, "checkout", traced)
+        try:
+            assert store.add_moves([MoveWrite("t0", 0, 0, "a", None, 1, False)]) == [None]
+            start = trace.stat().st_size  # after the connection's first checkout
+            writes = [MoveWrite("t0", 1, 1, "b", None, 2, False),
+                      MoveWrite("t1", 0, 0, "c", OUTCOME, None, False)]  # fmt: skip
+            assert store.add_moves(writes) == [None, None]
+        finally:
+            event.remove(Pool, "checkout", traced)
+            store.close()
+    assert len(ROUND_TRIP.findall(trace.read_text()[start:])) == 1
+
+
+def test_a_refused_move_refuses_only_itself(postgres_url: str) -> None:
+    """A move whose number is taken is refused (:class:`MoveConflict`); the group's
+    others are stored."""
+    store = _store(postgres_url, 2)
+    try:
+        assert store.add_moves([MoveWrite("t0", 0, 0, "a", None, 1, False)]) == [None]
+        results = store.add_moves([MoveWrite("t0", 0, 0, "x", None, 1, False),
+                                   MoveWrite("t1", 0, 0, "b", None, 1, False)])  # fmt: skip
+        t0, t1 = store.load("t0"), store.load("t1")
+    finally:
+        store.close()
+    assert isinstance(results[0], MoveConflict) and results[1] is None
+    assert t0 is not None and t1 is not None
+    assert (list(t0.moves), list(t1.moves)) == (["a"], ["b"])
+
+
+def test_a_broken_connection_is_an_outage_and_the_next_group_reconnects(
+    postgres_url: str,
+) -> None:
+    """The group's connection is ended by the server (as a restart ends it): the group
+    raises an error the storage takes for an outage (it then checks each move on its
+    own), and the next group is stored on a fresh connection."""
+    store = _store(postgres_url, 2)
+    try:
+        assert store.add_moves([MoveWrite("t0", 0, 0, "a", None, 1, False)]) == [None]
+        assert store._groups is not None and store._groups._raw is not None
+        pid = store._groups._raw.info.backend_pid
+        admin = postgres_url.split("?")[0]
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(Exception) as broke:
+            store.add_moves([MoveWrite("t0", 1, 1, "b", None, 2, False)])
+        assert is_outage(broke.value)
+        assert store.add_moves([MoveWrite("t1", 0, 0, "c", None, 1, False)]) == [None]
+        t1 = store.load("t1")
+    finally:
+        store.close()
+    assert t1 is not None and list(t1.moves) == ["c"]

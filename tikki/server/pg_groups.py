@@ -1,0 +1,118 @@
+"""A group commit on PostgreSQL in one statement and one round trip.
+
+The moves of a group, their tables' lobby lines and the tables they finish are written by
+one statement (two data-modifying ``WITH`` parts and an upsert, each over ``unnest`` of
+arrays) on a connection of its own in autocommit: PostgreSQL runs it as one transaction,
+so the group is stored whole or not at all, and the client waits for one answer.  The
+pooled way took four waits (the pool's ping, the moves, the lobby lines, the commit) and
+about three times the Python: each wait is one more hand-over of the GIL between the
+storage thread and the event loop, and the storage thread's Python is time the loop
+cannot run (issue 50's saturation rows)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError
+
+if TYPE_CHECKING:
+    from tikki.server.db import MoveWrite
+
+GROUP_SQL = """\
+WITH stored AS (
+    INSERT INTO tikki_moves (table_id, seq, seat, move, time)
+    SELECT id, seq, seat, move, %(now)s::timestamp
+    FROM unnest(%(ids)s::varchar[], %(seqs)s::int[], %(seats)s::int[], %(moves)s::varchar[])
+        AS m(id, seq, seat, move)
+), ended AS (
+    UPDATE tikki_tables SET status = 'finished', finished = %(now)s::timestamp,
+        outcome = e.outcome::json
+    FROM unnest(%(ended)s::varchar[], %(outcomes)s::text[]) AS e(id, outcome)
+    WHERE tikki_tables.id = e.id
+)
+INSERT INTO tikki_table_summaries (table_id, seq, to_act, last_move, played)
+SELECT id, seq, to_act, %(now)s::timestamp, played
+FROM unnest(%(line_ids)s::varchar[], %(line_seqs)s::int[], %(to_act)s::int[],
+            %(played)s::bool[]) AS s(id, seq, to_act, played)
+ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq, to_act = excluded.to_act,
+    last_move = excluded.last_move, played = excluded.played"""
+"""The group's statement: the moves, the finished tables (status, time and outcome, as
+:meth:`~tikki.server.db.Store.add_move` marks one) and the lobby lines, new or replacing."""
+
+
+def group_params(writes: Sequence[MoveWrite], moment: datetime) -> dict[str, Any]:
+    """The statement's arrays for ``writes`` stored at ``moment``: every move; the newest
+    move of each table for its lobby line; the tables ended with their outcomes."""
+    newest: dict[str, MoveWrite] = {}
+    for w in writes:
+        if w.table_id not in newest or newest[w.table_id].seq < w.seq:
+            newest[w.table_id] = w
+    lines = list(newest.values())
+    ended = [w for w in writes if w.outcome is not None]
+    return {
+        "now": moment,
+        "ids": [w.table_id for w in writes],
+        "seqs": [w.seq for w in writes],
+        "seats": [w.seat for w in writes],
+        "moves": [w.move for w in writes],
+        "ended": [w.table_id for w in ended],
+        "outcomes": [json.dumps(w.outcome) for w in ended],
+        "line_ids": [w.table_id for w in lines],
+        "line_seqs": [w.seq + 1 for w in lines],
+        "to_act": [w.to_act for w in lines],
+        "played": [w.played for w in lines],
+    }
+
+
+class PostgresGroups:
+    """The group commits' own PostgreSQL connection (taken from the engine's pool, with
+    its ping, then detached from it and kept in autocommit) and their statement."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._raw: Any = None
+        """The kept psycopg connection (detached from the pool); ``None``: none yet, or
+        the last one failed and was closed."""
+
+    def write(self, writes: Sequence[MoveWrite], moment: datetime) -> None:
+        """Store ``writes`` at ``moment`` whole, or raise what stopped them (the driver's
+        error as SQLAlchemy raises it: ``IntegrityError`` when a key refused a move,
+        ``OperationalError`` when the database is out of reach; nothing was stored, or,
+        for a broken connection, whether it was is unknown).  A connection that failed is
+        closed: the next group takes a fresh one."""
+        raw = self._connection()
+        dialect = self.engine.dialect
+        try:
+            with raw.cursor() as cursor:
+                cursor.execute(GROUP_SQL, group_params(writes, moment))
+        except dialect.loaded_dbapi.Error as err:
+            broken = dialect.is_disconnect(err, raw, None)
+            self.close()
+            raise DBAPIError.instance(GROUP_SQL, None, err, dialect.loaded_dbapi.Error,
+                                      connection_invalidated=broken) from err  # fmt: skip
+        except BaseException:
+            self.close()
+            raise
+
+    def _connection(self) -> Any:
+        """The kept connection, made when there is none."""
+        if self._raw is None:
+            fairy = self.engine.raw_connection()  # the pool's ping: a live connection
+            raw: Any = fairy.driver_connection
+            fairy.detach()  # never back to the pool: it is in autocommit from now on
+            raw.rollback()  # the ping's transaction
+            raw.autocommit = True
+            self._raw = raw
+        return self._raw
+
+    def close(self) -> None:
+        """Close the kept connection (if any)."""
+        raw, self._raw = self._raw, None
+        if raw is not None:
+            with contextlib.suppress(Exception):
+                raw.close()
