@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, TypeVar
 
 from tikki.cards import (
@@ -359,6 +359,12 @@ _RUN_CARDS: Final[dict[str, tuple[int, ...]]] = {
     if RANK_OF[c] <= 12 - k + 1
 }
 """The cards of each sequence's text (AM-10), low to high."""
+_SHED_CARDS: Final[dict[str, tuple[int, ...]]] = {
+    **{CARD_TEXT[c]: (c,) for c in range(52)},
+    **_RUN_CARDS,
+}
+"""The cards of each phase-2 play's text (one card or a sequence), low to high: the
+``cards`` of :meth:`MattisState._shed` and of the trick's plays, shared (tuples)."""
 
 _MASK_TEXT: Final[dict[int, str]] = {}
 
@@ -375,7 +381,7 @@ _PARTS_KEEP = (Draw, Tie)
 (:meth:`MattisState._parts`)."""
 
 
-def _take_json(seat: int, cards: list[int]) -> JSON:
+def _take_json(seat: int, cards: Sequence[int]) -> JSON:
     """The JSON of a phase-2 take, the event a take keeps with its move (not in
     ``_event_log``: the commonest event, a record a take would cost a playout)."""
     return to_json(take_event(0, seat, cards), None, CARD_TEXT, _no_outcome)
@@ -644,7 +650,7 @@ class MattisState(SheddingState):
         self._loser = -1
         self.abandoned = False
         self._hist: list[tuple[int, str, int]] = []  # (seat, move, card or a take's place)
-        self._taken: list[list[int]] = []  # each take's cards, the take's event (in order)
+        self._taken: list[tuple[int, ...]] = []  # each take's cards, its event (in order)
         self._event_log: list[Event] = []
         self._sampled_past: Past | None = None
         self._history_book: Book | None = None
@@ -709,11 +715,11 @@ class MattisState(SheddingState):
             text = move if move in legal else self._canonical(move, legal)
         self._legal = None
         if self._phase == SHED:  # most moves: phase 2's
-            if text == "take":
+            cards = _SHED_CARDS.get(text)
+            if cards is None:  # take
                 self._take()
             else:
-                card = TEXT_CARD.get(text, -1)
-                self._shed([card] if card >= 0 else list(_RUN_CARDS[text]), text)
+                self._shed(cards, text)
         elif self._lap_left:
             self._lap(-1 if text == "pass" else TEXT_CARD[text[7:]], text)
         else:
@@ -844,9 +850,9 @@ class MattisState(SheddingState):
             return
         low, length = choice
         if length == 1:
-            self._shed([low], CARD_TEXT[low])
+            self._shed((low,), CARD_TEXT[low])
         else:
-            self._shed(list(range(low, low + length)), _seq_text(low, length))
+            self._shed(tuple(range(low, low + length)), _seq_text(low, length))
 
     def _cheap_shed(
         self, singles: list[int], runs: list[tuple[int, int]], held: int
@@ -889,7 +895,7 @@ class MattisState(SheddingState):
             if links & _SUIT3:
                 moves += memo.get(links & _SUIT3) or _suit_runs(links & _SUIT3, three)
             return moves
-        top: list[int] = plays[-1][1]
+        top: tuple[int, ...] = plays[-1][1]
         beat = _BEAT[self._trump][top[-1]]
         singles = held & beat
         if self._max_seq < 3:
@@ -1002,7 +1008,7 @@ class MattisState(SheddingState):
         threes = links & (links >> 1) if self._max_seq >= 3 else 0
         if not self._plays:
             return hand, links, threes
-        top: list[int] = self._plays[-1][1]
+        top: tuple[int, ...] = self._plays[-1][1]
         suit = SUIT_OF[top[0]]
         beat = _BEAT[self._trump][top[-1]]
         singles = [c for c in hand if beat >> c & 1]
@@ -1424,11 +1430,10 @@ class MattisState(SheddingState):
         taken_list = self._taken
         self._hist.append((seat, "take", len(taken_list)))
         plays = self._plays
-        taken: list[int] = plays[0][1]  # one play (the common case): its own list
+        taken: tuple[int, ...] = plays[0][1]  # one play (the common case): its own cards
         if len(plays) > 1:
-            taken = taken[:]
             for k in range(1, len(plays)):
-                taken.extend(plays[k][1])
+                taken += plays[k][1]
         held = self._held[seat]
         for c in taken:
             held |= _BIT[c]
@@ -1440,7 +1445,7 @@ class MattisState(SheddingState):
         s = self._next[seat]
         self._to_act = s if hands[s] else next_with_cards(hands, s)
 
-    def _shed(self, cards: list[int], move: str) -> None:
+    def _shed(self, cards: Sequence[int], move: str) -> None:
         """Phase 2: the seat to act plays ``cards`` (one card or a sequence, low to high),
         text ``move`` (AM-10, AM-13): :meth:`SheddingState._shed` with :meth:`_note_shed`
         written in (the hottest path of playouts)."""
@@ -1468,8 +1473,8 @@ class MattisState(SheddingState):
                 if c in secret:
                     secret.remove(c)
         plays = self._plays
-        if not plays:  # holders(hands), and the leader even if out now, by the masks
-            self._trick_size = self._n - held_list.count(0) + (0 if held else 1)
+        if not plays:  # holders(hands) before this play: the seats not out (none is empty)
+            self._trick_size = self._n - len(self._out)
         plays.append([seat, cards])
         if not hand:
             self._out.append(seat)
@@ -1498,7 +1503,7 @@ class MattisState(SheddingState):
         super()._abandon()
         self.is_over = True
 
-    def _note_shed(self, seat: int, move: str, cards: list[int]) -> None:
+    def _note_shed(self, seat: int, move: str, cards: Sequence[int]) -> None:
         """The play's history entry; a dreck card played is no longer secret (AM-9)."""
         self._hist.append((seat, move, -1))
         held = self._held[seat]
@@ -1857,7 +1862,7 @@ def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisS
         state._received = list(dreck["received"])
     trick = view["trick"]
     if trick["kind"] != "collect":
-        state._plays = [[p["seat"], ints_of(p["cards"])] for p in trick["plays"]]
+        state._plays = [[p["seat"], tuple(ints_of(p["cards"]))] for p in trick["plays"]]
         state._trick_size = trick["size"] or 0
         return state, _shed_deal(state, view, seat)
     state._trick = [(t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]]
