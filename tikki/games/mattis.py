@@ -868,47 +868,65 @@ class MattisState(SheddingState):
 
     # --- legality -----------------------------------------------------------------------
 
-    def _generate(self) -> list[str]:
-        """The legal moves: phase 2's (most moves, the hottest path of playouts through the
-        text API) here, :meth:`_shed_masks` written out straight into texts; phase 1's by
-        :meth:`_generate_collect`."""
+    def legal_moves(self) -> list[str]:
+        """Legal moves of the seat to act, canonical texts in the game's fixed order:
+        worked out once a position (kept in ``_legal``, which :meth:`play` checks a move
+        against) and copied.  Phase 2's (most moves, the hottest path of playouts through
+        the text API) are written out here, :meth:`_shed_masks` straight into texts (a
+        reply from :data:`_REPLY_MEMO`); phase 1's come from :meth:`_generate_collect`."""
+        legal = self._legal
+        if legal is not None:
+            return legal.copy()
         if self._phase != SHED:
-            return self._generate_collect() if self._phase == COLLECT else []
-        held = self._held[self._to_act]  # the hand as a bit mask
-        plays = self._plays
-        if not plays:
-            moves = [CARD_TEXT[c] for c in self._hands[self._to_act]]
+            legal = self._generate_collect() if self._phase == COLLECT else []
+        elif not self._plays:  # a lead: the hand's cards, then its sequences
+            legal = [CARD_TEXT[c] for c in self._hands[self._to_act]]
+            held = self._held[self._to_act]  # the hand as a bit mask
             links = held & (held >> 1) & _NOT_ACES
-            if not links:
-                return moves
-            three = self._max_seq >= 3
-            if _COMPILED or not links & (links - 1):  # one lowest card: no loop
-                _run_texts(moves, links, links & (links >> 1) if three else 0)
-                return moves
-            memo = _RUNS_MEMO[three]  # suit by suit, memoised: no loop over the bits
-            if links & _SUIT0:
-                moves += memo.get(links & _SUIT0) or _suit_runs(links & _SUIT0, three)
-            if links & _SUIT1:
-                moves += memo.get(links & _SUIT1) or _suit_runs(links & _SUIT1, three)
-            if links & _SUIT2:
-                moves += memo.get(links & _SUIT2) or _suit_runs(links & _SUIT2, three)
-            if links & _SUIT3:
-                moves += memo.get(links & _SUIT3) or _suit_runs(links & _SUIT3, three)
-            return moves
-        top: tuple[int, ...] = plays[-1][1]
-        beat = _BEAT[self._trump][top[-1]]
-        singles = held & beat
-        if self._max_seq < 3:
-            key = singles
-        elif len(top) != 2:  # the sequences of three follow from ``singles``
-            key = singles | _THREES_OF_SINGLES
-        else:  # of the top's suit, lower than the top's cards too (longer, AM-11)
-            links = held & (held >> 1) & _NOT_ACES
-            key = (links & (links >> 1) & (beat | _SUIT_MASK[SUIT_OF[top[0]]])) << 53 | singles
-        reply = _REPLY_MEMO.get(key)
-        if reply is None:
-            reply = _new_reply(key)
-        return reply
+            if links:
+                self._lead_runs(legal, links)
+        else:
+            held = self._held[self._to_act]
+            top: tuple[int, ...] = self._plays[-1][1]
+            beat = _BEAT[self._trump][top[-1]]
+            singles = held & beat
+            if self._max_seq < 3:
+                key = singles
+            elif len(top) != 2:  # the sequences of three follow from ``singles``
+                key = singles | _THREES_OF_SINGLES
+            else:  # of the top's suit, lower than the top's cards too (longer, AM-11)
+                links = held & (held >> 1) & _NOT_ACES
+                key = (links & (links >> 1) & (beat | _SUIT_MASK[SUIT_OF[top[0]]])) << 53 | singles
+            legal = _REPLY_MEMO.get(key)
+            if legal is None:
+                legal = _new_reply(key)
+        self._legal = legal
+        return legal.copy()
+
+    def _generate(self) -> list[str]:
+        """The legal moves, the list itself (:meth:`legal_moves` works them out)."""
+        self._legal = None
+        self.legal_moves()
+        legal = self._legal
+        assert legal is not None
+        return legal
+
+    def _lead_runs(self, moves: list[str], links: int) -> None:
+        """Append a leading hand's sequences, whose links (bit ``c``: ``c`` and ``c + 1``
+        held, of one suit) are ``links`` (not 0)."""
+        three = self._max_seq >= 3
+        if _COMPILED or not links & (links - 1):  # one lowest card: no loop
+            _run_texts(moves, links, links & (links >> 1) if three else 0)
+            return
+        memo = _RUNS_MEMO[three]  # suit by suit, memoised: no loop over the bits
+        if links & _SUIT0:
+            moves += memo.get(links & _SUIT0) or _suit_runs(links & _SUIT0, three)
+        if links & _SUIT1:
+            moves += memo.get(links & _SUIT1) or _suit_runs(links & _SUIT1, three)
+        if links & _SUIT2:
+            moves += memo.get(links & _SUIT2) or _suit_runs(links & _SUIT2, three)
+        if links & _SUIT3:
+            moves += memo.get(links & _SUIT3) or _suit_runs(links & _SUIT3, three)
 
     def _generate_collect(self) -> list[str]:
         """Phase 1's legal moves (:meth:`_collect_options`, :meth:`_slough_options`)."""
