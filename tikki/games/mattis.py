@@ -905,7 +905,6 @@ class MattisState(SheddingState):
 
     def _generate(self) -> list[str]:
         """The legal moves, the list itself (:meth:`legal_moves` works them out)."""
-        self._legal = None
         self.legal_moves()
         legal = self._legal
         assert legal is not None
