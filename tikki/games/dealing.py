@@ -146,10 +146,21 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _STEPS.get(len(cards)) or _steps(len(cards))
+    for i, n, k in steps:
         j: int = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+""":func:`shuffle`'s steps by the list's length (:func:`_steps`)."""
+
+
+def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of :func:`shuffle` for ``size`` cards, memoised in :data:`_STEPS`: each
+    place ``i`` from the last down to 1, the count ``i + 1`` of places to swap it with,
+    and that count's bits (what ``_randbelow`` draws)."""
+    steps = _STEPS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return steps
