@@ -716,3 +716,38 @@ def test_a_table_the_site_cannot_seat_yet_waits_in_one_log_line(
     assert "only bots play" in waits[0].getMessage()
     assert not [r for r in caplog.records if r.exc_info is not None]
     assert len(tables) == 2 and tables.count(None) == 1  # one made, one waiting
+
+
+def test_an_outage_while_running_the_tournaments_is_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database away (a restart) while the runner steps the tournaments: it says so
+    in one line, with no traceback (an outage is the operator's news, not a bug; the
+    fault benchmark counts tracebacks), and tries again at its next step."""
+    import asyncio
+
+    from sqlalchemy.exc import OperationalError
+
+    from tikki.server.tournaments.runner import Runner
+
+    runner = Runner(None, None, None, "a")  # type: ignore[arg-type]  # tick() replaced
+    runner.every = 0.01
+    steps: list[int] = []
+
+    async def away() -> None:
+        steps.append(1)
+        raise OperationalError("SELECT", {}, Exception("the database system is shutting down"))
+
+    runner.tick = away  # type: ignore[method-assign]
+
+    async def main() -> None:
+        task = asyncio.create_task(runner.run())
+        while len(steps) < 2:
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    with caplog.at_level("ERROR", logger="tikki.server"):
+        asyncio.run(main())
+    told = [r for r in caplog.records if "running the tournaments" in r.getMessage()]
+    assert told and all(r.exc_info is None for r in told)
+    assert "shutting down" in told[0].getMessage()

@@ -45,6 +45,7 @@ from tikki.server.friends.store import Friends
 from tikki.server.ratings import anchors, ordinal
 from tikki.server.ratings import places as places_of
 from tikki.server.tables import NewTable, TableManager
+from tikki.server.tables.storage import report
 from tikki.server.tables.table import Table, active
 from tikki.server.tournaments.pairing import (
     Pair,
@@ -140,8 +141,8 @@ class Runner:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("running the tournaments failed; trying again")
+            except Exception as err:  # tried again at the next step
+                report("running the tournaments", err)
             await asyncio.sleep(self.every)
 
     async def tick(self) -> None:
@@ -153,8 +154,8 @@ class Runner:
                     self.store.lease, tournament_id, self.node, moment, LEASE
                 ):
                     await self.step(tournament_id)
-            except Exception:  # one tournament's failure holds up no other
-                log.exception("tournament %s: this step failed; trying again", tournament_id)
+            except Exception as err:  # one tournament's failure holds up no other
+                report(f"tournament {tournament_id}: this step", err)
         self.ticks += 1
 
     async def step(self, tournament_id: str) -> None:
@@ -219,10 +220,8 @@ class Runner:
                     "the table of tournament %s's game %d waits: %s (%s)",
                     snapshot.row.id, game.id, refused.message, refused.code,
                 )  # fmt: skip
-            except Exception:
-                log.exception(
-                    "the table of tournament %s's game %d was not made", snapshot.row.id, game.id
-                )
+            except Exception as err:
+                report(f"making the table of tournament {snapshot.row.id}'s game {game.id}", err)
 
     async def _make_table(
         self,
