@@ -228,6 +228,7 @@ class TableManager:
                 conn.close(1001)
         await self.ownership.stop()
         await self.bots.stop()
+        await self.storage.aclose()
         await self.storage.run(self.store.close)
         self.storage.shutdown()
         self.registry.reset()

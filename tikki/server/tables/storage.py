@@ -4,7 +4,10 @@ writer.  Moves are stored by group commit (:meth:`Storage.add_move`): the moves 
 arrive while a transaction is written go together into the next one, and each is
 acknowledged only once its transaction is committed.  The groups are taken on the
 storage thread itself: a lone move is handed to it at once and the next group follows
-its commit directly, neither waits for a pass of the event loop."""
+its commit directly, neither waits for a pass of the event loop.  On PostgreSQL the
+groups are written from the event loop instead, by one statement on an async connection
+(:mod:`tikki.server.pg_groups`): the loop goes on with its moves while PostgreSQL
+commits, and no thread waits for the GIL between a commit and the next group."""
 
 from __future__ import annotations
 
@@ -20,9 +23,12 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import IntegrityError
+
 from tikki.i18n import _
 from tikki.server.db import MoveWrite, Store, is_outage, now
 from tikki.server.errors import ApiError
+from tikki.server.pg_groups import AsyncPostgresGroups
 
 log = logging.getLogger("tikki.server")
 T = TypeVar("T")
@@ -126,12 +132,16 @@ class Storage:
         self._retries: set[asyncio.Task[None]] = set()
         self.groups = 0
         """Group commits so far (moves stored / groups: the moves per transaction)."""
+        postgres = store.engine.dialect.name == "postgresql"
+        self._on_loop = AsyncPostgresGroups(store.url, store.engine) if postgres else None
+        """PostgreSQL's group commits, written from the event loop (:meth:`_pump`)."""
+        self._pump_task: asyncio.Task[None] | None = None
 
     def restart(self) -> None:
         """A fresh storage thread (the manager starts again after :meth:`shutdown`)."""
         self._thread = StorageThread("tikki-db_0")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="tikki-db-read")
-        self._waiting, self._writing = [], False
+        self._waiting, self._writing, self._pump_task = [], False, None
 
     async def add_move(
         self, write: MoveWrite, queued: Callable[[], None] | None = None, first: bool = False
@@ -158,7 +168,11 @@ class Storage:
 
     def _hand_over(self) -> None:
         """Queue the next group commit on the storage thread (behind the calls already
-        there); after :meth:`shutdown` the waiting moves are refused."""
+        there), or on PostgreSQL start writing groups from the event loop; after
+        :meth:`shutdown` the waiting moves are refused."""
+        if self._on_loop is not None:
+            self._pump_task = asyncio.get_running_loop().create_task(self._pump())
+            return
         try:
             self._thread.call(self._write_group)
         except RuntimeError as err:  # the thread is shut down
@@ -182,6 +196,46 @@ class Storage:
             more = self._writing = bool(self._waiting)
         if more:
             self._hand_over()
+
+    async def _pump(self) -> None:
+        """On the event loop (PostgreSQL): write the waiting moves as a group, then the
+        moves that arrived meanwhile, until none wait.  The loop goes on with its work
+        while PostgreSQL commits; a group that a key refused is stored move by move on the
+        storage thread (a conflict refuses that move only)."""
+        assert self._on_loop is not None
+        while True:
+            with self._guard:
+                group, self._waiting = self._waiting, []
+                if not group:
+                    self._writing = False
+                    return
+            writes = [entry[0] for entry in group]
+            results: list[Exception | None]
+            try:
+                await self._on_loop.write(writes, now())
+                results = [None] * len(writes)
+                self.groups += 1
+            except IntegrityError:
+                results = await self._one_by_one(writes)
+            except Exception as err:
+                results = [err] * len(writes)
+            self._settle_group(group, results)
+
+    async def _one_by_one(self, writes: list[MoveWrite]) -> list[Exception | None]:
+        """What became of each move of a group a key refused, stored on its own."""
+        try:
+            return await self.run(self.store.add_moves, writes)
+        except Exception as err:
+            return [err] * len(writes)
+
+    async def aclose(self) -> None:
+        """Let the group being written from the event loop end, and close its connection
+        (before :meth:`shutdown`)."""
+        task = self._pump_task
+        if task is not None and not task.done():
+            await asyncio.wait([task])
+        if self._on_loop is not None:
+            await self._on_loop.close()
 
     def _settle_group(self, group: Waiting, results: list[Exception | None]) -> None:
         """On the event loop: acknowledge or refuse each move of a written group, people's
