@@ -6,6 +6,7 @@ takes a fresh one."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from sqlalchemy import Pool, event, text
 
 from tikki.server.db import MoveConflict, MoveWrite, Store, StoredSeat, StoredTable, is_outage, now
+from tikki.server.tables.storage import Storage
 
 ROUND_TRIP = re.compile(r"^\S+ \S+\tF\t\d+\t(Query|Sync)\b", re.MULTILINE)
 """A message of libpq's trace after which the client waits for the server's answer."""
@@ -125,3 +127,79 @@ def test_a_broken_connection_is_an_outage_and_the_next_group_reconnects(
     finally:
         store.close()
     assert t1 is not None and list(t1.moves) == ["c"]
+
+
+def _gathered(storage: Storage, writes: list[MoveWrite]) -> list[BaseException | None]:
+    """What became of ``writes`` handed to the storage at once."""
+
+    async def main() -> list[BaseException | None]:
+        told = await asyncio.gather(*(storage.add_move(w) for w in writes),
+                                    return_exceptions=True)  # fmt: skip
+        await storage.aclose()
+        return list(told)
+
+    return asyncio.run(main())
+
+
+def test_the_storage_writes_postgresqls_groups_from_the_event_loop(postgres_url: str) -> None:
+    """Moves handed to the storage at once are stored and acknowledged with no call on
+    the storage thread (the group is written from the event loop); a move whose number
+    is taken is refused there and the others of its group are stored."""
+    store = _store(postgres_url, 3)
+    storage = Storage(store)
+    threaded: list[object] = []
+    call = storage._thread.call
+
+    def counted(fn: Any) -> None:
+        threaded.append(fn)
+        call(fn)
+
+    storage._thread.call = counted  # type: ignore[method-assign]
+    try:
+        first = _gathered(storage, [MoveWrite(f"t{i}", 0, 0, f"m{i}", None, 1, False)
+                                    for i in range(3)])  # fmt: skip
+        groups = storage.groups
+        again = _gathered(storage, [MoveWrite("t0", 0, 0, "x", None, 1, False),
+                                    MoveWrite("t1", 1, 1, "n", None, 2, False)])  # fmt: skip
+        t0, t1 = store.load("t0"), store.load("t1")
+    finally:
+        storage.shutdown()
+        store.close()
+    assert first == [None] * 3 and groups >= 1 and threaded == []
+    assert isinstance(again[0], MoveConflict) and again[1] is None
+    assert t0 is not None and t1 is not None
+    assert (list(t0.moves), list(t1.moves)) == (["m0"], ["m1", "n"])
+
+
+def test_a_group_whose_connection_was_ended_is_stored_once(postgres_url: str) -> None:
+    """The event loop's connection is ended by the server (a restart): the next group's
+    moves are checked and stored one by one (the outage path), once each, and the group
+    after them is written from the loop again on a fresh connection."""
+    store = _store(postgres_url, 2)
+    storage = Storage(store)
+    try:
+        assert _gathered(storage, [MoveWrite("t0", 0, 0, "a", None, 1, False)]) == [None]
+
+        async def ended() -> list[BaseException | None]:
+            groups = storage._on_loop
+            assert groups is not None
+            conn = await groups._connection()
+            admin = postgres_url.split("?")[0]
+            with psycopg.connect(admin, autocommit=True) as other:
+                other.execute("SELECT pg_terminate_backend(%s)", (conn.info.backend_pid,))
+            writes = [MoveWrite("t0", 1, 1, "b", None, 2, False),
+                      MoveWrite("t1", 0, 0, "c", None, 1, False)]  # fmt: skip
+            told = await asyncio.gather(*(storage.add_move(w) for w in writes),
+                                        return_exceptions=True)  # fmt: skip
+            await storage.add_move(MoveWrite("t1", 1, 1, "d", None, 2, False))
+            await storage.aclose()
+            return list(told)
+
+        told = asyncio.run(ended())
+        t0, t1 = store.load("t0"), store.load("t1")
+    finally:
+        storage.shutdown()
+        store.close()
+    assert told == [None, None]
+    assert t0 is not None and t1 is not None
+    assert (list(t0.moves), list(t1.moves)) == (["a", "b"], ["c", "d"])
