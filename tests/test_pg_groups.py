@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import Pool, event, text
 
 from tikki.server.db import MoveConflict, MoveWrite, Store, StoredSeat, StoredTable, is_outage, now
+from tikki.server.tables import storage as storage_module
 from tikki.server.tables.storage import Storage
 
 ROUND_TRIP = re.compile(r"^\S+ \S+\tF\t\d+\t(Query|Sync)\b", re.MULTILINE)
@@ -203,3 +204,48 @@ def test_a_group_whose_connection_was_ended_is_stored_once(postgres_url: str) ->
     assert told == [None, None]
     assert t0 is not None and t1 is not None
     assert (list(t0.moves), list(t1.moves)) == (["a", "b"], ["c", "d"])
+
+
+def test_moves_that_keep_coming_wait_for_the_groups_pace(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moves waiting when a group commit ends are written :data:`GROUP_PACE` after that
+    group began, with every move that came meanwhile (here each commit made to take
+    50 ms, five moves 20 ms apart after the first, a pace of 0.5 s: one group after the
+    first move's, where without the pace three would follow it); a lone move after the
+    writing stopped is written at once, not after a pace."""
+    monkeypatch.setattr(storage_module, "GROUP_PACE", 0.5)
+    store = _store(postgres_url, 6)
+    storage = Storage(store)
+    groups = storage._on_loop
+    assert groups is not None
+    write_now = groups.write
+
+    async def slow(writes: Any, moment: Any) -> None:
+        await write_now(writes, moment)
+        await asyncio.sleep(0.05)
+
+    monkeypatch.setattr(groups, "write", slow)
+
+    async def main() -> tuple[int, int]:
+        first = asyncio.create_task(storage.add_move(MoveWrite("t0", 0, 0, "a", None, 1, False)))
+        later = []
+        for i in range(1, 6):
+            await asyncio.sleep(0.02)
+            write = MoveWrite(f"t{i}", 0, 0, "b", None, 1, False)
+            later.append(asyncio.create_task(storage.add_move(write)))
+        await asyncio.gather(first, *later)
+        paced = storage.groups
+        while storage._writing:
+            await asyncio.sleep(0.01)
+        lone = MoveWrite("t0", 1, 1, "c", None, 2, False)
+        await asyncio.wait_for(storage.add_move(lone), timeout=0.4)  # not after a pace
+        await storage.aclose()
+        return paced, storage.groups
+
+    try:
+        paced, written = asyncio.run(main())
+    finally:
+        storage.shutdown()
+        store.close()
+    assert (paced, written) == (2, 3)
