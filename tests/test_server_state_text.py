@@ -93,7 +93,7 @@ def test_messages_without_a_history_are_json_dumps() -> None:
     [
         {"a": [1, 2.5, -0.0, 1e300, None, True, False], "b": {"c": "ä\u2603\n\"'\\"}},
         [float("nan"), float("inf"), float("-inf")],
-        {1: "int key", 2.5: "float key", None: "none key", True: "bool key"},
+        {1: "int key", 2.5: "float key", None: "none key", False: "bool key"},
         "a text",
         [],
         {},
