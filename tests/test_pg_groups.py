@@ -249,3 +249,33 @@ def test_moves_that_keep_coming_wait_for_the_groups_pace(
         storage.shutdown()
         store.close()
     assert (paced, written) == (2, 3)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_live_counts_are_the_live_tables_and_the_bot_only_ones(
+    database: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """:meth:`Store.live_counts` (the cluster's site-wide caps, read in one statement):
+    waiting and playing tables count, finished ones do not; a table is bot-only when no
+    seat is a person's or open."""
+    url = (
+        request.getfixturevalue("postgres_url")
+        if database == "postgresql"
+        else f"sqlite:///{tmp_path / 'counts.sqlite'}"
+    )
+    store = Store(url)
+    store.create_schema()
+    kinds = {"bots": ["bot"] * 3, "person": ["human", "bot", "bot"], "open": ["open"] * 3}
+    tables = [("a", "playing", "bots"), ("b", "waiting", "bots"), ("c", "finished", "bots"),
+              ("d", "playing", "person"), ("e", "waiting", "open")]  # fmt: skip
+    try:
+        for i, (tid, status, seated) in enumerate(tables):
+            seats = [StoredSeat(s, kind, bot="random" if kind == "bot" else None)
+                     for s, kind in enumerate(kinds[seated])]  # fmt: skip
+            row = StoredTable(tid, "mattis", 3, "standard", {}, i, status, now(), None, None,
+                              seats, [])  # fmt: skip
+            assert store.add_table(row)
+        counts = store.live_counts()
+    finally:
+        store.close()
+    assert counts == (4, 2)

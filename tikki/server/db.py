@@ -785,11 +785,8 @@ class Store:
     def live_counts(self) -> tuple[int, int]:
         """The live (waiting or playing) tables of the whole database, and those of them
         where only bots play: the site-wide caps of a cluster."""
-        live = TableRow.status.in_(["waiting", "playing"])
-        person = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind != "bot")
-        with Session(self.engine) as session:
-            total = session.scalar(select(func.count()).select_from(TableRow).where(live))
-            bots = session.scalar(select(func.count()).select_from(TableRow).where(live, ~person))
+        with self.engine.connect() as connection:
+            total, bots = connection.execute(_LIVE_COUNTS).one()
         return int(total or 0), int(bots or 0)
 
     def move_count(self, table_id: str) -> int:
@@ -917,6 +914,20 @@ def _summary(line: SummaryRow | None) -> Summary | None:
     if line is None:
         return None
     return Summary(line.seq, line.to_act, line.last_move, line.played)
+
+
+_LIVE_COUNTS = (
+    select(
+        func.count(),
+        func.count().filter(
+            ~exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind != "bot")
+        ),
+    )
+    .select_from(TableRow)
+    .where(TableRow.status.in_(["waiting", "playing"]))
+)
+"""The live tables and the bot-only ones among them, in one statement (one round trip,
+read at each table's creation in a cluster)."""
 
 
 @functools.cache
