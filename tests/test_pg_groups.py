@@ -2,7 +2,8 @@
 round trip; the rows are those SQLAlchemy's statements write for a move stored alone (the
 moves, the lobby lines, a finished table's status, time and outcome); a key that refuses
 one move refuses that move only; a broken connection is an outage, and the next group
-takes a fresh one."""
+takes a fresh one.  The storage writes the groups from the event loop, paced under load.
+The cluster's live counts, read at each table's creation, are one statement."""
 
 from __future__ import annotations
 
