@@ -918,3 +918,39 @@ def test_is_over_follows_the_phase_in_play_clones_and_samples(max_moves: int) ->
                 break
             state.play(rng.choice(state.legal_moves()))
         assert state.outcome is not None and state.outcome["abandoned"] is (max_moves == 60)
+
+
+def _moves_until_over(game: tikki.Game, seed: int, playout: bool) -> tuple[int, bool]:
+    """The moves a game of ``seed`` lasts, uniform moves through the text API (or
+    ``random_playout``), and whether it was abandoned."""
+    state: Any = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    if playout:
+        state.random_playout(rng)
+    while state.phase != "over":
+        state.play(rng.choice(state.legal_moves()))
+    outcome = state.outcome
+    assert outcome is not None
+    return len(state._hist), bool(outcome["abandoned"])
+
+
+@pytest.mark.parametrize("playout", [False, True])
+def test_c5_abandoned_exactly_at_max_moves_near_and_far_from_it(playout: bool) -> None:
+    """C-5: with any max_moves, a game is the same game cut at exactly max_moves moves:
+    also where max_moves is more than phase 1's most and a take's span (the moves that
+    need no count) and where it is reached only after takes, through ``play`` and
+    ``random_playout``."""
+    cuts = 0
+    for players, max_seq in ((2, 3), (3, 2), (3, 3), (4, 3)):
+        full = tikki.load("mattis", players=players, max_sequence=max_seq)
+        for seed in range(6):
+            length, abandoned = _moves_until_over(full, seed, playout)
+            assert not abandoned
+            for cut in {length + 1, length, length - 1, length - 2, length - 53, length - 54}:
+                if cut < 1:
+                    continue
+                game = tikki.load("mattis", players=players, max_sequence=max_seq, max_moves=cut)
+                got = _moves_until_over(game, seed, playout)
+                assert got == ((cut, True) if cut < length else (length, False))
+                cuts += cut < length
+    assert cuts >= 80

@@ -41,6 +41,9 @@ Design notes
   (:mod:`tikki.games.mattis_tactics`), read from the state.  The determinizer
   (``Mattis.sampler``) reads the view into a template state here and deals the hidden
   cards with :mod:`tikki.games.mattis_sampler`.
+* ``max_moves`` (C-5) is checked after a move only while ``_far_from_end`` is false: the
+  deal and each take set it when the game cannot reach ``max_moves`` before the next take
+  (:data:`_TAKE_SPAN`), so most moves skip the count.
 """
 
 from __future__ import annotations
@@ -366,6 +369,12 @@ _SHED_CARDS: Final[dict[str, tuple[int, ...]]] = {
 """The cards of each phase-2 play's text (one card or a sequence), low to high: the
 ``cards`` of :meth:`MattisState._shed` and of the trick's plays, shared (tuples)."""
 
+_TAKE_SPAN: Final = 53
+"""The most moves from a take to the next take, that one included: a shed lays down at
+least one held card (the hands hold at most 52), so :meth:`MattisState.play` need not
+count moves towards ``max_moves`` (C-5) while ``_far_from_end`` says that the game is
+more than this many moves (and phase 1's most) from it."""
+
 _MASK_TEXT: Final[dict[int, str]] = {}
 
 
@@ -546,6 +555,7 @@ class MattisState(SheddingState):
         "_event_log",
         "_facts",
         "_fallen",
+        "_far_from_end",
         "_given",
         "_hand_size",
         "_hands",
@@ -618,6 +628,7 @@ class MattisState(SheddingState):
         opts = game.options
         self._max_seq: int = opts["max_sequence"]
         self._max_moves: int = opts["max_moves"]
+        self._far_from_end = False  # _deal and _take set it: a sampled state checks
         self._war_trick: bool = opts["war_match"] == "trick"
         self._r1_readings: bool = game.rules == "r1"
         self._war = False
@@ -678,6 +689,9 @@ class MattisState(SheddingState):
         self._hands = [order[s:dealt:n] for s in range(n)]  # card i to seat i % n
         self._stock = order[hand * n :][::-1]
         self._draws = [(0, s, hand) for s in range(n)]
+        # phase 1 has at most a move a card and a lap of n a card, then phase 2 to its
+        # first take (:data:`_TAKE_SPAN`)
+        self._far_from_end = len(order) * (n + 1) + _TAKE_SPAN < self._max_moves
         self._start_trick(0)
 
     # --- the contract -------------------------------------------------------------------
@@ -724,7 +738,7 @@ class MattisState(SheddingState):
             self._lap(-1 if text == "pass" else TEXT_CARD[text[7:]], text)
         else:
             self._collect(-1 if text == "stock" else TEXT_CARD[text], text)
-        if len(self._hist) >= self._max_moves and self._phase != OVER:
+        if not self._far_from_end and len(self._hist) >= self._max_moves and self._phase != OVER:
             self._abandon()
 
     def _apply(self, move: str) -> None:
@@ -757,6 +771,7 @@ class MattisState(SheddingState):
         new._loser = self._loser
         new._losing = self._losing
         new._max_moves = self._max_moves
+        new._far_from_end = self._far_from_end
         new._max_seq = self._max_seq
         new._n = self._n
         new._hand_size = self._hand_size
@@ -832,7 +847,8 @@ class MattisState(SheddingState):
                     i = int(rng.random() * (len(cards) + stock))
                     card = cards[i] if i < len(cards) else -1
                 self._collect(card, "stock" if card < 0 else CARD_TEXT[card])
-            if self._phase != OVER and len(self._hist) >= self._max_moves:
+            far = self._far_from_end
+            if not far and len(self._hist) >= self._max_moves and self._phase != OVER:
                 self._abandon()
         self._legal = None
 
@@ -1286,19 +1302,20 @@ class MattisState(SheddingState):
         t = len(self._hist)
         s, left = self._lap_seat, self._lap_left  # locals, written back once
         played = -1 if self._r1_readings else self._played  # _may_slough(s): bit s
+        lacking = self._known_lacking
         while left:
             hand = hands[s]
             if hand and played >> s & 1:
-                for c in hand:
-                    if losing & _RANK_BIT[c]:
-                        self._lap_seat, self._lap_left = s, left
-                        self._to_act = s
-                        self._facts.append((t, s, losing, HOLDS))
-                        return
-                known = self._known_lacking[s]
-                new = losing & ~known
-                if new:
-                    self._known_lacking[s] = known | new
+                known = lacking[s]
+                new = losing & ~known  # a rank it is known to lack (no draw since) it lacks:
+                if new:  # when all are, it holds none and nothing new is learnt
+                    for c in hand:
+                        if new & _RANK_BIT[c]:
+                            self._lap_seat, self._lap_left = s, left
+                            self._to_act = s
+                            self._facts.append((t, s, losing, HOLDS))
+                            return
+                    lacking[s] = known | new
                     self._facts.append((t, s, new, HOLDS_NONE))
             s = after[s]
             left -= 1
@@ -1458,6 +1475,7 @@ class MattisState(SheddingState):
         hand.extend(taken)
         hand.sort()
         taken_list.append(taken)  # its event, kept with the move (:meth:`_entry`)
+        self._far_from_end = len(self._hist) + _TAKE_SPAN < self._max_moves
         self._plays = []
         s = self._next[seat]
         self._to_act = s if hands[s] else next_with_cards(hands, s)
