@@ -45,6 +45,10 @@ class RecordingStore:
             raise OSError("the disk is full")
         self.moves.append((table_id, seq, seat, move, outcome))
 
+    def loop_groups(self) -> None:
+        """No group commits from the event loop: the storage thread writes them."""
+        return None
+
     def add_moves(self, writes: list[MoveWrite]) -> list[Exception | None]:
         """A group commit: every move of the group stored, or the failure raised."""
         for w in writes:

@@ -50,7 +50,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
 
 from tikki.server import schema
-from tikki.server.pg_groups import PostgresGroups
+from tikki.server.pg_groups import AsyncPostgresGroups, PostgresGroups
 from tikki.server.seeds import SEED_DIGITS
 
 BOT_SPEC_MAX = 200
@@ -557,6 +557,13 @@ class Store:
                 self._write_moves(connection, [write])
         except IntegrityError as err:
             raise MoveConflict(table_id, seq) from err
+
+    def loop_groups(self) -> AsyncPostgresGroups | None:
+        """Group commits written from the event loop (:mod:`.pg_groups`) on PostgreSQL, a
+        connection of their own; ``None`` on SQLite (its groups go to the storage
+        thread)."""
+        postgres = self.engine.dialect.name == "postgresql"
+        return AsyncPostgresGroups(self.url, self.engine) if postgres else None
 
     def add_moves(self, writes: list[MoveWrite]) -> list[Exception | None]:
         """Store several moves of different tables in one transaction (a group commit):

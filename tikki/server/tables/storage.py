@@ -28,7 +28,6 @@ from sqlalchemy.exc import IntegrityError
 from tikki.i18n import _
 from tikki.server.db import MoveWrite, Store, is_outage, now
 from tikki.server.errors import ApiError
-from tikki.server.pg_groups import AsyncPostgresGroups
 
 log = logging.getLogger("tikki.server")
 T = TypeVar("T")
@@ -138,8 +137,7 @@ class Storage:
         self._retries: set[asyncio.Task[None]] = set()
         self.groups = 0
         """Group commits so far (moves stored / groups: the moves per transaction)."""
-        postgres = store.engine.dialect.name == "postgresql"
-        self._on_loop = AsyncPostgresGroups(store.url, store.engine) if postgres else None
+        self._on_loop = store.loop_groups()
         """PostgreSQL's group commits, written from the event loop (:meth:`_pump`)."""
         self._pump_task: asyncio.Task[None] | None = None
 
