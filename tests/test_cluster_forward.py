@@ -120,6 +120,8 @@ def test_rebalance_and_drain(tmp_path: Path, postgres_url: str) -> None:
         wrong = cluster_command("drain", "nobody", "--db", postgres_url)
         assert wrong.returncode != 0 and "no process named 'nobody'" in wrong.stderr + wrong.stdout
         assert "Traceback" not in wrong.stderr
+        wait_for(lambda: log.read_text().count("(handed to this process)") >= 13,
+                 "the new owner's line for the table made at the draining process")  # fmt: skip
     contiguous(postgres_url)
     text = log.read_text()
     assert "draining: handing 4 tables to the other processes" in text

@@ -71,7 +71,8 @@ def test_a_group_is_one_round_trip(postgres_url: str, tmp_path: Path) -> None:
     answer waited for, a group that ends a game included (before: the pool's ping, the
     moves, the lobby lines and the commit, and a game's end through SQLAlchemy's
     transaction)."""
-    store = _store(postgres_url, 2)
+    _store(postgres_url, 2).close()
+    store = Store(postgres_url)  # its connections are made below, traced
     trace = tmp_path / "libpq.trace"
 
     def traced(dbapi_connection: Any, *_args: Any) -> None:
@@ -280,3 +281,38 @@ def test_the_live_counts_are_the_live_tables_and_the_bot_only_ones(
     finally:
         store.close()
     assert counts == (4, 2)
+
+
+def test_a_new_table_is_one_statement_with_the_rows_sqlalchemy_writes(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A table stored on PostgreSQL (one statement, one round trip) loads as the same
+    table stored through SQLAlchemy's inserts on SQLite: its options, big seed, seats of
+    every kind; a taken id stores nothing and says so."""
+    seats = [StoredSeat(0, "human", name="Aino", token_hash="t" * 64),
+             StoredSeat(1, "bot", bot="expert:1s"),
+             StoredSeat(2, "open", invite_hash="i" * 64)]  # fmt: skip
+    made = now()
+    table = StoredTable("x1", "mattis", 3, "standard", {"max_sequence": 2}, 2**100 + 7,
+                        "waiting", made, None, None, seats, [])  # fmt: skip
+    loaded = []
+    trace = tmp_path / "libpq.trace"
+    for url in (postgres_url, f"sqlite:///{tmp_path / 'made.sqlite'}"):
+        store = Store(url)
+        store.create_schema()
+        try:
+            assert store.add_table(table)
+            if store._groups is not None:
+                assert store._groups._raw is not None
+                with trace.open("w") as handle:
+                    store._groups._raw.pgconn.trace(handle.fileno())
+                    twin = StoredTable(**{**table.__dict__, "id": "x2"})
+                    assert store.add_table(twin)
+                    store._groups._raw.pgconn.untrace()
+            assert not store.add_table(table)  # the id is taken
+            loaded.append(store.load("x1"))
+        finally:
+            store.close()
+    assert loaded[0] is not None and loaded[0] == loaded[1]
+    assert loaded[0].seed == 2**100 + 7 and loaded[0].options == {"max_sequence": 2}
+    assert len(ROUND_TRIP.findall(trace.read_text())) == 1

@@ -503,9 +503,12 @@ class Store:
             for s in table.seats
         ]
         try:
-            with self.engine.begin() as connection:
-                connection.execute(insert(TableRow), row)
-                connection.execute(insert(SeatRow), seats)
+            if self._groups is not None:  # PostgreSQL: one statement, one round trip
+                self._groups.add_table(row, seats)
+            else:
+                with self.engine.begin() as connection:
+                    connection.execute(insert(TableRow), row)
+                    connection.execute(insert(SeatRow), seats)
         except IntegrityError:
             return False
         return True

@@ -47,6 +47,37 @@ ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq, to_act = excluded.to_ac
 :meth:`~tikki.server.db.Store.add_move` marks one) and the lobby lines, new or replacing."""
 
 
+TABLE_SQL = """\
+WITH made AS (
+    INSERT INTO tikki_tables (id, game, players, variant, options, seed, status, created)
+    VALUES (%(id)s, %(game)s, %(players)s, %(variant)s, %(options)s::json, %(seed)s,
+            %(status)s, %(created)s::timestamp)
+)
+INSERT INTO tikki_seats (table_id, seat, kind, name, bot, token_hash, invite_hash)
+SELECT %(id)s, seat, kind, name, bot, token_hash, invite_hash
+FROM unnest(%(seats)s::int[], %(kinds)s::varchar[], %(names)s::varchar[], %(bots)s::varchar[],
+            %(tokens)s::varchar[], %(invites)s::varchar[])
+    AS s(seat, kind, name, bot, token_hash, invite_hash)"""
+"""A new table and its seats: one statement (the seats' key to the table is checked at
+its end, when the table's row is there)."""
+
+
+def table_params(table: dict[str, Any], seats: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """:data:`TABLE_SQL`'s parameters: the table's row (its options as JSON text, its
+    seed as decimal text, as :class:`~tikki.server.db.Seed` stores it) and the seats'
+    columns as arrays."""
+    return table | {
+        "options": json.dumps(table["options"]),
+        "seed": str(table["seed"]),
+        "seats": [s["seat"] for s in seats],
+        "kinds": [s["kind"] for s in seats],
+        "names": [s["name"] for s in seats],
+        "bots": [s["bot"] for s in seats],
+        "tokens": [s["token_hash"] for s in seats],
+        "invites": [s["invite_hash"] for s in seats],
+    }
+
+
 def group_params(writes: Sequence[MoveWrite], moment: datetime) -> dict[str, Any]:
     """The statement's arrays for ``writes`` stored at ``moment``: every move; the newest
     move of each table for its lobby line; the tables ended with their outcomes."""
@@ -87,15 +118,25 @@ class PostgresGroups:
         ``OperationalError`` when the database is out of reach; nothing was stored, or,
         for a broken connection, whether it was is unknown).  A connection that failed is
         closed: the next group takes a fresh one."""
+        self._run(GROUP_SQL, group_params(writes, moment))
+
+    def add_table(self, table: dict[str, Any], seats: Sequence[dict[str, Any]]) -> None:
+        """Store a new table's row and seats (the columns as
+        :meth:`~tikki.server.db.Store.add_table` names them) in one statement; raises as
+        :meth:`write` (``IntegrityError``: the id is taken, nothing stored)."""
+        self._run(TABLE_SQL, table_params(table, seats))
+
+    def _run(self, sql: str, params: dict[str, Any]) -> None:
+        """Run one statement on the kept connection (errors as :meth:`write` says)."""
         raw = self._connection()
         dialect = self.engine.dialect
         try:
             with raw.cursor() as cursor:
-                cursor.execute(GROUP_SQL, group_params(writes, moment))
+                cursor.execute(sql, params)
         except dialect.loaded_dbapi.Error as err:
             broken = dialect.is_disconnect(err, raw, None)
             self.close()
-            raise DBAPIError.instance(GROUP_SQL, None, err, dialect.loaded_dbapi.Error,
+            raise DBAPIError.instance(sql, None, err, dialect.loaded_dbapi.Error,
                                       connection_invalidated=broken) from err  # fmt: skip
         except BaseException:
             self.close()
