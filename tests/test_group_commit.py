@@ -26,7 +26,12 @@ from tikki.server.tables.storage import Storage
 
 def stored(path: Path, tables: int) -> Store:
     """A SQLite store with ``tables`` bot tables ``t0``, ``t1``, …"""
-    store = Store(f"sqlite:///{path / 'moves.sqlite'}")
+    return stored_at(f"sqlite:///{path / 'moves.sqlite'}", tables)
+
+
+def stored_at(url: str, tables: int) -> Store:
+    """The store at ``url`` with ``tables`` bot tables ``t0``, ``t1``, …"""
+    store = Store(url)
     store.create_schema()
     for i in range(tables):
         seats = [StoredSeat(s, "bot", bot="random") for s in range(3)]

@@ -16,6 +16,7 @@ import psycopg
 import pytest
 from sqlalchemy import Pool, event, text
 
+from tests.test_group_commit import stored_at
 from tikki.server.db import MoveConflict, MoveWrite, Store, StoredSeat, StoredTable, is_outage, now
 from tikki.server.tables import storage as storage_module
 from tikki.server.tables.storage import Storage
@@ -27,14 +28,7 @@ OUTCOME = {"winner": [1], "points": [0, 3, 1], "reason": "won"}
 
 def _store(url: str, tables: int) -> Store:
     """A PostgreSQL store with ``tables`` bot tables ``t0``, ``t1``, …"""
-    store = Store(url)
-    store.create_schema()
-    for i in range(tables):
-        seats = [StoredSeat(s, "bot", bot="random") for s in range(3)]
-        row = StoredTable(f"t{i}", "mattis", 3, "standard", {}, i, "playing", now(), None,
-                          None, seats, [])  # fmt: skip
-        assert store.add_table(row)
-    return store
+    return stored_at(url, tables)
 
 
 def _rows(store: Store, query: str) -> list[tuple[Any, ...]]:
