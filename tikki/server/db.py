@@ -50,7 +50,12 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
 
 from tikki.server import schema
-from tikki.server.pg_groups import AsyncPostgresGroups, PostgresGroups
+from tikki.server.pg_groups import (
+    AsyncPostgresGroups,
+    PostgresGroups,
+    driver_error,
+    newest_of_each_table,
+)
 from tikki.server.seeds import SEED_DIGITS
 
 BOT_SPEC_MAX = 200
@@ -615,8 +620,7 @@ class Store:
             else:
                 with contextlib.suppress(Exception):
                     raw.rollback()
-            raise DBAPIError.instance(None, None, err, dialect.loaded_dbapi.Error,
-                                      connection_invalidated=broken) from err  # fmt: skip
+            raise driver_error(None, err, self.engine, broken) from err
         except BaseException:
             self._held = None  # nothing of the group stays pending on a kept connection
             with contextlib.suppress(Exception):
@@ -961,14 +965,10 @@ def _move_rows(writes: list[MoveWrite]) -> tuple[list[dict[str, Any]], list[dict
         {"table_id": w.table_id, "seq": w.seq, "seat": w.seat, "move": w.move, "time": moment}
         for w in writes
     ]
-    newest: dict[str, MoveWrite] = {}
-    for w in writes:
-        if w.table_id not in newest or newest[w.table_id].seq < w.seq:
-            newest[w.table_id] = w
     lines = [
         {"table_id": w.table_id, "seq": w.seq + 1, "to_act": w.to_act,
          "last_move": moment, "played": w.played}
-        for w in newest.values()
+        for w in newest_of_each_table(writes)
     ]  # fmt: skip
     return rows, lines
 

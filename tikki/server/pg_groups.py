@@ -78,14 +78,26 @@ def table_params(table: dict[str, Any], seats: Sequence[dict[str, Any]]) -> dict
     }
 
 
-def group_params(writes: Sequence[MoveWrite], moment: datetime) -> dict[str, Any]:
-    """The statement's arrays for ``writes`` stored at ``moment``: every move; the newest
-    move of each table for its lobby line; the tables ended with their outcomes."""
+def newest_of_each_table(writes: Sequence[MoveWrite]) -> list[MoveWrite]:
+    """The newest move of each table among ``writes`` (its lobby line's)."""
     newest: dict[str, MoveWrite] = {}
     for w in writes:
         if w.table_id not in newest or newest[w.table_id].seq < w.seq:
             newest[w.table_id] = w
-    lines = list(newest.values())
+    return list(newest.values())
+
+
+def driver_error(sql: str | None, err: Exception, engine: Engine, broken: bool) -> Exception:
+    """The driver's ``err`` as SQLAlchemy raises it (``IntegrityError``,
+    ``OperationalError``, …; ``broken``: the connection was lost)."""
+    dbapi_error = engine.dialect.loaded_dbapi.Error
+    return DBAPIError.instance(sql, None, err, dbapi_error, connection_invalidated=broken)
+
+
+def group_params(writes: Sequence[MoveWrite], moment: datetime) -> dict[str, Any]:
+    """The statement's arrays for ``writes`` stored at ``moment``: every move; the newest
+    move of each table for its lobby line; the tables ended with their outcomes."""
+    lines = newest_of_each_table(writes)
     ended = [w for w in writes if w.outcome is not None]
     return {
         "now": moment,
@@ -136,8 +148,7 @@ class PostgresGroups:
         except dialect.loaded_dbapi.Error as err:
             broken = dialect.is_disconnect(err, raw, None)
             self.close()
-            raise DBAPIError.instance(sql, None, err, dialect.loaded_dbapi.Error,
-                                      connection_invalidated=broken) from err  # fmt: skip
+            raise driver_error(sql, err, self.engine, broken) from err
         except BaseException:
             self.close()
             raise
@@ -183,8 +194,7 @@ class AsyncPostgresGroups:
         except dbapi.Error as err:
             broken = self._conn is None or self._conn.broken or self._conn.closed
             await self.close()
-            raise DBAPIError.instance(GROUP_SQL, None, err, dbapi.Error,
-                                      connection_invalidated=broken) from err  # fmt: skip
+            raise driver_error(GROUP_SQL, err, self.engine, broken) from err
         except BaseException:
             await self.close()
             raise
