@@ -1122,3 +1122,32 @@ def test_mm1_research_hand_and_short_deck_deal_by_the_same_rule() -> None:
     assert state.view(None)["hand_sizes"] == [1, 1]
     with pytest.raises(tikki.RulesError, match="too small for 4 players"):
         tikki.load("myllymatti", players=4, variant="mini")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"take": "all"}, {"take": "bottom"}, {"variant": "koira"}, {"runs": True}],
+)
+def test_view_hand_in_its_order_in_every_position(options: dict[str, Any]) -> None:
+    """Every seat's view lists its hand in phase 1's order (rank, then suit) until a
+    trump is turned, then by suit and rank: in every position of random games, and in
+    the views of states sampled from a view (the view reads phase 2's hands as kept, in
+    order, without sorting them)."""
+    import random
+
+    from tikki.cards import RANK_OF, SUIT_OF, TEXT_CARD
+
+    def rank_first(text: str) -> tuple[int, int]:
+        return (RANK_OF[TEXT_CARD[text]], SUIT_OF[TEXT_CARD[text]])
+
+    game = tikki.load("myllymatti", players=3, **options)
+    for seed in range(1, 13):
+        state, rng = game.new_state(seed=seed), random.Random(seed)
+        while not state.is_over:
+            for seat in range(3):
+                view = state.view(seat)
+                order = rank_first if view["trump"] is None else TEXT_CARD.__getitem__
+                assert view["hand"] == sorted(view["hand"], key=order)
+                sampled = game.sample_state(view, rng).view(seat)
+                assert sampled["hand"] == view["hand"]
+            state.play(rng.choice(state.legal_moves()))

@@ -810,16 +810,17 @@ class MyllymattiState(SheddingState):
         to_act = None if self._phase == OVER else self._to_act
         view["seat"] = seat
         view["to_act"] = to_act
-        if seat is not None:  # built afresh: the seat to act's hand changed since its last view
-            h = self._hands[seat]
-            view["hand"] = list(map(_TEXT, sorted(h) if self._trump >= 0 else sorted(h, key=_POS)))
-        else:
+        if seat is None:
             view["hand"] = []
+        elif self._trump >= 0:  # phase 2 keeps every hand in order: no sort
+            view["hand"] = list(map(_TEXT, self._hands[seat]))
+        else:  # phase 1's order: each card's place, sorted as ints, read back as text
+            view["hand"] = list(map(_P1_TEXT_AT, sorted(map(_P1_KEY_AT, self._hands[seat]))))
         if seat is not None and seat == to_act:
             legal = self._legal  # legal_moves(), written out
             if legal is None:
                 legal = self._legal = self._generate()
-            view["legal_moves"] = list(legal)
+            view["legal_moves"] = legal[:]
         else:
             view["legal_moves"] = []
         view["stock_size"] = len(self._stock)
@@ -993,7 +994,8 @@ def _no_outcome() -> None:
 
 
 _TEXT = CARD_TEXT.__getitem__
-_POS = _PHASE1_POS.__getitem__
+_P1_KEY_AT = _P1_KEY.__getitem__
+_P1_TEXT_AT = _P1_TEXT.__getitem__
 
 
 def _sorted_texts(hand: list[int], public: bool) -> list[str]:
