@@ -812,10 +812,10 @@ class MyllymattiState(SheddingState):
         view["to_act"] = to_act
         if seat is None:
             view["hand"] = []
-        elif self._trump >= 0:  # phase 2 keeps every hand in order: no sort
-            view["hand"] = list(map(_TEXT, self._hands[seat]))
+        elif self._trump >= 0:  # phase 2 keeps every hand in order: no sort (a comprehension:
+            view["hand"] = [CARD_TEXT[c] for c in self._hands[seat]]  # faster than map here)
         else:  # phase 1's order: each card's place, sorted as ints, read back as text
-            view["hand"] = list(map(_P1_TEXT_AT, sorted(map(_P1_KEY_AT, self._hands[seat]))))
+            view["hand"] = [_P1_TEXT[k] for k in sorted([_P1_KEY[c] for c in self._hands[seat]])]
         if seat is not None and seat == to_act:
             legal = self._legal  # legal_moves(), written out
             if legal is None:
@@ -991,11 +991,6 @@ def _take_event(seat: int, cards: tuple[int, ...]) -> JSON:
 def _no_outcome() -> None:
     """The outcome a draw or take event carries: none."""
     return None
-
-
-_TEXT = CARD_TEXT.__getitem__
-_P1_KEY_AT = _P1_KEY.__getitem__
-_P1_TEXT_AT = _P1_TEXT.__getitem__
 
 
 def _sorted_texts(hand: list[int], public: bool) -> list[str]:
