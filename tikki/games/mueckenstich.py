@@ -1137,12 +1137,13 @@ class MueckenstichState(TableState):
         to_act = None if self._phase == OVER else self._to_act
         view["seat"] = seat
         view["to_act"] = to_act
-        view["hand"] = list(map(_TEXT_OF, self._hands[seat])) if seat is not None else []
+        # a comprehension (a tuple indexed by an int) is faster than map over its __getitem__
+        view["hand"] = [CARD_TEXT[c] for c in self._hands[seat]] if seat is not None else []
         if seat is not None and seat == to_act:
             legal = self._legal  # legal_moves(), written out
             if legal is None:
                 legal = self._legal = self._generate()
-            view["legal_moves"] = list(legal)
+            view["legal_moves"] = legal[:]
         else:
             view["legal_moves"] = []
         return self._lazy_view(view, seat, len(self._moves))
