@@ -3,12 +3,14 @@
 A client that never reads must not pin the server's memory.  So each connection's
 :class:`Outbox` is bounded in bytes (:data:`OUTBOX_BYTES`), state messages *coalesce* (a
 connection holds at most one unsent state: the newest, in the place of the first one not
-yet sent), and :func:`write` gives each send :data:`SEND_TIMEOUT` seconds: a connection
-that stays behind past that is dropped at the transport (close code 1008 where a close
-frame can still get through).  :class:`TransportControl` is the ASGI middleware that
-lets the writer drop a connection at once instead of waiting on a peer that does not
-read, and that caps the kernel's send buffer of each WebSocket (:data:`SEND_BUFFER`), so
-a peer that does not read is noticed in seconds, not after megabytes.
+yet sent; :attr:`Outbox.sent_mark` says what the newest state that left brought the
+client to, so a history delta is relative to what the connection was actually sent), and
+:func:`write` gives each send :data:`SEND_TIMEOUT` seconds: a connection that stays
+behind past that is dropped at the transport (close code 1008 where a close frame can
+still get through).  :class:`TransportControl` is the ASGI middleware that lets the
+writer drop a connection at once instead of waiting on a peer that does not read, and
+that caps the kernel's send buffer of each WebSocket (:data:`SEND_BUFFER`), so a peer
+that does not read is noticed in seconds, not after megabytes.
 """
 
 from __future__ import annotations
@@ -58,6 +60,12 @@ class Outbox:
         self.close_code: int | None = None
         self._items: deque[str | _State | _Rest] = deque()
         self._state: str | None = None
+        self._state_mark: object = None
+        self.sent_mark: object = None
+        """The ``mark`` of the newest state message that left the outbox (sent, or being
+        sent): what the client has (:meth:`Table.push_state
+        <tikki.server.tables.table.Table.push_state>`: its history); a state still
+        queued, or replaced unsent, does not count."""
         self._ready = asyncio.Event()
         self._idle: Socket | None = None
         """The writer's peer while the writer waits with nothing queued and nothing being
@@ -67,18 +75,22 @@ class Outbox:
     def __len__(self) -> int:
         return len(self._items)
 
-    def push(self, text: str, state: bool = False) -> None:
-        """Queue one message; a ``state`` replaces an unsent older state.  Over the byte
-        limit the outbox closes with 1008 and drops what it holds."""
+    def push(self, text: str, state: bool = False, mark: object = None) -> None:
+        """Queue one message; a ``state`` replaces an unsent older state (``mark``: what
+        it brings the client to, :attr:`sent_mark` once it leaves).  Over the byte limit
+        the outbox closes with 1008 and drops what it holds."""
         if self.close_code is not None:
             return
         if self._idle is not None:
+            if state:
+                self.sent_mark = mark
             self._send_now(self._idle, text)
             return
         if state:
             if self._state is None:
                 self._items.append(STATE)
             self._state = text
+            self._state_mark = mark
         elif self.size + len(text) > self.limit:
             self.close(TOO_SLOW)
             return
@@ -95,7 +107,7 @@ class Outbox:
         self.close_code = code
         if code == TOO_SLOW:
             self._items.clear()
-            self._state = None
+            self._state = self._state_mark = None
             self.size = 0
         self._ready.set()
 
@@ -132,6 +144,7 @@ class Outbox:
         item = self._items.popleft()
         if isinstance(item, _State):
             text, self._state = self._state, None
+            self.sent_mark, self._state_mark = self._state_mark, None
             assert text is not None
             return text
         if isinstance(item, _Rest):

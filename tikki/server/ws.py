@@ -16,7 +16,7 @@ import contextlib
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
@@ -56,6 +56,8 @@ TYPES = "move, hint, sync, ping, resign, hand_over or back"
 HELLO = 'send {"type": "hello", "token": TOKEN} first to play a seat, {"type": "hello"} to watch'
 HELLO_SECONDS = 30.0
 """How long a new connection may take to send its ``hello``."""
+DELTA = "delta"
+"""The ``hello``'s ``"history"`` that asks for history deltas (docs/protocol.md)."""
 SYNC_BURST = 10
 """``sync`` messages a connection may send at once before the rate limit applies; one that
 sends as many more while refused is closed with 1008."""
@@ -135,7 +137,8 @@ async def _serve(websocket: WebSocket, table_id: str, address: str) -> None:
             return
         table = found
         _check_room(manager, table)
-        seat = table.seat_of(await hello(websocket, limit))
+        said = await hello(websocket, limit)
+        seat = table.seat_of(said.token)
         _check_room(manager, table)
     except WebSocketDisconnect:
         return
@@ -150,7 +153,7 @@ async def _serve(websocket: WebSocket, table_id: str, address: str) -> None:
             await _refuse(websocket, err)
             return
     try:
-        await _attend(websocket, manager, table, seat, limit, address)
+        await _attend(websocket, manager, table, seat, limit, address, said.deltas)
     finally:
         if seat is None:
             throttles.unwatch()
@@ -189,10 +192,12 @@ async def _attend(
     seat: int | None,
     limit: int,
     address: str,
+    deltas: bool = False,
 ) -> None:
-    """Serve an admitted connection: its writer, then its messages until it goes."""
+    """Serve an admitted connection (``deltas``: it takes history deltas): its writer,
+    then its messages until it goes."""
     await turns.opened(websocket.app, table, seat)  # its "your move" notice is read
-    conn = manager.connect(table, seat, i18n.current())
+    conn = manager.connect(table, seat, i18n.current(), deltas)
     try:
         await manager.come_back(table, seat)  # a stand-in bot stops: the person is back
     except ApiError as err:
@@ -221,11 +226,22 @@ async def _attend(
             task.cancel()
 
 
-async def hello(websocket: WebSocket, limit: int) -> str | None:
-    """The token of the connection's first message, ``{"type": "hello", "token": T}``
-    (``None``: a spectator); :class:`ApiError` for anything else.  A ``"lang"`` in it
-    (``en``, ``fi``, ``de``) sets the connection's language; without one it is the
-    upgrade request's (``?lang=``, ``Accept-Language``)."""
+class Hello(NamedTuple):
+    """What a connection's ``hello`` said."""
+
+    token: str | None
+    """The seat's token (``None``: a spectator)."""
+    deltas: bool = False
+    """It said ``"history": "delta"``: its state messages carry only the history entries
+    it was not sent yet, and ``history_from`` (docs/protocol.md)."""
+
+
+async def hello(websocket: WebSocket, limit: int) -> Hello:
+    """What the connection's first message, ``{"type": "hello", "token": T}``, said
+    (token ``None``: a spectator); :class:`ApiError` for anything else.  A ``"lang"`` in
+    it (``en``, ``fi``, ``de``) sets the connection's language; without one it is the
+    upgrade request's (``?lang=``, ``Accept-Language``).  ``"history": "delta"`` asks for
+    history deltas (any other value: whole histories, as without it)."""
     if "token" in websocket.query_params:
         raise ApiError("bad_token", _("never put the seat token in the URL: {hello}", hello=HELLO))
     try:
@@ -256,7 +272,7 @@ async def hello(websocket: WebSocket, limit: int) -> str | None:
         raise ApiError(
             "bad_token", _("a token is the text returned when you joined: {hello}", hello=HELLO)
         )
-    return token
+    return Hello(token, data.get("history") == DELTA)
 
 
 class Session:
@@ -366,7 +382,7 @@ class Session:
             self.send(err.message_json())
             return
         self.refused = 0
-        self.send(self.table.state_message(self.conn.seat))
+        self.table.push_state(self.conn)
 
     async def _move(self, message: dict[str, Any]) -> None:
         move, seq = message.get("move"), message.get("seq")
@@ -387,7 +403,7 @@ class Session:
         except ApiError as err:
             self.send(err.message_json())
             if err.code == "stale":
-                self.send(self.table.state_message(self.conn.seat))
+                self.table.push_state(self.conn)
 
     async def _leave(self, kind: str, message: dict[str, Any]) -> None:
         """``resign``, ``hand_over`` (``seat``: the away person's) or ``back``."""
@@ -447,9 +463,11 @@ def _parse(text: str) -> dict[str, Any] | str:
 
 __all__ = [
     "CLOSE_CODES",
+    "DELTA",
     "HELLO_SECONDS",
     "IDLE",
     "REFUSED",
+    "Hello",
     "Session",
     "hello",
     "router",

@@ -309,9 +309,12 @@ class TableManager:
         """The person of ``seat`` acted: they are present."""
         self.seats.seen(table, seat)
 
-    def connect(self, table: Table, seat: int | None, lang: str = "en") -> Connection:
-        """Register a connection (its texts in ``lang``)."""
-        return self.seats.connect(table, seat, lang)
+    def connect(
+        self, table: Table, seat: int | None, lang: str = "en", deltas: bool = False
+    ) -> Connection:
+        """Register a connection (its texts in ``lang``; ``deltas``: it takes history
+        deltas, docs/protocol.md)."""
+        return self.seats.connect(table, seat, lang, deltas)
 
     def disconnect(self, table: Table, conn: Connection) -> None:
         """Forget a connection."""

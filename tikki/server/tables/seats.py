@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 
-from tikki.i18n import _, use
+from tikki.i18n import _
 from tikki.serve_settings import Policy
 from tikki.server.cluster import Ownership
 from tikki.server.db import StoredSeat
@@ -140,18 +140,19 @@ class Seats:
         log.info("table %s: seat %d's device links were revoked", table.id, seat)
         return token
 
-    def connect(self, table: Table, seat: int | None, lang: str = "en") -> Connection:
-        """Register a connection (its texts in ``lang``); others learn that the seat is
-        present."""
-        conn = Connection(seat, lang=lang)
+    def connect(
+        self, table: Table, seat: int | None, lang: str = "en", deltas: bool = False
+    ) -> Connection:
+        """Register a connection (its texts in ``lang``; ``deltas``: it takes history
+        deltas); others learn that the seat is present."""
+        conn = Connection(seat, lang=lang, deltas=deltas)
         table.connections.add(conn)
         if seat is not None:
             table.away_since.pop(seat, None)
         if seat is not None:
             table.broadcast()
         else:
-            with use(lang):
-                conn.push(json.dumps(table.state_message(None)), state=True)
+            table.push_state(conn)
         return conn
 
     def disconnect(self, table: Table, conn: Connection) -> None:

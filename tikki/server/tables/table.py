@@ -22,7 +22,7 @@ from tikki.server.db import StoredSeat, now
 from tikki.server.errors import ApiError
 from tikki.server.outbox import Outbox
 from tikki.server.tables import correspondence
-from tikki.server.tables.texts import HistoryText, state_text
+from tikki.server.tables.texts import HistoryText, delta_text, same_start, state_text
 
 EXPIRED = 4410
 """The close code of a connection to a table that expired while waiting for players."""
@@ -96,18 +96,22 @@ class Connection:
     changed: float = field(default_factory=time.monotonic)
     """When the connection was opened or last sent a state (``time.monotonic``): a
     watcher's idle time counts from it."""
+    deltas: bool = False
+    """The client takes history deltas (its ``hello`` said ``"history": "delta"``): each
+    state carries only the history entries it was not sent yet (:meth:`Table.push_state`)."""
 
     @property
     def close_code(self) -> int | None:
         """Why the connection closes (``None`` while open)."""
         return self.outbox.close_code
 
-    def push(self, text: str, state: bool = False) -> None:
-        """Queue one message (``state``: it replaces an unsent older state); a connection
-        that falls too far behind is dropped (1008)."""
+    def push(self, text: str, state: bool = False, mark: object = None) -> None:
+        """Queue one message (``state``: it replaces an unsent older state; ``mark``: the
+        history it brings the client to); a connection that falls too far behind is
+        dropped (1008)."""
         if state:
             self.changed = time.monotonic()
-        self.outbox.push(text, state)
+        self.outbox.push(text, state, mark)
 
     def close(self, code: int) -> None:
         """Close (1008: too slow, at once; 1001: the server stops, after the queue)."""
@@ -451,32 +455,72 @@ class Table:
         """Send every connection its own seat's state (each view computed once)."""
         if not self.connections:
             return
-        publics: dict[str, JSON] = {}
-        texts: dict[tuple[int | None, str], str] = {}
+        made = _Made()
         for conn in list(self.connections):
-            text = texts.get((conn.seat, conn.lang))
-            if text is None:
-                text = texts[conn.seat, conn.lang] = self._state_text(conn, publics)
-            conn.push(text, state=True)
+            self._push_state(conn, made)
 
-    def _state_text(self, conn: Connection, publics: dict[str, JSON]) -> str:
-        """The text of ``conn``'s state message, in its language (``publics``: the public
-        part by language, shared by one broadcast's connections)."""
+    def push_state(self, conn: Connection) -> None:
+        """Queue ``conn``'s state message alone (a watcher's first, the answer to a
+        ``sync`` or a ``stale`` move), as :meth:`broadcast` does."""
+        self._push_state(conn, _Made())
+
+    def _push_state(self, conn: Connection, made: _Made) -> None:
+        """Queue ``conn``'s state message, its text shared with ``made``'s connections of
+        the same seat and language (and history start).  A connection that takes deltas
+        gets the history from the first entry its outbox did not send it (the same
+        objects: :func:`~.texts.same_start`) and ``history_from``; the others the
+        whole message, ``json.dumps``'s byte for byte."""
+        key = (conn.seat, conn.lang)
+        message = made.messages.get(key)
+        if message is None:
+            message = made.messages[key] = self._message_of(conn, made.publics)
+        view = message.get("view")
+        history = view.get("history") if isinstance(view, dict) else None
+        if not conn.deltas or not isinstance(history, list):
+            conn.push(self._text(made, conn.seat, conn.lang, message), state=True)
+            return
+        sent = conn.outbox.sent_mark
+        start = same_start(sent, history) if isinstance(sent, list) else 0
+        text = made.texts.get((conn.seat, conn.lang, start))
+        if text is None:
+            full = self._text(made, conn.seat, conn.lang, message) if start == 0 else None
+            text = made.texts[conn.seat, conn.lang, start] = delta_text(message, start, full)
+        conn.push(text, state=True, mark=history)
+
+    def _text(self, made: _Made, seat: int | None, lang: str, message: JSON) -> str:
+        """The whole text of ``seat``'s ``message`` in ``lang`` (made once per broadcast)."""
+        text = made.texts.get((seat, lang, None))
+        if text is None:
+            kept = self.history_texts.get(seat)
+            if kept is None:
+                kept = self.history_texts[seat] = HistoryText()
+            text = made.texts[seat, lang, None] = state_text(message, kept)
+        return text
+
+    def _message_of(self, conn: Connection, publics: dict[str, JSON]) -> JSON:
+        """``conn``'s state message, in its language (``publics``: the public part by
+        language, shared by one broadcast's connections)."""
         if conn.lang == i18n.current():
-            message = self._state_message(conn, publics)
-        else:
-            with use(conn.lang):
-                message = self._state_message(conn, publics)
-        kept = self.history_texts.get(conn.seat)
-        if kept is None:
-            kept = self.history_texts[conn.seat] = HistoryText()
-        return state_text(message, kept)
+            return self._state_message(conn, publics)
+        with use(conn.lang):
+            return self._state_message(conn, publics)
 
     def _state_message(self, conn: Connection, publics: dict[str, JSON]) -> JSON:
         public = publics.get(conn.lang)
         if public is None:
             public = publics[conn.lang] = self.public()
         return self.state_message(conn.seat, public)
+
+
+@dataclass
+class _Made:
+    """What one broadcast worked out, shared by its connections: the public part by
+    language, each (seat, language)'s message, and its texts by history start (``None``:
+    the whole message)."""
+
+    publics: dict[str, JSON] = field(default_factory=dict)
+    messages: dict[tuple[int | None, str], JSON] = field(default_factory=dict)
+    texts: dict[tuple[int | None, str, int | None], str] = field(default_factory=dict)
 
 
 @dataclass

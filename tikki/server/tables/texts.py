@@ -9,6 +9,10 @@ object as last time has the same JSON.  :class:`HistoryText` keeps each entry's 
 encodes only the entries that are new (or replaced); :func:`state_text` puts the message
 together around it.  The text is byte for byte ``json.dumps(message)``; :func:`dumps`
 is ``json.dumps`` without its Python layers.
+
+A client that takes history deltas (docs/protocol.md) is sent only the entries from the
+first one it does not have (:func:`same_start` of what it was sent and the new history),
+with ``"history_from"``: :func:`delta_text`.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import json
 import json.encoder
 import operator
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from tikki.core import JSON
@@ -66,7 +70,7 @@ class HistoryText:
         """``json.dumps(history)``, encoding only the entries that are not the ones it
         encoded last time at the same place."""
         entries, texts = self._entries, self._texts
-        keep = _same_start(entries, history)
+        keep = same_start(entries, history)
         if keep < len(entries):
             del entries[keep:]
             del texts[keep:]
@@ -76,8 +80,13 @@ class HistoryText:
         return "[" + ", ".join(texts) + "]"
 
 
-def _same_start(kept: list[JSON], new: list[JSON]) -> int:
-    """How many entries at the start of ``new`` are those of ``kept`` (the same objects)."""
+def same_start(kept: Sequence[object], new: Sequence[object]) -> int:
+    """How many entries at the start of ``new`` are those of ``kept`` (the same objects).
+
+    >>> a, b, c = {"move": "a"}, {"move": "b"}, {"move": "b"}
+    >>> same_start([a, b], [a, b, c]), same_start([a, b], [a, c]), same_start([a, b], [a])
+    (2, 1, 1)
+    """
     if all(map(operator.is_, kept, new)):
         return min(len(kept), len(new))
     for i, (a, b) in enumerate(zip(kept, new, strict=False)):
@@ -101,3 +110,21 @@ def state_text(message: JSON, history: HistoryText) -> str:
     if at < 0 or text.find(_MARK_TEXT, at + 1) >= 0:  # pragma: no cover (a random mark)
         return dumps(message)
     return text[:at] + history.encode(view["history"]) + text[at + len(_MARK_TEXT) :]
+
+
+def delta_text(message: JSON, start: int, full: str | None = None) -> str:
+    """``json.dumps`` of a ``state`` message for a client that takes history deltas: its
+    view's history from entry ``start`` on, and ``"history_from": start`` last.  ``full``
+    (for ``start`` 0: the whole message's text, :func:`state_text`'s) is taken as it is.
+
+    >>> delta_text({"type": "state", "view": {"history": [1, 2, 3]}, "last": 3}, 2)
+    '{"type": "state", "view": {"history": [3]}, "last": 3, "history_from": 2}'
+    """
+    if start == 0 and full is not None and full.endswith("}"):
+        return full[:-1] + ', "history_from": 0}'
+    view = dict(message["view"])
+    view["history"] = view["history"][start:]
+    outer = dict(message)
+    outer["view"] = view
+    outer["history_from"] = start
+    return dumps(outer)
