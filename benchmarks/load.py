@@ -6,7 +6,10 @@ bots in the others), joins each open seat and connects one WebSocket per table, 
 this one client process. Each simulated human waits for its turn, thinks ``--think``
 seconds, plays a random legal move and measures the **move latency**: from sending the
 move to receiving the state message that contains it (on loopback this is the server's
-own time to check, apply, store and send, plus queueing when it is busy). When a game
+own time to check, apply, store and send, plus queueing when it is busy). The clients ask
+for history deltas as the web page does (``"history": "delta"`` in the hello: each state
+carries only the entries new to the socket, which the client appends to the history it
+keeps); ``--whole-history`` runs them without, every state carrying the whole history. When a game
 ends, the client starts a new table, so the number of live tables stays constant. The
 clients join over a ramp-up (``--ramp`` seconds, default 5: 200 people do not all sit
 down in the same millisecond); moves and latencies are counted after it, for ``--seconds``.
@@ -99,6 +102,8 @@ class Config:
     profiled: bool = False
     """The server runs under cProfile (``--profile``): signalled when the measured time
     begins and ends."""
+    deltas: bool = True
+    """The clients ask for history deltas, as the web page does (``--whole-history``: not)."""
 
 
 def free_port() -> int:
@@ -226,6 +231,7 @@ async def play_table(ws: ClientConnection, cfg: Config, rng: random.Random, stat
     sent_at: float | None = None
     sent_seq = -1
     last_seq = 0
+    history: list[Any] = []
     async for raw in ws:
         msg = json.loads(raw)
         if msg["type"] == "error":
@@ -234,6 +240,7 @@ async def play_table(ws: ClientConnection, cfg: Config, rng: random.Random, stat
             continue
         if msg["type"] != "state":
             continue
+        history = whole_history(history, msg)
         seq = int(msg["seq"])
         measuring = time.monotonic() >= stats.measuring_from
         if measuring:
@@ -254,6 +261,23 @@ async def play_table(ws: ClientConnection, cfg: Config, rng: random.Random, stat
             await ws.send(json.dumps({"type": "move", "move": move, "seq": seq}))
 
 
+def whole_history(kept: list[Any], msg: dict[str, Any]) -> list[Any]:
+    """The whole history of a state message: ``kept`` (what the socket was sent before)
+    cut to ``history_from`` entries and the message's appended, as the web page does; the
+    message's own history where it has no ``history_from`` (whole histories)."""
+    entries = msg["view"].get("history") or []
+    start = msg.get("history_from")
+    return entries if start is None else kept[:start] + entries
+
+
+def hello(token: str, cfg: Config) -> str:
+    """The hello of a seat's socket (with ``"history": "delta"`` unless ``--whole-history``)."""
+    said: dict[str, Any] = {"type": "hello", "token": token}
+    if cfg.deltas:
+        said["history"] = "delta"
+    return json.dumps(said)
+
+
 async def human(
     index: int, cfg: Config, http: httpx.AsyncClient, stop: float, stats: Stats
 ) -> None:
@@ -264,7 +288,7 @@ async def human(
     while time.monotonic() < stop:
         table_id, token = await new_table(http, cfg)
         async with connect(f"{ws_base}/ws/tables/{table_id}") as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
+            await ws.send(hello(token, cfg))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(play_table(ws, cfg, rng, stats), stop - time.monotonic())
 
@@ -438,6 +462,11 @@ def main() -> None:
     parser.add_argument("--medium-tables", type=int, default=1000, help="abuse: Medium (1000)")
     parser.add_argument("--probe-moves", type=int, default=8, help="abuse: Hard answers (8)")
     parser.add_argument("--profile", help="run the server under cProfile, stats to this file")
+    parser.add_argument(
+        "--whole-history",
+        action="store_true",
+        help="clients without history deltas (every state the whole history)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         proc = None
@@ -456,6 +485,7 @@ def main() -> None:
             args.ramp,
             proc.pid if proc is not None else None,
             args.profile is not None,
+            not args.whole_history,
         )
         loop = event_loop_of(cfg.server_pid)
         try:
@@ -470,7 +500,9 @@ def main() -> None:
                 proc.terminate()
                 proc.wait(timeout=10)
         pid = proc.pid if proc else "-"
-        console.print(f"server: {url} (pid {pid}, event loop {loop}), client pid {os.getpid()}")
+        kind = "history deltas" if cfg.deltas else "whole histories"
+        console.print(f"server: {url} (pid {pid}, event loop {loop}), client pid {os.getpid()}, "
+                      f"{kind}")  # fmt: skip
         report(cfg, args.bot_delay, stats, elapsed)
         if args.abuse:
             report_abuse(args, quiet, loaded)
