@@ -14,6 +14,7 @@ import {
   pickCard,
   receive,
   recentEvents,
+  wholeHistory,
 } from "../../tikki/web/static/store.js";
 import { doneTrickHtml, reviewHtml } from "../../tikki/web/static/render/trick.js";
 
@@ -49,6 +50,22 @@ test("a newer state replaces the old one and clears the selection and the hint",
   assert.equal(next.state.hint, null);
   const same = receive(selected, stateMessage({ seq: 5 }));
   assert.deepEqual(same.state.selected, ["5H"], "the same seq keeps the selection");
+});
+
+test("wholeHistory: a delta goes after the kept entries it starts from", () => {
+  const a = { seat: 0, move: "5H" };
+  const b = { seat: 1, move: "6H" };
+  const c = { seat: 2, move: "7H" };
+  const first = wholeHistory([], { ...stateMessage({ history: [a, b] }), history_from: 0 });
+  assert.deepEqual(first.view.history, [a, b]);
+  assert.equal("history_from" in first, false, "the message comes back whole");
+  const next = wholeHistory(first.view.history, { ...stateMessage({ history: [c] }), history_from: 2 });
+  assert.deepEqual(next, stateMessage({ history: [a, b, c] }));
+  const changed = { ...b, events: [TRICK.events[0]] };
+  const again = wholeHistory(next.view.history, { ...stateMessage({ history: [changed] }), history_from: 1 });
+  assert.deepEqual(again.view.history, [a, changed], "an entry that changed comes again, the rest cut");
+  const older = stateMessage({ history: [c] });
+  assert.equal(wholeHistory([a, b], older), older, "without history_from it is whole already");
 });
 
 test("an older state of the same table changes nothing", () => {

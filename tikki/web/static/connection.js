@@ -1,8 +1,12 @@
 // @ts-check
 // The table page's WebSocket (docs/protocol.md): the hello with the seat token, a ping
 // every 25 s, reconnects with a growing delay, and a fresh try when the page comes back or
-// the network returns. What the messages mean is store.js's business; drawing is table.js's.
+// the network returns. The hello asks for history deltas: each state carries only the
+// history entries this socket was not sent yet, and the connection hands on each state
+// with its whole history (store.js's wholeHistory), kept per socket. What the messages
+// mean is store.js's business; drawing is table.js's.
 import { _ } from "./i18n.js";
+import { wholeHistory } from "./store.js";
 
 /** The close codes the server ends a connection with for good (no reconnect). */
 export const CLOSED_FOR_GOOD = { badToken: 4403, unknownTable: 4404 };
@@ -50,11 +54,15 @@ export class Connection {
     }
     const ws = new WebSocket(this.url);
     this.ws = ws;
+    /** The whole history of this socket's last state (a fresh socket starts with none).
+     * @type {import("./store.js").HistoryEntry[]} */
+    let history = [];
     this.hooks.onStatus("connecting", _("connecting…"));
     ws.onopen = () => {
       // The first message says who we are; the token never goes into a URL.
       const token = this.hooks.token();
-      ws.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+      const hello = token ? { type: "hello", token } : { type: "hello" };
+      ws.send(JSON.stringify({ ...hello, history: "delta" }));
       this.retries = 0;
       this.hooks.onStatus("online", _("connected"));
       clearInterval(this.pingTimer);
@@ -66,6 +74,10 @@ export class Connection {
         m = JSON.parse(ev.data);
       } catch {
         return;
+      }
+      if (m && m.type === "state") {
+        m = wholeHistory(history, m);
+        history = m.view.history || [];
       }
       this.hooks.onMessage(m);
     };

@@ -103,6 +103,8 @@ import { _ } from "./i18n.js";
  * @property {View} view
  * @property {number[]} [forced] the history entries of this seat played by themselves
  * @property {number} [devices] how many devices hold this seat
+ * @property {number} [history_from] a history delta (the hello asked for them): the index
+ * of the view's first history entry in the whole history (see `wholeHistory`)
  */
 
 /**
@@ -182,6 +184,24 @@ export function initialState() {
  */
 function outcome(state, changes = {}) {
   return { state, render: false, answered: false, notice: null, sync: false, ...changes };
+}
+
+/**
+ * A state message with its whole history (docs/protocol.md, history deltas): a message
+ * with `history_from` carries only the entries this socket was not sent yet, so they go
+ * after the first `history_from` entries of `kept`, the whole history of the socket's
+ * last state; the message comes back without `history_from`. One without it (an older
+ * server) is whole already and comes back as it is.
+ * @param {HistoryEntry[]} kept the whole history of the socket's previous state message
+ * @param {StateMessage} m
+ * @returns {StateMessage}
+ */
+export function wholeHistory(kept, m) {
+  const start = m.history_from;
+  if (typeof start !== "number" || !m.view) return m;
+  const { history_from: _from, ...rest } = m;
+  const history = kept.slice(0, start).concat(m.view.history || []);
+  return { ...rest, view: { ...m.view, history } };
 }
 
 /**
