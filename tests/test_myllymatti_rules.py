@@ -1129,10 +1129,11 @@ def test_mm1_research_hand_and_short_deck_deal_by_the_same_rule() -> None:
     [{}, {"take": "all"}, {"take": "bottom"}, {"variant": "koira"}, {"runs": True}],
 )
 def test_view_hand_in_its_order_in_every_position(options: dict[str, Any]) -> None:
-    """Every seat's view lists its hand in phase 1's order (rank, then suit) until a
-    trump is turned, then by suit and rank: in every position of random games, and in
-    the views of states sampled from a view (the view reads phase 2's hands as kept, in
-    order, without sorting them)."""
+    """Every seat's view lists its hand, the cards ``reveal()`` puts there, in phase 1's
+    order (rank, then suit) until a trump is turned, then by suit and rank: in every
+    position of random games, and in the views of states sampled from a view (the view
+    reads phase 2's hands as kept, in order, without sorting them, and the seat to act's
+    from its legal moves where they begin with its hand)."""
     import random
 
     from tikki.cards import RANK_OF, SUIT_OF, TEXT_CARD
@@ -1144,8 +1145,10 @@ def test_view_hand_in_its_order_in_every_position(options: dict[str, Any]) -> No
     for seed in range(1, 13):
         state, rng = game.new_state(seed=seed), random.Random(seed)
         while not state.is_over:
+            zones = state.reveal()["zones"]
             for seat in range(3):
                 view = state.view(seat)
+                assert sorted(view["hand"]) == sorted(zones[f"hand {seat}"])
                 order = rank_first if view["trump"] is None else TEXT_CARD.__getitem__
                 assert view["hand"] == sorted(view["hand"], key=order)
                 sampled = game.sample_state(view, rng).view(seat)

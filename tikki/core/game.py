@@ -651,15 +651,21 @@ class TableState(State):
         played) whose other keys come from :meth:`_view_part` when read, for the position
         it was taken at.  A state that cannot be dealt again from its seed (a sampled one)
         completes its views at once."""
-        order = _VIEW_ORDERS.get(type(self))
-        if order is None:
-            order = _VIEW_ORDERS[type(self)] = tuple(self._shared_parts())
+        order = _VIEW_ORDERS.get(type(self)) or self._view_order()
         view = _NEW_VIEW(LazyView)  # lazy_view(), written out: once a view is asked
         _FILL_VIEW(view, eager)
         view._lazy = (self._view_value, seat, moves, order)
         if self.seed is None or getattr(self, "_sampled_past", None) is not None:
             view.complete()
         return view
+
+    def _view_order(self) -> tuple[str, ...]:
+        """Every key of this class's views in their order (its :meth:`_shared_parts`' keys),
+        worked out once a class (``_VIEW_ORDERS``)."""
+        order = _VIEW_ORDERS.get(type(self))
+        if order is None:
+            order = _VIEW_ORDERS[type(self)] = tuple(self._shared_parts())
+        return order
 
     def _view_value(self, seat: int | None, keys: tuple[str, ...] | None, moves: int) -> Any:
         """The lazy view keys ``keys`` for ``seat`` as they stood after ``moves`` moves (a

@@ -52,6 +52,7 @@ from tikki.core import (
     register,
     tactics,
 )
+from tikki.core.game import _FILL_VIEW, _NEW_VIEW, _VIEW_ORDERS
 from tikki.events import (
     NO_CARD,
     Book,
@@ -81,7 +82,7 @@ from tikki.games.shedding import (
 )
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
-from tikki.views import SheddingView
+from tikki.views import LazyView, SheddingView
 
 COLLECT: Final = 0
 SHED: Final = 1
@@ -810,22 +811,41 @@ class MyllymattiState(SheddingState):
         to_act = None if self._phase == OVER else self._to_act
         view["seat"] = seat
         view["to_act"] = to_act
-        if seat is None:
-            view["hand"] = []
-        elif self._trump >= 0:  # phase 2 keeps every hand in order: no sort (a comprehension:
-            view["hand"] = [CARD_TEXT[c] for c in self._hands[seat]]  # faster than map here)
-        else:  # phase 1's order: each card's place, sorted as ints, read back as text
-            view["hand"] = [_P1_TEXT[k] for k in sorted([_P1_KEY[c] for c in self._hands[seat]])]
         if seat is not None and seat == to_act:
             legal = self._legal  # legal_moves(), written out
             if legal is None:
                 legal = self._legal = self._generate()
             view["legal_moves"] = legal[:]
+            if self._phase == COLLECT or (self._trump >= 0 and not self._plays):
+                # the legal moves begin with the hand's texts in the view's order (phase 1's,
+                # or a lead's, in the order phase 2 keeps): their slice, no conversion
+                view["hand"] = legal[: len(self._hands[seat])]
+            else:
+                view["hand"] = self._hand_view(seat)
         else:
             view["legal_moves"] = []
+            view["hand"] = [] if seat is None else self._hand_view(seat)
         view["stock_size"] = len(self._stock)
         moves = view["move_count"] = len(self._hist)
-        return self._lazy_view(view, seat, moves)
+        lazy = _NEW_VIEW(LazyView)  # _lazy_view(), written out: a view before every move
+        _FILL_VIEW(lazy, view)
+        lazy._lazy = (
+            self._view_value,
+            seat,
+            moves,
+            _VIEW_ORDERS.get(type(self)) or self._view_order(),
+        )
+        if self.seed is None or self._sampled_past is not None:
+            lazy.complete()
+        return lazy
+
+    def _hand_view(self, seat: int) -> list[str]:
+        """The texts of ``seat``'s hand as its view lists them: by phase 1's order (rank,
+        then suit) until a trump is turned, then in the order phase 2 keeps (suit, rank)."""
+        if self._trump >= 0:  # phase 2 keeps every hand in order: no sort (a comprehension:
+            return [CARD_TEXT[c] for c in self._hands[seat]]  # faster than map here)
+        # phase 1's order: each card's place, sorted as ints, read back as text
+        return [_P1_TEXT[k] for k in sorted([_P1_KEY[c] for c in self._hands[seat]])]
 
     def _view_part(self, seat: int | None, key: str) -> Any:
         """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""
