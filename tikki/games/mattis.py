@@ -182,23 +182,6 @@ _SUIT_MASK: Final[tuple[int, ...]] = tuple(
 )
 
 
-def _three_texts(hand: list[int], stock: bool) -> list[str]:
-    """Phase 1's legal moves with a hand of three cards, any of them playable: their
-    texts in phase 1's order (:data:`_P1_KEY`), then ``stock`` if ``stock``."""
-    a = _P1_KEY[hand[0]]
-    b = _P1_KEY[hand[1]]
-    c = _P1_KEY[hand[2]]
-    if a > b:
-        a, b = b, a
-    if b > c:
-        b, c = c, b
-        if a > b:
-            a, b = b, a
-    if stock:
-        return [_P1_TEXT[a], _P1_TEXT[b], _P1_TEXT[c], "stock"]
-    return [_P1_TEXT[a], _P1_TEXT[b], _P1_TEXT[c]]
-
-
 def _mask(cards: list[int]) -> int:
     """The bit mask of ``cards``."""
     held = 0
@@ -896,7 +879,13 @@ class MattisState(SheddingState):
         if self._phase != SHED:
             legal = self._generate_collect() if self._phase == COLLECT else []
         elif not self._plays:  # a lead: the hand's cards, then its sequences
-            legal = [CARD_TEXT[c] for c in self._hands[self._to_act]]
+            hand = self._hands[self._to_act]
+            if _COMPILED:  # a comprehension fills a list of the hand's length
+                legal = [CARD_TEXT[c] for c in hand]
+            else:  # a loop: no function's frame, as a comprehension's is (interpreted)
+                legal = []
+                for c in hand:
+                    legal.append(CARD_TEXT[c])
             held = self._held[self._to_act]  # the hand as a bit mask
             links = held & (held >> 1) & _NOT_ACES
             if links:
@@ -965,7 +954,16 @@ class MattisState(SheddingState):
         stock = not keys and len(self._stock) > 1
         if not keys:
             if len(hand) == 3:  # a full hand (the common case): three compares, no loops
-                return _three_texts(hand, stock)
+                a, b, c = _P1_KEY[hand[0]], _P1_KEY[hand[1]], _P1_KEY[hand[2]]
+                if a > b:
+                    a, b = b, a
+                if b > c:
+                    b, c = c, b
+                    if a > b:
+                        a, b = b, a
+                if stock:
+                    return [_P1_TEXT[a], _P1_TEXT[b], _P1_TEXT[c], "stock"]
+                return [_P1_TEXT[a], _P1_TEXT[b], _P1_TEXT[c]]
             for c in hand:
                 keys.append(_P1_KEY[c])
         keys.sort()
@@ -1319,7 +1317,13 @@ class MattisState(SheddingState):
                     self._facts.append((t, s, new, HOLDS_NONE))
             s = after[s]
             left -= 1
-        self._lap_seat, self._lap_left = s, left
+        self._lap_seat, self._lap_left = s, 0
+        k = self._round_played  # _after_lap(), its common case written out
+        if k < len(self._round):
+            seat = self._round[k]
+            if hands[seat]:
+                self._to_act = seat
+                return
         self._after_lap()
 
     def _lap(self, card: int, move: str) -> None:
