@@ -1220,14 +1220,25 @@ class MueckenstichState(TableState):
         self, events: int, last: tuple[int, JSON, JSON | None] | None
     ) -> tuple[int, JSON, JSON | None]:
         """The view's known parts after ``events`` events (:meth:`_parts`' keys that are
-        not lazy, in their order), built without the lazy ones."""
+        not lazy, in their order), built without the lazy ones: ``last``'s own where they
+        did not change (most events change none: a card played, a trick won)."""
+        phase, stock_size = PHASE_NAMES[self._phase], len(self._stock)
+        if last is not None:
+            was = last[1]
+            if (
+                was["stock_size"] == stock_size
+                and was["deal"] == self._deal
+                and was["round"] == self._round
+                and was["phase"] == phase
+            ):
+                return (events, was, None)
         n, rounds = self._n, self._this_game
         known: JSON = {
             "game": self.game.name,
             "players": n,
-            "options": self.game.options,
+            "options": self.game.options if last is None else last[1]["options"],
             "seat": None,
-            "phase": PHASE_NAMES[self._phase],
+            "phase": phase,
             "to_act": None,
             "hand": None,
             "legal_moves": None,
@@ -1237,7 +1248,7 @@ class MueckenstichState(TableState):
             "deals": rounds.deals,
             "dealer": (n - 1 + self._round) % n,
             "forehand": self._round % n,
-            "stock_size": len(self._stock),
+            "stock_size": stock_size,
         }
         return (events, known, None)
 
