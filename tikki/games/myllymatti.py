@@ -874,14 +874,27 @@ class MyllymattiState(SheddingState):
         self, events: int, last: tuple[int, JSON, JSON | None] | None
     ) -> tuple[int, JSON, JSON | None]:
         """The view's known parts after ``events`` events (:meth:`_parts`' keys that are
-        not lazy, in their order), built without the lazy ones."""
+        not lazy, in their order), built without the lazy ones: ``last``'s own where they
+        did not change (most events change none: a trick falls, a seat goes out)."""
+        phase = PHASE_NAMES[self._phase]
+        last_winner = None if self._last_winner < 0 else self._last_winner
+        if last is not None:
+            was = last[1]
+            if (  # the trump and the aside card are set, and shown, as phase 2 begins
+                was["phase"] == phase
+                and was["last_winner"] == last_winner
+                and was["aside_owner"] == (None if self._aside_owner < 0 else self._aside_owner)
+                and was["loser"] == (None if self._loser < 0 else self._loser)
+                and was["abandoned"] == self.abandoned
+            ):
+                return (events, was, None)
         public = self._trump >= 0
         known: JSON = {
             "game": self.game.name,
             "players": self._n,
-            "options": self.game.options,
+            "options": self.game.options if last is None else last[1]["options"],
             "seat": None,
-            "phase": PHASE_NAMES[self._phase],
+            "phase": phase,
             "to_act": None,
             "hand": None,
             "legal_moves": None,
@@ -889,7 +902,7 @@ class MyllymattiState(SheddingState):
             "aside_owner": None if self._aside_owner < 0 else self._aside_owner,
             "aside_card": CARD_TEXT[self._aside] if public and self._aside >= 0 else None,
             "trump": SUITS[self._trump] if public else None,
-            "last_winner": None if self._last_winner < 0 else self._last_winner,
+            "last_winner": last_winner,
             "loser": None if self._loser < 0 else self._loser,
             "abandoned": self.abandoned,
             "move_count": None,
