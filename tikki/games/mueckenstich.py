@@ -64,6 +64,7 @@ from tikki.core import (
     register,
     tactics,
 )
+from tikki.core.game import _FILL_VIEW, _NEW_VIEW, _VIEW_ORDERS
 from tikki.events import (
     NO_CARD,
     Book,
@@ -82,7 +83,7 @@ from tikki.events import (
 from tikki.games.dealing import Dealer, shuffle
 from tikki.i18n import _ as _t
 from tikki.rules import rules_text
-from tikki.views import BaseView, CardPlay
+from tikki.views import BaseView, CardPlay, LazyView
 
 DISCARD: Final = 0
 PLAY: Final = 1
@@ -1146,7 +1147,18 @@ class MueckenstichState(TableState):
             view["legal_moves"] = legal[:]
         else:
             view["legal_moves"] = []
-        return self._lazy_view(view, seat, len(self._moves))
+        moves = len(self._moves)
+        lazy = _NEW_VIEW(LazyView)  # _lazy_view(), written out: a view before every move
+        _FILL_VIEW(lazy, view)
+        lazy._lazy = (
+            self._view_value,
+            seat,
+            moves,
+            _VIEW_ORDERS.get(type(self)) or self._view_order(),
+        )
+        if self.seed is None or self._sampled_past is not None:
+            lazy.complete()
+        return lazy
 
     def _view_part(self, seat: int | None, key: str) -> Any:
         """A lazy key of :meth:`view` (:attr:`LAZY_VIEW_KEYS`), the state as it stands."""
