@@ -723,10 +723,14 @@ def _log_lines(page: Page) -> list[str]:
 def test_log_after_a_reload_equals_the_log_before(server: Server, browser: Browser) -> None:
     """The log's "what happened" lines (trick won, phase 2, out, …) come from the
     engine's events in the view, so a reload rebuilds exactly the same log; and a finished
-    table opened from the lobby shows its whole log."""
+    table opened from the lobby shows its whole log.  The page asks for history deltas
+    (docs/protocol.md): the log built from them is the one a fresh socket's whole history
+    builds."""
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     watch = Watch(page)
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
     create_in_lobby(page, server.url, "myllymatti", ["open", "bot:random", "bot:random"], 4)
     for _ in range(12):
         wait_turn_or_end(page)
@@ -741,6 +745,9 @@ def test_log_after_a_reload_equals_the_log_before(server: Server, browser: Brows
     wait_turn_or_end(page)
     seq = board(page, "seq")
     before = _log_lines(page)
+    states = [m for m in map(json.loads, frames) if m.get("type") == "state"]
+    assert states[0]["history_from"] == 0 and len(states) > 12
+    assert max(m["history_from"] for m in states) > 12, "the page asked for no deltas"
     events = page.locator("#log-list li.event").all_inner_texts()
     assert any("wins the" in line for line in events), events
     assert any(line.startswith("You draw ") for line in events), "own draws show the card"
