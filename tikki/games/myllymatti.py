@@ -820,6 +820,8 @@ class MyllymattiState(SheddingState):
                 # the legal moves begin with the hand's texts in the view's order (phase 1's,
                 # or a lead's, in the order phase 2 keeps): their slice, no conversion
                 view["hand"] = legal[: len(self._hands[seat])]
+            elif self._trump >= 0:  # phase 2 keeps every hand in order (_hand_view, written out)
+                view["hand"] = [CARD_TEXT[c] for c in self._hands[seat]]
             else:
                 view["hand"] = self._hand_view(seat)
         else:
