@@ -1652,11 +1652,8 @@ class MattisState(SheddingState):
             h = self._hands[seat]
             cards = sorted(h, key=_PHASE1_POS.__getitem__) if self._phase == COLLECT else sorted(h)
             view["hand"] = list(map(_text, cards))
-            if seat == to_act:
-                legal = self._legal  # legal_moves(), written out
-                if legal is None:
-                    legal = self._legal = self._generate()
-                view["legal_moves"] = list(legal)
+            if seat == to_act:  # a copy of its own, worked out once a position
+                view["legal_moves"] = self.legal_moves()
             else:
                 view["legal_moves"] = []
         else:
