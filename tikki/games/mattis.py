@@ -888,8 +888,10 @@ class MattisState(SheddingState):
                     legal.append(CARD_TEXT[c])
             held = self._held[self._to_act]  # the hand as a bit mask
             links = held & (held >> 1) & _NOT_ACES
-            if links:
+            if links & (links - 1):
                 self._lead_runs(legal, links)
+            elif links:  # one sequence, of two: no call
+                legal.append(_TWO_TEXT[links.bit_length() - 1])
         else:
             held = self._held[self._to_act]
             top: tuple[int, ...] = self._plays[-1][1]
@@ -1381,12 +1383,10 @@ class MattisState(SheddingState):
         self._last_winner = winner
         self._event_log.append(trick_event(len(self._hist), winner, self._trick))
         self._trick = []
-        n, hands = self._n, self._hands
-        size = self._hand_size
-        for k in range(n):
-            if not self._stock:
+        hands, stock, size = self._hands, self._stock, self._hand_size
+        for s in _ROUNDS[self._n][winner]:  # the winner first, then in turn
+            if not stock:
                 break
-            s = (winner + k) % n
             need = size - len(hands[s])
             if need > 0:
                 self._draw(s, need)
