@@ -52,7 +52,7 @@ from tikki.core import (
     register,
     tactics,
 )
-from tikki.core.game import _FILL_VIEW, _NEW_VIEW, _VIEW_ORDERS
+from tikki.core.game import _FILL_VIEW, _NEW_VIEW
 from tikki.events import (
     NO_CARD,
     Book,
@@ -835,7 +835,7 @@ class MyllymattiState(SheddingState):
             self._view_value,
             seat,
             moves,
-            _VIEW_ORDERS.get(type(self)) or self._view_order(),
+            _ORDER or _view_order(self),
         )
         if self.seed is None or self._sampled_past is not None:
             lazy.complete()
@@ -1026,6 +1026,17 @@ def _take_event(seat: int, cards: tuple[int, ...]) -> JSON:
 def _no_outcome() -> None:
     """The outcome a draw or take event carries: none."""
     return None
+
+
+_ORDER: tuple[str, ...] = ()
+"""Every key of a Myllymatti view in its order (:meth:`TableState._view_order`), once known."""
+
+
+def _view_order(state: MyllymattiState) -> tuple[str, ...]:
+    """:data:`_ORDER`, worked out from ``state`` the first time."""
+    global _ORDER
+    _ORDER = state._view_order()
+    return _ORDER
 
 
 def _sorted_texts(hand: list[int], public: bool) -> list[str]:
