@@ -64,7 +64,7 @@ from tikki.core import (
     register,
     tactics,
 )
-from tikki.core.game import _FILL_VIEW, _NEW_VIEW, _VIEW_ORDERS
+from tikki.core.game import _FILL_VIEW, _NEW_VIEW
 from tikki.events import (
     NO_CARD,
     Book,
@@ -1154,7 +1154,7 @@ class MueckenstichState(TableState):
             self._view_value,
             seat,
             moves,
-            _VIEW_ORDERS.get(type(self)) or self._view_order(),
+            _ORDER or _view_order(self),
         )
         if self.seed is None or self._sampled_past is not None:
             lazy.complete()
@@ -1414,6 +1414,17 @@ class MueckenstichState(TableState):
             "sheet": self._sheet,
             "moves": self.moves,
         }
+
+
+_ORDER: tuple[str, ...] = ()
+"""Every key of a Mückenstich view in its order (:meth:`TableState._view_order`), once known."""
+
+
+def _view_order(state: MueckenstichState) -> tuple[str, ...]:
+    """:data:`_ORDER`, worked out from ``state`` the first time."""
+    global _ORDER
+    _ORDER = state._view_order()
+    return _ORDER
 
 
 _VOID_TEXTS: Final[tuple[tuple[str, ...], ...]] = tuple(
