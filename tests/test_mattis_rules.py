@@ -879,10 +879,16 @@ def _held_masks(state: Any) -> list[int]:
     return [sum(1 << c for c in hand) for hand in state._hands]
 
 
+def _in_order(state: Any) -> bool:
+    """Whether every hand lists its cards low to high."""
+    return all(hand == sorted(hand) for hand in state._hands)
+
+
 def test_phase_two_hand_masks_follow_the_hands() -> None:
-    """Phase 2 keeps each hand also as a bit mask (its legal moves read it): after every
+    """Phase 2 keeps each hand also as a bit mask (its legal moves read it), and each
+    hand in order (a lead's legal moves and a view's hand read it as it is): after every
     play and take of random games, in their clones and in states sampled from a seat's
-    view (the dreck dealt anew), the masks are the hands."""
+    view (the dreck dealt anew), the masks are the hands and the hands are in order."""
     checked = 0
     rng = random.Random(11)
     for seed, players in ((1, 3), (2, 4), (3, 5), (4, 2)):
@@ -890,11 +896,12 @@ def test_phase_two_hand_masks_follow_the_hands() -> None:
         while not state.is_over:
             if state.phase == "shed":
                 assert state._held == _held_masks(state), f"seed {seed}, move {len(state.moves)}"
+                assert _in_order(state), f"seed {seed}, move {len(state.moves)}"
                 clone: Any = state.clone()
-                assert clone._held == _held_masks(clone)
+                assert clone._held == _held_masks(clone) and _in_order(clone)
                 seat = state.current_player
                 world: Any = state.game.sample_state(state.view(seat), rng)
-                assert world._held == _held_masks(world)
+                assert world._held == _held_masks(world) and _in_order(world)
                 checked += 1
             state.play(rng.choice(state.legal_moves()))
     assert checked >= 100

@@ -1650,8 +1650,12 @@ class MattisState(SheddingState):
         view["to_act"] = to_act
         if seat is not None:
             h = self._hands[seat]
-            cards = sorted(h, key=_PHASE1_POS.__getitem__) if self._phase == COLLECT else sorted(h)
-            view["hand"] = list(map(_text, cards))
+            phase = self._phase
+            if phase == SHED:  # a hand of phase 2 is kept sorted (a lead's moves read it)
+                view["hand"] = list(map(_text, h))
+            else:  # phase 1's order, or an abandoned phase 1's hand sorted
+                cards = sorted(h, key=_PHASE1_POS.__getitem__) if phase == COLLECT else sorted(h)
+                view["hand"] = list(map(_text, cards))
             if seat == to_act:  # a copy of its own, worked out once a position
                 view["legal_moves"] = self.legal_moves()
             else:
