@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
+import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,7 +24,16 @@ from tikki.server.db import StoredSeat, now
 from tikki.server.errors import ApiError
 from tikki.server.outbox import Outbox
 from tikki.server.tables import correspondence
-from tikki.server.tables.texts import HistoryText, delta_text, same_start, state_text
+from tikki.server.tables.texts import (
+    TABLE_MARK,
+    TABLE_MARK_TEXT,
+    HistoryText,
+    delta_text,
+    dumps,
+    same_start,
+    splice,
+    state_text,
+)
 
 EXPIRED = 4410
 """The close code of a connection to a table that expired while waiting for players."""
@@ -37,6 +48,9 @@ WHY = ("resigned", "away", "timeout", "timer")
 """Why a bot plays a person's seat (see :mod:`tikki.server.tables.leave`)."""
 TAKEN_BACK = frozenset({"away", "timeout"})
 """Stand-ins that end when the person comes back."""
+_SEATS_MARK = "tikki-seats-" + secrets.token_hex(16)
+"""Stands for the seats while the rest of the public part is encoded (random)."""
+_SEATS_MARK_TEXT = json.dumps(_SEATS_MARK)
 
 
 def hash_token(token: str) -> str:
@@ -224,6 +238,15 @@ class Table:
     )
     """Each bot seat's entry of :meth:`public` by seat, name, bot and language (a bot's
     entry changes with nothing else)."""
+    _bot_seat_texts: dict[tuple[int, str | None, str | None, str], str] = field(
+        default_factory=dict, repr=False
+    )
+    """The JSON text of each bot seat's entry, kept as :attr:`_bot_seats` is."""
+    _seat_texts: dict[int, tuple[tuple[Any, ...], str]] = field(default_factory=dict, repr=False)
+    """The JSON text of each other seat's entry as last encoded, with its values."""
+    _head: tuple[_Fixed, str, str] | None = field(default=None, repr=False)
+    """:meth:`public_text`'s head (from ``{"id"`` to the options, no closing brace), with
+    the fixed part and the id it was made of."""
 
     def expires(self) -> datetime | None:
         """When this table is removed unless something happens (``None``: finished).
@@ -372,24 +395,50 @@ class Table:
 
     def public(self) -> JSON:
         """The table as everyone may see it (``TABLE``): no token, no seed before the end."""
-        over = self.status == "finished"
-        fixed = self._fixed
-        if fixed is None or fixed.game is not self.game or fixed.created is not self.created:
-            fixed = self._fixed = _Fixed.of(self)
-        return {
+        fixed = self._fixed_now()
+        out: JSON = {
             "id": self.id,
             "game": fixed.name,
             "title": fixed.title,
             "players": fixed.players,
             "variant": fixed.variant,
             "options": dict(fixed.options),
+        }
+        out.update(self._public_rest(fixed, [self._seat_json(s) for s in self.seats]))
+        return out
+
+    def public_text(self) -> str:
+        """``json.dumps(self.public())``, byte for byte: its head (the id, the game and its
+        options) encoded once while the game, the creation time and the id stay, each bot
+        seat's entry once per seat, name, bot and language; the rest anew each time."""
+        fixed = self._fixed_now()
+        head = self._head
+        if head is None or head[0] is not fixed or head[1] != self.id:
+            text = dumps({"id": self.id, "game": fixed.name, "title": fixed.title,
+                          "players": fixed.players, "variant": fixed.variant,
+                          "options": fixed.options})  # fmt: skip
+            head = self._head = (fixed, self.id, text[:-1])
+        rest = dumps(self._public_rest(fixed, _SEATS_MARK))
+        return head[2] + ", " + splice(rest[1:], _SEATS_MARK_TEXT, self._seats_text())
+
+    def _fixed_now(self) -> _Fixed:
+        """:attr:`_fixed`, worked out anew if the game or the creation time changed."""
+        fixed = self._fixed
+        if fixed is None or fixed.game is not self.game or fixed.created is not self.created:
+            fixed = self._fixed = _Fixed.of(self)
+        return fixed
+
+    def _public_rest(self, fixed: _Fixed, seats: object) -> JSON:
+        """:meth:`public` from ``status`` on, with ``seats`` as its seats."""
+        over = self.status == "finished"
+        return {
             "status": self.status,
             "seq": self.seq,
             "to_act": self.to_act if self.status == "playing" else None,
             "created": fixed.created_text,
             "finished": iso(self.finished),
             "seed": str(self.seed) if over else None,
-            "seats": [self._seat_json(s) for s in self.seats],
+            "seats": seats,
             "outcome": self.state.outcome if over else None,
             "rules": fixed.rules,
             "memory_aids": self.memory_aids,
@@ -406,6 +455,37 @@ class Table:
             "expires": iso(self.expires()),
         }
 
+    def _seats_text(self) -> str:
+        """The JSON text of :meth:`public`'s seats (a bot seat's entry kept by seat, name,
+        bot and language, a person's encoded anew: it changes with connections and time)."""
+        lang = i18n.current()
+        kept = self._bot_seat_texts
+        texts = []
+        for s in self.seats:
+            if s.kind == "bot":
+                key = (s.seat, s.name, s.bot, lang)
+                text = kept.get(key)
+                if text is None:
+                    text = kept[key] = dumps(self._seat_fields(s))
+            else:
+                text = self._seat_text(s)
+            texts.append(text)
+        return "[" + ", ".join(texts) + "]"
+
+    def _seat_text(self, s: StoredSeat) -> str:
+        """The JSON text of a person's (or an open) seat's entry, worked out anew and
+        encoded only when one of its values changed (each field has one type:
+        ``_seat_fields`` makes its flags bools and its texts ``str`` or ``None``, so equal
+        values are equal texts)."""
+        fields = self._seat_fields(s)
+        values = tuple(fields.values())
+        kept = self._seat_texts.get(s.seat)
+        if kept is not None and kept[0] == values:
+            return kept[1]
+        text = dumps(fields)
+        self._seat_texts[s.seat] = (values, text)
+        return text
+
     def selecting_phases(self) -> list[str]:
         """The phases where a click on a card selects it (``WebParts.selecting_phases``),
         where this table's options allow plays of several cards."""
@@ -420,6 +500,11 @@ class Table:
 
     def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
         """The ``state`` message for one seat (``None``: spectators)."""
+        return self._message(seat, public if public is not None else self.public())
+
+    def _message(self, seat: int | None, public: JSON | str) -> JSON:
+        """:meth:`state_message` with ``public`` as its table (:data:`~.texts.TABLE_MARK`:
+        the text is spliced in when the message is encoded)."""
         view = self.state.view(seat)
         history = view.get("history") or []
         return {
@@ -427,7 +512,7 @@ class Table:
             "seq": self.seq,
             "seat": seat,
             "status": self.status,
-            "table": public if public is not None else self.public(),
+            "table": public,
             "view": view,
             "last": history[-1] if history else None,
             "forced": self.forced_of(seat),
@@ -484,7 +569,10 @@ class Table:
         text = made.texts.get((conn.seat, conn.lang, start))
         if text is None:
             full = self._text(made, conn.seat, conn.lang, message) if start == 0 else None
-            text = made.texts[conn.seat, conn.lang, start] = delta_text(message, start, full)
+            text = delta_text(message, start, full)
+            if full is None:
+                text = splice(text, TABLE_MARK_TEXT, made.publics[conn.lang])
+            made.texts[conn.seat, conn.lang, start] = text
         conn.push(text, state=True, mark=history)
 
     def _text(self, made: _Made, seat: int | None, lang: str, message: JSON) -> str:
@@ -494,31 +582,32 @@ class Table:
             kept = self.history_texts.get(seat)
             if kept is None:
                 kept = self.history_texts[seat] = HistoryText()
-            text = made.texts[seat, lang, None] = state_text(message, kept)
+            text = splice(state_text(message, kept), TABLE_MARK_TEXT, made.publics[lang])
+            made.texts[seat, lang, None] = text
         return text
 
-    def _message_of(self, conn: Connection, publics: dict[str, JSON]) -> JSON:
-        """``conn``'s state message, in its language (``publics``: the public part by
-        language, shared by one broadcast's connections)."""
+    def _message_of(self, conn: Connection, publics: dict[str, str]) -> JSON:
+        """``conn``'s state message, in its language, its table a mark (``publics``: the
+        public part's text by language, shared by one broadcast's connections, spliced in
+        when the message is encoded)."""
         if conn.lang == i18n.current():
             return self._state_message(conn, publics)
         with use(conn.lang):
             return self._state_message(conn, publics)
 
-    def _state_message(self, conn: Connection, publics: dict[str, JSON]) -> JSON:
-        public = publics.get(conn.lang)
-        if public is None:
-            public = publics[conn.lang] = self.public()
-        return self.state_message(conn.seat, public)
+    def _state_message(self, conn: Connection, publics: dict[str, str]) -> JSON:
+        if conn.lang not in publics:
+            publics[conn.lang] = self.public_text()
+        return self._message(conn.seat, TABLE_MARK)
 
 
 @dataclass
 class _Made:
-    """What one broadcast worked out, shared by its connections: the public part by
+    """What one broadcast worked out, shared by its connections: the public part's text by
     language, each (seat, language)'s message, and its texts by history start (``None``:
     the whole message)."""
 
-    publics: dict[str, JSON] = field(default_factory=dict)
+    publics: dict[str, str] = field(default_factory=dict)
     messages: dict[tuple[int | None, str], JSON] = field(default_factory=dict)
     texts: dict[tuple[int | None, str, int | None], str] = field(default_factory=dict)
 

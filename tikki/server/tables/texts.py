@@ -13,6 +13,10 @@ is ``json.dumps`` without its Python layers.
 A client that takes history deltas (docs/protocol.md) is sent only the entries from the
 first one it does not have (:func:`same_start` of what it was sent and the new history),
 with ``"history_from"``: :func:`delta_text`.
+
+The table's public part (``Table.public``) is encoded apart, its fixed head and bot
+seats once (``Table.public_text``), and put in the message's text in the place of
+:data:`TABLE_MARK` (:func:`splice`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ _MARK: Final = "tikki-history-" + secrets.token_hex(16)
 """Stands for the history while the rest of the message is encoded (random: no other
 string of a message can be it)."""
 _MARK_TEXT: Final = json.dumps(_MARK)
+TABLE_MARK: Final = "tikki-table-" + secrets.token_hex(16)
+"""Stands for the table's public part while a state message is encoded (random, as the
+history's mark); :func:`splice` puts the part's text in its place."""
+TABLE_MARK_TEXT: Final = json.dumps(TABLE_MARK)
+""":data:`TABLE_MARK` as JSON text."""
 
 
 def _c_dumps() -> Callable[[Any], str]:
@@ -128,3 +137,16 @@ def delta_text(message: JSON, start: int, full: str | None = None) -> str:
     outer["view"] = view
     outer["history_from"] = start
     return dumps(outer)
+
+
+def splice(text: str, mark: str, part: str) -> str:
+    """``text`` with the first ``mark`` (a mark's JSON text) replaced by ``part`` (a JSON
+    text); ``text`` itself where there is no mark.
+
+    >>> splice('{"a": "M", "b": 1}', '"M"', "[2]")
+    '{"a": [2], "b": 1}'
+    """
+    at = text.find(mark)
+    if at < 0:
+        return text
+    return text[:at] + part + text[at + len(mark) :]
