@@ -232,8 +232,8 @@ def _run_texts(out: list[str], twos: int, threes: int) -> None:
 
 _REPLY_MEMO: Final[dict[int, list[str]]] = {}
 """Phase 2's legal moves against a top play, by ``threes << 53 | singles`` or
-``singles | _THREES_OF_SINGLES`` (:func:`_new_reply`, :func:`_reply_texts`): shared
-between states, read-only (``legal_moves`` copies)."""
+``singles | _THREES_OF_SINGLES`` (:func:`_new_reply`): shared between states, read-only
+(``legal_moves`` copies)."""
 
 
 _THREES_OF_SINGLES: Final = 1 << 52
@@ -256,18 +256,8 @@ def _new_reply(key: int) -> list[str]:
         threes = links & (links >> 1)
     else:
         threes = key >> 53
-    reply = _reply_texts(singles, threes)
-    if len(_REPLY_MEMO) >= _REPLY_MEMO_SIZE:
-        _REPLY_MEMO.clear()
-    _REPLY_MEMO[key] = reply
-    return reply
-
-
-def _reply_texts(singles: int, threes: int) -> list[str]:
-    """The legal moves against a top play: the held cards that beat it (the bits of
-    ``singles``, low to high), the sequences of two whose lowest card beats it (those
-    follow from ``singles``: a beating card's next card of its suit beats too), those of
-    three of ``threes``, then ``take``."""
+    # the held cards that beat it, low to high; the sequences of two whose lowest card
+    # beats it (a beating card's next card of its suit beats too); those of three; take
     moves: list[str] = []
     rest = singles
     while rest:
@@ -278,6 +268,9 @@ def _reply_texts(singles: int, threes: int) -> list[str]:
     if twos | threes:
         _append_runs(moves, twos, threes)
     moves.append("take")
+    if len(_REPLY_MEMO) >= _REPLY_MEMO_SIZE:
+        _REPLY_MEMO.clear()
+    _REPLY_MEMO[key] = moves
     return moves
 
 
@@ -1219,7 +1212,10 @@ class MattisState(SheddingState):
         self._lap_left = 0
         self._war = False
         self._played = 0
-        self._make_due(leader)
+        if self._hands[leader]:  # _make_due(leader), its common case written out
+            self._to_act = leader
+        else:
+            self._make_due(leader)
 
     def _make_due(self, seat: int) -> None:
         """``seat`` is due to play: draw one if empty-handed (AM-8), or end phase 1."""
