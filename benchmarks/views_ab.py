@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from playouts_ab import tikki_pass
+
 import tikki
 
 CONFIGS: list[tuple[str, str, int, dict[str, Any]]] = [
@@ -38,15 +40,9 @@ CONFIGS: list[tuple[str, str, int, dict[str, Any]]] = [
 
 
 def plain(game: Any, games: int, seed: int) -> int:
-    """The plain loop over ``games`` games from seed ``seed``; the moves played."""
-    rng = random.Random(seed)
-    moves = 0
-    for k in range(seed, seed + games):
-        state = game.new_state(seed=k)
-        while not state.is_over:
-            state.play(rng.choice(state.legal_moves()))
-            moves += 1
-    return moves
+    """The plain loop over ``games`` games from seed ``seed``; the moves played
+    (:func:`playouts_ab.tikki_pass`'s loop)."""
+    return tikki_pass(game, games, seed)
 
 
 def viewed(game: Any, games: int, seed: int) -> int:
