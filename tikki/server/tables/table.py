@@ -396,14 +396,8 @@ class Table:
     def public(self) -> JSON:
         """The table as everyone may see it (``TABLE``): no token, no seed before the end."""
         fixed = self._fixed_now()
-        out: JSON = {
-            "id": self.id,
-            "game": fixed.name,
-            "title": fixed.title,
-            "players": fixed.players,
-            "variant": fixed.variant,
-            "options": dict(fixed.options),
-        }
+        out = self._public_head(fixed)
+        out["options"] = dict(fixed.options)  # the caller's own copy
         out.update(self._public_rest(fixed, [self._seat_json(s) for s in self.seats]))
         return out
 
@@ -414,12 +408,21 @@ class Table:
         fixed = self._fixed_now()
         head = self._head
         if head is None or head[0] is not fixed or head[1] != self.id:
-            text = dumps({"id": self.id, "game": fixed.name, "title": fixed.title,
-                          "players": fixed.players, "variant": fixed.variant,
-                          "options": fixed.options})  # fmt: skip
+            text = dumps(self._public_head(fixed))
             head = self._head = (fixed, self.id, text[:-1])
         rest = dumps(self._public_rest(fixed, _SEATS_MARK))
         return head[2] + ", " + splice(rest[1:], _SEATS_MARK_TEXT, self._seats_text())
+
+    def _public_head(self, fixed: _Fixed) -> JSON:
+        """:meth:`public` up to its options (the game's own, not a copy)."""
+        return {
+            "id": self.id,
+            "game": fixed.name,
+            "title": fixed.title,
+            "players": fixed.players,
+            "variant": fixed.variant,
+            "options": fixed.options,
+        }
 
     def _fixed_now(self) -> _Fixed:
         """:attr:`_fixed`, worked out anew if the game or the creation time changed."""
