@@ -34,6 +34,7 @@ from tikki.server.tables.texts import (
     splice,
     state_text,
 )
+from tikki.views import LazyView
 
 EXPIRED = 4410
 """The close code of a connection to a table that expired while waiting for players."""
@@ -509,6 +510,8 @@ class Table:
         """:meth:`state_message` with ``public`` as its table (:data:`~.texts.TABLE_MARK`:
         the text is spliced in when the message is encoded)."""
         view = self.state.view(seat)
+        if type(view) is LazyView:  # encoded whole: its lazy parts built once, together
+            view.complete()  # (reading the history first built it twice)
         history = view.get("history") or []
         return {
             "type": "state",
