@@ -91,33 +91,15 @@ class FairSlots:
         """Waiters not yet granted a slot."""
         return sum(1 for q in self._waiters.values() for f in q if not f.done())
 
-    @asynccontextmanager
-    async def slot(
-        self, group: str, key: str, background: bool = False
-    ) -> AsyncIterator[Callable[[], None]]:
-        """Hold one slot for the body; waits its fair turn when all are busy.  The body
-        gets a function that gives the slot back early (the rest of the body then waits
-        on something that needs no slot); the slot is given back once either way.
+    def slot(self, group: str, key: str, background: bool = False) -> _Slot:
+        """Hold one slot for the body (``async with``); waits its fair turn when all are
+        busy.  The body gets a function that gives the slot back early (the rest of the
+        body then waits on something that needs no slot); the slot is given back once
+        either way.
 
         A ``background`` group's waiters are granted a slot only when no other group's
         waiter can take it."""
-        if background:
-            self._background.add(group)
-        await self._acquire(group, key)
-        began = self.clock()
-        held = True
-
-        def give_back() -> None:
-            nonlocal held
-            if held:
-                held = False
-                self._use(group, self.clock() - began)
-                self._release(group)
-
-        try:
-            yield give_back
-        finally:
-            give_back()
+        return _Slot(self, group, key, background)
 
     def usage(self, group: str) -> float:
         """``group``'s use of the slots: seconds held, halved every
@@ -246,6 +228,42 @@ class FairSlots:
             del self._keys[group]
             self._groups.remove(group)
         return future
+
+
+class _Slot:
+    """One hold of a :class:`FairSlots` slot (:meth:`FairSlots.slot`): an async context
+    manager written out (a bot turn takes one a move; a generator-based one cost a
+    generator, its wrapper and two more steps)."""
+
+    __slots__ = ("_background", "_began", "_group", "_held", "_key", "_slots")
+
+    def __init__(self, slots: FairSlots, group: str, key: str, background: bool) -> None:
+        self._slots = slots
+        self._group = group
+        self._key = key
+        self._background = background
+        self._held = False
+        self._began = 0.0
+
+    async def __aenter__(self) -> Callable[[], None]:
+        slots = self._slots
+        if self._background:
+            slots._background.add(self._group)
+        await slots._acquire(self._group, self._key)
+        self._began = slots.clock()
+        self._held = True
+        return self.give_back
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.give_back()
+
+    def give_back(self) -> None:
+        """Give the slot back (once: later calls do nothing)."""
+        if self._held:
+            self._held = False
+            slots = self._slots
+            slots._use(self._group, slots.clock() - self._began)
+            slots._release(self._group)
 
 
 USAGE_HALF_LIFE = 60.0
