@@ -259,11 +259,20 @@ class Table:
         otherwise); one where people played lives
         :attr:`joined_expiry` seconds from its last move (a correspondence table:
         :func:`.correspondence.expires`)."""
-        if self.status == "finished" or all(s.kind == "bot" for s in self.seats):
+        if self.status == "finished":
+            return None
+        for s in self.seats:
+            if s.kind != "bot":
+                break
+        else:
             return None  # bot-only tables finish by themselves
-        allowance = self.turn_timer if self.correspondence else None
-        lapses = self.lapses_unplayed
-        if allowance is not None and (self.played or not lapses) and self.status == "playing":
+        timer = self.turn_timer
+        allowance = timer if timer is not None and self.correspondence else None
+        if (
+            allowance is not None
+            and (self.played or not self.lapses_unplayed)
+            and self.status == "playing"
+        ):
             return correspondence.expires(self.last_move or self.created, allowance)
         if self.played:
             return (self.last_move or self.created) + timedelta(seconds=self.joined_expiry)
@@ -330,6 +339,10 @@ class Table:
         ``None`` while the person is here (or the seat is no person's, or a bot has it)."""
         if self.status != "playing" or seat.kind != "human" or active(self.takeovers, seat.seat):
             return None
+        return self._hand_over_in(seat)
+
+    def _hand_over_in(self, seat: StoredSeat) -> float | None:
+        """:meth:`hand_over_in` of a playing table's person with no stand-in."""
         if self.timed_out == self.seq and self.to_act == seat.seat:
             return 0.0
         if self.correspondence:
@@ -350,17 +363,20 @@ class Table:
         return self._seat_fields(s)
 
     def _seat_fields(self, s: StoredSeat) -> JSON:
-        stand_in = active(self.takeovers, s.seat) if s.kind == "human" else None
-        away = self.away_since.get(s.seat) if s.kind == "human" else None
+        kind = s.kind
+        human = kind == "human"
+        stand_in = active(self.takeovers, s.seat) if human else None
+        away = self.away_since.get(s.seat) if human else None
+        hand_over = human and stand_in is None and self.status == "playing"
         return {
             "seat": s.seat,
-            "kind": s.kind,
-            "name": botplay.shown_name(s.name, s.bot) if s.name and s.kind == "bot" else s.name,
+            "kind": kind,
+            "name": botplay.shown_name(s.name, s.bot) if s.name and kind == "bot" else s.name,
             "bot": s.bot,
-            "anyone": s.kind == "open" and s.invite_hash is None,
+            "anyone": kind == "open" and s.invite_hash is None,
             "connected": self.connected(s),
-            "away_since": iso(away),
-            "may_hand_over": self.hand_over_in(s) == 0,
+            "away_since": None if away is None else iso(away),
+            "may_hand_over": hand_over and self._hand_over_in(s) == 0,
             "stand_in": None if stand_in is None else stand_in.bot,
             "resigned": stand_in is not None and stand_in.why == "resigned",
             "holder": self.holder(s),
@@ -500,7 +516,9 @@ class Table:
     def forced_of(self, seat: int | None) -> list[int]:
         """The history indices of ``seat``'s own moves that played by themselves (nobody
         else learns that a person had a single legal move)."""
-        return sorted(i for i, s in self.forced.items() if s == seat and seat is not None)
+        if not self.forced or seat is None:
+            return []
+        return sorted(i for i, s in self.forced.items() if s == seat)
 
     def state_message(self, seat: int | None, public: JSON | None = None) -> JSON:
         """The ``state`` message for one seat (``None``: spectators)."""
