@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import NoReturn
 
-from tikki.core import IllegalMove
+from tikki.core import IllegalMove, State, TableState
 from tikki.i18n import _
 from tikki.server.cluster import Ownership
 from tikki.server.db import MoveConflict, MoveWrite, now
@@ -21,6 +21,15 @@ from tikki.server.tables.storage import Clock, Storage
 from tikki.server.tables.table import Table
 
 log = logging.getLogger("tikki.server")
+
+
+def _played(parent: State, state: State, move: str) -> str:
+    """The canonical text of ``move``, just played on ``state`` (a copy of ``parent``):
+    ``state.moves[-1]``, without building the list of every move where the engine's
+    plumbing (:class:`TableState`) plays a legal text as it is."""
+    if isinstance(parent, TableState) and move in parent.legal_moves():
+        return move
+    return state.moves[-1]
 
 
 class Ledger:
@@ -61,7 +70,7 @@ class Ledger:
             raise ApiError("illegal_move", str(err), table.seq) from None
         outcome = state.outcome if state.is_over else None
         by_person = table.played or table.seats[seat].kind == "human"
-        write = MoveWrite(table.id, table.seq, seat, state.moves[-1], outcome,
+        write = MoveWrite(table.id, table.seq, seat, _played(parent, state, move), outcome,
                           None if state.is_over else state.current_player, by_person)  # fmt: skip
         await self._store(table, write, queued, person)
         state.take_history(parent)  # its views extend the parent's history by the move
