@@ -96,6 +96,7 @@ def test_a_group_whose_commit_broke_is_neither_lost_nor_doubled(
     """The connection breaks after the group's commit (the database cannot say whether
     it happened): each move is checked on its own, found stored, and acknowledged once."""
     store = stored(tmp_path, 4)
+    store.groups_here = False  # the storage thread's groups (a lost commit answer is theirs)
     storage = Storage(store)
     write_group = store.add_moves
     broken = []
@@ -134,7 +135,10 @@ def test_each_stored_move_writes_its_lobby_line(tmp_path: Path) -> None:
 
 class GatedStore(Store):
     """A store whose group commits wait for :attr:`gate` once it is closed (the test's
-    slow database), and which notes the size of each group."""
+    slow database), and which notes the size of each group; its groups go to the storage
+    thread (a gate on the event loop would stop it)."""
+
+    groups_here = False
 
     def __init__(self, url: str) -> None:
         super().__init__(url)
@@ -271,7 +275,10 @@ def test_one_pass_of_the_event_loop_applies_at_most_bot_turns_moves(tmp_path: Pa
 
 
 class NotingStore(Store):
-    """A store that notes, on the storage thread, when a group commit begins."""
+    """A store that notes, on the storage thread, when a group commit begins (its groups
+    go to the storage thread, as a SQLite file's that the event loop could not write)."""
+
+    groups_here = False
 
     def __init__(self, url: str) -> None:
         super().__init__(url)

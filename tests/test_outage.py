@@ -82,6 +82,7 @@ def test_a_move_whose_commit_answer_was_lost_is_stored_once_and_acknowledged(
         tokens = [join(c, table["id"], 0, "Anna"), join(c, table["id"], 1, "Ben")]
         mine = state(c, table["id"], tokens[0])
         store = app_state(c).manager.store
+        store.groups_here = False  # the storage thread's groups, made to fail
         store.add_moves = failing_times(store.add_moves, 1, after=True)  # the group's commit
         body = {"move": mine["view"]["legal_moves"][0], "seq": mine["seq"]}
         r = c.post(f"/api/tables/{table['id']}/moves", json=body, headers=auth(tokens[0]))
@@ -96,6 +97,7 @@ def test_a_move_that_was_not_stored_is_tried_again(tmp_path: Path, short_wait: N
         tokens = [join(c, table["id"], 0, "Anna"), join(c, table["id"], 1, "Ben")]
         mine = state(c, table["id"], tokens[0])
         store = app_state(c).manager.store
+        store.groups_here = False  # the storage thread's groups, made to fail
         store.add_moves = failing_times(store.add_moves, 1)  # the group, then the move alone
         store.add_move = failing_times(store.add_move, 1)
         body = {"move": mine["view"]["legal_moves"][0], "seq": mine["seq"]}
@@ -112,6 +114,7 @@ def test_a_longer_outage_refuses_the_move_with_retry_after_and_changes_nothing(
         tokens = [join(c, table["id"], 0, "Anna"), join(c, table["id"], 1, "Ben")]
         mine = state(c, table["id"], tokens[0])
         store = app_state(c).manager.store
+        store.groups_here = False  # the storage thread's groups, made to fail
         monkeypatch.setattr(store, "add_moves", broken)
         monkeypatch.setattr(store, "add_move", broken)
         body = {"move": mine["view"]["legal_moves"][0], "seq": mine["seq"]}

@@ -49,6 +49,9 @@ class RecordingStore:
         """No group commits from the event loop: the storage thread writes them."""
         return None
 
+    writes_here = False
+    """Nor on the event loop as on a SQLite file (:meth:`tikki.server.db.Store.add_moves_here`)."""
+
     def add_moves(self, writes: list[MoveWrite]) -> list[Exception | None]:
         """A group commit: every move of the group stored, or the failure raised."""
         for w in writes:

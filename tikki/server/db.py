@@ -395,12 +395,25 @@ def make_engine(url: str) -> Engine:
 class Store:
     """Reads and writes tables, seats and moves; one short transaction per call."""
 
+    groups_here = True
+    """Whether a SQLite file's group commits may be written on the event loop
+    (:meth:`add_moves_here`; :attr:`writes_here`).  A test that replaces
+    :meth:`add_moves` (a slow or broken database) sets it ``False``: every group then goes
+    to the storage thread, as the ones the loop could not write do."""
+
     def __init__(self, url: str) -> None:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url)
         self._held: Any = None
         """The group commits' own pooled DBAPI connection, kept between groups on a SQLite
         file (:meth:`_group_connection`)."""
+        self._here: Any = None
+        """The event loop's own connection for group commits on a SQLite file
+        (:meth:`add_moves_here`), made at its first group."""
+        self._file = self.engine.dialect.name == "sqlite" and not isinstance(
+            self.engine.pool, StaticPool
+        )
+        """A SQLite file (not an in-memory database's single connection)."""
         self._reader: Engine | None = None
         """The lobby's engine on PostgreSQL (:meth:`_reading`), made at its first read."""
         postgres = self.engine.dialect.name == "postgresql"
@@ -453,8 +466,68 @@ class Store:
             ).scalars()
             return list(seats)
 
+    @property
+    def writes_here(self) -> bool:
+        """Whether group commits are tried on the event loop first: a SQLite file, unless
+        :attr:`groups_here` was turned off."""
+        return self._file and self.groups_here
+
+    def add_moves_here(self, writes: list[MoveWrite]) -> None:
+        """Store a group of moves that finish no game on a SQLite file, called on the event
+        loop, on a connection of its own that never waits: ``busy_timeout`` 0 (while
+        another connection holds the write lock, the driver's "database is locked" comes
+        at once) and ``wal_autocheckpoint`` 0 (no checkpoint's fsync here:
+        :meth:`checkpoint` runs them on the storage thread).  In WAL mode with
+        ``synchronous=NORMAL`` the commit appends to the log, without an fsync.  Any error
+        is raised after a rollback, nothing of the group stored (the caller hands the
+        group to the storage thread); after any error but a refused key or the lock
+        (:func:`_harmless`) the connection is made anew for the next group."""
+        raw = self._here
+        if raw is None:
+            raw = self._here = self._here_connection()
+        dialect = self.engine.dialect
+        try:
+            _write_rows(raw, writes, dialect)
+        except BaseException as err:
+            with contextlib.suppress(Exception):
+                raw.rollback()
+            if not _harmless(err, dialect.loaded_dbapi):
+                self._here = None
+                with contextlib.suppress(Exception):
+                    raw.invalidate()
+            raise
+
+    def _here_connection(self) -> Any:
+        """A pooled connection (its pragmas: WAL, ``synchronous``, foreign keys) made the
+        event loop's: it neither waits for a lock nor checkpoints."""
+        raw = self.engine.raw_connection()
+        cursor = raw.cursor()
+        try:
+            cursor.execute("PRAGMA busy_timeout=0")
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
+        finally:
+            cursor.close()
+        return raw
+
+    def checkpoint(self) -> None:
+        """A passive WAL checkpoint on a SQLite file (on the storage thread): the log's
+        committed pages copied into the database, as far as no reader holds them back,
+        without waiting for a lock; the event loop's group connection runs none itself."""
+        raw = self._group_connection()
+        cursor = raw.cursor()
+        try:
+            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        finally:
+            cursor.close()
+            if raw is not self._held:
+                raw.close()
+
     def close(self) -> None:
         """Release every connection."""
+        here, self._here = self._here, None
+        if here is not None:  # its pragmas are not the pool's: not given back
+            with contextlib.suppress(Exception):
+                here.invalidate()
         if self._groups is not None:
             self._groups.close()
         held, self._held = self._held, None
@@ -603,18 +676,13 @@ class Store:
         commit's CPU on the storage thread).  A driver's error is raised as SQLAlchemy
         raises it (``IntegrityError``, ``OperationalError``, …; the connection
         invalidated when the driver says it is broken), after a rollback."""
-        rows, lines = _move_rows(writes)
         dialect = self.engine.dialect
         raw = self._group_connection()
-        cursor = None
         try:
-            cursor = raw.cursor()
-            _prepared(dialect, "moves").execute(cursor, rows)
-            _prepared(dialect, "summaries").execute(cursor, lines)
-            raw.commit()
+            _write_rows(raw, writes, dialect)
         except dialect.loaded_dbapi.Error as err:
             self._held = None  # checked in below (or invalidated): the next group checks out
-            broken = dialect.is_disconnect(err, raw, cursor)
+            broken = dialect.is_disconnect(err, raw, None)
             if broken:
                 raw.invalidate(err)
             else:
@@ -627,9 +695,6 @@ class Store:
                 raw.rollback()
             raise
         finally:
-            if cursor is not None:
-                with contextlib.suppress(Exception):
-                    cursor.close()
             if raw is not self._held:
                 raw.close()
 
@@ -956,6 +1021,30 @@ def _upsert_summary(dialect: str) -> Any:
         index_elements=[SummaryRow.table_id],
         set_={c: getattr(statement.excluded, c) for c in columns},
     )
+
+
+def _write_rows(raw: Any, writes: list[MoveWrite], dialect: Dialect) -> None:
+    """Insert a group's moves and upsert their lobby lines on the DBAPI connection ``raw``
+    (the two prepared statements, :class:`Prepared`), and commit: the driver's own
+    errors, the transaction left to the caller to roll back."""
+    rows, lines = _move_rows(writes)
+    cursor = raw.cursor()
+    try:
+        _prepared(dialect, "moves").execute(cursor, rows)
+        _prepared(dialect, "summaries").execute(cursor, lines)
+        raw.commit()
+    finally:
+        with contextlib.suppress(Exception):
+            cursor.close()
+
+
+def _harmless(err: BaseException, driver: Any) -> bool:
+    """Whether a SQLite error leaves its connection as it was: a key refused a row, or
+    another connection holds the lock ("database is locked", "busy")."""
+    if isinstance(err, driver.IntegrityError):
+        return True
+    text = str(err).lower()
+    return isinstance(err, driver.OperationalError) and ("locked" in text or "busy" in text)
 
 
 def _move_rows(writes: list[MoveWrite]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

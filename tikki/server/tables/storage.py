@@ -1,13 +1,24 @@
 """The tables' storage thread: every database call of the table manager runs on one
 dedicated thread, so the event loop never waits on the database and SQLite sees one
-writer.  Moves are stored by group commit (:meth:`Storage.add_move`): the moves that
-arrive while a transaction is written go together into the next one, and each is
-acknowledged only once its transaction is committed.  The groups are taken on the
-storage thread itself: a lone move is handed to it at once and the next group follows
-its commit directly, neither waits for a pass of the event loop.  On PostgreSQL the
-groups are written from the event loop instead, by one statement on an async connection
-(:mod:`tikki.server.pg_groups`): the loop goes on with its moves while PostgreSQL
-commits, and no thread waits for the GIL between a commit and the next group."""
+writer at a time.  Moves are stored by group commit (:meth:`Storage.add_move`): the
+moves that arrive while a transaction is written go together into the next one, and each
+is acknowledged only once its transaction is committed.
+
+Where a group is written:
+
+* On a SQLite file, on the event loop itself, at the loop's next step after its first
+  move (:meth:`Storage._write_here`), on a connection that never waits: no lock wait (a
+  group that finds another connection writing goes to the storage thread at once) and no
+  checkpoint (those run on the storage thread every :data:`CHECKPOINT_GROUPS` groups).
+  A commit in WAL mode appends to the log without an fsync: tens of microseconds, less
+  than handing the group to a thread and being woken by it (issue 54: the storage
+  thread's share of a move's CPU, its hand-overs and the GIL going back and forth).
+* Otherwise (an in-memory database, a group that finishes a game, one the loop could not
+  write) on the storage thread: a lone move is handed to it at once and the next group
+  follows its commit directly, neither waits for a pass of the event loop.
+* On PostgreSQL from the event loop, by one statement on an async connection
+  (:mod:`tikki.server.pg_groups`): the loop goes on with its moves while PostgreSQL
+  commits, and no thread waits for the GIL between a commit and the next group."""
 
 from __future__ import annotations
 
@@ -43,6 +54,11 @@ the next while moves keep coming (a lone move is written at once): under load a 
 takes the moves of this long, and PostgreSQL's CPU a move falls with the group's size
 (about 32 µs a move in groups of 5, 7 in groups of 54: ``unnest`` and one commit a
 group), for at most this much more wait a move."""
+CHECKPOINT_GROUPS = 200
+"""Group commits written on the event loop (a SQLite file) between two passive WAL
+checkpoints on the storage thread (:meth:`~tikki.server.db.Store.checkpoint`): the loop's
+own connection runs none, so that no commit there waits for an fsync; about SQLite's own
+default of 1,000 pages of log."""
 FIRST_PAUSE = 0.05
 """Seconds before the first retry; each next pause doubles, up to 1 s."""
 Waiting = list[tuple[MoveWrite, "asyncio.Future[None]", bool]]
@@ -108,6 +124,11 @@ class StorageThread(Executor):
                 weakref.finalize(self, self._queue.put, None)  # forgotten: the thread ends
             self._queue.put((future, fn))
 
+    @property
+    def shut(self) -> bool:
+        """Whether :meth:`shutdown` was called (no call is taken any more)."""
+        return self._shut
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Refuse new calls; the calls handed over run first (``wait``: until they did)."""
         with self._lock:
@@ -137,6 +158,8 @@ class Storage:
         self._retries: set[asyncio.Task[None]] = set()
         self.groups = 0
         """Group commits so far (moves stored / groups: the moves per transaction)."""
+        self.groups_here = 0
+        """Of them, those written on the event loop (a SQLite file: :meth:`_write_here`)."""
         self._on_loop = store.loop_groups()
         """PostgreSQL's group commits, written from the event loop (:meth:`_pump`)."""
         self._pump_task: asyncio.Task[None] | None = None
@@ -171,12 +194,21 @@ class Storage:
         await future
 
     def _hand_over(self) -> None:
-        """Queue the next group commit on the storage thread (behind the calls already
-        there), or on PostgreSQL start writing groups from the event loop; after
-        :meth:`shutdown` the waiting moves are refused."""
+        """On the event loop: have the waiting moves written.  On PostgreSQL start writing
+        groups from the event loop (:meth:`_pump`); on a SQLite file write them at the
+        loop's next step (:meth:`_write_here`: the moves made meanwhile join the group);
+        otherwise queue the group commit on the storage thread (:meth:`_to_thread`)."""
         if self._on_loop is not None:
             self._pump_task = asyncio.get_running_loop().create_task(self._pump())
             return
+        if self.store.writes_here and not self._thread.shut:
+            asyncio.get_running_loop().call_soon(self._write_here)
+            return
+        self._to_thread()
+
+    def _to_thread(self) -> None:
+        """Queue the next group commit on the storage thread (behind the calls already
+        there); after :meth:`shutdown` the waiting moves are refused."""
         try:
             self._thread.call(self._write_group)
         except RuntimeError as err:  # the thread is shut down
@@ -199,7 +231,46 @@ class Storage:
         with self._guard:
             more = self._writing = bool(self._waiting)
         if more:
-            self._hand_over()
+            self._to_thread()
+
+    def _write_here(self) -> None:
+        """On the event loop (a SQLite file): write the waiting moves as one group on the
+        loop's own connection (:meth:`~tikki.server.db.Store.add_moves_here`, which never
+        waits for a lock or an fsync) and acknowledge them at once: no hand-over to a
+        thread, no wake-up of the loop from it.  A group that finishes a game, or one the
+        loop could not write (another connection writing, any error), goes to the storage
+        thread whole, and so do the groups after it until that thread has none left: one
+        group is written at a time, so a table's moves and lobby lines stay in order."""
+        with self._guard:
+            group = self._waiting
+            if not group:
+                self._writing = False
+                return
+            writes = [entry[0] for entry in group]
+            here = all(w.outcome is None for w in writes)
+            if here:
+                self._waiting = []
+        if here:
+            try:
+                self.store.add_moves_here(writes)
+            except Exception as err:
+                log.debug("a group commit goes to the storage thread: %s", _first_line(err))
+                with self._guard:
+                    self._waiting[:0] = group
+                here = False
+        if not here:
+            self._to_thread()
+            return
+        self.groups += 1
+        self.groups_here += 1
+        if self.groups_here % CHECKPOINT_GROUPS == 0:
+            with contextlib.suppress(RuntimeError):  # shut down: the next start checkpoints
+                self._thread.call(self.store.checkpoint)
+        self._settle_group(group, [None] * len(group))
+        with self._guard:
+            more = self._writing = bool(self._waiting)
+        if more:
+            asyncio.get_running_loop().call_soon(self._write_here)
 
     async def _pump(self) -> None:
         """On the event loop (PostgreSQL): write the waiting moves as a group, then the
