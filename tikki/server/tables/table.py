@@ -625,15 +625,17 @@ class Table:
         return self._message(conn.seat, TABLE_MARK)
 
 
-@dataclass
 class _Made:
     """What one broadcast worked out, shared by its connections: the public part's text by
     language, each (seat, language)'s message, and its texts by history start (``None``:
-    the whole message)."""
+    the whole message).  A plain class with slots: one is made a move."""
 
-    publics: dict[str, str] = field(default_factory=dict)
-    messages: dict[tuple[int | None, str], JSON] = field(default_factory=dict)
-    texts: dict[tuple[int | None, str, int | None], str] = field(default_factory=dict)
+    __slots__ = ("messages", "publics", "texts")
+
+    def __init__(self) -> None:
+        self.publics: dict[str, str] = {}
+        self.messages: dict[tuple[int | None, str], JSON] = {}
+        self.texts: dict[tuple[int | None, str, int | None], str] = {}
 
 
 @dataclass
