@@ -706,10 +706,69 @@ class MattisState(SheddingState):
         self._legal = None
         if self._phase == SHED:  # most moves: phase 2's
             cards = _SHED_CARDS.get(text)
-            if cards is None:  # take
-                self._take()
-            else:
-                self._shed(cards, text)
+            if _COMPILED:  # a native call costs little
+                if cards is None:
+                    self._take()
+                else:
+                    self._shed(cards, text)
+            elif cards is None:  # :meth:`_take`, written in (a Python call: ~350 instructions)
+                seat = self._to_act
+                hands = self._hands
+                hand = hands[seat]
+                taken_list = self._taken
+                self._hist.append((seat, "take", len(taken_list)))
+                plays = self._plays
+                taken: tuple[int, ...] = plays[0][1]
+                if len(plays) > 1:
+                    for k in range(1, len(plays)):
+                        taken += plays[k][1]
+                held = self._held[seat]
+                for c in taken:
+                    held |= _BIT[c]
+                self._held[seat] = held
+                hand.extend(taken)
+                hand.sort()
+                taken_list.append(taken)
+                self._far_from_end = len(self._hist) + _TAKE_SPAN < self._max_moves
+                self._plays = []
+                s = self._next[seat]
+                self._to_act = s if hands[s] else next_with_cards(hands, s)
+            else:  # :meth:`_shed`, written in
+                seat = self._to_act
+                hands = self._hands
+                hand = hands[seat]
+                self._hist.append((seat, text, -1))
+                held_list = self._held
+                held = held_list[seat]
+                for c in cards:
+                    hand.remove(c)
+                    held ^= _BIT[c]
+                held_list[seat] = held
+                secret = self._secret[seat]
+                if secret:
+                    for c in cards:
+                        if c in secret:
+                            secret.remove(c)
+                plays = self._plays
+                if not plays:
+                    self._trick_size = self._n - len(self._out)
+                plays.append([seat, cards])
+                if not hand:
+                    self._out.append(seat)
+                    self._event_log.append(out_event(len(self._hist), seat, len(self._out)))
+                    if holders(hands) <= 1:
+                        self._finish()
+                        return
+                if len(plays) >= self._trick_size:
+                    fallen = self._fallen
+                    for play in plays:
+                        fallen.extend(play[1])
+                    self._event_log.append(falls_event(len(self._hist), plays))
+                    self._plays = []
+                    self._to_act = seat if hand else next_with_cards(hands, seat)
+                else:
+                    s = self._next[seat]
+                    self._to_act = s if hands[s] else next_with_cards(hands, s)
         elif self._lap_left:
             self._lap(-1 if text == "pass" else TEXT_CARD[text[7:]], text)
         else:
@@ -1457,7 +1516,9 @@ class MattisState(SheddingState):
     # --- phase 2 ------------------------------------------------------------------------
 
     def _take(self) -> None:
-        """Take the whole trick into the hand (AM-12); the next seat leads."""
+        """Take the whole trick into the hand (AM-12); the next seat leads.  Interpreted,
+        :meth:`play` has this written in (a Python call costs about 350 instructions): a
+        change here is a change there."""
         seat = self._to_act
         hands = self._hands
         hand = hands[seat]
@@ -1483,7 +1544,8 @@ class MattisState(SheddingState):
     def _shed(self, cards: Sequence[int], move: str) -> None:
         """Phase 2: the seat to act plays ``cards`` (one card or a sequence, low to high),
         text ``move`` (AM-10, AM-13): :meth:`SheddingState._shed` with :meth:`_note_shed`
-        written in (the hottest path of playouts)."""
+        written in (the hottest path of playouts).  Interpreted, :meth:`play` has this
+        written in too: a change here is a change there."""
         seat = self._to_act
         hands = self._hands
         hand = hands[seat]
