@@ -1343,16 +1343,42 @@ class MattisState(SheddingState):
         losing = self._present & ((1 << self._top) - 1)  # _losing_ranks(), written out
         if losing and self._war and not self._r1_readings:
             losing &= ~(1 << self._round_best)
-        if losing:
+        hands = self._hands
+        if losing:  # the lap from ``seat`` (:meth:`_continue_lap`), written in
             self._losing = losing
-            self._lap_seat = seat
-            self._lap_left = self._n
-            self._continue_lap()
-        else:
-            self._after_lap()
+            t += 1
+            after, lacking = self._next, self._known_lacking
+            played = -1 if self._r1_readings else self._played
+            s, left = seat, self._n
+            while left:
+                hand = hands[s]
+                if hand and played >> s & 1:
+                    known = lacking[s]
+                    new = losing & ~known
+                    if new:
+                        for c in hand:
+                            if new & _RANK_BIT[c]:
+                                self._lap_seat, self._lap_left = s, left
+                                self._to_act = s
+                                self._facts.append((t, s, losing, HOLDS))
+                                return
+                        lacking[s] = known | new
+                        self._facts.append((t, s, new, HOLDS_NONE))
+                s = after[s]
+                left -= 1
+            self._lap_seat = s
+        k = self._round_played  # :meth:`_after_lap`, its common case written out
+        if k < len(self._round):
+            s = self._round[k]
+            if hands[s]:
+                self._to_act = s
+                return
+        self._after_lap()
 
     def _continue_lap(self) -> None:
-        """Ask the next seat of the lap that can slough, or end the lap (AM-5)."""
+        """Ask the next seat of the lap that can slough, or end the lap (AM-5).
+        :meth:`_collect` has this loop written in (a lap from the seat that played): a
+        change here is a change there."""
         losing, hands, after = self._losing, self._hands, self._next
         t = len(self._hist)
         s, left = self._lap_seat, self._lap_left  # locals, written back once
