@@ -1286,6 +1286,9 @@ class MattisState(SheddingState):
         self._to_act = seat
 
     def _draw(self, seat: int, count: int) -> None:
+        """``seat`` draws ``count`` cards from the stock (fewer if it runs out); the last
+        card is shown and names trumps.  :meth:`_win` has the common case (one card, more
+        left) written in: a change here is a change there."""
         hand, stock = self._hands[seat], self._stock
         t = len(self._hist)
         if count == 1 and stock:  # the common case (back to a full hand after a trick)
@@ -1465,11 +1468,18 @@ class MattisState(SheddingState):
         self._event_log.append(trick_event(len(self._hist), winner, self._trick))
         self._trick = []
         hands, stock, size = self._hands, self._stock, self._hand_size
+        t = len(self._hist)
         for s in _ROUNDS[self._n][winner]:  # the winner first, then in turn
             if not stock:
                 break
             need = size - len(hands[s])
-            if need > 0:
+            if need == 1 and len(stock) > 1:  # :meth:`_draw`'s common case, written in
+                card = stock.pop()
+                hands[s].append(card)
+                self._draws.append((t, s, 1))
+                self._known_lacking[s] = 0
+                self._event_log.append(draw_event(t, s, [card]))
+            elif need > 0:
                 self._draw(s, need)
         self._start_trick(winner)
 
