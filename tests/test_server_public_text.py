@@ -123,7 +123,11 @@ def _changes(clock: _Clock) -> list[tuple[str, Change]]:
         ("the timer ran out", lambda t: setattr(t, "timed_out", t.seq)),
         ("on timeout", _set(on_timeout="bot")),
         ("away after", _set(away_after=30)),
+        ("away after as a decimal", _set(away_after=30.0)),
         ("settings", _set(memory_aids=True, forced_moves=True, rated=True)),
+        ("a rematch asked during the game", _set(rematch="r0")),
+        ("the table waits", _set(status="waiting")),
+        ("the table plays", _set(status="playing")),
         ("a move", _play),
         ("the id", _set(id="t2")),
         ("another game", other_game),
@@ -177,3 +181,17 @@ def test_broadcast_splices_the_public_text() -> None:
             assert sent["table"] == expected["table"]
             if not conn.deltas:
                 assert conn.outbox._state == json.dumps(expected)
+
+
+def test_kept_pieces_follow_a_value_of_another_type() -> None:
+    """The text around the values that change each move is kept while the others stay,
+    compared with their types: ``30`` and ``30.0`` are equal but not the same text."""
+    clock = _Clock()
+    table = _table(clock)
+    for change in (_set(away_after=30), _set(away_after=30.0), _set(turn_timer=30),
+                   _set(turn_timer=30.0), _set(away_after=120.0)):  # fmt: skip
+        _play(table)
+        _same(table)
+        change(table)
+        _same(table)
+        assert not table.takeovers and table.status == "playing"

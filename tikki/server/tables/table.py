@@ -52,6 +52,11 @@ TAKEN_BACK = frozenset({"away", "timeout"})
 _SEATS_MARK = "tikki-seats-" + secrets.token_hex(16)
 """Stands for the seats while the rest of the public part is encoded (random)."""
 _SEATS_MARK_TEXT = json.dumps(_SEATS_MARK)
+_REST_MARKS = tuple(
+    f"tikki-{key}-" + secrets.token_hex(16) for key in ("seq", "to-act", "timer", "expires")
+)
+"""Stand for the public part's values that change with each move while its other values'
+text is kept (:meth:`Table._rest_text`; random, as :data:`_SEATS_MARK`)."""
 
 
 def hash_token(token: str) -> str:
@@ -246,6 +251,10 @@ class Table:
     _seat_texts: dict[int, tuple[tuple[Any, ...], str]] = field(default_factory=dict, repr=False)
     """The JSON text of each other seat's entry as last encoded, with its values."""
     _head: tuple[_Fixed, str, str] | None = field(default=None, repr=False)
+    _rest: tuple[_Fixed, tuple[Any, ...], tuple[str, ...]] | None = field(default=None, repr=False)
+    """:meth:`public_text`'s part from ``status`` on as text pieces around the values that
+    change with each move (:data:`_REST_MARKS`), with the fixed part and the values they
+    were made of."""
     """:meth:`public_text`'s head (from ``{"id"`` to the options, no closing brace), with
     the fixed part and the id it was made of."""
 
@@ -427,8 +436,53 @@ class Table:
         if head is None or head[0] is not fixed or head[1] != self.id:
             text = dumps(self._public_head(fixed))
             head = self._head = (fixed, self.id, text[:-1])
-        rest = dumps(self._public_rest(fixed, _SEATS_MARK))
-        return head[2] + ", " + splice(rest[1:], _SEATS_MARK_TEXT, self._seats_text())
+        return head[2] + ", " + self._rest_text(fixed)
+
+    def _rest_text(self, fixed: _Fixed) -> str:
+        """The text of :meth:`public` from ``status`` on (no opening brace): while the
+        table is not finished and has no stand-ins, its pieces around the seq, the seat to
+        act, the seats, the timer and the expiry are kept while every other value of it
+        stays (compared with its type: ``120`` and ``120.0`` are not the same text); the
+        values that change with each move are put in as JSON text."""
+        if self.status == "finished" or self.takeovers or self.finished is not None:
+            rest = dumps(self._public_rest(fixed, _SEATS_MARK))
+            return splice(rest[1:], _SEATS_MARK_TEXT, self._seats_text())
+        turn_timer, away_after = self.turn_timer, self.away_after
+        values = (
+            self.status, self.memory_aids, self.forced_moves, self.rated, self.rematch,
+            turn_timer, type(turn_timer), self.on_timeout, away_after, type(away_after),
+        )  # fmt: skip
+        kept = self._rest
+        if kept is None or kept[0] is not fixed or kept[1] != values:
+            kept = self._rest = (fixed, values, self._rest_pieces(fixed))
+        seq, to_act, seats, timer, expires, end = kept[2]
+        to_act_now = self.to_act if self.status == "playing" else None
+        timer_now = self.timer()
+        expires_now = self.expires()
+        return "".join((
+            seq, int.__repr__(self.seq),
+            to_act, "null" if to_act_now is None else int.__repr__(to_act_now),
+            seats, self._seats_text(),
+            timer, "null" if timer_now is None else dumps(timer_now),
+            expires, "null" if expires_now is None else dumps(iso(expires_now)),
+            end,
+        ))  # fmt: skip
+
+    def _rest_pieces(self, fixed: _Fixed) -> tuple[str, ...]:
+        """:meth:`_rest_text`'s pieces: the text of :meth:`public` from ``status`` on (no
+        opening brace) cut at the seq, the seat to act, the seats, the timer and the
+        expiry (each encoded in its place as one of :data:`_REST_MARKS`)."""
+        rest = self._public_rest(fixed, _SEATS_MARK)
+        for key, mark in zip(("seq", "to_act", "timer", "expires"), _REST_MARKS, strict=True):
+            rest[key] = mark
+        text = dumps(rest)[1:]
+        pieces = []
+        for mark in (_REST_MARKS[0], _REST_MARKS[1], _SEATS_MARK, _REST_MARKS[2], _REST_MARKS[3]):
+            before, found, text = text.partition(json.dumps(mark))
+            assert found, mark  # random marks: each is there once
+            pieces.append(before)
+        pieces.append(text)
+        return tuple(pieces)
 
     def _public_head(self, fixed: _Fixed) -> JSON:
         """:meth:`public` up to its options (the game's own, not a copy)."""
