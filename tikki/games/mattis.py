@@ -236,6 +236,8 @@ _REPLY_MEMO: Final[dict[int, list[str]]] = {}
 (``legal_moves`` copies)."""
 
 
+_TAKE_ONLY: Final[list[str]] = ["take"]
+"""The legal moves of a reply that nothing in the hand beats (shared, read-only)."""
 _THREES_OF_SINGLES: Final = 1 << 52
 """A bit of a :data:`_REPLY_MEMO` key: the sequences of three are those in ``singles``
 (the key then fits a compiled build's native int)."""
@@ -949,16 +951,20 @@ class MattisState(SheddingState):
             top: tuple[int, ...] = self._plays[-1][1]
             beat = _BEAT[self._trump][top[-1]]
             singles = held & beat
-            if self._max_seq < 3:
-                key = singles
-            elif len(top) != 2:  # the sequences of three follow from ``singles``
-                key = singles | _THREES_OF_SINGLES
-            else:  # of the top's suit, lower than the top's cards too (longer, AM-11)
-                links = held & (held >> 1) & _NOT_ACES
-                key = (links & (links >> 1) & (beat | _SUIT_MASK[SUIT_OF[top[0]]])) << 53 | singles
-            legal = _REPLY_MEMO.get(key)
-            if legal is None:
-                legal = _new_reply(key)
+            if not singles and (len(top) != 2 or self._max_seq < 3):
+                legal = _TAKE_ONLY  # no card beats it, nor a longer sequence (a third of replies)
+            else:
+                if self._max_seq < 3:
+                    key = singles
+                elif len(top) != 2:  # the sequences of three follow from ``singles``
+                    key = singles | _THREES_OF_SINGLES
+                else:  # of the top's suit, lower than the top's cards too (longer, AM-11)
+                    links = held & (held >> 1) & _NOT_ACES
+                    suited = beat | _SUIT_MASK[SUIT_OF[top[0]]]
+                    key = (links & (links >> 1) & suited) << 53 | singles
+                legal = _REPLY_MEMO.get(key)
+                if legal is None:
+                    legal = _new_reply(key)
         self._legal = legal
         return legal.copy()
 
