@@ -267,8 +267,15 @@ def _new_reply(key: int) -> list[str]:
         rest ^= bit
         moves.append(CARD_TEXT[bit.bit_length() - 1])
     twos = singles & (singles >> 1) & _NOT_ACES
-    if twos | threes:
-        _append_runs(moves, twos, threes)
+    rest = twos | threes
+    while rest:  # :func:`_append_runs`, written in
+        bit = rest & -rest
+        rest ^= bit
+        c = bit.bit_length() - 1
+        if twos & bit:
+            moves.append(_TWO_TEXT[c])
+        if threes & bit:
+            moves.append(_THREE_TEXT[c])
     moves.append("take")
     if len(_REPLY_MEMO) >= _REPLY_MEMO_SIZE:
         _REPLY_MEMO.clear()
