@@ -10,6 +10,7 @@ the dreck, phase 2) are found by playing fixed decks with a fixed policy.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -905,6 +906,54 @@ def test_phase_two_hand_masks_follow_the_hands() -> None:
                 checked += 1
             state.play(rng.choice(state.legal_moves()))
     assert checked >= 100
+
+
+def _phase_two_parts(state: Any) -> tuple[Any, ...]:
+    """What a phase-2 move changes, to compare two ways of making it."""
+    return (
+        state._hands,
+        state._held,
+        state._secret,
+        state._plays,
+        state._trick_size,
+        state._out,
+        state._fallen,
+        state._taken,
+        state._hist,
+        state._to_act,
+        state._phase,
+        state.is_over,
+        state._far_from_end,
+        len(state._event_log),
+    )
+
+
+def test_play_makes_phase_two_moves_as_shed_and_take_do() -> None:
+    """Interpreted, ``play`` has ``_shed`` and ``_take`` written in (``random_playout``
+    and the compiled build call them): after every phase-2 move of random games (2-5
+    players, max_sequence 2 and 3), a clone that made the same move by ``_shed`` or
+    ``_take`` is the same state (the public view, hands, masks, trick, history)."""
+    shed_cards = sys.modules[tikki.load("mattis").new_state(seed=0).__module__]._SHED_CARDS
+    checked = 0
+    rng = random.Random(5)
+    for seed, players, longest in ((1, 3, 3), (2, 4, 2), (3, 5, 3), (4, 2, 3), (5, 3, 2)):
+        game = tikki.load("mattis", players=players, max_sequence=longest)
+        state: Any = game.new_state(seed=seed)
+        while not state.is_over:
+            move = rng.choice(state.legal_moves())
+            if state.phase != "shed":
+                state.play(move)
+                continue
+            other: Any = state.clone()
+            if move == "take":
+                other._take()
+            else:
+                other._shed(shed_cards[move], move)
+            state.play(move)
+            assert _phase_two_parts(other) == _phase_two_parts(state), f"seed {seed}: {move}"
+            assert other.view(None) == state.view(None), f"seed {seed}: {move}"
+            checked += 1
+    assert checked >= 500
 
 
 @pytest.mark.parametrize("max_moves", [2000, 60])
