@@ -42,3 +42,21 @@ def test_runs_do_not_cross_suits() -> None:
     ace_spades, two_hearts = 12, 13
     assert runs_in([ace_spades, two_hearts]) == []
     assert runs_in([11, 12, 13]) == [(11, 2)]
+
+
+def test_myllymattis_run_texts_are_the_plain_reading_of_its_runs() -> None:
+    """Myllymatti's run texts (looked up by card: ``_RUN_TEXTS``) are the cards of each
+    run ``_runs`` lists, joined by ``+``, in its order (MM-17), for random sorted hands
+    and every subset of starts a lead or a reply gives."""
+    from tikki.cards import CARD_TEXT
+    from tikki.games.myllymatti import _run_texts, _runs
+
+    rng = random.Random(17)
+    for _ in range(2000):
+        hand = sorted(rng.sample(range(52), rng.randint(0, 20)))
+        starts = [c for c in hand if rng.random() < 0.6]
+        for chosen in (hand, starts):
+            plain = ["+".join(CARD_TEXT[c] for c in run) for run in _runs(hand, chosen)]
+            assert _run_texts(hand, chosen) == plain
+    # the spades' top: no run goes on from the ace to the next suit's two
+    assert _run_texts([10, 11, 12, 13], [10, 11, 12, 13]) == ["QS+KS", "QS+KS+AS", "KS+AS"]

@@ -1056,9 +1056,44 @@ def _runs(hand: list[int], starts: list[int]) -> list[list[int]]:
     return out
 
 
+def _next_in_suit(card: int) -> int:
+    """The card one rank above ``card`` in its suit (-1: none)."""
+    above = card + 1
+    return above if above < len(SUIT_OF) and SUIT_OF[above] == SUIT_OF[card] else -1
+
+
+_NEXT_IN_SUIT: Final = tuple(_next_in_suit(c) for c in range(len(SUIT_OF)))
+""":func:`_next_in_suit` of every card."""
+
+
+def _texts_from(card: int) -> tuple[str, ...]:
+    """The texts of the runs that start at ``card``, two cards long, three, … to its
+    suit's top."""
+    texts, top = [], _NEXT_IN_SUIT[card]
+    while top != -1:
+        texts.append("+".join([CARD_TEXT[c] for c in range(card, top + 1)]))
+        top = _NEXT_IN_SUIT[top]
+    return tuple(texts)
+
+
+_RUN_TEXTS: Final = tuple(_texts_from(c) for c in range(len(SUIT_OF)))
+"""Each card's :func:`_texts_from`: a run's text is looked up, not joined."""
+
+
 def _run_texts(hand: list[int], starts: list[int]) -> list[str]:
-    """Texts of :func:`_runs`, in the same order."""
-    return ["+".join([CARD_TEXT[c] for c in run]) for run in _runs(hand, starts)]
+    """Texts of :func:`_runs`, in the same order (by table: no run listed or joined)."""
+    held = set(hand)
+    out: list[str] = []
+    for c in starts:
+        above = _NEXT_IN_SUIT[c]
+        if above in held:
+            texts = _RUN_TEXTS[c]
+            k = 0
+            while above in held:
+                out.append(texts[k])
+                k += 1
+                above = _NEXT_IN_SUIT[above]
+    return out
 
 
 def _move_forms(phase: int) -> str:
