@@ -945,8 +945,9 @@ class MattisState(SheddingState):
                 legal = [CARD_TEXT[c] for c in hand]
             else:  # a loop: no function's frame, as a comprehension's is (interpreted)
                 legal = []
+                texts = CARD_TEXT  # a local: no global's lookup a card
                 for c in hand:
-                    legal.append(CARD_TEXT[c])
+                    legal.append(texts[c])
             held = self._held[self._to_act]  # the hand as a bit mask
             links = held & (held >> 1) & _NOT_ACES
             if links & (links - 1):
@@ -984,9 +985,10 @@ class MattisState(SheddingState):
 
     def _lead_runs(self, moves: list[str], links: int) -> None:
         """Append a leading hand's sequences, whose links (bit ``c``: ``c`` and ``c + 1``
-        held, of one suit) are ``links`` (not 0)."""
+        held, of one suit) are ``links`` (two bits at least: :meth:`legal_moves` appends
+        one sequence of two itself)."""
         three = self._max_seq >= 3
-        if _COMPILED or not links & (links - 1):  # one lowest card: no loop
+        if _COMPILED:  # native loops over the bits
             _run_texts(moves, links, links & (links >> 1) if three else 0)
             return
         memo = _RUNS_MEMO[three]  # suit by suit, memoised: no loop over the bits
