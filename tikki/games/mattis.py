@@ -950,10 +950,11 @@ class MattisState(SheddingState):
                     legal.append(texts[c])
             held = self._held[self._to_act]  # the hand as a bit mask
             links = held & (held >> 1) & _NOT_ACES
-            if links & (links - 1):
-                self._lead_runs(legal, links)
-            elif links:  # one sequence, of two: no call
-                legal.append(_TWO_TEXT[links.bit_length() - 1])
+            if links:  # two links or more: interpreted, a popcount makes no 52-bit int
+                if links & (links - 1) if _COMPILED else links.bit_count() > 1:
+                    self._lead_runs(legal, links)
+                else:  # one sequence, of two: no call
+                    legal.append(_TWO_TEXT[links.bit_length() - 1])
         else:
             held = self._held[self._to_act]
             top: tuple[int, ...] = self._plays[-1][1]
