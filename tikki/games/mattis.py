@@ -253,29 +253,32 @@ def _new_reply(key: int) -> list[str]:
     no other does: a sequence beats when its lowest card does, and the cards above a card
     that beats, of its suit, beat too (AM-11)."""
     singles = key & _CARDS
-    if key & _THREES_OF_SINGLES:
-        links = singles & (singles >> 1) & _NOT_ACES
-        threes = links & (links >> 1)
-    else:
-        threes = key >> 53
+    twos = singles & (singles >> 1) & _NOT_ACES
+    threes = twos & (twos >> 1) if key & _THREES_OF_SINGLES else key >> 53
     # the held cards that beat it, low to high; the sequences of two whose lowest card
-    # beats it (a beating card's next card of its suit beats too); those of three; take
+    # beats it (a beating card's next card of its suit beats too); those of three; take.
+    # Interpreted, each operation on a 52-bit int makes a new int: the loops take the
+    # highest bit (one such operation a bit, not three) and reverse what they found.
     moves: list[str] = []
     rest = singles
     while rest:
-        bit = rest & -rest
-        rest ^= bit
-        moves.append(CARD_TEXT[bit.bit_length() - 1])
-    twos = singles & (singles >> 1) & _NOT_ACES
+        c = rest.bit_length() - 1
+        rest ^= _BIT[c]
+        moves.append(CARD_TEXT[c])
+    moves.reverse()
     rest = twos | threes
-    while rest:  # :func:`_append_runs`, written in
-        bit = rest & -rest
-        rest ^= bit
-        c = bit.bit_length() - 1
-        if twos & bit:
-            moves.append(_TWO_TEXT[c])
-        if threes & bit:
-            moves.append(_THREE_TEXT[c])
+    if rest:
+        runs: list[str] = []
+        while rest:
+            c = rest.bit_length() - 1
+            bit = _BIT[c]
+            rest ^= bit
+            if threes & bit:
+                runs.append(_THREE_TEXT[c])
+            if twos & bit:
+                runs.append(_TWO_TEXT[c])
+        runs.reverse()
+        moves += runs
     moves.append("take")
     if len(_REPLY_MEMO) >= _REPLY_MEMO_SIZE:
         _REPLY_MEMO.clear()
