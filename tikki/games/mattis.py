@@ -213,7 +213,8 @@ _THREE_TEXT: Final[tuple[str, ...]] = tuple(
 
 
 _REPLY_MEMO_SIZE: Final = 1 << 16
-"""At most this many lists in :data:`_REPLY_MEMO` (then it starts again, empty)."""
+"""At most this many lists in :data:`_REPLY_MEMO`, and in :data:`_REPLY_OWN` (then it
+starts again, empty)."""
 
 
 def _run_texts(out: list[str], twos: int, threes: int) -> None:
@@ -231,30 +232,31 @@ def _run_texts(out: list[str], twos: int, threes: int) -> None:
 
 
 _REPLY_MEMO: Final[dict[int, list[str]]] = {}
-"""Phase 2's legal moves against a top play, by ``threes << 53 | singles`` or
-``singles | _THREES_OF_SINGLES`` (:func:`_new_reply`): shared between states, read-only
-(``legal_moves`` copies)."""
+"""Phase 2's legal moves against a top play, by ``threes << 53 | singles``
+(:func:`_new_reply`): shared between states, read-only (``legal_moves`` copies)."""
+_REPLY_OWN: Final[dict[int, list[str]]] = {}
+""":data:`_REPLY_MEMO`'s lists by ``singles`` alone where the sequences of three that beat
+the top play are those of ``singles``, most replies (interpreted, no 53-bit key is made:
+each operation on such an int makes a new int; compiled, the key is a native int)."""
 
 
 _TAKE_ONLY: Final[list[str]] = ["take"]
 """The legal moves of a reply that nothing in the hand beats (shared, read-only)."""
-_THREES_OF_SINGLES: Final = 1 << 52
-"""A bit of a :data:`_REPLY_MEMO` key: the sequences of three are those in ``singles``
-(the key then fits a compiled build's native int)."""
 _CARDS: Final = (1 << 52) - 1
 
 
-def _new_reply(key: int) -> list[str]:
-    """The legal moves of :data:`_REPLY_MEMO`'s ``key``, worked out and memoised.
+def _new_reply(key: int, own: bool) -> list[str]:
+    """The legal moves of :data:`_REPLY_MEMO`'s ``key``, or of :data:`_REPLY_OWN`'s if
+    ``own``, worked out and memoised.
 
     ``key`` is ``threes << 53 | singles`` (the held cards that beat the top play, and the
-    lowest cards of the sequences of three that beat it), or ``singles`` with the bit
-    :data:`_THREES_OF_SINGLES` when every sequence of three of ``singles`` beats it and
-    no other does: a sequence beats when its lowest card does, and the cards above a card
-    that beats, of its suit, beat too (AM-11)."""
-    singles = key & _CARDS
+    lowest cards of the sequences of three that beat it), or, ``own``, ``singles`` alone,
+    every sequence of three of ``singles`` beating it and no other: a sequence beats when
+    its lowest card does, and the cards above a card that beats, of its suit, beat too
+    (AM-11)."""
+    singles = key if own else key & _CARDS
     twos = singles & (singles >> 1) & _NOT_ACES
-    threes = twos & (twos >> 1) if key & _THREES_OF_SINGLES else key >> 53
+    threes = twos & (twos >> 1) if own else key >> 53
     # the held cards that beat it, low to high; the sequences of two whose lowest card
     # beats it (a beating card's next card of its suit beats too); those of three; take.
     # Interpreted, each operation on a 52-bit int makes a new int: the loops take the
@@ -280,9 +282,10 @@ def _new_reply(key: int) -> list[str]:
         runs.reverse()
         moves += runs
     moves.append("take")
-    if len(_REPLY_MEMO) >= _REPLY_MEMO_SIZE:
-        _REPLY_MEMO.clear()
-    _REPLY_MEMO[key] = moves
+    memo = _REPLY_OWN if own else _REPLY_MEMO
+    if len(memo) >= _REPLY_MEMO_SIZE:
+        memo.clear()
+    memo[key] = moves
     return moves
 
 
@@ -966,17 +969,15 @@ class MattisState(SheddingState):
             if not singles and (len(top) != 2 or self._max_seq < 3):
                 legal = _TAKE_ONLY  # no card beats it, nor a longer sequence (a third of replies)
             else:
-                if self._max_seq < 3:
-                    key = singles
+                if self._max_seq < 3:  # (a memo's list is never empty: it ends in take)
+                    legal = _REPLY_MEMO.get(singles) or _new_reply(singles, False)
                 elif len(top) != 2:  # the sequences of three follow from ``singles``
-                    key = singles | _THREES_OF_SINGLES
+                    legal = _REPLY_OWN.get(singles) or _new_reply(singles, True)
                 else:  # of the top's suit, lower than the top's cards too (longer, AM-11)
                     links = held & (held >> 1) & _NOT_ACES
                     suited = beat | _SUIT_MASK[SUIT_OF[top[0]]]
                     key = (links & (links >> 1) & suited) << 53 | singles
-                legal = _REPLY_MEMO.get(key)
-                if legal is None:
-                    legal = _new_reply(key)
+                    legal = _REPLY_MEMO.get(key) or _new_reply(key, False)
         self._legal = legal
         return legal.copy()
 
