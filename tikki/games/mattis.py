@@ -997,14 +997,18 @@ class MattisState(SheddingState):
             _run_texts(moves, links, links & (links >> 1) if three else 0)
             return
         memo = _RUNS_MEMO[three]  # suit by suit, memoised: no loop over the bits
-        if links & _SUIT0:
-            moves += memo.get(links & _SUIT0) or _suit_runs(links & _SUIT0, three)
-        if links & _SUIT1:
-            moves += memo.get(links & _SUIT1) or _suit_runs(links & _SUIT1, three)
-        if links & _SUIT2:
-            moves += memo.get(links & _SUIT2) or _suit_runs(links & _SUIT2, three)
-        if links & _SUIT3:
-            moves += memo.get(links & _SUIT3) or _suit_runs(links & _SUIT3, three)
+        part = links & _SUIT0  # (each suit's part made once: interpreted, an int a time)
+        if part:
+            moves += memo.get(part) or _suit_runs(part, three)
+        part = links & _SUIT1
+        if part:
+            moves += memo.get(part) or _suit_runs(part, three)
+        part = links & _SUIT2
+        if part:
+            moves += memo.get(part) or _suit_runs(part, three)
+        part = links & _SUIT3
+        if part:
+            moves += memo.get(part) or _suit_runs(part, three)
 
     def _generate_collect(self) -> list[str]:
         """Phase 1's legal moves (:meth:`_collect_options`, :meth:`_slough_options`)."""
