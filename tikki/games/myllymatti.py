@@ -393,7 +393,7 @@ class MyllymattiState(SheddingState):
         elif len(text) == 2:
             self._shed([TEXT_CARD[text]], text)
         else:
-            self._shed([TEXT_CARD[t] for t in text.split("+")], text)
+            self._shed(list(_RUN_CARDS[text]), text)
         if self._phase != OVER and len(self._hist) >= self._max_moves:
             self._abandon()
 
@@ -1078,6 +1078,12 @@ def _texts_from(card: int) -> tuple[str, ...]:
 
 _RUN_TEXTS: Final = tuple(_texts_from(c) for c in range(len(SUIT_OF)))
 """Each card's :func:`_texts_from`: a run's text is looked up, not joined."""
+_RUN_CARDS: Final = {
+    text: tuple(range(low, low + 2 + k))
+    for low, texts in enumerate(_RUN_TEXTS)
+    for k, text in enumerate(texts)
+}
+"""The cards of each run's text, low to high (a played run's cards: a fresh list of them)."""
 
 
 def _run_texts(hand: list[int], starts: list[int]) -> list[str]:
