@@ -167,6 +167,8 @@ _P1_TEXT: Final[tuple[str, ...]] = tuple(CARD_TEXT[c] for c in _PHASE1_ORDER)
 _P1_SLOUGH_TEXT: Final[tuple[str, ...]] = tuple(_SLOUGH_TEXT[c] for c in _PHASE1_ORDER)
 """The slough moves in phase 1's order, as :data:`_P1_TEXT`."""
 _BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(52))
+_BELOW: Final[tuple[int, ...]] = tuple((1 << r) - 1 for r in range(14))
+"""``_BELOW[r]``: the bits below bit ``r`` (the ranks below rank ``r``)."""
 _RANK_BIT: Final[tuple[int, ...]] = tuple(1 << RANK_OF[c] for c in range(52))
 """Each card's rank as a bit of a mask of ranks (``_losing``)."""
 
@@ -1351,11 +1353,11 @@ class MattisState(SheddingState):
             self._hands[seat].remove(card)
             self._trick.append((seat, card, FROM_HAND))
             self._hist.append((seat, move, -1))
-        self._played |= 1 << seat
+        self._played |= _BIT[seat]  # (bits from tables: a shift is a generic operation)
         rank = RANK_OF[card]
         best = self._top if self._war_trick else self._round_best  # _match_rank()
         if best >= 0 and rank != best:
-            bit = 1 << best
+            bit = _BIT[best]
             known = self._known_lacking[seat]  # no |= on an item: a generic call, compiled
             if not known & bit:
                 self._known_lacking[seat] = known | bit
@@ -1365,9 +1367,9 @@ class MattisState(SheddingState):
         self._rcards.append((seat, rank))
         if rank > self._top:
             self._top = rank
-        self._present |= 1 << rank
+        self._present |= _BIT[rank]
         self._round_played += 1
-        losing = self._present & ((1 << self._top) - 1)  # _losing_ranks(), written out
+        losing = self._present & _BELOW[self._top]  # _losing_ranks(), written out
         if losing and self._war and not self._r1_readings:
             losing &= ~(1 << self._round_best)
         hands = self._hands
@@ -1379,7 +1381,7 @@ class MattisState(SheddingState):
             s, left = seat, self._n
             while left:
                 hand = hands[s]
-                if hand and played >> s & 1:
+                if hand and played & _BIT[s]:
                     known = lacking[s]
                     new = losing & ~known
                     if new:
@@ -1413,7 +1415,7 @@ class MattisState(SheddingState):
         lacking = self._known_lacking
         while left:
             hand = hands[s]
-            if hand and played >> s & 1:
+            if hand and played & _BIT[s]:
                 known = lacking[s]
                 new = losing & ~known  # a rank it is known to lack (no draw since) it lacks:
                 if new:  # when all are, it holds none and nothing new is learnt
