@@ -243,3 +243,27 @@ def test_an_in_memory_database_writes_its_groups_on_the_thread(tmp_path: Path) -
     assert not on_file.writes_here
     on_file.close()
     store.close()
+
+
+def test_a_group_due_on_the_loop_after_shutdown_is_refused_not_written(tmp_path: Path) -> None:
+    """A move whose group was due at the loop's next step when the storage shut down is
+    refused (as the storage thread refuses one after its shutdown): no connection is
+    made again on a closed store."""
+    store = stored(tmp_path, 1)
+    storage = Storage(store)
+
+    async def main() -> BaseException | None:
+        task = asyncio.ensure_future(storage.add_move(MoveWrite("t0", 0, 0, "a", None, 1)))
+        await asyncio.sleep(0)  # the move waits; its group is due at the next step
+        assert storage._waiting and not task.done()
+        storage.shutdown()
+        store.close()
+        try:
+            await task
+        except RuntimeError as err:
+            return err
+        return None
+
+    refused = asyncio.run(main())
+    assert isinstance(refused, RuntimeError)
+    assert store._here is None and storage.groups == 0

@@ -247,7 +247,7 @@ class Storage:
                 self._writing = False
                 return
             writes = [entry[0] for entry in group]
-            here = all(w.outcome is None for w in writes)
+            here = all(w.outcome is None for w in writes) and not self._thread.shut
             if here:
                 self._waiting = []
         if here:
