@@ -1383,7 +1383,7 @@ class MattisState(SheddingState):
                 hand = hands[s]
                 if hand and played & _BIT[s]:
                     known = lacking[s]
-                    new = losing & ~known
+                    new = losing - (losing & known)  # (no ~: a subtraction is specialised)
                     if new:
                         for c in hand:
                             if new & _RANK_BIT[c]:
@@ -1391,7 +1391,7 @@ class MattisState(SheddingState):
                                 self._to_act = s
                                 self._facts.append((t, s, losing, HOLDS))
                                 return
-                        lacking[s] = known | new
+                        lacking[s] = known + new
                         self._facts.append((t, s, new, HOLDS_NONE))
                 s = after[s]
                 left -= 1
