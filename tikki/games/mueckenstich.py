@@ -673,17 +673,31 @@ class MueckenstichState(TableState):
         """The seat to act, or ``None`` when the game is over (asked before every view)."""
         return None if self._phase == OVER else self._to_act
 
-    def _apply(self, move: str) -> None:
+    def play(self, move: Any) -> None:
+        """Apply one move (forgiving text); raise :class:`IllegalMove`, state unchanged:
+        :meth:`TableState.play` with the move's dispatch written in (every move of a
+        playout through the text API: one Python call a move less)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        text: str = move if move in legal else self._canonical(move, legal)
+        self._legal = None
         phase = self._phase
         if phase == PLAY:
             if self._pending:
-                self._name_trump(COLOURS.index(move[-1]))
+                self._name_trump(COLOURS.index(text[-1]))
             else:
-                self._play_card(TEXT_CARD[move])
+                self._play_card(TEXT_CARD[text])
         elif phase == DISCARD:
-            self._discard(_DISCARD_CARD[move])
+            self._discard(_DISCARD_CARD[text])
         else:
-            self._choose(move[1] == "o", COLOURS.index(move[-1]))
+            self._choose(text[1] == "o", COLOURS.index(text[-1]))
+
+    def _apply(self, move: str) -> None:
+        """Play the legal canonical ``move``: :meth:`play` with ``move`` its only legal
+        move (``play`` applies moves itself)."""
+        self._legal = [move]
+        self.play(move)
 
     def record(self, seat: Any = None) -> JSON:
         """The match as a JSON-ready record (the ``deck`` as given: one deck or a list)."""
@@ -836,7 +850,16 @@ class MueckenstichState(TableState):
                 return list(_TRUMP_MOVES[: self._this_game.colours])
             out = []
             last = -1
-            for c in self._playable(self._hands[self._to_act]):
+            hand = self._hands[self._to_act]
+            led = self._led
+            if led >= 0:  # _playable written in: the led colour if held (MS-6)
+                for c in hand:
+                    if c >> 4 == led and c != last:
+                        out.append(CARD_TEXT[c])
+                        last = c
+                if out:
+                    return out
+            for c in hand:
                 if c != last:
                     out.append(CARD_TEXT[c])
                     last = c
@@ -972,8 +995,10 @@ class MueckenstichState(TableState):
         self._seen |= 1 << card
         if card & 15 == MOSQUITO:
             self._pending = True
-            return
-        self._advance(seat)
+        elif len(trick) < self._n:  # _advance's common case written in: the next seat
+            self._to_act = (seat + 1) % self._n
+        else:
+            self._advance(seat)
 
     def _name_trump(self, colour: int) -> None:
         seat = self._to_act
