@@ -513,9 +513,7 @@ class MyllymattiState(SheddingState):
             if self._may_turn_stock():
                 moves.append("stock")
             return moves
-        return self._generate_shed(hand)
-
-    def _generate_shed(self, hand: list[int]) -> list[str]:
+        # phase 2, written in (a call a move less): a lead, or the beaters and take
         if not self._plays:
             moves = [CARD_TEXT[c] for c in hand]
             if self._runs:
