@@ -929,10 +929,10 @@ def _phase_two_parts(state: Any) -> tuple[Any, ...]:
 
 
 def test_play_makes_phase_two_moves_as_shed_and_take_do() -> None:
-    """Interpreted, ``play`` has ``_shed`` and ``_take`` written in (``random_playout``
-    and the compiled build call them): after every phase-2 move of random games (2-5
-    players, max_sequence 2 and 3), a clone that made the same move by ``_shed`` or
-    ``_take`` is the same state (the public view, hands, masks, trick, history)."""
+    """``play`` of a phase-2 move is ``_shed`` or ``_take`` (``random_playout`` calls them
+    directly; a copy written into ``play`` would have to agree): after every phase-2 move
+    of random games (2-5 players, max_sequence 2 and 3), a clone that made the same move
+    by ``_shed`` or ``_take`` is the same state (the public view, hands, masks, trick, history)."""
     shed_cards = sys.modules[tikki.load("mattis").new_state(seed=0).__module__]._SHED_CARDS
     checked = 0
     rng = random.Random(5)

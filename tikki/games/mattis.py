@@ -723,69 +723,10 @@ class MattisState(SheddingState):
         self._legal = None
         if self._phase == SHED:  # most moves: phase 2's
             cards = _SHED_CARDS.get(text)
-            if _COMPILED:  # a native call costs little
-                if cards is None:
-                    self._take()
-                else:
-                    self._shed(cards, text)
-            elif cards is None:  # :meth:`_take`, written in (a Python call: ~350 instructions)
-                seat = self._to_act
-                hands = self._hands
-                hand = hands[seat]
-                taken_list = self._taken
-                self._hist.append((seat, "take", len(taken_list)))
-                plays = self._plays
-                taken: tuple[int, ...] = plays[0][1]
-                if len(plays) > 1:
-                    for k in range(1, len(plays)):
-                        taken += plays[k][1]
-                held = self._held[seat]
-                for c in taken:
-                    held |= _BIT[c]
-                self._held[seat] = held
-                hand.extend(taken)
-                hand.sort()
-                taken_list.append(taken)
-                self._far_from_end = len(self._hist) + _TAKE_SPAN < self._max_moves
-                self._plays = []
-                s = self._next[seat]
-                self._to_act = s if hands[s] else next_with_cards(hands, s)
-            else:  # :meth:`_shed`, written in
-                seat = self._to_act
-                hands = self._hands
-                hand = hands[seat]
-                self._hist.append((seat, text, -1))
-                held_list = self._held
-                held = held_list[seat]
-                for c in cards:
-                    hand.remove(c)
-                    held ^= _BIT[c]
-                held_list[seat] = held
-                secret = self._secret[seat]
-                if secret:
-                    for c in cards:
-                        if c in secret:
-                            secret.remove(c)
-                plays = self._plays
-                if not plays:
-                    self._trick_size = self._n - len(self._out)
-                plays.append([seat, cards])
-                if not hand:
-                    self._out.append(seat)
-                    self._event_log.append(out_event(len(self._hist), seat, len(self._out)))
-                    if holders(hands) <= 1:
-                        self._finish()
-                        return
-                if len(plays) >= self._trick_size:
-                    fallen = self._fallen
-                    for play in plays:
-                        fallen.extend(play[1])
-                    self._event_log.append(falls_event(len(self._hist), plays))
-                    self._plays = []
-                    self._to_act = seat if hand else next_with_cards(hands, seat)
-                else:
-                    s = self._next[seat]
-                    self._to_act = s if hands[s] else next_with_cards(hands, s)
+            if cards is None:  # take
+                self._take()
+            else:
+                self._shed(cards, text)
         elif self._lap_left:
             self._lap(-1 if text == "pass" else TEXT_CARD[text[7:]], text)
         else:
@@ -1372,42 +1313,16 @@ class MattisState(SheddingState):
         losing = self._present & _BELOW[self._top]  # _losing_ranks(), written out
         if losing and self._war and not self._r1_readings:
             losing &= ~(1 << self._round_best)
-        hands = self._hands
-        if losing:  # the lap from ``seat`` (:meth:`_continue_lap`), written in
+        if losing:
             self._losing = losing
-            t += 1
-            after, lacking = self._next, self._known_lacking
-            played = -1 if self._r1_readings else self._played
-            s, left = seat, self._n
-            while left:
-                hand = hands[s]
-                if hand and played & _BIT[s]:
-                    known = lacking[s]
-                    new = losing - (losing & known)  # (no ~: a subtraction is specialised)
-                    if new:
-                        for c in hand:
-                            if new & _RANK_BIT[c]:
-                                self._lap_seat, self._lap_left = s, left
-                                self._to_act = s
-                                self._facts.append((t, s, losing, HOLDS))
-                                return
-                        lacking[s] = known + new
-                        self._facts.append((t, s, new, HOLDS_NONE))
-                s = after[s]
-                left -= 1
-            self._lap_seat = s
-        k = self._round_played  # :meth:`_after_lap`, its common case written out
-        if k < len(self._round):
-            s = self._round[k]
-            if hands[s]:
-                self._to_act = s
-                return
-        self._after_lap()
+            self._lap_seat = seat
+            self._lap_left = self._n
+            self._continue_lap()
+        else:
+            self._after_lap()
 
     def _continue_lap(self) -> None:
-        """Ask the next seat of the lap that can slough, or end the lap (AM-5).
-        :meth:`_collect` has this loop written in (a lap from the seat that played): a
-        change here is a change there."""
+        """Ask the next seat of the lap that can slough, or end the lap (AM-5)."""
         losing, hands, after = self._losing, self._hands, self._next
         t = len(self._hist)
         s, left = self._lap_seat, self._lap_left  # locals, written back once
@@ -1578,9 +1493,7 @@ class MattisState(SheddingState):
     # --- phase 2 ------------------------------------------------------------------------
 
     def _take(self) -> None:
-        """Take the whole trick into the hand (AM-12); the next seat leads.  Interpreted,
-        :meth:`play` has this written in (a Python call costs about 350 instructions): a
-        change here is a change there."""
+        """Take the whole trick into the hand (AM-12); the next seat leads."""
         seat = self._to_act
         hands = self._hands
         hand = hands[seat]
@@ -1606,8 +1519,7 @@ class MattisState(SheddingState):
     def _shed(self, cards: Sequence[int], move: str) -> None:
         """Phase 2: the seat to act plays ``cards`` (one card or a sequence, low to high),
         text ``move`` (AM-10, AM-13): :meth:`SheddingState._shed` with :meth:`_note_shed`
-        written in (the hottest path of playouts).  Interpreted, :meth:`play` has this
-        written in too: a change here is a change there."""
+        written in (the hottest path of playouts)."""
         seat = self._to_act
         hands = self._hands
         hand = hands[seat]
