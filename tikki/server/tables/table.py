@@ -251,12 +251,12 @@ class Table:
     _seat_texts: dict[int, tuple[tuple[Any, ...], str]] = field(default_factory=dict, repr=False)
     """The JSON text of each other seat's entry as last encoded, with its values."""
     _head: tuple[_Fixed, str, str] | None = field(default=None, repr=False)
+    """:meth:`public_text`'s head (from ``{"id"`` to the options, no closing brace), with
+    the fixed part and the id it was made of."""
     _rest: tuple[_Fixed, tuple[Any, ...], tuple[str, ...]] | None = field(default=None, repr=False)
     """:meth:`public_text`'s part from ``status`` on as text pieces around the values that
     change with each move (:data:`_REST_MARKS`), with the fixed part and the values they
     were made of."""
-    """:meth:`public_text`'s head (from ``{"id"`` to the options, no closing brace), with
-    the fixed part and the id it was made of."""
 
     def expires(self) -> datetime | None:
         """When this table is removed unless something happens (``None``: finished).
