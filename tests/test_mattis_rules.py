@@ -929,8 +929,8 @@ def _phase_two_parts(state: Any) -> tuple[Any, ...]:
 
 
 def test_play_makes_phase_two_moves_as_shed_and_take_do() -> None:
-    """``play`` of a phase-2 move is ``_shed`` or ``_take`` (``random_playout`` calls them
-    directly; a copy written into ``play`` would have to agree): after every phase-2 move
+    """``play`` of a phase-2 move is ``_shed`` or ``_take`` (``random_playout`` calls them;
+    they go through ``play``, which holds phase 2's moves): after every phase-2 move
     of random games (2-5 players, max_sequence 2 and 3), a clone that made the same move
     by ``_shed`` or ``_take`` is the same state (the public view, hands, masks, trick, history)."""
     shed_cards = sys.modules[tikki.load("mattis").new_state(seed=0).__module__]._SHED_CARDS

@@ -36,7 +36,7 @@ Design notes
 * Search support: the options of each kind of move (``_collect_options``,
   ``_slough_options``, ``_shed_options``) are computed on ints and turned into texts by
   ``legal_moves``; ``random_playout`` chooses among the same options and applies them
-  with the same code as ``play`` (``_collect``, ``_lap``, ``_shed``, ``_take``), so a
+  with the same code as ``play`` (``_phase1``; ``_shed`` and ``_take`` go through ``play``), so a
   rollout has no copy of the rules.  Its *cheap* moves are the heuristic bot's rules
   (:mod:`tikki.games.mattis_tactics`), read from the state.  The determinizer
   (``Mattis.sampler``) reads the view into a template state here and deals the hidden
@@ -721,16 +721,82 @@ class MattisState(SheddingState):
         else:
             text = move if move in legal else self._canonical(move, legal)
         self._legal = None
-        if self._phase == SHED:  # most moves: phase 2's
-            cards = _SHED_CARDS.get(text)
-            if cards is None:  # take
-                self._take()
+        if self._phase != SHED:  # phase 1: a play or the stock, or a lap's slough or pass
+            if self._lap_left:
+                self._phase1(-1 if text == "pass" else TEXT_CARD[text[7:]], text)
             else:
-                self._shed(cards, text)
-        elif self._lap_left:
-            self._lap(-1 if text == "pass" else TEXT_CARD[text[7:]], text)
-        else:
-            self._collect(-1 if text == "stock" else TEXT_CARD[text], text)
+                self._phase1(-1 if text == "stock" else TEXT_CARD[text], text)
+            if (
+                not self._far_from_end
+                and len(self._hist) >= self._max_moves
+                and self._phase != OVER
+            ):
+                self._abandon()
+            return
+        # Phase 2 (most moves), written here and nowhere else (a Python call a move less:
+        # :meth:`_shed` and :meth:`_take` come here through :meth:`_apply`).
+        seat = self._to_act
+        hands = self._hands
+        hand = hands[seat]
+        held_list = self._held
+        held = held_list[seat]
+        plays = self._plays
+        cards = _SHED_CARDS.get(text)
+        if cards is None:  # take the whole trick into the hand (AM-12); the next seat leads
+            taken_list = self._taken
+            self._hist.append((seat, "take", len(taken_list)))
+            taken: tuple[int, ...] = plays[0][1]  # one play (the common case): its own cards
+            if len(plays) > 1:
+                for k in range(1, len(plays)):
+                    taken += plays[k][1]
+            for c in taken:
+                held |= _BIT[c]
+            held_list[seat] = held
+            hand.extend(taken)
+            hand.sort()
+            taken_list.append(taken)  # its event, kept with the move (:meth:`_entry`)
+            self._far_from_end = len(self._hist) + _TAKE_SPAN < self._max_moves
+            self._plays = []
+            s = self._next[seat]
+            self._to_act = s if hands[s] else next_with_cards(hands, s)
+        else:  # play ``cards`` (one card or a sequence, low to high; AM-10, AM-13)
+            self._hist.append((seat, text, -1))
+            if _COMPILED:  # ``remove`` compares card by card by generic calls
+                for c in cards:
+                    i = 0
+                    while hand[i] != c:
+                        i += 1
+                    hand.pop(i)
+                    held ^= _BIT[c]  # a held card: its bit is set
+            else:
+                for c in cards:
+                    hand.remove(c)
+                    held ^= _BIT[c]
+            held_list[seat] = held
+            secret = self._secret[seat]
+            if secret:  # a dreck card played is no longer secret (AM-9)
+                for c in cards:
+                    if c in secret:
+                        secret.remove(c)
+            if not plays:  # holders(hands) before this play: the seats not out (none is empty)
+                self._trick_size = self._n - len(self._out)
+            plays.append([seat, cards])
+            if not hand:
+                self._out.append(seat)
+                self._event_log.append(out_event(len(self._hist), seat, len(self._out)))
+                if holders(hands) <= 1:
+                    self._finish()
+                    return
+            if len(plays) >= self._trick_size:  # everyone still in has played: it falls
+                fallen = self._fallen
+                for play in plays:
+                    fallen.extend(play[1])
+                self._event_log.append(falls_event(len(self._hist), plays))
+                self._plays = []
+                self._to_act = seat if hand else next_with_cards(hands, seat)
+            else:  # the next seat, if it holds cards, without a call
+                s = self._next[seat]
+                self._to_act = s if hands[s] else next_with_cards(hands, s)
         if not self._far_from_end and len(self._hist) >= self._max_moves and self._phase != OVER:
             self._abandon()
 
@@ -829,7 +895,7 @@ class MattisState(SheddingState):
                 else:
                     i = int(rng.random() * (len(options) + 1))
                     card = options[i] if i < len(options) else -1
-                self._lap(card, "pass" if card < 0 else _SLOUGH_TEXT[card])
+                self._phase1(card, "pass" if card < 0 else _SLOUGH_TEXT[card])
             else:
                 cards, stock = self._collect_options(hand)
                 if cheap:
@@ -839,7 +905,7 @@ class MattisState(SheddingState):
                 else:
                     i = int(rng.random() * (len(cards) + stock))
                     card = cards[i] if i < len(cards) else -1
-                self._collect(card, "stock" if card < 0 else CARD_TEXT[card])
+                self._phase1(card, "stock" if card < 0 else CARD_TEXT[card])
             far = self._far_from_end
             if not far and len(self._hist) >= self._max_moves and self._phase != OVER:
                 self._abandon()
@@ -1282,50 +1348,68 @@ class MattisState(SheddingState):
                 self._event_log.append(last_card_event(t, seat, card))
                 self._event_log.append(trump_event(t, SUITS[self._trump], card, seat))
 
-    def _collect(self, card: int, move: str) -> None:
-        """Play ``card`` from hand, or turn the stock (``card`` -1); ``move`` is its text."""
+    def _phase1(self, card: int, move: str) -> None:
+        """A phase-1 move, text ``move``: outside a slough lap, play ``card`` from hand or
+        turn the stock (``card`` -1); in one (AM-5), slough ``card`` or pass (-1).  Then
+        the lap goes on: each seat that may slough a card of a rank losing the trick is
+        asked in turn, and the round goes on when none is left to ask.  One method for
+        both moves: the lap is written once, and a move makes no second call for it."""
         seat = self._to_act
-        t = len(self._hist)
-        if card < 0:
-            card = self._stock.pop()
-            self._trick.append((seat, card, FROM_STOCK))
-            self._hist.append((seat, move, card))
-        else:
-            self._hands[seat].remove(card)
-            self._trick.append((seat, card, FROM_HAND))
+        hands = self._hands
+        if self._lap_left:  # a slough or a pass
             self._hist.append((seat, move, -1))
-        self._played |= _BIT[seat]  # (bits from tables: a shift is a generic operation)
-        rank = RANK_OF[card]
-        best = self._top if self._war_trick else self._round_best  # _match_rank()
-        if best >= 0 and rank != best:
-            bit = _BIT[best]
-            known = self._known_lacking[seat]  # no |= on an item: a generic call, compiled
-            if not known & bit:
-                self._known_lacking[seat] = known | bit
-                self._facts.append((t, seat, bit, NO_MATCH))
-        if rank > self._round_best:
-            self._round_best = rank
-        self._rcards.append((seat, rank))
-        if rank > self._top:
-            self._top = rank
-        self._present |= _BIT[rank]
-        self._round_played += 1
-        losing = self._present & _BELOW[self._top]  # _losing_ranks(), written out
-        if losing and self._war and not self._r1_readings:
-            losing &= ~(1 << self._round_best)
-        if losing:
+            losing = self._losing
+            if card >= 0:
+                hand = hands[seat]
+                hand.remove(card)
+                self._trick.append((seat, card, SLOUGHED))
+                for c in hand:
+                    if losing & _RANK_BIT[c]:  # it may slough again
+                        self._facts.append((len(self._hist), seat, losing, HOLDS))
+                        return
+                known = self._known_lacking[seat]
+                new = losing & ~known
+                if hand and new:
+                    self._known_lacking[seat] = known | new
+                    self._facts.append((len(self._hist), seat, new, HOLDS_NONE))
+            s, left = self._next[seat], self._lap_left - 1
+        else:  # a card played or the stock turned
+            t = len(self._hist)
+            if card < 0:
+                card = self._stock.pop()
+                self._trick.append((seat, card, FROM_STOCK))
+                self._hist.append((seat, move, card))
+            else:
+                hands[seat].remove(card)
+                self._trick.append((seat, card, FROM_HAND))
+                self._hist.append((seat, move, -1))
+            self._played |= _BIT[seat]  # (bits from tables: a shift is a generic operation)
+            rank = RANK_OF[card]
+            best = self._top if self._war_trick else self._round_best  # _match_rank()
+            if best >= 0 and rank != best:
+                bit = _BIT[best]
+                known = self._known_lacking[seat]  # no |= on an item: a generic call, compiled
+                if not known & bit:
+                    self._known_lacking[seat] = known | bit
+                    self._facts.append((t, seat, bit, NO_MATCH))
+            if rank > self._round_best:
+                self._round_best = rank
+            self._rcards.append((seat, rank))
+            if rank > self._top:
+                self._top = rank
+            self._present |= _BIT[rank]
+            self._round_played += 1
+            losing = self._present & _BELOW[self._top]  # _losing_ranks(), written out
+            if losing and self._war and not self._r1_readings:
+                losing &= ~(1 << self._round_best)
+            if not losing:
+                self._after_lap()
+                return
             self._losing = losing
-            self._lap_seat = seat
-            self._lap_left = self._n
-            self._continue_lap()
-        else:
-            self._after_lap()
-
-    def _continue_lap(self) -> None:
-        """Ask the next seat of the lap that can slough, or end the lap (AM-5)."""
-        losing, hands, after = self._losing, self._hands, self._next
+            s, left = seat, self._n
+        # the lap (AM-5): the next seat from ``s`` that may slough, ``left`` seats to ask
         t = len(self._hist)
-        s, left = self._lap_seat, self._lap_left  # locals, written back once
+        after = self._next
         played = -1 if self._r1_readings else self._played  # _may_slough(s): bit s
         lacking = self._known_lacking
         while left:
@@ -1352,28 +1436,6 @@ class MattisState(SheddingState):
                 self._to_act = seat
                 return
         self._after_lap()
-
-    def _lap(self, card: int, move: str) -> None:
-        """Slough ``card``, or pass (``card`` -1); ``move`` is its text."""
-        seat = self._to_act
-        self._hist.append((seat, move, -1))
-        if card >= 0:
-            hand = self._hands[seat]
-            hand.remove(card)
-            self._trick.append((seat, card, SLOUGHED))
-            losing = self._losing
-            for c in hand:
-                if losing & _RANK_BIT[c]:
-                    self._facts.append((len(self._hist), seat, losing, HOLDS))
-                    return
-            known = self._known_lacking[seat]
-            new = losing & ~known
-            if hand and new:
-                self._known_lacking[seat] = known | new
-                self._facts.append((len(self._hist), seat, new, HOLDS_NONE))
-        self._lap_seat = self._next[seat]
-        self._lap_left -= 1
-        self._continue_lap()
 
     def _after_lap(self) -> None:
         self._lap_left = 0
@@ -1493,76 +1555,16 @@ class MattisState(SheddingState):
     # --- phase 2 ------------------------------------------------------------------------
 
     def _take(self) -> None:
-        """Take the whole trick into the hand (AM-12); the next seat leads."""
-        seat = self._to_act
-        hands = self._hands
-        hand = hands[seat]
-        taken_list = self._taken
-        self._hist.append((seat, "take", len(taken_list)))
-        plays = self._plays
-        taken: tuple[int, ...] = plays[0][1]  # one play (the common case): its own cards
-        if len(plays) > 1:
-            for k in range(1, len(plays)):
-                taken += plays[k][1]
-        held = self._held[seat]
-        for c in taken:
-            held |= _BIT[c]
-        self._held[seat] = held
-        hand.extend(taken)
-        hand.sort()
-        taken_list.append(taken)  # its event, kept with the move (:meth:`_entry`)
-        self._far_from_end = len(self._hist) + _TAKE_SPAN < self._max_moves
-        self._plays = []
-        s = self._next[seat]
-        self._to_act = s if hands[s] else next_with_cards(hands, s)
+        """Phase 2: take the whole trick into the hand (AM-12), by :meth:`play`, which
+        holds phase 2's moves (``random_playout`` and tests come here)."""
+        self._legal = _TAKE_ONLY
+        self.play("take")
 
     def _shed(self, cards: Sequence[int], move: str) -> None:
-        """Phase 2: the seat to act plays ``cards`` (one card or a sequence, low to high),
-        text ``move`` (AM-10, AM-13): :meth:`SheddingState._shed` with :meth:`_note_shed`
-        written in (the hottest path of playouts)."""
-        seat = self._to_act
-        hands = self._hands
-        hand = hands[seat]
-        self._hist.append((seat, move, -1))
-        held_list = self._held
-        held = held_list[seat]
-        if _COMPILED:  # ``remove`` compares card by card by generic calls
-            for c in cards:
-                i = 0
-                while hand[i] != c:
-                    i += 1
-                hand.pop(i)
-                held ^= _BIT[c]  # a held card: its bit is set
-        else:
-            for c in cards:
-                hand.remove(c)
-                held ^= _BIT[c]
-        held_list[seat] = held
-        secret = self._secret[seat]
-        if secret:
-            for c in cards:
-                if c in secret:
-                    secret.remove(c)
-        plays = self._plays
-        if not plays:  # holders(hands) before this play: the seats not out (none is empty)
-            self._trick_size = self._n - len(self._out)
-        plays.append([seat, cards])
-        if not hand:
-            self._out.append(seat)
-            self._event_log.append(out_event(len(self._hist), seat, len(self._out)))
-            if holders(hands) <= 1:
-                self._finish()
-                return
-        if len(plays) >= self._trick_size:
-            fallen = self._fallen
-            for play in plays:
-                fallen.extend(play[1])
-            self._event_log.append(falls_event(len(self._hist), plays))
-            self._plays = []
-            self._to_act = seat if hand else next_with_cards(hands, seat)
-        else:  # the next seat, if it holds cards, without a call
-            s = self._next[seat]
-            self._to_act = s if hands[s] else next_with_cards(hands, s)
+        """Phase 2: the seat to act plays ``cards``, text ``move`` (AM-10, AM-13), by
+        :meth:`play`, which holds phase 2's moves (``move`` names ``cards``)."""
+        self._legal = [move]
+        self.play(move)
 
     def _finish(self) -> None:
         """:meth:`SheddingState._finish`, and the game is over (:attr:`is_over`)."""
