@@ -342,7 +342,8 @@ def _run_pairs(twos: int, threes: int) -> list[tuple[int, int]]:
 _ROUNDS: Final[tuple[tuple[list[int], ...], ...]] = tuple(
     tuple([(leader + k) % n for k in range(n)] for leader in range(n)) for n in range(6)
 )
-"""``_ROUNDS[n][leader]``: the seats of ``n`` in play order from ``leader`` (copy it)."""
+"""``_ROUNDS[n][leader]``: the seats of ``n`` in play order from ``leader`` (shared: never
+change it; ``_round`` is replaced, not changed)."""
 _NEXT: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple((s + 1) % n for s in range(n)) for n in range(6)
 )
@@ -647,7 +648,7 @@ class MattisState(SheddingState):
         self._lap_seat = -1
         self._lap_left = 0
         self._last_winner = -1
-        self._plays: list[list[Any]] = []
+        self._plays: list[tuple[int, tuple[int, ...]]] = []
         self._trick_size = 0
         self._fallen: list[int] = []
         self._out: list[int] = []
@@ -780,7 +781,7 @@ class MattisState(SheddingState):
                         secret.remove(c)
             if not plays:  # holders(hands) before this play: the seats not out (none is empty)
                 self._trick_size = self._n - len(self._out)
-            plays.append([seat, cards])
+            plays.append((seat, cards))
             if not hand:
                 self._out.append(seat)
                 self._event_log.append(out_event(len(self._hist), seat, len(self._out)))
@@ -841,12 +842,12 @@ class MattisState(SheddingState):
         new._phase = self._phase
         new._piles = [p[:] for p in self._piles]
         new._played = self._played
-        new._plays = [[s, cs[:]] for s, cs in self._plays]
+        new._plays = self._plays[:]  # (seat, cards) pairs, never changed
         new._present = self._present
         new._r1_readings = self._r1_readings
         new._rcards = self._rcards[:]
         new._received = self._received[:]
-        new._round = self._round[:]
+        new._round = self._round  # replaced, never changed
         new._round_best = self._round_best
         new._round_played = self._round_played
         new._secret = [s[:] for s in self._secret]
@@ -1295,7 +1296,7 @@ class MattisState(SheddingState):
         n = self._n
         self._leader = leader
         self._trick = []
-        self._round = _ROUNDS[n][leader][:]
+        self._round = _ROUNDS[n][leader]  # shared: a round is replaced, never changed
         self._round_played = 0
         self._round_best = NO_RANK
         self._rcards = []
@@ -1320,7 +1321,7 @@ class MattisState(SheddingState):
 
     def _draw(self, seat: int, count: int) -> None:
         """``seat`` draws ``count`` cards from the stock (fewer if it runs out); the last
-        card is shown and names trumps.  :meth:`_win` has the common case (one card, more
+        card is shown and names trumps.  :meth:`_after_lap` has the common case (one card, more
         left) written in: a change here is a change there."""
         hand, stock = self._hands[seat], self._stock
         t = len(self._hist)
@@ -1438,6 +1439,7 @@ class MattisState(SheddingState):
         self._after_lap()
 
     def _after_lap(self) -> None:
+        """The lap is over: the round's next seat plays, or the trick is won or tied."""
         self._lap_left = 0
         if self._round_played < len(self._round):
             seat = self._round[self._round_played]
@@ -1451,8 +1453,29 @@ class MattisState(SheddingState):
         for s, r in self._rcards:  # a loop, not a comprehension: a hot path of playouts
             if r == best:
                 tied.append(s)
-        if len(tied) == 1:
-            self._win(tied[0])
+        if len(tied) == 1:  # he takes the trick; all draw back to three (AM-6); he leads
+            winner = tied[0]
+            pile = self._piles[winner]
+            for play in self._trick:  # a loop, not a generator: a hot path of playouts
+                pile.append(play[1])
+            self._last_winner = winner
+            self._event_log.append(trick_event(len(self._hist), winner, self._trick))
+            self._trick = []
+            hands, stock, size = self._hands, self._stock, self._hand_size
+            t = len(self._hist)
+            for s in _ROUNDS[self._n][winner]:  # the winner first, then in turn
+                if not stock:
+                    break
+                need = size - len(hands[s])
+                if need == 1 and len(stock) > 1:  # :meth:`_draw`'s common case, written in
+                    card = stock.pop()
+                    hands[s].append(card)
+                    self._draws.append((t, s, 1))
+                    self._known_lacking[s] = 0
+                    self._event_log.append(draw_event(t, s, [card]))
+                elif need > 0:
+                    self._draw(s, need)
+            self._start_trick(winner)
             return
         self._event_log.append(tie_event(len(self._hist), tied))
         self._round = tied
@@ -1461,30 +1484,6 @@ class MattisState(SheddingState):
         self._rcards = []
         self._war = True
         self._make_due(tied[0])
-
-    def _win(self, winner: int) -> None:
-        """The winner takes the trick; everyone draws back to three (AM-6); he leads."""
-        pile = self._piles[winner]
-        for play in self._trick:  # a loop, not a generator: a hot path of playouts
-            pile.append(play[1])
-        self._last_winner = winner
-        self._event_log.append(trick_event(len(self._hist), winner, self._trick))
-        self._trick = []
-        hands, stock, size = self._hands, self._stock, self._hand_size
-        t = len(self._hist)
-        for s in _ROUNDS[self._n][winner]:  # the winner first, then in turn
-            if not stock:
-                break
-            need = size - len(hands[s])
-            if need == 1 and len(stock) > 1:  # :meth:`_draw`'s common case, written in
-                card = stock.pop()
-                hands[s].append(card)
-                self._draws.append((t, s, 1))
-                self._known_lacking[s] = 0
-                self._event_log.append(draw_event(t, s, [card]))
-            elif need > 0:
-                self._draw(s, need)
-        self._start_trick(winner)
 
     def _end_collect(self) -> None:
         """Phase 1 ends (AM-8): the unfinished trick goes back; hands join piles; dreck."""
@@ -1936,7 +1935,7 @@ def _template(game: Mattis, view: Mapping[str, Any], seat: int) -> tuple[MattisS
         state._received = list(dreck["received"])
     trick = view["trick"]
     if trick["kind"] != "collect":
-        state._plays = [[p["seat"], tuple(ints_of(p["cards"]))] for p in trick["plays"]]
+        state._plays = [(p["seat"], tuple(ints_of(p["cards"]))) for p in trick["plays"]]
         state._trick_size = trick["size"] or 0
         return state, _shed_deal(state, view, seat)
     state._trick = [(t["seat"], TEXT_CARD[t["card"]], HOW.index(t["how"])) for t in trick["cards"]]

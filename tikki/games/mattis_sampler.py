@@ -19,7 +19,7 @@ and it imports nothing of the game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from heapq import heappop, heappush
 from typing import Any, Final, NamedTuple
 
@@ -59,7 +59,7 @@ def shed_dealer(
     view: Mapping[str, Any],
     seat: int,
     fallen: list[int],
-    plays: list[list[Any]],
+    plays: Sequence[Sequence[Any]],
     received: list[int],
 ) -> Callable[[random.Random], tuple[Hands, dict[int, list[int]]]]:
     """Phase 2: deal the dreck cards whose place is unknown among the seats holding them.
@@ -115,7 +115,7 @@ def _shed_since_dreck(view: Mapping[str, Any]) -> set[int]:
     return shed
 
 
-def _in_plays(plays: list[list[Any]], card: int) -> bool:
+def _in_plays(plays: Sequence[Sequence[Any]], card: int) -> bool:
     return any(card in cs for _, cs in plays)
 
 

@@ -192,11 +192,12 @@ class FrenchGame(Game):
 class SheddingState(TableState):
     """The state of a shedding game, what the shedding games share.
 
-    A subclass keeps ``_n``, ``_hands``, ``_plays`` (phase 2's trick: ``[seat, cards]``
-    plays), ``_trick_size``, ``_fallen``, ``_out``, ``_loser``, ``abandoned``, ``_hist``
-    (one entry a move, the move text second), ``_event_log``, ``_sampled_past`` and
-    ``_history_book``, and implements ``_entry``, ``_owner`` (the history's entries,
-    :func:`tikki.events.history_of`) and ``_note_shed`` (a phase-2 play's history entry and any
+    A subclass keeps ``_n``, ``_hands``, ``_plays`` (phase 2's trick: its plays, each
+    ``[seat, cards]`` or ``(seat, cards)``), ``_trick_size``, ``_fallen``, ``_out``,
+    ``_loser``, ``abandoned``, ``_hist`` (one entry a move, the move text second),
+    ``_event_log``, ``_sampled_past`` and ``_history_book``, and implements ``_entry``,
+    ``_owner`` (the history's entries, :func:`tikki.events.history_of`) and ``_note_shed``
+    (a phase-2 play's history entry and any
     bookkeeping of its own).
     """
 
@@ -204,7 +205,7 @@ class SheddingState(TableState):
     OVER: int = 2
     _n: int
     _hands: list[list[int]]
-    _plays: list[list[Any]]
+    _plays: list[Any]
     _trick_size: int
     _fallen: list[int]
     _out: list[int]
