@@ -20,6 +20,8 @@ duels and the phase-2 hands that follow from them.
 from __future__ import annotations
 
 import json
+import random
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -927,6 +929,24 @@ def test_mm17_runs_legal_written_low_to_high() -> None:
     state.play("5s + 6s")
     assert trick_plays(state) == [(0, ["3S", "4S"]), (1, ["5S", "6S"])]
     assert state.legal_moves() == ["7S", "8S", "9S", "7S+8S", "7S+8S+9S", "8S+9S", "take"]
+
+
+def test_mm17_run_texts_are_the_runs_of_the_hand_in_both_builds() -> None:
+    """MM-17: the texts of a phase-2 hand's runs (``_run_texts``: a walk along the sorted
+    hand compiled, a set interpreted) are those of ``_runs``, in its order, for random
+    sorted hands and every ordered part of them as the runs' lowest cards."""
+    module = sys.modules[tikki.load("myllymatti").new_state(seed=0).__module__]
+    texts_of, runs_of = module._run_texts, module._runs
+    card_text = module.CARD_TEXT
+    rng = random.Random(17)
+    checked = 0
+    for _ in range(400):
+        hand = sorted(rng.sample(range(52), rng.randint(1, 26)))
+        for starts in (hand, [c for c in hand if rng.random() < 0.4], hand[-1:], []):
+            want = ["+".join(card_text[c] for c in run) for run in runs_of(hand, starts)]
+            assert texts_of(hand, starts) == want, (hand, starts)
+            checked += len(want)
+    assert checked > 1000  # runs were found, long ones included
 
 
 def test_mm17_run_counts_as_one_play_for_the_fall() -> None:
