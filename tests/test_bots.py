@@ -219,7 +219,7 @@ def test_mattis_cheap_playout_sheds_like_the_heuristic() -> None:
     assert cheap([five, three], [], 5) == (three, 1)
     assert cheap([trump * 13 + 1, five], [], 5) == (five, 1)
     assert cheap([], [], 5) is None
-    state._plays = [[0, [plain * 13 + 10]]]  # type: ignore[attr-defined]
+    state._plays = [(0, (plain * 13 + 10,))]  # type: ignore[attr-defined]
     assert cheap([trump * 13 + 12], [], 5) is None
     assert cheap([trump * 13 + 12], [], 2) == (trump * 13 + 12, 1)
 
