@@ -174,8 +174,8 @@ _RANK_BIT: Final[tuple[int, ...]] = tuple(1 << RANK_OF[c] for c in range(52))
 
 _COMPILED: Final = not __file__.endswith(".py")
 """Whether this module is compiled (mypyc): :meth:`MattisState.play` then looks for the move
-by identity before ``in``, and :meth:`MattisState._shed` finds a card in the hand by a loop
-of native compares, not ``list.remove`` (interpreted, each loop would cost more than it
+by identity before ``in``, and finds a played card in the hand by a loop of native
+compares, not ``list.remove`` (interpreted, each loop would cost more than it
 saves)."""
 _NOT_ACES: Final = sum(1 << c for c in range(52) if RANK_OF[c] != 12)
 """The cards that may link to the next int: all but the aces (the next int is a new suit)."""
@@ -727,77 +727,71 @@ class MattisState(SheddingState):
                 self._phase1(-1 if text == "pass" else TEXT_CARD[text[7:]], text)
             else:
                 self._phase1(-1 if text == "stock" else TEXT_CARD[text], text)
-            if (
-                not self._far_from_end
-                and len(self._hist) >= self._max_moves
-                and self._phase != OVER
-            ):
-                self._abandon()
-            return
-        # Phase 2 (most moves), written here and nowhere else (a Python call a move less:
-        # :meth:`_shed` and :meth:`_take` come here through :meth:`_apply`).
-        seat = self._to_act
-        hands = self._hands
-        hand = hands[seat]
-        held_list = self._held
-        held = held_list[seat]
-        plays = self._plays
-        cards = _SHED_CARDS.get(text)
-        if cards is None:  # take the whole trick into the hand (AM-12); the next seat leads
-            taken_list = self._taken
-            self._hist.append((seat, "take", len(taken_list)))
-            taken: tuple[int, ...] = plays[0][1]  # one play (the common case): its own cards
-            if len(plays) > 1:
-                for k in range(1, len(plays)):
-                    taken += plays[k][1]
-            for c in taken:
-                held |= _BIT[c]
-            held_list[seat] = held
-            hand.extend(taken)
-            hand.sort()
-            taken_list.append(taken)  # its event, kept with the move (:meth:`_entry`)
-            self._far_from_end = len(self._hist) + _TAKE_SPAN < self._max_moves
-            self._plays = []
-            s = self._next[seat]
-            self._to_act = s if hands[s] else next_with_cards(hands, s)
-        else:  # play ``cards`` (one card or a sequence, low to high; AM-10, AM-13)
-            self._hist.append((seat, text, -1))
-            if _COMPILED:  # ``remove`` compares card by card by generic calls
-                for c in cards:
-                    i = 0
-                    while hand[i] != c:
-                        i += 1
-                    hand.pop(i)
-                    held ^= _BIT[c]  # a held card: its bit is set
-            else:
-                for c in cards:
-                    hand.remove(c)
-                    held ^= _BIT[c]
-            held_list[seat] = held
-            secret = self._secret[seat]
-            if secret:  # a dreck card played is no longer secret (AM-9)
-                for c in cards:
-                    if c in secret:
-                        secret.remove(c)
-            if not plays:  # holders(hands) before this play: the seats not out (none is empty)
-                self._trick_size = self._n - len(self._out)
-            plays.append((seat, cards))
-            if not hand:
-                self._out.append(seat)
-                self._event_log.append(out_event(len(self._hist), seat, len(self._out)))
-                if holders(hands) <= 1:
-                    self._finish()
-                    return
-            if len(plays) >= self._trick_size:  # everyone still in has played: it falls
-                fallen = self._fallen
-                for play in plays:
-                    fallen.extend(play[1])
-                self._event_log.append(falls_event(len(self._hist), plays))
+        else:
+            # Phase 2 (most moves), written here and nowhere else (a Python call a move
+            # less; :meth:`_shed` and :meth:`_take` come here).
+            seat = self._to_act
+            hands = self._hands
+            hand = hands[seat]
+            held_list = self._held
+            held = held_list[seat]
+            plays = self._plays
+            cards = _SHED_CARDS.get(text)
+            if cards is None:  # take the whole trick into the hand (AM-12); the next seat leads
+                taken_list = self._taken
+                self._hist.append((seat, "take", len(taken_list)))
+                taken: tuple[int, ...] = plays[0][1]  # one play (the common case): its own cards
+                if len(plays) > 1:
+                    for k in range(1, len(plays)):
+                        taken += plays[k][1]
+                for c in taken:
+                    held |= _BIT[c]
+                held_list[seat] = held
+                hand.extend(taken)
+                hand.sort()
+                taken_list.append(taken)  # its event, kept with the move (:meth:`_entry`)
+                self._far_from_end = len(self._hist) + _TAKE_SPAN < self._max_moves
                 self._plays = []
-                self._to_act = seat if hand else next_with_cards(hands, seat)
-            else:  # the next seat, if it holds cards, without a call
                 s = self._next[seat]
                 self._to_act = s if hands[s] else next_with_cards(hands, s)
+            else:  # play ``cards`` (one card or a sequence, low to high; AM-10, AM-13)
+                self._hist.append((seat, text, -1))
+                if _COMPILED:  # ``remove`` compares card by card by generic calls
+                    for c in cards:
+                        i = 0
+                        while hand[i] != c:
+                            i += 1
+                        hand.pop(i)
+                        held ^= _BIT[c]  # a held card: its bit is set
+                else:
+                    for c in cards:
+                        hand.remove(c)
+                        held ^= _BIT[c]
+                held_list[seat] = held
+                secret = self._secret[seat]
+                if secret:  # a dreck card played is no longer secret (AM-9)
+                    for c in cards:
+                        if c in secret:
+                            secret.remove(c)
+                if not plays:  # holders(hands) before this play: the seats not out (none is empty)
+                    self._trick_size = self._n - len(self._out)
+                plays.append((seat, cards))
+                if not hand:
+                    self._out.append(seat)
+                    self._event_log.append(out_event(len(self._hist), seat, len(self._out)))
+                    if holders(hands) <= 1:
+                        self._finish()
+                        return
+                if len(plays) >= self._trick_size:  # everyone still in has played: it falls
+                    fallen = self._fallen
+                    for play in plays:
+                        fallen.extend(play[1])
+                    self._event_log.append(falls_event(len(self._hist), plays))
+                    self._plays = []
+                    self._to_act = seat if hand else next_with_cards(hands, seat)
+                else:  # the next seat, if it holds cards, without a call
+                    s = self._next[seat]
+                    self._to_act = s if hands[s] else next_with_cards(hands, s)
         if not self._far_from_end and len(self._hist) >= self._max_moves and self._phase != OVER:
             self._abandon()
 
@@ -1562,8 +1556,7 @@ class MattisState(SheddingState):
     def _shed(self, cards: Sequence[int], move: str) -> None:
         """Phase 2: the seat to act plays ``cards``, text ``move`` (AM-10, AM-13), by
         :meth:`play`, which holds phase 2's moves (``move`` names ``cards``)."""
-        self._legal = [move]
-        self.play(move)
+        self._apply(move)
 
     def _finish(self) -> None:
         """:meth:`SheddingState._finish`, and the game is over (:attr:`is_over`)."""
@@ -1574,19 +1567,6 @@ class MattisState(SheddingState):
         """:meth:`SheddingState._abandon`, and the game is over (:attr:`is_over`)."""
         super()._abandon()
         self.is_over = True
-
-    def _note_shed(self, seat: int, move: str, cards: Sequence[int]) -> None:
-        """The play's history entry; a dreck card played is no longer secret (AM-9)."""
-        self._hist.append((seat, move, -1))
-        held = self._held[seat]
-        for c in cards:
-            held &= ~_BIT[c]
-        self._held[seat] = held
-        secret = self._secret[seat]
-        if secret:
-            for c in cards:
-                if c in secret:
-                    secret.remove(c)
 
     # --- views --------------------------------------------------------------------------
 
